@@ -1,0 +1,103 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "LivePush",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "livepush", targets: ["LivePushCLI"]),
+        .library(name: "APNsCore", targets: ["APNsCore"]),
+        .library(name: "APNsAuth", targets: ["APNsAuth"]),
+        .library(name: "LiveActivity", targets: ["LiveActivity"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        .library(name: "APNsSimulator", targets: ["APNsSimulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        // Protocol vocabulary shared by the client, the simulator and the server: headers, reasons, tokens.
+        .target(name: "APNsCore", swiftSettings: swiftSettings),
+        // Provider authentication: .p8 keys, ES256 provider tokens (JWT), their cache and verification.
+        .target(
+            name: "APNsAuth",
+            dependencies: [
+                "APNsCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The Live Activity payload model: typed builders, device-faithful encoding, validation.
+        .target(name: "LiveActivity", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
+        // The HTTP/2 provider client: connections, pool, retries.
+        .target(
+            name: "APNsClient",
+            dependencies: [
+                "APNsCore", "APNsAuth",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The local APNs service and simulated devices.
+        .target(
+            name: "APNsSimulator",
+            dependencies: [
+                "APNsCore", "APNsAuth", "LiveActivity",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "LivePushCLI",
+            dependencies: [
+                "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "APNsCore"], resources: [], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "APNsCore", "APNsAuth", "LiveActivity", "APNsSimulator"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "APNsSimulatorTests",
+            dependencies: ["APNsSimulator", "APNsCore", "APNsAuth", "LiveActivity"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

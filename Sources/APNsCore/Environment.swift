@@ -1,0 +1,18 @@
+/// Which APNs service a token belongs to. Development builds register with sandbox; App Store,
+/// TestFlight and Ad Hoc builds with production. A token sent to the other one gets `BadDeviceToken`.
+public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
+    case sandbox
+    case production
+
+    /// The host of the device push API for this environment.
+    public var host: String {
+        switch self {
+        case .sandbox: return "api.sandbox.push.apple.com"
+        case .production: return "api.push.apple.com"
+        }
+    }
+
+    /// Default port; APNs also listens on 2197 for networks that block 443.
+    public static let defaultPort = 443
+    public static let alternatePort = 2197
+}
