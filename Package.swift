@@ -38,6 +38,7 @@ let package = Package(
                 "APNsCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -49,6 +50,9 @@ let package = Package(
             dependencies: [
                 "APNsCore", "APNsAuth",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -87,7 +91,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APNsAuthTests",
+            dependencies: ["APNsAuth", "APNsCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "APNsCore"], resources: [], swiftSettings: swiftSettings),
         .testTarget(
             name: "APNsClientTests",

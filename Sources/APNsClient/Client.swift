@@ -1,0 +1,167 @@
+import APNsCore
+import Foundation
+import Logging
+import Metrics
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Supplies the provider token (JWT) for the `authorization` header.
+public protocol ProviderTokenProviding: Sendable {
+    /// The current token, renewed as its lifetime requires.
+    func currentJWT() -> String
+    /// Called after 403 ExpiredProviderToken for `rejected`: renew it once (concurrent callers share one renewal).
+    func renewJWT(rejected: String) -> String
+}
+
+/// An APNs provider client: HTTP/2 over TLS, a pool of multiplexed connections, typed answers and retries.
+public final class APNsClient: Sendable {
+    public let configuration: APNsClientConfiguration
+    private let pool: ConnectionPool
+    private let tokens: (any ProviderTokenProviding)?
+    private let logger: Logger
+    private let requestCounter: String = "livepush_apns_requests_total"
+    private let latency = Metrics.Timer(label: "livepush_apns_request_duration_seconds")
+
+    /// - Parameters:
+    ///   - tokens: the provider token source; nil sends no `authorization` header.
+    ///   - group: the event loops to use (the shared singleton by default).
+    public init(
+        configuration: APNsClientConfiguration,
+        tokens: (any ProviderTokenProviding)?,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "livepush.apns.client")
+    ) throws(APNsClientError) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.logger = logger
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        tls.applicationProtocols = ["h2"]
+        if let caFile = configuration.additionalTrustRootFile {
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                throw .tlsFailed(endpoint: configuration.endpoint.description, detail: "CA file '\(caFile)' does not exist or is not readable")
+            }
+            if configuration.trustOnlyAdditionalRoots {
+                tls.trustRoots = .file(caFile)
+            } else {
+                tls.additionalTrustRoots = [.file(caFile)]
+            }
+        }
+        let context: NIOSSLContext
+        do {
+            context = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .tlsFailed(endpoint: configuration.endpoint.description, detail: "could not load the TLS configuration: \(error)")
+        }
+        self.pool = ConnectionPool(configuration: configuration, sslContext: context, group: group, logger: logger)
+    }
+
+    /// Sends one request once: the answer (any status), or a typed error when there was none.
+    public func send(_ request: APNsRequest) async throws(APNsClientError) -> APNsResponse {
+        try await attempt(request, authorization: tokens?.currentJWT(), avoiding: nil).result.get()
+    }
+
+    /// Sends one push with retries as the policy and APNs' reasons say, and returns its one final outcome.
+    public func deliver(_ request: APNsRequest) async -> APNsDeliveryOutcome {
+        let started = ContinuousClock.now
+        var attempt = 0
+        var tokenRenewed = false
+        var jwt = tokens?.currentJWT()
+        var avoided: Int?
+        let deadline: Date? = if case .at(let date) = request.headers.expiration { date } else { nil }
+        while true {
+            attempt += 1
+            let (result, connectionID) = await self.attempt(request, authorization: jwt, avoiding: avoided)
+            let attemptResult: APNsRetryPolicy.AttemptResult
+            switch result {
+            case .success(let response): attemptResult = .answered(response)
+            case .failure(let error): attemptResult = .failed(error)
+            }
+            let decision = configuration.retry.decide(
+                after: attemptResult, attempt: attempt, tokenRenewed: tokenRenewed, now: Date(),
+                deadline: deadline, random: Double.random(in: 0..<1)
+            )
+            switch decision {
+            case .stop:
+                let outcome = APNsDeliveryOutcome(result: result, attempts: attempt, duration: ContinuousClock.now - started)
+                return outcome
+            case .retryWithNewProviderToken:
+                tokenRenewed = true
+                if let tokens, let rejected = jwt {
+                    jwt = tokens.renewJWT(rejected: rejected)
+                    logger.info("provider token expired; renewed it and retrying", metadata: ["token": "\(request.token.shortened)"])
+                }
+            case .retry(let delay, let newConnection):
+                logger.debug("retrying push", metadata: [
+                    "token": "\(request.token.shortened)", "attempt": "\(attempt)", "delay": "\(delay)",
+                    "after": "\(Self.summary(result))",
+                ])
+                avoided = newConnection ? connectionID : nil
+                if delay > 0 {
+                    try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                }
+                if Task.isCancelled {
+                    return APNsDeliveryOutcome(result: result, attempts: attempt, duration: ContinuousClock.now - started)
+                }
+                jwt = tokens?.currentJWT() ?? jwt
+            }
+        }
+    }
+
+    /// One attempt: its result and the connection it used.
+    private func attempt(
+        _ request: APNsRequest, authorization jwt: String?, avoiding: Int?
+    ) async -> (result: Result<APNsResponse, APNsClientError>, connectionID: Int?) {
+        let start = ContinuousClock.now
+        let result: Result<APNsResponse, APNsClientError>
+        var connectionID: Int?
+        do {
+            let connection = try await pool.connection(avoiding: avoiding)
+            connectionID = connection.id
+            let response = try await connection.execute(
+                request, authorization: jwt.map { "bearer \($0)" }, timeout: configuration.requestTimeout
+            ).get()
+            result = .success(response)
+        } catch let error as APNsClientError {
+            result = .failure(error)
+        } catch {
+            result = .failure(.protocolError("\(error)"))
+        }
+        let elapsed = ContinuousClock.now - start
+        latency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        let (status, reason): (String, String) = switch result {
+        case .success(let response): (String(response.status), response.reason?.rawValue ?? "")
+        case .failure(let error): ("error", Self.errorKind(error))
+        }
+        Counter(label: requestCounter, dimensions: [("status", status), ("reason", reason)]).increment()
+        return (result, connectionID)
+    }
+
+    /// The number of open connections.
+    public var openConnectionCount: Int { pool.openConnectionCount }
+
+    /// Closes every connection. Requests in flight finish or fail.
+    public func shutdown() async {
+        await pool.shutdown()
+    }
+
+    private static func summary(_ result: Result<APNsResponse, APNsClientError>) -> String {
+        switch result {
+        case .success(let response): return "\(response.status) \(response.reason?.rawValue ?? "")"
+        case .failure(let error): return error.description
+        }
+    }
+
+    private static func errorKind(_ error: APNsClientError) -> String {
+        switch error {
+        case .connectFailed: return "connect_failed"
+        case .tlsFailed: return "tls_failed"
+        case .timedOut: return "timed_out"
+        case .connectionClosed: return "connection_closed"
+        case .goAway: return "goaway"
+        case .protocolError: return "protocol_error"
+        case .shutDown: return "shut_down"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import APNsCore
+
+/// Why a request got no answer from APNs. Answers with an error status are not errors here: they come
+/// back as an `APNsResponse` with a typed reason.
+public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The TCP connection could not be made (refused, unreachable, DNS).
+    case connectFailed(endpoint: String, detail: String)
+    /// TLS failed: usually an untrusted or mismatched certificate, or no HTTP/2 (ALPN h2) support.
+    case tlsFailed(endpoint: String, detail: String)
+    /// No answer before the request's deadline.
+    case timedOut(seconds: Double)
+    /// The connection closed before the answer. `processed` is false when the server certainly did not
+    /// process the request (refused stream, GOAWAY below its id, never sent), so a retry cannot duplicate it.
+    case connectionClosed(processed: Bool, detail: String)
+    /// The server sent GOAWAY; the reason is APNs' JSON reason when it gave one.
+    case goAway(reason: APNsReason?, processed: Bool)
+    /// The server's answer broke HTTP/2 or APNs' shape.
+    case protocolError(String)
+    /// The client was shut down.
+    case shutDown
+
+    public var description: String {
+        switch self {
+        case .connectFailed(let endpoint, let detail):
+            return "could not connect to \(endpoint): \(detail)"
+        case .tlsFailed(let endpoint, let detail):
+            return "TLS with \(endpoint) failed: \(detail) (for the local simulator pass --ca-file DATA_DIR/ca.pem)"
+        case .timedOut(let seconds):
+            return "no answer within \(seconds) s"
+        case .connectionClosed(let processed, let detail):
+            return "connection closed before the answer (\(processed ? "the request may have been processed" : "the request was not processed")): \(detail)"
+        case .goAway(let reason, let processed):
+            return "server closed the connection (GOAWAY\(reason.map { " \($0.rawValue)" } ?? "")); the request \(processed ? "may have been processed" : "was not processed")"
+        case .protocolError(let detail):
+            return "protocol error: \(detail)"
+        case .shutDown:
+            return "the client is shut down"
+        }
+    }
+
+    /// True when a retry cannot duplicate the push.
+    public var certainlyNotProcessed: Bool {
+        switch self {
+        case .connectFailed, .tlsFailed: return true
+        case .connectionClosed(let processed, _), .goAway(_, let processed): return !processed
+        case .timedOut, .protocolError, .shutDown: return false
+        }
+    }
+
+    /// True when trying again (on a new connection) may succeed.
+    public var isRetryable: Bool {
+        switch self {
+        case .connectFailed, .timedOut, .connectionClosed, .goAway: return true
+        case .tlsFailed, .protocolError, .shutDown: return false
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import APNsCore
+import Foundation
+
+/// How an `APNsClient` connects and retries.
+public struct APNsClientConfiguration: Sendable {
+    public var endpoint: APNsEndpoint
+    /// Extra CA certificate (PEM file) to trust besides the system's, e.g. the simulator's `ca.pem`.
+    public var additionalTrustRootFile: String?
+    /// Trust only `additionalTrustRootFile`, not the system roots.
+    public var trustOnlyAdditionalRoots: Bool
+    /// The most connections the pool opens to the endpoint. A new one is opened only when every open
+    /// connection is at its server-given stream limit.
+    public var maximumConnections: Int
+    /// How long connecting (TCP and TLS) may take.
+    public var connectTimeout: Duration
+    /// The deadline of one request attempt, from the call until its answer.
+    public var requestTimeout: Duration
+    /// Send a PING after this much silence on a connection; close it when the PING goes unanswered.
+    public var idlePingInterval: Duration
+    /// Retries for one push.
+    public var retry: APNsRetryPolicy
+
+    public init(
+        endpoint: APNsEndpoint,
+        additionalTrustRootFile: String? = nil,
+        trustOnlyAdditionalRoots: Bool = false,
+        maximumConnections: Int = 4,
+        connectTimeout: Duration = .seconds(10),
+        requestTimeout: Duration = .seconds(30),
+        idlePingInterval: Duration = .seconds(60 * 60),
+        retry: APNsRetryPolicy = APNsRetryPolicy()
+    ) {
+        self.endpoint = endpoint
+        self.additionalTrustRootFile = additionalTrustRootFile
+        self.trustOnlyAdditionalRoots = trustOnlyAdditionalRoots
+        self.maximumConnections = max(1, maximumConnections)
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+        self.idlePingInterval = idlePingInterval
+        self.retry = retry
+    }
+}

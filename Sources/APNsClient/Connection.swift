@@ -1,0 +1,195 @@
+import APNsCore
+import Foundation
+import Logging
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// One HTTP/2 connection to APNs, multiplexing many requests, each on its own stream.
+final class APNsConnection: Sendable {
+    let id: Int
+    let channel: any Channel
+    let state: ConnectionState
+    private let multiplexer: NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>
+    private let observer: NIOLoopBound<ConnectionObserver>
+    private let authority: String
+
+    private init(
+        id: Int, channel: any Channel, state: ConnectionState,
+        multiplexer: NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>, observer: NIOLoopBound<ConnectionObserver>,
+        authority: String
+    ) {
+        self.id = id
+        self.channel = channel
+        self.state = state
+        self.multiplexer = multiplexer
+        self.observer = observer
+        self.authority = authority
+    }
+
+    /// Connects, completes TLS (ALPN h2) and waits for the server's first SETTINGS frame.
+    static func connect(
+        id: Int,
+        endpoint: APNsEndpoint,
+        sslContext: NIOSSLContext,
+        group: any EventLoopGroup,
+        configuration: APNsClientConfiguration,
+        logger: Logger
+    ) async throws(APNsClientError) -> APNsConnection {
+        let state = ConnectionState()
+        let serverHostname = Self.isIPAddress(endpoint.host) ? nil : endpoint.host
+        let idlePing = TimeAmount.nanoseconds(Int64(configuration.idlePingInterval.components.seconds) * 1_000_000_000
+            + configuration.idlePingInterval.components.attoseconds / 1_000_000_000)
+        let connectTimeout = TimeAmount.nanoseconds(Int64(configuration.connectTimeout.components.seconds) * 1_000_000_000
+            + configuration.connectTimeout.components.attoseconds / 1_000_000_000)
+        let endpointText = endpoint.description
+
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(connectTimeout)
+            .channelOption(.socketOption(.so_keepalive), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let tls = try NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname)
+                    try channel.pipeline.syncOperations.addHandler(tls)
+                }
+            }
+
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(host: endpoint.host, port: endpoint.port).get()
+        } catch {
+            throw .connectFailed(endpoint: endpointText, detail: Self.describe(error))
+        }
+
+        let ready = channel.eventLoop.makePromise(of: Void.self)
+        let setUp: EventLoopFuture<(NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>, NIOLoopBound<ConnectionObserver>)> =
+            channel.eventLoop.submit {
+                var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
+                connectionConfiguration.initialSettings = [
+                    HTTP2Setting(parameter: .maxConcurrentStreams, value: 100),
+                    HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
+                    HTTP2Setting(parameter: .enablePush, value: 0),
+                ]
+                var streamConfiguration = NIOHTTP2Handler.StreamConfiguration()
+                streamConfiguration.targetWindowSize = 1 << 20
+                let http2 = NIOHTTP2Handler(
+                    mode: .client,
+                    eventLoop: channel.eventLoop,
+                    connectionConfiguration: connectionConfiguration,
+                    streamConfiguration: streamConfiguration,
+                    inboundStreamInitializer: { channel in
+                        // APNs never pushes streams to the client.
+                        channel.close()
+                    }
+                )
+                let observer = ConnectionObserver(state: state, ready: ready, idlePingInterval: idlePing, logger: logger)
+                try channel.pipeline.syncOperations.addHandler(http2)
+                try channel.pipeline.syncOperations.addHandler(observer)
+                let multiplexer = try http2.syncMultiplexer()
+                return (NIOLoopBound(multiplexer, eventLoop: channel.eventLoop), NIOLoopBound(observer, eventLoop: channel.eventLoop))
+            }
+        let timeout = channel.eventLoop.scheduleTask(in: connectTimeout) {
+            ready.fail(APNsClientError.timedOut(seconds: Double(connectTimeout.nanoseconds) / 1e9))
+        }
+        do {
+            let (multiplexer, observer) = try await setUp.get()
+            try await ready.futureResult.get()
+            timeout.cancel()
+            return APNsConnection(
+                id: id, channel: channel, state: state, multiplexer: multiplexer, observer: observer,
+                authority: endpoint.authority
+            )
+        } catch {
+            timeout.cancel()
+            channel.close(promise: nil)
+            if let clientError = error as? APNsClientError {
+                if case .connectionClosed = clientError { throw .tlsFailed(endpoint: endpointText, detail: "the server closed the connection during the TLS/HTTP2 handshake") }
+                throw clientError
+            }
+            if error is NIOSSLError || error is BoringSSLError {
+                throw .tlsFailed(endpoint: endpointText, detail: Self.describe(error))
+            }
+            throw .connectFailed(endpoint: endpointText, detail: Self.describe(error))
+        }
+    }
+
+    /// Sends one request and returns the answer, or fails with a typed error. `authorization` is the
+    /// full header value (`bearer <jwt>`) or nil.
+    func execute(_ request: APNsRequest, authorization: String?, timeout: Duration) -> EventLoopFuture<APNsResponse> {
+        let loop = channel.eventLoop
+        let promise = loop.makePromise(of: APNsResponse.self)
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(10)
+        headers.add(name: ":method", value: "POST")
+        headers.add(name: ":scheme", value: "https")
+        headers.add(name: ":path", value: request.path)
+        headers.add(name: ":authority", value: authority)
+        if let authorization {
+            headers.add(name: "authorization", value: authorization, indexing: .indexable)
+        }
+        for field in request.headers.fields {
+            headers.add(name: field.name, value: field.value)
+        }
+        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "content-length", value: String(request.body.count))
+        let requestHeaders = headers
+        let body = channel.allocator.buffer(bytes: request.body)
+        let state = self.state
+        state.update { $0.inFlight += 1 }
+        promise.futureResult.whenComplete { _ in state.update { $0.inFlight -= 1 } }
+
+        let timeoutAmount = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
+            + timeout.components.attoseconds / 1_000_000_000)
+        let seconds = Double(timeoutAmount.nanoseconds) / 1e9
+        let multiplexer = self.multiplexer
+        let observer = self.observer
+        let execute: @Sendable () -> Void = {
+            observer.value.noteActivity()
+            let handler = APNsStreamHandler(
+                requestHeaders: requestHeaders, body: body, promise: promise,
+                goAwayReason: { state.goAwayReason }
+            )
+            let boundHandler = NIOLoopBound(handler, eventLoop: loop)
+            let streamPromise = loop.makePromise(of: (any Channel).self)
+            multiplexer.value.createStreamChannel(promise: streamPromise) { streamChannel in
+                streamChannel.eventLoop.makeCompletedFuture {
+                    try streamChannel.pipeline.syncOperations.addHandler(boundHandler.value)
+                }
+            }
+            let timer = loop.scheduleTask(in: timeoutAmount) {
+                boundHandler.value.failFromOutside(.timedOut(seconds: seconds))
+                streamPromise.futureResult.whenSuccess { $0.close(promise: nil) }
+            }
+            streamPromise.futureResult.whenFailure { error in
+                boundHandler.value.failFromOutside(.connectionClosed(processed: false, detail: "could not open a stream: \(error)"))
+            }
+            promise.futureResult.whenComplete { _ in timer.cancel() }
+        }
+        if loop.inEventLoop {
+            execute()
+        } else {
+            loop.execute(execute)
+        }
+        return promise.futureResult
+    }
+
+    /// Closes the connection after in-flight requests finish (GOAWAY from our side).
+    func close() {
+        channel.close(mode: .all, promise: nil)
+    }
+
+    private static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? NIOConnectionError {
+            let reasons = error.connectionErrors.map { "\($0.target): \($0.error)" }
+            return reasons.isEmpty ? "\(error)" : reasons.joined(separator: "; ")
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,174 @@
+import APNsCore
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOSSL
+
+/// Connections to one endpoint. A request goes to the least loaded open connection; a new connection is
+/// opened only when every open one is at the stream limit the server set (and past APNs' first-request
+/// limit of 1), up to the configured maximum.
+final class ConnectionPool: Sendable {
+    private struct State {
+        var connections: [APNsConnection] = []
+        /// Connections being opened, with the requests waiting for them.
+        var opening: [Int: [CheckedContinuation<APNsConnection, any Error>]] = [:]
+        var nextID = 1
+        var shutDown = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let configuration: APNsClientConfiguration
+    private let sslContext: NIOSSLContext
+    private let group: any EventLoopGroup
+    private let logger: Logger
+
+    init(configuration: APNsClientConfiguration, sslContext: NIOSSLContext, group: any EventLoopGroup, logger: Logger) {
+        self.configuration = configuration
+        self.sslContext = sslContext
+        self.group = group
+        self.logger = logger
+    }
+
+    private enum Choice {
+        case use(APNsConnection)
+        case wait(Int)
+        case open(Int)
+        case shutDown
+    }
+
+    /// A connection for the next request. `avoiding` names a connection that just failed this request.
+    func connection(avoiding avoided: Int? = nil) async throws(APNsClientError) -> APNsConnection {
+        let choice: Choice = state.withLockedValue { state in
+            guard !state.shutDown else { return .shutDown }
+            state.connections.removeAll { !$0.state.isUsable }
+            var best: (connection: APNsConnection, load: Double, saturated: Bool, warm: Bool)?
+            for connection in state.connections where connection.id != avoided {
+                let values = connection.state.snapshot
+                let load = Double(values.inFlight) / Double(values.maximumConcurrentStreams)
+                if best == nil || load < best!.load {
+                    best = (connection, load, values.inFlight >= values.maximumConcurrentStreams, values.maximumConcurrentStreams > 1)
+                }
+            }
+            let total = state.connections.count + state.opening.count
+            if let best {
+                // A saturated connection that has left APNs' warm-up limit of one stream asks for another
+                // connection; meanwhile the request queues on the least loaded one (HTTP/2 buffers it).
+                if best.saturated, best.warm, total < configuration.maximumConnections {
+                    let id = state.nextID
+                    state.nextID += 1
+                    state.opening[id] = []
+                    openInBackground(id: id)
+                }
+                return .use(best.connection)
+            }
+            if let waiting = state.opening.keys.first, total >= configuration.maximumConnections || avoided == nil {
+                return .wait(waiting)
+            }
+            if total >= configuration.maximumConnections,
+               let fallback = state.connections.first(where: { $0.id == avoided }) {
+                // At the limit with only the connection to avoid: use it rather than exceed the limit.
+                return .use(fallback)
+            }
+            let id = state.nextID
+            state.nextID += 1
+            state.opening[id] = []
+            return .open(id)
+        }
+        switch choice {
+        case .use(let connection):
+            return connection
+        case .shutDown:
+            throw .shutDown
+        case .wait(let id):
+            return try await waitFor(id)
+        case .open(let id):
+            openInBackground(id: id)
+            return try await waitFor(id)
+        }
+    }
+
+    private func waitFor(_ id: Int) async throws(APNsClientError) -> APNsConnection {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let registered = state.withLockedValue { state -> Bool in
+                    guard state.opening[id] != nil else { return false }
+                    state.opening[id]!.append(continuation)
+                    return true
+                }
+                if !registered {
+                    // It finished opening between the choice and now: look again.
+                    let existing = state.withLockedValue { $0.connections.first { $0.id == id } }
+                    if let existing {
+                        continuation.resume(returning: existing)
+                    } else {
+                        continuation.resume(throwing: APNsClientError.connectionClosed(processed: false, detail: "the connection failed to open"))
+                    }
+                }
+            }
+        } catch let error as APNsClientError {
+            throw error
+        } catch {
+            throw .connectionClosed(processed: false, detail: "\(error)")
+        }
+    }
+
+    private func openInBackground(id: Int) {
+        let configuration = configuration
+        let sslContext = sslContext
+        let group = group
+        let logger = logger
+        Task {
+            let result: Result<APNsConnection, APNsClientError>
+            do {
+                let connection = try await APNsConnection.connect(
+                    id: id, endpoint: configuration.endpoint, sslContext: sslContext, group: group,
+                    configuration: configuration, logger: logger
+                )
+                result = .success(connection)
+                logger.debug("opened APNs connection \(id) to \(configuration.endpoint)")
+            } catch let error as APNsClientError {
+                result = .failure(error)
+                logger.warning("could not open an APNs connection to \(configuration.endpoint): \(error)")
+            } catch {
+                result = .failure(.connectFailed(endpoint: configuration.endpoint.description, detail: "\(error)"))
+            }
+            let (waiters, closeNow): ([CheckedContinuation<APNsConnection, any Error>], Bool) = state.withLockedValue { state in
+                let waiters = state.opening.removeValue(forKey: id) ?? []
+                if case .success(let connection) = result {
+                    if state.shutDown { return (waiters, true) }
+                    state.connections.append(connection)
+                }
+                return (waiters, false)
+            }
+            if closeNow, case .success(let connection) = result {
+                connection.close()
+                for waiter in waiters { waiter.resume(throwing: APNsClientError.shutDown) }
+                return
+            }
+            for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+            if case .success(let connection) = result {
+                connection.channel.closeFuture.whenComplete { [weak self] _ in
+                    self?.state.withLockedValue { $0.connections.removeAll { $0.id == id } }
+                }
+            }
+        }
+    }
+
+    /// The number of open connections (for tests and metrics).
+    var openConnectionCount: Int { state.withLockedValue { $0.connections.count } }
+
+    /// Closes every connection; requests in flight finish or fail.
+    func shutdown() async {
+        let connections = state.withLockedValue { state -> [APNsConnection] in
+            state.shutDown = true
+            return state.connections
+        }
+        for connection in connections {
+            connection.close()
+        }
+        for connection in connections {
+            try? await connection.channel.closeFuture.get()
+        }
+    }
+}

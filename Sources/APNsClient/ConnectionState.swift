@@ -1,0 +1,27 @@
+import APNsCore
+import NIOConcurrencyHelpers
+
+/// What the pool needs to know about one connection, updated from its event loop and read from anywhere.
+final class ConnectionState: Sendable {
+    struct Values {
+        /// The server's SETTINGS_MAX_CONCURRENT_STREAMS (APNs starts at 1 with token auth).
+        var maximumConcurrentStreams = 1
+        /// Requests handed to this connection and not yet answered.
+        var inFlight = 0
+        /// The server sent GOAWAY: no new requests.
+        var goingAway = false
+        var goAwayReason: APNsReason?
+        var closed = false
+    }
+
+    private let values = NIOLockedValueBox(Values())
+
+    var snapshot: Values { values.withLockedValue { $0 } }
+
+    /// Usable for a new request.
+    var isUsable: Bool { values.withLockedValue { !$0.goingAway && !$0.closed } }
+
+    func update(_ body: (inout Values) -> Void) { values.withLockedValue { body(&$0) } }
+
+    var goAwayReason: APNsReason? { values.withLockedValue { $0.goAwayReason } }
+}
