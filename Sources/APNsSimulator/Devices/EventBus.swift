@@ -1,0 +1,51 @@
+import Foundation
+
+/// Fans events out to any number of subscribers. Each subscriber has a bounded buffer; a slow subscriber
+/// loses its oldest events, and publishing never waits.
+public final class EventBus: Sendable {
+    private let state = LockedState()
+    private let bufferSize: Int
+
+    public init(bufferSize: Int = 1024) {
+        self.bufferSize = max(1, bufferSize)
+    }
+
+    /// A stream of every event published from now on. Ends when the consumer stops iterating.
+    public func subscribe() -> AsyncStream<SimulatorEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SimulatorEvent.self, bufferingPolicy: .bufferingNewest(bufferSize))
+        let id = state.add(continuation)
+        continuation.onTermination = { [state] _ in state.remove(id) }
+        return stream
+    }
+
+    /// Sends an event to every current subscriber.
+    public func publish(_ event: SimulatorEvent) {
+        for continuation in state.current() {
+            continuation.yield(event)
+        }
+    }
+
+    /// The number of current subscribers.
+    public var subscriberCount: Int { state.current().count }
+
+    private final class LockedState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var nextID = 0
+        private var continuations: [Int: AsyncStream<SimulatorEvent>.Continuation] = [:]
+
+        func add(_ continuation: AsyncStream<SimulatorEvent>.Continuation) -> Int {
+            lock.withLock {
+                nextID += 1
+                continuations[nextID] = continuation
+                return nextID
+            }
+        }
+
+        func remove(_ id: Int) { lock.withLock { _ = continuations.removeValue(forKey: id) } }
+
+        func current() -> [AsyncStream<SimulatorEvent>.Continuation] {
+            lock.withLock { Array(continuations.values) }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import LiveActivity
+
+/// One Live Activity on a simulated device. Its lifecycle is computed from dates against the clock, so no
+/// timers are needed: `settle(at:rules:)` applies the system limits up to a moment.
+struct SimulatedActivity: Sendable {
+    let id: String
+    let deviceID: String
+    let bundleID: String
+    let attributesType: String
+    let attributes: JSONValue
+    let schema: ContentStateSchema
+    let startedAt: Date
+    var contentState: JSONValue
+    var pushToken: String?
+    var relevanceScore: Double
+    var staleDate: Date?
+    var lastTimestamp: Date?
+    var endedAt: Date?
+    var endCause: ActivityEndCause?
+    var dismissalDate: Date?
+    var alerts: [AlertRecord] = []
+    var history: [PushRecord] = []
+    var budget = SlidingWindowCounter()
+    /// The lifecycle last published on the event stream.
+    var announced: ActivityLifecycle = .active
+
+    func lifecycle(at now: Date) -> ActivityLifecycle {
+        if let dismissalDate, dismissalDate <= now { return .dismissed }
+        if let endedAt, endedAt <= now { return .ended }
+        if let staleDate, staleDate <= now { return .stale }
+        return .active
+    }
+
+    /// Applies the 8-hour active limit (the system ends the activity) up to `now`.
+    mutating func settle(at now: Date, rules: DeviceRules) {
+        let systemEnd = startedAt.addingTimeInterval(rules.maximumActiveDuration)
+        if endedAt == nil, now >= systemEnd {
+            end(at: systemEnd, cause: .system, requestedDismissal: nil, rules: rules)
+        }
+    }
+
+    /// Ends the activity at `moment`. Dismissal: the default delay when none is asked, capped at the
+    /// maximum delay, at once for a past date, and never after the 12-hour total limit.
+    mutating func end(at moment: Date, cause: ActivityEndCause, requestedDismissal: Date?, rules: DeviceRules) {
+        endedAt = moment
+        endCause = cause
+        let latest = moment.addingTimeInterval(rules.maximumDismissalDelay)
+        var dismissal = requestedDismissal ?? moment.addingTimeInterval(rules.defaultDismissalDelay)
+        if dismissal < moment { dismissal = moment }
+        if dismissal > latest { dismissal = latest }
+        let totalLimit = startedAt.addingTimeInterval(rules.maximumTotalDuration)
+        if dismissal > totalLimit { dismissal = totalLimit }
+        dismissalDate = dismissal
+    }
+
+    mutating func appendHistory(_ record: PushRecord, limit: Int) {
+        history.append(record)
+        if history.count > limit { history.removeFirst(history.count - limit) }
+    }
+
+    func snapshot(at now: Date) -> ActivitySnapshot {
+        ActivitySnapshot(
+            activityId: id, deviceId: deviceID, bundleId: bundleID, attributesType: attributesType,
+            attributes: attributes, contentState: contentState, contentStateSchema: schema,
+            pushToken: pushToken, state: lifecycle(at: now), relevanceScore: relevanceScore,
+            startedAt: startedAt, staleDate: staleDate, lastTimestamp: lastTimestamp, endedAt: endedAt,
+            endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts, history: history
+        )
+    }
+}
+
+/// An activity as the control API shows it.
+public struct ActivitySnapshot: Sendable, Hashable, Codable {
+    public var activityId: String
+    public var deviceId: String
+    public var bundleId: String
+    public var attributesType: String
+    public var attributes: JSONValue
+    public var contentState: JSONValue
+    public var contentStateSchema: ContentStateSchema
+    /// The current update token (nil when none was issued).
+    public var pushToken: String?
+    public var state: ActivityLifecycle
+    public var relevanceScore: Double
+    public var startedAt: Date
+    public var staleDate: Date?
+    /// The timestamp of the last applied push.
+    public var lastTimestamp: Date?
+    public var endedAt: Date?
+    public var endedBy: ActivityEndCause?
+    public var dismissalDate: Date?
+    public var alerts: [AlertRecord]
+    /// Every push received for this activity, oldest first.
+    public var history: [PushRecord]
+}

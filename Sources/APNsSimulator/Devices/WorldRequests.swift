@@ -1,0 +1,126 @@
+import Foundation
+import LiveActivity
+
+/// `POST /v1/apps`: an app the simulated devices can install.
+public struct AppRegistration: Sendable, Hashable, Codable {
+    public var bundleId: String
+    /// `sandbox` (also `development`) or `production`.
+    public var environment: String
+    /// The app's `Localizable.strings`: loc-key → format with `%@` / `%1$@` placeholders.
+    public var localizations: [String: String]?
+    /// The app's `ActivityAttributes` type names, or names mapped to their content-state schema.
+    public var attributesTypes: DeclaredAttributesTypes?
+
+    public init(
+        bundleId: String, environment: String, localizations: [String: String]? = nil,
+        attributesTypes: DeclaredAttributesTypes? = nil
+    ) {
+        self.bundleId = bundleId
+        self.environment = environment
+        self.localizations = localizations
+        self.attributesTypes = attributesTypes
+    }
+}
+
+/// Attributes types an app declares: `["TypeA","TypeB"]` or `{"TypeA":{"field":"number"},"TypeB":null}`.
+public struct DeclaredAttributesTypes: Sendable, Hashable, Codable {
+    public var schemas: [String: ContentStateSchema?]
+
+    public init(_ schemas: [String: ContentStateSchema?]) { self.schemas = schemas }
+
+    public init(names: [String]) {
+        schemas = Dictionary(names.map { ($0, nil) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let names = try? container.decode([String].self) {
+            self.init(names: names)
+        } else {
+            self.init(try container.decode([String: ContentStateSchema?].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(schemas)
+    }
+}
+
+/// `POST /v1/devices`: a device with one app installed.
+public struct DeviceRegistration: Sendable, Hashable, Codable {
+    public var name: String
+    public var bundleId: String
+    public var environment: String
+    public var frequentPushesEnabled: Bool?
+    /// `http://…` URL the device posts its new tokens to.
+    public var webhookURL: String?
+
+    public init(
+        name: String, bundleId: String, environment: String, frequentPushesEnabled: Bool? = nil,
+        webhookURL: String? = nil
+    ) {
+        self.name = name
+        self.bundleId = bundleId
+        self.environment = environment
+        self.frequentPushesEnabled = frequentPushesEnabled
+        self.webhookURL = webhookURL
+    }
+}
+
+/// `POST /v1/devices/{id}/activities`: an activity the app starts itself (`Activity.request`, push type token).
+public struct ActivityRequest: Sendable, Hashable, Codable {
+    public var attributesType: String
+    public var attributes: JSONValue
+    public var contentState: JSONValue
+    /// The content-state schema; default: the app's declared one for this type, else inferred from
+    /// `contentState`.
+    public var contentStateSchema: ContentStateSchema?
+    public var relevanceScore: Double?
+    public var staleDate: Date?
+    /// Which installed app starts it (default: the device's first app).
+    public var bundleId: String?
+
+    public init(
+        attributesType: String, attributes: JSONValue, contentState: JSONValue,
+        contentStateSchema: ContentStateSchema? = nil, relevanceScore: Double? = nil, staleDate: Date? = nil,
+        bundleId: String? = nil
+    ) {
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.contentState = contentState
+        self.contentStateSchema = contentStateSchema
+        self.relevanceScore = relevanceScore
+        self.staleDate = staleDate
+        self.bundleId = bundleId
+    }
+}
+
+/// The answer to `POST /v1/devices`.
+public struct DeviceCreated: Sendable, Hashable, Codable {
+    public var deviceId: String
+    public var pushToStartToken: String
+}
+
+/// The answer to `POST /v1/devices/{id}/activities`.
+public struct ActivityCreated: Sendable, Hashable, Codable {
+    public var activityId: String
+    public var pushToken: String
+}
+
+/// One request the APNs endpoint answered, as the push log keeps it.
+public struct PushLogEntry: Sendable, Hashable, Codable {
+    public var method: String
+    public var path: String
+    public var token: String?
+    public var headers: [HeaderField]
+    public var payload: JSONValue
+    public var status: Int
+    public var apnsId: String
+    public var apnsUniqueId: String?
+    public var reason: String?
+    public var receivedAt: Date
+    public var latencySeconds: Double
+    /// What the device did with it (nil when APNs rejected it before any device, or no device owns the token).
+    public var outcome: DeviceOutcome?
+}
