@@ -28,6 +28,7 @@ public struct LiveActivityAlert: Sendable, Hashable {
 
     public var title: AlertText?
     public var body: AlertText?
+    /// Sent as `alert.sound`, as Apple's Live Activity samples do.
     public var sound: Sound?
 
     public init(title: AlertText? = nil, body: AlertText? = nil, sound: Sound? = nil) {

@@ -12,8 +12,11 @@ public struct LiveActivityPush: Sendable, Hashable {
     /// 10 (deliver now, counts against the hourly budget) or 5 (power-aware, free); nil leaves the header
     /// out, which APNs treats as 10.
     public var priority: APNsPriority?
+    /// `apns-expiration`: when APNs may stop trying.
     public var expiration: APNsExpiration
+    /// `apns-collapse-id` (at most 64 bytes).
     public var collapseID: String?
+    /// `apns-id`; nil lets APNs generate one.
     public var apnsID: UUID?
     public var payload: LiveActivityPayload
 
@@ -98,10 +101,13 @@ public struct LiveActivityPush: Sendable, Hashable {
 
 /// Why a Live Activity push cannot be sent.
 public enum LiveActivityPushError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The token is empty, odd-length or not hexadecimal.
     case invalidToken(DeviceToken.ValidationError)
+    /// The topic lacks `.push-type.liveactivity`, is empty, or the collapse id is over 64 bytes.
     case invalidHeaders(APNsRequestHeaders.ValidationError)
     /// Apple documents only priorities 5 and 10 for Live Activity pushes.
     case unsupportedPriority(APNsPriority)
+    /// The payload breaks an event rule or is over 4096 bytes.
     case invalidPayload(LiveActivityPayloadError)
 
     public var description: String {
