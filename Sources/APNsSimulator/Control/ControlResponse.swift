@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// JSON bodies of the control API (ISO 8601 dates).
+enum ControlResponse {
+    static let maximumBodyBytes = 1 << 20
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? SimulatorJSON.encoder().encode(value)) ?? Data("{}".utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Decodes a JSON request body; errors name the field and what it accepts.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, allowEmpty: Bool = false) async throws -> T? {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maximumBodyBytes)
+        } catch {
+            throw ControlError(.contentTooLarge, field: nil, "request body is over \(maximumBodyBytes) bytes")
+        }
+        if buffer.readableBytes == 0 {
+            if allowEmpty { return nil }
+            throw ControlError(.badRequest, field: nil, "request body is empty; expected a JSON object")
+        }
+        do {
+            return try SimulatorJSON.decoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw ControlError.from(error)
+        }
+    }
+
+    static func require<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        guard let value = try await decode(type, from: request) else {
+            throw ControlError(.badRequest, field: nil, "request body is empty; expected a JSON object")
+        }
+        return value
+    }
+
+    static func parameter(_ name: String, _ context: some RequestContext) throws -> String {
+        guard let value = context.parameters.get(name), !value.isEmpty else {
+            throw ControlError(.badRequest, field: name, "is missing from the path")
+        }
+        return value
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The simulator's control API: plain HTTP/1.1 with JSON bodies (ISO 8601 dates), for registering apps,
+/// devices, activities, keys and faults, reading the push log, and following the event stream.
+/// Errors are 4xx `{"error":{"field":…,"message":…}}`.
+public struct ControlServer: Sendable {
+    /// The default control port.
+    public static let defaultPort = 2198
+
+    let world: DeviceWorld
+    let keys: TrustedKeys
+    let faults: FaultInjector
+    let host: String
+    let port: Int
+    let caCertificatePEM: String
+    let logger: Logger
+    /// How often the event stream sends a heartbeat comment.
+    public var heartbeatInterval: Duration = .seconds(15)
+
+    public init(
+        world: DeviceWorld, keys: TrustedKeys, faults: FaultInjector, host: String, port: Int,
+        caCertificatePEM: String, logger: Logger
+    ) {
+        self.world = world
+        self.keys = keys
+        self.faults = faults
+        self.host = host
+        self.port = port
+        self.caCertificatePEM = caCertificatePEM
+        self.logger = logger
+    }
+
+    /// Serves until the task is cancelled; `onRunning` gets the bound port (useful with port 0).
+    public func run(onRunning: @escaping @Sendable (_ port: Int) async -> Void) async throws {
+        let router = Router()
+        router.middlewares.add(ControlErrorMiddleware())
+        DeviceRoutes(world: world).add(to: router)
+        ServiceRoutes(world: world, keys: keys, faults: faults, caCertificatePEM: caCertificatePEM).add(to: router)
+        EventStreamRoute(events: world.events, heartbeat: heartbeatInterval).add(to: router)
+        let fallbackPort = port
+        let logger = logger
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "livepush-simulator"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? fallbackPort
+                logger.info("control API listening", metadata: ["port": "\(bound)"])
+                await onRunning(bound)
+            },
+            logger: logger
+        )
+        try await app.run()
+    }
+}
