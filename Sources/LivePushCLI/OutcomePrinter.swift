@@ -1,0 +1,36 @@
+import APNsClient
+import APNsCore
+import ArgumentParser
+import Foundation
+
+/// Prints the final outcome of one push and exits non-zero when it was not accepted.
+enum OutcomePrinter {
+    static func report(_ outcome: APNsDeliveryOutcome) throws {
+        switch outcome.result {
+        case .success(let response) where response.isSuccess:
+            print("status: 200")
+            print("apns-id: \(response.apnsID ?? "-")")
+            if let unique = response.apnsUniqueID { print("apns-unique-id: \(unique)") }
+            if outcome.attempts > 1 { print("attempts: \(outcome.attempts)") }
+        case .success(let response):
+            let reason = response.reason ?? .other("none")
+            print("status: \(response.status)")
+            print("reason: \(reason.rawValue)")
+            if let apnsID = response.apnsID { print("apns-id: \(apnsID)") }
+            if let timestamp = response.timestamp {
+                print("token invalid since: \(ISO8601DateFormatter().string(from: timestamp))")
+            }
+            if outcome.attempts > 1 { print("attempts: \(outcome.attempts)") }
+            printToStandardError("what to do: \(reason.remedy)")
+            throw ExitCode(1)
+        case .failure(let error):
+            printToStandardError("error: \(error.description)")
+            if outcome.attempts > 1 { printToStandardError("attempts: \(outcome.attempts)") }
+            throw ExitCode(2)
+        }
+    }
+
+    static func printToStandardError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

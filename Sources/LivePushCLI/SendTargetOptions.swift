@@ -1,0 +1,34 @@
+import APNsClient
+import APNsCore
+import ArgumentParser
+
+/// Where a push goes: the token, the app, and the APNs endpoint.
+struct SendTargetOptions: ParsableArguments {
+    @Option(help: "The activity's push token (update/end) or the push-to-start token (start), as hex.")
+    var token: String
+    @Option(name: .customLong("bundle-id"), help: "The app's bundle id; the topic is <bundle id>.push-type.liveactivity.")
+    var bundleID: String
+    @Option(help: "Apple's environment: sandbox (development builds) or production (TestFlight, App Store).")
+    var environment: APNsEnvironment?
+    @Option(help: "Any APNs endpoint instead, e.g. https://127.0.0.1:2197 for `livepush simulator`.")
+    var url: String?
+    @Option(name: .customLong("ca-file"), help: "Extra CA certificate (PEM) to trust, e.g. the simulator's ca.pem.")
+    var caFile: String?
+    @Option(help: "The most connections to open (with --count).")
+    var connections: Int = 1
+
+    func endpoint() throws -> APNsEndpoint {
+        switch (environment, url) {
+        case (.some, .some):
+            throw ValidationError("give either --environment or --url, not both")
+        case (let environment?, nil):
+            return .apple(environment)
+        case (nil, let url?):
+            do { return try APNsEndpoint(url: url) } catch { throw ValidationError("--url: \(error.description)") }
+        case (nil, nil):
+            throw ValidationError("say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
+        }
+    }
+}
+
+extension APNsEnvironment: ExpressibleByArgument {}
