@@ -58,20 +58,20 @@ struct PayloadOptions: ParsableArguments {
         do {
             try payload.validate()
         } catch {
-            throw ValidationError(error.description)
+            throw CommandFailure(error.description)
         }
         return payload
     }
 
     private func alert() throws -> LiveActivityAlert? {
         if alertTitle != nil, titleLocKey != nil {
-            throw ValidationError("give the alert title either as --alert-title or as --title-loc-key, not both")
+            throw CommandFailure("give the alert title either as --alert-title or as --title-loc-key, not both")
         }
         if alertBody != nil, bodyLocKey != nil {
-            throw ValidationError("give the alert body either as --alert-body or as --body-loc-key, not both")
+            throw CommandFailure("give the alert body either as --alert-body or as --body-loc-key, not both")
         }
-        if !titleLocArgs.isEmpty, titleLocKey == nil { throw ValidationError("--title-loc-arg needs --title-loc-key") }
-        if !bodyLocArgs.isEmpty, bodyLocKey == nil { throw ValidationError("--body-loc-arg needs --body-loc-key") }
+        if !titleLocArgs.isEmpty, titleLocKey == nil { throw CommandFailure("--title-loc-arg needs --title-loc-key") }
+        if !bodyLocArgs.isEmpty, bodyLocKey == nil { throw CommandFailure("--body-loc-arg needs --body-loc-key") }
         let title: AlertText? = titleLocKey.map { .localized(key: $0, arguments: titleLocArgs) } ?? alertTitle.map { .plain($0) }
         let body: AlertText? = bodyLocKey.map { .localized(key: $0, arguments: bodyLocArgs) } ?? alertBody.map { .plain($0) }
         guard title != nil || body != nil || sound != nil else { return nil }
@@ -80,7 +80,7 @@ struct PayloadOptions: ParsableArguments {
 
     private func date(_ text: String?, flag: String, now: Date) throws -> Date? {
         guard let text else { return nil }
-        do { return try DateInput.parse(text, now: now) } catch { throw ValidationError("\(flag): \(error.description)") }
+        do { return try DateInput.parse(text, now: now) } catch { throw CommandFailure("\(flag): \(error.description)") }
     }
 
     /// JSON text, or `@path` to read it from a file.
@@ -89,14 +89,14 @@ struct PayloadOptions: ParsableArguments {
         if text.hasPrefix("@") {
             let path = NSString(string: String(text.dropFirst())).expandingTildeInPath
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ValidationError("\(flag): cannot read the file '\(path)'")
+                throw CommandFailure("\(flag): cannot read the file '\(path)'")
             }
             source = String(decoding: data, as: UTF8.self)
         }
         do {
             return try JSONValue.parse(source)
         } catch {
-            throw ValidationError("\(flag) is \(error.description); give a JSON object such as '{\"currentHealthLevel\":0.5}' or @file.json")
+            throw CommandFailure("\(flag) is \(error.description); give a JSON object such as '{\"currentHealthLevel\":0.5}' or @file.json")
         }
     }
 }

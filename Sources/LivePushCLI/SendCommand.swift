@@ -61,7 +61,7 @@ struct SendCommand: AsyncParsableCommand {
         do {
             request = try push.makeRequest()
         } catch {
-            throw ValidationError(error.description)
+            throw CommandFailure(error.description)
         }
         let endpoint = try target.endpoint()
 
@@ -107,13 +107,13 @@ struct SendCommand: AsyncParsableCommand {
         case "0": expirationValue = .immediately
         case let text?:
             do { expirationValue = .at(try DateInput.parse(text, now: now)) } catch {
-                throw ValidationError("--expiration: \(error.description)")
+                throw CommandFailure("--expiration: \(error.description)")
             }
         }
         var uuid: UUID?
         if let apnsID {
             guard let parsed = APNsID.parse(apnsID) else {
-                throw ValidationError("--apns-id '\(apnsID)' is not a UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
+                throw CommandFailure("--apns-id '\(apnsID)' is not a UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
             }
             uuid = parsed
         }

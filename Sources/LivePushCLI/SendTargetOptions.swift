@@ -20,13 +20,13 @@ struct SendTargetOptions: ParsableArguments {
     func endpoint() throws -> APNsEndpoint {
         switch (environment, url) {
         case (.some, .some):
-            throw ValidationError("give either --environment or --url, not both")
+            throw CommandFailure("give either --environment or --url, not both")
         case (let environment?, nil):
             return .apple(environment)
         case (nil, let url?):
-            do { return try APNsEndpoint(url: url) } catch { throw ValidationError("--url: \(error.description)") }
+            do { return try APNsEndpoint(url: url) } catch { throw CommandFailure("--url: \(error.description)") }
         case (nil, nil):
-            throw ValidationError("say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
+            throw CommandFailure("say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
         }
     }
 }
