@@ -95,7 +95,11 @@ let package = Package(
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APNsAuthTests",
-            dependencies: ["APNsAuth", "APNsCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "APNsAuth", "APNsCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "APNsCore"], resources: [], swiftSettings: swiftSettings),

@@ -15,7 +15,7 @@ public struct APNsSigningKey: Sendable, CustomStringConvertible {
     /// Parses a `.p8` key: PEM `BEGIN PRIVATE KEY` (PKCS#8) or `BEGIN EC PRIVATE KEY` (SEC1), P-256.
     /// CRLF line ends, a missing final newline and base64 lines of any length are accepted.
     public init(pemRepresentation: String) throws(APNsKeyError) {
-        let block = try PEMBlock(parsing: pemRepresentation)
+        let block = try PEMBlock(parsing: pemRepresentation, preferring: ["PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY"])
         switch block.label {
         case "PRIVATE KEY", "EC PRIVATE KEY":
             break

@@ -13,6 +13,8 @@ import Metrics
 public final class ProviderTokenSource: Sendable {
     /// Refresh intervals APNs tolerates: at most every 20 minutes, at least every 60.
     public static let allowedRefreshIntervals: ClosedRange<TimeInterval> = (20 * 60)...(60 * 60)
+    /// The counter of signed tokens (dimensions `key_id`, `team_id`).
+    public static let signedCounterLabel = "livepush_provider_tokens_signed_total"
     /// The default refresh interval: 50 minutes.
     public static let defaultRefreshInterval: TimeInterval = 50 * 60
 
@@ -37,6 +39,8 @@ public final class ProviderTokenSource: Sendable {
     /// - Parameters:
     ///   - refreshInterval: seconds, within 20...60 minutes (default 50 minutes).
     ///   - clock: the time source for `iat` and token age.
+    ///   - metricsFactory: where `livepush_provider_tokens_signed_total` goes; nil: the bootstrapped
+    ///     `MetricsSystem`.
     /// - Throws: `ProviderTokenSourceError.refreshIntervalOutOfRange` outside 20...60 minutes.
     public init(
         key: APNsSigningKey,
@@ -44,7 +48,8 @@ public final class ProviderTokenSource: Sendable {
         teamID: String,
         refreshInterval: TimeInterval = ProviderTokenSource.defaultRefreshInterval,
         clock: any WallClock = SystemWallClock(),
-        logger: Logger = Logger(label: "livepush.apns-auth")
+        logger: Logger = Logger(label: "livepush.apns-auth"),
+        metricsFactory: (any MetricsFactory)? = nil
     ) throws(ProviderTokenSourceError) {
         guard refreshInterval.isFinite, Self.allowedRefreshIntervals.contains(refreshInterval) else {
             throw .refreshIntervalOutOfRange(refreshInterval)
@@ -56,8 +61,9 @@ public final class ProviderTokenSource: Sendable {
         self.clock = clock
         self.logger = logger
         self.signedCounter = Counter(
-            label: "livepush_provider_tokens_signed_total",
-            dimensions: [("key_id", keyID), ("team_id", teamID)]
+            label: Self.signedCounterLabel,
+            dimensions: [("key_id", keyID), ("team_id", teamID)],
+            factory: metricsFactory ?? MetricsSystem.factory
         )
     }
 

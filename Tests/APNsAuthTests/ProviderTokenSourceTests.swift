@@ -1,6 +1,7 @@
 import APNsAuth
 import APNsCore
 import Foundation
+import MetricsTestKit
 import Testing
 
 @Suite("ProviderTokenSource")
@@ -114,5 +115,24 @@ struct ProviderTokenSourceTests {
         let token = source.renew(rejected: "never.issued.here")
         #expect(source.signedCount == 1)
         #expect(source.current() == token)
+    }
+
+    @Test func signingsAreCounted() throws {
+        let metrics = TestMetrics()
+        let clock = ManualWallClock()
+        let source = try ProviderTokenSource(
+            key: key, keyID: "KEY1234567", teamID: "TEAM123456", clock: clock, metricsFactory: metrics
+        )
+        let first = source.current()
+        _ = source.current()
+        _ = source.renew(rejected: first.jwt)
+        _ = source.renew(rejected: first.jwt)
+        clock.advance(by: 50 * 60)
+        _ = source.current()
+        let counter = try metrics.expectCounter(
+            ProviderTokenSource.signedCounterLabel, [("key_id", "KEY1234567"), ("team_id", "TEAM123456")]
+        )
+        #expect(counter.totalValue == 3)
+        #expect(source.signedCount == 3)
     }
 }
