@@ -1,0 +1,341 @@
+import APNsCore
+import Foundation
+import Logging
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Sent through a connection's pipeline to make it close gracefully (GOAWAY `Shutdown`).
+struct EndpointShutdownEvent: Sendable {}
+
+/// One HTTP/2 connection of the simulated APNs, at the frame level (no child channel per stream, which
+/// keeps per-request work small). Reads each stream's request whole, runs `PushRequestChecks`, hops to
+/// the devices once per push, and answers as APNs does. Also owns the connection's stream limit
+/// (1, then `maxConcurrentStreams` after the first accepted push), GOAWAY, idle timeout and faults.
+final class APNsConnectionHandler: ChannelDuplexHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private struct PendingRequest {
+        var headers: HPACKHeaders
+        var body: ByteBuffer?
+        var bodyBytes = 0
+        var started: NIODeadline
+    }
+
+    /// Bytes of body kept per request: enough to tell any request over the largest limit apart.
+    private static let bodyKeepLimit = 5120 + 1
+    private static let windowTarget = 65535
+    private static let forcedCloseDelay = TimeAmount.seconds(5)
+
+    private let shared: EndpointContext
+    private var context: ChannelHandlerContext?
+    private var pending: [HTTP2StreamID: PendingRequest] = [:]
+    private var auth = ConnectionAuthentication()
+    private var raisedStreamLimit = false
+    private var answeredStreams = 0
+    private var inFlight = 0
+    private var highestStreamID = HTTP2StreamID.rootStream
+    private var goingAway = false
+    private var closed = false
+    private var lastActivity = NIODeadline.now()
+    private var idleCheck: Scheduled<Void>?
+    private var logger: Logger
+
+    init(shared: EndpointContext, connectionID: Int) {
+        self.shared = shared
+        var logger = shared.logger
+        logger[metadataKey: "connection"] = "\(connectionID)"
+        self.logger = logger
+    }
+
+    // MARK: - Lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        scheduleIdleCheck()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        closed = true
+        idleCheck?.cancel()
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closed = true
+        idleCheck?.cancel()
+        pending.removeAll()
+        logger.debug("connection closed")
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is NIOHTTP2Errors.StreamError || error is NIOHTTP2Errors.NoSuchStream { return }
+        logger.debug("connection error, closing", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+
+    // MARK: - Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        lastActivity = .now()
+        switch frame.payload {
+        case .headers(let headers):
+            let streamID = frame.streamID
+            if pending[streamID] == nil {
+                // A new request (trailers of a pending one are ignored).
+                pending[streamID] = PendingRequest(headers: headers.headers, started: lastActivity)
+                if streamID > highestStreamID { highestStreamID = streamID }
+            }
+            if headers.endStream { complete(streamID) }
+        case .data(let data):
+            let streamID = frame.streamID
+            guard var request = pending[streamID] else { return }
+            if case .byteBuffer(var bytes) = data.data {
+                request.bodyBytes += bytes.readableBytes
+                if request.body == nil {
+                    request.body = bytes
+                } else if request.body!.readableBytes < Self.bodyKeepLimit {
+                    request.body!.writeBuffer(&bytes)
+                }
+            }
+            pending[streamID] = request
+            if data.endStream { complete(streamID) }
+        default:
+            break
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case let update as NIOHTTP2WindowUpdatedEvent:
+            // Without a multiplexer the handler keeps the inbound windows open itself, so a client can
+            // always send its whole body.
+            guard let window = update.inboundWindowSize, window <= Self.windowTarget / 2 else { break }
+            guard update.streamID == .rootStream || pending[update.streamID] != nil else { break }
+            let frame = HTTP2Frame(streamID: update.streamID, payload: .windowUpdate(windowSizeIncrement: Self.windowTarget - window))
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        case let closedStream as StreamClosedEvent:
+            pending[closedStream.streamID] = nil
+        case is EndpointShutdownEvent:
+            goAway(reason: .shutdown)
+        default:
+            break
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    // MARK: - Requests
+
+    private func complete(_ streamID: HTTP2StreamID) {
+        guard let request = pending.removeValue(forKey: streamID), let context else { return }
+        let fields = RequestHeaderFields(request.headers)
+        let pathToken = PushRequestChecks.pathToken(fields.path)
+        let faults = shared.faults.decide(token: pathToken?.lowercased())
+        if faults.resetConnection {
+            logger.debug("fault: connection reset")
+            resetConnection(context: context)
+            return
+        }
+        inFlight += 1
+        if faults.latencyMilliseconds > 0 {
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(faults.latencyMilliseconds))) {
+                self.process(streamID, request, fields, pathToken: pathToken, faults: faults)
+            }
+        } else {
+            process(streamID, request, fields, pathToken: pathToken, faults: faults)
+        }
+    }
+
+    private func process(
+        _ streamID: HTTP2StreamID, _ request: PendingRequest, _ fields: RequestHeaderFields,
+        pathToken: String?, faults: FaultDecision
+    ) {
+        guard let context, !closed else { return }
+        let configuration = shared.configuration
+        let receivedAt = configuration.clock.now()
+        let requestedID = fields.apnsID.flatMap {
+            APNsID.parse($0, allowUppercase: configuration.acceptUppercaseAPNsID) != nil ? $0 : nil
+        }
+        let apnsID = requestedID ?? APNsID.generate()
+        let body = request.body.map { Data($0.readableBytesView) } ?? Data()
+        let environment = shared.environment(authority: fields.authority)
+        let headers = Self.loggedHeaders(request.headers)
+        var exchange = PushExchange(
+            method: fields.method ?? "", path: fields.path ?? "", token: pathToken, headers: headers,
+            payload: body, status: 0, apnsID: apnsID, apnsUniqueID: nil, reason: nil, receivedAt: receivedAt,
+            latencySeconds: 0
+        )
+
+        if let injected = faults.response {
+            answer(streamID, status: injected.status, apnsID: apnsID, rejection: Rejection(status: injected.status, reason: injected.reason),
+                   exchange: exchange, started: request.started, goAway: faults.goAway)
+            return
+        }
+
+        let checked: (push: ReceivedPush, verified: ConnectionAuthentication.Verified)
+        do {
+            checked = try shared.checks.check(
+                fields, body: body, apnsID: apnsID, environment: environment, receivedAt: receivedAt,
+                headers: headers, auth: &auth
+            )
+        } catch {
+            answer(streamID, status: error.status, apnsID: apnsID, rejection: error, exchange: exchange,
+                   started: request.started, goAway: faults.goAway)
+            return
+        }
+
+        exchange.apnsUniqueID = environment == .sandbox ? UUID().uuidString.lowercased() : nil
+        exchange.latencySeconds = Self.seconds(since: request.started)
+        let world = shared.world
+        let push = checked.push
+        let template = exchange
+        let promise = context.eventLoop.makePromise(of: PushVerdict.self)
+        promise.completeWithTask { await world.answer(push, exchange: template) }
+        promise.futureResult.assumeIsolated().whenSuccess { verdict in
+            switch verdict {
+            case .accepted:
+                self.auth.bind(checked.verified)
+                self.raiseStreamLimit()
+                self.writeAnswer(streamID, status: 200, apnsID: apnsID, uniqueID: template.apnsUniqueID, rejection: nil)
+                self.shared.metrics.count(status: 200, reason: nil)
+            case .rejected(let reason, let since):
+                let rejection = Rejection(reason, timestamp: since)
+                self.writeAnswer(streamID, status: rejection.status, apnsID: apnsID, uniqueID: nil, rejection: rejection)
+                self.shared.metrics.count(status: rejection.status, reason: rejection.reason)
+            }
+            self.finished(goAway: faults.goAway)
+        }
+    }
+
+    /// Answers an error found before the devices, records it, and counts it.
+    private func answer(
+        _ streamID: HTTP2StreamID, status: Int, apnsID: String, rejection: Rejection, exchange: PushExchange,
+        started: NIODeadline, goAway: GoAwayFault?
+    ) {
+        writeAnswer(streamID, status: status, apnsID: apnsID, uniqueID: nil, rejection: rejection)
+        shared.metrics.count(status: status, reason: rejection.reason)
+        var exchange = exchange
+        exchange.status = status
+        exchange.reason = APNsReason(rawValue: rejection.reason)
+        exchange.latencySeconds = Self.seconds(since: started)
+        let world = shared.world
+        let recorded = exchange
+        Task { await world.record(recorded) }
+        logger.trace("rejected", metadata: ["status": "\(status)", "reason": "\(rejection.reason)"])
+        finished(goAway: goAway)
+    }
+
+    private func finished(goAway fault: GoAwayFault?) {
+        inFlight -= 1
+        answeredStreams += 1
+        if let fault, answeredStreams >= fault.afterStreams {
+            goAway(reasonText: fault.reason)
+        } else if goingAway, inFlight == 0 {
+            context?.close(promise: nil)
+        }
+    }
+
+    private func writeAnswer(_ streamID: HTTP2StreamID, status: Int, apnsID: String, uniqueID: String?, rejection: Rejection?) {
+        guard let context, !closed else { return }
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(4)
+        headers.add(name: ":status", value: String(status))
+        if rejection != nil { headers.add(name: "content-type", value: "application/json") }
+        headers.add(name: "apns-id", value: apnsID)
+        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID) }
+        let head = HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: rejection == nil)))
+        context.write(wrapOutboundOut(head), promise: nil)
+        if let rejection {
+            let json = ErrorBodyJSON.encode(reason: rejection.reason, timestamp: rejection.timestamp)
+            let buffer = context.channel.allocator.buffer(string: json)
+            let data = HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))
+            context.write(wrapOutboundOut(data), promise: nil)
+        }
+        context.flush()
+    }
+
+    // MARK: - Connection control
+
+    /// After the first accepted push, the stream limit goes from 1 to `maxConcurrentStreams`.
+    private func raiseStreamLimit() {
+        guard !raisedStreamLimit, let context else { return }
+        raisedStreamLimit = true
+        let configuration = shared.configuration
+        guard configuration.maxConcurrentStreams != configuration.initialMaxConcurrentStreams else { return }
+        let settings: HTTP2Settings = [HTTP2Setting(parameter: .maxConcurrentStreams, value: configuration.maxConcurrentStreams)]
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))), promise: nil)
+    }
+
+    private func goAway(reason: APNsReason) { goAway(reasonText: reason.rawValue) }
+
+    /// Sends GOAWAY with `{"reason": …}` as debug data, then closes once the streams in flight are answered.
+    private func goAway(reasonText: String) {
+        guard !goingAway, !closed, let context else { return }
+        goingAway = true
+        logger.debug("GOAWAY", metadata: ["reason": "\(reasonText)"])
+        let debugData = context.channel.allocator.buffer(string: ErrorBodyJSON.encode(reason: reasonText, timestamp: nil))
+        let frame = HTTP2Frame(
+            streamID: .rootStream,
+            payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: debugData)
+        )
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        if inFlight == 0 {
+            context.close(promise: nil)
+        } else {
+            context.eventLoop.assumeIsolated().scheduleTask(in: Self.forcedCloseDelay) {
+                self.context?.close(promise: nil)
+            }
+        }
+    }
+
+    /// Closes the TCP connection at once: no GOAWAY, no TLS close_notify, RST where the OS allows.
+    private func resetConnection(context: ChannelHandlerContext) {
+        closed = true
+        let channel = context.channel
+        let closeRaw = {
+            if let raw = try? channel.pipeline.syncOperations.context(handlerType: RawCloseHandler.self) {
+                raw.close(promise: nil)
+            } else {
+                channel.close(promise: nil)
+            }
+        }
+        guard let provider = channel as? any SocketOptionProvider else {
+            closeRaw()
+            return
+        }
+        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in closeRaw() }
+    }
+
+    private func scheduleIdleCheck() {
+        guard let timeout = shared.configuration.idleTimeout, let context else { return }
+        let amount = TimeAmount.nanoseconds(Int64(timeout * 1_000_000_000))
+        idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: lastActivity + amount) {
+            guard !self.closed else { return }
+            if NIODeadline.now() - self.lastActivity >= amount {
+                self.goAway(reason: .idleTimeout)
+            } else {
+                self.scheduleIdleCheck()
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The request's headers for the push log, with the provider token replaced by `bearer …`.
+    private static func loggedHeaders(_ headers: HPACKHeaders) -> [HeaderField] {
+        var out: [HeaderField] = []
+        out.reserveCapacity(headers.count)
+        for (name, value, _) in headers {
+            out.append(HeaderField(name: name, value: name == "authorization" ? "bearer …" : value))
+        }
+        return out
+    }
+
+    private static func seconds(since start: NIODeadline) -> Double {
+        Double((NIODeadline.now() - start).nanoseconds) / 1_000_000_000
+    }
+}

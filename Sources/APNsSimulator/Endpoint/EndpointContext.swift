@@ -1,0 +1,42 @@
+import APNsCore
+import Logging
+
+/// What every connection of the endpoint shares: settings, trusted keys, faults, the devices, metrics.
+final class EndpointContext: Sendable {
+    let configuration: EndpointConfiguration
+    let checks: PushRequestChecks
+    let keys: TrustedKeys
+    let faults: FaultInjector
+    let world: DeviceWorld
+    let metrics = EndpointMetrics()
+    let logger: Logger
+
+    init(configuration: EndpointConfiguration, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld, logger: Logger) {
+        self.configuration = configuration
+        self.checks = PushRequestChecks(configuration: configuration, keys: keys)
+        self.keys = keys
+        self.faults = faults
+        self.world = world
+        self.logger = logger
+    }
+
+    /// The environment a request is for: production when `:authority` names a production APNs host,
+    /// sandbox for a sandbox host, else the configured one.
+    func environment(authority: String?) -> APNsEnvironment {
+        guard let authority, !authority.isEmpty else { return configuration.environment }
+        var host = Substring(authority)
+        if host.hasPrefix("[") {
+            host = host.dropFirst().prefix { $0 != "]" }
+        } else if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
+            host = host[..<colon]
+        }
+        switch host.lowercased() {
+        case "api.push.apple.com", "api-broadcast.push.apple.com":
+            return .production
+        case "api.sandbox.push.apple.com", "api-broadcast.sandbox.push.apple.com", "api.development.push.apple.com":
+            return .sandbox
+        default:
+            return configuration.environment
+        }
+    }
+}

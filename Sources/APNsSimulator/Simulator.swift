@@ -1,0 +1,126 @@
+import APNsCore
+import Foundation
+import Logging
+import NIOCore
+
+/// Everything `livepush simulator` runs, in one value.
+public struct SimulatorConfiguration: Sendable {
+    /// The APNs endpoint (host, port 2197, environment, every configurable APNs behaviour).
+    public var endpoint = EndpointConfiguration()
+    /// The control API's address (plain HTTP).
+    public var controlHost = "127.0.0.1"
+    public var controlPort = ControlServer.defaultPort
+    /// Where the CA and server certificate live.
+    public var dataDirectory = SimulatorDataDirectory.defaultPath()
+    /// Host names or IP addresses the server certificate covers besides localhost and Apple's hosts.
+    public var extraCertificateNames: [String] = []
+    /// How the simulated devices behave.
+    public var deviceRules = DeviceRules()
+    /// Seed for fault shares (reproducible runs); nil: random.
+    public var faultSeed: UInt64?
+    /// How long `shutdown()` lets streams in flight finish after GOAWAY `Shutdown`.
+    public var shutdownGracePeriod: TimeInterval = 5
+
+    public init() {}
+}
+
+/// The local APNs + device simulator: trusted keys, faults, simulated devices, the TLS APNs endpoint
+/// and the control API, assembled and run together.
+public final class Simulator: Sendable {
+    public let configuration: SimulatorConfiguration
+    /// Provider keys the endpoint trusts (also registered through the control API).
+    public let keys: TrustedKeys
+    /// Injected faults.
+    public let faults: FaultInjector
+    /// The simulated devices.
+    public let world: DeviceWorld
+    /// The CA (what clients trust) and the server certificate.
+    public let certificates: SimulatorCertificates
+    private let endpoint: APNsEndpoint
+    private let logger: Logger
+    private let running = Locked<(control: Task<Void, Never>?, controlPort: Int?)>((nil, nil))
+
+    /// Loads or creates the certificates; nothing listens until `start()`.
+    public init(
+        configuration: SimulatorConfiguration, keys: TrustedKeys = TrustedKeys(),
+        logger: Logger = Logger(label: "livepush.simulator")
+    ) throws(CertificateStoreError) {
+        self.configuration = configuration
+        self.logger = logger
+        self.keys = keys
+        self.faults = FaultInjector(seed: configuration.faultSeed)
+        self.world = DeviceWorld(clock: configuration.endpoint.clock, rules: configuration.deviceRules, logger: logger)
+        self.certificates = try SimulatorCertificates.loadOrCreate(
+            directory: configuration.dataDirectory, extraNames: configuration.extraCertificateNames, logger: logger
+        )
+        self.endpoint = APNsEndpoint(
+            configuration: configuration.endpoint, certificateChainPEM: certificates.serverCertificatePEM,
+            privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world, logger: logger
+        )
+    }
+
+    /// The path clients trust: `DATA_DIR/ca.pem`.
+    public var caCertificatePath: String { certificates.caCertificatePath }
+    /// The APNs endpoint's port once started.
+    public var apnsPort: Int? { endpoint.port }
+    /// The control API's port once started.
+    public var controlPort: Int? { running.withLock { $0.controlPort } }
+
+    /// Starts the APNs endpoint and the control API; returns once both listen.
+    public func start() async throws {
+        try await endpoint.start()
+        let control = ControlServer(
+            world: world, keys: keys, faults: faults, host: configuration.controlHost, port: configuration.controlPort,
+            caCertificatePEM: certificates.caCertificatePEM, logger: logger
+        )
+        let (started, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let task = Task {
+            do {
+                try await control.run { port in continuation.yield(.success(port)) }
+            } catch {
+                continuation.yield(.failure(error))
+            }
+            continuation.finish()
+        }
+        running.withLock { $0.control = task }
+        var port: Int?
+        do {
+            for await result in started {
+                port = try result.get()
+                break
+            }
+        } catch {
+            await endpoint.shutdown()
+            throw error
+        }
+        guard let port else {
+            await endpoint.shutdown()
+            throw SimulatorError.controlServerStopped
+        }
+        running.withLock { $0.controlPort = port }
+    }
+
+    /// Graceful stop: GOAWAY `Shutdown` on every APNs connection, then the control API.
+    public func shutdown() async {
+        let grace = TimeAmount.nanoseconds(Int64(configuration.shutdownGracePeriod * 1_000_000_000))
+        await endpoint.shutdown(gracePeriod: grace)
+        let task = running.withLock { state in
+            defer { state = (nil, nil) }
+            return state.control
+        }
+        task?.cancel()
+        await task?.value
+    }
+}
+
+/// Why the simulator stopped or could not start.
+public enum SimulatorError: Error, Sendable, CustomStringConvertible {
+    case controlServerStopped
+
+    public var description: String {
+        switch self {
+        case .controlServerStopped:
+            return "the control API stopped before it was listening (is the control port taken? pick another with --control-port)"
+        }
+    }
+}
