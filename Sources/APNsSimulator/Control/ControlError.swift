@@ -60,9 +60,7 @@ struct ControlError: HTTPResponseError, Sendable {
                 let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
                 return ControlError(.badRequest, field: nil, "request body is not valid JSON: \(detail ?? context.debugDescription)")
             }
-            var message = context.debugDescription
-            if message.contains("ISO8601") { message = "is not a date; expected an ISO 8601 date such as 2026-01-01T12:00:00Z" }
-            return ControlError(.badRequest, field: field, message)
+            return ControlError(.badRequest, field: field, context.debugDescription)
         @unknown default:
             return ControlError(.badRequest, field: nil, "request body could not be read: \(error)")
         }

@@ -94,6 +94,31 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
         self.staleDate = staleDate
         self.bundleId = bundleId
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case attributesType, attributes, contentState, contentStateSchema, relevanceScore, staleDate, bundleId
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        attributesType = try container.decode(String.self, forKey: .attributesType)
+        attributes = try container.decode(JSONValue.self, forKey: .attributes)
+        contentState = try container.decode(JSONValue.self, forKey: .contentState)
+        contentStateSchema = try container.decodeIfPresent(ContentStateSchema.self, forKey: .contentStateSchema)
+        relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
+        bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
+        // Decoded by hand so that a bad date names its field on every platform.
+        if let text = try container.decodeIfPresent(String.self, forKey: .staleDate) {
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .staleDate, in: container,
+                    debugDescription: "'\(text)' is not an ISO 8601 date; expected e.g. 2026-01-01T12:00:00Z")
+            }
+            staleDate = date
+        } else {
+            staleDate = nil
+        }
+    }
 }
 
 /// The answer to `POST /v1/devices`.
