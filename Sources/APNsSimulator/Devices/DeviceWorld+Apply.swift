@@ -3,7 +3,12 @@ import Foundation
 import LiveActivity
 
 extension DeviceWorld {
-    /// A push to an activity's update token, applied as ActivityKit applies it.
+    /// A push to an activity's update token, applied as ActivityKit applies it. The checks, in order:
+    /// readable JSON with `aps`; the activity not ended; event `update` or `end`; the hourly priority-10
+    /// budget (over it: throttled, recorded and dropped, never applied later); `aps.timestamp` present and
+    /// not older than the current one (equal is applied unless `ignoreEqualTimestamps`); the content state
+    /// decoding against the schema. An applied push replaces the content state and the stale date (absent:
+    /// no stale date, as a new `ActivityContent` has none) and keeps the relevance score when it has none.
     func applyToActivity(_ push: ReceivedPush, activityID: String, at now: Date) -> DeviceOutcome {
         guard var activity = activities[activityID] else { return DeviceOutcome(.dropped, "activity no longer exists") }
         let outcome = decideUpdate(push, activity: &activity, at: now)

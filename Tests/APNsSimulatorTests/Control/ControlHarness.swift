@@ -24,13 +24,16 @@ struct ControlHarness {
 
     static let caPEM = "-----BEGIN CERTIFICATE-----\nTESTCA\n-----END CERTIFICATE-----\n"
 
-    static func start(rules: DeviceRules = DeviceRules(), clock: any WallClock = SystemWallClock()) async throws -> ControlHarness {
+    static func start(
+        rules: DeviceRules = DeviceRules(), clock: any WallClock = SystemWallClock(), heartbeat: Duration = .seconds(15)
+    ) async throws -> ControlHarness {
         let world = DeviceWorld(clock: clock, rules: rules)
         let keys = TrustedKeys()
         let faults = FaultInjector(seed: 1)
-        let server = ControlServer(
+        var server = ControlServer(
             world: world, keys: keys, faults: faults, host: "127.0.0.1", port: 0, caCertificatePEM: caPEM,
             logger: Self.quietLogger)
+        server.heartbeatInterval = heartbeat
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             try await server.run { port in continuation.yield(port) }
