@@ -1,8 +1,180 @@
+import APNsAuth
+import APNsCore
+import APNsSimulator
 import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
 
 struct SimulatorCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "simulator", abstract: "(being built)")
+    static let configuration = CommandConfiguration(
+        commandName: "simulator",
+        abstract: "Run a local APNs (HTTP/2 + TLS) with simulated devices and a control API.",
+        discussion: """
+            The APNs endpoint answers POST /3/device/<token> as Apple's service does. Clients trust \
+            DATA_DIR/ca.pem (made on first start, reused later). Provider keys are trusted from \
+            --key-file/--key-id/--team-id (or LIVEPUSH_KEY_FILE/_KEY_ID/_TEAM_ID) and through the control API. \
+            Runs until SIGINT or SIGTERM, then sends GOAWAY Shutdown and stops.
+            """
+    )
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The APNs endpoint's port (0 picks a free one).") var port = APNsEnvironment.alternatePort
+    @Option(name: .customLong("control-port"), help: "The control API's port (plain HTTP).") var controlPort = ControlServer.defaultPort
+    @Option(name: .customLong("data-dir"), help: "Where the CA and server certificate live. Default: $LIVEPUSH_SIMULATOR_DIR or ~/.livepush/simulator.")
+    var dataDirectory: String?
+    @Option(help: "The environment when :authority names neither Apple host: sandbox or production.")
+    var environment: String = APNsEnvironment.sandbox.rawValue
+    @Flag(name: .customLong("accept-unknown-tokens"), help: "Answer 200 for tokens no simulated device owns (else BadDeviceToken).")
+    var acceptUnknownTokens = false
+    @Option(name: .customLong("max-concurrent-streams"), help: "SETTINGS_MAX_CONCURRENT_STREAMS after a connection's first accepted push.")
+    var maxConcurrentStreams = 1000
+    @Option(name: .customLong("certificate-name"), help: "An extra host name or IP address for the server certificate (repeatable).")
+    var certificateNames: [String] = []
+    @Option(name: .customLong("idle-timeout"), help: "Seconds without frames before GOAWAY IdleTimeout (0: never).")
+    var idleTimeout: Double = 3600
+
+    @OptionGroup var credentials: CredentialOptions
+
+    @Option(name: .customLong("fault-status"), help: "Answer this 4xx/5xx status instead of processing (with --fault-reason).")
+    var faultStatus: Int?
+    @Option(name: .customLong("fault-reason"), help: "The reason for --fault-status (alone: a known APNs reason, its status follows).")
+    var faultReason: String?
+    @Option(name: .customLong("fault-share"), help: "Share of requests (0...1) --fault-status and --fault-latency-ms apply to.")
+    var faultShare: Double = 1
+    @Option(name: .customLong("fault-latency-ms"), help: "Delay answers by this many milliseconds.")
+    var faultLatencyMilliseconds: Int?
+    @Option(name: .customLong("goaway-after"), help: "Send GOAWAY Shutdown after this many streams on each connection.")
+    var goAwayAfter: Int?
+    @Option(name: .customLong("reset-share"), help: "Share of requests (0...1) answered by dropping the TCP connection.")
+    var resetShare: Double?
+
+    func validate() throws {
+        guard APNsEnvironment(rawValue: environment) != nil else {
+            throw ValidationError("--environment '\(environment)' is not sandbox or production")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
+        guard (0...65535).contains(controlPort) else { throw ValidationError("--control-port \(controlPort) is outside 0...65535") }
+        guard maxConcurrentStreams >= 1 else {
+            throw ValidationError("--max-concurrent-streams \(maxConcurrentStreams) must be 1 or more")
+        }
+        guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout \(idleTimeout) must be 0 or more seconds") }
+        for rule in try faultRules() {
+            do {
+                _ = try FaultInjector.validate(rule)
+            } catch {
+                throw ValidationError("fault flags: \(error.description)")
+            }
+        }
+    }
+
+    /// The fault rules the flags describe.
+    func faultRules() throws -> [FaultRule] {
+        var rules: [FaultRule] = []
+        if faultStatus != nil || faultReason != nil {
+            rules.append(FaultRule(status: faultStatus, reason: faultReason, share: faultShare))
+        }
+        if let faultLatencyMilliseconds {
+            rules.append(FaultRule(share: faultShare, latencyMilliseconds: faultLatencyMilliseconds))
+        }
+        if let goAwayAfter { rules.append(FaultRule(goAwayAfterStreams: goAwayAfter)) }
+        if let resetShare { rules.append(FaultRule(share: resetShare, resetConnection: true)) }
+        return rules
+    }
+
     func run() async throws {
-        throw ValidationError("livepush simulator is not built yet")
+        var configuration = SimulatorConfiguration()
+        configuration.endpoint.host = host
+        configuration.endpoint.port = port
+        configuration.endpoint.environment = APNsEnvironment(rawValue: environment) ?? .sandbox
+        configuration.endpoint.maxConcurrentStreams = maxConcurrentStreams
+        configuration.endpoint.idleTimeout = idleTimeout > 0 ? idleTimeout : nil
+        configuration.controlHost = host
+        configuration.controlPort = controlPort
+        if let dataDirectory { configuration.dataDirectory = NSString(string: dataDirectory).expandingTildeInPath }
+        configuration.extraCertificateNames = certificateNames
+        configuration.deviceRules.acceptUnknownTokens = acceptUnknownTokens
+
+        let keys = TrustedKeys()
+        var trusted: ProviderCredentials?
+        if credentials.isProvided {
+            let resolved = try credentials.resolve()
+            keys.register(keyID: resolved.keyID, teamID: resolved.teamID, publicKey: resolved.key.privateKey.publicKey)
+            trusted = resolved
+        }
+
+        let simulator: Simulator
+        do {
+            simulator = try Simulator(configuration: configuration, keys: keys)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        for rule in try faultRules() {
+            do {
+                try simulator.faults.add(rule)
+            } catch {
+                throw CommandFailure("fault flags: \(error.description)")
+            }
+        }
+        let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
+        do {
+            try await simulator.start()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        printBanner(simulator, trusted: trusted)
+        let received = await signals.wait()
+        print("received \(received == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (GOAWAY Shutdown)…")
+        await simulator.shutdown()
+    }
+
+    private func printBanner(_ simulator: Simulator, trusted: ProviderCredentials?) {
+        let apnsPort = simulator.apnsPort ?? port
+        let controlPort = simulator.controlPort ?? self.controlPort
+        let urlHost = host == "127.0.0.1" || host == "::1" || host == "0.0.0.0" ? "localhost" : host
+        let endpoint = "https://\(urlHost):\(apnsPort)"
+        let control = "http://\(host.contains(":") ? "[\(host)]" : host):\(controlPort)"
+        print("""
+            livepush simulator is running (\(simulator.configuration.endpoint.environment.rawValue))
+              APNs endpoint:  \(endpoint)   (HTTP/2 over TLS, ALPN h2)
+              Control API:    \(control)
+              CA certificate: \(simulator.caCertificatePath)   (trust this in your client)
+              Trusted key:    \(trusted.map { "\($0.keyID) (team \($0.teamID))" } ?? "none yet; pass --key-file/--key-id/--team-id or register one via the control API")
+
+            Try it:
+              curl -v --http2 --cacert '\(simulator.caCertificatePath)' \\
+                --header "authorization: bearer $(livepush jwt\(trusted == nil ? " --key-file KEY.p8 --key-id KEY_ID --team-id TEAM_ID" : ""))" \\
+                --header "apns-push-type: liveactivity" \\
+                --header "apns-topic: com.example.app.push-type.liveactivity" \\
+                --header "apns-priority: 10" \\
+                --data '{"aps":{"timestamp":'$(date +%s)',"event":"update","content-state":{}}}' \\
+                \(endpoint)/3/device/\(String(repeating: "00", count: 32))
+
+            Press Ctrl-C to stop.
+            """)
+    }
+}
+
+/// Waits for the first of some POSIX signals (the default handlers are replaced while it lives).
+final class SignalWaiter {
+    private let stream: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        self.sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The first signal received.
+    func wait() async -> Int32 {
+        for await number in stream { return number }
+        return SIGTERM
     }
 }

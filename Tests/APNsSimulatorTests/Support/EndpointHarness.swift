@@ -1,0 +1,119 @@
+import APNsAuth
+import APNsCore
+import Crypto
+import Foundation
+import Logging
+@testable import APNsSimulator
+
+/// A running APNs endpoint on 127.0.0.1 with an ephemeral port, a trusted key, and helpers to build
+/// valid requests.
+final class EndpointHarness: Sendable {
+    static let teamID = "TEAM000001"
+    static let keyID = "KEY0000001"
+    static let bundleID = "com.example.scores"
+    static let topic = "com.example.scores.push-type.liveactivity"
+    static let token = String(repeating: "ab", count: 32)
+    static let payload = Array(#"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":1}}}"#.utf8)
+
+    let endpoint: APNsEndpoint
+    let keys: TrustedKeys
+    let faults: FaultInjector
+    let world: DeviceWorld
+    let signingKey: APNsSigningKey
+    let caPEM: String
+    let port: Int
+    let directory: String
+    let clock: ManualWallClock
+    /// One provider token for the harness's requests (signatures are randomized, so signing per
+    /// request would count as a token change on the connection).
+    let defaultJWT: String
+
+    /// Shared certificates for the whole test run (issuing is cheap, but one CA keeps things simple).
+    static let certificates: (SimulatorCertificates, String) = {
+        let directory = NSTemporaryDirectory() + "livepush-endpoint-tests-\(UUID().uuidString)"
+        let certificates = try! SimulatorCertificates.loadOrCreate(directory: directory)
+        return (certificates, directory)
+    }()
+
+    private init(endpoint: APNsEndpoint, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
+                 signingKey: APNsSigningKey, caPEM: String, port: Int, directory: String, clock: ManualWallClock) {
+        self.endpoint = endpoint
+        self.keys = keys
+        self.faults = faults
+        self.world = world
+        self.signingKey = signingKey
+        self.caPEM = caPEM
+        self.port = port
+        self.directory = directory
+        self.clock = clock
+        self.defaultJWT = ProviderToken.sign(key: signingKey, keyID: Self.keyID, teamID: Self.teamID, issuedAt: clock.now()).jwt
+    }
+
+    static func start(
+        acceptUnknownTokens: Bool = true,
+        keyEnvironment: APNsEnvironment? = nil,
+        keyTopics: Set<String>? = nil,
+        faultSeed: UInt64 = 1,
+        configure: (inout EndpointConfiguration) -> Void = { _ in }
+    ) async throws -> EndpointHarness {
+        let clock = ManualWallClock(Date())
+        var configuration = EndpointConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.clock = clock
+        configure(&configuration)
+        let keys = TrustedKeys()
+        let signingKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
+        keys.register(keyID: keyID, teamID: teamID, publicKey: signingKey.privateKey.publicKey,
+                      environment: keyEnvironment, topics: keyTopics)
+        let faults = FaultInjector(seed: faultSeed)
+        var rules = DeviceRules()
+        rules.acceptUnknownTokens = acceptUnknownTokens
+        rules.tooManyRequests = nil
+        let world = DeviceWorld(clock: clock, rules: rules)
+        var logger = Logger(label: "test.endpoint")
+        logger.logLevel = .critical
+        let (certificates, directory) = Self.certificates
+        let endpoint = APNsEndpoint(
+            configuration: configuration, certificateChainPEM: certificates.serverCertificatePEM,
+            privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world, logger: logger
+        )
+        let port = try await endpoint.start()
+        return EndpointHarness(endpoint: endpoint, keys: keys, faults: faults, world: world, signingKey: signingKey,
+                               caPEM: certificates.caCertificatePEM, port: port, directory: directory, clock: clock)
+    }
+
+    func connect(alpn: [String] = ["h2"]) async throws -> RawHTTP2Client {
+        try await RawHTTP2Client.connect(port: port, caPEM: caPEM, alpn: alpn)
+    }
+
+    func stop() async { await endpoint.shutdown(gracePeriod: .seconds(1)) }
+
+    /// A provider token signed now (by the harness clock) unless told otherwise.
+    func jwt(keyID: String = EndpointHarness.keyID, teamID: String = EndpointHarness.teamID,
+             issuedAt: Date? = nil, key: APNsSigningKey? = nil) -> String {
+        ProviderToken.sign(key: key ?? signingKey, keyID: keyID, teamID: teamID, issuedAt: issuedAt ?? clock.now()).jwt
+    }
+
+    /// A valid Live Activity push request, with overrides: a nil value removes a header.
+    func request(
+        token: String = EndpointHarness.token, jwt: String? = nil, method: String = "POST", path: String? = nil,
+        authority: String = "localhost", replacing overrides: [String: String?] = [:], extra: [(String, String)] = []
+    ) -> [(String, String)] {
+        var headers: [(String, String)] = [
+            (":method", method), (":scheme", "https"), (":path", path ?? "/3/device/\(token)"), (":authority", authority),
+        ]
+        var apns: [(String, String?)] = [
+            ("authorization", "bearer " + (jwt ?? defaultJWT)),
+            ("apns-push-type", "liveactivity"),
+            ("apns-topic", EndpointHarness.topic),
+            ("apns-priority", "10"),
+        ]
+        for (name, value) in overrides {
+            if let index = apns.firstIndex(where: { $0.0 == name }) { apns[index].1 = value } else { apns.append((name, value)) }
+        }
+        for (name, value) in apns { if let value { headers.append((name, value)) } }
+        headers += extra
+        return headers
+    }
+}

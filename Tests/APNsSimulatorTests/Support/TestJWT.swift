@@ -1,0 +1,21 @@
+import Crypto
+import Foundation
+
+/// Builds provider tokens by hand, for shapes the signing API does not make (DER signatures, odd claims).
+enum TestJWT {
+    static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// `header.claims.signature` with a DER-encoded ECDSA signature, as `openssl dgst -sign` makes.
+    static func derSigned(key: P256.Signing.PrivateKey, keyID: String, teamID: String, issuedAt: Date) throws -> String {
+        let header = base64URL(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8))
+        let claims = base64URL(Array(#"{"iss":"\#(teamID)","iat":\#(Int(issuedAt.timeIntervalSince1970))}"#.utf8))
+        let input = header + "." + claims
+        let signature = try key.signature(for: Data(input.utf8))
+        return input + "." + base64URL(signature.derRepresentation)
+    }
+}
