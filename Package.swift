@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Protocol vocabulary shared by the client, the simulator and the server: headers, reasons, tokens.
@@ -83,6 +85,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Durable storage of the provider server: activities, tokens, outbox, deliveries, budgets, API keys.
+        .target(
+            name: "PushStore",
+            dependencies: [
+                "APNsCore", "LiveActivity",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "LivePushCLI",
             dependencies: [
@@ -90,6 +104,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushStoreTests",
+            dependencies: ["PushStore", "APNsCore", "LiveActivity"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),

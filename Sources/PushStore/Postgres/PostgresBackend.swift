@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A pool of PostgreSQL connections (PostgresNIO's `PostgresClient`, run by a task this backend owns).
+/// Transactions that PostgreSQL aborts for a deadlock or a serialization failure are run again.
+final class PostgresBackend: SQLBackend {
+    let dialect: SQLDialect
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+    private let closed = LockedFlag()
+    let redactedURL: String
+
+    static let postgresDialect = SQLDialect(
+        name: "postgres",
+        skipLockedClause: " FOR UPDATE SKIP LOCKED",
+        forUpdateClause: " FOR UPDATE",
+        // Two processes starting at once must not both create the tables.
+        migrationLockStatement: "SELECT COUNT(*) AS locked FROM (SELECT pg_advisory_xact_lock(7361001)) AS lock",
+        setupStatements: [],
+        migrations: Schema.migrations(integer: "BIGINT", real: "DOUBLE PRECISION", blob: "BYTEA"),
+        maxBindsPerStatement: 30_000
+    )
+
+    init(configuration: PostgresClient.Configuration, dialect: SQLDialect, redactedURL: String, logger: Logger) {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.runner = Task { await client.run() }
+        self.logger = logger
+        self.redactedURL = redactedURL
+        self.dialect = dialect
+    }
+
+    func transaction<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await once(body)
+            } catch .database(let detail) where attempt < 4 && Self.isRetryable(detail) {
+                logger.debug("PostgreSQL transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(detail)"])
+                attempt += 1
+            }
+        }
+    }
+
+    private func once<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        guard !closed.isSet else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
+        let logger = self.logger
+        do {
+            return try await client.withConnection { connection in
+                let session = PostgresSession(connection: connection, logger: logger)
+                try await session.execute("BEGIN")
+                do {
+                    let value = try await body(session)
+                    try await session.execute("COMMIT")
+                    return value
+                } catch {
+                    do {
+                        try await session.execute("ROLLBACK")
+                    } catch let rollbackError {
+                        logger.error("PostgreSQL rollback failed", metadata: ["error": "\(rollbackError)"])
+                    }
+                    throw error
+                }
+            }
+        } catch let error as PushStoreError {
+            throw error
+        } catch {
+            throw PostgresSession.map(error, url: redactedURL)
+        }
+    }
+
+    /// SQLSTATE 40001 (serialization failure) and 40P01 (deadlock) mean "run it again".
+    static func isRetryable(_ detail: String) -> Bool {
+        detail.contains("SQLSTATE 40001") || detail.contains("SQLSTATE 40P01")
+    }
+
+    func close() async {
+        guard !closed.isSet else { return }
+        closed.set()
+        runner.cancel()
+        await runner.value
+    }
+}
+
+/// Statements on one leased connection: `?` placeholders become `$1`, `$2`...; errors are mapped to
+/// ``PushStoreError`` without ever including bound values.
+struct PostgresSession: SQLSession {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow] {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds {
+            switch value {
+            case .integer(let number): bindings.append(number)
+            case .real(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            case .null: bindings.appendNull()
+            }
+        }
+        let query = PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings)
+        do {
+            var rows = [SQLRow]()
+            var columns: SQLColumns?
+            for try await row in try await connection.query(query, logger: logger) {
+                let names = columns ?? SQLColumns(row.map(\.columnName))
+                columns = names
+                var values = [SQLValue]()
+                values.reserveCapacity(names.names.count)
+                for cell in row { values.append(try Self.value(cell)) }
+                rows.append(SQLRow(columns: names, values: values))
+            }
+            return rows
+        } catch let error as PushStoreError {
+            throw error
+        } catch {
+            throw Self.map(error, url: nil)
+        }
+    }
+
+    static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int8, .int4, .int2: return .integer(try cell.decode(Int64.self))
+        case .float8, .float4: return .real(try cell.decode(Double.self))
+        case .text, .varchar, .name, .bpchar: return .text(try cell.decode(String.self))
+        case .bytea: return .blob(Data(try cell.decode(ByteBuffer.self).readableBytesView))
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        default:
+            throw PushStoreError.database(
+                detail: "column '\(cell.columnName)' has PostgreSQL type \(cell.dataType), which the store does not read")
+        }
+    }
+
+    /// Replaces each `?` with `$n`. The store's SQL has no `?` inside string literals.
+    static func numberPlaceholders(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 64)
+        var number = 0
+        for character in sql {
+            if character == "?" {
+                number += 1
+                out += "$\(number)"
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func map(_ error: any Error, url: String?) -> PushStoreError {
+        let place = url.map { " at \($0)" } ?? ""
+        if let error = error as? PSQLError {
+            if let info = error.serverInfo {
+                let state = info[.sqlState] ?? "?"
+                let message = info[.message] ?? "no message"
+                if state == "23505" {
+                    return .conflict(detail: "a stored record already has this key (\(message))")
+                }
+                if ["08", "28", "3D", "53", "57"].contains(where: { state.hasPrefix($0) }) {
+                    return .unavailable(detail: "PostgreSQL\(place): \(message) (SQLSTATE \(state))")
+                }
+                return .database(detail: "PostgreSQL: \(message) (SQLSTATE \(state))")
+            }
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .sslUnsupported,
+                .failedToAddSSLHandler, .uncleanShutdown, .unsupportedAuthMechanism, .authMechanismRequiresPassword,
+                .saslError:
+                let underlying = error.underlying.map { ": \($0)" } ?? ""
+                return .unavailable(detail: "PostgreSQL\(place): \(error.code)\(underlying)")
+            default:
+                return .database(detail: "PostgreSQL: \(error.code)")
+            }
+        }
+        if error is CancellationError { return .unavailable(detail: "PostgreSQL\(place): cancelled") }
+        return .unavailable(detail: "PostgreSQL\(place): \(error)")
+    }
+}

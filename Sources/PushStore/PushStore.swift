@@ -1,0 +1,134 @@
+import APNsCore
+import Foundation
+import LiveActivity
+
+/// The durable state of `livepush serve`: activities and their tokens, push-to-start tokens, the outbox
+/// of accepted pushes, delivery history, priority budgets and API keys.
+///
+/// Implementations (``SQLitePushStore``, ``PostgresPushStore``) pass the same conformance tests. Every
+/// method is atomic: it either completes or changes nothing. Several processes may share one
+/// PostgreSQL store: ``claim(owner:limit:now:lease:)`` never hands one item to two claimers.
+public protocol PushStore: Sendable {
+    // MARK: Activities
+
+    /// Stores an activity or updates it (by `activityId`). A new token replaces the current one, which
+    /// is retired; the same token again makes it valid again. State, start and content are kept.
+    /// Throws `conflict` for a retired token or a token that another activity holds.
+    func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord
+
+    /// Replaces an activity's token; the old one is retired and never used again.
+    func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord
+
+    /// Marks an activity ended (it may stay visible until `dismissalDate`).
+    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityRecord
+
+    /// Marks an activity dismissed (no longer on the Lock Screen).
+    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityRecord
+
+    /// Records the newest content-state accepted for an activity. Ignored (the record is returned
+    /// unchanged) when `timestamp` is older than the stored one.
+    func recordContentState(activityId: String, contentState: JSONValue, timestamp: Date)
+        async throws(PushStoreError) -> ActivityRecord
+
+    /// Marks the activity whose *current* token is `token` as having an invalid token. Returns that
+    /// activity when this call changed it; nil when no activity holds `token` as a valid current token
+    /// (retired tokens never match).
+    func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord?
+
+    /// The retirement record of a token that an activity no longer uses, if it is one.
+    func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord?
+
+    func activity(id: String) async throws(PushStoreError) -> ActivityRecord?
+
+    /// Every activity in a group, whatever its state, ordered by id.
+    func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord]
+
+    /// Every activity of a user, whatever its state, ordered by id.
+    func activities(ofUser userId: String) async throws(PushStoreError) -> [ActivityRecord]
+
+    /// Active activities that started at or before `date` (for the 8-hour limit), ordered by start.
+    func activeActivities(olderThan date: Date) async throws(PushStoreError) -> [ActivityRecord]
+
+    /// Deletes ended and dismissed activities whose end and dismissal date are both before `date`,
+    /// with their retired tokens, delivery history and budget entries. Returns how many were deleted.
+    func forgetEnded(before date: Date) async throws(PushStoreError) -> Int
+
+    /// How many activities are stored.
+    func activityCount() async throws(PushStoreError) -> Int
+
+    // MARK: Push-to-start tokens
+
+    /// Stores the token of a device for an attributes type, replacing the one stored before (the
+    /// record keeps its id; the token becomes valid).
+    func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError) -> PushToStartTokenRecord
+
+    /// A user's push-to-start tokens for an attributes type, valid or not, ordered by device.
+    func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError) -> [PushToStartTokenRecord]
+
+    func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord?
+
+    /// Marks valid push-to-start tokens equal to `token` invalid; returns the records this call changed.
+    func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date)
+        async throws(PushStoreError) -> [PushToStartTokenRecord]
+
+    // MARK: Outbox
+
+    /// Stores a batch of accepted pushes in one transaction: all or none. A routine update replaces a
+    /// routine update for the same activity that is still waiting unclaimed (or earlier in the same
+    /// batch): the replaced push gets a `coalesced` delivery record and the new one inherits its
+    /// attempts and, if later, its next attempt time. Durable when this returns.
+    func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult
+
+    /// Claims up to `limit` due items (`nextAttemptAt <= now`) that are unclaimed or whose claim
+    /// expired, for `lease` seconds, oldest first. No item is handed to two live claims.
+    func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem]
+
+    /// Removes a claimed item from the outbox and writes its delivery record. Throws `notFound` when
+    /// the item is gone and `conflict` when `owner` does not hold its claim.
+    func complete(pushId: UUID, owner: String, result: DeliveryResult, at: Date) async throws(PushStoreError) -> DeliveryRecord
+
+    /// Gives a claimed item back for a later attempt.
+    func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
+        async throws(PushStoreError)
+
+    /// Drops every claim of `owner` (graceful shutdown); returns how many items were released.
+    func release(owner: String) async throws(PushStoreError) -> Int
+
+    /// How many items are in the outbox, claimed or not.
+    func outboxDepth() async throws(PushStoreError) -> Int
+
+    /// The items waiting for one activity, oldest first.
+    func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem]
+
+    // MARK: Delivery history
+
+    /// The newest `limit` delivery records of an activity, newest first.
+    func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
+
+    // MARK: Priority budget
+
+    /// Counts one priority-10 push for an activity and prunes entries older than an hour before `at`.
+    func recordHighPriority(activityId: String, at: Date) async throws(PushStoreError)
+
+    /// Priority-10 pushes of an activity at or after `since`.
+    func highPriorityCount(activityId: String, since: Date) async throws(PushStoreError) -> Int
+
+    // MARK: API keys
+
+    /// Stores a new key by its SHA-256 (64 hex digits). Throws `conflict` if the hash is stored.
+    func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date) async throws(PushStoreError) -> ApiKeyRecord
+
+    /// The key with this hash, revoked or not.
+    func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> ApiKeyRecord?
+
+    /// Every key, oldest first.
+    func apiKeys() async throws(PushStoreError) -> [ApiKeyRecord]
+
+    /// Revokes a key (again revoking keeps the first date).
+    func revokeApiKey(id: UUID, at: Date) async throws(PushStoreError) -> ApiKeyRecord
+
+    // MARK: Lifecycle
+
+    /// Closes the database connections. Later calls throw `unavailable`.
+    func close() async
+}

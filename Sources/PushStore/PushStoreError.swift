@@ -1,0 +1,38 @@
+/// The kinds of record a store keeps, as named in errors.
+public enum PushStoreRecordKind: String, Sendable, Hashable, Codable {
+    case activity
+    case pushToStartToken
+    case outboxItem
+    case apiKey
+}
+
+/// Every failure a ``PushStore`` reports. Each case says what was wrong and, for bad input, which
+/// field and which rule.
+public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No record of this kind with this id (or token) exists.
+    case notFound(kind: PushStoreRecordKind, id: String)
+    /// The change contradicts what is stored (a retired token, a token held by another activity, an
+    /// outbox item claimed by another worker, a duplicate id).
+    case conflict(detail: String)
+    /// A value broke a rule; `field` names it (`items[3].priority`), `rule` says what is accepted.
+    case invalidInput(field: String, rule: String)
+    /// The database cannot be reached or the store is closed.
+    case unavailable(detail: String)
+    /// The database answered with an error the store did not expect, or a stored value is unreadable.
+    case database(detail: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let kind, let id):
+            return "no \(kind.rawValue) '\(id)' is stored"
+        case .conflict(let detail):
+            return "conflict: \(detail)"
+        case .invalidInput(let field, let rule):
+            return "invalid \(field): \(rule)"
+        case .unavailable(let detail):
+            return "store unavailable: \(detail)"
+        case .database(let detail):
+            return "database error: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import APNsCore
+import Foundation
+import LiveActivity
+
+/// Turns stored rows back into records, and records into column values.
+enum RowDecoding {
+    static func token(_ row: SQLRow, _ column: String) throws(PushStoreError) -> DeviceToken {
+        let hex = try row.string(column)
+        do {
+            return try DeviceToken(hex: hex)
+        } catch {
+            throw .database(detail: "column '\(column)' holds a malformed token: \(error.description)")
+        }
+    }
+
+    static func tokenState(_ row: SQLRow) throws(PushStoreError) -> TokenState {
+        switch try row.string("token_state") {
+        case "valid": return .valid
+        case "invalid":
+            return .invalid(
+                reason: try row.optionalString("token_invalid_reason") ?? "",
+                at: try row.date("token_invalidated_at"))
+        case let other: throw .database(detail: "column 'token_state' holds '\(other)'")
+        }
+    }
+
+    static func groupsJSON(_ groups: [String]) -> String {
+        let sorted = Array(Set(groups)).sorted()
+        // Encoding an array of strings cannot fail.
+        let data = (try? JSONEncoder().encode(sorted)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func activity(_ row: SQLRow) throws(PushStoreError) -> ActivityRecord {
+        let groupsText = try row.string("groups_json")
+        guard let groups = try? JSONDecoder().decode([String].self, from: Data(groupsText.utf8)) else {
+            throw .database(detail: "column 'groups_json' holds '\(groupsText)', not a JSON array of strings")
+        }
+        var contentState: JSONValue?
+        if let text = try row.optionalString("last_content_state") {
+            do {
+                contentState = try JSONValue.parse(text)
+            } catch {
+                throw .database(detail: "column 'last_content_state' is not JSON: \(error.description)")
+            }
+        }
+        return ActivityRecord(
+            activityId: try row.string("activity_id"),
+            pushToken: try token(row, "push_token"),
+            bundleId: try row.string("bundle_id"),
+            attributesType: try row.string("attributes_type"),
+            environment: try row.enumValue("environment", as: APNsEnvironment.self),
+            userId: try row.optionalString("user_id"),
+            groups: groups,
+            frequentPushesEnabled: try row.bool("frequent_pushes"),
+            state: try row.enumValue("state", as: ActivityState.self),
+            tokenState: try tokenState(row),
+            registeredAt: try row.date("registered_at"),
+            updatedAt: try row.date("updated_at"),
+            startedAt: try row.date("started_at"),
+            endedAt: try row.optionalDate("ended_at"),
+            dismissalDate: try row.optionalDate("dismissal_date"),
+            lastContentState: contentState,
+            lastTimestamp: try row.optionalDate("last_timestamp")
+        )
+    }
+
+    static func pushToStart(_ row: SQLRow) throws(PushStoreError) -> PushToStartTokenRecord {
+        PushToStartTokenRecord(
+            id: try row.uuid("id"),
+            userId: try row.string("user_id"),
+            deviceId: try row.string("device_id"),
+            bundleId: try row.string("bundle_id"),
+            attributesType: try row.string("attributes_type"),
+            environment: try row.enumValue("environment", as: APNsEnvironment.self),
+            token: try token(row, "token"),
+            tokenState: try tokenState(row),
+            updatedAt: try row.date("updated_at")
+        )
+    }
+
+    static func targetColumns(_ target: OutboxTarget) -> (kind: String, id: String) {
+        switch target {
+        case .activity(let id): return ("activity", id)
+        case .pushToStartToken(let id): return ("pushToStartToken", id.uuidString.lowercased())
+        }
+    }
+
+    static func target(_ row: SQLRow) throws(PushStoreError) -> OutboxTarget {
+        let id = try row.string("target_id")
+        switch try row.string("target_kind") {
+        case "activity": return .activity(id: id)
+        case "pushToStartToken":
+            guard let uuid = UUID(uuidString: id) else { throw .database(detail: "target_id '\(id)' is not a UUID") }
+            return .pushToStartToken(id: uuid)
+        case let other: throw .database(detail: "column 'target_kind' holds '\(other)'")
+        }
+    }
+
+    static func priority(_ row: SQLRow, _ column: String) throws(PushStoreError) -> APNsPriority {
+        let raw = try row.int(column)
+        guard let priority = APNsPriority(rawValue: raw) else {
+            throw .database(detail: "column '\(column)' holds \(raw), not an APNs priority")
+        }
+        return priority
+    }
+
+    static let outboxColumns = [
+        "push_id", "target_kind", "target_id", "kind", "payload", "priority", "requested_priority", "importance",
+        "downgrade_reason", "collapse_key", "expiration", "accepted_at", "attempts", "next_attempt_at",
+        "claim_owner", "claim_until", "last_error",
+    ]
+
+    static func outboxValues(_ item: OutboxItem) -> [SQLValue] {
+        let target = targetColumns(item.target)
+        return [
+            .uuid(item.pushId), .text(target.kind), .text(target.id), .text(item.kind.rawValue), .blob(item.payload),
+            .int(item.priority.rawValue), .int(item.requestedPriority.rawValue), .text(item.importance.rawValue),
+            .text(item.downgradeReason), .text(item.collapseKey), .date(item.expiration), .date(item.acceptedAt),
+            .int(item.attempts), .date(item.nextAttemptAt), .text(item.claim?.owner), .date(item.claim?.until),
+            .text(item.lastError),
+        ]
+    }
+
+    static func outboxItem(_ row: SQLRow) throws(PushStoreError) -> OutboxItem {
+        var claim: OutboxClaim?
+        if let owner = try row.optionalString("claim_owner") {
+            claim = OutboxClaim(owner: owner, until: try row.date("claim_until"))
+        }
+        return OutboxItem(
+            pushId: try row.uuid("push_id"),
+            target: try target(row),
+            kind: try row.enumValue("kind", as: PushKind.self),
+            payload: try row.data("payload"),
+            priority: try priority(row, "priority"),
+            requestedPriority: try priority(row, "requested_priority"),
+            importance: try row.enumValue("importance", as: PushImportance.self),
+            downgradeReason: try row.optionalString("downgrade_reason"),
+            collapseKey: try row.optionalString("collapse_key"),
+            expiration: try row.optionalDate("expiration"),
+            acceptedAt: try row.date("accepted_at"),
+            attempts: try row.int("attempts"),
+            nextAttemptAt: try row.date("next_attempt_at"),
+            claim: claim,
+            lastError: try row.optionalString("last_error")
+        )
+    }
+
+    static let deliveryColumns = [
+        "push_id", "target_kind", "target_id", "kind", "accepted_at", "sent_at", "priority", "requested_priority",
+        "downgrade_reason", "apns_id", "status", "reason", "attempts", "outcome", "coalesced_into", "recorded_at",
+    ]
+
+    static func deliveryValues(_ record: DeliveryRecord) -> [SQLValue] {
+        let target = targetColumns(record.target)
+        return [
+            .uuid(record.pushId), .text(target.kind), .text(target.id), .text(record.kind.rawValue),
+            .date(record.acceptedAt), .date(record.sentAt), .int(record.priority.rawValue),
+            .int(record.requestedPriority.rawValue), .text(record.downgradeReason), .text(record.apnsId),
+            .int(record.status), .text(record.reason), .int(record.attempts), .text(record.outcome.rawValue),
+            .uuid(record.coalescedInto), .date(record.recordedAt),
+        ]
+    }
+
+    static func delivery(_ row: SQLRow) throws(PushStoreError) -> DeliveryRecord {
+        DeliveryRecord(
+            pushId: try row.uuid("push_id"),
+            target: try target(row),
+            kind: try row.enumValue("kind", as: PushKind.self),
+            acceptedAt: try row.date("accepted_at"),
+            sentAt: try row.optionalDate("sent_at"),
+            priority: try priority(row, "priority"),
+            requestedPriority: try priority(row, "requested_priority"),
+            downgradeReason: try row.optionalString("downgrade_reason"),
+            apnsId: try row.optionalString("apns_id"),
+            status: try row.optionalInt("status"),
+            reason: try row.optionalString("reason"),
+            attempts: try row.int("attempts"),
+            outcome: try row.enumValue("outcome", as: DeliveryOutcome.self),
+            coalescedInto: try row.optionalUUID("coalesced_into"),
+            recordedAt: try row.date("recorded_at")
+        )
+    }
+
+    static func apiKey(_ row: SQLRow) throws(PushStoreError) -> ApiKeyRecord {
+        ApiKeyRecord(
+            id: try row.uuid("id"),
+            name: try row.string("name"),
+            scope: try row.enumValue("scope", as: ApiKeyScope.self),
+            sha256Hash: try row.string("sha256_hash"),
+            createdAt: try row.date("created_at"),
+            revokedAt: try row.optionalDate("revoked_at")
+        )
+    }
+}

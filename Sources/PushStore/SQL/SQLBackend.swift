@@ -1,0 +1,54 @@
+import Foundation
+
+/// The statements a backend can run inside a transaction. SQL is written with `?` placeholders.
+protocol SQLSession: Sendable {
+    /// Runs one statement and returns its rows (those of `RETURNING` for writes).
+    func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow]
+}
+
+extension SQLSession {
+    func query(_ sql: String) async throws(PushStoreError) -> [SQLRow] {
+        try await query(sql, [])
+    }
+
+    /// Runs a statement for its effect.
+    func execute(_ sql: String, _ binds: [SQLValue] = []) async throws(PushStoreError) {
+        _ = try await query(sql, binds)
+    }
+
+    /// The first row, if any.
+    func first(_ sql: String, _ binds: [SQLValue] = []) async throws(PushStoreError) -> SQLRow? {
+        try await query(sql, binds).first
+    }
+}
+
+/// The differences between SQLite and PostgreSQL that the shared store code needs.
+struct SQLDialect: Sendable {
+    /// `SQLite` or `PostgreSQL`, for metrics and messages.
+    var name: String
+    /// Appended to a `SELECT` that picks rows to claim (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
+    var skipLockedClause: String
+    /// Appended to a `SELECT` that reads rows about to be changed (`FOR UPDATE` on PostgreSQL).
+    var forUpdateClause: String
+    /// Run first in the migration transaction so that two processes do not migrate at once.
+    var migrationLockStatement: String?
+    /// Run before the migrations (after the lock), such as creating the PostgreSQL schema.
+    var setupStatements: [String]
+    /// The schema, one entry per version, each a list of statements.
+    var migrations: [[String]]
+    /// The most rows one multi-row `INSERT` may carry for a given column count.
+    var maxBindsPerStatement: Int
+}
+
+/// A database the store runs on: one transaction at a time per session, any number of sessions.
+protocol SQLBackend: Sendable {
+    var dialect: SQLDialect { get }
+
+    /// Runs `body` in a transaction; commits when it returns, rolls back when it throws.
+    func transaction<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T
+
+    /// Closes connections; later transactions throw `unavailable`.
+    func close() async
+}

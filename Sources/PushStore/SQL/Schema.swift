@@ -1,0 +1,141 @@
+/// The store's tables, as versioned migrations. Written once with `{INT}`, `{REAL}` and `{BLOB}` for
+/// the column types each database spells differently. Dates are seconds since 1970 in `{REAL}` columns.
+enum Schema {
+    /// Migrations in order; version N is `versions[N - 1]`. Never edit a released version: append one.
+    static let versions: [[String]] = [
+        [
+            """
+            CREATE TABLE activities (
+                activity_id TEXT PRIMARY KEY,
+                push_token TEXT NOT NULL,
+                bundle_id TEXT NOT NULL,
+                attributes_type TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                user_id TEXT,
+                groups_json TEXT NOT NULL,
+                frequent_pushes {INT} NOT NULL,
+                state TEXT NOT NULL,
+                token_state TEXT NOT NULL,
+                token_invalid_reason TEXT,
+                token_invalidated_at {REAL},
+                registered_at {REAL} NOT NULL,
+                updated_at {REAL} NOT NULL,
+                started_at {REAL} NOT NULL,
+                ended_at {REAL},
+                dismissal_date {REAL},
+                last_content_state TEXT,
+                last_timestamp {REAL}
+            )
+            """,
+            "CREATE UNIQUE INDEX activities_push_token ON activities (push_token)",
+            "CREATE INDEX activities_user ON activities (user_id)",
+            "CREATE INDEX activities_state_started ON activities (state, started_at)",
+            """
+            CREATE TABLE activity_groups (
+                group_name TEXT NOT NULL,
+                activity_id TEXT NOT NULL,
+                PRIMARY KEY (group_name, activity_id)
+            )
+            """,
+            "CREATE INDEX activity_groups_activity ON activity_groups (activity_id)",
+            """
+            CREATE TABLE retired_tokens (
+                token TEXT PRIMARY KEY,
+                activity_id TEXT NOT NULL,
+                retired_at {REAL} NOT NULL
+            )
+            """,
+            "CREATE INDEX retired_tokens_activity ON retired_tokens (activity_id)",
+            """
+            CREATE TABLE push_to_start_tokens (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                bundle_id TEXT NOT NULL,
+                attributes_type TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                token TEXT NOT NULL,
+                token_state TEXT NOT NULL,
+                token_invalid_reason TEXT,
+                token_invalidated_at {REAL},
+                updated_at {REAL} NOT NULL,
+                UNIQUE (user_id, device_id, bundle_id, attributes_type)
+            )
+            """,
+            "CREATE INDEX push_to_start_tokens_token ON push_to_start_tokens (token)",
+            """
+            CREATE TABLE outbox (
+                push_id TEXT PRIMARY KEY,
+                target_kind TEXT NOT NULL,
+                target_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                payload {BLOB} NOT NULL,
+                priority {INT} NOT NULL,
+                requested_priority {INT} NOT NULL,
+                importance TEXT NOT NULL,
+                downgrade_reason TEXT,
+                collapse_key TEXT,
+                expiration {REAL},
+                accepted_at {REAL} NOT NULL,
+                attempts {INT} NOT NULL,
+                next_attempt_at {REAL} NOT NULL,
+                claim_owner TEXT,
+                claim_until {REAL},
+                last_error TEXT
+            )
+            """,
+            "CREATE INDEX outbox_due ON outbox (next_attempt_at, accepted_at)",
+            "CREATE INDEX outbox_target ON outbox (target_id)",
+            "CREATE INDEX outbox_claim_owner ON outbox (claim_owner)",
+            """
+            CREATE TABLE deliveries (
+                push_id TEXT PRIMARY KEY,
+                target_kind TEXT NOT NULL,
+                target_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                accepted_at {REAL} NOT NULL,
+                sent_at {REAL},
+                priority {INT} NOT NULL,
+                requested_priority {INT} NOT NULL,
+                downgrade_reason TEXT,
+                apns_id TEXT,
+                status {INT},
+                reason TEXT,
+                attempts {INT} NOT NULL,
+                outcome TEXT NOT NULL,
+                coalesced_into TEXT,
+                recorded_at {REAL} NOT NULL
+            )
+            """,
+            "CREATE INDEX deliveries_target ON deliveries (target_id, accepted_at)",
+            """
+            CREATE TABLE high_priority_pushes (
+                activity_id TEXT NOT NULL,
+                at {REAL} NOT NULL
+            )
+            """,
+            "CREATE INDEX high_priority_pushes_activity ON high_priority_pushes (activity_id, at)",
+            """
+            CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                sha256_hash TEXT NOT NULL UNIQUE,
+                created_at {REAL} NOT NULL,
+                revoked_at {REAL}
+            )
+            """,
+        ],
+    ]
+
+    /// The migrations with the column types of one database.
+    static func migrations(integer: String, real: String, blob: String) -> [[String]] {
+        versions.map { statements in
+            statements.map {
+                $0.replacingOccurrences(of: "{INT}", with: integer)
+                    .replacingOccurrences(of: "{REAL}", with: real)
+                    .replacingOccurrences(of: "{BLOB}", with: blob)
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import APNsCore
+import Foundation
+import LiveActivity
+
+extension SQLStoreCore {
+    static func fetchActivity(_ session: any SQLSession, id: String, forUpdate: String = "") async throws(PushStoreError)
+        -> ActivityRecord?
+    {
+        guard let row = try await session.first("SELECT * FROM activities WHERE activity_id = ?\(forUpdate)", [.text(id)])
+        else { return nil }
+        return try RowDecoding.activity(row)
+    }
+
+    static func requireActivity(_ session: any SQLSession, id: String) async throws(PushStoreError) -> ActivityRecord {
+        guard let record = try await fetchActivity(session, id: id) else { throw .notFound(kind: .activity, id: id) }
+        return record
+    }
+
+    /// Refuses a token that was retired or that another activity holds.
+    static func checkTokenUsable(_ session: any SQLSession, token: DeviceToken, for activityId: String)
+        async throws(PushStoreError)
+    {
+        if let retired = try await session.first(
+            "SELECT activity_id FROM retired_tokens WHERE token = ?", [.text(token.hex)])
+        {
+            let owner = try retired.string("activity_id")
+            throw .conflict(
+                detail: "push token \(token.shortened) was replaced for activity '\(owner)' and is never used again; "
+                    + "register the activity's current token")
+        }
+        if let holder = try await session.first(
+            "SELECT activity_id FROM activities WHERE push_token = ? AND activity_id <> ?",
+            [.text(token.hex), .text(activityId)])
+        {
+            let other = try holder.string("activity_id")
+            throw .conflict(detail: "push token \(token.shortened) is the current token of activity '\(other)'")
+        }
+    }
+
+    static func retire(_ session: any SQLSession, token: DeviceToken, activityId: String, at: Date)
+        async throws(PushStoreError)
+    {
+        try await session.execute(
+            "INSERT INTO retired_tokens (token, activity_id, retired_at) VALUES (?, ?, ?) ON CONFLICT (token) DO NOTHING",
+            [.text(token.hex), .text(activityId), .date(at)])
+    }
+
+    func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
+        try Validation.registration(registration)
+        let dialect = self.dialect
+        return try await run("register") { session throws(PushStoreError) in
+            let id = registration.activityId
+            try await Self.checkTokenUsable(session, token: registration.pushToken, for: id)
+            let groupsJSON = RowDecoding.groupsJSON(registration.groups)
+            let inserted = try await session.query(
+                """
+                INSERT INTO activities (activity_id, push_token, bundle_id, attributes_type, environment, user_id,
+                    groups_json, frequent_pushes, state, token_state, registered_at, updated_at, started_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 'valid', ?, ?, ?)
+                ON CONFLICT (activity_id) DO NOTHING RETURNING activity_id
+                """,
+                [
+                    .text(id), .text(registration.pushToken.hex), .text(registration.bundleId),
+                    .text(registration.attributesType), .text(registration.environment.rawValue),
+                    .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
+                    .date(registration.at), .date(registration.at), .date(registration.at),
+                ])
+            if inserted.isEmpty {
+                let existing = try await Self.fetchActivity(session, id: id, forUpdate: dialect.forUpdateClause)
+                guard let existing else { throw .conflict(detail: "activity '\(id)' was deleted while registering") }
+                if existing.pushToken != registration.pushToken {
+                    try await Self.retire(session, token: existing.pushToken, activityId: id, at: registration.at)
+                }
+                try await session.execute(
+                    """
+                    UPDATE activities SET push_token = ?, bundle_id = ?, attributes_type = ?, environment = ?,
+                        user_id = ?, groups_json = ?, frequent_pushes = ?, token_state = 'valid',
+                        token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = ?
+                    WHERE activity_id = ?
+                    """,
+                    [
+                        .text(registration.pushToken.hex), .text(registration.bundleId),
+                        .text(registration.attributesType), .text(registration.environment.rawValue),
+                        .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
+                        .date(registration.at), .text(id),
+                    ])
+                try await session.execute("DELETE FROM activity_groups WHERE activity_id = ?", [.text(id)])
+            }
+            let groupRows = Set(registration.groups).sorted().map { [SQLValue.text($0), .text(id)] }
+            try await Self.insertRows(
+                session, dialect: dialect, table: "activity_groups", columns: ["group_name", "activity_id"],
+                rows: groupRows)
+            return try await Self.requireActivity(session, id: id)
+        }
+    }
+
+    func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord {
+        try Validation.identifier(activityId, field: "activityId")
+        let dialect = self.dialect
+        return try await run("rotateToken") { session throws(PushStoreError) in
+            guard let existing = try await Self.fetchActivity(session, id: activityId, forUpdate: dialect.forUpdateClause)
+            else { throw .notFound(kind: .activity, id: activityId) }
+            guard existing.pushToken != newToken else { return existing }
+            try await Self.checkTokenUsable(session, token: newToken, for: activityId)
+            try await Self.retire(session, token: existing.pushToken, activityId: activityId, at: at)
+            try await session.execute(
+                """
+                UPDATE activities SET push_token = ?, token_state = 'valid', token_invalid_reason = NULL,
+                    token_invalidated_at = NULL, updated_at = ?
+                WHERE activity_id = ?
+                """,
+                [.text(newToken.hex), .date(at), .text(activityId)])
+            return try await Self.requireActivity(session, id: activityId)
+        }
+    }
+
+    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityRecord {
+        try Validation.identifier(activityId, field: "activityId")
+        return try await run("markEnded") { session throws(PushStoreError) in
+            let changed = try await session.query(
+                """
+                UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
+                    ended_at = COALESCE(ended_at, ?), dismissal_date = COALESCE(?, dismissal_date), updated_at = ?
+                WHERE activity_id = ? RETURNING activity_id
+                """,
+                [.date(at), .date(dismissalDate), .date(at), .text(activityId)])
+            guard !changed.isEmpty else { throw .notFound(kind: .activity, id: activityId) }
+            return try await Self.requireActivity(session, id: activityId)
+        }
+    }
+
+    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityRecord {
+        try Validation.identifier(activityId, field: "activityId")
+        return try await run("markDismissed") { session throws(PushStoreError) in
+            let changed = try await session.query(
+                """
+                UPDATE activities SET state = 'dismissed', ended_at = COALESCE(ended_at, ?), updated_at = ?
+                WHERE activity_id = ? RETURNING activity_id
+                """,
+                [.date(at), .date(at), .text(activityId)])
+            guard !changed.isEmpty else { throw .notFound(kind: .activity, id: activityId) }
+            return try await Self.requireActivity(session, id: activityId)
+        }
+    }
+
+    func recordContentState(activityId: String, contentState: JSONValue, timestamp: Date)
+        async throws(PushStoreError) -> ActivityRecord
+    {
+        try Validation.identifier(activityId, field: "activityId")
+        let text = String(decoding: contentState.serialized(), as: UTF8.self)
+        return try await run("recordContentState") { session throws(PushStoreError) in
+            try await session.execute(
+                """
+                UPDATE activities SET last_content_state = ?, last_timestamp = ?, updated_at = ?
+                WHERE activity_id = ? AND (last_timestamp IS NULL OR last_timestamp <= ?)
+                """,
+                [.text(text), .date(timestamp), .date(timestamp), .text(activityId), .date(timestamp)])
+            return try await Self.requireActivity(session, id: activityId)
+        }
+    }
+
+    func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {
+        try Validation.text(reason, field: "reason", max: 200)
+        return try await run("markTokenInvalid") { session throws(PushStoreError) in
+            let changed = try await session.query(
+                """
+                UPDATE activities SET token_state = 'invalid', token_invalid_reason = ?, token_invalidated_at = ?,
+                    updated_at = ?
+                WHERE push_token = ? AND token_state = 'valid' RETURNING activity_id
+                """,
+                [.text(reason), .date(at), .date(at), .text(token.hex)])
+            guard let row = changed.first else { return nil }
+            return try await Self.requireActivity(session, id: try row.string("activity_id"))
+        }
+    }
+
+    func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord? {
+        try await run("retiredToken") { session throws(PushStoreError) in
+            guard let row = try await session.first(
+                "SELECT token, activity_id, retired_at FROM retired_tokens WHERE token = ?", [.text(token.hex)])
+            else { return nil }
+            return RetiredTokenRecord(
+                token: try RowDecoding.token(row, "token"), activityId: try row.string("activity_id"),
+                retiredAt: try row.date("retired_at"))
+        }
+    }
+
+    func activity(id: String) async throws(PushStoreError) -> ActivityRecord? {
+        try Validation.identifier(id, field: "activityId")
+        return try await run("activity") { session throws(PushStoreError) in
+            try await Self.fetchActivity(session, id: id)
+        }
+    }
+
+    private func activities(_ operation: String, _ sql: String, _ binds: [SQLValue]) async throws(PushStoreError)
+        -> [ActivityRecord]
+    {
+        try await run(operation) { session throws(PushStoreError) in
+            var records = [ActivityRecord]()
+            for row in try await session.query(sql, binds) { records.append(try RowDecoding.activity(row)) }
+            return records
+        }
+    }
+
+    func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord] {
+        try Validation.identifier(group, field: "group")
+        return try await activities(
+            "activitiesInGroup",
+            """
+            SELECT a.* FROM activities a JOIN activity_groups g ON g.activity_id = a.activity_id
+            WHERE g.group_name = ? ORDER BY a.activity_id
+            """, [.text(group)])
+    }
+
+    func activities(ofUser userId: String) async throws(PushStoreError) -> [ActivityRecord] {
+        try Validation.identifier(userId, field: "userId")
+        return try await activities(
+            "activitiesOfUser", "SELECT * FROM activities WHERE user_id = ? ORDER BY activity_id", [.text(userId)])
+    }
+
+    func activeActivities(olderThan date: Date) async throws(PushStoreError) -> [ActivityRecord] {
+        try await activities(
+            "activeActivities",
+            "SELECT * FROM activities WHERE state = 'active' AND started_at <= ? ORDER BY started_at, activity_id",
+            [.date(date)])
+    }
+
+    func forgetEnded(before date: Date) async throws(PushStoreError) -> Int {
+        try await run("forgetEnded") { session throws(PushStoreError) in
+            let rows = try await session.query(
+                """
+                SELECT activity_id FROM activities
+                WHERE state <> 'active' AND COALESCE(ended_at, updated_at) < ?
+                    AND (dismissal_date IS NULL OR dismissal_date < ?)
+                """,
+                [.date(date), .date(date)])
+            var ids = [SQLValue]()
+            for row in rows { ids.append(.text(try row.string("activity_id"))) }
+            guard !ids.isEmpty else { return 0 }
+            for statement in [
+                "DELETE FROM activity_groups WHERE activity_id IN ({IN})",
+                "DELETE FROM retired_tokens WHERE activity_id IN ({IN})",
+                "DELETE FROM high_priority_pushes WHERE activity_id IN ({IN})",
+                "DELETE FROM deliveries WHERE target_kind = 'activity' AND target_id IN ({IN})",
+                "DELETE FROM activities WHERE activity_id IN ({IN})",
+            ] {
+                _ = try await Self.queryIn(session, statement, values: ids)
+            }
+            return ids.count
+        }
+    }
+
+    func activityCount() async throws(PushStoreError) -> Int {
+        try await run("activityCount") { session throws(PushStoreError) in
+            try await session.first("SELECT COUNT(*) AS n FROM activities")?.int("n") ?? 0
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+
+extension SQLStoreCore {
+    func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult {
+        var seen = Set<UUID>()
+        for (index, item) in items.enumerated() {
+            try Validation.outboxItem(item, field: "items[\(index)]")
+            guard seen.insert(item.pushId).inserted else {
+                throw .invalidInput(field: "items[\(index)].pushId", rule: "repeats an earlier push id of the batch")
+            }
+        }
+        guard !items.isEmpty else { return EnqueueResult(accepted: [], coalesced: []) }
+
+        // Within the batch, a later routine update to the same activity replaces an earlier one.
+        var survivors = [OutboxItem]()
+        var survivorIndexByTarget = [String: Int]()
+        var replacedInBatch = [(item: OutboxItem, by: Int)]()  // `by`: index into survivors, fixed up below
+        for item in items {
+            if item.isCoalescable, let activityId = item.target.activityId {
+                if let previous = survivorIndexByTarget[activityId] {
+                    replacedInBatch.append((survivors[previous], previous))
+                    survivors[previous] = item
+                    continue
+                }
+                survivorIndexByTarget[activityId] = survivors.count
+            }
+            survivors.append(item)
+        }
+        let batchReplacements = replacedInBatch.map { ($0.item, survivors[$0.by].pushId) }
+        let survivingItems = survivors
+        let survivorIndex = survivorIndexByTarget
+        let dialect = self.dialect
+        let pushIds = items.map { SQLValue.uuid($0.pushId) }
+
+        let result = try await run("enqueue") { session throws(PushStoreError) -> EnqueueResult in
+            let used = try await Self.queryIn(session, "SELECT push_id FROM deliveries WHERE push_id IN ({IN})", values: pushIds)
+            if let row = used.first {
+                throw .conflict(detail: "push id \(try row.string("push_id")) was already delivered or coalesced")
+            }
+            var pending = survivingItems
+            var replacements = batchReplacements
+            let targets = survivorIndex.keys.sorted().map { SQLValue.text($0) }
+            let waiting = try await Self.queryIn(
+                session,
+                """
+                SELECT * FROM outbox WHERE target_kind = 'activity' AND kind = 'update' AND importance = 'routine'
+                    AND claim_owner IS NULL AND target_id IN ({IN}) ORDER BY target_id, push_id\(dialect.forUpdateClause)
+                """, values: targets)
+            var replacedIds = [SQLValue]()
+            for row in waiting {
+                let old = try RowDecoding.outboxItem(row)
+                guard let activityId = old.target.activityId, let index = survivorIndex[activityId] else { continue }
+                pending[index].attempts = max(pending[index].attempts, old.attempts)
+                pending[index].nextAttemptAt = max(pending[index].nextAttemptAt, old.nextAttemptAt)
+                replacements.append((old, pending[index].pushId))
+                replacedIds.append(.uuid(old.pushId))
+            }
+            _ = try await Self.queryIn(session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: replacedIds)
+            let now = Date()
+            let records = replacements.map { old, by in
+                DeliveryRecord(
+                    pushId: old.pushId, target: old.target, kind: old.kind, acceptedAt: old.acceptedAt, sentAt: nil,
+                    priority: old.priority, requestedPriority: old.requestedPriority,
+                    downgradeReason: old.downgradeReason, apnsId: nil, status: nil, reason: nil,
+                    attempts: old.attempts, outcome: .coalesced, coalescedInto: by, recordedAt: now)
+            }
+            try await Self.insertRows(
+                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
+                rows: records.map(RowDecoding.deliveryValues))
+            try await Self.insertRows(
+                session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
+                rows: pending.map(RowDecoding.outboxValues))
+            return EnqueueResult(
+                accepted: items.map(\.pushId),
+                coalesced: replacements.map { CoalescedPush(replaced: $0.0.pushId, by: $0.1) })
+        }
+        if result.coalescedCount > 0 {
+            coalescedCounter.increment(by: result.coalescedCount)
+        }
+        return result
+    }
+
+    func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem] {
+        try Validation.identifier(owner, field: "owner")
+        guard (1...10_000).contains(limit) else {
+            throw .invalidInput(field: "limit", rule: "is \(limit); claim 1 to 10000 items at a time")
+        }
+        guard lease > 0, lease <= 86_400 else {
+            throw .invalidInput(field: "lease", rule: "is \(lease) s; a lease lasts more than 0 and at most 86400 s")
+        }
+        let dialect = self.dialect
+        return try await run("claim") { session throws(PushStoreError) in
+            let rows = try await session.query(
+                """
+                UPDATE outbox SET claim_owner = ?, claim_until = ?
+                WHERE push_id IN (
+                    SELECT push_id FROM outbox
+                    WHERE next_attempt_at <= ? AND (claim_owner IS NULL OR claim_until <= ?)
+                    ORDER BY next_attempt_at, accepted_at, push_id
+                    LIMIT ?\(dialect.skipLockedClause)
+                )
+                RETURNING *
+                """,
+                [.text(owner), .date(now.addingTimeInterval(lease)), .date(now), .date(now), .int(limit)])
+            var items = [OutboxItem]()
+            items.reserveCapacity(rows.count)
+            for row in rows { items.append(try RowDecoding.outboxItem(row)) }
+            return items.sorted {
+                ($0.nextAttemptAt, $0.acceptedAt, $0.pushId.uuidString.lowercased())
+                    < ($1.nextAttemptAt, $1.acceptedAt, $1.pushId.uuidString.lowercased())
+            }
+        }
+    }
+
+    /// The item, locked, after checking that `owner` holds its claim.
+    private static func claimedItem(_ session: any SQLSession, dialect: SQLDialect, pushId: UUID, owner: String)
+        async throws(PushStoreError) -> OutboxItem
+    {
+        guard let row = try await session.first(
+            "SELECT * FROM outbox WHERE push_id = ?\(dialect.forUpdateClause)", [.uuid(pushId)])
+        else { throw .notFound(kind: .outboxItem, id: pushId.uuidString.lowercased()) }
+        let item = try RowDecoding.outboxItem(row)
+        guard item.claim?.owner == owner else {
+            let holder = item.claim.map { "claimed by '\($0.owner)'" } ?? "not claimed"
+            throw .conflict(detail: "push \(pushId.uuidString.lowercased()) is \(holder), not by '\(owner)'")
+        }
+        return item
+    }
+
+    func complete(pushId: UUID, owner: String, result: DeliveryResult, at: Date) async throws(PushStoreError)
+        -> DeliveryRecord
+    {
+        try Validation.identifier(owner, field: "owner")
+        try Validation.deliveryResult(result)
+        let dialect = self.dialect
+        return try await run("complete") { session throws(PushStoreError) in
+            let item = try await Self.claimedItem(session, dialect: dialect, pushId: pushId, owner: owner)
+            try await session.execute("DELETE FROM outbox WHERE push_id = ?", [.uuid(pushId)])
+            let record = DeliveryRecord(
+                pushId: item.pushId, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
+                sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
+                downgradeReason: item.downgradeReason, apnsId: result.apnsId, status: result.status,
+                reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil,
+                recordedAt: at)
+            try await Self.insertRows(
+                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
+                rows: [RowDecoding.deliveryValues(record)])
+            return record
+        }
+    }
+
+    func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
+        async throws(PushStoreError)
+    {
+        try Validation.identifier(owner, field: "owner")
+        try Validation.text(lastError, field: "lastError", max: 1000)
+        guard attempts >= 0 else { throw .invalidInput(field: "attempts", rule: "is \(attempts); must be 0 or more") }
+        let dialect = self.dialect
+        try await run("reschedule") { session throws(PushStoreError) in
+            _ = try await Self.claimedItem(session, dialect: dialect, pushId: pushId, owner: owner)
+            try await session.execute(
+                """
+                UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_owner = NULL,
+                    claim_until = NULL
+                WHERE push_id = ?
+                """, [.int(attempts), .date(nextAttemptAt), .text(lastError), .uuid(pushId)])
+        }
+    }
+
+    func release(owner: String) async throws(PushStoreError) -> Int {
+        try Validation.identifier(owner, field: "owner")
+        return try await run("release") { session throws(PushStoreError) in
+            try await session.query(
+                "UPDATE outbox SET claim_owner = NULL, claim_until = NULL WHERE claim_owner = ? RETURNING push_id",
+                [.text(owner)]
+            ).count
+        }
+    }
+
+    func outboxDepth() async throws(PushStoreError) -> Int {
+        try await run("outboxDepth") { session throws(PushStoreError) in
+            try await session.first("SELECT COUNT(*) AS n FROM outbox")?.int("n") ?? 0
+        }
+    }
+
+    func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem] {
+        try Validation.identifier(activityId, field: "activityId")
+        return try await run("pendingItems") { session throws(PushStoreError) in
+            var items = [OutboxItem]()
+            for row in try await session.query(
+                """
+                SELECT * FROM outbox WHERE target_kind = 'activity' AND target_id = ?
+                ORDER BY accepted_at, push_id
+                """, [.text(activityId)])
+            {
+                items.append(try RowDecoding.outboxItem(row))
+            }
+            return items
+        }
+    }
+}

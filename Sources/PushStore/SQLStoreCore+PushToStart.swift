@@ -1,0 +1,75 @@
+import APNsCore
+import Foundation
+
+extension SQLStoreCore {
+    func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError)
+        -> PushToStartTokenRecord
+    {
+        try Validation.pushToStart(registration)
+        return try await run("upsertPushToStartToken") { session throws(PushStoreError) in
+            let rows = try await session.query(
+                """
+                INSERT INTO push_to_start_tokens (id, user_id, device_id, bundle_id, attributes_type, environment,
+                    token, token_state, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'valid', ?)
+                ON CONFLICT (user_id, device_id, bundle_id, attributes_type) DO UPDATE SET
+                    environment = excluded.environment, token = excluded.token, token_state = 'valid',
+                    token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = excluded.updated_at
+                RETURNING *
+                """,
+                [
+                    .uuid(UUID()), .text(registration.userId), .text(registration.deviceId),
+                    .text(registration.bundleId), .text(registration.attributesType),
+                    .text(registration.environment.rawValue), .text(registration.token.hex), .date(registration.at),
+                ])
+            guard let row = rows.first else { throw .database(detail: "upsert of a push-to-start token returned no row") }
+            return try RowDecoding.pushToStart(row)
+        }
+    }
+
+    func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError)
+        -> [PushToStartTokenRecord]
+    {
+        try Validation.identifier(userId, field: "userId")
+        try Validation.identifier(attributesType, field: "attributesType", max: 255)
+        return try await run("pushToStartTokens") { session throws(PushStoreError) in
+            var records = [PushToStartTokenRecord]()
+            for row in try await session.query(
+                """
+                SELECT * FROM push_to_start_tokens WHERE user_id = ? AND attributes_type = ?
+                ORDER BY device_id, bundle_id
+                """, [.text(userId), .text(attributesType)])
+            {
+                records.append(try RowDecoding.pushToStart(row))
+            }
+            return records
+        }
+    }
+
+    func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord? {
+        try await run("pushToStartToken") { session throws(PushStoreError) in
+            guard let row = try await session.first("SELECT * FROM push_to_start_tokens WHERE id = ?", [.uuid(id)])
+            else { return nil }
+            return try RowDecoding.pushToStart(row)
+        }
+    }
+
+    func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError)
+        -> [PushToStartTokenRecord]
+    {
+        try Validation.text(reason, field: "reason", max: 200)
+        return try await run("markPushToStartTokenInvalid") { session throws(PushStoreError) in
+            var records = [PushToStartTokenRecord]()
+            for row in try await session.query(
+                """
+                UPDATE push_to_start_tokens SET token_state = 'invalid', token_invalid_reason = ?,
+                    token_invalidated_at = ?, updated_at = ?
+                WHERE token = ? AND token_state = 'valid' RETURNING *
+                """, [.text(reason), .date(at), .date(at), .text(token.hex)])
+            {
+                records.append(try RowDecoding.pushToStart(row))
+            }
+            return records.sorted { $0.id.uuidString < $1.id.uuidString }
+        }
+    }
+}

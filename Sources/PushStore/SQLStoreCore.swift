@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import Metrics
+
+/// The store logic shared by SQLite and PostgreSQL; the backends differ only in connections,
+/// transactions and a few clauses (``SQLDialect``).
+final class SQLStoreCore: Sendable {
+    let backend: any SQLBackend
+    let logger: Logger
+    let coalescedCounter: Counter
+
+    init(backend: any SQLBackend, logger: Logger) {
+        self.backend = backend
+        self.logger = logger
+        self.coalescedCounter = Counter(
+            label: "livepush_store_coalesced_total", dimensions: [("backend", backend.dialect.name)])
+    }
+
+    var dialect: SQLDialect { backend.dialect }
+
+    /// Runs one store operation as a transaction, timing it and counting failures.
+    func run<T: Sendable>(
+        _ operation: String,
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        let start = ContinuousClock.now
+        let dimensions = [("backend", dialect.name), ("operation", operation)]
+        do {
+            let value = try await backend.transaction(body)
+            let elapsed = ContinuousClock.now - start
+            Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
+            return value
+        } catch {
+            Counter(label: "livepush_store_errors_total", dimensions: dimensions).increment()
+            switch error {
+            case .invalidInput, .notFound, .conflict:
+                logger.debug("store operation refused", metadata: ["operation": "\(operation)", "error": "\(error)"])
+            case .unavailable, .database:
+                logger.error("store operation failed", metadata: ["operation": "\(operation)", "error": "\(error)"])
+            }
+            throw error
+        }
+    }
+
+    /// Inserts rows with multi-row `INSERT`s, as many rows per statement as the database allows.
+    static func insertRows(
+        _ session: any SQLSession, dialect: SQLDialect, table: String, columns: [String], rows: [[SQLValue]],
+        suffix: String = ""
+    ) async throws(PushStoreError) {
+        guard !rows.isEmpty else { return }
+        let rowsPerStatement = max(1, min(1000, dialect.maxBindsPerStatement / columns.count))
+        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        var start = 0
+        while start < rows.count {
+            let end = min(rows.count, start + rowsPerStatement)
+            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                + Array(repeating: tuple, count: end - start).joined(separator: ", ") + suffix
+            var binds = [SQLValue]()
+            binds.reserveCapacity((end - start) * columns.count)
+            for row in rows[start..<end] { binds.append(contentsOf: row) }
+            try await session.execute(sql, binds)
+            start = end
+        }
+    }
+
+    /// Runs `sql` once per chunk of `values`, with `{IN}` replaced by the chunk's placeholders, and
+    /// concatenates the rows.
+    static func queryIn(
+        _ session: any SQLSession, _ sql: String, leading: [SQLValue] = [], values: [SQLValue], chunk: Int = 500
+    ) async throws(PushStoreError) -> [SQLRow] {
+        var rows = [SQLRow]()
+        var start = 0
+        while start < values.count {
+            let end = min(values.count, start + chunk)
+            let placeholders = Array(repeating: "?", count: end - start).joined(separator: ", ")
+            let statement = sql.replacingOccurrences(of: "{IN}", with: placeholders)
+            rows += try await session.query(statement, leading + Array(values[start..<end]))
+            start = end
+        }
+        return rows
+    }
+
+    func close() async {
+        await backend.close()
+    }
+}

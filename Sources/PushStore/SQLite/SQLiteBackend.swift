@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+import SQLiteNIO
+
+/// One SQLite connection; transactions take turns through a ``SerialGate``. Writers use
+/// `BEGIN IMMEDIATE`, so another process on the same file waits instead of failing mid-transaction.
+final class SQLiteBackend: SQLBackend {
+    let dialect: SQLDialect
+    private let connection: SQLiteConnection
+    private let gate = SerialGate()
+    private let state = LockedFlag()
+    let path: String
+
+    static let sqliteDialect = SQLDialect(
+        name: "sqlite",
+        skipLockedClause: "",
+        forUpdateClause: "",
+        migrationLockStatement: nil,
+        setupStatements: [],
+        migrations: Schema.migrations(integer: "INTEGER", real: "REAL", blob: "BLOB"),
+        maxBindsPerStatement: 30_000
+    )
+
+    private init(connection: SQLiteConnection, path: String) {
+        self.connection = connection
+        self.path = path
+        self.dialect = Self.sqliteDialect
+    }
+
+    /// Opens (creating if needed) the database file, in WAL mode with `synchronous=FULL` so that a
+    /// committed transaction survives a crash or power loss.
+    static func open(path: String, logger: Logger) async throws(PushStoreError) -> SQLiteBackend {
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        } catch {
+            throw .unavailable(detail: "cannot open the SQLite database at '\(path)': \(Self.describe(error))")
+        }
+        let backend = SQLiteBackend(connection: connection, path: path)
+        do throws(PushStoreError) {
+            let session = SQLiteSession(connection: connection)
+            let mode = try await session.first("PRAGMA journal_mode = WAL")?.optionalString("journal_mode")
+            guard mode?.lowercased() == "wal" else {
+                throw .unavailable(
+                    detail: "the SQLite database at '\(path)' cannot use WAL mode (journal mode is \(mode ?? "unknown"))")
+            }
+            try await session.execute("PRAGMA synchronous = FULL")
+        } catch {
+            await backend.close()
+            throw error
+        }
+        return backend
+    }
+
+    func transaction<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        await gate.acquire()
+        guard !state.isSet else {
+            await gate.release()
+            throw .unavailable(detail: "the SQLite store at '\(path)' is closed")
+        }
+        let session = SQLiteSession(connection: connection)
+        do {
+            try await session.execute("BEGIN IMMEDIATE")
+        } catch {
+            await gate.release()
+            throw error
+        }
+        do {
+            let value = try await body(session)
+            try await session.execute("COMMIT")
+            await gate.release()
+            return value
+        } catch {
+            do {
+                try await session.execute("ROLLBACK")
+            } catch let rollbackError {
+                connection.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
+            }
+            await gate.release()
+            throw error
+        }
+    }
+
+    func close() async {
+        await gate.acquire()
+        if !state.isSet {
+            state.set()
+            do {
+                try await connection.close()
+            } catch {
+                connection.logger.error("closing the SQLite database failed", metadata: ["error": "\(error)"])
+            }
+        }
+        await gate.release()
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? SQLiteError { return error.description }
+        return "\(error)"
+    }
+}
+
+/// Statements on the SQLite connection, with errors mapped to ``PushStoreError``.
+struct SQLiteSession: SQLSession {
+    let connection: SQLiteConnection
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow] {
+        let data = binds.map { value -> SQLiteData in
+            switch value {
+            case .integer(let number): return .integer(SQLiteInt64(number))
+            case .real(let number): return .float(number)
+            case .text(let text): return .text(text)
+            case .blob(let bytes): return .blob(ByteBuffer(bytes: bytes))
+            case .null: return .null
+            }
+        }
+        let rows: [SQLiteRow]
+        do {
+            rows = try await connection.query(sql, data)
+        } catch let error as SQLiteError {
+            throw Self.map(error)
+        } catch {
+            throw .unavailable(detail: "SQLite: \(error)")
+        }
+        guard let first = rows.first else { return [] }
+        let columns = SQLColumns(first.columns.map(\.name))
+        return rows.map { row in
+            SQLRow(columns: columns, values: row.columns.map { column in
+                switch column.data {
+                case .integer(let number): return .integer(Int64(number))
+                case .float(let number): return .real(number)
+                case .text(let text): return .text(text)
+                case .blob(let buffer): return .blob(Data(buffer.readableBytesView))
+                case .null: return .null
+                }
+            })
+        }
+    }
+
+    static func map(_ error: SQLiteError) -> PushStoreError {
+        switch error.reason {
+        case .constraintUniqueFailed, .constraintPrimaryKeyFailed:
+            return .conflict(detail: "a stored record already has this key (\(error.message))")
+        case .busy, .busyTimeout, .locked, .cantOpen, .ioError, .full, .readOnly, .misuse:
+            return .unavailable(detail: "SQLite: \(error.description)")
+        default:
+            return .database(detail: "SQLite: \(error.description)")
+        }
+    }
+}
+
+/// A flag set once, readable from any thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
+}

@@ -1,0 +1,206 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Logging
+
+/// The embedded store: one SQLite file in WAL mode, created with its schema on first open. Zero setup;
+/// for one `livepush serve` process (several processes on one file work, but take turns writing).
+public final class SQLitePushStore: PushStore {
+    let core: SQLStoreCore
+    private let temporaryPath: String?
+
+    /// The database file.
+    public let path: String
+
+    /// Opens or creates the database at `path` (its directory must exist) and migrates its schema.
+    public init(path: String, logger: Logger = Logger(label: "livepush.store.sqlite")) async throws(PushStoreError) {
+        try Validation.text(path, field: "path", max: 4096)
+        guard path != ":memory:", !path.hasPrefix("file::memory:") else {
+            throw .invalidInput(
+                field: "path",
+                rule: "an in-memory database is not durable; give a file path, or use SQLitePushStore.temporary()")
+        }
+        let backend = try await SQLiteBackend.open(path: path, logger: logger)
+        do {
+            try await Migrator.migrate(backend, logger: logger)
+        } catch {
+            await backend.close()
+            throw error
+        }
+        self.core = SQLStoreCore(backend: backend, logger: logger)
+        self.path = path
+        self.temporaryPath = nil
+    }
+
+    private init(core: SQLStoreCore, path: String, temporaryPath: String?) {
+        self.core = core
+        self.path = path
+        self.temporaryPath = temporaryPath
+    }
+
+    /// A store in a new file under the temporary directory, deleted (with its WAL files) by ``close()``.
+    public static func temporary(logger: Logger = Logger(label: "livepush.store.sqlite")) async throws(PushStoreError)
+        -> SQLitePushStore
+    {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("livepush-store-\(UUID().uuidString.lowercased()).sqlite").path
+        let store = try await SQLitePushStore(path: path, logger: logger)
+        return SQLitePushStore(core: store.core, path: path, temporaryPath: path)
+    }
+
+    public func close() async {
+        await core.close()
+        if let temporaryPath {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: temporaryPath + suffix)
+            }
+        }
+    }
+
+    public func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
+        try await core.register(registration)
+    }
+
+    public func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError)
+        -> ActivityRecord
+    {
+        try await core.rotateToken(activityId: activityId, newToken: newToken, at: at)
+    }
+
+    public func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError)
+        -> ActivityRecord
+    {
+        try await core.markEnded(activityId: activityId, at: at, dismissalDate: dismissalDate)
+    }
+
+    public func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityRecord {
+        try await core.markDismissed(activityId: activityId, at: at)
+    }
+
+    public func recordContentState(activityId: String, contentState: JSONValue, timestamp: Date)
+        async throws(PushStoreError) -> ActivityRecord
+    {
+        try await core.recordContentState(activityId: activityId, contentState: contentState, timestamp: timestamp)
+    }
+
+    public func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError)
+        -> ActivityRecord?
+    {
+        try await core.markTokenInvalid(token: token, reason: reason, at: at)
+    }
+
+    public func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord? {
+        try await core.retiredToken(token)
+    }
+
+    public func activity(id: String) async throws(PushStoreError) -> ActivityRecord? {
+        try await core.activity(id: id)
+    }
+
+    public func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord] {
+        try await core.activities(inGroup: group)
+    }
+
+    public func activities(ofUser userId: String) async throws(PushStoreError) -> [ActivityRecord] {
+        try await core.activities(ofUser: userId)
+    }
+
+    public func activeActivities(olderThan date: Date) async throws(PushStoreError) -> [ActivityRecord] {
+        try await core.activeActivities(olderThan: date)
+    }
+
+    public func forgetEnded(before date: Date) async throws(PushStoreError) -> Int {
+        try await core.forgetEnded(before: date)
+    }
+
+    public func activityCount() async throws(PushStoreError) -> Int {
+        try await core.activityCount()
+    }
+
+    public func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError)
+        -> PushToStartTokenRecord
+    {
+        try await core.upsertPushToStartToken(registration)
+    }
+
+    public func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError)
+        -> [PushToStartTokenRecord]
+    {
+        try await core.pushToStartTokens(forUser: userId, attributesType: attributesType)
+    }
+
+    public func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord? {
+        try await core.pushToStartToken(id: id)
+    }
+
+    public func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date)
+        async throws(PushStoreError) -> [PushToStartTokenRecord]
+    {
+        try await core.markPushToStartTokenInvalid(token: token, reason: reason, at: at)
+    }
+
+    public func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult {
+        try await core.enqueue(items)
+    }
+
+    public func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError)
+        -> [OutboxItem]
+    {
+        try await core.claim(owner: owner, limit: limit, now: now, lease: lease)
+    }
+
+    public func complete(pushId: UUID, owner: String, result: DeliveryResult, at: Date) async throws(PushStoreError)
+        -> DeliveryRecord
+    {
+        try await core.complete(pushId: pushId, owner: owner, result: result, at: at)
+    }
+
+    public func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
+        async throws(PushStoreError)
+    {
+        try await core.reschedule(
+            pushId: pushId, owner: owner, nextAttemptAt: nextAttemptAt, attempts: attempts, lastError: lastError)
+    }
+
+    public func release(owner: String) async throws(PushStoreError) -> Int {
+        try await core.release(owner: owner)
+    }
+
+    public func outboxDepth() async throws(PushStoreError) -> Int {
+        try await core.outboxDepth()
+    }
+
+    public func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem] {
+        try await core.pendingItems(activityId: activityId)
+    }
+
+    public func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
+        try await core.deliveries(activityId: activityId, limit: limit)
+    }
+
+    public func recordHighPriority(activityId: String, at: Date) async throws(PushStoreError) {
+        try await core.recordHighPriority(activityId: activityId, at: at)
+    }
+
+    public func highPriorityCount(activityId: String, since: Date) async throws(PushStoreError) -> Int {
+        try await core.highPriorityCount(activityId: activityId, since: since)
+    }
+
+    public func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date)
+        async throws(PushStoreError) -> ApiKeyRecord
+    {
+        try await core.createApiKey(name: name, scope: scope, sha256Hash: sha256Hash, at: at)
+    }
+
+    public func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> ApiKeyRecord? {
+        try await core.apiKey(byHash: sha256Hash)
+    }
+
+    public func apiKeys() async throws(PushStoreError) -> [ApiKeyRecord] {
+        try await core.apiKeys()
+    }
+
+    public func revokeApiKey(id: UUID, at: Date) async throws(PushStoreError) -> ApiKeyRecord {
+        try await core.revokeApiKey(id: id, at: at)
+    }
+}

@@ -1,0 +1,113 @@
+import APNsCore
+import Foundation
+
+/// Input rules shared by both stores. Each failure names the field and says what is accepted.
+enum Validation {
+    /// Ids and names: 1 to `max` characters, no control characters.
+    static func identifier(_ value: String, field: String, max: Int = 128) throws(PushStoreError) {
+        guard !value.isEmpty else {
+            throw .invalidInput(field: field, rule: "must not be empty; give 1 to \(max) characters")
+        }
+        guard value.count <= max else {
+            throw .invalidInput(field: field, rule: "has \(value.count) characters; at most \(max) are accepted")
+        }
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalidInput(field: field, rule: "contains a control character; only printable text is accepted")
+        }
+    }
+
+    static func optionalIdentifier(_ value: String?, field: String, max: Int = 128) throws(PushStoreError) {
+        if let value { try identifier(value, field: field, max: max) }
+    }
+
+    /// Free text such as reasons and errors: 1 to `max` characters.
+    static func text(_ value: String, field: String, max: Int) throws(PushStoreError) {
+        guard !value.isEmpty else { throw .invalidInput(field: field, rule: "must not be empty") }
+        guard value.count <= max else {
+            throw .invalidInput(field: field, rule: "has \(value.count) characters; at most \(max) are accepted")
+        }
+    }
+
+    /// Live Activity pushes use priority 5 or 10.
+    static func priority(_ priority: APNsPriority, field: String) throws(PushStoreError) {
+        guard priority == .conservesPower || priority == .immediate else {
+            throw .invalidInput(field: field, rule: "is \(priority.rawValue); Live Activity pushes use 5 or 10")
+        }
+    }
+
+    static func registration(_ registration: ActivityRegistration) throws(PushStoreError) {
+        try identifier(registration.activityId, field: "activityId")
+        try identifier(registration.bundleId, field: "bundleId", max: 255)
+        try identifier(registration.attributesType, field: "attributesType", max: 255)
+        try optionalIdentifier(registration.userId, field: "userId")
+        guard registration.groups.count <= 100 else {
+            throw .invalidInput(field: "groups", rule: "has \(registration.groups.count) groups; at most 100 are accepted")
+        }
+        for (index, group) in registration.groups.enumerated() {
+            try identifier(group, field: "groups[\(index)]")
+        }
+    }
+
+    static func pushToStart(_ registration: PushToStartRegistration) throws(PushStoreError) {
+        try identifier(registration.userId, field: "userId")
+        try identifier(registration.deviceId, field: "deviceId")
+        try identifier(registration.bundleId, field: "bundleId", max: 255)
+        try identifier(registration.attributesType, field: "attributesType", max: 255)
+    }
+
+    /// Checks one outbox item; `field` prefixes the names (`items[3]`).
+    static func outboxItem(_ item: OutboxItem, field: String) throws(PushStoreError) {
+        switch (item.kind, item.target) {
+        case (.start, .pushToStartToken), (.update, .activity), (.end, .activity):
+            break
+        case (.start, .activity):
+            throw .invalidInput(field: "\(field).target", rule: "a start push goes to a push-to-start token, not an activity")
+        case (_, .pushToStartToken):
+            throw .invalidInput(
+                field: "\(field).target", rule: "an \(item.kind.rawValue) push goes to an activity, not a push-to-start token")
+        }
+        if case .activity(let id) = item.target { try identifier(id, field: "\(field).target") }
+        guard !item.payload.isEmpty else {
+            throw .invalidInput(field: "\(field).payload", rule: "is empty; the complete JSON body of the push is required")
+        }
+        guard item.payload.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") else {
+            throw .invalidInput(field: "\(field).payload", rule: "is not a JSON object; the body of a push is a JSON object")
+        }
+        try priority(item.priority, field: "\(field).priority")
+        try priority(item.requestedPriority, field: "\(field).requestedPriority")
+        if let collapseKey = item.collapseKey, collapseKey.isEmpty || collapseKey.utf8.count > 64 {
+            throw .invalidInput(
+                field: "\(field).collapseKey", rule: "has \(collapseKey.utf8.count) bytes; apns-collapse-id takes 1 to 64 bytes")
+        }
+        if let reason = item.downgradeReason { try text(reason, field: "\(field).downgradeReason", max: 500) }
+        guard item.attempts >= 0 else {
+            throw .invalidInput(field: "\(field).attempts", rule: "is \(item.attempts); must be 0 or more")
+        }
+    }
+
+    /// Lowercase SHA-256 hex of an API key.
+    static func sha256Hex(_ value: String, field: String) throws(PushStoreError) -> String {
+        let lower = value.lowercased()
+        guard lower.utf8.count == 64, lower.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else {
+            throw .invalidInput(field: field, rule: "must be the SHA-256 of the key as 64 hexadecimal digits")
+        }
+        return lower
+    }
+
+    static func deliveryResult(_ result: DeliveryResult) throws(PushStoreError) {
+        guard result.outcome != .coalesced else {
+            throw .invalidInput(
+                field: "result.outcome",
+                rule: "coalesced is recorded by enqueue; a worker reports accepted, rejected, failed or expired")
+        }
+        if let status = result.status, !(100...599).contains(status) {
+            throw .invalidInput(field: "result.status", rule: "is \(status); an HTTP status is 100 to 599")
+        }
+        if let reason = result.reason { try text(reason, field: "result.reason", max: 500) }
+        if let apnsId = result.apnsId { try identifier(apnsId, field: "result.apnsId", max: 64) }
+        guard result.attempts >= 0 else {
+            throw .invalidInput(field: "result.attempts", rule: "is \(result.attempts); must be 0 or more")
+        }
+    }
+}

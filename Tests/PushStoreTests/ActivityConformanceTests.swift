@@ -1,0 +1,210 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Testing
+
+@testable import PushStore
+
+@Suite("PushStore conformance: activities")
+struct ActivityConformanceTests {
+    @Test(arguments: StoreKind.available)
+    func registerStoresEveryField(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let token = Fixture.token()
+            var registration = Fixture.registration("match-1", token: token, groups: ["party-b", "party-a", "party-b"])
+            registration.frequentPushesEnabled = true
+            registration.environment = .production
+            let record = try await store.register(registration)
+            #expect(record.activityId == "match-1")
+            #expect(record.pushToken == token)
+            #expect(record.bundleId == "com.example.app")
+            #expect(record.attributesType == "MatchAttributes")
+            #expect(record.environment == .production)
+            #expect(record.userId == "user-1")
+            #expect(record.groups == ["party-a", "party-b"])
+            #expect(record.frequentPushesEnabled)
+            #expect(record.state == .active)
+            #expect(record.tokenState == .valid)
+            #expect(record.registeredAt == Fixture.start)
+            #expect(record.startedAt == Fixture.start)
+            #expect(record.updatedAt == Fixture.start)
+            #expect(record.endedAt == nil && record.dismissalDate == nil)
+            #expect(record.lastContentState == nil && record.lastTimestamp == nil)
+            #expect(try await store.activity(id: "match-1") == record)
+            #expect(try await store.activity(id: "match-2") == nil)
+            #expect(try await store.activityCount() == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func registeringTheSameTokenAgainRevalidatesIt(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let token = Fixture.token()
+            _ = try await store.register(Fixture.registration("a", token: token))
+            let invalidated = try await store.markTokenInvalid(
+                token: token, reason: "Unregistered", at: Fixture.start + 60)
+            #expect(invalidated?.tokenState == .invalid(reason: "Unregistered", at: Fixture.start + 60))
+            #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 61) == nil)
+
+            let again = try await store.register(Fixture.registration("a", token: token, groups: ["g"], at: Fixture.start + 120))
+            #expect(again.tokenState == .valid)
+            #expect(again.pushToken == token)
+            #expect(again.groups == ["g"])
+            #expect(again.registeredAt == Fixture.start)
+            #expect(again.updatedAt == Fixture.start + 120)
+            #expect(try await store.retiredToken(token) == nil)
+            #expect(try await store.activities(inGroup: "g").map(\.activityId) == ["a"])
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aNewTokenRetiresTheOldOne(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let first = Fixture.token()
+            let second = Fixture.token()
+            _ = try await store.register(Fixture.registration("a", token: first))
+            let updated = try await store.register(Fixture.registration("a", token: second, at: Fixture.start + 5))
+            #expect(updated.pushToken == second)
+            #expect(try await store.retiredToken(first) == RetiredTokenRecord(token: first, activityId: "a", retiredAt: Fixture.start + 5))
+            // A late 410 for the retired token changes nothing.
+            #expect(try await store.markTokenInvalid(token: first, reason: "Unregistered", at: Fixture.start + 6) == nil)
+            #expect(try await store.activity(id: "a")?.tokenState == .valid)
+            // The retired token is never accepted again, for any activity.
+            #expect(await caught { try await store.register(Fixture.registration("a", token: first)) }?.isConflict == true)
+            #expect(await caught { try await store.register(Fixture.registration("b", token: first)) }?.isConflict == true)
+            // Nor is a token another activity holds.
+            let held = await caught { try await store.register(Fixture.registration("b", token: second)) }
+            guard case .conflict(let detail) = held else {
+                Issue.record("registering another activity's token gave \(String(describing: held))")
+                return
+            }
+            #expect(detail.contains("activity 'a'"))
+            #expect(!detail.contains(second.hex), "tokens are shortened in messages")
+            #expect(try await store.activityCount() == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func rotateToken(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let first = Fixture.token()
+            let second = Fixture.token()
+            _ = try await store.register(Fixture.registration("a", token: first))
+            _ = try await store.markTokenInvalid(token: first, reason: "ExpiredToken", at: Fixture.start + 1)
+            let rotated = try await store.rotateToken(activityId: "a", newToken: second, at: Fixture.start + 10)
+            #expect(rotated.pushToken == second)
+            #expect(rotated.tokenState == .valid)
+            #expect(rotated.updatedAt == Fixture.start + 10)
+            #expect(try await store.retiredToken(first)?.activityId == "a")
+            #expect(try await store.rotateToken(activityId: "a", newToken: second, at: Fixture.start + 11) == rotated)
+            let reuse = await caught { try await store.rotateToken(activityId: "a", newToken: first, at: Fixture.start + 12) }
+            #expect(reuse?.isConflict == true)
+            let missing = await caught {
+                try await store.rotateToken(activityId: "missing", newToken: Fixture.token(), at: Fixture.start)
+            }
+            #expect(missing == .notFound(kind: .activity, id: "missing"))
+            #expect(try await store.activity(id: "a")?.pushToken == second)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func endAndDismiss(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.register(Fixture.registration("a"))
+            let ended = try await store.markEnded(activityId: "a", at: Fixture.start + 100, dismissalDate: Fixture.start + 400)
+            #expect(ended.state == .ended)
+            #expect(ended.endedAt == Fixture.start + 100)
+            #expect(ended.dismissalDate == Fixture.start + 400)
+            let endedAgain = try await store.markEnded(activityId: "a", at: Fixture.start + 200, dismissalDate: nil)
+            #expect(endedAgain.endedAt == Fixture.start + 100, "the first end time is kept")
+            #expect(endedAgain.dismissalDate == Fixture.start + 400)
+            let dismissed = try await store.markDismissed(activityId: "a", at: Fixture.start + 500)
+            #expect(dismissed.state == .dismissed)
+            #expect(try await store.markEnded(activityId: "a", at: Fixture.start + 600, dismissalDate: nil).state == .dismissed)
+            let unknown = await caught { try await store.markEnded(activityId: "nope", at: Fixture.start, dismissalDate: nil) }
+            #expect(unknown == .notFound(kind: .activity, id: "nope"))
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func contentStateOnlyMovesForward(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.register(Fixture.registration("a"))
+            let newer = try await store.recordContentState(
+                activityId: "a", contentState: ["score": 2, "team": "red"], timestamp: Fixture.start + 20)
+            #expect(newer.lastContentState == ["score": 2, "team": "red"])
+            #expect(newer.lastTimestamp == Fixture.start + 20)
+            let older = try await store.recordContentState(
+                activityId: "a", contentState: ["score": 1], timestamp: Fixture.start + 10)
+            #expect(older.lastContentState == ["score": 2, "team": "red"])
+            #expect(older.lastTimestamp == Fixture.start + 20)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func queriesByGroupUserAgeAndForgetting(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.register(Fixture.registration("a", user: "u1", groups: ["heroes"], at: Fixture.start))
+            _ = try await store.register(Fixture.registration("b", user: "u1", groups: ["heroes", "x"], at: Fixture.start + 3600))
+            _ = try await store.register(Fixture.registration("c", user: "u2", groups: ["x"], at: Fixture.start + 7200))
+            _ = try await store.register(Fixture.registration("d", user: nil, at: Fixture.start + 7200))
+            #expect(try await store.activities(inGroup: "heroes").map(\.activityId) == ["a", "b"])
+            #expect(try await store.activities(inGroup: "x").map(\.activityId) == ["b", "c"])
+            #expect(try await store.activities(inGroup: "nobody").isEmpty)
+            #expect(try await store.activities(ofUser: "u1").map(\.activityId) == ["a", "b"])
+            #expect(try await store.activeActivities(olderThan: Fixture.start + 3600).map(\.activityId) == ["a", "b"])
+
+            _ = try await store.markEnded(activityId: "a", at: Fixture.start + 8000, dismissalDate: nil)
+            _ = try await store.markEnded(activityId: "b", at: Fixture.start + 8000, dismissalDate: Fixture.start + 20_000)
+            #expect(try await store.activeActivities(olderThan: Fixture.start + 3600).isEmpty)
+            // b is still visible until its dismissal date.
+            #expect(try await store.forgetEnded(before: Fixture.start + 10_000) == 1)
+            #expect(try await store.activity(id: "a") == nil)
+            #expect(try await store.activities(inGroup: "heroes").map(\.activityId) == ["b"])
+            #expect(try await store.forgetEnded(before: Fixture.start + 20_001) == 1)
+            #expect(try await store.activityCount() == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func forgettingRemovesRetiredTokensAndHistory(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let old = Fixture.token()
+            _ = try await store.register(Fixture.registration("a", token: old))
+            _ = try await store.rotateToken(activityId: "a", newToken: Fixture.token(), at: Fixture.start + 1)
+            _ = try await store.enqueue([Fixture.update("a")])
+            let item = try #require(try await store.claim(owner: "w", limit: 10, now: Fixture.start + 2, lease: 30).first)
+            _ = try await store.complete(
+                pushId: item.pushId, owner: "w", result: DeliveryResult(outcome: .accepted, attempts: 1), at: Fixture.start + 3)
+            _ = try await store.markEnded(activityId: "a", at: Fixture.start + 4, dismissalDate: nil)
+            #expect(try await store.forgetEnded(before: Fixture.start + 5) == 1)
+            #expect(try await store.retiredToken(old) == nil)
+            #expect(try await store.deliveries(activityId: "a", limit: 10).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func badInputNamesTheFieldAndRule(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let cases: [(ActivityRegistration, String)] = [
+                (Fixture.registration(String(repeating: "x", count: 129)), "activityId"),
+                (Fixture.registration(""), "activityId"),
+                (Fixture.registration("a", user: ""), "userId"),
+                (Fixture.registration("a", groups: ["ok", ""]), "groups[1]"),
+                (Fixture.registration("a\u{7}b"), "activityId"),
+            ]
+            for (registration, field) in cases {
+                let error = await caught { try await store.register(registration) }
+                guard case .invalidInput(let reported, let rule) = error else {
+                    Issue.record("a bad \(field) gave \(String(describing: error)), expected invalidInput")
+                    continue
+                }
+                #expect(reported == field)
+                #expect(!rule.isEmpty)
+            }
+            #expect(try await store.activityCount() == 0)
+            _ = try await store.register(Fixture.registration(String(repeating: "x", count: 128)))
+            #expect(try await store.activityCount() == 1)
+        }
+    }
+}

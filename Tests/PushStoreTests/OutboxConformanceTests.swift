@@ -1,0 +1,302 @@
+import APNsCore
+import Foundation
+import Testing
+
+@testable import PushStore
+
+@Suite("PushStore conformance: outbox")
+struct OutboxConformanceTests {
+    @Test(arguments: StoreKind.available)
+    func enqueueClaimComplete(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let first = OutboxItem(
+                target: .activity(id: "a"), kind: .end, payload: Fixture.payload(1), priority: .conservesPower,
+                requestedPriority: .immediate, importance: .timeSensitive, downgradeReason: "budget exhausted",
+                collapseKey: "score", expiration: t + 3600, acceptedAt: t)
+            let second = Fixture.update("b", score: 2, importance: .timeSensitive, at: t + 1)
+            let result = try await store.enqueue([second, first])
+            #expect(result.accepted == [second.pushId, first.pushId])
+            #expect(result.coalesced.isEmpty)
+            #expect(try await store.outboxDepth() == 2)
+            #expect(try await store.pendingItems(activityId: "a") == [first])
+
+            #expect(try await store.claim(owner: "w1", limit: 10, now: t - 1, lease: 30).isEmpty, "nothing is due yet")
+            let claimed = try await store.claim(owner: "w1", limit: 10, now: t + 5, lease: 30)
+            #expect(claimed.map(\.pushId) == [first.pushId, second.pushId], "oldest first")
+            var expected = first
+            expected.claim = OutboxClaim(owner: "w1", until: t + 35)
+            #expect(claimed.first == expected, "every field survives the round trip")
+            #expect(try await store.claim(owner: "w2", limit: 10, now: t + 6, lease: 30).isEmpty, "claimed items are held")
+
+            let wrongOwner = await caught {
+                try await store.complete(
+                    pushId: first.pushId, owner: "w2", result: DeliveryResult(outcome: .accepted, attempts: 1), at: t + 7)
+            }
+            #expect(wrongOwner?.isConflict == true)
+
+            let record = try await store.complete(
+                pushId: first.pushId, owner: "w1",
+                result: DeliveryResult(
+                    outcome: .accepted, sentAt: t + 6, apnsId: "6E1B4A5C-AB4B-4F51-9B39-3B62F8E8A1D2", status: 200,
+                    attempts: 1),
+                at: t + 7)
+            #expect(record.pushId == first.pushId)
+            #expect(record.activityId == "a")
+            #expect(record.kind == .end)
+            #expect(record.priority == .conservesPower && record.requestedPriority == .immediate)
+            #expect(record.downgradeReason == "budget exhausted")
+            #expect(record.outcome == .accepted)
+            #expect(record.sentAt == t + 6 && record.status == 200 && record.attempts == 1)
+            #expect(try await store.deliveries(activityId: "a", limit: 10) == [record])
+            #expect(try await store.outboxDepth() == 1)
+
+            let gone = await caught {
+                try await store.complete(
+                    pushId: first.pushId, owner: "w1", result: DeliveryResult(outcome: .accepted, attempts: 1), at: t + 8)
+            }
+            #expect(gone == .notFound(kind: .outboxItem, id: first.pushId.uuidString.lowercased()))
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func deliveriesAreNewestFirstAndLimited(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let items = (0..<5).map {
+                Fixture.update("a", score: $0, importance: .timeSensitive, at: Fixture.start + Double($0))
+            }
+            _ = try await store.enqueue(items)
+            for item in try await store.claim(owner: "w", limit: 10, now: Fixture.start + 10, lease: 60) {
+                _ = try await store.complete(
+                    pushId: item.pushId, owner: "w",
+                    result: DeliveryResult(outcome: .rejected, status: 400, reason: "BadDeviceToken", attempts: 1),
+                    at: Fixture.start + 11)
+            }
+            let history = try await store.deliveries(activityId: "a", limit: 3)
+            #expect(history.map(\.pushId) == items.reversed().prefix(3).map(\.pushId))
+            #expect(history.allSatisfy { $0.reason == "BadDeviceToken" && $0.outcome == .rejected })
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func rescheduleAndRelease(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let a = Fixture.update("a", importance: .timeSensitive, at: t - 2)
+            let b = Fixture.update("b", importance: .timeSensitive, at: t - 1)
+            _ = try await store.enqueue([a, b])
+            #expect(try await store.claim(owner: "w1", limit: 1, now: t, lease: 60).map(\.pushId) == [a.pushId])
+            #expect(try await store.claim(owner: "w2", limit: 1, now: t, lease: 60).map(\.pushId) == [b.pushId])
+
+            try await store.reschedule(pushId: a.pushId, owner: "w1", nextAttemptAt: t + 20, attempts: 1, lastError: "503 ServiceUnavailable")
+            let pending = try #require(try await store.pendingItems(activityId: "a").first)
+            #expect(pending.claim == nil)
+            #expect(pending.attempts == 1)
+            #expect(pending.nextAttemptAt == t + 20)
+            #expect(pending.lastError == "503 ServiceUnavailable")
+            #expect(try await store.claim(owner: "w3", limit: 10, now: t + 19, lease: 60).isEmpty)
+            #expect(try await store.claim(owner: "w3", limit: 10, now: t + 20, lease: 60).map(\.pushId) == [a.pushId])
+
+            let notHeld = await caught {
+                try await store.reschedule(pushId: b.pushId, owner: "w1", nextAttemptAt: t, attempts: 1, lastError: "x")
+            }
+            #expect(notHeld?.isConflict == true)
+
+            #expect(try await store.release(owner: "w2") == 1)
+            #expect(try await store.release(owner: "w2") == 0)
+            #expect(try await store.claim(owner: "w4", limit: 10, now: t + 21, lease: 60).map(\.pushId) == [b.pushId])
+            #expect(try await store.outboxDepth() == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func anExpiredLeaseCanBeClaimedAgain(kind: StoreKind) async throws {
+        try await withStore(kind) { store, harness in
+            let t = Fixture.start
+            let item = Fixture.update("a", importance: .timeSensitive)
+            _ = try await store.enqueue([item])
+            #expect(try await store.claim(owner: "crashed", limit: 10, now: t, lease: 30).count == 1)
+            // Another instance (a second store on the same database) takes it once the lease is over.
+            let other = try await harness.open()
+            do {
+                #expect(try await other.claim(owner: "survivor", limit: 10, now: t + 29, lease: 30).isEmpty)
+                let again = try await other.claim(owner: "survivor", limit: 10, now: t + 30, lease: 30)
+                #expect(again.map(\.pushId) == [item.pushId])
+                #expect(again.first?.claim == OutboxClaim(owner: "survivor", until: t + 60))
+                let late = await caught {
+                    try await store.complete(
+                        pushId: item.pushId, owner: "crashed", result: DeliveryResult(outcome: .accepted, attempts: 1),
+                        at: t + 31)
+                }
+                #expect(late?.isConflict == true)
+                _ = try await other.complete(
+                    pushId: item.pushId, owner: "survivor", result: DeliveryResult(outcome: .accepted, attempts: 2),
+                    at: t + 32)
+                #expect(try await store.outboxDepth() == 0)
+            } catch {
+                await other.close()
+                throw error
+            }
+            await other.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func routineUpdatesCoalesce(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let u1 = Fixture.update("a", score: 1, at: t)
+            let urgent = Fixture.update("a", score: 2, importance: .timeSensitive, at: t + 1)
+            let end = OutboxItem(
+                target: .activity(id: "a"), kind: .end, payload: Fixture.payload(9), priority: .immediate,
+                importance: .routine, acceptedAt: t + 1)
+            let other = Fixture.update("b", score: 1, at: t + 1)
+            _ = try await store.enqueue([u1, urgent, end, other])
+
+            let u2 = Fixture.update("a", score: 3, at: t + 2)
+            let result = try await store.enqueue([u2])
+            #expect(result.accepted == [u2.pushId])
+            #expect(result.coalesced == [CoalescedPush(replaced: u1.pushId, by: u2.pushId)])
+            #expect(result.coalescedCount == 1)
+            #expect(Set(try await store.pendingItems(activityId: "a").map(\.pushId)) == [urgent.pushId, end.pushId, u2.pushId])
+            #expect(try await store.pendingItems(activityId: "b").map(\.pushId) == [other.pushId])
+
+            let history = try await store.deliveries(activityId: "a", limit: 10)
+            #expect(history.count == 1)
+            #expect(history.first?.pushId == u1.pushId)
+            #expect(history.first?.outcome == .coalesced)
+            #expect(history.first?.coalescedInto == u2.pushId)
+            #expect(history.first?.sentAt == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func coalescingWithinOneBatchKeepsTheNewest(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let a1 = Fixture.update("a", score: 1)
+            let a2 = Fixture.update("a", score: 2)
+            let b1 = Fixture.update("b", score: 1)
+            let a3 = Fixture.update("a", score: 3)
+            let result = try await store.enqueue([a1, a2, b1, a3])
+            #expect(result.accepted == [a1.pushId, a2.pushId, b1.pushId, a3.pushId])
+            #expect(Set(result.coalesced) == [
+                CoalescedPush(replaced: a1.pushId, by: a3.pushId), CoalescedPush(replaced: a2.pushId, by: a3.pushId),
+            ])
+            #expect(try await store.pendingItems(activityId: "a").map(\.payload) == [Fixture.payload(3)])
+            #expect(try await store.outboxDepth() == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func claimedOrRetryingUpdatesAreHandledCorrectly(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let inFlight = Fixture.update("a", score: 1, at: t)
+            _ = try await store.enqueue([inFlight])
+            _ = try await store.claim(owner: "w", limit: 10, now: t, lease: 60)
+            // A claimed item may be on the wire: a new update does not replace it.
+            let next = Fixture.update("a", score: 2, at: t + 1)
+            #expect(try await store.enqueue([next]).coalesced.isEmpty)
+            #expect(try await store.outboxDepth() == 2)
+
+            // An update waiting for a retry is replaced; the newer one keeps its backoff and attempts.
+            try await store.reschedule(pushId: inFlight.pushId, owner: "w", nextAttemptAt: t + 100, attempts: 3, lastError: "429")
+            _ = try await store.complete(
+                pushId: try #require(try await store.claim(owner: "w", limit: 10, now: t + 2, lease: 60).first?.pushId),
+                owner: "w", result: DeliveryResult(outcome: .accepted, attempts: 1), at: t + 3)
+            let newest = Fixture.update("a", score: 3, at: t + 4)
+            let result = try await store.enqueue([newest])
+            #expect(result.coalesced == [CoalescedPush(replaced: inFlight.pushId, by: newest.pushId)])
+            let pending = try await store.pendingItems(activityId: "a")
+            #expect(pending.map(\.pushId) == [newest.pushId])
+            #expect(pending.first?.attempts == 3)
+            #expect(pending.first?.nextAttemptAt == t + 100)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aFailingBatchChangesNothing(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let x = Fixture.update("x", score: 1)
+            let y = Fixture.update("y", score: 1, importance: .timeSensitive)
+            _ = try await store.enqueue([x, y])
+
+            // Fails in the database, half way: a push id already in the outbox.
+            let newerX = Fixture.update("x", score: 2)
+            let z = Fixture.update("z", score: 1)
+            let duplicate = Fixture.update("w", score: 1, importance: .timeSensitive, pushId: y.pushId)
+            let failure = await caught { try await store.enqueue([newerX, z, duplicate]) }
+            #expect(failure?.isConflict == true)
+            #expect(try await store.outboxDepth() == 2)
+            #expect(try await store.pendingItems(activityId: "x").map(\.pushId) == [x.pushId], "the coalescing was rolled back")
+            #expect(try await store.pendingItems(activityId: "z").isEmpty)
+            #expect(try await store.deliveries(activityId: "x", limit: 10).isEmpty)
+
+            // Fails validation: the field is named.
+            var bad = Fixture.update("z", score: 1)
+            bad.priority = .low
+            let invalid = await caught { try await store.enqueue([z, Fixture.update("q"), bad]) }
+            #expect(invalid?.invalidField == "items[2].priority")
+            let wrongTarget = OutboxItem(
+                target: .activity(id: "a"), kind: .start, payload: Fixture.payload(1), priority: .immediate,
+                importance: .timeSensitive, acceptedAt: Fixture.start)
+            #expect(await caught { try await store.enqueue([wrongTarget]) }?.invalidField == "items[0].target")
+            let notJSON = OutboxItem(
+                target: .activity(id: "a"), kind: .update, payload: Data("[1]".utf8), priority: .immediate,
+                importance: .timeSensitive, acceptedAt: Fixture.start)
+            #expect(await caught { try await store.enqueue([notJSON]) }?.invalidField == "items[0].payload")
+            #expect(await caught { try await store.enqueue([z, z]) }?.invalidField == "items[1].pushId")
+            #expect(try await store.outboxDepth() == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aDeliveredPushIdCannotBeEnqueuedAgain(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let item = Fixture.update("a", importance: .timeSensitive)
+            _ = try await store.enqueue([item])
+            _ = try await store.claim(owner: "w", limit: 1, now: Fixture.start, lease: 10)
+            _ = try await store.complete(
+                pushId: item.pushId, owner: "w", result: DeliveryResult(outcome: .accepted, attempts: 1), at: Fixture.start)
+            #expect(await caught { try await store.enqueue([item]) }?.isConflict == true)
+            #expect(try await store.outboxDepth() == 0)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func startPushesTargetPushToStartTokens(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let tokenId = UUID()
+            let start = OutboxItem(
+                target: .pushToStartToken(id: tokenId), kind: .start, payload: Fixture.payload(0), priority: .immediate,
+                importance: .timeSensitive, acceptedAt: Fixture.start)
+            _ = try await store.enqueue([start])
+            let claimed = try await store.claim(owner: "w", limit: 5, now: Fixture.start, lease: 5)
+            #expect(claimed.first?.target == .pushToStartToken(id: tokenId))
+            let record = try await store.complete(
+                pushId: start.pushId, owner: "w", result: DeliveryResult(outcome: .failed, reason: "no valid token", attempts: 0),
+                at: Fixture.start)
+            #expect(record.activityId == nil)
+            #expect(record.target == .pushToStartToken(id: tokenId))
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func claimAndCompleteRejectBadInput(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            #expect(await caught { try await store.claim(owner: "w", limit: 0, now: Fixture.start, lease: 5) }?.invalidField == "limit")
+            #expect(await caught { try await store.claim(owner: "w", limit: 1, now: Fixture.start, lease: 0) }?.invalidField == "lease")
+            #expect(await caught { try await store.claim(owner: "", limit: 1, now: Fixture.start, lease: 5) }?.invalidField == "owner")
+            let coalesced = await caught {
+                try await store.complete(
+                    pushId: UUID(), owner: "w", result: DeliveryResult(outcome: .coalesced, attempts: 0), at: Fixture.start)
+            }
+            #expect(coalesced?.invalidField == "result.outcome")
+            let status = await caught {
+                try await store.complete(
+                    pushId: UUID(), owner: "w", result: DeliveryResult(outcome: .rejected, status: 42, attempts: 1), at: Fixture.start)
+            }
+            #expect(status?.invalidField == "result.status")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import APNsCore
+import Foundation
+import Testing
+
+@testable import PushStore
+
+@Suite("PushStore conformance: push-to-start tokens, budget, API keys")
+struct TokensBudgetKeysTests {
+    static func pushToStart(
+        user: String = "u1", device: String, type: String = "MatchAttributes", token: DeviceToken, at: Date = Fixture.start
+    ) -> PushToStartRegistration {
+        PushToStartRegistration(
+            userId: user, deviceId: device, bundleId: "com.example.app", attributesType: type, environment: .sandbox,
+            token: token, at: at)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func pushToStartTokensAreReplacedPerDeviceAndType(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let phoneToken = Fixture.token()
+            let phone = try await store.upsertPushToStartToken(Self.pushToStart(device: "phone", token: phoneToken))
+            #expect(phone.token == phoneToken && phone.tokenState == .valid && phone.updatedAt == Fixture.start)
+            let pad = try await store.upsertPushToStartToken(Self.pushToStart(device: "pad", token: Fixture.token()))
+            _ = try await store.upsertPushToStartToken(Self.pushToStart(device: "phone", type: "Other", token: Fixture.token()))
+            _ = try await store.upsertPushToStartToken(Self.pushToStart(user: "u2", device: "phone", token: Fixture.token()))
+
+            #expect(try await store.pushToStartTokens(forUser: "u1", attributesType: "MatchAttributes").map(\.deviceId) == ["pad", "phone"])
+
+            let invalidated = try await store.markPushToStartTokenInvalid(token: phoneToken, reason: "Unregistered", at: Fixture.start + 5)
+            #expect(invalidated.map(\.id) == [phone.id])
+            #expect(invalidated.first?.tokenState == .invalid(reason: "Unregistered", at: Fixture.start + 5))
+            #expect(try await store.markPushToStartTokenInvalid(token: phoneToken, reason: "Unregistered", at: Fixture.start + 6).isEmpty)
+
+            let newToken = Fixture.token()
+            let replaced = try await store.upsertPushToStartToken(Self.pushToStart(device: "phone", token: newToken, at: Fixture.start + 10))
+            #expect(replaced.id == phone.id, "the record keeps its id, so queued starts reach the new token")
+            #expect(replaced.token == newToken)
+            #expect(replaced.tokenState == .valid)
+            #expect(replaced.updatedAt == Fixture.start + 10)
+            #expect(try await store.pushToStartToken(id: phone.id) == replaced)
+            #expect(try await store.pushToStartToken(id: pad.id) == pad)
+            #expect(try await store.pushToStartToken(id: UUID()) == nil)
+            #expect(await caught { try await store.upsertPushToStartToken(Self.pushToStart(device: "", token: newToken)) }?.invalidField == "deviceId")
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func highPriorityBudgetSlidesOverOneHour(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            try await store.recordHighPriority(activityId: "a", at: t)
+            try await store.recordHighPriority(activityId: "a", at: t + 600)
+            try await store.recordHighPriority(activityId: "b", at: t + 600)
+            #expect(try await store.highPriorityCount(activityId: "a", since: t + 600 - 3600) == 2)
+            #expect(try await store.highPriorityCount(activityId: "a", since: t + 1) == 1)
+            try await store.recordHighPriority(activityId: "a", at: t + 4200)
+            #expect(try await store.highPriorityCount(activityId: "a", since: t + 4200 - 3600) == 2)
+            // The entry at t is older than an hour before the last record: it was pruned.
+            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 2)
+            #expect(try await store.highPriorityCount(activityId: "b", since: t - 1) == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func apiKeys(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let hash = String(repeating: "ab", count: 32)
+            let app = try await store.createApiKey(name: "ios app", scope: .app, sha256Hash: hash.uppercased(), at: Fixture.start)
+            #expect(app.sha256Hash == hash)
+            #expect(app.isActive)
+            let backend = try await store.createApiKey(
+                name: "backend", scope: .backend, sha256Hash: String(repeating: "cd", count: 32), at: Fixture.start + 1)
+            #expect(try await store.apiKey(byHash: hash) == app)
+            #expect(try await store.apiKey(byHash: String(repeating: "ef", count: 32)) == nil)
+            #expect(try await store.apiKeys() == [app, backend])
+            #expect(await caught { try await store.createApiKey(name: "again", scope: .app, sha256Hash: hash, at: Fixture.start) }?.isConflict == true)
+            #expect(await caught { try await store.createApiKey(name: "short", scope: .app, sha256Hash: "abc", at: Fixture.start) }?.invalidField == "sha256Hash")
+            #expect(await caught { try await store.createApiKey(name: "", scope: .app, sha256Hash: String(repeating: "01", count: 32), at: Fixture.start) }?.invalidField == "name")
+
+            let revoked = try await store.revokeApiKey(id: app.id, at: Fixture.start + 100)
+            #expect(revoked.revokedAt == Fixture.start + 100)
+            #expect(!revoked.isActive)
+            #expect(try await store.revokeApiKey(id: app.id, at: Fixture.start + 200).revokedAt == Fixture.start + 100)
+            #expect(try await store.apiKey(byHash: hash)?.revokedAt == Fixture.start + 100)
+            let unknown = UUID()
+            #expect(await caught { try await store.revokeApiKey(id: unknown, at: Fixture.start) } == .notFound(kind: .apiKey, id: unknown.uuidString.lowercased()))
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aClosedStoreIsUnavailable(kind: StoreKind) async throws {
+        let harness = StoreHarness.make(kind)
+        let store = try await harness.open()
+        await store.close()
+        let error = await caught { try await store.activityCount() }
+        if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
+        try await harness.destroy()
+    }
+}
