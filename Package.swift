@@ -124,7 +124,10 @@ let package = Package(
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "APNsCore"], resources: [], swiftSettings: swiftSettings),
         .testTarget(
             name: "APNsClientTests",
-            dependencies: ["APNsClient", "APNsCore", "APNsAuth", "LiveActivity", "APNsSimulator"],
+            dependencies: [
+                "APNsClient", "APNsCore", "APNsAuth", "LiveActivity", "APNsSimulator",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -141,6 +141,9 @@ public final class APNsClient: Sendable {
     /// The number of open connections.
     public var openConnectionCount: Int { pool.openConnectionCount }
 
+    /// How many connections the client has opened since it started (reconnections included).
+    public var openedConnectionCount: Int { pool.openedConnectionCount }
+
     /// Closes every connection. Requests in flight finish or fail.
     public func shutdown() async {
         await pool.shutdown()

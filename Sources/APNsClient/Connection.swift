@@ -46,14 +46,43 @@ final class APNsConnection: Sendable {
             + configuration.connectTimeout.components.attoseconds / 1_000_000_000)
         let endpointText = endpoint.description
 
-        let bootstrap = ClientBootstrap(group: group)
+        // Everything is in the pipeline before the connection exists, so no byte the server sends after
+        // the TLS handshake (its SETTINGS come at once) can arrive before the HTTP/2 handler.
+        let loop = group.next()
+        let ready = loop.makePromise(of: Void.self)
+        let pipelineReady = loop.makePromise(of: (NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>, NIOLoopBound<ConnectionObserver>).self)
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.so_keepalive), value: 1)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let tls = try NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname)
-                    try channel.pipeline.syncOperations.addHandler(tls)
+                    var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
+                    connectionConfiguration.initialSettings = [
+                        HTTP2Setting(parameter: .maxConcurrentStreams, value: 100),
+                        HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
+                        HTTP2Setting(parameter: .enablePush, value: 0),
+                    ]
+                    var streamConfiguration = NIOHTTP2Handler.StreamConfiguration()
+                    streamConfiguration.targetWindowSize = 1 << 20
+                    let http2 = NIOHTTP2Handler(
+                        mode: .client,
+                        eventLoop: channel.eventLoop,
+                        connectionConfiguration: connectionConfiguration,
+                        streamConfiguration: streamConfiguration,
+                        inboundStreamInitializer: { channel in
+                            // APNs never pushes streams to the client.
+                            channel.close()
+                        }
+                    )
+                    let observer = ConnectionObserver(state: state, ready: ready, idlePingInterval: idlePing, logger: logger)
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(tls)
+                    try operations.addHandler(http2)
+                    try operations.addHandler(observer)
+                    let multiplexer = try http2.syncMultiplexer()
+                    pipelineReady.succeed((NIOLoopBound(multiplexer, eventLoop: channel.eventLoop), NIOLoopBound(observer, eventLoop: channel.eventLoop)))
                 }
             }
 
@@ -61,41 +90,16 @@ final class APNsConnection: Sendable {
         do {
             channel = try await bootstrap.connect(host: endpoint.host, port: endpoint.port).get()
         } catch {
+            pipelineReady.fail(error)
+            ready.fail(error)
             throw .connectFailed(endpoint: endpointText, detail: Self.describe(error))
         }
 
-        let ready = channel.eventLoop.makePromise(of: Void.self)
-        let setUp: EventLoopFuture<(NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>, NIOLoopBound<ConnectionObserver>)> =
-            channel.eventLoop.submit {
-                var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
-                connectionConfiguration.initialSettings = [
-                    HTTP2Setting(parameter: .maxConcurrentStreams, value: 100),
-                    HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
-                    HTTP2Setting(parameter: .enablePush, value: 0),
-                ]
-                var streamConfiguration = NIOHTTP2Handler.StreamConfiguration()
-                streamConfiguration.targetWindowSize = 1 << 20
-                let http2 = NIOHTTP2Handler(
-                    mode: .client,
-                    eventLoop: channel.eventLoop,
-                    connectionConfiguration: connectionConfiguration,
-                    streamConfiguration: streamConfiguration,
-                    inboundStreamInitializer: { channel in
-                        // APNs never pushes streams to the client.
-                        channel.close()
-                    }
-                )
-                let observer = ConnectionObserver(state: state, ready: ready, idlePingInterval: idlePing, logger: logger)
-                try channel.pipeline.syncOperations.addHandler(http2)
-                try channel.pipeline.syncOperations.addHandler(observer)
-                let multiplexer = try http2.syncMultiplexer()
-                return (NIOLoopBound(multiplexer, eventLoop: channel.eventLoop), NIOLoopBound(observer, eventLoop: channel.eventLoop))
-            }
         let timeout = channel.eventLoop.scheduleTask(in: connectTimeout) {
             ready.fail(APNsClientError.timedOut(seconds: Double(connectTimeout.nanoseconds) / 1e9))
         }
         do {
-            let (multiplexer, observer) = try await setUp.get()
+            let (multiplexer, observer) = try await pipelineReady.futureResult.get()
             try await ready.futureResult.get()
             timeout.cancel()
             return APNsConnection(

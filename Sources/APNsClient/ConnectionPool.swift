@@ -14,6 +14,9 @@ final class ConnectionPool: Sendable {
         /// Connections being opened, with the requests waiting for them.
         var opening: [Int: [CheckedContinuation<APNsConnection, any Error>]] = [:]
         var nextID = 1
+        var opened = 0
+        /// How the most recent failed opening failed, for requests that looked for it just after.
+        var lastOpenFailure: (id: Int, error: APNsClientError)?
         var shutDown = false
     }
 
@@ -97,12 +100,14 @@ final class ConnectionPool: Sendable {
                     return true
                 }
                 if !registered {
-                    // It finished opening between the choice and now: look again.
-                    let existing = state.withLockedValue { $0.connections.first { $0.id == id } }
+                    // It finished opening between the choice and now: take its result.
+                    let (existing, failure) = state.withLockedValue { state in
+                        (state.connections.first { $0.id == id }, state.lastOpenFailure.flatMap { $0.id == id ? $0.error : nil })
+                    }
                     if let existing {
                         continuation.resume(returning: existing)
                     } else {
-                        continuation.resume(throwing: APNsClientError.connectionClosed(processed: false, detail: "the connection failed to open"))
+                        continuation.resume(throwing: failure ?? APNsClientError.connectionClosed(processed: false, detail: "the connection closed right after opening"))
                     }
                 }
             }
@@ -135,9 +140,11 @@ final class ConnectionPool: Sendable {
             }
             let (waiters, closeNow): ([CheckedContinuation<APNsConnection, any Error>], Bool) = state.withLockedValue { state in
                 let waiters = state.opening.removeValue(forKey: id) ?? []
+                if case .failure(let error) = result { state.lastOpenFailure = (id, error) }
                 if case .success(let connection) = result {
                     if state.shutDown { return (waiters, true) }
                     state.connections.append(connection)
+                    state.opened += 1
                 }
                 return (waiters, false)
             }
@@ -157,6 +164,9 @@ final class ConnectionPool: Sendable {
 
     /// The number of open connections (for tests and metrics).
     var openConnectionCount: Int { state.withLockedValue { $0.connections.count } }
+
+    /// How many connections this pool has opened since it started.
+    var openedConnectionCount: Int { state.withLockedValue { $0.opened } }
 
     /// Closes every connection; requests in flight finish or fail.
     func shutdown() async {

@@ -1,0 +1,213 @@
+import APNsAuth
+import APNsClient
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveActivity
+import NIOPosix
+import Testing
+
+/// The client against the local simulator, over real TLS HTTP/2 sockets.
+@Suite(.serialized) struct ClientIntegrationTests {
+    @Test func updateReachesTheSimulatedActivityWithEveryHeader() async throws {
+        let harness = try await SimulatorHarness.start()
+        defer { Task { await harness.stop() } }
+        let (activityID, token) = try await harness.startActivity()
+        let client = try harness.client()
+        let apnsID = UUID()
+        var request = try SimulatorHarness.update(token: token, health: 0.941, text: "Power Panda found a sword!")
+        request.headers.apnsID = apnsID
+        request.headers.collapseID = "loot"
+        request.headers.expiration = .at(Date(timeIntervalSince1970: 2_000_000_000))
+
+        let outcome = await client.deliver(request)
+        await client.shutdown()
+
+        let response = try #require(outcome.response)
+        #expect(response.status == 200)
+        #expect(response.apnsID?.lowercased() == apnsID.uuidString.lowercased())
+        #expect(response.apnsUniqueID != nil, "sandbox answers carry apns-unique-id")
+        #expect(outcome.attempts == 1, "\(outcome.result)")
+
+        let activity = try await harness.simulator.world.activity(id: activityID)
+        #expect(activity.contentState["eventDescription"] == "Power Panda found a sword!")
+        #expect(activity.contentState["currentHealthLevel"] == .number(0.941))
+        let received = try #require(activity.history.last)
+        let headers = Dictionary(received.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(headers["apns-push-type"] == "liveactivity")
+        #expect(headers["apns-topic"] == "\(SimulatorHarness.bundleID).push-type.liveactivity")
+        #expect(headers["apns-priority"] == "5")
+        #expect(headers["apns-collapse-id"] == "loot")
+        #expect(headers["apns-expiration"] == "2000000000")
+        #expect(headers["apns-id"] == apnsID.uuidString.lowercased())
+        #expect(received.payload["aps"]?["event"] == "update")
+    }
+
+    /// APNs allows one stream until the first accepted request; the client must follow the server's
+    /// limit as it rises and multiplex everything on one connection.
+    @Test func manyConcurrentRequestsShareOneConnection() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        let client = try harness.client(maximumConnections: 1)
+        let count = 300
+        let accepted = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let token = String(format: "%064x", index + 1)
+                    guard let request = try? SimulatorHarness.update(token: token, health: 0.5, text: "Loot #\(index)") else { return false }
+                    return (try? await client.send(request))?.status == 200
+                }
+            }
+            var accepted = 0
+            for await ok in group where ok { accepted += 1 }
+            return accepted
+        }
+        #expect(accepted == count)
+        #expect(client.openConnectionCount == 1)
+        await client.shutdown()
+        let log = await harness.simulator.world.pushes(limit: 1000)
+        #expect(log.filter { $0.status == 200 }.count >= count)
+    }
+
+    @Test func rejectionsComeBackTypedAndAreNotRetried() async throws {
+        let harness = try await SimulatorHarness.start()
+        defer { Task { await harness.stop() } }
+        let client = try harness.client()
+        let request = try SimulatorHarness.update(token: String(repeating: "ab", count: 40), health: 1, text: "nobody")
+        let outcome = await client.deliver(request)
+        await client.shutdown()
+        #expect(outcome.response?.status == 400)
+        #expect(outcome.reason == .badDeviceToken)
+        #expect(outcome.attempts == 1)
+    }
+
+    @Test func rotatedTokenGets410WithItsTimestamp() async throws {
+        let harness = try await SimulatorHarness.start()
+        defer { Task { await harness.stop() } }
+        let (activityID, oldToken) = try await harness.startActivity()
+        let newToken = try await harness.simulator.world.rotateActivityToken(activityID: activityID)
+        let client = try harness.client()
+        let stale = await client.deliver(try SimulatorHarness.update(token: oldToken, health: 0.2, text: "to the old token"))
+        let fresh = await client.deliver(try SimulatorHarness.update(token: newToken, health: 0.3, text: "to the new token"))
+        await client.shutdown()
+        #expect(stale.response?.status == 410)
+        #expect(stale.reason == .unregistered)
+        #expect(stale.response?.timestamp != nil)
+        #expect(stale.reason?.invalidatesToken == true)
+        #expect(stale.attempts == 1)
+        #expect(fresh.isAccepted)
+    }
+
+    @Test func expiredProviderTokenIsRenewedOnceAndRetried() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        let tokens = StaleFirstTokens(key: harness.key, keyID: harness.keyID, teamID: harness.teamID)
+        let client = try harness.client(tokens: tokens)
+        let outcome = await client.deliver(try SimulatorHarness.update(token: "abcd", health: 1, text: "renew"))
+        await client.shutdown()
+        #expect(outcome.isAccepted)
+        #expect(outcome.attempts == 2)
+        #expect(tokens.renewals == 1)
+    }
+
+    @Test func goAwayIsRecoveredOnANewConnection() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(goAwayAfterStreams: 7))
+        let client = try harness.client(maximumConnections: 2)
+        var outcomes = [APNsDeliveryOutcome]()
+        // In sequence, so every GOAWAY finds the next push still to be sent.
+        for index in 0..<30 {
+            outcomes.append(await client.deliver(try SimulatorHarness.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)")))
+        }
+        await client.shutdown()
+        #expect(outcomes.allSatisfy { $0.isAccepted }, "every push survives the GOAWAYs: \(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+        #expect(client.openedConnectionCount >= 30 / 7, "each GOAWAY moved the client to a new connection")
+    }
+
+    @Test func abruptConnectionResetsAreRetried() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true) { $0.faultSeed = 7 }
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(share: 0.2, resetConnection: true))
+        let client = try harness.client(retry: APNsRetryPolicy(maximumAttempts: 12, baseDelay: 0.005, maximumDelay: 0.02))
+        var outcomes = [APNsDeliveryOutcome]()
+        for index in 0..<30 {
+            outcomes.append(await client.deliver(try SimulatorHarness.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)")))
+        }
+        await client.shutdown()
+        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+        #expect(outcomes.contains { $0.attempts > 1 }, "some pushes met a reset connection and were sent again")
+        #expect(client.openedConnectionCount > 1)
+    }
+
+    @Test func injected503sAreRetriedWithBackoff() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true) { $0.faultSeed = 42 }
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.3))
+        let client = try harness.client(retry: APNsRetryPolicy(maximumAttempts: 12, baseDelay: 0.005, maximumDelay: 0.02))
+        var accepted = 0
+        var retried = 0
+        for index in 0..<40 {
+            let outcome = await client.deliver(try SimulatorHarness.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)"))
+            if outcome.isAccepted { accepted += 1 }
+            if outcome.attempts > 1 { retried += 1 }
+        }
+        await client.shutdown()
+        #expect(accepted == 40)
+        #expect(retried > 0)
+    }
+
+    @Test func aServerThatNeverAnswersEndsInATimeout() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5_000))
+        let client = try harness.client(requestTimeout: .milliseconds(300))
+        let started = ContinuousClock.now
+        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "slow")
+        await #expect(throws: APNsClientError.timedOut(seconds: 0.3)) {
+            _ = try await client.send(request)
+        }
+        #expect(ContinuousClock.now - started < .seconds(4))
+        await client.shutdown()
+    }
+
+    @Test func anUntrustedCertificateIsATLSError() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        let client = try harness.client(trustCA: false)
+        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "untrusted")
+        do {
+            _ = try await client.send(request)
+            Issue.record("the request must not succeed without trusting the simulator's CA")
+        } catch {
+            guard case .tlsFailed = error else {
+                Issue.record("expected tlsFailed, got \(error)")
+                return
+            }
+        }
+        await client.shutdown()
+    }
+
+    @Test func aRefusedConnectionIsAConnectError() async throws {
+        // A port nobody listens on: bind an ephemeral one, then close it.
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = listener.localAddress!.port!
+        try await listener.close()
+        let client = try APNsClient(
+            configuration: APNsClientConfiguration(endpoint: ClientEndpoint(host: "127.0.0.1", port: port), retry: .none),
+            tokens: nil
+        )
+        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "nobody home")
+        do {
+            _ = try await client.send(request)
+            Issue.record("nothing listens there, yet the request was answered")
+        } catch {
+            guard case .connectFailed = error else {
+                Issue.record("expected connectFailed, got \(error)")
+                return
+            }
+        }
+        await client.shutdown()
+    }
+}
