@@ -124,7 +124,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         }
         printBanner(simulator, trusted: trusted)
         let received = await signals.wait()
-        print("received \(received == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (GOAWAY Shutdown)…")
+        say("received \(received == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (GOAWAY Shutdown)…")
         await simulator.shutdown()
     }
 
@@ -134,7 +134,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         let urlHost = host == "127.0.0.1" || host == "::1" || host == "0.0.0.0" ? "localhost" : host
         let endpoint = "https://\(urlHost):\(apnsPort)"
         let control = "http://\(host.contains(":") ? "[\(host)]" : host):\(controlPort)"
-        print("""
+        say("""
             livepush simulator is running (\(simulator.configuration.endpoint.environment.rawValue))
               APNs endpoint:  \(endpoint)   (HTTP/2 over TLS, ALPN h2)
               Control API:    \(control)
@@ -143,7 +143,7 @@ struct SimulatorCommand: AsyncParsableCommand {
 
             Try it:
               curl -v --http2 --cacert '\(simulator.caCertificatePath)' \\
-                --header "authorization: bearer $(livepush jwt\(trusted == nil ? " --key-file KEY.p8 --key-id KEY_ID --team-id TEAM_ID" : ""))" \\
+                --header "authorization: bearer $(\(jwtCommand(trusted: trusted != nil)))" \\
                 --header "apns-push-type: liveactivity" \\
                 --header "apns-topic: com.example.app.push-type.liveactivity" \\
                 --header "apns-priority: 10" \\
@@ -152,6 +152,22 @@ struct SimulatorCommand: AsyncParsableCommand {
 
             Press Ctrl-C to stop.
             """)
+    }
+
+    /// Prints a line unbuffered, so the banner shows at once even when stdout is a file or a pipe.
+    private func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// The `livepush jwt` invocation that signs for the trusted key (flags as given; none when the
+    /// environment variables supplied them).
+    private func jwtCommand(trusted: Bool) -> String {
+        guard trusted else { return "livepush jwt --key-file KEY.p8 --key-id KEY_ID --team-id TEAM_ID" }
+        var command = "livepush jwt"
+        if let keyFile = credentials.keyFile { command += " --key-file '\(keyFile)'" }
+        if let keyID = credentials.keyID { command += " --key-id \(keyID)" }
+        if let teamID = credentials.teamID { command += " --team-id \(teamID)" }
+        return command
     }
 }
 

@@ -38,6 +38,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private var inFlight = 0
     private var highestStreamID = HTTP2StreamID.rootStream
     private var goingAway = false
+    private var flushScheduled = false
     private var closed = false
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
@@ -235,6 +236,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         if let fault, answeredStreams >= fault.afterStreams {
             goAway(reasonText: fault.reason)
         } else if goingAway, inFlight == 0 {
+            context?.flush()
             context?.close(promise: nil)
         }
     }
@@ -255,7 +257,17 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             let data = HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))
             context.write(wrapOutboundOut(data), promise: nil)
         }
-        context.flush()
+        scheduleFlush()
+    }
+
+    /// Answers completing in the same event-loop tick share one flush (one TLS record, one syscall).
+    private func scheduleFlush() {
+        guard !flushScheduled, let context else { return }
+        flushScheduled = true
+        context.eventLoop.assumeIsolated().execute {
+            self.flushScheduled = false
+            self.context?.flush()
+        }
     }
 
     // MARK: - Connection control

@@ -86,22 +86,30 @@ struct ConnectionAuthentication {
         return verified
     }
 
-    /// The JWT of `bearer <JWT>`; any other scheme or an empty token is refused.
+    /// The JWT of `bearer <JWT>`; any other scheme or an empty token is refused. Works on the UTF-8
+    /// bytes: it runs for every request.
     static func bearerToken(_ authorization: String, caseInsensitive: Bool) throws(Rejection) -> String {
-        let utf8 = authorization.utf8
-        guard utf8.count > 7 else {
-            // "bearer" or "bearer " alone: a missing token.
-            let scheme = authorization.trimmingCharacters(in: .whitespaces)
-            if scheme == "bearer" || (caseInsensitive && scheme.lowercased() == "bearer") {
-                throw Rejection(.missingProviderToken)
-            }
-            throw Rejection(.invalidProviderToken)
+        let bytes = authorization.utf8
+        let scheme = Array("bearer".utf8)
+        var index = bytes.startIndex
+        for expected in scheme {
+            guard index != bytes.endIndex else { throw Rejection(.invalidProviderToken) }
+            var byte = bytes[index]
+            if caseInsensitive, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 32 }
+            guard byte == expected else { throw Rejection(.invalidProviderToken) }
+            index = bytes.index(after: index)
         }
-        let scheme = authorization.prefix(7)
-        let matches = caseInsensitive ? scheme.lowercased() == "bearer " : scheme == "bearer "
-        guard matches else { throw Rejection(.invalidProviderToken) }
-        let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty else { throw Rejection(.missingProviderToken) }
-        return token
+        // "bearer" alone, or followed only by spaces: no token.
+        guard index != bytes.endIndex else { throw Rejection(.missingProviderToken) }
+        guard bytes[index] == UInt8(ascii: " ") else { throw Rejection(.invalidProviderToken) }
+        var start = index
+        while start != bytes.endIndex, bytes[start] == UInt8(ascii: " ") { start = bytes.index(after: start) }
+        var end = bytes.endIndex
+        while end > start, bytes[bytes.index(before: end)] == UInt8(ascii: " ") { end = bytes.index(before: end) }
+        guard start != end else { throw Rejection(.missingProviderToken) }
+        if start == bytes.index(after: index), end == bytes.endIndex {
+            return String(authorization[start...])
+        }
+        return String(authorization[start..<end])
     }
 }

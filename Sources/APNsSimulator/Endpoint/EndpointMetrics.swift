@@ -4,8 +4,14 @@ import Metrics
 final class EndpointMetrics: Sendable {
     static let label = "livepush_simulator_apns_responses_total"
     private let counters = Locked([String: Counter]())
+    /// The common case, without a lookup.
+    private let accepted = Counter(label: EndpointMetrics.label, dimensions: [("status", "200"), ("reason", "")])
 
     func count(status: Int, reason: String?) {
+        if status == 200, reason == nil {
+            accepted.increment()
+            return
+        }
         let key = reason.map { "\(status) \($0)" } ?? String(status)
         let counter = counters.withLock { counters in
             if let counter = counters[key] { return counter }
