@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
@@ -83,6 +85,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
+            resources: [.copy("Dashboard/Web")],
             swiftSettings: swiftSettings
         ),
         // Durable storage of the provider server: activities, tokens, outbox, deliveries, budgets, API keys.
@@ -97,10 +100,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The provider server of `livepush serve`: HTTP API, outbox workers, priority policy, lifecycle.
+        .target(
+            name: "LivePushServer",
+            dependencies: [
+                "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "PushStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "LivePushCLI",
             dependencies: [
-                "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator",
+                "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -109,6 +126,14 @@ let package = Package(
         .testTarget(
             name: "PushStoreTests",
             dependencies: ["PushStore", "APNsCore", "LiveActivity"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LivePushServerTests",
+            dependencies: [
+                "LivePushServer", "PushStore", "APNsCore", "APNsAuth", "APNsClient", "LiveActivity", "APNsSimulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),

@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// A request the API refuses: the HTTP status and `{"error":{"field":…,"rule":…,"message":…}}`.
+public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    /// The body field, path parameter or header at fault (`contentState`, `activityId`, `Authorization`).
+    public var field: String?
+    /// The rule it broke, as a short machine-readable word (`required`, `hex`, `date`, `scope`, `maxSize`).
+    public var rule: String
+    /// One sentence for a person: what was wrong and what is accepted.
+    public var message: String
+
+    public init(_ status: HTTPResponse.Status, field: String?, rule: String, _ message: String) {
+        self.status = status
+        self.field = field
+        self.rule = rule
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(field ?? "-") \(rule): \(message)" }
+
+    static func badRequest(_ field: String?, _ rule: String, _ message: String) -> APIError {
+        APIError(.badRequest, field: field, rule: rule, message)
+    }
+
+    static func notFound(_ field: String, _ message: String) -> APIError {
+        APIError(.notFound, field: field, rule: "exists", message)
+    }
+
+    static func conflict(_ field: String?, _ rule: String, _ message: String) -> APIError {
+        APIError(.conflict, field: field, rule: rule, message)
+    }
+
+    /// The JSON body of the error response.
+    var body: JSONErrorBody {
+        JSONErrorBody(error: .init(field: field, rule: rule, message: message))
+    }
+
+    /// The error as a response.
+    var response: Response {
+        APIResponse.json(body, status: status)
+    }
+}
+
+/// `{"error":{"field":…,"rule":…,"message":…}}`.
+struct JSONErrorBody: Codable, Sendable, Hashable {
+    struct Detail: Codable, Sendable, Hashable {
+        var field: String?
+        var rule: String
+        var message: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(field, forKey: .field)
+            try container.encode(rule, forKey: .rule)
+            try container.encode(message, forKey: .message)
+        }
+    }
+
+    var error: Detail
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// JSON responses of the API: ISO 8601 dates, sorted keys.
+enum APIResponse {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? encoder().encode(value)) ?? Data(#"{"error":{"field":null,"rule":"encoding","message":"the response could not be encoded"}}"#.utf8)
+        return raw(data, contentType: "application/json; charset=utf-8", status: status)
+    }
+
+    static func raw(_ data: Data, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

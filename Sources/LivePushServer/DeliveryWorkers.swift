@@ -1,0 +1,231 @@
+import APNsCore
+import Foundation
+import Logging
+import PushStore
+
+/// The outbox workers: each claims a batch of due pushes, sends them concurrently, and records one final
+/// outcome per push (or reschedules it with back-off until its expiration). `stop()` makes them stop
+/// claiming, finish what is in flight and give back their claims.
+final class DeliveryWorkers: Sendable {
+    private let store: any PushStore
+    private let sender: any PushSending
+    private let configuration: ServerConfiguration
+    private let metrics: ServerMetrics
+    private let clock: any WallClock
+    private let logger: Logger
+    private let webhook: WebhookNotifier
+    private let state = Locked<(stopping: Bool, tasks: [Task<Void, Never>])>((false, []))
+
+    init(store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
+         clock: any WallClock, logger: Logger, webhook: WebhookNotifier) {
+        self.store = store
+        self.sender = sender
+        self.configuration = configuration
+        self.metrics = metrics
+        self.clock = clock
+        self.logger = logger
+        self.webhook = webhook
+    }
+
+    private var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Starts `configuration.workerCount` workers.
+    func start() {
+        let tasks = (0..<configuration.workerCount).map { index in
+            Task.detached { [self] in await self.work(owner: "\(configuration.instanceID)-w\(index)") }
+        }
+        state.withLock { $0.tasks = tasks }
+    }
+
+    /// Stops claiming, waits for in-flight pushes, and releases the claims left.
+    func stop() async {
+        let tasks = state.withLock { state in
+            state.stopping = true
+            return state.tasks
+        }
+        for task in tasks { await task.value }
+    }
+
+    private func work(owner: String) async {
+        while !isStopping {
+            let items: [OutboxItem]
+            do {
+                items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
+            } catch {
+                logger.error("claiming from the outbox failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+                await pause()
+                continue
+            }
+            if items.isEmpty {
+                await pause()
+                continue
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for item in items {
+                    group.addTask { await self.process(item, owner: owner) }
+                }
+            }
+        }
+        do {
+            let released = try await store.release(owner: owner)
+            if released > 0 { logger.info("released outbox claims", metadata: ["owner": "\(owner)", "count": "\(released)"]) }
+        } catch {
+            logger.error("releasing outbox claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+        }
+    }
+
+    private func pause() async {
+        try? await Task.sleep(for: .milliseconds(Int(configuration.pollInterval * 1000)))
+    }
+
+    /// Sends one claimed push and records what happened.
+    func process(_ item: OutboxItem, owner: String) async {
+        let now = clock.now()
+        if let expiration = item.expiration, expiration <= now {
+            await finish(item, owner: owner, DeliveryResult(outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts))
+            return
+        }
+        let target: ResolvedTarget
+        switch await resolve(item) {
+        case .success(let resolved): target = resolved
+        case .failure(let failure):
+            if failure.retryable {
+                await retryLater(item, owner: owner, attempts: item.attempts + 1, lastError: failure.reason, status: nil, sentAt: now)
+            } else {
+                await finish(item, owner: owner, DeliveryResult(outcome: .failed, reason: failure.reason, attempts: item.attempts))
+            }
+            return
+        }
+        let request: APNsRequest
+        do {
+            let headers = try APNsRequestHeaders.liveActivity(
+                bundleID: target.bundleId, priority: item.priority,
+                expiration: item.expiration.map(APNsExpiration.at) ?? .serverDefault,
+                collapseID: item.collapseKey, apnsID: item.pushId
+            )
+            request = APNsRequest(token: target.token, headers: headers, body: item.payload)
+        } catch {
+            await finish(item, owner: owner, DeliveryResult(outcome: .rejected, reason: error.description, attempts: item.attempts))
+            return
+        }
+        let outcome = await sender.deliver(request)
+        let sentAt = clock.now()
+        let attempts = item.attempts + outcome.attempts
+        switch DeliveryDecision.classify(outcome) {
+        case .accepted(let apnsId):
+            await finish(item, owner: owner, DeliveryResult(outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts))
+        case .invalidToken(let status, let reason, let apnsId):
+            await invalidate(target, item: item, reason: reason, at: sentAt)
+            await finish(item, owner: owner, DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason.rawValue, attempts: attempts))
+        case .rejected(let status, let reason, let apnsId):
+            await finish(item, owner: owner, DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason, attempts: attempts))
+        case .retryLater(let lastError, let status):
+            await retryLater(item, owner: owner, attempts: attempts, lastError: lastError, status: status, sentAt: sentAt)
+        case .interrupted:
+            await reschedule(item, owner: owner, at: sentAt, attempts: item.attempts, lastError: "interrupted by shutdown")
+        }
+    }
+
+    private func retryLater(_ item: OutboxItem, owner: String, attempts: Int, lastError: String, status: Int?, sentAt: Date) async {
+        let exponent = Double(min(max(attempts - 1, 0), 30))
+        let delay = min(configuration.retryMaximumDelay, configuration.retryBaseDelay * pow(2, exponent)) * Double.random(in: 0.5...1)
+        let next = sentAt.addingTimeInterval(delay)
+        if let expiration = item.expiration, next >= expiration {
+            await finish(item, owner: owner, DeliveryResult(outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts))
+            return
+        }
+        logger.debug("push will be retried", metadata: ["pushId": "\(item.pushId)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
+        await reschedule(item, owner: owner, at: next, attempts: attempts, lastError: lastError)
+    }
+
+    private func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
+        do {
+            try await store.reschedule(pushId: item.pushId, owner: owner, nextAttemptAt: next, attempts: attempts, lastError: lastError)
+        } catch {
+            logger.error("rescheduling a push failed; its claim will expire and it will be retried", metadata: ["pushId": "\(item.pushId)", "error": "\(error)"])
+        }
+    }
+
+    private func finish(_ item: OutboxItem, owner: String, _ result: DeliveryResult) async {
+        let now = clock.now()
+        do {
+            _ = try await store.complete(pushId: item.pushId, owner: owner, result: result, at: now)
+        } catch {
+            logger.error("recording a push outcome failed", metadata: ["pushId": "\(item.pushId)", "error": "\(error)"])
+            return
+        }
+        let elapsed = max(0, now.timeIntervalSince(item.acceptedAt))
+        metrics.recordOutcome(result.outcome, reason: result.reason.map(Self.metricReason), priority: item.priority,
+                              latency: .milliseconds(Int64(elapsed * 1000)))
+        let level: Logger.Level = result.outcome == .accepted ? .debug : .info
+        logger.log(level: level, "push finished", metadata: [
+            "pushId": "\(item.pushId)", "target": "\(item.target)", "kind": "\(item.kind.rawValue)",
+            "outcome": "\(result.outcome.rawValue)", "reason": "\(result.reason ?? "")", "attempts": "\(result.attempts)",
+        ])
+    }
+
+    /// A bounded label for a reason: APNs reasons as they are, free text as its first word.
+    static func metricReason(_ reason: String) -> String {
+        let known = APNsReason(rawValue: reason)
+        if case .other = known { return String(reason.prefix { $0.isLetter }) }
+        return known.rawValue
+    }
+
+    private func invalidate(_ target: ResolvedTarget, item: OutboxItem, reason: APNsReason, at date: Date) async {
+        do {
+            switch item.target {
+            case .activity:
+                if let activity = try await store.markTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
+                    logger.info("token marked invalid", metadata: ["activityId": "\(activity.activityId)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+                    webhook.notify(WebhookEvent(event: "token.invalid", activityId: activity.activityId, userId: activity.userId,
+                                                reason: reason.rawValue, token: target.token.shortened, at: date))
+                }
+            case .pushToStartToken:
+                for record in try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
+                    logger.info("push-to-start token marked invalid", metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+                    webhook.notify(WebhookEvent(event: "token.invalid", pushToStartTokenId: record.id, userId: record.userId,
+                                                reason: reason.rawValue, token: target.token.shortened, at: date))
+                }
+            }
+        } catch {
+            logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])
+        }
+    }
+
+    struct ResolvedTarget: Sendable {
+        var token: DeviceToken
+        var bundleId: String
+    }
+
+    struct TargetFailure: Error {
+        var reason: String
+        /// A store failure, not a fact about the target: try again later.
+        var retryable = false
+    }
+
+    /// The current token and bundle id of the push's target, read at send time (so a rotated token is used).
+    private func resolve(_ item: OutboxItem) async -> Result<ResolvedTarget, TargetFailure> {
+        do {
+            switch item.target {
+            case .activity(let id):
+                guard let activity = try await store.activity(id: id) else {
+                    return .failure(TargetFailure(reason: "activity is no longer registered"))
+                }
+                if case .invalid(let reason, _) = activity.tokenState {
+                    return .failure(TargetFailure(reason: "token invalid (\(reason)); waiting for the app to register a new one"))
+                }
+                return .success(ResolvedTarget(token: activity.pushToken, bundleId: activity.bundleId))
+            case .pushToStartToken(let id):
+                guard let record = try await store.pushToStartToken(id: id) else {
+                    return .failure(TargetFailure(reason: "push-to-start token is no longer stored"))
+                }
+                if case .invalid(let reason, _) = record.tokenState {
+                    return .failure(TargetFailure(reason: "push-to-start token invalid (\(reason))"))
+                }
+                return .success(ResolvedTarget(token: record.token, bundleId: record.bundleId))
+            }
+        } catch {
+            return .failure(TargetFailure(reason: "store error while resolving the target: \(error)", retryable: true))
+        }
+    }
+}

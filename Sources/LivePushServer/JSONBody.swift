@@ -1,0 +1,148 @@
+import Foundation
+import Hummingbird
+import LiveActivity
+import NIOCore
+
+/// Reads a request body as a JSON object, naming the field and the rule on every problem.
+struct JSONBody: Sendable {
+    static let maximumBytes = 64 * 1024
+
+    let fields: [String: JSONValue]
+    /// The path of this object in the body (`alert.`), prefixed to field names in errors.
+    let prefix: String
+
+    init(fields: [String: JSONValue], prefix: String = "") {
+        self.fields = fields
+        self.prefix = prefix
+    }
+
+    /// Collects and parses the body; an empty body is `{}` when `allowEmpty`.
+    static func read(_ request: Request, allowEmpty: Bool = false) async throws(APIError) -> JSONBody {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maximumBytes)
+        } catch {
+            throw APIError(.contentTooLarge, field: nil, rule: "maxBodySize", "the request body is over \(maximumBytes) bytes")
+        }
+        if buffer.readableBytes == 0 {
+            if allowEmpty { return JSONBody(fields: [:]) }
+            throw .badRequest(nil, "required", "the request body is empty; expected a JSON object")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(Data(buffer.readableBytesView))
+        } catch {
+            throw .badRequest(nil, "json", "the request body is not valid JSON: \(error.description)")
+        }
+        guard let object = value.objectValue else {
+            throw .badRequest(nil, "object", "the request body is a JSON \(value.typeName); expected a JSON object")
+        }
+        return JSONBody(fields: object)
+    }
+
+    func name(_ key: String) -> String { prefix + key }
+
+    /// Rejects keys the route does not read, so a typo is not silently ignored.
+    func allowOnly(_ keys: Set<String>) throws(APIError) {
+        for key in fields.keys.sorted() where !keys.contains(key) {
+            throw .badRequest(name(key), "unknown", "'\(name(key))' is not a field of this request; accepted: \(keys.sorted().joined(separator: ", "))")
+        }
+    }
+
+    func has(_ key: String) -> Bool {
+        if let value = fields[key], value != .null { return true }
+        return false
+    }
+
+    func string(_ key: String, maxLength: Int = 256) throws(APIError) -> String? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard let text = value.stringValue else {
+            throw .badRequest(name(key), "type", "'\(name(key))' is a JSON \(value.typeName); expected a string")
+        }
+        guard !text.isEmpty else {
+            throw .badRequest(name(key), "nonEmpty", "'\(name(key))' is empty; expected 1 to \(maxLength) characters")
+        }
+        guard text.count <= maxLength else {
+            throw .badRequest(name(key), "maxLength", "'\(name(key))' has \(text.count) characters; at most \(maxLength) are accepted")
+        }
+        return text
+    }
+
+    func requiredString(_ key: String, maxLength: Int = 256) throws(APIError) -> String {
+        guard let text = try string(key, maxLength: maxLength) else {
+            throw .badRequest(name(key), "required", "'\(name(key))' is required (a string)")
+        }
+        return text
+    }
+
+    func bool(_ key: String) throws(APIError) -> Bool? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard let flag = value.boolValue else {
+            throw .badRequest(name(key), "type", "'\(name(key))' is a JSON \(value.typeName); expected true or false")
+        }
+        return flag
+    }
+
+    func number(_ key: String) throws(APIError) -> Double? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard let number = value.numberValue, number.isFinite else {
+            throw .badRequest(name(key), "type", "'\(name(key))' is a JSON \(value.typeName); expected a finite number")
+        }
+        return number
+    }
+
+    func object(_ key: String) throws(APIError) -> JSONBody? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard let object = value.objectValue else {
+            throw .badRequest(name(key), "object", "'\(name(key))' is a JSON \(value.typeName); expected a JSON object")
+        }
+        return JSONBody(fields: object, prefix: name(key) + ".")
+    }
+
+    /// A JSON object kept as a value (content-state, attributes).
+    func objectValue(_ key: String) throws(APIError) -> JSONValue? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard value.objectValue != nil else {
+            throw .badRequest(name(key), "object", "'\(name(key))' is a JSON \(value.typeName); expected a JSON object")
+        }
+        return value
+    }
+
+    func stringArray(_ key: String, maxCount: Int, maxLength: Int = 128) throws(APIError) -> [String]? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard let array = value.arrayValue else {
+            throw .badRequest(name(key), "type", "'\(name(key))' is a JSON \(value.typeName); expected an array of strings")
+        }
+        guard array.count <= maxCount else {
+            throw .badRequest(name(key), "maxCount", "'\(name(key))' has \(array.count) entries; at most \(maxCount) are accepted")
+        }
+        var out: [String] = []
+        for (index, element) in array.enumerated() {
+            guard let text = element.stringValue, !text.isEmpty, text.count <= maxLength else {
+                throw .badRequest("\(name(key))[\(index)]", "type", "'\(name(key))[\(index)]' must be a string of 1 to \(maxLength) characters")
+            }
+            out.append(text)
+        }
+        return out
+    }
+
+    /// A date as ISO 8601 (`2026-11-22T10:00:00Z`) or Unix seconds (a number or a string of digits).
+    func date(_ key: String, now: Date) throws(APIError) -> Date? {
+        guard let value = fields[key], value != .null else { return nil }
+        switch value {
+        case .number(let seconds):
+            guard seconds.isFinite, seconds >= 0, seconds <= 100_000_000_000 else {
+                throw .badRequest(name(key), "date", "'\(name(key))' is \(seconds); expected Unix seconds (0 to 100000000000) or ISO 8601 such as 2026-11-22T10:00:00Z")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        case .string(let text):
+            do {
+                return try DateInput.parse(text, now: now)
+            } catch {
+                throw .badRequest(name(key), "date", "'\(name(key))': \(error.description)")
+            }
+        default:
+            throw .badRequest(name(key), "date", "'\(name(key))' is a JSON \(value.typeName); expected Unix seconds or an ISO 8601 string")
+        }
+    }
+}

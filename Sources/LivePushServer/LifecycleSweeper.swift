@@ -1,0 +1,69 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Logging
+import PushStore
+
+/// Ends activities that reached the maximum active duration (with their last content-state) and forgets
+/// ended activities after their dismissal window.
+final class LifecycleSweeper: Sendable {
+    private let store: any PushStore
+    private let configuration: ServerConfiguration
+    private let clock: any WallClock
+    private let logger: Logger
+    private let webhook: WebhookNotifier
+    private let timestamps = TimestampIssuer()
+
+    init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger, webhook: WebhookNotifier) {
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.webhook = webhook
+    }
+
+    /// Runs one sweep: returns how many activities were ended and how many forgotten.
+    @discardableResult
+    func sweep() async -> (ended: Int, forgotten: Int) {
+        let now = clock.now()
+        var ended = 0
+        do {
+            let expired = try await store.activeActivities(olderThan: now.addingTimeInterval(-configuration.maximumActiveDuration))
+            for activity in expired where await end(activity, now: now) { ended += 1 }
+        } catch {
+            logger.error("lifecycle sweep could not list old activities", metadata: ["error": "\(error)"])
+        }
+        var forgotten = 0
+        do {
+            forgotten = try await store.forgetEnded(before: now.addingTimeInterval(-configuration.forgetAfter))
+            if forgotten > 0 { logger.info("forgot ended activities", metadata: ["count": "\(forgotten)"]) }
+        } catch {
+            logger.error("lifecycle sweep could not forget ended activities", metadata: ["error": "\(error)"])
+        }
+        return (ended, forgotten)
+    }
+
+    /// Ends one activity: an end push with its last content-state when it has one and a valid token.
+    private func end(_ activity: ActivityRecord, now: Date) async -> Bool {
+        let dismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
+        do {
+            if let state = activity.lastContentState, activity.tokenState.isValid {
+                let timestamp = timestamps.next(for: activity.activityId, now: now, stored: activity.lastTimestamp)
+                let payload = LiveActivityPayload.end(contentState: state, dismissalDate: dismissal, timestamp: timestamp)
+                let item = OutboxItem(
+                    target: .activity(id: activity.activityId), kind: .end, payload: payload.encoded(),
+                    priority: .conservesPower, importance: .timeSensitive,
+                    expiration: now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
+                )
+                _ = try await store.enqueue([item])
+            }
+            _ = try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)
+            logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityId)"])
+            webhook.notify(WebhookEvent(event: "activity.ended", activityId: activity.activityId, userId: activity.userId, reason: "maximumDuration", at: now))
+            return true
+        } catch {
+            logger.error("ending an old activity failed", metadata: ["activityId": "\(activity.activityId)", "error": "\(error)"])
+            return false
+        }
+    }
+}

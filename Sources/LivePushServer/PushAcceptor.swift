@@ -1,0 +1,141 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Logging
+import PushStore
+
+/// Turns checked send requests into outbox items: fixes each push's timestamp, applies the priority
+/// budget, and writes the whole request to the outbox in one transaction before anything else.
+final class PushAcceptor: Sendable {
+    let store: any PushStore
+    let configuration: ServerConfiguration
+    let metrics: ServerMetrics
+    let clock: any WallClock
+    let logger: Logger
+    let webhook: WebhookNotifier
+    private let timestamps = TimestampIssuer()
+
+    init(store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
+         logger: Logger, webhook: WebhookNotifier) {
+        self.store = store
+        self.configuration = configuration
+        self.metrics = metrics
+        self.clock = clock
+        self.logger = logger
+        self.webhook = webhook
+    }
+
+    /// Why an activity cannot receive pushes now, or nil.
+    static func ineligibility(_ activity: ActivityRecord) -> (rule: String, message: String)? {
+        if activity.state != .active {
+            return ("active", "activity '\(activity.activityId)' is \(activity.state.rawValue); only active activities take updates")
+        }
+        if case .invalid(let reason, _) = activity.tokenState {
+            return ("validToken", "activity '\(activity.activityId)' has no valid push token (APNs said \(reason)); the app must register a new token")
+        }
+        return nil
+    }
+
+    /// Accepts an update or end for each activity given (already checked eligible).
+    func accept(kind: PushKind, body: PushRequestBody, activities: [ActivityRecord], skipped: [AcceptedPushes.Skipped])
+        async throws(APIError) -> AcceptedPushes
+    {
+        let now = clock.now()
+        var items: [OutboxItem] = []
+        var timestampsByActivity: [String: Date] = [:]
+        var answer = AcceptedPushes(skipped: skipped)
+        let dismissal = kind == .end ? body.dismissalDate : nil
+        for activity in activities {
+            let timestamp = timestamps.next(for: activity.activityId, now: now, stored: activity.lastTimestamp)
+            let payload = body.payload(kind: kind, timestamp: timestamp, dismissalDate: dismissal)
+            let data = try PushRequestBody.validate(payload)
+            let (priority, downgrade) = try await budgetedPriority(body.requestedPriority, for: activity, now: now)
+            let item = OutboxItem(
+                target: .activity(id: activity.activityId), kind: kind, payload: data, priority: priority,
+                requestedPriority: body.requestedPriority, importance: body.importance, downgradeReason: downgrade,
+                collapseKey: body.collapseId, expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
+                acceptedAt: now
+            )
+            if let downgrade { answer.downgraded.append(.init(pushId: item.pushId, reason: downgrade)) }
+            items.append(item)
+            timestampsByActivity[activity.activityId] = timestamp
+        }
+        try await enqueue(items, into: &answer)
+        for item in items {
+            guard let activityId = item.target.activityId else { continue }
+            await afterAcceptance(item: item, activityId: activityId, kind: kind, contentState: body.contentState,
+                                  timestamp: timestampsByActivity[activityId] ?? now, dismissal: dismissal, now: now)
+        }
+        return answer
+    }
+
+    /// Accepts a push-to-start for each valid token given.
+    func acceptStart(body: PushRequestBody, tokens: [PushToStartTokenRecord], skipped: [AcceptedPushes.Skipped])
+        async throws(APIError) -> AcceptedPushes
+    {
+        let now = clock.now()
+        var answer = AcceptedPushes(skipped: skipped)
+        var items: [OutboxItem] = []
+        for token in tokens {
+            let timestamp = timestamps.next(for: "start:" + token.id.uuidString, now: now, stored: nil)
+            let data = try PushRequestBody.validate(body.payload(kind: .start, timestamp: timestamp, dismissalDate: nil))
+            items.append(OutboxItem(
+                target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
+                requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseId,
+                expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
+            ))
+        }
+        try await enqueue(items, into: &answer)
+        return answer
+    }
+
+    private func enqueue(_ items: [OutboxItem], into answer: inout AcceptedPushes) async throws(APIError) {
+        guard !items.isEmpty else { return }
+        let result: EnqueueResult
+        do {
+            result = try await store.enqueue(items)
+        } catch {
+            throw StoreErrorMapping.apiError(error, logger: logger)
+        }
+        answer.pushIds = result.accepted
+        answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced, by: $0.by) }
+        metrics.recordAccepted(items.count)
+        metrics.recordCoalesced(result.coalescedCount)
+        for _ in answer.downgraded { metrics.recordDowngrade() }
+    }
+
+    /// The priority to send with: priority 10 within the activity's hourly budget, else 5 with the reason.
+    private func budgetedPriority(_ requested: APNsPriority, for activity: ActivityRecord, now: Date)
+        async throws(APIError) -> (APNsPriority, String?)
+    {
+        guard requested == .immediate else { return (requested, nil) }
+        let budget = activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+        let used: Int
+        do {
+            used = try await store.highPriorityCount(activityId: activity.activityId, since: now.addingTimeInterval(-3600))
+        } catch {
+            throw StoreErrorMapping.apiError(error, logger: logger)
+        }
+        guard used >= budget else { return (.immediate, nil) }
+        let kind = activity.frequentPushesEnabled ? "frequent-updates budget" : "budget"
+        return (.conservesPower, "hourly priority-10 \(kind) of \(budget) used (\(used) in the last hour); sent at priority 5")
+    }
+
+    /// Bookkeeping after the items are durable; failures are logged (the pushes are accepted already).
+    private func afterAcceptance(item: OutboxItem, activityId: String, kind: PushKind, contentState: JSONValue,
+                                 timestamp: Date, dismissal: Date?, now: Date) async {
+        do {
+            if item.priority == .immediate {
+                try await store.recordHighPriority(activityId: activityId, at: now)
+            }
+            _ = try await store.recordContentState(activityId: activityId, contentState: contentState, timestamp: timestamp)
+            if kind == .end {
+                _ = try await store.markEnded(activityId: activityId, at: now,
+                                              dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay))
+                webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, reason: "backend", at: now))
+            }
+        } catch {
+            logger.error("bookkeeping after acceptance failed", metadata: ["activityId": "\(activityId)", "error": "\(error)"])
+        }
+    }
+}

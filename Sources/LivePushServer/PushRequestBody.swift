@@ -1,0 +1,181 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import PushStore
+
+/// The body of an update, end or start request, checked field by field.
+struct PushRequestBody: Sendable {
+    var contentState: JSONValue
+    var requestedPriority: APNsPriority
+    var importance: PushImportance
+    var alert: LiveActivityAlert?
+    var staleDate: Date?
+    var relevanceScore: Double?
+    var dismissalDate: Date?
+    var expiration: Date?
+    var collapseId: String?
+    /// Start only.
+    var attributesType: String?
+    var attributes: JSONValue?
+
+    static let commonKeys: Set<String> = [
+        "contentState", "priority", "importance", "alert", "sound", "staleDate", "relevanceScore", "expiration",
+        "collapseId",
+    ]
+
+    /// Parses the body for `kind`; every problem names its field and rule.
+    static func parse(_ body: JSONBody, kind: PushKind, now: Date) throws(APIError) -> PushRequestBody {
+        var keys = commonKeys
+        if kind == .end { keys.insert("dismissalDate") }
+        if kind == .start { keys.formUnion(["attributesType", "attributes"]) }
+        try body.allowOnly(keys)
+        guard let contentState = try body.objectValue("contentState") else {
+            throw .badRequest("contentState", "required", "'contentState' is required: a JSON object that decodes into the app's ContentState")
+        }
+        let (priority, importance) = try parsePriority(body)
+        var alert = try body.object("alert").map { object throws(APIError) in try parseAlert(object) }
+        if let sound = try body.string("sound") {
+            if alert?.sound != nil {
+                throw .badRequest("sound", "duplicate", "give the sound either as 'sound' or as 'alert.sound', not both")
+            }
+            alert = LiveActivityAlert(title: alert?.title, body: alert?.body, sound: LiveActivityAlert.Sound(sound))
+        }
+        if kind == .start, alert == nil {
+            throw .badRequest("alert", "required", "'alert' is required to start an activity: the device drops a push-to-start without one")
+        }
+        let expiration = try body.date("expiration", now: now)
+        if let expiration, expiration <= now {
+            throw .badRequest("expiration", "future", "'expiration' is in the past; give a future date (ISO 8601 or Unix seconds)")
+        }
+        let collapseId = try body.string("collapseId", maxLength: 64)
+        if let collapseId, collapseId.utf8.count > APNsRequestHeaders.maximumCollapseIDBytes {
+            throw .badRequest("collapseId", "maxBytes", "'collapseId' is \(collapseId.utf8.count) bytes; APNs accepts at most 64")
+        }
+        return PushRequestBody(
+            contentState: contentState, requestedPriority: priority, importance: importance, alert: alert,
+            staleDate: try body.date("staleDate", now: now), relevanceScore: try body.number("relevanceScore"),
+            dismissalDate: kind == .end ? try body.date("dismissalDate", now: now) : nil,
+            expiration: expiration, collapseId: collapseId,
+            attributesType: kind == .start ? try body.requiredString("attributesType", maxLength: 128) : nil,
+            attributes: kind == .start ? try requiredObject(body, "attributes") : nil
+        )
+    }
+
+    private static func requiredObject(_ body: JSONBody, _ key: String) throws(APIError) -> JSONValue {
+        guard let value = try body.objectValue(key) else {
+            throw .badRequest(key, "required", "'\(key)' is required: a JSON object with the static ActivityAttributes")
+        }
+        return value
+    }
+
+    /// `priority` 5|10 or `importance` routine|timeSensitive; neither: routine (5).
+    static func parsePriority(_ body: JSONBody) throws(APIError) -> (APNsPriority, PushImportance) {
+        var priority: APNsPriority?
+        if let number = try body.number("priority") {
+            switch number {
+            case 5: priority = .conservesPower
+            case 10: priority = .immediate
+            default:
+                throw .badRequest("priority", "oneOf", "'priority' is \(number); Live Activity pushes take 5 (power-aware) or 10 (now)")
+            }
+        }
+        var importance: PushImportance?
+        if let text = try body.string("importance") {
+            switch text {
+            case "routine": importance = .routine
+            case "timeSensitive", "time-sensitive": importance = .timeSensitive
+            default:
+                throw .badRequest("importance", "oneOf", "'importance' is '\(text)'; accepted: routine, timeSensitive")
+            }
+        }
+        switch (priority, importance) {
+        case (nil, nil): return (.conservesPower, .routine)
+        case (let priority?, nil): return (priority, priority == .immediate ? .timeSensitive : .routine)
+        case (nil, let importance?): return (importance == .timeSensitive ? .immediate : .conservesPower, importance)
+        case (let priority?, let importance?):
+            let expected: APNsPriority = importance == .timeSensitive ? .immediate : .conservesPower
+            guard priority == expected else {
+                throw .badRequest("importance", "consistent", "'priority' \(priority.rawValue) contradicts 'importance' \(importance.rawValue); give one of them (routine is 5, timeSensitive is 10)")
+            }
+            return (priority, importance)
+        }
+    }
+
+    static func parseAlert(_ object: JSONBody) throws(APIError) -> LiveActivityAlert {
+        try object.allowOnly(["title", "body", "sound"])
+        let alert = LiveActivityAlert(
+            title: try parseText(object, "title"), body: try parseText(object, "body"),
+            sound: try object.string("sound").map { LiveActivityAlert.Sound($0) }
+        )
+        if alert.title == nil, alert.body == nil, alert.sound == nil {
+            throw .badRequest(object.prefix.isEmpty ? "alert" : String(object.prefix.dropLast()), "nonEmpty", "'alert' has no title, body or sound")
+        }
+        return alert
+    }
+
+    /// A plain string, or `{"locKey": "...", "locArgs": ["..."]}` for a localized text.
+    static func parseText(_ object: JSONBody, _ key: String) throws(APIError) -> AlertText? {
+        guard let value = object.fields[key], value != .null else { return nil }
+        if value.stringValue != nil { return .plain(try object.requiredString(key, maxLength: 4096)) }
+        guard let localized = try object.object(key) else { return nil }
+        try localized.allowOnly(["locKey", "locArgs"])
+        let locKey = try localized.requiredString("locKey", maxLength: 1024)
+        let arguments = try localized.stringArray("locArgs", maxCount: 32, maxLength: 1024) ?? []
+        return .localized(key: locKey, arguments: arguments)
+    }
+
+    /// The payload for one target, with the timestamp fixed now.
+    func payload(kind: PushKind, timestamp: Date, dismissalDate: Date?) -> LiveActivityPayload {
+        switch kind {
+        case .start:
+            return .start(
+                attributesType: attributesType ?? "", attributes: attributes ?? .object([:]), contentState: contentState,
+                alert: alert ?? LiveActivityAlert(), timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore
+            )
+        case .update:
+            return .update(contentState: contentState, alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)
+        case .end:
+            return .end(
+                contentState: contentState, dismissalDate: dismissalDate, alert: alert, timestamp: timestamp,
+                staleDate: staleDate, relevanceScore: relevanceScore
+            )
+        }
+    }
+
+    /// Checks the payload as APNs and the device will; the error names the body field at fault.
+    static func validate(_ payload: LiveActivityPayload) throws(APIError) -> Data {
+        do {
+            return try payload.validatedBody()
+        } catch {
+            throw apiError(for: error)
+        }
+    }
+
+    static func apiError(for error: LiveActivityPayloadError) -> APIError {
+        let field: String
+        let rule: String
+        switch error {
+        case .payloadTooLarge: (field, rule) = ("contentState", "maxPayloadSize")
+        case .missingContentState, .contentStateNotObject: (field, rule) = ("contentState", "object")
+        case .missingStartField(let key): (field, rule) = (camel(key.rawValue), "required")
+        case .dismissalDateNotOnEnd: (field, rule) = ("dismissalDate", "endOnly")
+        case .attributesNotOnStart(let key, _): (field, rule) = (camel(key.rawValue), "startOnly")
+        case .inputPushNotOnStart(let key, _): (field, rule) = (camel(key.rawValue), "startOnly")
+        case .attributesNotObject: (field, rule) = ("attributes", "object")
+        case .emptyAttributesType: (field, rule) = ("attributesType", "nonEmpty")
+        case .relevanceScoreNotFinite: (field, rule) = ("relevanceScore", "finite")
+        case .emptyLocKey(let path): (field, rule) = (path.replacingOccurrences(of: "loc-key", with: "locKey"), "nonEmpty")
+        case .emptySoundName: (field, rule) = ("alert.sound", "nonEmpty")
+        case .invalidInputPushChannel: (field, rule) = ("inputPushChannel", "base64")
+        case .notEncodable(let key, _): (field, rule) = (camel(key.rawValue), "json")
+        }
+        return APIError(.badRequest, field: field, rule: rule, error.description)
+    }
+
+    /// `content-state` → `contentState`.
+    static func camel(_ key: String) -> String {
+        let parts = key.split(separator: "-")
+        guard let first = parts.first else { return key }
+        return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

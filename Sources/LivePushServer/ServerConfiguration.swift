@@ -1,0 +1,83 @@
+import APNsCore
+import Foundation
+
+/// Everything `livepush serve` can be told, with its defaults. The CLI fills it from flags, environment
+/// variables and a JSON file (``ServerConfigurationFile``).
+public struct ServerConfiguration: Sendable {
+    /// The address the HTTP API listens on.
+    public var host = "127.0.0.1"
+    /// The HTTP port; 0 picks a free one (tests).
+    public var port = 8080
+    /// The APNs environment the server sends to, when known: registrations for the other one are refused.
+    public var environment: APNsEnvironment?
+    /// Delivery workers claiming from the outbox; 0 accepts pushes without sending them.
+    public var workerCount = 4
+    /// Items one worker claims at a time (sent concurrently).
+    public var batchSize = 32
+    /// How long a claim holds before another worker (or instance) may take the item over.
+    public var claimLease: TimeInterval = 60
+    /// How long an idle worker waits before looking at the outbox again.
+    public var pollInterval: TimeInterval = 0.25
+    /// Back-off between outbox attempts: the base doubles per attempt up to the maximum.
+    public var retryBaseDelay: TimeInterval = 1
+    public var retryMaximumDelay: TimeInterval = 60
+    /// A push without an `expiration` is retried (and stored by APNs) this long after acceptance.
+    public var defaultExpiration: TimeInterval = 3600
+    /// Priority-10 pushes per activity per hour before updates are downgraded to priority 5.
+    public var hourlyPriority10Budget = 24
+    /// The same budget for activities whose app reported `frequentPushesEnabled`.
+    public var frequentHourlyPriority10Budget = 240
+    /// Activities active this long are ended with their last content-state (Apple's limit is 8 h).
+    public var maximumActiveDuration: TimeInterval = 8 * 3600
+    /// How long an ended activity stays on the Lock Screen when no dismissal date was given.
+    public var defaultDismissalDelay: TimeInterval = 4 * 3600
+    /// Ended activities (with their history) are forgotten this long after their dismissal.
+    public var forgetAfter: TimeInterval = 3600
+    /// How often the lifecycle sweep (8-hour limit, forgetting) runs.
+    public var lifecycleInterval: TimeInterval = 60
+    /// Where token-invalid and activity-ended events are POSTed as JSON; nil: no webhook.
+    public var webhookURL: URL?
+    /// Development API keys accepted besides the stored ones (never stored or logged).
+    public var appKeys: [String] = []
+    public var backendKeys: [String] = []
+    /// How many delivery records `GET /v1/activities/{id}` returns.
+    public var historyLimit = 50
+    /// Names this process's outbox claims; unique per instance.
+    public var instanceID = "livepush-" + UUID().uuidString.prefix(8).lowercased()
+
+    public init() {}
+
+    /// Checks the values; the error names the setting and what is accepted.
+    public func validate() throws(ServerConfigurationError) {
+        func require(_ condition: Bool, _ setting: String, _ rule: String) throws(ServerConfigurationError) {
+            if !condition { throw ServerConfigurationError(setting: setting, rule: rule) }
+        }
+        try require((0...65535).contains(port), "port", "must be 0 to 65535")
+        try require((0...1024).contains(workerCount), "workers", "must be 0 to 1024")
+        try require((1...10_000).contains(batchSize), "batch-size", "must be 1 to 10000")
+        try require(claimLease >= 1, "claim-lease", "must be at least 1 second")
+        try require(pollInterval > 0 && pollInterval <= 60, "poll-interval", "must be more than 0 and at most 60 seconds")
+        try require(retryBaseDelay >= 0 && retryMaximumDelay >= retryBaseDelay, "retry-base-delay/retry-max-delay", "must be 0 or more, the maximum at least the base")
+        try require(defaultExpiration > 0, "default-expiration", "must be more than 0 seconds")
+        try require(hourlyPriority10Budget >= 0 && frequentHourlyPriority10Budget >= 0, "hourly-budget", "must be 0 or more")
+        try require(maximumActiveDuration > 0, "max-active-duration", "must be more than 0 seconds")
+        try require(defaultDismissalDelay >= 0, "default-dismissal-delay", "must be 0 or more seconds")
+        try require(forgetAfter >= 0, "forget-after", "must be 0 or more seconds")
+        try require(lifecycleInterval > 0, "lifecycle-interval", "must be more than 0 seconds")
+        try require((1...1000).contains(historyLimit), "history-limit", "must be 1 to 1000")
+        if let webhookURL {
+            try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhook-url", "must be an http or https URL")
+        }
+        for key in appKeys + backendKeys {
+            try require(key.count >= 16, "app-key/backend-key", "development keys must have at least 16 characters")
+        }
+    }
+}
+
+/// A configuration value that is out of range.
+public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var setting: String
+    public var rule: String
+
+    public var description: String { "\(setting) \(rule)" }
+}

@@ -1,0 +1,75 @@
+import APNsCore
+import Prometheus
+import PushStore
+
+/// The server's Prometheus metrics, in one registry that `/metrics` renders.
+public final class ServerMetrics: Sendable {
+    /// The registry; pass it to `PrometheusMetricsFactory` to add the swift-metrics of the other modules.
+    public let registry: PrometheusCollectorRegistry
+    private let latency: DurationHistogram
+    private let outboxDepth: Gauge
+    private let downgrades: Counter
+    private let coalesced: Counter
+    private let accepted: Counter
+
+    static let latencyBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        .seconds(30), .seconds(60), .seconds(300),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        latency = registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "livepush", subsystem: "server", metricName: "push_latency", unitName: "seconds",
+                helpText: "Time from acceptance of a push to its final outcome."
+            ),
+            buckets: Self.latencyBuckets
+        )
+        outboxDepth = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "livepush", subsystem: "server", metricName: "outbox_depth", unitName: "",
+                helpText: "Pushes waiting in the outbox, claimed or not."
+            )
+        )
+        downgrades = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "livepush", subsystem: "server", metricName: "budget_downgrades", unitName: "total",
+                helpText: "Priority-10 pushes sent at priority 5 because the activity's hourly budget was used up."
+            )
+        )
+        coalesced = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "livepush", subsystem: "server", metricName: "coalesced_updates", unitName: "total",
+                helpText: "Routine updates replaced by a newer one before they were sent."
+            )
+        )
+        accepted = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "livepush", subsystem: "server", metricName: "accepted_pushes", unitName: "total",
+                helpText: "Pushes written to the outbox."
+            )
+        )
+    }
+
+    /// Counts a push's final outcome by outcome, APNs reason and priority, and its latency.
+    func recordOutcome(_ outcome: DeliveryOutcome, reason: String?, priority: APNsPriority, latency: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "livepush", subsystem: "server", metricName: "pushes", unitName: "total",
+                helpText: "Pushes by final outcome, APNs reason and priority."
+            ),
+            labels: [("outcome", outcome.rawValue), ("reason", reason ?? ""), ("priority", String(priority.rawValue))]
+        ).increment()
+        self.latency.record(max(latency, .zero))
+    }
+
+    func recordAccepted(_ count: Int) { accepted.increment(by: Int64(count)) }
+    func recordDowngrade() { downgrades.increment() }
+    func recordCoalesced(_ count: Int) { if count > 0 { coalesced.increment(by: Int64(count)) } }
+    func setOutboxDepth(_ depth: Int) { outboxDepth.set(Int64(depth)) }
+
+    /// The Prometheus text exposition of every metric in the registry.
+    public func render() -> String { registry.emitToString() }
+}

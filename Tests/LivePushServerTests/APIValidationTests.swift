@@ -1,0 +1,156 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import LivePushServer
+import PushStore
+import Testing
+
+@Suite struct APIValidationTests {
+    let token = String(repeating: "ab", count: 32)
+
+    @Test func authenticationAndScopes() async throws {
+        let harness = try await ServerHarness()
+        let http = harness.http
+        let body = registrationJSON(activityId: "a1", token: token)
+
+        let missing = try await http.post("/v1/activities", key: nil, body)
+        #expect(missing.status == 401 && missing.errorField == "Authorization" && missing.errorRule == "required")
+        let unknown = try await http.post("/v1/activities", key: "not-a-real-key-at-all", body)
+        #expect(unknown.status == 401 && unknown.errorRule == "apiKey")
+        let backendRegisters = try await http.post("/v1/activities", key: ServerHarness.backendKey, body)
+        #expect(backendRegisters.status == 403 && backendRegisters.errorField == "Authorization" && backendRegisters.errorRule == "scope")
+        #expect(try await harness.store.activity(id: "a1") == nil)
+
+        let registered = try await http.post("/v1/activities", key: ServerHarness.appKey, body)
+        #expect(registered.status == 201)
+        #expect(registered.json?["activityId"]?.stringValue == "a1")
+        #expect(registered.json?["pushToken"]?.stringValue == "abab…abab")
+
+        let appSends = try await http.post("/v1/activities/a1/update", key: ServerHarness.appKey, #"{"contentState":{"hp":1}}"#)
+        #expect(appSends.status == 403 && appSends.errorRule == "scope")
+        let appReads = try await http.get("/v1/activities/a1", key: ServerHarness.appKey)
+        #expect(appReads.status == 403)
+        await harness.stop()
+    }
+
+    @Test func storedKeysAreCheckedByHashAndRevocation() async throws {
+        let harness = try await ServerHarness()
+        let key = APIKeys.generate(scope: .backend)
+        #expect(key.hasPrefix("lp_backend_"))
+        let hash = APIKeys.hash(key)
+        #expect(hash.count == 64 && hash != key)
+        let record = try await harness.store.createApiKey(name: "ci", scope: .backend, sha256Hash: hash, at: Date())
+        let ok = try await harness.http.get("/v1/activities/none", key: key)
+        #expect(ok.status == 404 && ok.errorField == "activityId")
+        _ = try await harness.store.revokeApiKey(id: record.id, at: Date())
+        let revoked = try await harness.http.get("/v1/activities/none", key: key)
+        #expect(revoked.status == 401 && revoked.errorRule == "apiKey")
+        await harness.stop()
+    }
+
+    @Test func registrationFieldsAreChecked() async throws {
+        let harness = try await ServerHarness()
+        let http = harness.http
+        let key = ServerHarness.appKey
+        let nonHex = try await http.post("/v1/activities", key: key, registrationJSON(activityId: "a1", token: "abzz"))
+        #expect(nonHex.status == 400 && nonHex.errorField == "pushToken" && nonHex.errorRule == "hex")
+        let odd = try await http.post("/v1/activities", key: key, registrationJSON(activityId: "a1", token: "abc"))
+        #expect(odd.status == 400 && odd.errorField == "pushToken")
+        let environment = try await http.post("/v1/activities", key: key, registrationJSON(activityId: "a1", token: token, environment: "staging"))
+        #expect(environment.status == 400 && environment.errorField == "environment" && environment.errorRule == "oneOf")
+        let missing = try await http.post("/v1/activities", key: key, #"{"activityId":"a1","pushToken":"\#(token)"}"#)
+        #expect(missing.status == 400 && missing.errorField == "bundleId" && missing.errorRule == "required")
+        let unknownField = try await http.post("/v1/activities", key: key, #"{"activityId":"a1","pushTokn":"ab"}"#)
+        #expect(unknownField.status == 400 && unknownField.errorField == "pushTokn" && unknownField.errorRule == "unknown")
+        let notJSON = try await http.post("/v1/activities", key: key, "{activityId:")
+        #expect(notJSON.status == 400 && notJSON.errorRule == "json")
+        let array = try await http.post("/v1/activities", key: key, "[]")
+        #expect(array.status == 400 && array.errorRule == "object")
+        let longId = try await http.post("/v1/activities", key: key, registrationJSON(activityId: String(repeating: "x", count: 129), token: token))
+        #expect(longId.status == 400 && longId.errorField == "activityId" && longId.errorRule == "maxLength")
+        #expect(try await harness.store.activityCount() == 0)
+
+        let rotateUnknown = try await http.put("/v1/activities/nope/push-token", key: key, #"{"pushToken":"\#(token)"}"#)
+        #expect(rotateUnknown.status == 404 && rotateUnknown.errorField == "activityId")
+        let pts = try await http.put("/v1/push-to-start-tokens", key: key, #"{"userId":"u","deviceId":"d","bundleId":"b","attributesType":"T","environment":"sandbox","token":"xyz"}"#)
+        #expect(pts.status == 400 && pts.errorField == "token" && pts.errorRule == "hex")
+        await harness.stop()
+    }
+
+    @Test func sendRequestsAreCheckedAndNothingIsHalfWritten() async throws {
+        let harness = try await ServerHarness { $0.workerCount = 0 }
+        let http = harness.http
+        let key = ServerHarness.backendKey
+        #expect(try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "a1", token: token)).status == 201)
+
+        let unknown = try await http.post("/v1/activities/nope/update", key: key, #"{"contentState":{"hp":1}}"#)
+        #expect(unknown.status == 404 && unknown.errorField == "activityId" && unknown.errorRule == "exists")
+        let badDate = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"next tuesday"}"#)
+        #expect(badDate.status == 400 && badDate.errorField == "staleDate" && badDate.errorRule == "date")
+        let badPriority = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"priority":7}"#)
+        #expect(badPriority.status == 400 && badPriority.errorField == "priority" && badPriority.errorRule == "oneOf")
+        let contradiction = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"priority":5,"importance":"timeSensitive"}"#)
+        #expect(contradiction.status == 400 && contradiction.errorField == "importance")
+        let notObject = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":[1,2]}"#)
+        #expect(notObject.status == 400 && notObject.errorField == "contentState" && notObject.errorRule == "object")
+        let emptyLocKey = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"alert":{"title":{"locKey":""}}}"#)
+        #expect(emptyLocKey.status == 400 && emptyLocKey.errorField == "alert.title.locKey")
+        let big = String(repeating: "x", count: 4100)
+        let tooLarge = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"text":"\#(big)"}}"#)
+        #expect(tooLarge.status == 400 && tooLarge.errorField == "contentState" && tooLarge.errorRule == "maxPayloadSize")
+        let dismissalOnUpdate = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"dismissalDate":0}"#)
+        #expect(dismissalOnUpdate.status == 400 && dismissalOnUpdate.errorField == "dismissalDate" && dismissalOnUpdate.errorRule == "unknown")
+        let pastExpiration = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"expiration":1000}"#)
+        #expect(pastExpiration.status == 400 && pastExpiration.errorField == "expiration")
+        let noGroup = try await http.post("/v1/groups/nobody/update", key: key, #"{"contentState":{"hp":1}}"#)
+        #expect(noGroup.status == 404 && noGroup.errorField == "groupId")
+        let noStartToken = try await http.post("/v1/users/u1/start", key: key, #"{"contentState":{"hp":1},"attributesType":"T","attributes":{},"alert":{"title":"Go"}}"#)
+        #expect(noStartToken.status == 404 && noStartToken.errorField == "userId")
+        let startWithoutAlert = try await http.post("/v1/users/u1/start", key: key, #"{"contentState":{"hp":1},"attributesType":"T","attributes":{}}"#)
+        #expect(startWithoutAlert.status == 400 && startWithoutAlert.errorField == "alert")
+
+        #expect(try await harness.store.outboxDepth() == 0)
+        let record = try #require(try await harness.store.activity(id: "a1"))
+        #expect(record.lastContentState == nil)
+
+        let accepted = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2030-01-01T00:00:00Z"}"#)
+        #expect(accepted.status == 202)
+        #expect(accepted.json?["pushIds"]?.arrayValue?.count == 1)
+        #expect(try await harness.store.outboxDepth() == 1)
+        await harness.stop()
+    }
+
+    @Test func unknownRoutesAndOperations() async throws {
+        let harness = try await ServerHarness()
+        let http = harness.http
+        let missing = try await http.get("/v1/nothing-here")
+        #expect(missing.status == 404 && missing.errorRule == "route")
+        let health = try await http.get("/health")
+        #expect(health.status == 200 && health.json?["status"]?.stringValue == "ok")
+        let metrics = try await http.get("/metrics")
+        #expect(metrics.status == 200 && metrics.text.contains("livepush_server_outbox_depth"))
+        await harness.stop()
+    }
+
+    @Test func openAPIDescribesEveryRoute() async throws {
+        let harness = try await ServerHarness()
+        let document = try await harness.http.get("/openapi.json")
+        #expect(document.status == 200)
+        let json = try #require(document.json)
+        #expect(json["openapi"]?.stringValue?.hasPrefix("3.") == true)
+        let paths = try #require(json["paths"]?.objectValue)
+        let routes = harness.server.makeRouter().routes
+        #expect(routes.count == 13)
+        for route in routes {
+            let path = route.path.description.split(separator: "/").map { part in
+                part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
+            }.joined(separator: "/")
+            let method = route.method.rawValue.lowercased()
+            #expect(paths["/" + path]?[method] != nil, "route \(route) is not in /openapi.json")
+        }
+        var documented = 0
+        for (_, operations) in paths { documented += operations.objectValue?.count ?? 0 }
+        #expect(documented == routes.count, "/openapi.json describes routes the router does not have")
+        await harness.stop()
+    }
+}

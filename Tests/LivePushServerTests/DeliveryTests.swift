@@ -1,0 +1,183 @@
+import APNsClient
+import APNsCore
+import Foundation
+import LiveActivity
+import LivePushServer
+import PushStore
+import Testing
+
+/// Delivery through the outbox against a scripted APNs stand-in.
+@Suite struct DeliveryTests {
+    let token = String(repeating: "cd", count: 32)
+
+    private func register(_ harness: ServerHarness, _ id: String = "a1", frequent: Bool = false) async throws {
+        let body = registrationJSON(activityId: id, token: id == "a1" ? token : String(repeating: "ef", count: 32))
+        let json = frequent ? String(body.dropLast()) + #","frequentPushesEnabled":true}"# : body
+        let response = try await harness.http.post("/v1/activities", key: ServerHarness.appKey, json)
+        #expect(response.status == 201)
+    }
+
+    @Test func acceptedUpdateIsSentWithItsFixedPayloadAndRecorded() async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender)
+        try await register(harness)
+        let response = try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey,
+                                                   #"{"contentState":{"hp":3},"importance":"timeSensitive","alert":{"title":"Hi","sound":"default"}}"#)
+        #expect(response.status == 202)
+        let pushId = try #require(response.json?["pushIds"]?.arrayValue?.first?.stringValue)
+        #expect(await ServerHarness.eventually { sender.requests.count == 1 })
+        let request = try #require(sender.requests.first)
+        #expect(request.token.hex == token)
+        #expect(request.headers.topic == "com.example.rangers.push-type.liveactivity")
+        #expect(request.headers.priority == .immediate)
+        #expect(request.headers.apnsID?.uuidString.lowercased() == pushId.lowercased())
+        let payload = try JSONValue.parse(request.body)
+        #expect(payload["aps"]?["event"]?.stringValue == "update")
+        #expect(payload["aps"]?["content-state"]?["hp"]?.numberValue == 3)
+        #expect(payload["aps"]?["timestamp"]?.numberValue != nil)
+
+        #expect(try await ServerHarness.eventually {
+            let detail = try await harness.http.get("/v1/activities/a1", key: ServerHarness.backendKey)
+            return detail.json?["deliveries"]?.arrayValue?.first?["outcome"]?.stringValue == "accepted"
+        })
+        let detail = try await harness.http.get("/v1/activities/a1", key: ServerHarness.backendKey)
+        let delivery = try #require(detail.json?["deliveries"]?.arrayValue?.first)
+        #expect(delivery["pushId"]?.stringValue?.lowercased() == pushId.lowercased())
+        #expect(delivery["priority"]?.numberValue == 10)
+        #expect(delivery["sentAt"]?.stringValue != nil && delivery["acceptedAt"]?.stringValue != nil)
+        #expect(detail.json?["activity"]?["lastContentState"]?["hp"]?.numberValue == 3)
+        let metrics = try await harness.http.get("/metrics")
+        #expect(metrics.text.contains(#"livepush_server_pushes_total{outcome="accepted",reason="",priority="10"} 1"#))
+        await harness.stop()
+    }
+
+    @Test func timestampsIncreasePerActivityWithinOneSecond() async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender)
+        try await register(harness)
+        for hp in 1...3 {
+            let response = try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
+            #expect(response.status == 202)
+        }
+        #expect(await ServerHarness.eventually { sender.requests.count == 3 })
+        let stamps = try sender.requests.map { try #require(try JSONValue.parse($0.body)["aps"]?["timestamp"]?.numberValue) }
+        #expect(Set(stamps).count == 3, "each push to one activity gets its own, newer timestamp")
+        await harness.stop()
+    }
+
+    @Test func budgetDowngradesToPriorityFiveAndSaysWhy() async throws {
+        let harness = try await ServerHarness {
+            $0.workerCount = 0
+            $0.hourlyPriority10Budget = 2
+            $0.frequentHourlyPriority10Budget = 3
+        }
+        try await register(harness, "a1")
+        try await register(harness, "a2", frequent: true)
+        var downgradedA1 = 0
+        var downgradedA2 = 0
+        for hp in 1...4 {
+            let one = try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
+            downgradedA1 += one.json?["downgraded"]?.arrayValue?.count ?? 0
+            let two = try await harness.http.post("/v1/activities/a2/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
+            downgradedA2 += two.json?["downgraded"]?.arrayValue?.count ?? 0
+        }
+        #expect(downgradedA1 == 2)
+        #expect(downgradedA2 == 1)
+        let pending = try await harness.store.pendingItems(activityId: "a1")
+        #expect(pending.map(\.priority) == [.immediate, .immediate, .conservesPower, .conservesPower])
+        #expect(pending.last?.requestedPriority == .immediate)
+        #expect(pending.last?.downgradeReason?.contains("budget of 2") == true)
+        let metrics = try await harness.http.get("/metrics")
+        #expect(metrics.text.contains("livepush_server_budget_downgrades_total 3"))
+        await harness.stop()
+    }
+
+    @Test func routineUpdatesCoalesceWhileWaiting() async throws {
+        let harness = try await ServerHarness { $0.workerCount = 0 }
+        try await register(harness)
+        var ids: [String] = []
+        for hp in 1...3 {
+            let response = try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":\#(hp)},"importance":"routine"}"#)
+            ids.append(try #require(response.json?["pushIds"]?.arrayValue?.first?.stringValue))
+            if hp > 1 { #expect(response.json?["coalesced"]?.arrayValue?.count == 1) }
+        }
+        let pending = try await harness.store.pendingItems(activityId: "a1")
+        #expect(pending.count == 1)
+        #expect(pending.first?.pushId.uuidString.lowercased() == ids.last?.lowercased())
+        let metrics = try await harness.http.get("/metrics")
+        #expect(metrics.text.contains("livepush_server_coalesced_updates_total 2"))
+        await harness.stop()
+    }
+
+    @Test func deadTokenIsMarkedInvalidAndNotUsedAgain() async throws {
+        let sender = FakeSender()
+        sender.enqueue([.success(APNsResponse(status: 410, apnsID: "x", reason: .unregistered))])
+        let harness = try await ServerHarness(sender: sender)
+        try await register(harness)
+        #expect(try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+        #expect(try await ServerHarness.eventually {
+            try await harness.store.activity(id: "a1")?.tokenState.isValid == false
+        })
+        let refused = try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":2}}"#)
+        #expect(refused.status == 409 && refused.errorRule == "validToken")
+        #expect(try await ServerHarness.eventually { try await harness.store.outboxDepth() == 0 })
+        let history = try await harness.store.deliveries(activityId: "a1", limit: 10)
+        #expect(history.first?.outcome == .rejected && history.first?.reason == "Unregistered" && history.first?.status == 410)
+        #expect(sender.requests.count == 1)
+        await harness.stop()
+    }
+
+    @Test func serverErrorsAreRetriedUntilAccepted() async throws {
+        let sender = FakeSender()
+        sender.enqueue([
+            .success(APNsResponse(status: 503, reason: .serviceUnavailable)),
+            .failure(.connectionClosed(processed: false, detail: "reset")),
+            .success(APNsResponse(status: 429, reason: .tooManyRequests)),
+        ])
+        let harness = try await ServerHarness(sender: sender)
+        try await register(harness)
+        #expect(try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+        #expect(try await ServerHarness.eventually {
+            try await harness.store.deliveries(activityId: "a1", limit: 1).first?.outcome == .accepted
+        })
+        let record = try #require(try await harness.store.deliveries(activityId: "a1", limit: 1).first)
+        #expect(record.attempts == 4)
+        #expect(sender.requests.count == 4)
+        await harness.stop()
+    }
+
+    @Test func retriesStopAtTheExpiration() async throws {
+        let sender = FakeSender()
+        sender.enqueue(Array(repeating: .success(APNsResponse(status: 503, reason: .serviceUnavailable)), count: 1000))
+        let harness = try await ServerHarness(sender: sender) { $0.retryBaseDelay = 0.2; $0.retryMaximumDelay = 0.4 }
+        try await register(harness)
+        let expiration = Int(Date().timeIntervalSince1970) + 2
+        #expect(try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1},"expiration":\#(expiration)}"#).status == 202)
+        #expect(try await ServerHarness.eventually {
+            try await harness.store.deliveries(activityId: "a1", limit: 1).first?.outcome == .expired
+        })
+        let record = try #require(try await harness.store.deliveries(activityId: "a1", limit: 1).first)
+        #expect(record.reason?.contains("ServiceUnavailable") == true)
+        await harness.stop()
+    }
+
+    @Test func endMarksTheActivityEndedAndGroupsFanOut() async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender)
+        for (index, id) in ["g1", "g2", "g3"].enumerated() {
+            let hex = String(repeating: "0\(index + 1)", count: 16)
+            #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: hex, groups: ["party"])).status == 201)
+        }
+        let update = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":5}}"#)
+        #expect(update.status == 202 && update.json?["pushIds"]?.arrayValue?.count == 3)
+        let end = try await harness.http.post("/v1/activities/g2/end", key: ServerHarness.backendKey, #"{"contentState":{"hp":0},"dismissalDate":"+1m"}"#)
+        #expect(end.status == 202)
+        #expect(try await harness.store.activity(id: "g2")?.state == .ended)
+        let groupEnd = try await harness.http.post("/v1/groups/party/end", key: ServerHarness.backendKey, #"{"contentState":{"hp":0}}"#)
+        #expect(groupEnd.status == 202 && groupEnd.json?["pushIds"]?.arrayValue?.count == 2)
+        let again = try await harness.http.post("/v1/activities/g1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":9}}"#)
+        #expect(again.status == 409 && again.errorRule == "active")
+        #expect(await ServerHarness.eventually { sender.requests.count == 6 })
+        await harness.stop()
+    }
+}

@@ -1,0 +1,151 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveActivity
+import LivePushServer
+import PushStore
+import Testing
+
+/// The server against the local APNs simulator: registration through the API, sends from the backend,
+/// the simulated activity showing the result.
+@Suite struct EndToEndTests {
+    private func register(_ server: ServerHarness, _ created: ActivityCreated, groups: [String] = []) async throws {
+        let response = try await server.http.post("/v1/activities", key: ServerHarness.appKey,
+                                                  registrationJSON(activityId: created.activityId, token: created.pushToken, groups: groups))
+        #expect(response.status == 201, "\(response.text)")
+    }
+
+    private func update(_ server: ServerHarness, _ activityId: String, hp: Int, priority: Int = 10) async throws -> TestResponse {
+        try await server.http.post("/v1/activities/\(activityId)/update", key: ServerHarness.backendKey,
+                                   #"{"contentState":{"hp":\#(hp)},"priority":\#(priority)}"#)
+    }
+
+    @Test func backendUpdateReachesTheSimulatedActivity() async throws {
+        let sim = try await SimulatorHarness()
+        let server = try await ServerHarness(sender: sim.client)
+        let created = try await sim.startActivity(name: "panda")
+        try await register(server, created)
+        #expect(try await update(server, created.activityId, hp: 42).status == 202)
+        #expect(try await ServerHarness.eventually { try await sim.contentState(created.activityId)["hp"]?.numberValue == 42 })
+        #expect(try await ServerHarness.eventually {
+            try await server.store.deliveries(activityId: created.activityId, limit: 1).first?.outcome == .accepted
+        })
+        let detail = try await server.http.get("/v1/activities/\(created.activityId)", key: ServerHarness.backendKey)
+        #expect(detail.json?["deliveries"]?.arrayValue?.first?["apnsId"]?.stringValue != nil)
+
+        let end = try await server.http.post("/v1/activities/\(created.activityId)/end", key: ServerHarness.backendKey,
+                                             #"{"contentState":{"hp":0},"dismissalDate":"+10m","priority":10}"#)
+        #expect(end.status == 202)
+        #expect(try await ServerHarness.eventually { try await sim.simulator.world.activity(id: created.activityId).state == .ended })
+        #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 0)
+        await server.stop()
+        await sim.stop()
+    }
+
+    @Test func rotatedTokenIsUsedAndTheOldOneNeverAgain() async throws {
+        let sim = try await SimulatorHarness()
+        let server = try await ServerHarness(sender: sim.client)
+        let created = try await sim.startActivity(name: "tiger")
+        try await register(server, created)
+        let newToken = try await sim.simulator.world.rotateActivityToken(activityID: created.activityId)
+        let rotated = try await server.http.put("/v1/activities/\(created.activityId)/push-token", key: ServerHarness.appKey, #"{"pushToken":"\#(newToken)"}"#)
+        #expect(rotated.status == 200)
+        #expect(try await update(server, created.activityId, hp: 7).status == 202)
+        #expect(try await ServerHarness.eventually { try await sim.contentState(created.activityId)["hp"]?.numberValue == 7 })
+        let log = await sim.simulator.world.pushes(limit: 100)
+        #expect(log.count == 1)
+        #expect(log.first?.token == newToken)
+        #expect(try await server.store.activity(id: created.activityId)?.tokenState.isValid == true)
+        let reuse = try await server.http.put("/v1/activities/\(created.activityId)/push-token", key: ServerHarness.appKey, #"{"pushToken":"\#(created.pushToken)"}"#)
+        #expect(reuse.status == 409, "a retired token is refused: \(reuse.text)")
+        await server.stop()
+        await sim.stop()
+    }
+
+    @Test func goneTokenIsMarkedInvalid() async throws {
+        let sim = try await SimulatorHarness()
+        let server = try await ServerHarness(sender: sim.client)
+        let created = try await sim.startActivity(name: "eagle")
+        try await register(server, created)
+        // The device rotates its token but the app never tells the server: the old one answers 410.
+        _ = try await sim.simulator.world.rotateActivityToken(activityID: created.activityId)
+        #expect(try await update(server, created.activityId, hp: 9).status == 202)
+        #expect(try await ServerHarness.eventually {
+            try await server.store.activity(id: created.activityId)?.tokenState.isValid == false
+        })
+        let history = try await server.store.deliveries(activityId: created.activityId, limit: 1)
+        #expect(history.first?.status == 410 && history.first?.outcome == .rejected)
+        let refused = try await update(server, created.activityId, hp: 10)
+        #expect(refused.status == 409 && refused.errorRule == "validToken")
+        #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 1)
+        await server.stop()
+        await sim.stop()
+    }
+
+    @Test func restartedServerDeliversTheWholeOutbox() async throws {
+        let sim = try await SimulatorHarness()
+        let server = try await ServerHarness(sender: sim.client) { $0.workerCount = 0 }
+        var activities: [ActivityCreated] = []
+        for index in 0..<5 {
+            let created = try await sim.startActivity(name: "hero\(index)")
+            try await register(server, created)
+            activities.append(created)
+        }
+        for round in 1...4 {
+            for created in activities {
+                #expect(try await update(server, created.activityId, hp: round).status == 202)
+            }
+        }
+        #expect(try await server.store.outboxDepth() == 20)
+        #expect(await sim.simulator.world.pushes(limit: 100).isEmpty)
+        try await server.restart { configuration in
+            configuration.port = 0
+            configuration.workerCount = 2
+            configuration.appKeys = [ServerHarness.appKey]
+            configuration.backendKeys = [ServerHarness.backendKey]
+            configuration.pollInterval = 0.02
+            configuration.retryBaseDelay = 0.02
+            configuration.retryMaximumDelay = 0.1
+        }
+        #expect(try await ServerHarness.eventually { try await server.store.outboxDepth() == 0 })
+        for created in activities {
+            #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 4)
+            let history = try await server.store.deliveries(activityId: created.activityId, limit: 10)
+            #expect(history.count == 4 && history.allSatisfy { $0.outcome == .accepted })
+        }
+        await server.stop()
+        await sim.stop()
+    }
+
+    @Test func everyUpdateArrivesDespiteInjected503sAndGoAways() async throws {
+        let sim = try await SimulatorHarness(faultSeed: 2026)
+        try sim.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.2))
+        try sim.simulator.faults.add(FaultRule(reason: "Shutdown", share: 1, goAwayAfterStreams: 15))
+        let server = try await ServerHarness(sender: sim.client)
+        var activities: [ActivityCreated] = []
+        for index in 0..<6 {
+            let created = try await sim.startActivity(name: "fault\(index)")
+            try await register(server, created, groups: ["party"])
+            activities.append(created)
+        }
+        for round in 1...5 {
+            for created in activities {
+                #expect(try await update(server, created.activityId, hp: round, priority: round % 2 == 0 ? 5 : 10).status == 202)
+            }
+        }
+        #expect(try await server.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":100},"priority":10}"#).status == 202)
+        #expect(try await ServerHarness.eventually(timeout: 60) { try await server.store.outboxDepth() == 0 })
+        var injected = 0
+        for created in activities {
+            #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 100)
+            let history = try await server.store.deliveries(activityId: created.activityId, limit: 50)
+            #expect(history.allSatisfy { $0.outcome == .accepted || $0.outcome == .coalesced }, "\(history.map { "\($0.outcome) \($0.reason ?? "")" })")
+            injected += history.reduce(0) { $0 + $1.attempts - 1 }
+        }
+        let log = await sim.simulator.world.pushes(limit: 2000)
+        #expect(log.contains { $0.status == 503 }, "faults were injected")
+        #expect(injected > 0 || log.contains { $0.status == 503 })
+        await server.stop()
+        await sim.stop()
+    }
+}

@@ -1,0 +1,88 @@
+import APNsCore
+import Foundation
+import LivePushServer
+import Logging
+import PushStore
+
+/// A server on 127.0.0.1:0 over a SQLite store in a fresh temporary directory.
+final class ServerHarness: @unchecked Sendable {
+    static let appKey = "test-app-key-0123456789"
+    static let backendKey = "test-backend-key-0123456789"
+
+    let directory: URL
+    let databasePath: String
+    private(set) var store: any PushStore
+    private(set) var server: LivePushServer
+    private(set) var http: TestHTTP
+    let sender: any PushSending
+    let configure: @Sendable (inout ServerConfiguration) -> Void
+
+    /// Starts a server; `configure` adjusts the test defaults (fast polling and retries, no sweeps).
+    init(sender: any PushSending = FakeSender(), directory: URL? = nil,
+         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws {
+        let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("livepush-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        self.databasePath = directory.appendingPathComponent("store.sqlite").path
+        self.sender = sender
+        self.configure = configure
+        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, configure: configure)
+        self.store = store
+        self.server = server
+        self.http = TestHTTP(port: port)
+    }
+
+    private static func boot(databasePath: String, sender: any PushSending,
+                             configure: @Sendable (inout ServerConfiguration) -> Void) async throws -> (any PushStore, LivePushServer, Int) {
+        let store = try await SQLitePushStore(path: databasePath)
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.workerCount = 2
+        configuration.pollInterval = 0.02
+        configuration.retryBaseDelay = 0.02
+        configuration.retryMaximumDelay = 0.1
+        configuration.lifecycleInterval = 3600
+        configuration.appKeys = [appKey]
+        configuration.backendKeys = [backendKey]
+        configure(&configuration)
+        var logger = Logger(label: "livepush.server.test")
+        logger.logLevel = .warning
+        let server = try LivePushServer(configuration: configuration, store: store, sender: sender, logger: logger)
+        let port = try await server.start()
+        return (store, server, port)
+    }
+
+    /// Graceful stop and a new server process on the same database file.
+    func restart(configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil) async throws {
+        await server.shutdown()
+        await store.close()
+        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, configure: configure ?? self.configure)
+        self.store = store
+        self.server = server
+        self.http = TestHTTP(port: port)
+    }
+
+    func stop() async {
+        await server.shutdown()
+        await store.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Waits (polling, bounded) until `condition` holds; false if it never did.
+    static func eventually(timeout: TimeInterval = 20, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
+    }
+}
+
+/// A registration body for tests.
+func registrationJSON(activityId: String, token: String, bundleId: String = "com.example.rangers",
+                      environment: String = "sandbox", groups: [String] = [], userId: String? = nil) -> String {
+    let groupList = groups.map { "\"\($0)\"" }.joined(separator: ",")
+    let user = userId.map { ",\"userId\":\"\($0)\"" } ?? ""
+    return #"{"activityId":"\#(activityId)","pushToken":"\#(token)","bundleId":"\#(bundleId)","attributesType":"AdventureAttributes","environment":"\#(environment)","groups":[\#(groupList)]\#(user)}"#
+}
