@@ -10,6 +10,8 @@ struct LivePush: AsyncParsableCommand {
             JWTCommand.self,
             SendCommand.self,
             SimulatorCommand.self,
+            ServeCommand.self,
+            KeysCommand.self,
         ]
     )
 }

@@ -121,6 +121,12 @@ public final class LivePushServer: Service, Sendable {
         await shutdown()
     }
 
+    /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
+    public func runUntilSignalled() async throws {
+        let group = ServiceGroup(services: [self], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+
     /// Runs one lifecycle sweep now (ends over-age activities, forgets old ended ones).
     @discardableResult
     public func sweepLifecycle() async -> (ended: Int, forgotten: Int) {

@@ -1,4 +1,5 @@
 import APNsCore
+import CoreMetrics
 import Prometheus
 import PushStore
 
@@ -7,10 +8,10 @@ public final class ServerMetrics: Sendable {
     /// The registry; pass it to `PrometheusMetricsFactory` to add the swift-metrics of the other modules.
     public let registry: PrometheusCollectorRegistry
     private let latency: DurationHistogram
-    private let outboxDepth: Gauge
-    private let downgrades: Counter
-    private let coalesced: Counter
-    private let accepted: Counter
+    private let outboxDepth: Prometheus.Gauge
+    private let downgrades: Prometheus.Counter
+    private let coalesced: Prometheus.Counter
+    private let accepted: Prometheus.Counter
 
     static let latencyBuckets: [Duration] = [
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
@@ -69,6 +70,12 @@ public final class ServerMetrics: Sendable {
     func recordDowngrade() { downgrades.increment() }
     func recordCoalesced(_ count: Int) { if count > 0 { coalesced.increment(by: Int64(count)) } }
     func setOutboxDepth(_ depth: Int) { outboxDepth.set(Int64(depth)) }
+
+    /// Sends every swift-metrics metric of the process (APNs client, store, provider tokens) to this
+    /// registry, so `/metrics` shows them too. Call once per process, before anything records.
+    public func bootstrapMetricsSystem() {
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+    }
 
     /// The Prometheus text exposition of every metric in the registry.
     public func render() -> String { registry.emitToString() }
