@@ -88,3 +88,28 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     /// The activity the push went to, nil for push-to-start pushes.
     public var activityId: String? { target.activityId }
 }
+
+/// One entry of a batch completion: which claimed push, and how it ended.
+public struct PushCompletion: Sendable, Hashable, Codable {
+    public var pushId: UUID
+    public var result: DeliveryResult
+
+    public init(pushId: UUID, result: DeliveryResult) {
+        self.pushId = pushId
+        self.result = result
+    }
+}
+
+/// The answer of a batch completion.
+public struct CompletionReport: Sendable, Hashable, Codable {
+    /// The delivery records written, in the order of the request.
+    public var records: [DeliveryRecord]
+    /// Pushes skipped because the worker no longer holds them (gone, or claimed again by another
+    /// worker after the lease ended), in the order of the request.
+    public var notHeld: [UUID]
+
+    public init(records: [DeliveryRecord], notHeld: [UUID]) {
+        self.records = records
+        self.notHeld = notHeld
+    }
+}

@@ -34,14 +34,18 @@ public final class PostgresPushStore: PushStore {
             }
             parsed.configuration.options.additionalStartupParameters.append(("search_path", schema))
             dialect.setupStatements = ["CREATE SCHEMA IF NOT EXISTS \(schema)"]
+            dialect.migrationLockStatement = PostgresBackend.migrationLock(schema: schema)
             parsed.redacted += " (schema \(schema))"
         }
         let backend = PostgresBackend(
             configuration: parsed.configuration, dialect: dialect, redactedURL: parsed.redacted, logger: logger)
         do {
+            // Reaching the server is bounded by `connectTimeout`; the migration itself may wait for
+            // another process's migration.
             try await Self.withTimeout(connectTimeout, location: parsed.redacted) { () async throws(PushStoreError) in
-                try await Migrator.migrate(backend, logger: logger)
+                _ = try await backend.read { session throws(PushStoreError) in try await session.query("SELECT 1 AS ok") }
             }
+            try await Migrator.migrate(backend, logger: logger)
         } catch {
             await backend.close()
             throw error
@@ -182,6 +186,12 @@ public final class PostgresPushStore: PushStore {
         -> DeliveryRecord
     {
         try await core.complete(pushId: pushId, owner: owner, result: result, at: at)
+    }
+
+    public func complete(owner: String, completions: [PushCompletion], at: Date) async throws(PushStoreError)
+        -> CompletionReport
+    {
+        try await core.complete(owner: owner, completions: completions, at: at)
     }
 
     public func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)

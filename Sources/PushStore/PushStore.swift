@@ -87,6 +87,10 @@ public protocol PushStore: Sendable {
     /// the item is gone and `conflict` when `owner` does not hold its claim.
     func complete(pushId: UUID, owner: String, result: DeliveryResult, at: Date) async throws(PushStoreError) -> DeliveryRecord
 
+    /// Completes many claimed items in one transaction (what a worker does after a batch of sends).
+    /// Items `owner` does not hold are skipped and listed in the report instead of failing the batch.
+    func complete(owner: String, completions: [PushCompletion], at: Date) async throws(PushStoreError) -> CompletionReport
+
     /// Gives a claimed item back for a later attempt.
     func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)

@@ -108,9 +108,10 @@ enum RowDecoding {
     static let outboxColumns = [
         "push_id", "target_kind", "target_id", "kind", "payload", "priority", "requested_priority", "importance",
         "downgrade_reason", "collapse_key", "expiration", "accepted_at", "attempts", "next_attempt_at",
-        "claim_owner", "claim_until", "last_error",
+        "claim_owner", "claim_until", "last_error", "available_at",
     ]
 
+    /// Column values of a new (unclaimed) item.
     static func outboxValues(_ item: OutboxItem) -> [SQLValue] {
         let target = targetColumns(item.target)
         return [
@@ -118,7 +119,7 @@ enum RowDecoding {
             .int(item.priority.rawValue), .int(item.requestedPriority.rawValue), .text(item.importance.rawValue),
             .text(item.downgradeReason), .text(item.collapseKey), .date(item.expiration), .date(item.acceptedAt),
             .int(item.attempts), .date(item.nextAttemptAt), .text(item.claim?.owner), .date(item.claim?.until),
-            .text(item.lastError),
+            .text(item.lastError), .date(item.nextAttemptAt),
         ]
     }
 

@@ -20,21 +20,21 @@ extension SQLStoreCore {
     static func checkTokenUsable(_ session: any SQLSession, token: DeviceToken, for activityId: String)
         async throws(PushStoreError)
     {
-        if let retired = try await session.first(
-            "SELECT activity_id FROM retired_tokens WHERE token = ?", [.text(token.hex)])
-        {
-            let owner = try retired.string("activity_id")
+        let rows = try await session.query(
+            """
+            SELECT 'retired' AS why, activity_id FROM retired_tokens WHERE token = ?
+            UNION ALL
+            SELECT 'held' AS why, activity_id FROM activities WHERE push_token = ? AND activity_id <> ?
+            """,
+            [.text(token.hex), .text(token.hex), .text(activityId)])
+        guard let row = rows.first else { return }
+        let other = try row.string("activity_id")
+        if try row.string("why") == "retired" {
             throw .conflict(
-                detail: "push token \(token.shortened) was replaced for activity '\(owner)' and is never used again; "
+                detail: "push token \(token.shortened) was replaced for activity '\(other)' and is never used again; "
                     + "register the activity's current token")
         }
-        if let holder = try await session.first(
-            "SELECT activity_id FROM activities WHERE push_token = ? AND activity_id <> ?",
-            [.text(token.hex), .text(activityId)])
-        {
-            let other = try holder.string("activity_id")
-            throw .conflict(detail: "push token \(token.shortened) is the current token of activity '\(other)'")
-        }
+        throw .conflict(detail: "push token \(token.shortened) is the current token of activity '\(other)'")
     }
 
     static func retire(_ session: any SQLSession, token: DeviceToken, activityId: String, at: Date)
@@ -57,7 +57,7 @@ extension SQLStoreCore {
                 INSERT INTO activities (activity_id, push_token, bundle_id, attributes_type, environment, user_id,
                     groups_json, frequent_pushes, state, token_state, registered_at, updated_at, started_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 'valid', ?, ?, ?)
-                ON CONFLICT (activity_id) DO NOTHING RETURNING activity_id
+                ON CONFLICT (activity_id) DO NOTHING RETURNING *
                 """,
                 [
                     .text(id), .text(registration.pushToken.hex), .text(registration.bundleId),
@@ -65,18 +65,21 @@ extension SQLStoreCore {
                     .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
                     .date(registration.at), .date(registration.at), .date(registration.at),
                 ])
-            if inserted.isEmpty {
+            let record: ActivityRecord
+            if let row = inserted.first {
+                record = try RowDecoding.activity(row)
+            } else {
                 let existing = try await Self.fetchActivity(session, id: id, forUpdate: dialect.forUpdateClause)
                 guard let existing else { throw .conflict(detail: "activity '\(id)' was deleted while registering") }
                 if existing.pushToken != registration.pushToken {
                     try await Self.retire(session, token: existing.pushToken, activityId: id, at: registration.at)
                 }
-                try await session.execute(
+                let updated = try await session.query(
                     """
                     UPDATE activities SET push_token = ?, bundle_id = ?, attributes_type = ?, environment = ?,
                         user_id = ?, groups_json = ?, frequent_pushes = ?, token_state = 'valid',
                         token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = ?
-                    WHERE activity_id = ?
+                    WHERE activity_id = ? RETURNING *
                     """,
                     [
                         .text(registration.pushToken.hex), .text(registration.bundleId),
@@ -84,13 +87,15 @@ extension SQLStoreCore {
                         .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
                         .date(registration.at), .text(id),
                     ])
+                guard let row = updated.first else { throw .notFound(kind: .activity, id: id) }
+                record = try RowDecoding.activity(row)
                 try await session.execute("DELETE FROM activity_groups WHERE activity_id = ?", [.text(id)])
             }
             let groupRows = Set(registration.groups).sorted().map { [SQLValue.text($0), .text(id)] }
             try await Self.insertRows(
                 session, dialect: dialect, table: "activity_groups", columns: ["group_name", "activity_id"],
                 rows: groupRows)
-            return try await Self.requireActivity(session, id: id)
+            return record
         }
     }
 
@@ -103,14 +108,15 @@ extension SQLStoreCore {
             guard existing.pushToken != newToken else { return existing }
             try await Self.checkTokenUsable(session, token: newToken, for: activityId)
             try await Self.retire(session, token: existing.pushToken, activityId: activityId, at: at)
-            try await session.execute(
+            let rows = try await session.query(
                 """
                 UPDATE activities SET push_token = ?, token_state = 'valid', token_invalid_reason = NULL,
                     token_invalidated_at = NULL, updated_at = ?
-                WHERE activity_id = ?
+                WHERE activity_id = ? RETURNING *
                 """,
                 [.text(newToken.hex), .date(at), .text(activityId)])
-            return try await Self.requireActivity(session, id: activityId)
+            guard let row = rows.first else { throw .notFound(kind: .activity, id: activityId) }
+            return try RowDecoding.activity(row)
         }
     }
 
@@ -121,11 +127,11 @@ extension SQLStoreCore {
                 """
                 UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
                     ended_at = COALESCE(ended_at, ?), dismissal_date = COALESCE(?, dismissal_date), updated_at = ?
-                WHERE activity_id = ? RETURNING activity_id
+                WHERE activity_id = ? RETURNING *
                 """,
                 [.date(at), .date(dismissalDate), .date(at), .text(activityId)])
-            guard !changed.isEmpty else { throw .notFound(kind: .activity, id: activityId) }
-            return try await Self.requireActivity(session, id: activityId)
+            guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
+            return try RowDecoding.activity(row)
         }
     }
 
@@ -135,11 +141,11 @@ extension SQLStoreCore {
             let changed = try await session.query(
                 """
                 UPDATE activities SET state = 'dismissed', ended_at = COALESCE(ended_at, ?), updated_at = ?
-                WHERE activity_id = ? RETURNING activity_id
+                WHERE activity_id = ? RETURNING *
                 """,
                 [.date(at), .date(at), .text(activityId)])
-            guard !changed.isEmpty else { throw .notFound(kind: .activity, id: activityId) }
-            return try await Self.requireActivity(session, id: activityId)
+            guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
+            return try RowDecoding.activity(row)
         }
     }
 
@@ -149,12 +155,13 @@ extension SQLStoreCore {
         try Validation.identifier(activityId, field: "activityId")
         let text = String(decoding: contentState.serialized(), as: UTF8.self)
         return try await run("recordContentState") { session throws(PushStoreError) in
-            try await session.execute(
+            let changed = try await session.query(
                 """
                 UPDATE activities SET last_content_state = ?, last_timestamp = ?, updated_at = ?
-                WHERE activity_id = ? AND (last_timestamp IS NULL OR last_timestamp <= ?)
+                WHERE activity_id = ? AND (last_timestamp IS NULL OR last_timestamp <= ?) RETURNING *
                 """,
                 [.text(text), .date(timestamp), .date(timestamp), .text(activityId), .date(timestamp)])
+            if let row = changed.first { return try RowDecoding.activity(row) }
             return try await Self.requireActivity(session, id: activityId)
         }
     }
@@ -166,16 +173,16 @@ extension SQLStoreCore {
                 """
                 UPDATE activities SET token_state = 'invalid', token_invalid_reason = ?, token_invalidated_at = ?,
                     updated_at = ?
-                WHERE push_token = ? AND token_state = 'valid' RETURNING activity_id
+                WHERE push_token = ? AND token_state = 'valid' RETURNING *
                 """,
                 [.text(reason), .date(at), .date(at), .text(token.hex)])
             guard let row = changed.first else { return nil }
-            return try await Self.requireActivity(session, id: try row.string("activity_id"))
+            return try RowDecoding.activity(row)
         }
     }
 
     func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord? {
-        try await run("retiredToken") { session throws(PushStoreError) in
+        try await run("retiredToken", readOnly: true) { session throws(PushStoreError) in
             guard let row = try await session.first(
                 "SELECT token, activity_id, retired_at FROM retired_tokens WHERE token = ?", [.text(token.hex)])
             else { return nil }
@@ -187,7 +194,7 @@ extension SQLStoreCore {
 
     func activity(id: String) async throws(PushStoreError) -> ActivityRecord? {
         try Validation.identifier(id, field: "activityId")
-        return try await run("activity") { session throws(PushStoreError) in
+        return try await run("activity", readOnly: true) { session throws(PushStoreError) in
             try await Self.fetchActivity(session, id: id)
         }
     }
@@ -195,7 +202,7 @@ extension SQLStoreCore {
     private func activities(_ operation: String, _ sql: String, _ binds: [SQLValue]) async throws(PushStoreError)
         -> [ActivityRecord]
     {
-        try await run(operation) { session throws(PushStoreError) in
+        try await run(operation, readOnly: true) { session throws(PushStoreError) in
             var records = [ActivityRecord]()
             for row in try await session.query(sql, binds) { records.append(try RowDecoding.activity(row)) }
             return records
@@ -251,7 +258,7 @@ extension SQLStoreCore {
     }
 
     func activityCount() async throws(PushStoreError) -> Int {
-        try await run("activityCount") { session throws(PushStoreError) in
+        try await run("activityCount", readOnly: true) { session throws(PushStoreError) in
             try await session.first("SELECT COUNT(*) AS n FROM activities")?.int("n") ?? 0
         }
     }

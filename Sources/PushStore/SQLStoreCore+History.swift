@@ -6,7 +6,7 @@ extension SQLStoreCore {
         guard (1...10_000).contains(limit) else {
             throw .invalidInput(field: "limit", rule: "is \(limit); ask for 1 to 10000 records")
         }
-        return try await run("deliveries") { session throws(PushStoreError) in
+        return try await run("deliveries", readOnly: true) { session throws(PushStoreError) in
             var records = [DeliveryRecord]()
             for row in try await session.query(
                 """
@@ -36,7 +36,7 @@ extension SQLStoreCore {
 
     func highPriorityCount(activityId: String, since: Date) async throws(PushStoreError) -> Int {
         try Validation.identifier(activityId, field: "activityId")
-        return try await run("highPriorityCount") { session throws(PushStoreError) in
+        return try await run("highPriorityCount", readOnly: true) { session throws(PushStoreError) in
             try await session.first(
                 "SELECT COUNT(*) AS n FROM high_priority_pushes WHERE activity_id = ? AND at >= ?",
                 [.text(activityId), .date(since)]
@@ -63,7 +63,7 @@ extension SQLStoreCore {
 
     func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> ApiKeyRecord? {
         let hash = try Validation.sha256Hex(sha256Hash, field: "sha256Hash")
-        return try await run("apiKeyByHash") { session throws(PushStoreError) in
+        return try await run("apiKeyByHash", readOnly: true) { session throws(PushStoreError) in
             guard let row = try await session.first("SELECT * FROM api_keys WHERE sha256_hash = ?", [.text(hash)])
             else { return nil }
             return try RowDecoding.apiKey(row)
@@ -71,7 +71,7 @@ extension SQLStoreCore {
     }
 
     func apiKeys() async throws(PushStoreError) -> [ApiKeyRecord] {
-        try await run("apiKeys") { session throws(PushStoreError) in
+        try await run("apiKeys", readOnly: true) { session throws(PushStoreError) in
             var records = [ApiKeyRecord]()
             for row in try await session.query("SELECT * FROM api_keys ORDER BY created_at, id") {
                 records.append(try RowDecoding.apiKey(row))

@@ -89,19 +89,19 @@ extension SQLStoreCore {
             throw .invalidInput(field: "lease", rule: "is \(lease) s; a lease lasts more than 0 and at most 86400 s")
         }
         let dialect = self.dialect
+        let until = now.addingTimeInterval(lease)
         return try await run("claim") { session throws(PushStoreError) in
             let rows = try await session.query(
                 """
-                UPDATE outbox SET claim_owner = ?, claim_until = ?
+                UPDATE outbox SET claim_owner = ?, claim_until = ?, available_at = ?
                 WHERE push_id IN (
-                    SELECT push_id FROM outbox
-                    WHERE next_attempt_at <= ? AND (claim_owner IS NULL OR claim_until <= ?)
-                    ORDER BY next_attempt_at, accepted_at, push_id
+                    SELECT push_id FROM outbox WHERE available_at <= ?
+                    ORDER BY available_at, accepted_at, push_id
                     LIMIT ?\(dialect.skipLockedClause)
                 )
                 RETURNING *
                 """,
-                [.text(owner), .date(now.addingTimeInterval(lease)), .date(now), .date(now), .int(limit)])
+                [.text(owner), .date(until), .date(until), .date(now), .int(limit)])
             var items = [OutboxItem]()
             items.reserveCapacity(rows.count)
             for row in rows { items.append(try RowDecoding.outboxItem(row)) }
@@ -149,6 +149,59 @@ extension SQLStoreCore {
         }
     }
 
+    func complete(owner: String, completions: [PushCompletion], at: Date) async throws(PushStoreError)
+        -> CompletionReport
+    {
+        try Validation.identifier(owner, field: "owner")
+        var seen = Set<UUID>()
+        for (index, completion) in completions.enumerated() {
+            do {
+                try Validation.deliveryResult(completion.result)
+            } catch {
+                guard case .invalidInput(let field, let rule) = error else { throw error }
+                throw .invalidInput(field: "completions[\(index)].\(field)", rule: rule)
+            }
+            guard seen.insert(completion.pushId).inserted else {
+                throw .invalidInput(field: "completions[\(index)].pushId", rule: "repeats an earlier push id of the batch")
+            }
+        }
+        guard !completions.isEmpty else { return CompletionReport(records: [], notHeld: []) }
+        let dialect = self.dialect
+        let ids = completions.map { SQLValue.uuid($0.pushId) }
+        return try await run("completeBatch") { session throws(PushStoreError) in
+            var held = [UUID: OutboxItem]()
+            for row in try await Self.queryIn(
+                session, "SELECT * FROM outbox WHERE push_id IN ({IN}) ORDER BY push_id\(dialect.forUpdateClause)",
+                values: ids)
+            {
+                let item = try RowDecoding.outboxItem(row)
+                if item.claim?.owner == owner { held[item.pushId] = item }
+            }
+            var records = [DeliveryRecord]()
+            var notHeld = [UUID]()
+            for completion in completions {
+                guard let item = held[completion.pushId] else {
+                    notHeld.append(completion.pushId)
+                    continue
+                }
+                let result = completion.result
+                records.append(
+                    DeliveryRecord(
+                        pushId: item.pushId, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
+                        sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
+                        downgradeReason: item.downgradeReason, apnsId: result.apnsId, status: result.status,
+                        reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil,
+                        recordedAt: at))
+            }
+            _ = try await Self.queryIn(
+                session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: records.map { .uuid($0.pushId) })
+            try await Self.insertRows(
+                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
+                rows: records.map(RowDecoding.deliveryValues))
+            return CompletionReport(records: records, notHeld: notHeld)
+        }
+    }
+
     func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
     {
@@ -160,10 +213,10 @@ extension SQLStoreCore {
             _ = try await Self.claimedItem(session, dialect: dialect, pushId: pushId, owner: owner)
             try await session.execute(
                 """
-                UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_owner = NULL,
-                    claim_until = NULL
+                UPDATE outbox SET attempts = ?, next_attempt_at = ?, available_at = ?, last_error = ?,
+                    claim_owner = NULL, claim_until = NULL
                 WHERE push_id = ?
-                """, [.int(attempts), .date(nextAttemptAt), .text(lastError), .uuid(pushId)])
+                """, [.int(attempts), .date(nextAttemptAt), .date(nextAttemptAt), .text(lastError), .uuid(pushId)])
         }
     }
 
@@ -171,21 +224,24 @@ extension SQLStoreCore {
         try Validation.identifier(owner, field: "owner")
         return try await run("release") { session throws(PushStoreError) in
             try await session.query(
-                "UPDATE outbox SET claim_owner = NULL, claim_until = NULL WHERE claim_owner = ? RETURNING push_id",
+                """
+                UPDATE outbox SET claim_owner = NULL, claim_until = NULL, available_at = next_attempt_at
+                WHERE claim_owner = ? RETURNING push_id
+                """,
                 [.text(owner)]
             ).count
         }
     }
 
     func outboxDepth() async throws(PushStoreError) -> Int {
-        try await run("outboxDepth") { session throws(PushStoreError) in
+        try await run("outboxDepth", readOnly: true) { session throws(PushStoreError) in
             try await session.first("SELECT COUNT(*) AS n FROM outbox")?.int("n") ?? 0
         }
     }
 
     func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem] {
         try Validation.identifier(activityId, field: "activityId")
-        return try await run("pendingItems") { session throws(PushStoreError) in
+        return try await run("pendingItems", readOnly: true) { session throws(PushStoreError) in
             var items = [OutboxItem]()
             for row in try await session.query(
                 """

@@ -32,7 +32,7 @@ extension SQLStoreCore {
     {
         try Validation.identifier(userId, field: "userId")
         try Validation.identifier(attributesType, field: "attributesType", max: 255)
-        return try await run("pushToStartTokens") { session throws(PushStoreError) in
+        return try await run("pushToStartTokens", readOnly: true) { session throws(PushStoreError) in
             var records = [PushToStartTokenRecord]()
             for row in try await session.query(
                 """
@@ -47,7 +47,7 @@ extension SQLStoreCore {
     }
 
     func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord? {
-        try await run("pushToStartToken") { session throws(PushStoreError) in
+        try await run("pushToStartToken", readOnly: true) { session throws(PushStoreError) in
             guard let row = try await session.first("SELECT * FROM push_to_start_tokens WHERE id = ?", [.uuid(id)])
             else { return nil }
             return try RowDecoding.pushToStart(row)

@@ -18,15 +18,17 @@ final class SQLStoreCore: Sendable {
 
     var dialect: SQLDialect { backend.dialect }
 
-    /// Runs one store operation as a transaction, timing it and counting failures.
+    /// Runs one store operation as a transaction (or, for a single-statement read, without one),
+    /// timing it and counting failures.
     func run<T: Sendable>(
         _ operation: String,
+        readOnly: Bool = false,
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let start = ContinuousClock.now
         let dimensions = [("backend", dialect.name), ("operation", operation)]
         do {
-            let value = try await backend.transaction(body)
+            let value = readOnly ? try await backend.read(body) : try await backend.transaction(body)
             let elapsed = ContinuousClock.now - start
             Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
             return value

@@ -155,6 +155,12 @@ public final class SQLitePushStore: PushStore {
         try await core.complete(pushId: pushId, owner: owner, result: result, at: at)
     }
 
+    public func complete(owner: String, completions: [PushCompletion], at: Date) async throws(PushStoreError)
+        -> CompletionReport
+    {
+        try await core.complete(owner: owner, completions: completions, at: at)
+    }
+
     public func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
     {

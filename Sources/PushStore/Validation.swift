@@ -83,6 +83,9 @@ enum Validation {
         guard item.attempts >= 0 else {
             throw .invalidInput(field: "\(field).attempts", rule: "is \(item.attempts); must be 0 or more")
         }
+        guard item.claim == nil else {
+            throw .invalidInput(field: "\(field).claim", rule: "a new item is not claimed yet; leave claim nil")
+        }
     }
 
     /// Lowercase SHA-256 hex of an API key.

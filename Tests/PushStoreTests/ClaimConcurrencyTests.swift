@@ -5,8 +5,8 @@ import Testing
 
 @Suite("PushStore conformance: concurrent claimers")
 struct ClaimConcurrencyTests {
-    /// Four claim loops on two store instances (two "servers") drain 2,000 items: each is delivered
-    /// exactly once.
+    /// Four claim loops on two store instances (two "servers") drain 2,000 items, two completing one
+    /// by one and two in batches: each item is delivered exactly once.
     @Test(arguments: StoreKind.available)
     func everyItemIsClaimedExactlyOnce(kind: StoreKind) async throws {
         try await withStore(kind) { store, harness in
@@ -31,11 +31,22 @@ struct ClaimConcurrencyTests {
                                 let batch = try await workerStore.claim(
                                     owner: owner, limit: 25, now: Fixture.start + 1, lease: 600)
                                 if batch.isEmpty { break }
-                                for item in batch {
-                                    _ = try await workerStore.complete(
-                                        pushId: item.pushId, owner: owner,
-                                        result: DeliveryResult(outcome: .accepted, attempts: 1), at: Fixture.start + 2)
-                                    mine.append(item.pushId)
+                                if worker < 2 {
+                                    for item in batch {
+                                        _ = try await workerStore.complete(
+                                            pushId: item.pushId, owner: owner,
+                                            result: DeliveryResult(outcome: .accepted, attempts: 1), at: Fixture.start + 2)
+                                        mine.append(item.pushId)
+                                    }
+                                } else {
+                                    let report = try await workerStore.complete(
+                                        owner: owner,
+                                        completions: batch.map {
+                                            PushCompletion(pushId: $0.pushId, result: DeliveryResult(outcome: .accepted, attempts: 1))
+                                        },
+                                        at: Fixture.start + 2)
+                                    #expect(report.notHeld.isEmpty)
+                                    mine += report.records.map(\.pushId)
                                 }
                             }
                             return mine

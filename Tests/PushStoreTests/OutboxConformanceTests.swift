@@ -300,3 +300,57 @@ struct OutboxConformanceTests {
         }
     }
 }
+
+@Suite("PushStore conformance: batch completion")
+struct BatchCompletionTests {
+    @Test(arguments: StoreKind.available)
+    func completesWhatTheWorkerHoldsAndReportsTheRest(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let items = (0..<5).map { Fixture.update("a-\($0)", importance: .timeSensitive, at: t + Double($0)) }
+            _ = try await store.enqueue(items)
+            let mine = try await store.claim(owner: "w1", limit: 3, now: t + 10, lease: 30)
+            #expect(mine.map(\.pushId) == items.prefix(3).map(\.pushId))
+            let theirs = try await store.claim(owner: "w2", limit: 1, now: t + 10, lease: 30)
+            let unknown = UUID()
+            let completions =
+                mine.map {
+                    PushCompletion(
+                        pushId: $0.pushId,
+                        result: DeliveryResult(outcome: .accepted, sentAt: t + 11, apnsId: "id-\($0.pushId)", status: 200, attempts: 1))
+                } + [
+                    PushCompletion(pushId: theirs[0].pushId, result: DeliveryResult(outcome: .accepted, attempts: 1)),
+                    PushCompletion(pushId: unknown, result: DeliveryResult(outcome: .accepted, attempts: 1)),
+                ]
+            let report = try await store.complete(owner: "w1", completions: completions, at: t + 12)
+            #expect(report.records.map(\.pushId) == mine.map(\.pushId))
+            #expect(report.records.allSatisfy { $0.outcome == .accepted && $0.status == 200 && $0.recordedAt == t + 12 })
+            #expect(report.notHeld == [theirs[0].pushId, unknown])
+            #expect(try await store.outboxDepth() == 2)
+            #expect(try await store.deliveries(activityId: "a-0", limit: 5).first?.apnsId == "id-\(items[0].pushId)")
+
+            let invalid = await caught {
+                try await store.complete(
+                    owner: "w2",
+                    completions: [PushCompletion(pushId: theirs[0].pushId, result: DeliveryResult(outcome: .coalesced, attempts: 0))],
+                    at: t + 13)
+            }
+            #expect(invalid?.invalidField == "completions[0].result.outcome")
+            #expect(try await store.complete(owner: "w2", completions: [], at: t).records.isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func releasedItemsAreClaimableAtOnce(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            _ = try await store.enqueue([Fixture.update("a", importance: .timeSensitive, at: t)])
+            #expect(try await store.claim(owner: "w1", limit: 1, now: t, lease: 600).count == 1)
+            #expect(try await store.claim(owner: "w2", limit: 1, now: t + 1, lease: 600).isEmpty)
+            #expect(try await store.release(owner: "w1") == 1)
+            let again = try await store.claim(owner: "w2", limit: 1, now: t + 1, lease: 600)
+            #expect(again.count == 1)
+            #expect(again.first?.nextAttemptAt == t, "the release kept the item's schedule")
+        }
+    }
+}

@@ -17,11 +17,17 @@ final class PostgresBackend: SQLBackend {
         skipLockedClause: " FOR UPDATE SKIP LOCKED",
         forUpdateClause: " FOR UPDATE",
         // Two processes starting at once must not both create the tables.
-        migrationLockStatement: "SELECT COUNT(*) AS locked FROM (SELECT pg_advisory_xact_lock(7361001)) AS lock",
+        migrationLockStatement: migrationLock(schema: "public"),
         setupStatements: [],
         migrations: Schema.migrations(integer: "BIGINT", real: "DOUBLE PRECISION", blob: "BYTEA"),
         maxBindsPerStatement: 30_000
     )
+
+    /// A transaction-scoped advisory lock per schema, so that migrations of different schemas do not wait
+    /// for each other.
+    static func migrationLock(schema: String) -> String {
+        "SELECT COUNT(*) AS locked FROM (SELECT pg_advisory_xact_lock(7361001, hashtext('\(schema)'))) AS lock"
+    }
 
     init(configuration: PostgresClient.Configuration, dialect: SQLDialect, redactedURL: String, logger: Logger) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -67,6 +73,22 @@ final class PostgresBackend: SQLBackend {
                     }
                     throw error
                 }
+            }
+        } catch let error as PushStoreError {
+            throw error
+        } catch {
+            throw PostgresSession.map(error, url: redactedURL)
+        }
+    }
+
+    func read<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        guard !closed.isSet else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
+        let logger = self.logger
+        do {
+            return try await client.withConnection { connection in
+                try await body(PostgresSession(connection: connection, logger: logger))
             }
         } catch let error as PushStoreError {
             throw error

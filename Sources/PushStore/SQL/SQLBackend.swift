@@ -49,6 +49,12 @@ protocol SQLBackend: Sendable {
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T
 
+    /// Runs `body`, which only reads with a single statement, without an explicit transaction (saves
+    /// the BEGIN and COMMIT round trips).
+    func read<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T
+
     /// Closes connections; later transactions throw `unavailable`.
     func close() async
 }

@@ -81,12 +81,16 @@ enum Schema {
                 next_attempt_at {REAL} NOT NULL,
                 claim_owner TEXT,
                 claim_until {REAL},
-                last_error TEXT
+                last_error TEXT,
+                available_at {REAL} NOT NULL
             )
             """,
-            "CREATE INDEX outbox_due ON outbox (next_attempt_at, accepted_at)",
+            // available_at: when the item may be claimed next, the later of next_attempt_at and the end of
+            // the current claim. One index range scan finds the claimable items, claimed ones are not in it.
+            "CREATE INDEX outbox_available ON outbox (available_at, accepted_at, push_id)",
             "CREATE INDEX outbox_target ON outbox (target_id)",
-            "CREATE INDEX outbox_claim_owner ON outbox (claim_owner)",
+            // Partial: with every unclaimed row in it, planners would pick it for `claim_owner IS NULL`.
+            "CREATE INDEX outbox_claim_owner ON outbox (claim_owner) WHERE claim_owner IS NOT NULL",
             """
             CREATE TABLE deliveries (
                 push_id TEXT PRIMARY KEY,
