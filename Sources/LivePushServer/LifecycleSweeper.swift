@@ -12,9 +12,11 @@ final class LifecycleSweeper: Sendable {
     private let clock: any WallClock
     private let logger: Logger
     private let webhook: WebhookNotifier
-    private let timestamps = TimestampIssuer()
+    private let timestamps: TimestampIssuer
 
-    init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger, webhook: WebhookNotifier) {
+    init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
+         webhook: WebhookNotifier, timestamps: TimestampIssuer) {
+        self.timestamps = timestamps
         self.store = store
         self.configuration = configuration
         self.clock = clock

@@ -40,7 +40,7 @@ public final class LivePushServer: Service, Sendable {
             acceptor: acceptor, webhook: webhook
         )
         workers = DeliveryWorkers(store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook)
-        sweeper = LifecycleSweeper(store: store, configuration: configuration, clock: clock, logger: logger, webhook: webhook)
+        sweeper = LifecycleSweeper(store: store, configuration: configuration, clock: clock, logger: logger, webhook: webhook, timestamps: acceptor.timestamps)
     }
 
     /// The router with every route of the API (exposed for route listings and tests).

@@ -13,7 +13,8 @@ final class PushAcceptor: Sendable {
     let clock: any WallClock
     let logger: Logger
     let webhook: WebhookNotifier
-    private let timestamps = TimestampIssuer()
+    /// Shared with the lifecycle sweep, so both issue one activity increasing timestamps.
+    let timestamps = TimestampIssuer()
 
     init(store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
          logger: Logger, webhook: WebhookNotifier) {

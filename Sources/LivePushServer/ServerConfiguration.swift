@@ -79,5 +79,10 @@ public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringC
     public var setting: String
     public var rule: String
 
+    public init(setting: String, rule: String) {
+        self.setting = setting
+        self.rule = rule
+    }
+
     public var description: String { "\(setting) \(rule)" }
 }

@@ -18,7 +18,9 @@ final class ServerHarness: @unchecked Sendable {
     let configure: @Sendable (inout ServerConfiguration) -> Void
 
     /// Starts a server; `configure` adjusts the test defaults (fast polling and retries, no sweeps).
-    init(sender: any PushSending = FakeSender(), directory: URL? = nil,
+    let clock: any WallClock
+
+    init(sender: any PushSending = FakeSender(), directory: URL? = nil, clock: any WallClock = SystemWallClock(),
          configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("livepush-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -26,13 +28,14 @@ final class ServerHarness: @unchecked Sendable {
         self.databasePath = directory.appendingPathComponent("store.sqlite").path
         self.sender = sender
         self.configure = configure
-        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, configure: configure)
+        self.clock = clock
+        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, clock: clock, configure: configure)
         self.store = store
         self.server = server
         self.http = TestHTTP(port: port)
     }
 
-    private static func boot(databasePath: String, sender: any PushSending,
+    private static func boot(databasePath: String, sender: any PushSending, clock: any WallClock,
                              configure: @Sendable (inout ServerConfiguration) -> Void) async throws -> (any PushStore, LivePushServer, Int) {
         let store = try await SQLitePushStore(path: databasePath)
         var configuration = ServerConfiguration()
@@ -47,7 +50,7 @@ final class ServerHarness: @unchecked Sendable {
         configure(&configuration)
         var logger = Logger(label: "livepush.server.test")
         logger.logLevel = .warning
-        let server = try LivePushServer(configuration: configuration, store: store, sender: sender, logger: logger)
+        let server = try LivePushServer(configuration: configuration, store: store, sender: sender, clock: clock, logger: logger)
         let port = try await server.start()
         return (store, server, port)
     }
@@ -56,7 +59,7 @@ final class ServerHarness: @unchecked Sendable {
     func restart(configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil) async throws {
         await server.shutdown()
         await store.close()
-        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, configure: configure ?? self.configure)
+        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, clock: clock, configure: configure ?? self.configure)
         self.store = store
         self.server = server
         self.http = TestHTTP(port: port)

@@ -1,0 +1,104 @@
+import APNsClient
+import APNsCore
+import Foundation
+import LiveActivity
+import LivePushServer
+import PushStore
+import Testing
+
+/// The 8-hour limit, forgetting ended activities, the webhook, the app ending its activity, and a
+/// graceful stop with a push in flight.
+@Suite struct LifecycleTests {
+    let token = String(repeating: "9f", count: 32)
+
+    @Test func overAgeActivityIsEndedWithItsLastStateThenForgotten() async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.start()
+        let clock = ManualWallClock(Date())
+        let sender = FakeSender()
+        let port = receiver.port
+        let harness = try await ServerHarness(sender: sender, clock: clock) {
+            $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook")
+        }
+        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "old", token: token)).status == 201)
+        #expect(try await harness.http.post("/v1/activities/old/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
+        #expect(await ServerHarness.eventually { sender.requests.count == 1 })
+
+        clock.advance(by: 7 * 3600)
+        #expect(await harness.server.sweepLifecycle().ended == 0)
+        clock.advance(by: 3600 + 1)
+        #expect(await harness.server.sweepLifecycle().ended == 1)
+        #expect(try await harness.store.activity(id: "old")?.state == .ended)
+        #expect(await ServerHarness.eventually { sender.requests.count == 2 })
+        let end = try JSONValue.parse(try #require(sender.requests.last).body)
+        #expect(end["aps"]?["event"]?.stringValue == "end")
+        #expect(end["aps"]?["content-state"]?["hp"]?.numberValue == 5)
+        #expect(await ServerHarness.eventually {
+            receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["reason"]?.stringValue == "maximumDuration" }
+        })
+
+        #expect(try await ServerHarness.eventually { try await harness.store.outboxDepth() == 0 })
+        clock.advance(by: 4 * 3600 + 3600 + 1)
+        #expect(await harness.server.sweepLifecycle().forgotten == 1)
+        let gone = try await harness.http.get("/v1/activities/old", key: ServerHarness.backendKey)
+        #expect(gone.status == 404)
+        await harness.stop()
+        await receiver.stop()
+    }
+
+    @Test func invalidTokenAndAppEndAreReportedToTheWebhook() async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.start()
+        let sender = FakeSender()
+        sender.enqueue([.success(APNsResponse(status: 400, reason: .badDeviceToken))])
+        let port = receiver.port
+        let harness = try await ServerHarness(sender: sender) { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "w1", token: token)).status == 201)
+        #expect(try await harness.http.post("/v1/activities/w1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+        #expect(await ServerHarness.eventually { receiver.bodies.contains { $0["event"]?.stringValue == "token.invalid" } })
+        let event = try #require(receiver.bodies.first { $0["event"]?.stringValue == "token.invalid" })
+        #expect(event["activityId"]?.stringValue == "w1" && event["reason"]?.stringValue == "BadDeviceToken")
+        #expect(event["token"]?.stringValue == "9f9f…9f9f", "tokens are shortened in webhooks")
+
+        let other = String(repeating: "8e", count: 32)
+        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "w2", token: other)).status == 201)
+        let ended = try await harness.http.post("/v1/activities/w2/ended", key: ServerHarness.appKey, "")
+        #expect(ended.status == 200 && ended.json?["state"]?.stringValue == "ended")
+        #expect(await ServerHarness.eventually {
+            receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["activityId"]?.stringValue == "w2" && $0["reason"]?.stringValue == "app" }
+        })
+        await harness.stop()
+        await receiver.stop()
+    }
+
+    @Test func gracefulStopFinishesThePushInFlight() async throws {
+        let sender = SlowSender(delay: .milliseconds(400))
+        let harness = try await ServerHarness(sender: sender)
+        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "s1", token: token)).status == 201)
+        let accepted = try await harness.http.post("/v1/activities/s1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#)
+        #expect(accepted.status == 202)
+        #expect(await ServerHarness.eventually { sender.started >= 1 })
+        await harness.server.shutdown()
+        let history = try await harness.store.deliveries(activityId: "s1", limit: 5)
+        #expect(history.count == 1 && history.first?.outcome == .accepted)
+        #expect(try await harness.store.outboxDepth() == 0)
+        await harness.stop()
+    }
+}
+
+/// Answers 200 after a delay; counts the calls that started.
+final class SlowSender: PushSending, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    let delay: Duration
+
+    init(delay: Duration) { self.delay = delay }
+
+    var started: Int { lock.withLock { count } }
+
+    func deliver(_ request: APNsRequest) async -> APNsDeliveryOutcome {
+        lock.withLock { count += 1 }
+        try? await Task.sleep(for: delay)
+        return APNsDeliveryOutcome(result: .success(APNsResponse(status: 200, apnsID: "slow")), attempts: 1, duration: delay)
+    }
+}
