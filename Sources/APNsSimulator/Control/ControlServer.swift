@@ -39,6 +39,7 @@ public struct ControlServer: Sendable {
         DeviceRoutes(world: world).add(to: router)
         ServiceRoutes(world: world, keys: keys, faults: faults, caCertificatePEM: caCertificatePEM).add(to: router)
         EventStreamRoute(events: world.events, heartbeat: heartbeatInterval).add(to: router)
+        DashboardRoutes.add(to: router)
         let fallbackPort = port
         let logger = logger
         let app = Application(

@@ -1,0 +1,186 @@
+// The dashboard: renders the simulated world from the control API's GET routes, then follows the event
+// stream, re-reading the device an event is about (and showing alerts as banners as they arrive).
+import { h } from "./dom.js";
+import { deviceView, updateDeviceView, tickClocks, showBanner, visibleState, activityTitle, BANNER_SECONDS } from "./devices.js";
+import { renderLog, LOG_LIMIT } from "./push-log.js";
+import { followEvents } from "./stream.js";
+
+const EVENT_KINDS = [
+  "appRegistered", "deviceAdded", "appInstalled", "tokenIssued", "tokenRotated", "activityStarted",
+  "activityUpdated", "activityStale", "activityEnded", "activityDismissed", "alertShown", "decodeFailure",
+  "pushIgnored", "pushExchange", "webhookDelivered", "webhookFailed",
+];
+
+const state = {
+  devices: new Map(),
+  order: [],
+  pushes: [],
+  bannered: new Set(),
+  pendingDevices: new Map(),
+};
+
+const elements = {
+  devices: document.getElementById("devices"),
+  log: document.getElementById("push-log-rows"),
+  error: document.getElementById("load-error"),
+  connection: document.getElementById("connection"),
+};
+
+async function getJSON(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
+  if (!response.ok) {
+    let message = `${response.status}`;
+    try { message += `: ${(await response.json()).error.message}`; } catch { /* not the JSON error shape */ }
+    throw new Error(`GET ${path} failed (${message})`);
+  }
+  return response.json();
+}
+
+function reportError(error) {
+  elements.error.hidden = false;
+  elements.error.textContent = `Could not read the simulator: ${error.message}`;
+}
+
+function clearError() {
+  elements.error.hidden = true;
+  elements.error.textContent = "";
+}
+
+function articleFor(deviceId) {
+  return elements.devices.querySelector(`article[data-device-id="${CSS.escape(deviceId)}"]`);
+}
+
+function renderDevices() {
+  if (state.order.length === 0) {
+    elements.devices.replaceChildren(h("p", { class: "empty" },
+      "No simulated devices yet. Add one with POST /v1/devices, or run ", h("code", {}, "livepush demo"), "."));
+    return;
+  }
+  const now = Date.now();
+  const articles = state.order.map((id) => {
+    const device = state.devices.get(id);
+    const existing = articleFor(id);
+    if (existing) {
+      updateDeviceView(existing, device, now);
+      return existing;
+    }
+    return deviceView(device, now);
+  });
+  const current = [...elements.devices.children];
+  if (current.length !== articles.length || current.some((child, index) => child !== articles[index])) {
+    elements.devices.replaceChildren(...articles);
+  }
+}
+
+/** Banners for alerts that were shown moments ago (on load) or arrive on the stream. */
+function bannerAlerts(device, onlyRecent) {
+  const article = articleFor(device.deviceId);
+  if (!article) return;
+  for (const activity of device.activities || []) {
+    for (const alert of activity.alerts || []) {
+      if (state.bannered.has(alert.apnsId)) continue;
+      state.bannered.add(alert.apnsId);
+      const age = Date.now() - Date.parse(alert.shownAt);
+      if (!onlyRecent || age < BANNER_SECONDS * 1000) {
+        showBanner(article.querySelector(".banners"), alert, activityTitle(activity));
+      }
+    }
+  }
+}
+
+function storeDevices(devices) {
+  state.order = devices.map((device) => device.deviceId);
+  state.devices = new Map(devices.map((device) => [device.deviceId, device]));
+}
+
+async function loadEverything() {
+  const [devices, pushes] = await Promise.all([getJSON("/v1/devices"), getJSON(`/v1/pushes?limit=${LOG_LIMIT}`)]);
+  storeDevices(devices.devices);
+  state.pushes = [...pushes.pushes].reverse();
+  renderDevices();
+  for (const device of devices.devices) bannerAlerts(device, true);
+  renderLog(elements.log, state.pushes);
+  clearError();
+}
+
+/** Re-reads one device soon (events often come in bursts for the same device). */
+function refreshDevice(deviceId) {
+  if (state.pendingDevices.has(deviceId)) return;
+  state.pendingDevices.set(deviceId, setTimeout(async () => {
+    state.pendingDevices.delete(deviceId);
+    try {
+      const device = await getJSON(`/v1/devices/${encodeURIComponent(deviceId)}`);
+      if (!state.devices.has(deviceId)) state.order.push(deviceId);
+      state.devices.set(deviceId, device);
+      renderDevices();
+      bannerAlerts(device, false);
+      clearError();
+    } catch (error) {
+      reportError(error);
+    }
+  }, 50));
+}
+
+async function refreshAllDevices() {
+  try {
+    const devices = await getJSON("/v1/devices");
+    storeDevices(devices.devices);
+    renderDevices();
+    for (const device of devices.devices) bannerAlerts(device, false);
+    clearError();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+function applyEvent(event) {
+  const data = event.data || {};
+  if (event.kind === "pushExchange") {
+    if (!state.pushes.some((entry) => entry.apnsId === data.apnsId && entry.receivedAt === data.receivedAt)) {
+      state.pushes.unshift(data);
+      state.pushes.length = Math.min(state.pushes.length, LOG_LIMIT);
+      renderLog(elements.log, state.pushes);
+    }
+    return;
+  }
+  if (event.kind === "appRegistered") return;
+  if (typeof data.deviceId === "string") {
+    refreshDevice(data.deviceId);
+  } else {
+    refreshAllDevices();
+  }
+}
+
+/** Once a second: the clocks, and any activity whose stale or dismissal date has just passed. */
+function tick() {
+  const now = Date.now();
+  tickClocks(elements.devices, now);
+  for (const device of state.devices.values()) {
+    const article = articleFor(device.deviceId);
+    if (!article) continue;
+    const changed = (device.activities || []).some((activity) => {
+      const shown = article.querySelector(`li[data-activity-id="${CSS.escape(activity.activityId)}"]`);
+      return shown && shown.dataset.state !== visibleState(activity, now);
+    });
+    if (changed) refreshDevice(device.deviceId);
+  }
+}
+
+async function start() {
+  try {
+    await loadEverything();
+  } catch (error) {
+    reportError(error);
+  }
+  followEvents({
+    url: "/v1/events",
+    kinds: EVENT_KINDS,
+    indicator: elements.connection,
+    onEvent: applyEvent,
+    // Re-read after every (re)connection: events published while the stream was down are not replayed.
+    onOpen: () => loadEverything().catch(reportError),
+  });
+  setInterval(tick, 1000);
+}
+
+start();
