@@ -27,6 +27,8 @@ struct SimulatorCommand: AsyncParsableCommand {
     var environment: String = APNsEnvironment.sandbox.rawValue
     @Flag(name: .customLong("accept-unknown-tokens"), help: "Answer 200 for tokens no simulated device owns (else BadDeviceToken).")
     var acceptUnknownTokens = false
+    @Flag(name: .customLong("no-rate-limit"), help: "Never answer 429 TooManyRequests for many pushes in a row to one token (for load tests).")
+    var noRateLimit = false
     @Option(name: .customLong("max-concurrent-streams"), help: "SETTINGS_MAX_CONCURRENT_STREAMS after a connection's first accepted push.")
     var maxConcurrentStreams = 1000
     @Option(name: .customLong("certificate-name"), help: "An extra host name or IP address for the server certificate (repeatable).")
@@ -94,6 +96,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         if let dataDirectory { configuration.dataDirectory = NSString(string: dataDirectory).expandingTildeInPath }
         configuration.extraCertificateNames = certificateNames
         configuration.deviceRules.acceptUnknownTokens = acceptUnknownTokens
+        if noRateLimit { configuration.deviceRules.tooManyRequests = nil }
 
         let keys = TrustedKeys()
         var trusted: ProviderCredentials?
