@@ -25,7 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
             Other environment variables: LIVEPUSH_HOST, LIVEPUSH_PORT, LIVEPUSH_WORKERS, LIVEPUSH_BATCH_SIZE, \
             LIVEPUSH_HOURLY_BUDGET, LIVEPUSH_FREQUENT_HOURLY_BUDGET, LIVEPUSH_MAX_ACTIVE_DURATION, \
             LIVEPUSH_DEFAULT_EXPIRATION, LIVEPUSH_DEFAULT_DISMISSAL_DELAY, LIVEPUSH_FORGET_AFTER, \
-            LIVEPUSH_LIFECYCLE_INTERVAL, LIVEPUSH_WEBHOOK_URL, LIVEPUSH_CONNECTIONS, LIVEPUSH_LOG_LEVEL.
+            LIVEPUSH_LIFECYCLE_INTERVAL, LIVEPUSH_WEBHOOK_URL, LIVEPUSH_CONNECTIONS, LIVEPUSH_INSTANCE_ID, \
+            LIVEPUSH_LOG_LEVEL. Config-file only: claimLease, pollInterval, retryBaseDelay, retryMaxDelay, historyLimit.
             Durations take seconds or a unit: 45s, 30m, 8h, 1d.
 
             Example, against the local simulator:
@@ -79,6 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
     var lifecycleInterval: String?
     @Option(name: .customLong("webhook-url"), help: "POST token.invalid and activity.ended events here as JSON. [webhookUrl] $LIVEPUSH_WEBHOOK_URL")
     var webhookURL: String?
+    @Option(name: .customLong("instance-id"), help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database. Default: random. [instanceId] $LIVEPUSH_INSTANCE_ID")
+    var instanceID: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. Default: info. [logLevel] $LIVEPUSH_LOG_LEVEL")
     var logLevel: String?
 
@@ -123,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.webhookURL = parsed
         }
+        if let id = settings.string(instanceID, "LIVEPUSH_INSTANCE_ID", file.instanceId) { configuration.instanceID = id }
         configuration.appKeys = settings.string(appKey, "LIVEPUSH_APP_KEY", nil).map { [$0] } ?? []
         configuration.backendKeys = settings.string(backendKey, "LIVEPUSH_BACKEND_KEY", nil).map { [$0] } ?? []
 

@@ -55,7 +55,7 @@ struct ActivityView: Encodable, Sendable {
 
 /// One push in an activity's history.
 struct DeliveryView: Encodable, Sendable {
-    var pushId: UUID
+    var pushId: String
     var kind: String
     var acceptedAt: Date
     var sentAt: Date?
@@ -67,10 +67,10 @@ struct DeliveryView: Encodable, Sendable {
     var outcome: String
     var reason: String?
     var attempts: Int
-    var coalescedInto: UUID?
+    var coalescedInto: String?
 
     init(_ record: DeliveryRecord) {
-        pushId = record.pushId
+        pushId = record.pushId.lowercased
         kind = record.kind.rawValue
         acceptedAt = record.acceptedAt
         sentAt = record.sentAt
@@ -82,13 +82,13 @@ struct DeliveryView: Encodable, Sendable {
         outcome = record.outcome.rawValue
         reason = record.reason
         attempts = record.attempts
-        coalescedInto = record.coalescedInto
+        coalescedInto = record.coalescedInto?.lowercased
     }
 }
 
 /// A push still in the outbox.
 struct PendingView: Encodable, Sendable {
-    var pushId: UUID
+    var pushId: String
     var kind: String
     var acceptedAt: Date
     var priority: Int
@@ -98,7 +98,7 @@ struct PendingView: Encodable, Sendable {
     var lastError: String?
 
     init(_ item: OutboxItem) {
-        pushId = item.pushId
+        pushId = item.pushId.lowercased
         kind = item.kind.rawValue
         acceptedAt = item.acceptedAt
         priority = item.priority.rawValue
@@ -120,7 +120,7 @@ struct ActivityDetail: Encodable, Sendable {
 
 /// A stored push-to-start token as the API shows it.
 struct PushToStartView: Encodable, Sendable {
-    var id: UUID
+    var id: String
     var userId: String
     var deviceId: String
     var bundleId: String
@@ -131,7 +131,7 @@ struct PushToStartView: Encodable, Sendable {
     var updatedAt: Date
 
     init(_ record: PushToStartTokenRecord) {
-        id = record.id
+        id = record.id.lowercased
         userId = record.userId
         deviceId = record.deviceId
         bundleId = record.bundleId

@@ -55,7 +55,7 @@ struct BackendRoutes: Sendable {
                 throw APIError.notFound("userId", "user '\(userId)' has no valid push-to-start token for '\(attributesType)'; the app stores one with PUT /v1/push-to-start-tokens")
             }
             let skipped = tokens.filter { !$0.tokenState.isValid }.map {
-                AcceptedPushes.Skipped(pushToStartTokenId: $0.id, reason: "push-to-start token of device '\($0.deviceId)' is invalid")
+                AcceptedPushes.Skipped(pushToStartTokenId: $0.id.lowercased, reason: "push-to-start token of device '\($0.deviceId)' is invalid")
             }
             let accepted = try await services.acceptor.acceptStart(body: body, tokens: valid, skipped: skipped)
             return APIResponse.json(accepted, status: .accepted)

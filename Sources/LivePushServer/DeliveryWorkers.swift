@@ -47,6 +47,13 @@ final class DeliveryWorkers: Sendable {
     }
 
     private func work(owner: String) async {
+        // With a stable instance id, a restarted process takes back the claims it held when it died.
+        do {
+            let released = try await store.release(owner: owner)
+            if released > 0 { logger.info("took back claims left by an earlier run", metadata: ["owner": "\(owner)", "count": "\(released)"]) }
+        } catch {
+            logger.error("releasing earlier claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+        }
         while !isStopping {
             let items: [OutboxItem]
             do {
@@ -183,7 +190,7 @@ final class DeliveryWorkers: Sendable {
             case .pushToStartToken:
                 for record in try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
                     logger.info("push-to-start token marked invalid", metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.notify(WebhookEvent(event: "token.invalid", pushToStartTokenId: record.id, userId: record.userId,
+                    webhook.notify(WebhookEvent(event: "token.invalid", pushToStartTokenId: record.id.lowercased, userId: record.userId,
                                                 reason: reason.rawValue, token: target.token.shortened, at: date))
                 }
             }

@@ -57,7 +57,7 @@ final class PushAcceptor: Sendable {
                 collapseKey: body.collapseId, expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
                 acceptedAt: now
             )
-            if let downgrade { answer.downgraded.append(.init(pushId: item.pushId, reason: downgrade)) }
+            if let downgrade { answer.downgraded.append(.init(pushId: item.pushId.lowercased, reason: downgrade)) }
             items.append(item)
             timestampsByActivity[activity.activityId] = timestamp
         }
@@ -98,8 +98,8 @@ final class PushAcceptor: Sendable {
         } catch {
             throw StoreErrorMapping.apiError(error, logger: logger)
         }
-        answer.pushIds = result.accepted
-        answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced, by: $0.by) }
+        answer.pushIds = result.accepted.map(\.lowercased)
+        answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced.lowercased, by: $0.by.lowercased) }
         metrics.recordAccepted(items.count)
         metrics.recordCoalesced(result.coalescedCount)
         for _ in answer.downgraded { metrics.recordDowngrade() }

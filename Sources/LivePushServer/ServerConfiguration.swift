@@ -42,7 +42,9 @@ public struct ServerConfiguration: Sendable {
     public var backendKeys: [String] = []
     /// How many delivery records `GET /v1/activities/{id}` returns.
     public var historyLimit = 50
-    /// Names this process's outbox claims; unique per instance.
+    /// Names this process's outbox claims; unique among running instances. Keep it stable across restarts
+    /// (`--instance-id`) so a restarted process takes back the claims of its crashed predecessor at once
+    /// instead of after the claim lease.
     public var instanceID = "livepush-" + UUID().uuidString.prefix(8).lowercased()
 
     public init() {}
@@ -65,6 +67,7 @@ public struct ServerConfiguration: Sendable {
         try require(forgetAfter >= 0, "forget-after", "must be 0 or more seconds")
         try require(lifecycleInterval > 0, "lifecycle-interval", "must be more than 0 seconds")
         try require((1...1000).contains(historyLimit), "history-limit", "must be 1 to 1000")
+        try require(!instanceID.isEmpty && instanceID.count <= 100, "instance-id", "must have 1 to 100 characters")
         if let webhookURL {
             try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhook-url", "must be an http or https URL")
         }

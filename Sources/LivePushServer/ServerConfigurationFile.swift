@@ -33,6 +33,7 @@ public struct ServerConfigurationFile: Sendable, Hashable, Decodable {
     public var webhookUrl: String?
     public var historyLimit: Int?
     public var logLevel: String?
+    public var instanceId: String?
 
     public init() {}
 
@@ -60,7 +61,7 @@ public struct ServerConfigurationFile: Sendable, Hashable, Decodable {
         case host, port, database, environment, url, caFile, keyFile, keyId, teamId, connections, workers, batchSize
         case claimLease, pollInterval, retryBaseDelay, retryMaxDelay, defaultExpiration, hourlyBudget
         case frequentHourlyBudget, maxActiveDuration, defaultDismissalDelay, forgetAfter, lifecycleInterval
-        case webhookUrl, historyLimit, logLevel
+        case webhookUrl, historyLimit, logLevel, instanceId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,6 +100,7 @@ public struct ServerConfigurationFile: Sendable, Hashable, Decodable {
         webhookUrl = try container.decodeIfPresent(String.self, forKey: .webhookUrl)
         historyLimit = try container.decodeIfPresent(Int.self, forKey: .historyLimit)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
+        instanceId = try container.decodeIfPresent(String.self, forKey: .instanceId)
     }
 
     private struct AnyKey: CodingKey {

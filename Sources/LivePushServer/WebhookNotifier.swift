@@ -10,7 +10,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     public var event: String
     public var activityId: String?
     /// For push-to-start tokens: the stored token's id.
-    public var pushToStartTokenId: UUID?
+    public var pushToStartTokenId: String?
     public var userId: String?
     /// The APNs reason (token.invalid) or why the activity ended (`backend`, `app`, `maximumDuration`).
     public var reason: String
@@ -18,7 +18,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     public var token: String?
     public var at: Date
 
-    public init(event: String, activityId: String? = nil, pushToStartTokenId: UUID? = nil, userId: String? = nil,
+    public init(event: String, activityId: String? = nil, pushToStartTokenId: String? = nil, userId: String? = nil,
                 reason: String, token: String? = nil, at: Date) {
         self.event = event
         self.activityId = activityId

@@ -149,3 +149,32 @@ import Testing
         await sim.stop()
     }
 }
+
+/// Push-to-start through the API onto a simulated device.
+@Suite struct PushToStartEndToEndTests {
+    @Test func backendStartsAnActivityOnEveryDeviceOfTheUser() async throws {
+        let sim = try await SimulatorHarness()
+        let server = try await ServerHarness(sender: sim.client)
+        var deviceIds: [String] = []
+        for name in ["phone", "ipad"] {
+            let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: name, bundleId: SimulatorHarness.bundleId, environment: "sandbox"))
+            deviceIds.append(device.deviceId)
+            let stored = try await server.http.put("/v1/push-to-start-tokens", key: ServerHarness.appKey, #"""
+                {"userId":"u1","deviceId":"\#(name)","bundleId":"\#(SimulatorHarness.bundleId)","attributesType":"\#(SimulatorHarness.attributesType)","environment":"sandbox","token":"\#(device.pushToStartToken)"}
+                """#)
+            #expect(stored.status == 200, "\(stored.text)")
+        }
+        let started = try await server.http.post("/v1/users/u1/start", key: ServerHarness.backendKey, #"""
+            {"attributesType":"\#(SimulatorHarness.attributesType)","attributes":{"hero":"Panda"},"contentState":{"hp":77},"alert":{"title":"Quest started","body":{"locKey":"QUEST_BODY","locArgs":["Panda"]}},"priority":10}
+            """#)
+        #expect(started.status == 202)
+        #expect(started.json?["pushIds"]?.arrayValue?.count == 2)
+        for deviceId in deviceIds {
+            #expect(try await ServerHarness.eventually {
+                try await sim.simulator.world.device(id: deviceId).activities.contains { $0.contentState["hp"]?.numberValue == 77 }
+            })
+        }
+        await server.stop()
+        await sim.stop()
+    }
+}
