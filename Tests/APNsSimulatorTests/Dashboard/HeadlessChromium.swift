@@ -134,8 +134,10 @@ final class HeadlessChromium: @unchecked Sendable {
     /// Closes the browser and waits for it to exit.
     func close() async {
         _ = try? await send("Browser.close", toPage: false)
-        for _ in 0..<100 where process.isRunning {
+        var checks = 0
+        while process.isRunning, checks < 100 {
             try? await Task.sleep(for: .milliseconds(50))
+            checks += 1
         }
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: profile)

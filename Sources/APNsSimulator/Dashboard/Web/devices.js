@@ -83,7 +83,7 @@ function activityView(activity, now) {
   const state = visibleState(activity, now);
   const badge = badgeText[state] ? h("span", { class: `badge badge-${state}` }, badgeText[state]) : null;
   const facts = [`relevance ${describeValue(activity.relevanceScore)}`];
-  if (state === "ended" && activity.dismissalDate) facts.push(`dismissed at ${clockTime(activity.dismissalDate)}`);
+  if (state === "ended" && activity.dismissalDate) facts.push(`leaves the lock screen at ${clockTime(activity.dismissalDate)}`);
   if (state === "stale" && activity.staleDate) facts.push(`stale since ${clockTime(activity.staleDate)}`);
   if (activity.lastTimestamp) facts.push(`updated ${clockTime(activity.lastTimestamp)}`);
   return h("li", {
@@ -106,7 +106,13 @@ function lockClock(now) {
   const date = new Date(now);
   return h("div", { class: "lock-clock", "aria-hidden": "true" },
     h("div", { class: "lock-date" }, date.toLocaleDateString([], { weekday: "long", day: "numeric", month: "long" })),
-    h("div", { class: "lock-time" }, date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })));
+    h("div", { class: "lock-time" }, lockTime(date)));
+}
+
+/** "9:41" as a lock screen shows it: hours and minutes, no AM/PM. */
+function lockTime(date) {
+  return new Intl.DateTimeFormat([], { hour: "numeric", minute: "2-digit" }).formatToParts(date)
+    .filter((part) => part.type !== "dayPeriod").map((part) => part.value).join("").trim();
 }
 
 /** One device as a lock screen, with an empty banner area (aria-live, so new alerts are announced). */

@@ -6,8 +6,8 @@ import { h, clockTime, shortToken, header } from "./dom.js";
 export const LOG_LIMIT = 200;
 
 /** What the device did, in words a person reads: [label, tone]. */
-export function outcomeLabel(outcome) {
-  if (!outcome) return ["—", "none"];
+export function outcomeLabel(outcome, status) {
+  if (!outcome) return status === 200 ? ["—", "none"] : ["not delivered", "none"];
   switch (outcome.kind) {
     case "applied": return ["applied", "good"];
     case "started": return ["started", "good"];
@@ -37,7 +37,7 @@ function headerChips(entry) {
 /** One row of the log. */
 export function logRow(entry) {
   const ok = entry.status === 200;
-  const [label, tone] = outcomeLabel(entry.outcome);
+  const [label, tone] = outcomeLabel(entry.outcome, entry.status);
   const detail = entry.outcome && entry.outcome.detail;
   return h("tr", { class: `log-row ${ok ? "log-ok" : "log-rejected"}`, "data-apns-id": entry.apnsId },
     h("td", { class: "log-time" }, h("time", { datetime: entry.receivedAt }, clockTime(entry.receivedAt))),
