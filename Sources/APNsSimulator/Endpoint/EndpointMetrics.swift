@@ -1,3 +1,4 @@
+import APNsCore
 import Metrics
 
 /// Counts the endpoint's answers by status and reason (`livepush_simulator_apns_responses_total`).
