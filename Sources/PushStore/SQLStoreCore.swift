@@ -30,7 +30,7 @@ final class SQLStoreCore: Sendable {
         do {
             let value = readOnly ? try await backend.read(body) : try await backend.transaction(body)
             let elapsed = ContinuousClock.now - start
-            Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
+            Metrics.Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
             return value
         } catch {
             Counter(label: "livepush_store_errors_total", dimensions: dimensions).increment()

@@ -45,6 +45,8 @@ final class SQLiteBackend: SQLBackend {
                     detail: "the SQLite database at '\(path)' cannot use WAL mode (journal mode is \(mode ?? "unknown"))")
             }
             try await session.execute("PRAGMA synchronous = FULL")
+            // Another process holding the write lock is waited for (sleeping, not spinning) up to 30 s.
+            try await session.execute("PRAGMA busy_timeout = 30000")
             // 16 MiB of page cache (the default is 2 MiB), for large group fan-outs.
             try await session.execute("PRAGMA cache_size = -16384")
         } catch {
@@ -169,14 +171,4 @@ struct SQLiteSession: SQLSession {
             return .database(detail: "SQLite: \(error.description)")
         }
     }
-}
-
-/// A flag set once, readable from any thread.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool { lock.withLock { value } }
-
-    func set() { lock.withLock { value = true } }
 }
