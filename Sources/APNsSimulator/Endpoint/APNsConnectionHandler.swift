@@ -39,6 +39,9 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private var highestStreamID = HTTP2StreamID.rootStream
     private var goingAway = false
     private var flushScheduled = false
+    private var worldBatch: [EndpointWorkItem] = []
+    private var worldCallbacks: [((PushVerdict?) -> Void)?] = []
+    private var worldBatchScheduled = false
     private var closed = false
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
@@ -191,17 +194,14 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
         exchange.apnsUniqueID = environment == .sandbox ? UUID().uuidString.lowercased() : nil
         exchange.latencySeconds = Self.seconds(since: request.started)
-        let world = shared.world
-        let push = checked.push
-        let template = exchange
-        let promise = context.eventLoop.makePromise(of: PushVerdict.self)
-        promise.completeWithTask { await world.answer(push, exchange: template) }
-        promise.futureResult.assumeIsolated().whenSuccess { verdict in
+        let verified = checked.verified
+        let uniqueID = exchange.apnsUniqueID
+        enqueue(.deliver(checked.push, exchange)) { verdict in
             switch verdict {
-            case .accepted:
-                self.auth.bind(checked.verified)
+            case .accepted, nil: // a delivery always has a verdict; nil only answers .record items
+                self.auth.bind(verified)
                 self.raiseStreamLimit()
-                self.writeAnswer(streamID, status: 200, apnsID: apnsID, uniqueID: template.apnsUniqueID, rejection: nil)
+                self.writeAnswer(streamID, status: 200, apnsID: apnsID, uniqueID: uniqueID, rejection: nil)
                 self.shared.metrics.count(status: 200, reason: nil)
             case .rejected(let reason, let since):
                 let rejection = Rejection(reason, timestamp: since)
@@ -209,6 +209,31 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
                 self.shared.metrics.count(status: rejection.status, reason: rejection.reason)
             }
             self.finished(goAway: faults.goAway)
+        }
+    }
+
+    /// Queues work for the devices. Everything queued during one event-loop tick goes to the
+    /// `DeviceWorld` actor in a single hop (one task), and the verdicts come back in one callback.
+    private func enqueue(_ item: EndpointWorkItem, then: ((PushVerdict?) -> Void)? = nil) {
+        worldBatch.append(item)
+        worldCallbacks.append(then)
+        guard !worldBatchScheduled, let context else { return }
+        worldBatchScheduled = true
+        context.eventLoop.assumeIsolated().execute { self.sendWorldBatch() }
+    }
+
+    private func sendWorldBatch() {
+        worldBatchScheduled = false
+        guard let context, !worldBatch.isEmpty else { return }
+        let items = worldBatch
+        let callbacks = worldCallbacks
+        worldBatch.removeAll(keepingCapacity: true)
+        worldCallbacks.removeAll(keepingCapacity: true)
+        let world = shared.world
+        let promise = context.eventLoop.makePromise(of: [PushVerdict?].self)
+        promise.completeWithTask { await world.process(items) }
+        promise.futureResult.assumeIsolated().whenSuccess { verdicts in
+            for (callback, verdict) in zip(callbacks, verdicts) { callback?(verdict) }
         }
     }
 
@@ -223,9 +248,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         exchange.status = status
         exchange.reason = APNsReason(rawValue: rejection.reason)
         exchange.latencySeconds = Self.seconds(since: started)
-        let world = shared.world
-        let recorded = exchange
-        Task { await world.record(recorded) }
+        enqueue(.record(exchange))
         logger.trace("rejected", metadata: ["status": "\(status)", "reason": "\(rejection.reason)"])
         finished(goAway: goAway)
     }
