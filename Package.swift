@@ -114,13 +114,30 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The Emoji Rangers demo of `livepush demo`: the adventure engine and the in-process orchestration.
+        .target(
+            name: "EmojiRangers",
+            dependencies: [
+                "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "LivePushCLI",
             dependencies: [
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
+                "EmojiRangers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EmojiRangersTests",
+            dependencies: ["EmojiRangers", "APNsSimulator", "APNsCore", "LiveActivity"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -12,6 +12,7 @@ struct LivePush: AsyncParsableCommand {
             SimulatorCommand.self,
             ServeCommand.self,
             KeysCommand.self,
+            DemoCommand.self,
         ]
     )
 }

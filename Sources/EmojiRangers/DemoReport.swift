@@ -1,0 +1,154 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveActivity
+
+/// One push of an event to one hero's activity, followed to the device.
+public struct DemoDelivery: Sendable, Hashable {
+    public var hero: Hero
+    public var activityId: String
+    /// The server's outcome: accepted, rejected, failed, expired, coalesced; nil when none was recorded in time.
+    public var serverOutcome: String?
+    /// The priority the server sent with (5 after a budget downgrade).
+    public var sentPriority: Int?
+    public var downgradeReason: String?
+    /// What the simulated device did with it (`applied`, `throttled`, `decodeFailure`, …).
+    public var deviceOutcome: DeviceOutcome.Kind?
+
+    /// True when APNs accepted the push and the device applied it.
+    public var arrived: Bool { serverOutcome == "accepted" && deviceOutcome == .applied }
+    /// True when a newer routine update replaced it before it was sent (by design, not a loss).
+    public var superseded: Bool { serverOutcome == "coalesced" }
+}
+
+/// What happened to one adventure event.
+public struct DemoEventReport: Sendable, Hashable {
+    public var event: AdventureEvent
+    public var eventCount: Int
+    /// The API call that pushed it.
+    public var route: String
+    public var deliveries: [DemoDelivery]
+    /// Pushes the server downgraded to priority 5 (hourly budget).
+    public var downgrades: Int
+    /// Activities of the audience the server skipped (ended, invalid token), with the reason.
+    public var skipped: [String]
+    /// For a lost connection: whether the hero's activity was seen stale on the device.
+    public var staleSeen: Bool?
+    /// For a knocked-down event: the alert titles the devices showed (resolved from the localization table).
+    public var alertTitles: [String]
+
+    /// Everything that went wrong; empty when every push arrived.
+    public var problems: [String] {
+        var out: [String] = []
+        for delivery in deliveries where !delivery.arrived && !delivery.superseded {
+            out.append("\(delivery.hero.name): server \(delivery.serverOutcome ?? "no outcome"), device \(delivery.deviceOutcome?.rawValue ?? "nothing")")
+        }
+        out += skipped.map { "skipped: \($0)" }
+        if staleSeen == false { out.append("\(event.hero?.name ?? "the hero")'s activity never showed as stale") }
+        return out
+    }
+
+    /// The progress line: number, priority, what, to whom, outcome.
+    public var line: String {
+        let number = String(event.number).leftPadded(to: String(eventCount).count)
+        let audience: String
+        switch event.audience {
+        case .party: audience = "party (\(deliveries.count))"
+        case .hero(let hero): audience = hero.name
+        }
+        let applied = deliveries.filter(\.arrived).count
+        var outcome = problems.isEmpty ? "✓ \(applied)/\(deliveries.count) applied" : "✗ " + problems.joined(separator: "; ")
+        if let staleSeen, staleSeen { outcome += ", stale ✓" }
+        if let title = alertTitles.first { outcome += ", alert “\(title)”" }
+        if downgrades > 0 { outcome += ", \(downgrades) downgraded to p5" }
+        if event.isEnd { outcome += ", ended" }
+        return "[\(number)/\(eventCount)] p\(event.priority.rawValue) \(event.contentState.eventDescription)  → \(audience)  \(outcome)"
+    }
+}
+
+/// A hero's activity as the simulated iPhone shows it at the end.
+public struct DemoHeroState: Sendable, Hashable {
+    public var hero: Hero
+    public var deviceId: String
+    public var activityId: String
+    public var state: ActivityLifecycle
+    public var endedBy: ActivityEndCause?
+    public var contentState: JSONValue
+    public var dismissalDate: Date?
+    public var alerts: Int
+}
+
+/// The closing summary of a demo run.
+public struct DemoSummary: Sendable, Hashable {
+    public var seed: UInt64
+    public var events: Int
+    /// Pushes the server accepted for sending.
+    public var pushes: Int
+    /// Pushes APNs accepted and the devices applied.
+    public var applied: Int
+    public var superseded: Int
+    public var downgrades: Int
+    public var alertsShown: Int
+    public var staleSeen: Bool
+    /// Pushes the simulated devices could not decode (0 when the payloads match the app's ContentState).
+    public var decodeFailures: Int
+    public var heroes: [DemoHeroState]
+    /// Every problem, per event; empty when every push arrived.
+    public var problems: [String]
+
+    /// True when every push arrived, the stale activity was seen and nothing failed to decode.
+    public var succeeded: Bool { problems.isEmpty && decodeFailures == 0 && staleSeen }
+
+    /// The summary as lines for the terminal.
+    public var lines: [String] {
+        var out = [
+            "Summary (seed \(seed))",
+            "  events: \(events)   pushes accepted by the server: \(pushes)   applied on the iPhones: \(applied)"
+                + (superseded > 0 ? "   superseded: \(superseded)" : ""),
+            "  priority-10 downgrades: \(downgrades)   alerts shown: \(alertsShown)   stale activity seen: \(staleSeen ? "yes" : "no")   decode failures: \(decodeFailures)",
+            "  final state of each hero's activity:",
+        ]
+        for hero in heroes {
+            let level = hero.contentState["currentHealthLevel"]?.numberValue.map { "\(Int(($0 * 100).rounded()))%" } ?? "?"
+            let text = hero.contentState["eventDescription"]?.stringValue ?? "?"
+            let ended = hero.endedBy.map { " by \($0.rawValue)" } ?? ""
+            let dismissal = hero.dismissalDate.map { ", leaves the Lock Screen at \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+            out.append("    \(hero.hero.label): \(hero.state.rawValue)\(ended), health \(level), “\(text)”\(dismissal)")
+        }
+        if problems.isEmpty {
+            out.append(succeeded ? "Every push arrived." : "Not every check passed.")
+        } else {
+            out.append("Problems:")
+            out += problems.map { "  - \($0)" }
+        }
+        return out
+    }
+}
+
+/// What the demo reports while it plays.
+public enum DemoProgress: Sendable, Hashable {
+    /// A player's iPhone joined and its app started the adventure activity.
+    case playerJoined(hero: Hero, deviceName: String, activityId: String)
+    /// Every app reported its tokens to the server.
+    case tokensRegistered(activities: Int, pushToStartTokens: Int)
+    /// One event was pushed and followed to the devices.
+    case event(DemoEventReport)
+
+    /// The progress line.
+    public var line: String {
+        switch self {
+        case .playerJoined(let hero, let deviceName, let activityId):
+            return "\(hero.label) joins on \(deviceName): adventure activity \(activityId.prefix(8))… started"
+        case .tokensRegistered(let activities, let pushToStartTokens):
+            return "the apps reported \(activities) activity tokens and \(pushToStartTokens) push-to-start tokens to the server (POST /v1/activities, PUT /v1/push-to-start-tokens)"
+        case .event(let report):
+            return report.line
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

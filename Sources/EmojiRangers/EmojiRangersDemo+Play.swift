@@ -1,0 +1,192 @@
+import APNsSimulator
+import Foundation
+import LiveActivity
+
+extension EmojiRangersDemo {
+    /// One iPhone per player, its app's adventure activity, and the hero it plays.
+    struct Seat: Sendable {
+        var hero: Hero
+        var deviceId: String
+        var activityId: String
+    }
+
+    /// Adds one simulated iPhone per player, lets each app start its adventure activity and report its
+    /// tokens, then plays the adventure event by event, following every push to the devices.
+    public func play(progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
+        guard played.withLock({ state in defer { state = true }; return !state }) else { throw .alreadyPlayed }
+        let party: [Hero]
+        let adventure: Adventure
+        do {
+            party = try HeroRoster.party(size: options.partySize)
+            adventure = try AdventureEngine.plan(party: party, seed: options.seed)
+        } catch {
+            throw .invalidOption(option: "--party-size", rule: error.description)
+        }
+        let seats = try await seatPlayers(party, adventure: adventure, progress: progress)
+        var reports: [DemoEventReport] = []
+        for event in adventure.events {
+            if Task.isCancelled { throw .cancelled }
+            let report = try await push(event, of: adventure, seats: seats)
+            reports.append(report)
+            progress(.event(report))
+            if !event.isEnd { await pause(options.interval) }
+        }
+        return await summarize(adventure: adventure, seats: seats, reports: reports)
+    }
+
+    // MARK: - Players
+
+    private func seatPlayers(_ party: [Hero], adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> [Seat] {
+        var seats: [Seat] = []
+        for hero in party {
+            bridge.add(TokenBridge.Player(hero: hero, userId: "player-\(hero.id)", group: Self.partyGroup))
+            let deviceName = "\(hero.name)'s iPhone"
+            do {
+                let device = try await simulator.world.addDevice(DeviceRegistration(
+                    name: deviceName, bundleId: Self.bundleId, environment: "sandbox", webhookURL: bridge.webhookURL(for: hero)
+                ))
+                // The app calls Activity.request(attributes:content:pushType: .token).
+                let activity = try await simulator.world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                    attributesType: Self.attributesType, attributes: hero.attributes,
+                    contentState: adventure.initialState.jsonValue, relevanceScore: AdventureEngine.routineRelevance
+                ))
+                seats.append(Seat(hero: hero, deviceId: device.deviceId, activityId: activity.activityId))
+                progress(.playerJoined(hero: hero, deviceName: deviceName, activityId: activity.activityId))
+            } catch {
+                throw .device(error.description)
+            }
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while true {
+            let ledger = bridge.current
+            if let failure = ledger.failures.first {
+                throw .registrationTimedOut(heroes: party.map(\.name), detail: failure)
+            }
+            let missing = seats.filter { ledger.registeredActivities[$0.activityId] == nil }
+            if missing.isEmpty, ledger.pushToStartTokens >= seats.count {
+                progress(.tokensRegistered(activities: seats.count, pushToStartTokens: ledger.pushToStartTokens))
+                return seats
+            }
+            if Task.isCancelled { throw .cancelled }
+            if Date() > deadline {
+                throw .registrationTimedOut(heroes: missing.map(\.hero.name), detail: "no token reached the server within 15 s")
+            }
+            await pause(0.02)
+        }
+    }
+
+    // MARK: - Events
+
+    private func push(_ event: AdventureEvent, of adventure: Adventure, seats: [Seat]) async throws(DemoError) -> DemoEventReport {
+        let audience: [Seat]
+        switch event.audience {
+        case .party: audience = seats
+        case .hero(let hero): audience = seats.filter { $0.hero == hero }
+        }
+        let now = Date()
+        guard let request = PushRequest.make(
+            for: event, group: Self.partyGroup, activityId: { hero in seats.first { $0.hero == hero }?.activityId },
+            options: options, now: now
+        ) else {
+            throw .device("no activity plays \(event.hero?.name ?? "the hero") for event \(event.number)")
+        }
+        let answer = try await backend.send("POST", request.path, body: request.body)
+        let pushIds = Set((answer.json?["pushIds"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() })
+        let downgrades = answer.json?["downgraded"]?.arrayValue?.count ?? 0
+        let skipped = (answer.json?["skipped"]?.arrayValue ?? []).compactMap { $0["reason"]?.stringValue }
+        var deliveries = try await follow(pushIds: pushIds, to: audience)
+        var titles: [String] = []
+        for index in deliveries.indices {
+            let seat = audience[index]
+            guard let snapshot = try? await simulator.world.activity(id: seat.activityId) else { continue }
+            let apnsId = deliveries[index].apnsId
+            deliveries[index].delivery.deviceOutcome = snapshot.history.last { $0.apnsId == apnsId && apnsId != nil }?.outcome.kind
+            if event.alert != nil, let title = snapshot.alerts.last(where: { $0.apnsId == apnsId })?.title {
+                titles.append(title)
+            }
+        }
+        var staleSeen: Bool?
+        if let staleDate = request.staleDate, let seat = audience.first {
+            staleSeen = await waitForStale(seat, after: staleDate)
+        }
+        return DemoEventReport(
+            event: event, eventCount: adventure.events.count, route: "POST \(request.path)",
+            deliveries: deliveries.map(\.delivery), downgrades: downgrades, skipped: skipped, staleSeen: staleSeen,
+            alertTitles: Array(Set(titles)).sorted()
+        )
+    }
+
+    /// Reads each audience activity's delivery history from the server until every push id has an outcome.
+    private func follow(pushIds: Set<String>, to audience: [Seat]) async throws(DemoError) -> [(delivery: DemoDelivery, apnsId: String?)] {
+        let deadline = Date().addingTimeInterval(20)
+        var found: [String: JSONValue] = [:]
+        while true {
+            for seat in audience where found[seat.activityId] == nil {
+                let detail = try await backend.send("GET", "/v1/activities/\(seat.activityId)")
+                let record = (detail.json?["deliveries"]?.arrayValue ?? []).first {
+                    pushIds.contains($0["pushId"]?.stringValue?.lowercased() ?? "")
+                }
+                if let record { found[seat.activityId] = record }
+            }
+            if found.count == audience.count || Date() > deadline || Task.isCancelled { break }
+            await pause(0.02)
+        }
+        return audience.map { seat in
+            let record = found[seat.activityId]
+            let delivery = DemoDelivery(
+                hero: seat.hero, activityId: seat.activityId, serverOutcome: record?["outcome"]?.stringValue,
+                sentPriority: record?["priority"]?.numberValue.map { Int($0) },
+                downgradeReason: record?["downgradeReason"]?.stringValue, deviceOutcome: nil
+            )
+            return (delivery, record?["apnsId"]?.stringValue)
+        }
+    }
+
+    /// Waits (a few seconds past the stale date at most) until the device shows the activity as stale.
+    private func waitForStale(_ seat: Seat, after staleDate: Date) async -> Bool {
+        let deadline = staleDate.addingTimeInterval(5)
+        while Date() <= deadline, !Task.isCancelled {
+            if let snapshot = try? await simulator.world.activity(id: seat.activityId), snapshot.state == .stale {
+                return true
+            }
+            await pause(0.05)
+        }
+        return false
+    }
+
+    // MARK: - Summary
+
+    private func summarize(adventure: Adventure, seats: [Seat], reports: [DemoEventReport]) async -> DemoSummary {
+        var problems = reports.flatMap { report in report.problems.map { "event \(report.event.number) (\(report.event.kind.rawValue)): \($0)" } }
+        var heroes: [DemoHeroState] = []
+        let final = adventure.events.last?.contentState.jsonValue
+        for seat in seats {
+            guard let snapshot = try? await simulator.world.activity(id: seat.activityId) else {
+                problems.append("\(seat.hero.name)'s activity is gone from the simulator")
+                continue
+            }
+            heroes.append(DemoHeroState(
+                hero: seat.hero, deviceId: seat.deviceId, activityId: seat.activityId, state: snapshot.state,
+                endedBy: snapshot.endedBy, contentState: snapshot.contentState, dismissalDate: snapshot.dismissalDate,
+                alerts: snapshot.alerts.count
+            ))
+            if snapshot.endedBy != .push || snapshot.contentState != final {
+                problems.append("\(seat.hero.name)'s activity did not end with the final state (\(snapshot.state.rawValue))")
+            }
+        }
+        let log = await simulator.world.pushes(limit: simulator.world.rules.pushLogLimit)
+        let deliveries = reports.flatMap(\.deliveries)
+        return DemoSummary(
+            seed: adventure.seed, events: reports.count, pushes: deliveries.count,
+            applied: deliveries.filter(\.arrived).count, superseded: deliveries.filter(\.superseded).count,
+            downgrades: reports.reduce(0) { $0 + $1.downgrades }, alertsShown: heroes.reduce(0) { $0 + $1.alerts },
+            staleSeen: reports.contains { $0.staleSeen == true },
+            decodeFailures: log.filter { $0.outcome?.kind == .decodeFailure }.count,
+            heroes: heroes, problems: problems
+        )
+    }
+
+    private func pause(_ seconds: TimeInterval) async {
+        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+    }
+}

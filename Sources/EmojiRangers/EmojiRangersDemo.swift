@@ -1,0 +1,217 @@
+import APNsAuth
+import APNsClient
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveActivity
+import LivePushServer
+import Logging
+import PushStore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The whole Emoji Rangers demo in one process: the APNs simulator with its dashboard, SQLite in a
+/// temporary folder, the LivePush server (trusting the simulator's CA, signing with a key the simulator
+/// trusts), and the app side that reports tokens through the API. `start()` brings it up; `play(progress:)`
+/// adds one iPhone per player and plays the adventure; `shutdown()` stops everything and removes the folder.
+public final class EmojiRangersDemo: Sendable {
+    /// The Emoji Rangers app's bundle id.
+    public static let bundleId = "com.example.emojirangers"
+    /// The app's `ActivityAttributes` type.
+    public static let attributesType = "AdventureAttributes"
+    /// The group every party member's activity is registered in.
+    public static let partyGroup = "rangers-party"
+
+    public let options: DemoOptions
+    /// The simulated APNs and iPhones.
+    public let simulator: Simulator
+    let server: LivePushServer
+    let store: any PushStore
+    let apns: APNsClient
+    let bridge: TokenBridge
+    let backend: LivePushAPIClient
+    let session: URLSession
+    let directory: URL
+    let logger: Logger
+    let played = Locked(false)
+
+    init(options: DemoOptions, simulator: Simulator, server: LivePushServer, store: any PushStore, apns: APNsClient,
+         bridge: TokenBridge, backend: LivePushAPIClient, session: URLSession, directory: URL, logger: Logger) {
+        self.options = options
+        self.simulator = simulator
+        self.server = server
+        self.store = store
+        self.apns = apns
+        self.bridge = bridge
+        self.backend = backend
+        self.session = session
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// The dashboard, served by the simulator's control port.
+    public var dashboardURL: String { "http://127.0.0.1:\(simulator.controlPort ?? 0)/dashboard" }
+    /// The LivePush server's API.
+    public var serverURL: String { "http://127.0.0.1:\(server.port ?? 0)" }
+    /// The simulator's APNs endpoint.
+    public var apnsURL: String { "https://127.0.0.1:\(simulator.apnsPort ?? 0)" }
+    /// The temporary folder with the SQLite database and the simulator's certificates.
+    public var dataDirectory: String { directory.path }
+
+    /// Starts the simulator, the store, the APNs client, the server and the app side.
+    public static func start(options: DemoOptions, logger: Logger = Logger(label: "livepush.demo")) async throws(DemoError) -> EmojiRangersDemo {
+        try options.validate()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-demo-\(UUID().uuidString.prefix(8).lowercased())")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .startFailed(component: "temporary folder", detail: error.localizedDescription)
+        }
+        var cleanup = Cleanup(directory: directory)
+        do {
+            let simulator = try await startSimulator(options: options, directory: directory, logger: logger)
+            cleanup.simulator = simulator
+            let key = APNsSigningKey.generate()
+            let keyID = "RANGERKEY1", teamID = "EMOJITEAM1"
+            simulator.keys.register(keyID: keyID, teamID: teamID, publicKey: key.publicKey)
+            let apns = try makeClient(simulator: simulator, key: key, keyID: keyID, teamID: teamID, logger: logger)
+            cleanup.apns = apns
+            let store: any PushStore
+            do {
+                store = try await SQLitePushStore(path: directory.appendingPathComponent("livepush.sqlite").path, logger: logger)
+            } catch {
+                throw DemoError.startFailed(component: "SQLite store", detail: error.description)
+            }
+            cleanup.store = store
+            let appKey = APIKeys.generate(scope: .app)
+            let backendKey = APIKeys.generate(scope: .backend)
+            let server = try await startServer(options: options, store: store, apns: apns, appKey: appKey, backendKey: backendKey, logger: logger)
+            cleanup.server = server
+            let session = URLSession(configuration: .ephemeral)
+            let base = "http://127.0.0.1:\(server.port ?? 0)"
+            let bridge = TokenBridge(api: LivePushAPIClient(baseURL: base, key: appKey, session: session),
+                                     attributesType: attributesType, logger: logger)
+            try await bridge.start()
+            return EmojiRangersDemo(
+                options: options, simulator: simulator, server: server, store: store, apns: apns, bridge: bridge,
+                backend: LivePushAPIClient(baseURL: base, key: backendKey, session: session), session: session,
+                directory: directory, logger: logger
+            )
+        } catch let error as DemoError {
+            await cleanup.run()
+            throw error
+        } catch {
+            await cleanup.run()
+            throw .startFailed(component: "demo", detail: "\(error)")
+        }
+    }
+
+    /// Stops the app side, the server, the APNs client, the store and the simulator; removes the folder.
+    public func shutdown() async {
+        await bridge.shutdown()
+        session.finishTasksAndInvalidate()
+        var cleanup = Cleanup(directory: directory)
+        cleanup.simulator = simulator
+        cleanup.apns = apns
+        cleanup.store = store
+        cleanup.server = server
+        await cleanup.run()
+    }
+
+    // MARK: - Start-up steps
+
+    private static func startSimulator(options: DemoOptions, directory: URL, logger: Logger) async throws -> Simulator {
+        var configuration = SimulatorConfiguration()
+        configuration.endpoint.host = "127.0.0.1"
+        configuration.endpoint.port = options.apnsPort
+        configuration.controlHost = "127.0.0.1"
+        configuration.controlPort = options.controlPort
+        configuration.dataDirectory = directory.appendingPathComponent("simulator").path
+        configuration.shutdownGracePeriod = 1
+        let simulator: Simulator
+        do {
+            simulator = try Simulator(configuration: configuration, logger: logger)
+        } catch {
+            throw DemoError.startFailed(component: "simulator", detail: error.description)
+        }
+        do {
+            try await simulator.start()
+        } catch {
+            throw DemoError.startFailed(component: "simulator", detail: "\(error)")
+        }
+        do {
+            // The app as installed on every iPhone: its ActivityAttributes type with the ContentState it
+            // decodes, and its Localizable.strings for the alert keys.
+            _ = try await simulator.world.registerApp(AppRegistration(
+                bundleId: bundleId, environment: APNsEnvironment.sandbox.rawValue,
+                localizations: AdventureLocalization.englishTable,
+                attributesTypes: DeclaredAttributesTypes([attributesType: AdventureContentState.schema])
+            ))
+        } catch {
+            await simulator.shutdown()
+            throw DemoError.device(error.description)
+        }
+        return simulator
+    }
+
+    private static func makeClient(simulator: Simulator, key: APNsSigningKey, keyID: String, teamID: String, logger: Logger) throws -> APNsClient {
+        do {
+            return try APNsClient(
+                configuration: APNsClientConfiguration(
+                    endpoint: APNsEndpoint(host: "127.0.0.1", port: simulator.apnsPort ?? 0, environment: .sandbox),
+                    additionalTrustRootFile: simulator.caCertificatePath, trustOnlyAdditionalRoots: true,
+                    maximumConnections: 2, connectTimeout: .seconds(5), requestTimeout: .seconds(10)
+                ),
+                tokens: try ProviderTokenSource(key: key, keyID: keyID, teamID: teamID),
+                logger: logger
+            )
+        } catch {
+            throw DemoError.startFailed(component: "APNs client", detail: "\(error)")
+        }
+    }
+
+    private static func startServer(
+        options: DemoOptions, store: any PushStore, apns: APNsClient, appKey: String, backendKey: String, logger: Logger
+    ) async throws -> LivePushServer {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = options.serverPort
+        configuration.environment = .sandbox
+        configuration.workerCount = 2
+        configuration.pollInterval = 0.02
+        configuration.retryBaseDelay = 0.1
+        configuration.retryMaximumDelay = 1
+        configuration.appKeys = [appKey]
+        configuration.backendKeys = [backendKey]
+        let server: LivePushServer
+        do {
+            server = try LivePushServer(configuration: configuration, store: store, sender: apns, logger: logger)
+        } catch {
+            throw DemoError.startFailed(component: "LivePush server", detail: error.description)
+        }
+        do {
+            try await server.start()
+        } catch {
+            throw DemoError.startFailed(component: "LivePush server", detail: "\(error)")
+        }
+        return server
+    }
+}
+
+/// Stops whatever has been started, in reverse order, and removes the temporary folder.
+private struct Cleanup {
+    let directory: URL
+    var simulator: Simulator?
+    var apns: APNsClient?
+    var store: (any PushStore)?
+    var server: LivePushServer?
+
+    func run() async {
+        await server?.shutdown()
+        await store?.close()
+        await apns?.shutdown()
+        await simulator?.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

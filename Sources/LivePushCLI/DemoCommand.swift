@@ -1,0 +1,117 @@
+import ArgumentParser
+import EmojiRangers
+import Foundation
+import Logging
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Play an Emoji Rangers adventure end to end: simulator, server and simulated iPhones in one process.",
+        discussion: """
+            Starts the APNs simulator (with its dashboard), the LivePush server on SQLite in a temporary folder, \
+            and one simulated iPhone per player. Each iPhone's app starts an adventure Live Activity and reports \
+            its tokens to the server through the API; the adventure engine then pushes every event through the \
+            server's group API. Prints a line per event and a summary; exits non-zero when a push did not arrive.
+            """
+    )
+
+    @Option(help: "Pace multiplier: 2 plays twice as fast (0.1 to 1000).") var speed: Double = 1
+    @Option(name: .customLong("party-size"), help: "Heroes in the party, one simulated iPhone each: 3 or 4.") var partySize = 4
+    @Option(help: "The adventure's seed; the same seed plays the same adventure. Default: a random one (printed).")
+    var seed: UInt64?
+    @Flag(name: .customLong("keep-running"), help: "Keep the simulator and its dashboard up after the adventure, until Ctrl-C.")
+    var keepRunning = false
+    @Option(help: "The simulator's APNs port (0 picks a free one).") var port = 0
+    @Option(name: .customLong("control-port"), help: "The simulator's control port, which serves the dashboard (0 picks a free one).")
+    var controlPort = 0
+    @Option(name: .customLong("server-port"), help: "The LivePush server's HTTP port (0 picks a free one).") var serverPort = 0
+    @Flag(help: "Show the components' info logs on stderr.") var verbose = false
+
+    func options() -> DemoOptions {
+        var options = DemoOptions()
+        options.speed = speed
+        options.partySize = partySize
+        options.seed = seed ?? UInt64.random(in: 1...999_999)
+        options.apnsPort = port
+        options.controlPort = controlPort
+        options.serverPort = serverPort
+        return options
+    }
+
+    func validate() throws {
+        do {
+            try options().validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() async throws {
+        let options = options()
+        var logger = Logger(label: "livepush.demo")
+        logger.logLevel = verbose ? .info : .error
+        let interruptions = SignalWaiter(signals: [SIGINT, SIGTERM])
+        let interrupted = Task { await interruptions.wait() }
+        defer { interrupted.cancel() }
+        let demo: EmojiRangersDemo
+        do {
+            demo = try await EmojiRangersDemo.start(options: options, logger: logger)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        say("""
+            Emoji Rangers: a party of \(options.partySize) heroes, seed \(options.seed) (replay with --seed \(options.seed)), speed \(options.speed)
+              Dashboard:      \(demo.dashboardURL)
+              LivePush API:   \(demo.serverURL)   (SQLite in \(demo.dataDirectory))
+              APNs simulator: \(demo.apnsURL)
+
+            """)
+        let outcome = await withTaskGroup(of: Result<DemoSummary, any Error>?.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await demo.play { say($0.line) })
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                _ = await withTaskCancellationHandler {
+                    await interrupted.value
+                } onCancel: {
+                    interrupted.cancel()
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let outcome else {
+            say("interrupted, shutting down…")
+            await demo.shutdown()
+            throw ExitCode(130)
+        }
+        let summary: DemoSummary
+        switch outcome {
+        case .success(let value): summary = value
+        case .failure(let error):
+            await demo.shutdown()
+            throw CommandFailure("\(error)")
+        }
+        say("")
+        for line in summary.lines { say(line) }
+        if keepRunning {
+            let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
+            say("\nThe dashboard stays up at \(demo.dashboardURL); press Ctrl-C to stop.")
+            _ = await signals.wait()
+            say("shutting down…")
+        }
+        await demo.shutdown()
+        if !summary.succeeded { throw ExitCode.failure }
+    }
+}
+
+/// Prints a line unbuffered, so progress shows at once even when stdout is a pipe.
+private func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,83 @@
+import APNsSimulator
+import EmojiRangers
+import Foundation
+import LiveActivity
+import Logging
+import Testing
+
+/// The whole demo in-process at a fast pace, checked from the simulator's world: what the iPhones show.
+@Suite struct DemoEndToEndTests {
+    @Test func theWholeAdventureArrivesOnEveryIPhone() async throws {
+        var options = DemoOptions()
+        options.speed = 50
+        options.partySize = 4
+        options.seed = 7
+        var logger = Logger(label: "emoji-rangers.test")
+        logger.logLevel = .critical
+        let demo = try await EmojiRangersDemo.start(options: options, logger: logger)
+        let world = demo.simulator.world
+        let events = world.events.subscribe()
+        let watcher = Task {
+            var seen: [SimulatorEvent.Kind: Int] = [:]
+            for await event in events {
+                seen[event.kind, default: 0] += 1
+                if event.kind == .activityEnded, seen[.activityEnded] == options.partySize { break }
+            }
+            return seen
+        }
+        var lines: [String] = []
+        let summary = try await demo.play { lines.append($0.line) }
+        let seen = await watcher.value
+
+        #expect(summary.succeeded, "\(summary.lines.joined(separator: "\n"))")
+        #expect(summary.decodeFailures == 0)
+        #expect(summary.heroes.count == 4)
+        let adventure = try AdventureEngine.plan(party: try HeroRoster.party(size: 4), seed: 7)
+        let final = try #require(adventure.events.last?.contentState.jsonValue)
+        #expect(lines.count == 4 + 1 + adventure.events.count, "a line per player, one for the tokens, one per event")
+
+        var alerts: [AlertRecord] = []
+        for device in await world.allDevices() {
+            #expect(device.activities.count == 1)
+            let activity = try #require(device.activities.first)
+            #expect(activity.state == .ended, "\(device.name): \(activity.state)")
+            #expect(activity.endedBy == .push)
+            #expect(activity.contentState == final)
+            #expect(activity.dismissalDate != nil)
+            #expect(activity.history.allSatisfy { $0.outcome.kind == .applied }, "\(activity.history.map(\.outcome))")
+            alerts += activity.alerts
+        }
+        #expect(alerts.contains {
+            $0.title == "Power Panda is knocked down!" && $0.body == "Use a potion to heal Power Panda!" && $0.sound == "HeroDown.mp4"
+        }, "\(alerts.map { "\($0.title ?? "") / \($0.body ?? "")" })")
+        #expect(seen[.activityStale, default: 0] >= 1, "a hero's activity was seen stale")
+        #expect(seen[.decodeFailure, default: 0] == 0)
+        let log = await world.pushes(limit: 1000)
+        #expect(log.count == summary.pushes)
+        #expect(log.allSatisfy { $0.status == 200 && $0.outcome?.kind == .applied })
+        #expect(log.contains { $0.headers.contains { $0.name == "apns-priority" && $0.value == "10" } })
+        await demo.shutdown()
+    }
+
+    @Test func badOptionsNameTheOption() {
+        var options = DemoOptions()
+        options.partySize = 5
+        #expect(throws: DemoError.self) { try options.validate() }
+        do {
+            try options.validate()
+        } catch {
+            #expect(error.description.contains("--party-size"))
+        }
+        options.partySize = 3
+        options.speed = 0
+        #expect(throws: DemoError.self) { try options.validate() }
+        options.speed = 1
+        options.serverPort = 70000
+        do {
+            try options.validate()
+            Issue.record("port 70000 was accepted")
+        } catch {
+            #expect(error.description.contains("--server-port"))
+        }
+    }
+}
