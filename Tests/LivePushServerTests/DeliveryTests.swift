@@ -180,4 +180,28 @@ import Testing
         #expect(await ServerHarness.eventually { sender.requests.count == 6 })
         await harness.stop()
     }
+
+    @Test func restartWithTheSameInstanceIdTakesBackItsClaimsAtOnce() async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender) {
+            $0.workerCount = 0
+            $0.instanceID = "fixed"
+        }
+        try await register(harness)
+        #expect(try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+        // A worker of the earlier run claimed it and died: its claim would hold for the whole lease.
+        let claimed = try await harness.store.claim(owner: "fixed-w0", limit: 10, now: Date(), lease: 3600)
+        #expect(claimed.count == 1)
+        try await harness.restart { configuration in
+            configuration.port = 0
+            configuration.workerCount = 1
+            configuration.instanceID = "fixed"
+            configuration.pollInterval = 0.02
+            configuration.appKeys = [ServerHarness.appKey]
+            configuration.backendKeys = [ServerHarness.backendKey]
+        }
+        #expect(try await ServerHarness.eventually { try await harness.store.outboxDepth() == 0 })
+        #expect(sender.requests.count == 1)
+        await harness.stop()
+    }
 }
