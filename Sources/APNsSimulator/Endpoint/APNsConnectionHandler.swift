@@ -258,10 +258,8 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         answeredStreams += 1
         if let fault, answeredStreams >= fault.afterStreams {
             goAway(reasonText: fault.reason)
-        } else if goingAway, inFlight == 0 {
-            context?.flush()
-            context?.close(promise: nil)
         }
+        if goingAway, inFlight == 0 { closeAfterFlush() }
     }
 
     private func writeAnswer(_ streamID: HTTP2StreamID, status: Int, apnsID: String, uniqueID: String?, rejection: Rejection?) {
@@ -319,12 +317,18 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         )
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
         if inFlight == 0 {
-            context.close(promise: nil)
+            closeAfterFlush()
         } else {
-            context.eventLoop.assumeIsolated().scheduleTask(in: Self.forcedCloseDelay) {
-                self.context?.close(promise: nil)
-            }
+            context.eventLoop.assumeIsolated().scheduleTask(in: Self.forcedCloseDelay) { self.closeAfterFlush() }
         }
+    }
+
+    /// Closes gracefully once, after writing out every answer.
+    private func closeAfterFlush() {
+        guard !closed, let context else { return }
+        closed = true
+        context.flush()
+        context.close(promise: nil)
     }
 
     /// Closes the TCP connection at once: no GOAWAY, no TLS close_notify, RST where the OS allows.
