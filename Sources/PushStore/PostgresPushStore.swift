@@ -225,6 +225,12 @@ public final class PostgresPushStore: PushStore {
         try await core.highPriorityCount(activityId: activityId, since: since)
     }
 
+    public func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws(PushStoreError)
+        -> BudgetDecision
+    {
+        try await core.consumeHighPriority(activityId: activityId, at: at, limit: limit)
+    }
+
     public func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date)
         async throws(PushStoreError) -> ApiKeyRecord
     {

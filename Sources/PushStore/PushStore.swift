@@ -117,6 +117,10 @@ public protocol PushStore: Sendable {
     /// Priority-10 pushes of an activity at or after `since`.
     func highPriorityCount(activityId: String, since: Date) async throws(PushStoreError) -> Int
 
+    /// Check and count in one step, safe across processes: if fewer than `limit` priority-10 pushes
+    /// were recorded for the activity in the hour before `at`, records one and grants it.
+    func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws(PushStoreError) -> BudgetDecision
+
     // MARK: API keys
 
     /// Stores a new key by its SHA-256 (64 hex digits). Throws `conflict` if the hash is stored.

@@ -44,6 +44,29 @@ extension SQLStoreCore {
         }
     }
 
+    func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws(PushStoreError) -> BudgetDecision {
+        try Validation.identifier(activityId, field: "activityId")
+        guard limit >= 0 else { throw .invalidInput(field: "limit", rule: "is \(limit); a budget is 0 or more pushes") }
+        let dialect = self.dialect
+        return try await run("consumeHighPriority") { session throws(PushStoreError) in
+            if let lock = dialect.keyLockStatement {
+                // Two processes deciding for the same activity take turns.
+                try await session.execute(lock, [.text("budget:" + activityId)])
+            }
+            try await session.execute(
+                "DELETE FROM high_priority_pushes WHERE activity_id = ? AND at < ?",
+                [.text(activityId), .date(at.addingTimeInterval(-Self.budgetWindow))])
+            let used = try await session.first(
+                "SELECT COUNT(*) AS n FROM high_priority_pushes WHERE activity_id = ? AND at > ?",
+                [.text(activityId), .date(at.addingTimeInterval(-Self.budgetWindow))]
+            )?.int("n") ?? 0
+            guard used < limit else { return BudgetDecision(granted: false, usedInWindow: used, limit: limit) }
+            try await session.execute(
+                "INSERT INTO high_priority_pushes (activity_id, at) VALUES (?, ?)", [.text(activityId), .date(at)])
+            return BudgetDecision(granted: true, usedInWindow: used + 1, limit: limit)
+        }
+    }
+
     func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date) async throws(PushStoreError)
         -> ApiKeyRecord
     {

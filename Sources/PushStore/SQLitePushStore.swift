@@ -192,6 +192,12 @@ public final class SQLitePushStore: PushStore {
         try await core.highPriorityCount(activityId: activityId, since: since)
     }
 
+    public func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws(PushStoreError)
+        -> BudgetDecision
+    {
+        try await core.consumeHighPriority(activityId: activityId, at: at, limit: limit)
+    }
+
     public func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date)
         async throws(PushStoreError) -> ApiKeyRecord
     {

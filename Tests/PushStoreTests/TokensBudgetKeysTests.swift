@@ -62,6 +62,50 @@ struct TokensBudgetKeysTests {
     }
 
     @Test(arguments: StoreKind.available)
+    func consumingTheBudgetGrantsUpToTheLimitPerHour(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let t = Fixture.start
+            #expect(try await store.consumeHighPriority(activityId: "a", at: t, limit: 2) == BudgetDecision(granted: true, usedInWindow: 1, limit: 2))
+            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 60, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
+            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 120, limit: 2) == BudgetDecision(granted: false, usedInWindow: 2, limit: 2))
+            #expect(try await store.consumeHighPriority(activityId: "b", at: t + 120, limit: 2).granted, "budgets are per activity")
+            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 2, "a refusal is not counted")
+            // An hour after the first one, one slot is free again.
+            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 3600, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
+            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 3601, limit: 0).granted == false)
+            #expect(await caught { try await store.consumeHighPriority(activityId: "a", at: t, limit: -1) }?.invalidField == "limit")
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func concurrentBudgetDecisionsNeverExceedTheLimit(kind: StoreKind) async throws {
+        try await withStore(kind) { store, harness in
+            let other = try await harness.open()
+            let stores: [any PushStore] = [store, other]
+            let granted: Int
+            do {
+                granted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in 0..<12 {
+                        let target = stores[index % 2]
+                        group.addTask {
+                            try await target.consumeHighPriority(activityId: "hot", at: Fixture.start + Double(index), limit: 5).granted
+                        }
+                    }
+                    var count = 0
+                    for try await ok in group where ok { count += 1 }
+                    return count
+                }
+            } catch {
+                await other.close()
+                throw error
+            }
+            await other.close()
+            #expect(granted == 5)
+            #expect(try await store.highPriorityCount(activityId: "hot", since: Fixture.start - 1) == 5)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
     func apiKeys(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let hash = String(repeating: "ab", count: 32)

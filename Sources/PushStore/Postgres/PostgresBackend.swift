@@ -18,6 +18,7 @@ final class PostgresBackend: SQLBackend {
         forUpdateClause: " FOR UPDATE",
         // Two processes starting at once must not both create the tables.
         migrationLockStatement: migrationLock(schema: "public"),
+        keyLockStatement: "SELECT COUNT(*) AS locked FROM (SELECT pg_advisory_xact_lock(7361002, hashtext(?))) AS lock",
         setupStatements: [],
         migrations: Schema.migrations(integer: "BIGINT", real: "DOUBLE PRECISION", blob: "BYTEA"),
         maxBindsPerStatement: 30_000

@@ -32,6 +32,9 @@ struct SQLDialect: Sendable {
     var forUpdateClause: String
     /// Run first in the migration transaction so that two processes do not migrate at once.
     var migrationLockStatement: String?
+    /// Takes a transaction-scoped lock on the text bound to its one placeholder (nil where the
+    /// database has one writer at a time anyway).
+    var keyLockStatement: String?
     /// Run before the migrations (after the lock), such as creating the PostgreSQL schema.
     var setupStatements: [String]
     /// The schema, one entry per version, each a list of statements.

@@ -2,11 +2,14 @@ import Foundation
 import Logging
 import SQLiteNIO
 
-/// One SQLite connection; transactions take turns through a ``SerialGate``. Writers use
-/// `BEGIN IMMEDIATE`, so another process on the same file waits instead of failing mid-transaction.
+/// One SQLite connection with its own thread; transactions take turns through a ``SerialGate``.
+/// Writers use `BEGIN IMMEDIATE`, so another connection to the same file waits instead of failing
+/// mid-transaction. The own thread matters: a connection waiting for the write lock blocks only
+/// itself, never the thread the lock holder needs to finish.
 final class SQLiteBackend: SQLBackend {
     let dialect: SQLDialect
     private let connection: SQLiteConnection
+    private let threadPool: NIOThreadPool
     private let gate = SerialGate()
     private let state = LockedFlag()
     let path: String
@@ -16,13 +19,15 @@ final class SQLiteBackend: SQLBackend {
         skipLockedClause: "",
         forUpdateClause: "",
         migrationLockStatement: nil,
+        keyLockStatement: nil,
         setupStatements: [],
         migrations: Schema.migrations(integer: "INTEGER", real: "REAL", blob: "BLOB"),
         maxBindsPerStatement: 30_000
     )
 
-    private init(connection: SQLiteConnection, path: String) {
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
         self.connection = connection
+        self.threadPool = threadPool
         self.path = path
         self.dialect = Self.sqliteDialect
     }
@@ -30,13 +35,18 @@ final class SQLiteBackend: SQLBackend {
     /// Opens (creating if needed) the database file, in WAL mode with `synchronous=FULL` so that a
     /// committed transaction survives a crash or power loss.
     static func open(path: String, logger: Logger) async throws(PushStoreError) -> SQLiteBackend {
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threadPool, logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
+            try? await threadPool.shutdownGracefully()
             throw .unavailable(detail: "cannot open the SQLite database at '\(path)': \(Self.describe(error))")
         }
-        let backend = SQLiteBackend(connection: connection, path: path)
+        let backend = SQLiteBackend(connection: connection, threadPool: threadPool, path: path)
         do throws(PushStoreError) {
             let session = SQLiteSession(connection: connection)
             let mode = try await session.first("PRAGMA journal_mode = WAL")?.optionalString("journal_mode")
@@ -113,6 +123,11 @@ final class SQLiteBackend: SQLBackend {
                 try await connection.close()
             } catch {
                 connection.logger.error("closing the SQLite database failed", metadata: ["error": "\(error)"])
+            }
+            do {
+                try await threadPool.shutdownGracefully()
+            } catch {
+                connection.logger.error("stopping the SQLite thread failed", metadata: ["error": "\(error)"])
             }
         }
         await gate.release()
