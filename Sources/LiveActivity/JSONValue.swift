@@ -22,13 +22,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Parses JSON text (any JSON value at the top level).
     public static func parse(_ data: Data) throws(ParseError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let error as DecodingError {
-            throw .invalidJSON(Self.describe(error))
-        } catch {
-            throw .invalidJSON("\(error)")
-        }
+        try JSONParser.parse(data)
     }
 
     public static func parse(_ text: String) throws(ParseError) -> JSONValue {
@@ -129,18 +123,6 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        case .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return context.debugDescription
-        @unknown default:
-            return "\(error)"
-        }
     }
 }
 
