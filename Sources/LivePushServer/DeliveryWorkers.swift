@@ -67,11 +67,15 @@ final class DeliveryWorkers: Sendable {
                 await pause()
                 continue
             }
-            await withTaskGroup(of: Void.self) { group in
+            let completions = await withTaskGroup(of: PushCompletion?.self) { group in
                 for item in items {
-                    group.addTask { await self.process(item, owner: owner) }
+                    group.addTask { await self.process(item, owner: owner).map { PushCompletion(pushId: item.pushId, result: $0) } }
                 }
+                var out: [PushCompletion] = []
+                for await completion in group { if let completion { out.append(completion) } }
+                return out
             }
+            await finish(completions, owner: owner)
         }
         do {
             let released = try await store.release(owner: owner)
@@ -85,23 +89,20 @@ final class DeliveryWorkers: Sendable {
         try? await Task.sleep(for: .milliseconds(Int(configuration.pollInterval * 1000)))
     }
 
-    /// Sends one claimed push and records what happened.
-    func process(_ item: OutboxItem, owner: String) async {
+    /// Sends one claimed push; returns its final result, or nil when it was rescheduled.
+    func process(_ item: OutboxItem, owner: String) async -> DeliveryResult? {
         let now = clock.now()
         if let expiration = item.expiration, expiration <= now {
-            await finish(item, owner: owner, DeliveryResult(outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts))
-            return
+            return DeliveryResult(outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
         }
         let target: ResolvedTarget
         switch await resolve(item) {
         case .success(let resolved): target = resolved
         case .failure(let failure):
             if failure.retryable {
-                await retryLater(item, owner: owner, attempts: item.attempts + 1, lastError: failure.reason, status: nil, sentAt: now)
-            } else {
-                await finish(item, owner: owner, DeliveryResult(outcome: .failed, reason: failure.reason, attempts: item.attempts))
+                return await retryLater(item, owner: owner, attempts: item.attempts + 1, lastError: failure.reason, status: nil, sentAt: now)
             }
-            return
+            return DeliveryResult(outcome: .failed, reason: failure.reason, attempts: item.attempts)
         }
         let request: APNsRequest
         do {
@@ -112,37 +113,38 @@ final class DeliveryWorkers: Sendable {
             )
             request = APNsRequest(token: target.token, headers: headers, body: item.payload)
         } catch {
-            await finish(item, owner: owner, DeliveryResult(outcome: .rejected, reason: error.description, attempts: item.attempts))
-            return
+            return DeliveryResult(outcome: .rejected, reason: error.description, attempts: item.attempts)
         }
         let outcome = await sender.deliver(request)
         let sentAt = clock.now()
         let attempts = item.attempts + outcome.attempts
         switch DeliveryDecision.classify(outcome) {
         case .accepted(let apnsId):
-            await finish(item, owner: owner, DeliveryResult(outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts))
+            return DeliveryResult(outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts)
         case .invalidToken(let status, let reason, let apnsId):
             await invalidate(target, item: item, reason: reason, at: sentAt)
-            await finish(item, owner: owner, DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason.rawValue, attempts: attempts))
+            return DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason.rawValue, attempts: attempts)
         case .rejected(let status, let reason, let apnsId):
-            await finish(item, owner: owner, DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason, attempts: attempts))
+            return DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason, attempts: attempts)
         case .retryLater(let lastError, let status):
-            await retryLater(item, owner: owner, attempts: attempts, lastError: lastError, status: status, sentAt: sentAt)
+            return await retryLater(item, owner: owner, attempts: attempts, lastError: lastError, status: status, sentAt: sentAt)
         case .interrupted:
             await reschedule(item, owner: owner, at: sentAt, attempts: item.attempts, lastError: "interrupted by shutdown")
+            return nil
         }
     }
 
-    private func retryLater(_ item: OutboxItem, owner: String, attempts: Int, lastError: String, status: Int?, sentAt: Date) async {
+    /// Reschedules with back-off; past the expiration, returns the final `expired` result instead.
+    private func retryLater(_ item: OutboxItem, owner: String, attempts: Int, lastError: String, status: Int?, sentAt: Date) async -> DeliveryResult? {
         let exponent = Double(min(max(attempts - 1, 0), 30))
         let delay = min(configuration.retryMaximumDelay, configuration.retryBaseDelay * pow(2, exponent)) * Double.random(in: 0.5...1)
         let next = sentAt.addingTimeInterval(delay)
         if let expiration = item.expiration, next >= expiration {
-            await finish(item, owner: owner, DeliveryResult(outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts))
-            return
+            return DeliveryResult(outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
         }
         logger.debug("push will be retried", metadata: ["pushId": "\(item.pushId)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
         await reschedule(item, owner: owner, at: next, attempts: attempts, lastError: lastError)
+        return nil
     }
 
     private func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
@@ -153,22 +155,31 @@ final class DeliveryWorkers: Sendable {
         }
     }
 
-    private func finish(_ item: OutboxItem, owner: String, _ result: DeliveryResult) async {
+    /// Records the final outcomes of a batch in one transaction, then counts and logs them. When the
+    /// store fails, the claims expire and the pushes are sent again (harmless: their timestamps are fixed).
+    private func finish(_ completions: [PushCompletion], owner: String) async {
+        guard !completions.isEmpty else { return }
         let now = clock.now()
+        let report: CompletionReport
         do {
-            _ = try await store.complete(pushId: item.pushId, owner: owner, result: result, at: now)
+            report = try await store.complete(owner: owner, completions: completions, at: now)
         } catch {
-            logger.error("recording a push outcome failed", metadata: ["pushId": "\(item.pushId)", "error": "\(error)"])
+            logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(completions.count)", "error": "\(error)"])
             return
         }
-        let elapsed = max(0, now.timeIntervalSince(item.acceptedAt))
-        metrics.recordOutcome(result.outcome, reason: result.reason.map(Self.metricReason), priority: item.priority,
-                              latency: .milliseconds(Int64(elapsed * 1000)))
-        let level: Logger.Level = result.outcome == .accepted ? .debug : .info
-        logger.log(level: level, "push finished", metadata: [
-            "pushId": "\(item.pushId)", "target": "\(item.target)", "kind": "\(item.kind.rawValue)",
-            "outcome": "\(result.outcome.rawValue)", "reason": "\(result.reason ?? "")", "attempts": "\(result.attempts)",
-        ])
+        for pushId in report.notHeld {
+            logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushId)"])
+        }
+        for record in report.records {
+            let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
+            metrics.recordOutcome(record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
+                                  latency: .milliseconds(Int64(elapsed * 1000)))
+            let level: Logger.Level = record.outcome == .accepted ? .debug : .info
+            logger.log(level: level, "push finished", metadata: [
+                "pushId": "\(record.pushId)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
+                "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
+            ])
+        }
     }
 
     /// A bounded label for a reason: APNs reasons as they are, free text as its first word.
