@@ -174,7 +174,17 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsSimulatorTests",
-            dependencies: ["APNsSimulator", "APNsCore", "APNsAuth", "LiveActivity"],
+            dependencies: [
+                "APNsSimulator", "APNsCore", "APNsAuth", "LiveActivity",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

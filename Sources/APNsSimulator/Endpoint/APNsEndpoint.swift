@@ -1,5 +1,6 @@
 import APNsCore
 import Logging
+import Metrics
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -39,13 +40,17 @@ public final class APNsEndpoint: Sendable {
     /// - Parameters:
     ///   - certificateChainPEM: the server certificate (then any intermediates), PEM.
     ///   - privateKeyPEM: the server certificate's key, PEM.
+    ///   - metricsFactory: where `livepush_simulator_apns_responses_total{status,reason}` is counted.
     public init(
         configuration: EndpointConfiguration, certificateChainPEM: String, privateKeyPEM: String,
         keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory,
         logger: Logger = Logger(label: "livepush.simulator.apns")
     ) {
-        self.shared = EndpointContext(configuration: configuration, keys: keys, faults: faults, world: world, logger: logger)
+        self.shared = EndpointContext(
+            configuration: configuration, keys: keys, faults: faults, world: world, metricsFactory: metricsFactory, logger: logger
+        )
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
         self.group = group

@@ -1,5 +1,6 @@
 import APNsCore
 import Logging
+import Metrics
 
 /// What every connection of the endpoint shares: settings, trusted keys, faults, the devices, metrics.
 final class EndpointContext: Sendable {
@@ -8,10 +9,14 @@ final class EndpointContext: Sendable {
     let keys: TrustedKeys
     let faults: FaultInjector
     let world: DeviceWorld
-    let metrics = EndpointMetrics()
+    let metrics: EndpointMetrics
     let logger: Logger
 
-    init(configuration: EndpointConfiguration, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld, logger: Logger) {
+    init(
+        configuration: EndpointConfiguration, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
+    ) {
+        self.metrics = EndpointMetrics(factory: metricsFactory)
         self.configuration = configuration
         self.checks = PushRequestChecks(configuration: configuration, keys: keys)
         self.keys = keys

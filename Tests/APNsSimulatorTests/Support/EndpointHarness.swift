@@ -3,6 +3,7 @@ import APNsCore
 import Crypto
 import Foundation
 import Logging
+import Metrics
 @testable import APNsSimulator
 
 /// A running APNs endpoint on 127.0.0.1 with an ephemeral port, a trusted key, and helpers to build
@@ -54,6 +55,7 @@ final class EndpointHarness: Sendable {
         keyEnvironment: APNsEnvironment? = nil,
         keyTopics: Set<String>? = nil,
         faultSeed: UInt64 = 1,
+        metricsFactory: (any MetricsFactory)? = nil,
         configure: (inout EndpointConfiguration) -> Void = { _ in }
     ) async throws -> EndpointHarness {
         let clock = ManualWallClock(Date())
@@ -76,7 +78,8 @@ final class EndpointHarness: Sendable {
         let (certificates, directory) = Self.certificates
         let endpoint = APNsEndpoint(
             configuration: configuration, certificateChainPEM: certificates.serverCertificatePEM,
-            privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world, logger: logger
+            privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world,
+            metricsFactory: metricsFactory ?? MetricsSystem.factory, logger: logger
         )
         let port = try await endpoint.start()
         return EndpointHarness(endpoint: endpoint, keys: keys, faults: faults, world: world, signingKey: signingKey,
