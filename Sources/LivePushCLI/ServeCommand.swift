@@ -40,7 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var credentials: CredentialOptions
 
-    @Option(help: "A JSON config file (keys in brackets in the discussion below).")
+    @Option(help: "A JSON config file (keys in brackets in the discussion above).")
     var config: String?
     @Option(help: "SQLite file or postgres:// URL. Default: livepush.sqlite. [database] $LIVEPUSH_DATABASE")
     var database: String?
