@@ -179,9 +179,12 @@ public actor DeviceWorld {
         }
     }
 
-    func publish(_ kind: SimulatorEvent.Kind, data: JSONValue, at date: Date? = nil) {
+    /// Publishes an event. Its data is built only when someone listens: encoding every push for an
+    /// empty event stream was most of the simulator's work under load.
+    func publish(_ kind: SimulatorEvent.Kind, data: @autoclosure () -> JSONValue, at date: Date? = nil) {
         sequence += 1
-        events.publish(SimulatorEvent(sequence: sequence, kind: kind, at: date ?? clock.now(), data: data))
+        guard events.subscriberCount > 0 else { return }
+        events.publish(SimulatorEvent(sequence: sequence, kind: kind, at: date ?? clock.now(), data: data()))
     }
 
     /// A new random token of `byteCount` bytes, never one in use.

@@ -27,7 +27,7 @@ public final class EventBus: Sendable {
     }
 
     /// The number of current subscribers.
-    public var subscriberCount: Int { state.current().count }
+    public var subscriberCount: Int { state.count() }
 
     private final class LockedState: @unchecked Sendable {
         private let lock = NSLock()
@@ -43,6 +43,8 @@ public final class EventBus: Sendable {
         }
 
         func remove(_ id: Int) { lock.withLock { _ = continuations.removeValue(forKey: id) } }
+
+        func count() -> Int { lock.withLock { continuations.count } }
 
         func current() -> [AsyncStream<SimulatorEvent>.Continuation] {
             lock.withLock { Array(continuations.values) }
