@@ -36,6 +36,9 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds without frames before GOAWAY IdleTimeout (0: never).")
     var idleTimeout: Double = 3600
 
+    @Option(name: .customLong("environment-key-reason"), help: "The reason for a key of the other environment: BadEnvironmentKeyIdInToken (documented) or BadEnvironmentKeyInToken (seen in the field).")
+    var environmentKeyReason = APNsReason.badEnvironmentKeyIdInToken.rawValue
+
     @OptionGroup var credentials: CredentialOptions
 
     @Option(name: .customLong("fault-status"), help: "Answer this 4xx/5xx status instead of processing (with --fault-reason).")
@@ -59,6 +62,9 @@ struct SimulatorCommand: AsyncParsableCommand {
         guard (0...65535).contains(controlPort) else { throw ValidationError("--control-port \(controlPort) is outside 0...65535") }
         guard maxConcurrentStreams >= 1 else {
             throw ValidationError("--max-concurrent-streams \(maxConcurrentStreams) must be 1 or more")
+        }
+        guard ["BadEnvironmentKeyIdInToken", "BadEnvironmentKeyInToken"].contains(environmentKeyReason) else {
+            throw ValidationError("--environment-key-reason '\(environmentKeyReason)' is neither BadEnvironmentKeyIdInToken nor BadEnvironmentKeyInToken")
         }
         guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout \(idleTimeout) must be 0 or more seconds") }
         for rule in try faultRules() {
@@ -91,6 +97,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         configuration.endpoint.environment = APNsEnvironment(rawValue: environment) ?? .sandbox
         configuration.endpoint.maxConcurrentStreams = maxConcurrentStreams
         configuration.endpoint.idleTimeout = idleTimeout > 0 ? idleTimeout : nil
+        configuration.endpoint.badEnvironmentKeyReason = environmentKeyReason
         configuration.controlHost = host
         configuration.controlPort = controlPort
         if let dataDirectory { configuration.dataDirectory = NSString(string: dataDirectory).expandingTildeInPath }
