@@ -76,11 +76,13 @@ public protocol PushStore: Sendable {
     /// Stores a batch of accepted pushes in one transaction: all or none. A routine update replaces a
     /// routine update for the same activity that is still waiting unclaimed (or earlier in the same
     /// batch): the replaced push gets a `coalesced` delivery record and the new one inherits its
-    /// attempts and, if later, its next attempt time. Durable when this returns.
+    /// attempts and, if later, its next attempt time. Durable when this returns. Items must be new:
+    /// unclaimed, with push ids unused in the batch, the outbox and the delivery history (`conflict`).
     func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult
 
     /// Claims up to `limit` due items (`nextAttemptAt <= now`) that are unclaimed or whose claim
-    /// expired, for `lease` seconds, oldest first. No item is handed to two live claims.
+    /// expired, for `lease` seconds, in the order they became claimable. No item is handed to two live
+    /// claims; an item whose claimer died is claimable again when its lease ends.
     func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem]
 
     /// Removes a claimed item from the outbox and writes its delivery record. Throws `notFound` when

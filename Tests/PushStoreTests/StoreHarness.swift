@@ -60,7 +60,7 @@ struct StoreHarness: Sendable {
         case .postgres:
             let url = try #require(StoreKind.postgresURL)
             return try await PostgresPushStore(
-                url: url, schema: location, maximumConnections: 4, logger: Self.quietLogger)
+                url: url, schema: location, maximumConnections: 2, logger: Self.quietLogger)
         }
     }
 
