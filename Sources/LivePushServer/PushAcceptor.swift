@@ -46,10 +46,15 @@ final class PushAcceptor: Sendable {
         var timestampsByActivity: [String: Date] = [:]
         var answer = AcceptedPushes(skipped: skipped)
         let dismissal = kind == .end ? body.dismissalDate : nil
+        // Payloads first: a request with a bad payload for any activity changes nothing, budget included.
+        var payloads: [(activity: ActivityRecord, data: Data)] = []
         for activity in activities {
             let timestamp = timestamps.next(for: activity.activityId, now: now, stored: activity.lastTimestamp)
             let payload = body.payload(kind: kind, timestamp: timestamp, dismissalDate: dismissal)
-            let data = try PushRequestBody.validate(payload)
+            payloads.append((activity, try PushRequestBody.validate(payload)))
+            timestampsByActivity[activity.activityId] = timestamp
+        }
+        for (activity, data) in payloads {
             let (priority, downgrade) = try await budgetedPriority(body.requestedPriority, for: activity, now: now)
             let item = OutboxItem(
                 target: .activity(id: activity.activityId), kind: kind, payload: data, priority: priority,
@@ -59,7 +64,6 @@ final class PushAcceptor: Sendable {
             )
             if let downgrade { answer.downgraded.append(.init(pushId: item.pushId.lowercased, reason: downgrade)) }
             items.append(item)
-            timestampsByActivity[activity.activityId] = timestamp
         }
         try await enqueue(items, into: &answer)
         for item in items {
@@ -105,30 +109,28 @@ final class PushAcceptor: Sendable {
         for _ in answer.downgraded { metrics.recordDowngrade() }
     }
 
-    /// The priority to send with: priority 10 within the activity's hourly budget, else 5 with the reason.
+    /// The priority to send with: priority 10 within the activity's hourly budget (checked and counted in
+    /// one store step, safe across instances), else 5 with the reason.
     private func budgetedPriority(_ requested: APNsPriority, for activity: ActivityRecord, now: Date)
         async throws(APIError) -> (APNsPriority, String?)
     {
         guard requested == .immediate else { return (requested, nil) }
         let budget = activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
-        let used: Int
+        let decision: BudgetDecision
         do {
-            used = try await store.highPriorityCount(activityId: activity.activityId, since: now.addingTimeInterval(-3600))
+            decision = try await store.consumeHighPriority(activityId: activity.activityId, at: now, limit: budget)
         } catch {
             throw StoreErrorMapping.apiError(error, logger: logger)
         }
-        guard used >= budget else { return (.immediate, nil) }
+        guard !decision.granted else { return (.immediate, nil) }
         let kind = activity.frequentPushesEnabled ? "frequent-updates budget" : "budget"
-        return (.conservesPower, "hourly priority-10 \(kind) of \(budget) used (\(used) in the last hour); sent at priority 5")
+        return (.conservesPower, "hourly priority-10 \(kind) of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5")
     }
 
     /// Bookkeeping after the items are durable; failures are logged (the pushes are accepted already).
     private func afterAcceptance(item: OutboxItem, activityId: String, kind: PushKind, contentState: JSONValue,
                                  timestamp: Date, dismissal: Date?, now: Date) async {
         do {
-            if item.priority == .immediate {
-                try await store.recordHighPriority(activityId: activityId, at: now)
-            }
             _ = try await store.recordContentState(activityId: activityId, contentState: contentState, timestamp: timestamp)
             if kind == .end {
                 _ = try await store.markEnded(activityId: activityId, at: now,
