@@ -34,8 +34,14 @@ public struct DemoEventReport: Sendable, Hashable {
     public var skipped: [String]
     /// For a lost connection: whether the hero's activity was seen stale on the device.
     public var staleSeen: Bool?
+    /// When the event changed the adventure's relevance: whether every iPhone now orders its Lock Screen by
+    /// it (the party adventure above the side quest exactly when its relevance is higher). Nil: not checked.
+    public var lockScreensFollowRelevance: Bool?
     /// For a knocked-down event: the alert titles the devices showed (resolved from the localization table).
     public var alertTitles: [String]
+
+    /// True when the event's relevance puts the party adventure above the side quest.
+    public var adventureFirst: Bool { event.relevanceScore > SideQuest.relevanceScore }
 
     /// Everything that went wrong; empty when every push arrived.
     public var problems: [String] {
@@ -45,6 +51,9 @@ public struct DemoEventReport: Sendable, Hashable {
         }
         out += skipped.map { "skipped: \($0)" }
         if staleSeen == false { out.append("\(event.hero?.name ?? "the hero")'s activity never showed as stale") }
+        if lockScreensFollowRelevance == false {
+            out.append("relevance \(Int(event.relevanceScore)) did not put the \(adventureFirst ? "adventure" : "side quest") first on every Lock Screen")
+        }
         return out
     }
 
@@ -59,6 +68,9 @@ public struct DemoEventReport: Sendable, Hashable {
         let applied = deliveries.filter(\.arrived).count
         var outcome = problems.isEmpty ? "✓ \(applied)/\(deliveries.count) applied" : "✗ " + problems.joined(separator: "; ")
         if let staleSeen, staleSeen { outcome += ", stale ✓" }
+        if lockScreensFollowRelevance == true {
+            outcome += ", relevance \(Int(event.relevanceScore)): \(adventureFirst ? "adventure" : "side quest") first on the Lock Screens"
+        }
         if let title = alertTitles.first { outcome += ", alert “\(title)”" }
         if downgrades > 0 { outcome += ", \(downgrades) downgraded to p5" }
         if event.isEnd { outcome += ", ended" }

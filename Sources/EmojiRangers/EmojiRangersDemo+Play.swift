@@ -8,6 +8,8 @@ extension EmojiRangersDemo {
         var hero: Hero
         var deviceId: String
         var activityId: String
+        /// The player's side quest on the same iPhone.
+        var sideQuestId: String
     }
 
     /// Adds one simulated iPhone per player, lets each app start its adventure activity and report its
@@ -24,9 +26,14 @@ extension EmojiRangersDemo {
         }
         let seats = try await seatPlayers(party, adventure: adventure, progress: progress)
         var reports: [DemoEventReport] = []
+        var relevance = AdventureEngine.routineRelevance
         for event in adventure.events {
             if Task.isCancelled { throw .cancelled }
-            let report = try await push(event, of: adventure, seats: seats)
+            var report = try await push(event, of: adventure, seats: seats)
+            if event.relevanceScore != relevance, !event.isEnd {
+                report.lockScreensFollowRelevance = await everyLockScreenShowsFirst(adventure: report.adventureFirst, seats)
+                relevance = event.relevanceScore
+            }
             reports.append(report)
             progress(.event(report))
             if !event.isEnd { await pause(options.interval) }
@@ -50,7 +57,12 @@ extension EmojiRangersDemo {
                     attributesType: Self.attributesType, attributes: hero.attributes,
                     contentState: adventure.initialState.jsonValue, relevanceScore: AdventureEngine.routineRelevance
                 ))
-                seats.append(Seat(hero: hero, deviceId: device.deviceId, activityId: activity.activityId))
+                let quest = SideQuest(hero: hero, seed: options.seed)
+                let side = try await simulator.world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                    attributesType: SideQuest.attributesType, attributes: quest.attributes,
+                    contentState: quest.contentState.jsonValue, relevanceScore: SideQuest.relevanceScore
+                ))
+                seats.append(Seat(hero: hero, deviceId: device.deviceId, activityId: activity.activityId, sideQuestId: side.activityId))
                 progress(.playerJoined(hero: hero, deviceName: deviceName, activityId: activity.activityId))
             } catch {
                 throw .device(error.description)
@@ -62,17 +74,30 @@ extension EmojiRangersDemo {
             if let failure = ledger.failures.first {
                 throw .registrationTimedOut(heroes: party.map(\.name), detail: failure)
             }
-            let missing = seats.filter { ledger.registeredActivities[$0.activityId] == nil }
+            let missing = seats.filter {
+                ledger.registeredActivities[$0.activityId] == nil || ledger.registeredActivities[$0.sideQuestId] == nil
+            }
             if missing.isEmpty, ledger.pushToStartTokens >= seats.count {
-                progress(.tokensRegistered(activities: seats.count, pushToStartTokens: ledger.pushToStartTokens))
+                progress(.tokensRegistered(activities: ledger.registeredActivities.count, pushToStartTokens: ledger.pushToStartTokens))
                 return seats
             }
             if Task.isCancelled { throw .cancelled }
             if Date() > deadline {
-                throw .registrationTimedOut(heroes: missing.map(\.hero.name), detail: "no token reached the server within 15 s")
+                throw .registrationTimedOut(heroes: missing.map(\.hero.name), detail: await webhookTrouble(missing))
             }
             await pause(0.02)
         }
+    }
+
+    /// What the devices' webhook posts of `seats` answered, for the error when a registration is missing.
+    private func webhookTrouble(_ seats: [Seat]) async -> String {
+        var notes: [String] = []
+        for seat in seats {
+            guard let device = try? await simulator.world.device(id: seat.deviceId) else { continue }
+            let posts = device.webhookDeliveries.map { "\($0.kind) → \($0.status.map(String.init) ?? $0.error ?? "no answer")" }
+            notes.append("\(seat.hero.name)'s iPhone posted \(posts.isEmpty ? "nothing yet" : posts.joined(separator: ", "))")
+        }
+        return "no registration within 15 s; " + notes.joined(separator: "; ")
     }
 
     // MARK: - Events
@@ -140,6 +165,16 @@ extension EmojiRangersDemo {
             )
             return (delivery, record?["apnsId"]?.stringValue)
         }
+    }
+
+    /// True when every iPhone shows the party adventure first (`adventure`) or the side quest first (not).
+    private func everyLockScreenShowsFirst(adventure: Bool, _ seats: [Seat]) async -> Bool {
+        for seat in seats {
+            guard let device = try? await simulator.world.device(id: seat.deviceId) else { return false }
+            let expected = adventure ? seat.activityId : seat.sideQuestId
+            if device.activities.first?.activityId != expected { return false }
+        }
+        return true
     }
 
     /// Waits (a few seconds past the stale date at most) until the device shows the activity as stale.

@@ -146,7 +146,9 @@ public final class EmojiRangersDemo: Sendable {
             _ = try await simulator.world.registerApp(AppRegistration(
                 bundleId: bundleId, environment: APNsEnvironment.sandbox.rawValue,
                 localizations: AdventureLocalization.englishTable,
-                attributesTypes: DeclaredAttributesTypes([attributesType: AdventureContentState.schema])
+                attributesTypes: DeclaredAttributesTypes([
+                    attributesType: AdventureContentState.schema, SideQuest.attributesType: AdventureContentState.schema,
+                ])
             ))
         } catch {
             await simulator.shutdown()

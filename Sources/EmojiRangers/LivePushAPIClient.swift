@@ -28,8 +28,6 @@ struct LivePushAPIClient: Sendable {
         request.httpMethod = method
         request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        // One connection per request: nothing idles open when the server shuts down.
-        request.setValue("close", forHTTPHeaderField: "Connection")
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body.serialized()

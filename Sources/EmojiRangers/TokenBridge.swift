@@ -117,11 +117,13 @@ final class TokenBridge: Sendable {
                     record(failure: "\(player.hero.name)'s device posted an activity token without its activity id")
                     return .badRequest
                 }
+                // The party's adventure joins the party's group; any other activity (the side quest) is the
+                // player's alone.
+                let type = json["attributesType"]?.stringValue ?? attributesType
                 _ = try await api.send("POST", "/v1/activities", body: .object([
                     "activityId": .string(activityId), "pushToken": .string(token), "bundleId": .string(bundleId),
-                    "attributesType": .string(json["attributesType"]?.stringValue ?? attributesType),
-                    "environment": .string(environment), "userId": .string(player.userId),
-                    "groups": .array([.string(player.group)]),
+                    "attributesType": .string(type), "environment": .string(environment), "userId": .string(player.userId),
+                    "groups": .array(type == attributesType ? [.string(player.group)] : []),
                 ]))
                 ledger.withLock { $0.registeredActivities[activityId] = player.hero }
             case "pushToStartToken":

@@ -49,7 +49,8 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let options = options()
         var logger = Logger(label: "livepush.demo")
-        logger.logLevel = verbose ? .info : .error
+        // Problems show in the progress lines and the summary; the components' logs only with --verbose.
+        logger.logLevel = verbose ? .info : .critical
         let interruptions = SignalWaiter(signals: [SIGINT, SIGTERM])
         let interrupted = Task { await interruptions.wait() }
         defer { interrupted.cancel() }

@@ -115,4 +115,16 @@ import Testing
         }
         #expect(AdventureContentState.schema.check(["currentHealthLevel": "full"]).count == 2)
     }
+
+    @Test func sideQuestsSitBetweenCalmAndTheBossFight() throws {
+        #expect(AdventureEngine.routineRelevance < SideQuest.relevanceScore)
+        #expect(SideQuest.relevanceScore < AdventureEngine.bossFightRelevance)
+        let quest = SideQuest(hero: party[2], seed: 5)
+        #expect(quest == SideQuest(hero: party[2], seed: 5))
+        #expect(quest.contentState.eventDescription.hasPrefix("😼 Cool Cat is "))
+        #expect(quest.attributes["name"] == "Cool Cat's side quest")
+        let adventure = try AdventureEngine.plan(party: party, seed: 5)
+        let fight = adventure.events.filter { $0.relevanceScore > SideQuest.relevanceScore }.map(\.kind)
+        #expect(fight.first == .bossAppeared && fight.last == .bossDefeated, "\(fight)")
+    }
 }

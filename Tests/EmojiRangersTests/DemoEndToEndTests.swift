@@ -26,7 +26,11 @@ import Testing
             return seen
         }
         var lines: [String] = []
-        let summary = try await demo.play { lines.append($0.line) }
+        var reports: [DemoEventReport] = []
+        let summary = try await demo.play { progress in
+            lines.append(progress.line)
+            if case .event(let report) = progress { reports.append(report) }
+        }
         let seen = await watcher.value
 
         #expect(summary.succeeded, "\(summary.lines.joined(separator: "\n"))")
@@ -37,9 +41,14 @@ import Testing
         #expect(lines.count == 4 + 1 + adventure.events.count, "a line per player, one for the tokens, one per event")
 
         var alerts: [AlertRecord] = []
-        for device in await world.allDevices() {
-            #expect(device.activities.count == 1)
-            let activity = try #require(device.activities.first)
+        let devices = await world.allDevices()
+        #expect(devices.count == 4)
+        for device in devices {
+            #expect(device.activities.count == 2, "the party adventure and the side quest")
+            let activity = try #require(device.activities.first { $0.attributesType == EmojiRangersDemo.attributesType })
+            let sideQuest = try #require(device.activities.first { $0.attributesType == SideQuest.attributesType })
+            #expect(sideQuest.state == .active && sideQuest.history.isEmpty)
+            #expect(device.activities.first?.activityId == sideQuest.activityId, "relevance 75 beats the calm adventure's 50")
             #expect(activity.state == .ended, "\(device.name): \(activity.state)")
             #expect(activity.endedBy == .push)
             #expect(activity.contentState == final)
@@ -51,6 +60,10 @@ import Testing
             $0.title == "Power Panda is knocked down!" && $0.body == "Use a potion to heal Power Panda!" && $0.sound == "HeroDown.mp4"
         }, "\(alerts.map { "\($0.title ?? "") / \($0.body ?? "")" })")
         #expect(seen[.activityStale, default: 0] >= 1, "a hero's activity was seen stale")
+        let relevanceChecks = reports.filter { $0.lockScreensFollowRelevance != nil }
+        #expect(relevanceChecks.map(\.event.relevanceScore) == [100, 50], "the boss fight raised the adventure's relevance, the spoils lowered it")
+        #expect(relevanceChecks.allSatisfy { $0.lockScreensFollowRelevance == true })
+        #expect(reports.filter { $0.staleSeen != nil }.map(\.event.kind) == [.connectionLost])
         #expect(seen[.decodeFailure, default: 0] == 0)
         let log = await world.pushes(limit: 1000)
         #expect(log.count == summary.pushes)
