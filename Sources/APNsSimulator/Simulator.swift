@@ -36,7 +36,7 @@ public final class Simulator: Sendable {
     public let world: DeviceWorld
     /// The CA (what clients trust) and the server certificate.
     public let certificates: SimulatorCertificates
-    private let endpoint: APNsEndpoint
+    private let endpoint: APNsEndpointServer
     private let logger: Logger
     private let running = Locked<(control: Task<Void, Never>?, controlPort: Int?)>((nil, nil))
 
@@ -53,7 +53,7 @@ public final class Simulator: Sendable {
         self.certificates = try SimulatorCertificates.loadOrCreate(
             directory: configuration.dataDirectory, extraNames: configuration.extraCertificateNames, logger: logger
         )
-        self.endpoint = APNsEndpoint(
+        self.endpoint = APNsEndpointServer(
             configuration: configuration.endpoint, certificateChainPEM: certificates.serverCertificatePEM,
             privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world, logger: logger
         )

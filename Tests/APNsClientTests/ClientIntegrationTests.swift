@@ -195,7 +195,7 @@ import Testing
         let port = listener.localAddress!.port!
         try await listener.close()
         let client = try APNsClient(
-            configuration: APNsClientConfiguration(endpoint: ClientEndpoint(host: "127.0.0.1", port: port), retry: .none),
+            configuration: APNsClientConfiguration(endpoint: APNsEndpoint(host: "127.0.0.1", port: port), retry: .none),
             tokens: nil
         )
         let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "nobody home")

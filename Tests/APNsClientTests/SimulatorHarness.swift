@@ -33,7 +33,7 @@ struct SimulatorHarness {
         return SimulatorHarness(simulator: simulator, key: key, directory: directory)
     }
 
-    var endpoint: ClientEndpoint { ClientEndpoint(host: "127.0.0.1", port: simulator.apnsPort!) }
+    var endpoint: APNsEndpoint { APNsEndpoint(host: "127.0.0.1", port: simulator.apnsPort!) }
 
     func tokens() throws -> ProviderTokenSource {
         try ProviderTokenSource(key: key, keyID: keyID, teamID: teamID)

@@ -16,7 +16,7 @@ final class EndpointHarness: Sendable {
     static let token = String(repeating: "ab", count: 32)
     static let payload = Array(#"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":1}}}"#.utf8)
 
-    let endpoint: APNsEndpoint
+    let endpoint: APNsEndpointServer
     let keys: TrustedKeys
     let faults: FaultInjector
     let world: DeviceWorld
@@ -36,7 +36,7 @@ final class EndpointHarness: Sendable {
         return (certificates, directory)
     }()
 
-    private init(endpoint: APNsEndpoint, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
+    private init(endpoint: APNsEndpointServer, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
                  signingKey: APNsSigningKey, caPEM: String, port: Int, directory: String, clock: ManualWallClock) {
         self.endpoint = endpoint
         self.keys = keys
@@ -76,7 +76,7 @@ final class EndpointHarness: Sendable {
         var logger = Logger(label: "test.endpoint")
         logger.logLevel = .critical
         let (certificates, directory) = Self.certificates
-        let endpoint = APNsEndpoint(
+        let endpoint = APNsEndpointServer(
             configuration: configuration, certificateChainPEM: certificates.serverCertificatePEM,
             privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world,
             metricsFactory: metricsFactory ?? MetricsSystem.factory, logger: logger

@@ -7,7 +7,7 @@ import NIOSSL
 
 /// The simulated APNs device-push endpoint: HTTP/2 over TLS 1.2+ with ALPN `h2` only, answering
 /// `POST /3/device/<token>` as APNs does (see `PushRequestChecks` for the checks and their order).
-public final class APNsEndpoint: Sendable {
+public final class APNsEndpointServer: Sendable {
     /// Why the endpoint could not start.
     public enum StartError: Error, Sendable, CustomStringConvertible {
         case badTLSIdentity(String)
