@@ -17,7 +17,8 @@ import FoundationNetworking
         await harness.stop()
     }
 
-    @Test(arguments: [
+    /// Each file of the dashboard: its path, content type, and a line that shows it is the right file.
+    static let files: [(path: String, contentType: String, excerpt: String)] = [
         ("/dashboard", "text/html; charset=utf-8", "<title>LivePush simulator dashboard</title>"),
         ("/dashboard/index.html", "text/html; charset=utf-8", "/dashboard/app.js"),
         ("/dashboard/dashboard.css", "text/css; charset=utf-8", ".health-fill"),
@@ -27,13 +28,16 @@ import FoundationNetworking
         ("/dashboard/push-log.js", "text/javascript; charset=utf-8", "decode failure"),
         ("/dashboard/stream.js", "text/javascript; charset=utf-8", "new EventSource"),
         ("/dashboard/icon.svg", "image/svg+xml", "<svg"),
-    ])
-    func pageAndAssetsHaveTheirContentTypes(path: String, contentType: String, excerpt: String) async throws {
+    ]
+
+    @Test func pageAndAssetsHaveTheirContentTypes() async throws {
         let harness = try await ControlHarness.start()
-        let answer = try await harness.request("GET", path)
-        #expect(answer.status == 200)
-        #expect(answer.contentType == contentType)
-        #expect(answer.text.contains(excerpt))
+        for file in Self.files {
+            let answer = try await harness.request("GET", file.path)
+            #expect(answer.status == 200, "\(file.path)")
+            #expect(answer.contentType == file.contentType, "\(file.path)")
+            #expect(answer.text.contains(file.excerpt), "\(file.path)")
+        }
         await harness.stop()
     }
 
