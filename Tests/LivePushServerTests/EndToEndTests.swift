@@ -20,9 +20,10 @@ import Testing
                                    #"{"contentState":{"hp":\#(hp)},"priority":\#(priority)}"#)
     }
 
-    @Test func backendUpdateReachesTheSimulatedActivity() async throws {
+    @Test(arguments: TestDatabase.available)
+    func backendUpdateReachesTheSimulatedActivity(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client)
+        let server = try await ServerHarness(sender: sim.client, database: database)
         let created = try await sim.startActivity(name: "panda")
         try await register(server, created)
         #expect(try await update(server, created.activityId, hp: 42).status == 202)
@@ -42,9 +43,10 @@ import Testing
         await sim.stop()
     }
 
-    @Test func rotatedTokenIsUsedAndTheOldOneNeverAgain() async throws {
+    @Test(arguments: TestDatabase.available)
+    func rotatedTokenIsUsedAndTheOldOneNeverAgain(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client)
+        let server = try await ServerHarness(sender: sim.client, database: database)
         let created = try await sim.startActivity(name: "tiger")
         try await register(server, created)
         let newToken = try await sim.simulator.world.rotateActivityToken(activityID: created.activityId)
@@ -62,9 +64,10 @@ import Testing
         await sim.stop()
     }
 
-    @Test func goneTokenIsMarkedInvalid() async throws {
+    @Test(arguments: TestDatabase.available)
+    func goneTokenIsMarkedInvalid(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client)
+        let server = try await ServerHarness(sender: sim.client, database: database)
         let created = try await sim.startActivity(name: "eagle")
         try await register(server, created)
         // The device rotates its token but the app never tells the server: the old one answers 410.
@@ -72,6 +75,9 @@ import Testing
         #expect(try await update(server, created.activityId, hp: 9).status == 202)
         #expect(try await ServerHarness.eventually {
             try await server.store.activity(id: created.activityId)?.tokenState.isValid == false
+        })
+        #expect(try await ServerHarness.eventually {
+            try await server.store.deliveries(activityId: created.activityId, limit: 1).first != nil
         })
         let history = try await server.store.deliveries(activityId: created.activityId, limit: 1)
         #expect(history.first?.status == 410 && history.first?.outcome == .rejected)
@@ -82,9 +88,10 @@ import Testing
         await sim.stop()
     }
 
-    @Test func restartedServerDeliversTheWholeOutbox() async throws {
+    @Test(arguments: TestDatabase.available)
+    func restartedServerDeliversTheWholeOutbox(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client) { $0.workerCount = 0 }
+        let server = try await ServerHarness(sender: sim.client, database: database) { $0.workerCount = 0 }
         var activities: [ActivityCreated] = []
         for index in 0..<5 {
             let created = try await sim.startActivity(name: "hero\(index)")
@@ -117,11 +124,12 @@ import Testing
         await sim.stop()
     }
 
-    @Test func everyUpdateArrivesDespiteInjected503sAndGoAways() async throws {
+    @Test(arguments: TestDatabase.available)
+    func everyUpdateArrivesDespiteInjected503sAndGoAways(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness(faultSeed: 2026)
         try sim.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.2))
         try sim.simulator.faults.add(FaultRule(reason: "Shutdown", share: 1, goAwayAfterStreams: 15))
-        let server = try await ServerHarness(sender: sim.client)
+        let server = try await ServerHarness(sender: sim.client, database: database)
         var activities: [ActivityCreated] = []
         for index in 0..<6 {
             let created = try await sim.startActivity(name: "fault\(index)")
@@ -153,9 +161,10 @@ import Testing
 
 /// Push-to-start through the API onto a simulated device.
 @Suite struct PushToStartEndToEndTests {
-    @Test func backendStartsAnActivityOnEveryDeviceOfTheUser() async throws {
+    @Test(arguments: TestDatabase.available)
+    func backendStartsAnActivityOnEveryDeviceOfTheUser(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client)
+        let server = try await ServerHarness(sender: sim.client, database: database)
         var deviceIds: [String] = []
         for name in ["phone", "ipad"] {
             let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: name, bundleId: SimulatorHarness.bundleId, environment: "sandbox"))

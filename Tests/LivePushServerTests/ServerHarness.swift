@@ -3,6 +3,30 @@ import Foundation
 import LivePushServer
 import Logging
 import PushStore
+import Testing
+
+/// The stores the end-to-end tests run on: SQLite always, PostgreSQL when `LIVEPUSH_TEST_POSTGRES_URL`
+/// is set (`eval "$(scripts/postgres-test-db.sh)"` sets it).
+enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    static let postgresURL: String? = {
+        let value = ProcessInfo.processInfo.environment["LIVEPUSH_TEST_POSTGRES_URL"] ?? ""
+        return value.isEmpty ? nil : value
+    }()
+
+    /// The databases to run on now; says once how to enable PostgreSQL when it is not.
+    static let available: [TestDatabase] = {
+        if postgresURL == nil {
+            print("LivePushServerTests: PostgreSQL end-to-end runs are skipped; set LIVEPUSH_TEST_POSTGRES_URL to enable them (eval \"$(scripts/postgres-test-db.sh)\")")
+            return [.sqlite]
+        }
+        return [.sqlite, .postgres]
+    }()
+
+    var testDescription: String { rawValue }
+}
 
 /// A server on 127.0.0.1:0 over a SQLite store in a fresh temporary directory.
 final class ServerHarness: @unchecked Sendable {
@@ -19,9 +43,12 @@ final class ServerHarness: @unchecked Sendable {
 
     /// Starts a server; `configure` adjusts the test defaults (fast polling and retries, no sweeps).
     let clock: any WallClock
+    let database: TestDatabase
+    /// The PostgreSQL schema of this harness (one per test).
+    let schema = "livepush_server_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
 
-    init(sender: any PushSending = FakeSender(), directory: URL? = nil, clock: any WallClock = SystemWallClock(),
-         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws {
+    init(sender: any PushSending = FakeSender(), database: TestDatabase = .sqlite, directory: URL? = nil,
+         clock: any WallClock = SystemWallClock(), configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("livepush-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
@@ -29,15 +56,27 @@ final class ServerHarness: @unchecked Sendable {
         self.sender = sender
         self.configure = configure
         self.clock = clock
-        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, clock: clock, configure: configure)
+        self.database = database
+        let (store, server, port) = try await Self.boot(store: try await Self.openStore(database, path: databasePath, schema: schema), sender: sender, clock: clock, configure: configure)
         self.store = store
         self.server = server
         self.http = TestHTTP(port: port)
     }
 
-    private static func boot(databasePath: String, sender: any PushSending, clock: any WallClock,
+    private static func openStore(_ database: TestDatabase, path: String, schema: String) async throws -> any PushStore {
+        var logger = Logger(label: "livepush.store.test")
+        logger.logLevel = .warning
+        switch database {
+        case .sqlite:
+            return try await SQLitePushStore(path: path, logger: logger)
+        case .postgres:
+            let url = try #require(TestDatabase.postgresURL)
+            return try await PostgresPushStore(url: url, schema: schema, maximumConnections: 4, logger: logger)
+        }
+    }
+
+    private static func boot(store: any PushStore, sender: any PushSending, clock: any WallClock,
                              configure: @Sendable (inout ServerConfiguration) -> Void) async throws -> (any PushStore, LivePushServer, Int) {
-        let store = try await SQLitePushStore(path: databasePath)
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.workerCount = 2
@@ -59,7 +98,9 @@ final class ServerHarness: @unchecked Sendable {
     func restart(configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil) async throws {
         await server.shutdown()
         await store.close()
-        let (store, server, port) = try await Self.boot(databasePath: databasePath, sender: sender, clock: clock, configure: configure ?? self.configure)
+        let (store, server, port) = try await Self.boot(
+            store: try await Self.openStore(database, path: databasePath, schema: schema), sender: sender, clock: clock,
+            configure: configure ?? self.configure)
         self.store = store
         self.server = server
         self.http = TestHTTP(port: port)
