@@ -104,6 +104,10 @@ final class PushAcceptor: Sendable {
         }
         answer.pushIds = result.accepted.map(\.lowercased)
         answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced.lowercased, by: $0.by.lowercased) }
+        logger.info("pushes accepted", metadata: [
+            "kind": "\(items[0].kind.rawValue)", "count": "\(items.count)", "coalesced": "\(result.coalescedCount)",
+            "target": "\(items.count == 1 ? items[0].target.description : "\(items.count) targets")",
+        ])
         metrics.recordAccepted(items.count)
         metrics.recordCoalesced(result.coalescedCount)
         for _ in answer.downgraded { metrics.recordDowngrade() }
