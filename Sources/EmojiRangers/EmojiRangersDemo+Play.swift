@@ -30,6 +30,7 @@ extension EmojiRangersDemo {
         for event in adventure.events {
             if Task.isCancelled { throw .cancelled }
             var report = try await push(event, of: adventure, seats: seats)
+            if Task.isCancelled { throw .cancelled }
             if event.relevanceScore != relevance, !event.isEnd {
                 report.lockScreensFollowRelevance = await everyLockScreenShowsFirst(adventure: report.adventureFirst, seats)
                 relevance = event.relevanceScore

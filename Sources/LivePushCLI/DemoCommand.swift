@@ -51,6 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
         var logger = Logger(label: "livepush.demo")
         // Problems show in the progress lines and the summary; the components' logs only with --verbose.
         logger.logLevel = verbose ? .info : .critical
+        // One waiter for the whole run: Ctrl-C interrupts the adventure, or ends --keep-running.
         let interruptions = SignalWaiter(signals: [SIGINT, SIGTERM])
         let interrupted = Task { await interruptions.wait() }
         defer { interrupted.cancel() }
@@ -67,34 +68,22 @@ struct DemoCommand: AsyncParsableCommand {
               APNs simulator: \(demo.apnsURL)
 
             """)
-        let outcome = await withTaskGroup(of: Result<DemoSummary, any Error>?.self) { group in
-            group.addTask {
-                do {
-                    return .success(try await demo.play { say($0.line) })
-                } catch {
-                    return .failure(error)
-                }
-            }
-            group.addTask {
-                _ = await withTaskCancellationHandler {
-                    await interrupted.value
-                } onCancel: {
-                    interrupted.cancel()
-                }
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        let playing = Task { try await demo.play { say($0.line) } }
+        let stopper = Task {
+            _ = await interrupted.value
+            playing.cancel()
         }
-        guard let outcome else {
+        let result = await playing.result
+        stopper.cancel()
+        if playing.isCancelled {
             say("interrupted, shutting down…")
             await demo.shutdown()
             throw ExitCode(130)
         }
         let summary: DemoSummary
-        switch outcome {
-        case .success(let value): summary = value
+        switch result {
+        case .success(let value):
+            summary = value
         case .failure(let error):
             await demo.shutdown()
             throw CommandFailure("\(error)")
@@ -102,9 +91,8 @@ struct DemoCommand: AsyncParsableCommand {
         say("")
         for line in summary.lines { say(line) }
         if keepRunning {
-            let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
             say("\nThe dashboard stays up at \(demo.dashboardURL); press Ctrl-C to stop.")
-            _ = await signals.wait()
+            _ = await interrupted.value
             say("shutting down…")
         }
         await demo.shutdown()
