@@ -4,9 +4,9 @@ import NIOCore
 /// The live dashboard on the control port: `GET /` redirects to `GET /dashboard` (the page), whose
 /// scripts, style sheet and icon are under `/dashboard/<file>`. The page reads the `/v1` routes and
 /// follows `GET /v1/events`.
-enum DashboardRoutes {
-    /// The page's path.
-    static let path = "/dashboard"
+public enum DashboardRoutes {
+    /// The dashboard page's path on the control port (link it as `http://HOST:CONTROL_PORT/dashboard`).
+    public static let path = "/dashboard"
 
     static func add(to router: Router<BasicRequestContext>) {
         router.get("/") { _, _ -> Response in
