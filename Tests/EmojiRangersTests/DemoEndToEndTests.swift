@@ -72,6 +72,28 @@ import Testing
         await demo.shutdown()
     }
 
+    @Test func aPushThatDoesNotArriveFailsTheRun() async throws {
+        var options = DemoOptions()
+        options.speed = 200
+        options.partySize = 3
+        options.seed = 11
+        var logger = Logger(label: "emoji-rangers.test")
+        logger.logLevel = .critical
+        let demo = try await EmojiRangersDemo.start(options: options, logger: logger)
+        try demo.simulator.faults.add(FaultRule(status: 400, reason: "BadTopic", share: 1))
+        var reports: [DemoEventReport] = []
+        let summary = try await demo.play { progress in
+            if case .event(let report) = progress { reports.append(report) }
+        }
+        await demo.shutdown()
+        #expect(!summary.succeeded)
+        #expect(summary.applied == 0)
+        #expect(!summary.staleSeen)
+        #expect(reports.allSatisfy { !$0.problems.isEmpty })
+        #expect(reports.first?.line.contains("✗ Power Panda: server rejected, device nothing") == true, "\(reports.first?.line ?? "")")
+        #expect(summary.lines.contains("Problems:"))
+    }
+
     @Test func badOptionsNameTheOption() {
         var options = DemoOptions()
         options.partySize = 5
