@@ -51,7 +51,7 @@ public final class EmojiRangersDemo: Sendable {
     }
 
     /// The dashboard, served by the simulator's control port.
-    public var dashboardURL: String { "http://127.0.0.1:\(simulator.controlPort ?? 0)/dashboard" }
+    public var dashboardURL: String { "http://127.0.0.1:\(simulator.controlPort ?? 0)\(DashboardRoutes.path)" }
     /// The LivePush server's API.
     public var serverURL: String { "http://127.0.0.1:\(server.port ?? 0)" }
     /// The simulator's APNs endpoint.

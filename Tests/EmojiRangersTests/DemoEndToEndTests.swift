@@ -4,6 +4,9 @@ import Foundation
 import LiveActivity
 import Logging
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The whole demo in-process at a fast pace, checked from the simulator's world: what the iPhones show.
 @Suite struct DemoEndToEndTests {
@@ -16,6 +19,10 @@ import Testing
         logger.logLevel = .critical
         let demo = try await EmojiRangersDemo.start(options: options, logger: logger)
         let world = demo.simulator.world
+        let url = try #require(URL(string: demo.dashboardURL))
+        #expect(url.path == "/dashboard" && url.port == demo.simulator.controlPort)
+        let (page, response) = try await URLSession.shared.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200 && !page.isEmpty, "the dashboard is served on the control port")
         let events = world.events.subscribe()
         let watcher = Task {
             var seen: [SimulatorEvent.Kind: Int] = [:]
