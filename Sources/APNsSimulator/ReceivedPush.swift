@@ -127,4 +127,22 @@ public struct FaultRule: Sendable, Hashable, Codable {
         self.resetConnection = resetConnection
         self.token = token
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case status, reason, share, latencyMilliseconds, goAwayAfterStreams, resetConnection, token
+    }
+
+    /// Decodes a rule; `share` may be left out and then means every matching request (as `--fault-share`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            status: try container.decodeIfPresent(Int.self, forKey: .status),
+            reason: try container.decodeIfPresent(String.self, forKey: .reason),
+            share: try container.decodeIfPresent(Double.self, forKey: .share) ?? 1,
+            latencyMilliseconds: try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds),
+            goAwayAfterStreams: try container.decodeIfPresent(Int.self, forKey: .goAwayAfterStreams),
+            resetConnection: try container.decodeIfPresent(Bool.self, forKey: .resetConnection),
+            token: try container.decodeIfPresent(String.self, forKey: .token)
+        )
+    }
 }

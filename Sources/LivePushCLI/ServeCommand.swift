@@ -139,10 +139,10 @@ struct ServeCommand: AsyncParsableCommand {
         credentialEnvironment[CredentialOptions.keyIDVariable] = env[CredentialOptions.keyIDVariable] ?? file.keyId
         credentialEnvironment[CredentialOptions.teamIDVariable] = env[CredentialOptions.teamIDVariable] ?? file.teamId
         let resolved = try credentials.resolve(environment: credentialEnvironment)
-        let tokens = try ProviderTokenSource(key: resolved.key, keyID: resolved.keyID, teamID: resolved.teamID)
-
+        // Metrics first: the token source and the client create their counters when they are made.
         let metrics = ServerMetrics()
         metrics.bootstrapMetricsSystem()
+        let tokens = try ProviderTokenSource(key: resolved.key, keyID: resolved.keyID, teamID: resolved.teamID)
         let caFilePath = settings.string(caFile, "LIVEPUSH_CA_FILE", file.caFile).map { NSString(string: $0).expandingTildeInPath }
         let client = try APNsClient(
             configuration: APNsClientConfiguration(

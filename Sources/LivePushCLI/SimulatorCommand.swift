@@ -148,6 +148,7 @@ struct SimulatorCommand: AsyncParsableCommand {
             livepush simulator is running (\(simulator.configuration.endpoint.environment.rawValue))
               APNs endpoint:  \(endpoint)   (HTTP/2 over TLS, ALPN h2)
               Control API:    \(control)
+              Dashboard:      \(control)\(DashboardRoutes.path)   (open in a browser)
               CA certificate: \(simulator.caCertificatePath)   (trust this in your client)
               Trusted key:    \(trusted.map { "\($0.keyID) (team \($0.teamID))" } ?? "none yet; pass --key-file/--key-id/--team-id or register one via the control API")
 

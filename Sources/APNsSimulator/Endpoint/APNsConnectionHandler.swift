@@ -158,7 +158,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         _ streamID: HTTP2StreamID, _ request: PendingRequest, _ fields: RequestHeaderFields,
         pathToken: String?, faults: FaultDecision
     ) {
-        guard let context, !closed else { return }
+        guard context != nil, !closed else { return }
         let configuration = shared.configuration
         let receivedAt = configuration.clock.now()
         let requestedID = fields.apnsID.flatMap {

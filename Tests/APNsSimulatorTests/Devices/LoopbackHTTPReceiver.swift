@@ -19,6 +19,7 @@ final class LoopbackHTTPReceiver: @unchecked Sendable {
     private let continuation: AsyncStream<Received>.Continuation
     private let listener: Int32
     private let status: Int
+    private let finished = DispatchSemaphore(value: 0)
 
     init(status: Int = 204) throws {
         self.status = status
@@ -43,16 +44,24 @@ final class LoopbackHTTPReceiver: @unchecked Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
-        let thread = Thread { [self] in self.serve() }
+        let thread = Thread { [self] in
+            self.serve()
+            // Only this thread closes the socket, after its last accept: closing it from stop() while
+            // this thread is about to call accept could let the number be reused by another test's
+            // socket, whose connections this thread would then take (seen: a webhook post lost).
+            close(self.listener)
+            self.finished.signal()
+        }
         thread.start()
     }
 
     enum ReceiverError: Error { case socket }
 
-    /// Stops accepting; the serving thread ends.
+    /// Stops accepting and waits (briefly) until the serving thread has closed the socket, so the port
+    /// refuses connections when this returns.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        _ = finished.wait(timeout: .now() + 5)
         continuation.finish()
     }
 
