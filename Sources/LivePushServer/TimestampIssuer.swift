@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// Issues each activity strictly increasing whole-second timestamps: the wall clock, or one second after

@@ -17,6 +17,8 @@ const state = {
   pushes: [],
   bannered: new Set(),
   pendingDevices: new Map(),
+  // While a full load is in flight: the devices that events touched meanwhile (its answer may predate them).
+  touchedDuringLoad: null,
 };
 
 const elements = {
@@ -93,14 +95,34 @@ function storeDevices(devices) {
   state.devices = new Map(devices.map((device) => [device.deviceId, device]));
 }
 
+const samePush = (a, b) => a.apnsId === b.apnsId && a.receivedAt === b.receivedAt;
+
+/**
+ * Reads every device and the push log. Events keep arriving while the answers are on their way, so the
+ * log keeps what events added (the answer may have been made before them) and the devices that events
+ * touched meanwhile are read again afterwards.
+ */
 async function loadEverything() {
-  const [devices, pushes] = await Promise.all([getJSON("/v1/devices"), getJSON(`/v1/pushes?limit=${LOG_LIMIT}`)]);
+  const touched = new Set();
+  state.touchedDuringLoad = touched;
+  let devices;
+  let pushes;
+  try {
+    [devices, pushes] = await Promise.all([getJSON("/v1/devices"), getJSON(`/v1/pushes?limit=${LOG_LIMIT}`)]);
+  } finally {
+    if (state.touchedDuringLoad === touched) state.touchedDuringLoad = null;
+  }
   storeDevices(devices.devices);
-  state.pushes = [...pushes.pushes].reverse();
+  const loaded = [...pushes.pushes].reverse();
+  const newer = state.pushes.filter((entry) => !loaded.some((known) => samePush(known, entry)));
+  state.pushes = [...newer, ...loaded]
+    .sort((a, b) => Date.parse(b.receivedAt) - Date.parse(a.receivedAt))
+    .slice(0, LOG_LIMIT);
   renderDevices();
   for (const device of devices.devices) bannerAlerts(device, true);
   renderLog(elements.log, state.pushes);
   clearError();
+  for (const deviceId of touched) refreshDevice(deviceId);
 }
 
 /** Re-reads one device soon (events often come in bursts for the same device). */
@@ -136,7 +158,7 @@ async function refreshAllDevices() {
 function applyEvent(event) {
   const data = event.data || {};
   if (event.kind === "pushExchange") {
-    if (!state.pushes.some((entry) => entry.apnsId === data.apnsId && entry.receivedAt === data.receivedAt)) {
+    if (!state.pushes.some((entry) => samePush(entry, data))) {
       state.pushes.unshift(data);
       state.pushes.length = Math.min(state.pushes.length, LOG_LIMIT);
       renderLog(elements.log, state.pushes);
@@ -145,6 +167,7 @@ function applyEvent(event) {
   }
   if (event.kind === "appRegistered") return;
   if (typeof data.deviceId === "string") {
+    state.touchedDuringLoad?.add(data.deviceId);
     refreshDevice(data.deviceId);
   } else {
     refreshAllDevices();
