@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 import LivePushServer
 import Logging
-import PushStore
+@testable import PushStore
 import Testing
 
 /// The stores the end-to-end tests run on: SQLite always, PostgreSQL when `LIVEPUSH_TEST_POSTGRES_URL`
@@ -106,8 +106,15 @@ final class ServerHarness: @unchecked Sendable {
         self.http = TestHTTP(port: port)
     }
 
+    /// Stops the server and deletes its database (the SQLite folder, or the PostgreSQL schema).
     func stop() async {
         await server.shutdown()
+        if let postgres = store as? PostgresPushStore {
+            let schema = schema
+            try? await postgres.core.backend.transaction { session throws(PushStoreError) in
+                try await session.execute("DROP SCHEMA \(schema) CASCADE")
+            }
+        }
         await store.close()
         try? FileManager.default.removeItem(at: directory)
     }
