@@ -38,7 +38,7 @@ public final class Simulator: Sendable {
     public let certificates: SimulatorCertificates
     private let endpoint: APNsEndpointServer
     private let logger: Logger
-    private let running = Locked<(control: Task<Void, Never>?, controlPort: Int?)>((nil, nil))
+    private let running = Locked<(control: Task<Void, Never>?, server: ControlServer?, controlPort: Int?)>((nil, nil, nil))
 
     /// Loads or creates the certificates; nothing listens until `start()`.
     public init(
@@ -82,7 +82,7 @@ public final class Simulator: Sendable {
             }
             continuation.finish()
         }
-        running.withLock { $0.control = task }
+        running.withLock { $0.control = task; $0.server = control }
         var port: Int?
         do {
             for await result in started {
@@ -100,16 +100,28 @@ public final class Simulator: Sendable {
         running.withLock { $0.controlPort = port }
     }
 
-    /// Graceful stop: GOAWAY `Shutdown` on every APNs connection, then the control API.
+    /// Graceful stop: GOAWAY `Shutdown` on every APNs connection, then the control API (the event
+    /// streams end, open requests are answered; after the grace period it is cancelled).
     public func shutdown() async {
         let grace = TimeAmount.nanoseconds(Int64(configuration.shutdownGracePeriod * 1_000_000_000))
         await endpoint.shutdown(gracePeriod: grace)
-        let task = running.withLock { state in
-            defer { state = (nil, nil) }
-            return state.control
+        let (task, server) = running.withLock { state in
+            defer { state = (nil, nil, nil) }
+            return (state.control, state.server)
         }
-        task?.cancel()
-        await task?.value
+        guard let task else { return }
+        world.events.close()
+        await server?.stop()
+        let seconds = configuration.shutdownGracePeriod
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await task.value }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int(max(seconds, 0.1) * 1000)))
+                task.cancel()
+            }
+            await group.next()
+            group.cancelAll()
+        }
     }
 }
 

@@ -1,6 +1,8 @@
+import APNsCore
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The simulator's control API: plain HTTP/1.1 with JSON bodies (ISO 8601 dates), for registering apps,
 /// devices, activities, keys and faults, reading the push log, and following the event stream.
@@ -18,6 +20,8 @@ public struct ControlServer: Sendable {
     let logger: Logger
     /// How often the event stream sends a heartbeat comment.
     public var heartbeatInterval: Duration = .seconds(15)
+    /// The running server's service group, for a graceful stop.
+    private let group = Locked<ServiceGroup?>(nil)
 
     public init(
         world: DeviceWorld, keys: TrustedKeys, faults: FaultInjector, host: String, port: Int,
@@ -32,7 +36,9 @@ public struct ControlServer: Sendable {
         self.logger = logger
     }
 
-    /// Serves until the task is cancelled; `onRunning` gets the bound port (useful with port 0).
+    /// Serves until ``stop()`` (graceful: open responses finish; end the event streams first with
+    /// `EventBus.close()`) or until the task is cancelled; `onRunning` gets the bound port (useful with
+    /// port 0).
     public func run(onRunning: @escaping @Sendable (_ port: Int) async -> Void) async throws {
         let router = Router()
         router.middlewares.add(ControlErrorMiddleware())
@@ -52,6 +58,15 @@ public struct ControlServer: Sendable {
             },
             logger: logger
         )
-        try await app.run()
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        group.withLock { $0 = services }
+        defer { group.withLock { $0 = nil } }
+        try await services.run()
+    }
+
+    /// Stops accepting connections and returns once ``run(onRunning:)`` can end: it does when the open
+    /// requests are answered.
+    public func stop() async {
+        await group.withLock { $0 }?.triggerGracefulShutdown()
     }
 }

@@ -10,13 +10,23 @@ public final class EventBus: Sendable {
         self.bufferSize = max(1, bufferSize)
     }
 
-    /// A stream of every event published from now on. Ends when the consumer stops iterating.
+    /// A stream of every event published from now on. Ends when the consumer stops iterating or the bus
+    /// is closed (a stream asked for after ``close()`` is already finished).
     public func subscribe() -> AsyncStream<SimulatorEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: SimulatorEvent.self, bufferingPolicy: .bufferingNewest(bufferSize))
-        let id = state.add(continuation)
+        guard let id = state.add(continuation) else {
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [state] _ in state.remove(id) }
         return stream
+    }
+
+    /// Ends every subscriber's stream, now and from now on (at shutdown: the event-stream responses
+    /// then end, so the control server can stop gracefully).
+    public func close() {
+        for continuation in state.close() { continuation.finish() }
     }
 
     /// Sends an event to every current subscriber.
@@ -33,12 +43,25 @@ public final class EventBus: Sendable {
         private let lock = NSLock()
         private var nextID = 0
         private var continuations: [Int: AsyncStream<SimulatorEvent>.Continuation] = [:]
+        private var closed = false
 
-        func add(_ continuation: AsyncStream<SimulatorEvent>.Continuation) -> Int {
+        /// The subscriber's id, or nil once closed.
+        func add(_ continuation: AsyncStream<SimulatorEvent>.Continuation) -> Int? {
             lock.withLock {
+                guard !closed else { return nil }
                 nextID += 1
                 continuations[nextID] = continuation
                 return nextID
+            }
+        }
+
+        /// Marks the bus closed and hands back the subscribers to finish (outside the lock: finishing
+        /// runs their termination handlers, which take it).
+        func close() -> [AsyncStream<SimulatorEvent>.Continuation] {
+            lock.withLock {
+                closed = true
+                defer { continuations.removeAll() }
+                return Array(continuations.values)
             }
         }
 

@@ -21,6 +21,20 @@ import Testing
         #expect(await secondIterator.next()?.sequence == 1)
     }
 
+    @Test func closeEndsEveryStreamNowAndLater() async {
+        let bus = EventBus(bufferSize: 8)
+        let open = bus.subscribe()
+        bus.publish(event(1))
+        bus.close()
+        var iterator = open.makeAsyncIterator()
+        #expect(await iterator.next()?.sequence == 1, "what was published before still arrives")
+        #expect(await iterator.next() == nil, "then the stream ends")
+        #expect(bus.subscriberCount == 0)
+        var late = bus.subscribe().makeAsyncIterator()
+        bus.publish(event(2))
+        #expect(await late.next() == nil, "a stream asked for after close is already over")
+    }
+
     @Test func slowSubscriberLosesTheOldestEvents() async {
         let bus = EventBus(bufferSize: 3)
         let stream = bus.subscribe()
