@@ -132,12 +132,14 @@ struct ServeCommand: AsyncParsableCommand {
 
         let endpoint = try resolveEndpoint(settings: settings, file: file)
         configuration.environment = endpoint.environment
-        do { try configuration.validate() } catch { throw CommandFailure("--\(error.setting) \(error.rule)") }
+        do { try configuration.validate() } catch { throw CommandFailure("\(ServeSettings.settingName(error.setting)) \(error.rule)") }
 
+        // An empty variable counts as unset, as for every other LIVEPUSH_* variable.
+        func variable(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
         var credentialEnvironment = env
-        credentialEnvironment[CredentialOptions.keyFileVariable] = env[CredentialOptions.keyFileVariable] ?? file.keyFile
-        credentialEnvironment[CredentialOptions.keyIDVariable] = env[CredentialOptions.keyIDVariable] ?? file.keyId
-        credentialEnvironment[CredentialOptions.teamIDVariable] = env[CredentialOptions.teamIDVariable] ?? file.teamId
+        credentialEnvironment[CredentialOptions.keyFileVariable] = variable(CredentialOptions.keyFileVariable) ?? file.keyFile
+        credentialEnvironment[CredentialOptions.keyIDVariable] = variable(CredentialOptions.keyIDVariable) ?? file.keyId
+        credentialEnvironment[CredentialOptions.teamIDVariable] = variable(CredentialOptions.teamIDVariable) ?? file.teamId
         let resolved = try credentials.resolve(environment: credentialEnvironment)
         // Metrics first: the token source and the client create their counters when they are made.
         let metrics = ServerMetrics()
@@ -230,5 +232,15 @@ struct ServeSettings {
             throw CommandFailure("log level '\(text)' is not one of trace, debug, info, notice, warning, error, critical")
         }
         return level
+    }
+
+    /// How a user names a setting: the flag, or the config-file key for settings that have no flag.
+    static func settingName(_ setting: String) -> String {
+        let fileOnly = [
+            "claim-lease": "claimLease", "poll-interval": "pollInterval",
+            "retry-base-delay/retry-max-delay": "retryBaseDelay/retryMaxDelay", "history-limit": "historyLimit",
+        ]
+        if let key = fileOnly[setting] { return "\(key) (config file)" }
+        return "--" + setting
     }
 }
