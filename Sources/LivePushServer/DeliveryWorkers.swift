@@ -67,9 +67,12 @@ final class DeliveryWorkers: Sendable {
                 await pause()
                 continue
             }
+            let activities = await targetActivities(of: items)
             let completions = await withTaskGroup(of: PushCompletion?.self) { group in
                 for item in items {
-                    group.addTask { await self.process(item, owner: owner).map { PushCompletion(pushId: item.pushId, result: $0) } }
+                    group.addTask {
+                        await self.process(item, owner: owner, activities: activities).map { PushCompletion(pushId: item.pushId, result: $0) }
+                    }
                 }
                 var out: [PushCompletion] = []
                 for await completion in group { if let completion { out.append(completion) } }
@@ -89,14 +92,34 @@ final class DeliveryWorkers: Sendable {
         try? await Task.sleep(for: .milliseconds(Int(configuration.pollInterval * 1000)))
     }
 
-    /// Sends one claimed push; returns its final result, or nil when it was rescheduled.
-    func process(_ item: OutboxItem, owner: String) async -> DeliveryResult? {
+    /// The activities a claimed batch targets, read in one store call; nil when that read failed (each
+    /// push then reads its own target, and a store failure reschedules it).
+    private func targetActivities(of items: [OutboxItem]) async -> [String: ActivityRecord]? {
+        var ids = [String]()
+        var seen = Set<String>()
+        for item in items {
+            if let id = item.target.activityId, seen.insert(id).inserted { ids.append(id) }
+        }
+        guard !ids.isEmpty else { return [:] }
+        do {
+            var byId = [String: ActivityRecord]()
+            for activity in try await store.activities(ids: ids) { byId[activity.activityId] = activity }
+            return byId
+        } catch {
+            logger.warning("reading a batch's activities failed; reading them one by one", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Sends one claimed push; returns its final result, or nil when it was rescheduled. `activities`:
+    /// the batch's activities read at claim time (nil: read the target now).
+    func process(_ item: OutboxItem, owner: String, activities: [String: ActivityRecord]? = nil) async -> DeliveryResult? {
         let now = clock.now()
         if let expiration = item.expiration, expiration <= now {
             return DeliveryResult(outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
         }
         let target: ResolvedTarget
-        switch await resolve(item) {
+        switch await resolve(item, activities: activities) {
         case .success(let resolved): target = resolved
         case .failure(let failure):
             if failure.retryable {
@@ -221,12 +244,14 @@ final class DeliveryWorkers: Sendable {
         var retryable = false
     }
 
-    /// The current token and bundle id of the push's target, read at send time (so a rotated token is used).
-    private func resolve(_ item: OutboxItem) async -> Result<ResolvedTarget, TargetFailure> {
+    /// The current token and bundle id of the push's target, read at send time (so a rotated token is used):
+    /// from `activities` when the batch's were read together, else from the store.
+    private func resolve(_ item: OutboxItem, activities: [String: ActivityRecord]?) async -> Result<ResolvedTarget, TargetFailure> {
         do {
             switch item.target {
             case .activity(let id):
-                guard let activity = try await store.activity(id: id) else {
+                let stored = if let activities { activities[id] } else { try await store.activity(id: id) }
+                guard let activity = stored else {
                     return .failure(TargetFailure(reason: "activity is no longer registered"))
                 }
                 if case .invalid(let reason, _) = activity.tokenState {

@@ -66,11 +66,8 @@ final class PushAcceptor: Sendable {
             items.append(item)
         }
         try await enqueue(items, into: &answer)
-        for item in items {
-            guard let activityId = item.target.activityId else { continue }
-            await afterAcceptance(item: item, activityId: activityId, kind: kind, contentState: body.contentState,
-                                  timestamp: timestampsByActivity[activityId] ?? now, dismissal: dismissal, now: now)
-        }
+        await afterAcceptance(activityIds: items.compactMap(\.target.activityId), kind: kind, contentState: body.contentState,
+                              timestamps: timestampsByActivity, dismissal: dismissal, now: now)
         return answer
     }
 
@@ -131,18 +128,25 @@ final class PushAcceptor: Sendable {
         return (.conservesPower, "hourly priority-10 \(kind) of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5")
     }
 
-    /// Bookkeeping after the items are durable; failures are logged (the pushes are accepted already).
-    private func afterAcceptance(item: OutboxItem, activityId: String, kind: PushKind, contentState: JSONValue,
-                                 timestamp: Date, dismissal: Date?, now: Date) async {
+    /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
+    /// group's can be many thousands); failures are logged (the pushes are accepted already).
+    private func afterAcceptance(activityIds: [String], kind: PushKind, contentState: JSONValue,
+                                 timestamps: [String: Date], dismissal: Date?, now: Date) async {
+        guard !activityIds.isEmpty else { return }
         do {
-            _ = try await store.recordContentState(activityId: activityId, contentState: contentState, timestamp: timestamp)
+            _ = try await store.recordContentState(
+                activityIds.map { (activityId: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState)
             if kind == .end {
-                _ = try await store.markEnded(activityId: activityId, at: now,
-                                              dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay))
-                webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, reason: "backend", at: now))
+                let ended = try await store.markEnded(
+                    activityIds: activityIds, at: now,
+                    dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay))
+                for activityId in ended {
+                    webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, reason: "backend", at: now))
+                }
             }
         } catch {
-            logger.error("bookkeeping after acceptance failed", metadata: ["activityId": "\(activityId)", "error": "\(error)"])
+            let target = activityIds.count == 1 ? activityIds[0] : "\(activityIds.count) activities"
+            logger.error("bookkeeping after acceptance failed", metadata: ["activityId": "\(target)", "error": "\(error)"])
         }
     }
 }

@@ -5,19 +5,23 @@ import Foundation
 /// the newest one already issued or stored. A device keeps only a newer timestamp, so pushes to one
 /// activity apply in the order they were accepted even when retries deliver them out of order.
 final class TimestampIssuer: Sendable {
-    private let issued = Locked<[String: Date]>([:])
+    /// The newest timestamp issued per key; pruned of past ones when it grows beyond `pruneAt` entries.
+    private let state = Locked<(issued: [String: Date], pruneAt: Int)>(([:], 10_000))
     private let pruneThreshold = 10_000
 
     /// The timestamp for a push to `key` accepted at `now`, never older than `stored` + 1 s.
     func next(for key: String, now: Date, stored: Date?) -> Date {
         let wholeNow = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        return issued.withLock { issued in
+        return state.withLock { state in
             var timestamp = wholeNow
-            let newest = [issued[key], stored].compactMap { $0 }.max().map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+            let newest = [state.issued[key], stored].compactMap { $0 }.max().map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
             if let newest, newest >= timestamp { timestamp = newest.addingTimeInterval(1) }
-            issued[key] = timestamp
-            if issued.count > pruneThreshold {
-                issued = issued.filter { $0.value >= wholeNow }
+            state.issued[key] = timestamp
+            if state.issued.count > state.pruneAt {
+                state.issued = state.issued.filter { $0.value >= wholeNow }
+                // Entries issued this second stay: prune again only after as many more, so that a group send
+                // to many thousands of activities does not filter the whole dictionary for each one.
+                state.pruneAt = max(pruneThreshold, 2 * state.issued.count)
             }
             return timestamp
         }

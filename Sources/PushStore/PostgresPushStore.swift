@@ -116,6 +116,18 @@ public final class PostgresPushStore: PushStore {
         try await core.recordContentState(activityId: activityId, contentState: contentState, timestamp: timestamp)
     }
 
+    public func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue)
+        async throws(PushStoreError) -> Int
+    {
+        try await core.recordContentState(updates, contentState: contentState)
+    }
+
+    public func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError)
+        -> [String]
+    {
+        try await core.markEnded(activityIds: activityIds, at: at, dismissalDate: dismissalDate)
+    }
+
     public func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError)
         -> ActivityRecord?
     {
@@ -128,6 +140,10 @@ public final class PostgresPushStore: PushStore {
 
     public func activity(id: String) async throws(PushStoreError) -> ActivityRecord? {
         try await core.activity(id: id)
+    }
+
+    public func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
+        try await core.activities(ids: ids)
     }
 
     public func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord] {

@@ -30,6 +30,17 @@ public protocol PushStore: Sendable {
     func recordContentState(activityId: String, contentState: JSONValue, timestamp: Date)
         async throws(PushStoreError) -> ActivityRecord
 
+    /// Records one content-state accepted for many activities (a group send) in one transaction: for each
+    /// pair the same as ``recordContentState(activityId:contentState:timestamp:)``, except that an
+    /// activity that is not stored is skipped. Returns how many activities were changed.
+    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue)
+        async throws(PushStoreError) -> Int
+
+    /// Marks many activities ended in one transaction (a group end): for each the same as
+    /// ``markEnded(activityId:at:dismissalDate:)``, except that an activity that is not stored is skipped.
+    /// Returns the ids of the activities marked, in the order given.
+    func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String]
+
     /// Marks the activity whose *current* token is `token` as having an invalid token. Returns that
     /// activity when this call changed it; nil when no activity holds `token` as a valid current token
     /// (retired tokens never match).
@@ -39,6 +50,10 @@ public protocol PushStore: Sendable {
     func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord?
 
     func activity(id: String) async throws(PushStoreError) -> ActivityRecord?
+
+    /// The stored activities among `ids`, read together (what a delivery worker needs for a batch), in
+    /// no particular order; ids that are not stored are left out.
+    func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord]
 
     /// Every activity in a group, whatever its state, ordered by id.
     func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord]
@@ -141,4 +156,47 @@ public protocol PushStore: Sendable {
 
     /// Closes the database connections. Later calls throw `unavailable`.
     func close() async
+}
+
+extension PushStore {
+    /// One ``activity(id:)`` per id, for stores without a batch statement.
+    public func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
+        var records = [ActivityRecord]()
+        for id in ids {
+            if let record = try await activity(id: id) { records.append(record) }
+        }
+        return records
+    }
+
+    /// One ``recordContentState(activityId:contentState:timestamp:)`` per activity, for stores without a
+    /// batch statement.
+    public func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue)
+        async throws(PushStoreError) -> Int
+    {
+        var changed = 0
+        for update in updates {
+            do {
+                let record = try await recordContentState(
+                    activityId: update.activityId, contentState: contentState, timestamp: update.timestamp)
+                if record.lastTimestamp == update.timestamp { changed += 1 }
+            } catch {
+                guard case .notFound = error else { throw error }
+            }
+        }
+        return changed
+    }
+
+    /// One ``markEnded(activityId:at:dismissalDate:)`` per activity, for stores without a batch statement.
+    public func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
+        var marked = [String]()
+        for activityId in activityIds {
+            do {
+                _ = try await markEnded(activityId: activityId, at: at, dismissalDate: dismissalDate)
+                marked.append(activityId)
+            } catch {
+                guard case .notFound = error else { throw error }
+            }
+        }
+        return marked
+    }
 }

@@ -166,6 +166,60 @@ extension SQLStoreCore {
         }
     }
 
+    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue)
+        async throws(PushStoreError) -> Int
+    {
+        for (index, update) in updates.enumerated() {
+            try Validation.identifier(update.activityId, field: "updates[\(index)].activityId")
+        }
+        guard !updates.isEmpty else { return 0 }
+        let text = String(decoding: contentState.serialized(), as: UTF8.self)
+        // One statement per timestamp and chunk of ids: a group send issues (nearly) all its activities the
+        // same whole-second timestamp. Oldest first, so an id given twice keeps its newest state.
+        var idsByTimestamp = [Date: [SQLValue]]()
+        for update in updates { idsByTimestamp[update.timestamp, default: []].append(.text(update.activityId)) }
+        let batches = idsByTimestamp.sorted { $0.key < $1.key }
+        return try await run("recordContentStates") { session throws(PushStoreError) in
+            var changed = 0
+            for (timestamp, ids) in batches {
+                changed += try await Self.queryIn(
+                    session,
+                    """
+                    UPDATE activities SET last_content_state = ?, last_timestamp = ?, updated_at = ?
+                    WHERE (last_timestamp IS NULL OR last_timestamp <= ?) AND activity_id IN ({IN})
+                    RETURNING activity_id
+                    """,
+                    leading: [.text(text), .date(timestamp), .date(timestamp), .date(timestamp)], values: ids
+                ).count
+            }
+            return changed
+        }
+    }
+
+    func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
+        for (index, activityId) in activityIds.enumerated() {
+            try Validation.identifier(activityId, field: "activityIds[\(index)]")
+        }
+        guard !activityIds.isEmpty else { return [] }
+        let ids = activityIds.map { SQLValue.text($0) }
+        let marked = try await run("markEndedBatch") { session throws(PushStoreError) -> Set<String> in
+            var marked = Set<String>()
+            for row in try await Self.queryIn(
+                session,
+                """
+                UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
+                    ended_at = COALESCE(ended_at, ?), dismissal_date = COALESCE(?, dismissal_date), updated_at = ?
+                WHERE activity_id IN ({IN}) RETURNING activity_id
+                """,
+                leading: [.date(at), .date(dismissalDate), .date(at)], values: ids)
+            {
+                marked.insert(try row.string("activity_id"))
+            }
+            return marked
+        }
+        return activityIds.filter { marked.contains($0) }
+    }
+
     func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {
         try Validation.text(reason, field: "reason", max: 200)
         return try await run("markTokenInvalid") { session throws(PushStoreError) in
@@ -196,6 +250,23 @@ extension SQLStoreCore {
         try Validation.identifier(id, field: "activityId")
         return try await run("activity", readOnly: true) { session throws(PushStoreError) in
             try await Self.fetchActivity(session, id: id)
+        }
+    }
+
+    func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
+        for (index, id) in ids.enumerated() { try Validation.identifier(id, field: "ids[\(index)]") }
+        guard !ids.isEmpty else { return [] }
+        let values = ids.map { SQLValue.text($0) }
+        // Up to 500 ids are one statement, which needs no transaction.
+        return try await run("activitiesById", readOnly: ids.count <= 500) { session throws(PushStoreError) in
+            var records = [ActivityRecord]()
+            records.reserveCapacity(values.count)
+            for row in try await Self.queryIn(
+                session, "SELECT * FROM activities WHERE activity_id IN ({IN})", values: values, chunk: 500)
+            {
+                records.append(try RowDecoding.activity(row))
+            }
+            return records
         }
     }
 

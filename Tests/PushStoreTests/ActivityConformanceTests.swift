@@ -142,6 +142,39 @@ struct ActivityConformanceTests {
     }
 
     @Test(arguments: StoreKind.available)
+    func batchOperationsForAGroupSend(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            for id in ["a", "b", "c"] { _ = try await store.register(Fixture.registration(id)) }
+            _ = try await store.recordContentState(activityId: "c", contentState: ["hp": 9], timestamp: Fixture.start + 50)
+
+            let changed = try await store.recordContentState(
+                [(activityId: "a", timestamp: Fixture.start + 10), (activityId: "missing", timestamp: Fixture.start + 10),
+                 (activityId: "b", timestamp: Fixture.start + 11), (activityId: "c", timestamp: Fixture.start + 12)],
+                contentState: ["hp": 5])
+            #expect(changed == 2, "a and b; the missing one is skipped; c keeps its newer state")
+            #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
+            #expect(try await store.activity(id: "a")?.lastTimestamp == Fixture.start + 10)
+            #expect(try await store.activity(id: "b")?.lastTimestamp == Fixture.start + 11)
+            #expect(try await store.activity(id: "c")?.lastContentState == ["hp": 9])
+
+            let read = try await store.activities(ids: ["c", "missing", "a"])
+            #expect(Set(read.map(\.activityId)) == ["a", "c"])
+            #expect(read.first { $0.activityId == "a" } == (try await store.activity(id: "a")))
+
+            let ended = try await store.markEnded(activityIds: ["b", "missing", "a"], at: Fixture.start + 100,
+                                                  dismissalDate: Fixture.start + 400)
+            #expect(ended == ["b", "a"], "the ones marked, in the order given")
+            for id in ["a", "b"] {
+                let record = try #require(try await store.activity(id: id))
+                #expect(record.state == .ended && record.endedAt == Fixture.start + 100 && record.dismissalDate == Fixture.start + 400)
+            }
+            #expect(try await store.activity(id: "c")?.state == .active)
+            #expect(try await store.markEnded(activityIds: [], at: Fixture.start, dismissalDate: nil).isEmpty)
+            #expect(try await store.activities(ids: []).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
     func queriesByGroupUserAgeAndForgetting(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             _ = try await store.register(Fixture.registration("a", user: "u1", groups: ["heroes"], at: Fixture.start))
