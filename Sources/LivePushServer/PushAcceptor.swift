@@ -54,8 +54,9 @@ final class PushAcceptor: Sendable {
             payloads.append((activity, try PushRequestBody.validate(payload)))
             timestampsByActivity[activity.activityId] = timestamp
         }
+        let budgets = try await budgetDecisions(body.requestedPriority, for: activities, now: now)
         for (activity, data) in payloads {
-            let (priority, downgrade) = try await budgetedPriority(body.requestedPriority, for: activity, now: now)
+            let (priority, downgrade) = Self.priority(body.requestedPriority, for: activity, decision: budgets[activity.activityId])
             let item = OutboxItem(
                 target: .activity(id: activity.activityId), kind: kind, payload: data, priority: priority,
                 requestedPriority: body.requestedPriority, importance: body.importance, downgradeReason: downgrade,
@@ -110,20 +111,28 @@ final class PushAcceptor: Sendable {
         for _ in answer.downgraded { metrics.recordDowngrade() }
     }
 
-    /// The priority to send with: priority 10 within the activity's hourly budget (checked and counted in
-    /// one store step, safe across instances), else 5 with the reason.
-    private func budgetedPriority(_ requested: APNsPriority, for activity: ActivityRecord, now: Date)
-        async throws(APIError) -> (APNsPriority, String?)
+    /// For a priority-10 request: each activity's hourly budget checked and counted, for all of them in
+    /// one store step (safe across instances). Empty for other priorities.
+    private func budgetDecisions(_ requested: APNsPriority, for activities: [ActivityRecord], now: Date)
+        async throws(APIError) -> [String: BudgetDecision]
     {
-        guard requested == .immediate else { return (requested, nil) }
-        let budget = activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
-        let decision: BudgetDecision
+        guard requested == .immediate, !activities.isEmpty else { return [:] }
+        let requests = activities.map { activity in
+            (activityId: activity.activityId,
+             limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget)
+        }
         do {
-            decision = try await store.consumeHighPriority(activityId: activity.activityId, at: now, limit: budget)
+            return try await store.consumeHighPriority(requests, at: now)
         } catch {
             throw StoreErrorMapping.apiError(error, logger: logger)
         }
-        guard !decision.granted else { return (.immediate, nil) }
+    }
+
+    /// The priority to send with: priority 10 within the activity's hourly budget, else 5 with the reason.
+    static func priority(_ requested: APNsPriority, for activity: ActivityRecord, decision: BudgetDecision?)
+        -> (APNsPriority, String?)
+    {
+        guard requested == .immediate, let decision, !decision.granted else { return (requested, nil) }
         let kind = activity.frequentPushesEnabled ? "frequent-updates budget" : "budget"
         return (.conservesPower, "hourly priority-10 \(kind) of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5")
     }

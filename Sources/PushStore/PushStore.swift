@@ -138,6 +138,11 @@ public protocol PushStore: Sendable {
     /// were recorded for the activity in the hour before `at`, records one and grants it.
     func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws(PushStoreError) -> BudgetDecision
 
+    /// ``consumeHighPriority(activityId:at:limit:)`` for many activities in one transaction (a group
+    /// send at priority 10), keyed by activity id. The ids must be different.
+    func consumeHighPriority(_ requests: [(activityId: String, limit: Int)], at: Date)
+        async throws(PushStoreError) -> [String: BudgetDecision]
+
     // MARK: API keys
 
     /// Stores a new key by its SHA-256 (64 hex digits). Throws `conflict` if the hash is stored.
@@ -184,6 +189,18 @@ extension PushStore {
             }
         }
         return changed
+    }
+
+    /// One ``consumeHighPriority(activityId:at:limit:)`` per activity, for stores without a batch statement.
+    public func consumeHighPriority(_ requests: [(activityId: String, limit: Int)], at: Date)
+        async throws(PushStoreError) -> [String: BudgetDecision]
+    {
+        try Validation.distinct(requests.map(\.activityId), field: "activityId")
+        var decisions: [String: BudgetDecision] = [:]
+        for request in requests {
+            decisions[request.activityId] = try await consumeHighPriority(activityId: request.activityId, at: at, limit: request.limit)
+        }
+        return decisions
     }
 
     /// One ``markEnded(activityId:at:dismissalDate:)`` per activity, for stores without a batch statement.

@@ -176,6 +176,12 @@ public class SQLPushStore: PushStore, @unchecked Sendable {
         try await core.consumeHighPriority(activityId: activityId, at: at, limit: limit)
     }
 
+    public func consumeHighPriority(_ requests: [(activityId: String, limit: Int)], at: Date)
+        async throws(PushStoreError) -> [String: BudgetDecision]
+    {
+        try await core.consumeHighPriority(requests, at: at)
+    }
+
     public func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date)
         async throws(PushStoreError) -> ApiKeyRecord
     {

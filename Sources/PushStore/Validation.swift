@@ -16,6 +16,14 @@ enum Validation {
         }
     }
 
+    /// Each value at most once (one decision per activity of a batch).
+    static func distinct(_ values: [String], field: String) throws(PushStoreError) {
+        var seen = Set<String>()
+        for value in values where !seen.insert(value).inserted {
+            throw .invalidInput(field: field, rule: "'\(value)' is given twice; give each at most once")
+        }
+    }
+
     static func optionalIdentifier(_ value: String?, field: String, max: Int = 128) throws(PushStoreError) {
         if let value { try identifier(value, field: field, max: max) }
     }

@@ -78,6 +78,29 @@ struct TokensBudgetKeysTests {
     }
 
     @Test(arguments: StoreKind.available)
+    func aGroupsBudgetsAreDecidedTogether(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let t = Fixture.start
+            _ = try await store.consumeHighPriority(activityId: "b", at: t, limit: 1)
+            let decisions = try await store.consumeHighPriority(
+                [(activityId: "c", limit: 3), (activityId: "a", limit: 2), (activityId: "b", limit: 1), (activityId: "z", limit: 0)],
+                at: t + 60)
+            #expect(decisions == [
+                "a": BudgetDecision(granted: true, usedInWindow: 1, limit: 2),
+                "b": BudgetDecision(granted: false, usedInWindow: 1, limit: 1),
+                "c": BudgetDecision(granted: true, usedInWindow: 1, limit: 3),
+                "z": BudgetDecision(granted: false, usedInWindow: 0, limit: 0),
+            ])
+            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 1, "grants are counted")
+            #expect(try await store.highPriorityCount(activityId: "b", since: t - 1) == 1, "refusals are not")
+            #expect(try await store.consumeHighPriority([], at: t).isEmpty)
+            let twice = await caught { try await store.consumeHighPriority([(activityId: "a", limit: 2), (activityId: "a", limit: 2)], at: t) }
+            #expect(twice?.invalidField == "activityId")
+            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 1, "a refused batch counts nothing")
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
     func concurrentBudgetDecisionsNeverExceedTheLimit(kind: StoreKind) async throws {
         try await withStore(kind) { store, harness in
             let other = try await harness.open()
