@@ -19,7 +19,8 @@
 #   BENCH_REG_SECONDS (default 20), BENCH_REG_CONNECTIONS (default 32), BENCH_FANOUT_TIMEOUT (s, default 300),
 #   BENCH_MEMORY_ACTIVITIES (default 1000000; 0 skips), BENCH_STORES (default "sqlite postgres"),
 #   BENCH_BIN (a livepush binary to use instead of building one), BENCH_SERVE_ARGS (more `livepush serve`
-#   flags, e.g. "--batch-size 256").
+#   flags, e.g. "--batch-size 256"), BENCH_GROUP_PRIORITY (the group update's priority, default 5; 10 also
+#   checks and counts each activity's hourly budget).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PG_URL="${1:-}"
@@ -30,6 +31,7 @@ REG_CONNECTIONS="${BENCH_REG_CONNECTIONS:-32}"
 FANOUT_TIMEOUT="${BENCH_FANOUT_TIMEOUT:-300}"
 MEMORY_ACTIVITIES="${BENCH_MEMORY_ACTIVITIES:-1000000}"
 STORES="${BENCH_STORES:-sqlite postgres}"
+GROUP_PRIORITY="${BENCH_GROUP_PRIORITY:-5}"
 PORT="${BENCH_PORT:-22197}"
 CONTROL_PORT="${BENCH_CONTROL_PORT:-22198}"
 HTTP_PORT="${BENCH_HTTP_PORT:-22180}"
@@ -176,7 +178,7 @@ for store in $STORES; do
     # The request runs in the background: the pushes may all be delivered before it answers.
     (curl -s -m "$((FANOUT_TIMEOUT + 2))" -o "$WORK/answer.json" -w '%{http_code}' "$SERVER/v1/groups/g$size/update" \
       -H "Authorization: Bearer $LIVEPUSH_BACKEND_KEY" -H "Content-Type: application/json" \
-      -d "{\"contentState\":$CONTENT}" >"$WORK/code"; now >"$WORK/answered") &
+      -d "{\"contentState\":$CONTENT,\"priority\":$GROUP_PRIORITY}" >"$WORK/code"; now >"$WORK/answered") &
     CURL=$!
     target=$((before + size))
     finished=""
