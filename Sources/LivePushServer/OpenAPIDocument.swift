@@ -22,7 +22,11 @@ enum OpenAPIDocument {
           "rule": {"type": "string", "description": "The rule it broke (required, type, hex, date, scope, maxPayloadSize, exists, ...)."},
           "message": {"type": "string"}}}}
       },
-      "Date": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "number", "description": "Unix seconds"}]},
+      "Date": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "number", "description": "Unix seconds"}, {"type": "string", "pattern": "^[+-][0-9]+[smhd]$", "description": "relative to now: +30m, +2h, +45s, +1d, -5m"}]},
+      "PushToStartTokenStored": {"type": "object", "properties": {
+          "id": {"type": "string", "format": "uuid"}, "userId": {"type": "string"}, "deviceId": {"type": "string"},
+          "bundleId": {"type": "string"}, "attributesType": {"type": "string"}, "environment": {"type": "string", "enum": ["sandbox", "production"]},
+          "token": {"type": "string", "description": "shortened"}, "valid": {"type": "boolean"}, "updatedAt": {"type": "string", "format": "date-time"}}},
       "ActivityRegistration": {
         "type": "object", "required": ["activityId", "pushToken", "bundleId", "attributesType", "environment"],
         "properties": {
@@ -107,6 +111,7 @@ enum OpenAPIDocument {
     },
     "responses": {
       "Error": {"description": "Bad input, unknown key or wrong scope, unknown activity, conflict.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+      "Unavailable": {"description": "Storage unavailable: nothing was written; retry later.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
       "Accepted": {"description": "Written to the outbox; sent by the workers.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Accepted"}}}},
       "Activity": {"description": "The activity.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Activity"}}}}
     },
@@ -120,59 +125,59 @@ enum OpenAPIDocument {
     "/v1/activities": {
       "post": {"summary": "Register an activity (app)", "security": [{"appKey": []}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActivityRegistration"}}}},
-        "responses": {"201": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"201": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/activities/{activityId}": {
       "get": {"summary": "An activity with its delivery history (backend)", "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
-        "responses": {"200": {"description": "The activity", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActivityDetail"}}}}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"200": {"description": "The activity", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActivityDetail"}}}}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/activities/{activityId}/push-token": {
       "put": {"summary": "Rotate the activity's push token; the old one is never used again (app)", "security": [{"appKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushTokenRotation"}}}},
-        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/activities/{activityId}/ended": {
       "post": {"summary": "The app reports its activity ended (app)", "security": [{"appKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EndedByApp"}}}},
-        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/activities/{activityId}/update": {
       "post": {"summary": "Update an activity (backend)", "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/activities/{activityId}/end": {
       "post": {"summary": "End an activity (backend)", "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/groups/{groupId}/update": {
       "post": {"summary": "Update every active activity of a group (backend)", "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/groupId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/groups/{groupId}/end": {
       "post": {"summary": "End every active activity of a group (backend)", "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/groupId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/users/{userId}/start": {
       "post": {"summary": "Start an activity on every device of a user by push-to-start (backend)", "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/userId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Start"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/push-to-start-tokens": {
       "put": {"summary": "Store or replace a device's push-to-start token for an attributes type (app)", "security": [{"appKey": []}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushToStartToken"}}}},
-        "responses": {"200": {"description": "The stored token (shortened) and its id."}, "4XX": {"$ref": "#/components/responses/Error"}}}
+        "responses": {"200": {"description": "The stored token (shortened) and its id.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushToStartTokenStored"}}}}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/health": {
       "get": {"summary": "Liveness and store check", "responses": {"200": {"description": "{\"status\":\"ok\",\"outboxDepth\":N}"}, "503": {"$ref": "#/components/responses/Error"}}}
