@@ -6,8 +6,8 @@ import Foundation
 /// activity apply in the order they were accepted even when retries deliver them out of order.
 final class TimestampIssuer: Sendable {
     /// The newest timestamp issued per key; pruned of past ones when it grows beyond `pruneAt` entries.
-    private let state = Locked<(issued: [String: Date], pruneAt: Int)>(([:], 10_000))
-    private let pruneThreshold = 10_000
+    private let state = Locked<(issued: [String: Date], pruneAt: Int)>(([:], TimestampIssuer.pruneThreshold))
+    private static let pruneThreshold = 10_000
 
     /// The timestamp for a push to `key` accepted at `now`, never older than `stored` + 1 s.
     func next(for key: String, now: Date, stored: Date?) -> Date {
@@ -21,7 +21,7 @@ final class TimestampIssuer: Sendable {
                 state.issued = state.issued.filter { $0.value >= wholeNow }
                 // Entries issued this second stay: prune again only after as many more, so that a group send
                 // to many thousands of activities does not filter the whole dictionary for each one.
-                state.pruneAt = max(pruneThreshold, 2 * state.issued.count)
+                state.pruneAt = max(Self.pruneThreshold, 2 * state.issued.count)
             }
             return timestamp
         }
