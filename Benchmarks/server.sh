@@ -121,7 +121,7 @@ SEND=("$BIN" send --url "https://127.0.0.1:$PORT" --ca-file "$WORK/sim/ca.pem" -
   --bundle-id "$BUNDLE" --priority 5 --timestamp 1685952000 --content-state "$CONTENT")
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== livepush serve: default settings (4 workers, batch 32, 4 APNs connections, log level info)${BENCH_SERVE_ARGS:+, then $BENCH_SERVE_ARGS}"
+echo "== livepush serve: default settings (8 workers, batch 128, 4 APNs connections, log level info)${BENCH_SERVE_ARGS:+, then $BENCH_SERVE_ARGS}"
 
 # The largest size is seeded once; the activity numbered i is also in group g<N> for each smaller N > i.
 SORTED_SIZES=$(printf '%s\n' $SIZES | sort -n | tr '\n' ' ')

@@ -24,15 +24,21 @@ public struct DeviceToken: Sendable, Hashable, Codable, CustomStringConvertible 
     /// (as `Data.description` once printed tokens) are not accepted: pass the plain hex string.
     public init(hex: String) throws(ValidationError) {
         guard !hex.isEmpty else { throw .empty }
-        var position = 0
-        for character in hex {
-            guard character.isHexDigit, character.isASCII else {
-                throw .notHex(position: position, character: character)
+        // Byte by byte (tokens are read back from stores by the thousand); only an error counts characters,
+        // so it names the character a person typed and its position.
+        var hasUppercase = false
+        for byte in hex.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): hasUppercase = true
+            default:
+                let bad = hex.firstIndex { !($0.isASCII && $0.isHexDigit) } ?? hex.startIndex
+                throw .notHex(position: hex.distance(from: hex.startIndex, to: bad), character: hex[bad])
             }
-            position += 1
         }
-        guard position % 2 == 0 else { throw .oddLength(position) }
-        self.hex = hex.lowercased()
+        let count = hex.utf8.count
+        guard count % 2 == 0 else { throw .oddLength(count) }
+        self.hex = hasUppercase ? hex.lowercased() : hex
     }
 
     /// Makes a token from raw bytes.

@@ -58,9 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     var appKey: String?
     @Option(name: .customLong("backend-key"), help: "A development API key with scope backend. $LIVEPUSH_BACKEND_KEY")
     var backendKey: String?
-    @Option(help: "Delivery workers (0: accept only). Default: 4. [workers] $LIVEPUSH_WORKERS")
+    @Option(help: "Delivery workers (0: accept only). Default: 8. [workers] $LIVEPUSH_WORKERS")
     var workers: Int?
-    @Option(name: .customLong("batch-size"), help: "Pushes one worker claims at a time. Default: 32. [batchSize] $LIVEPUSH_BATCH_SIZE")
+    @Option(name: .customLong("batch-size"), help: "Pushes one worker claims at a time. Default: 128. [batchSize] $LIVEPUSH_BATCH_SIZE")
     var batchSize: Int?
     @Option(help: "Most APNs connections. Default: 4. [connections] $LIVEPUSH_CONNECTIONS")
     var connections: Int?

@@ -11,9 +11,9 @@ public struct ServerConfiguration: Sendable {
     /// The APNs environment the server sends to, when known: registrations for the other one are refused.
     public var environment: APNsEnvironment?
     /// Delivery workers claiming from the outbox; 0 accepts pushes without sending them.
-    public var workerCount = 4
+    public var workerCount = 8
     /// Items one worker claims at a time (sent concurrently).
-    public var batchSize = 32
+    public var batchSize = 128
     /// How long a claim holds before another worker (or instance) may take the item over.
     public var claimLease: TimeInterval = 60
     /// How long an idle worker waits before looking at the outbox again.

@@ -105,9 +105,9 @@ extension SQLStoreCore {
             var items = [OutboxItem]()
             items.reserveCapacity(rows.count)
             for row in rows { items.append(try RowDecoding.outboxItem(row)) }
+            // UUIDs compare by their bytes, the order of their lowercase text (the SQL order).
             return items.sorted {
-                ($0.nextAttemptAt, $0.acceptedAt, $0.pushId.uuidString.lowercased())
-                    < ($1.nextAttemptAt, $1.acceptedAt, $1.pushId.uuidString.lowercased())
+                ($0.nextAttemptAt, $0.acceptedAt, $0.pushId) < ($1.nextAttemptAt, $1.acceptedAt, $1.pushId)
             }
         }
     }

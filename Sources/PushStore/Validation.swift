@@ -8,6 +8,8 @@ enum Validation {
         guard !value.isEmpty else {
             throw .invalidInput(field: field, rule: "must not be empty; give 1 to \(max) characters")
         }
+        // Printable ASCII (nearly every id) needs no character counting or Unicode lookups.
+        if value.utf8.count <= max, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
         guard value.count <= max else {
             throw .invalidInput(field: field, rule: "has \(value.count) characters; at most \(max) are accepted")
         }

@@ -15,6 +15,14 @@ import Testing
         #expect(throws: DeviceToken.ValidationError.oddLength(3)) { try DeviceToken(hex: "abc") }
     }
 
+    /// The error names the character a person typed and its position in characters, not bytes.
+    @Test func nonASCIIIsNamedByCharacter() {
+        #expect(throws: DeviceToken.ValidationError.notHex(position: 3, character: "é")) { try DeviceToken(hex: "abcé") }
+        #expect(throws: DeviceToken.ValidationError.notHex(position: 1, character: "🦊")) { try DeviceToken(hex: "a🦊bc") }
+        #expect(throws: DeviceToken.ValidationError.notHex(position: 4, character: " ")) { try DeviceToken(hex: "abcd ef0") }
+        #expect(throws: DeviceToken.ValidationError.notHex(position: 0, character: "<")) { try DeviceToken(hex: "<abcd>") }
+    }
+
     @Test func shortenedNeverShowsTheWholeToken() throws {
         let token = try DeviceToken(hex: "0123456789abcdef0123456789abcdef")
         #expect(token.shortened == "0123…cdef")
