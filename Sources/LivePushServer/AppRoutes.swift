@@ -5,7 +5,7 @@ import Logging
 import PushStore
 
 /// The app-facing routes (app keys): register an activity, rotate its token, store push-to-start tokens,
-/// mark an activity ended.
+/// mark an activity ended or dismissed.
 struct AppRoutes: Sendable {
     let services: ServerServices
 
@@ -72,6 +72,22 @@ struct AppRoutes: Sendable {
                 throw APIError.notFound("activityId", "no activity '\(activityId)' is registered")
             }
             let record = try await services.store.markEnded(activityId: activityId, at: now, dismissalDate: dismissal)
+            if existing.state == .active {
+                services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: record.userId, reason: "app", at: now))
+            }
+            return APIResponse.json(ActivityView(record))
+        }
+        // ActivityKit's `.dismissed`: the person removed it, or the system did after its dismissal date.
+        router.post("/v1/activities/:activityId/dismissed") { request, context -> Response in
+            try await services.authenticator.require(.app, authorization: RouteInputs.authorization(request))
+            let activityId = try RouteInputs.pathId("activityId", context)
+            let body = try await JSONBody.read(request, allowEmpty: true)
+            try body.allowOnly([])
+            let now = services.clock.now()
+            guard let existing = try await services.store.activity(id: activityId) else {
+                throw APIError.notFound("activityId", "no activity '\(activityId)' is registered")
+            }
+            let record = try await services.store.markDismissed(activityId: activityId, at: now)
             if existing.state == .active {
                 services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: record.userId, reason: "app", at: now))
             }

@@ -45,7 +45,8 @@ struct JSONBody: Sendable {
     /// Rejects keys the route does not read, so a typo is not silently ignored.
     func allowOnly(_ keys: Set<String>) throws(APIError) {
         for key in fields.keys.sorted() where !keys.contains(key) {
-            throw .badRequest(name(key), "unknown", "'\(name(key))' is not a field of this request; accepted: \(keys.sorted().joined(separator: ", "))")
+            let accepted = keys.isEmpty ? "it takes no fields (send no body or {})" : "accepted: \(keys.sorted().joined(separator: ", "))"
+            throw .badRequest(name(key), "unknown", "'\(name(key))' is not a field of this request; \(accepted)")
         }
     }
 

@@ -4,8 +4,8 @@ import LiveActivity
 import Logging
 import PushStore
 
-/// Ends activities that reached the maximum active duration (with their last content-state) and forgets
-/// ended activities after their dismissal window.
+/// Ends activities that reached the maximum active duration (with their last content-state), marks ended
+/// activities dismissed once their dismissal date has passed, and forgets them after their dismissal window.
 final class LifecycleSweeper: Sendable {
     private let store: any PushStore
     private let configuration: ServerConfiguration
@@ -24,9 +24,9 @@ final class LifecycleSweeper: Sendable {
         self.webhook = webhook
     }
 
-    /// Runs one sweep: returns how many activities were ended and how many forgotten.
+    /// Runs one sweep: returns how many activities were ended, dismissed and forgotten.
     @discardableResult
-    func sweep() async -> (ended: Int, forgotten: Int) {
+    func sweep() async -> (ended: Int, dismissed: Int, forgotten: Int) {
         let now = clock.now()
         var ended = 0
         do {
@@ -35,6 +35,13 @@ final class LifecycleSweeper: Sendable {
         } catch {
             logger.error("lifecycle sweep could not list old activities", metadata: ["error": "\(error)"])
         }
+        var dismissed = 0
+        do {
+            dismissed = try await store.dismissEnded(dismissedBy: now)
+            if dismissed > 0 { logger.info("ended activities past their dismissal date are dismissed", metadata: ["count": "\(dismissed)"]) }
+        } catch {
+            logger.error("lifecycle sweep could not mark dismissed activities", metadata: ["error": "\(error)"])
+        }
         var forgotten = 0
         do {
             forgotten = try await store.forgetEnded(before: now.addingTimeInterval(-configuration.forgetAfter))
@@ -42,7 +49,7 @@ final class LifecycleSweeper: Sendable {
         } catch {
             logger.error("lifecycle sweep could not forget ended activities", metadata: ["error": "\(error)"])
         }
-        return (ended, forgotten)
+        return (ended, dismissed, forgotten)
     }
 
     /// Ends one activity: an end push with its last content-state when it has one and a valid token.

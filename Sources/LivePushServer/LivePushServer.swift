@@ -127,9 +127,10 @@ public final class LivePushServer: Service, Sendable {
         try await group.run()
     }
 
-    /// Runs one lifecycle sweep now (ends over-age activities, forgets old ended ones).
+    /// Runs one lifecycle sweep now (ends over-age activities, marks those past their dismissal date
+    /// dismissed, forgets old ended ones).
     @discardableResult
-    public func sweepLifecycle() async -> (ended: Int, forgotten: Int) {
+    public func sweepLifecycle() async -> (ended: Int, dismissed: Int, forgotten: Int) {
         await sweeper.sweep()
     }
 }

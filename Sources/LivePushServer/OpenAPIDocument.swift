@@ -133,7 +133,7 @@ enum OpenAPIDocument {
         "responses": {"200": {"description": "The activity", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActivityDetail"}}}}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/activities/{activityId}/push-token": {
-      "put": {"summary": "Rotate the activity's push token; the old one is never used again (app)", "security": [{"appKey": []}],
+      "put": {"summary": "Rotate the activity's push token; the old one is never used again; the current one given again is valid again (app)", "security": [{"appKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushTokenRotation"}}}},
         "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
@@ -142,6 +142,11 @@ enum OpenAPIDocument {
       "post": {"summary": "The app reports its activity ended (app)", "security": [{"appKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EndedByApp"}}}},
+        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
+    "/v1/activities/{activityId}/dismissed": {
+      "post": {"summary": "The app reports its activity dismissed from the Lock Screen (app); no body or {}", "security": [{"appKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/v1/activities/{activityId}/update": {

@@ -16,7 +16,8 @@ public protocol PushStore: Sendable {
     /// Throws `conflict` for a retired token or a token that another activity holds.
     func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord
 
-    /// Replaces an activity's token; the old one is retired and never used again.
+    /// Replaces an activity's token; the old one is retired and never used again. The activity's current
+    /// token given again makes it valid again (as ``register(_:)`` does): the app reports it as current.
     func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord
 
     /// Marks an activity ended (it may stay visible until `dismissalDate`).
@@ -24,6 +25,10 @@ public protocol PushStore: Sendable {
 
     /// Marks an activity dismissed (no longer on the Lock Screen).
     func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityRecord
+
+    /// Marks dismissed every ended activity whose dismissal date is at or before `date` (the system has
+    /// removed it from the Lock Screen by then). Returns how many were marked.
+    func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int
 
     /// Records the newest content-state accepted for an activity. Ignored (the record is returned
     /// unchanged) when `timestamp` is older than the stored one.

@@ -87,6 +87,10 @@ public class SQLPushStore: PushStore, @unchecked Sendable {
         try await core.activeActivities(olderThan: date)
     }
 
+    public func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int {
+        try await core.dismissEnded(dismissedBy: date)
+    }
+
     public func forgetEnded(before date: Date) async throws(PushStoreError) -> Int {
         try await core.forgetEnded(before: date)
     }

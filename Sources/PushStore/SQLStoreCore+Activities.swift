@@ -105,7 +105,19 @@ extension SQLStoreCore {
         return try await run("rotateToken") { session throws(PushStoreError) in
             guard let existing = try await Self.fetchActivity(session, id: activityId, forUpdate: dialect.forUpdateClause)
             else { throw .notFound(kind: .activity, id: activityId) }
-            guard existing.pushToken != newToken else { return existing }
+            if existing.pushToken == newToken {
+                // The app reports its current token: valid again, as registering it again makes it.
+                guard case .invalid = existing.tokenState else { return existing }
+                let rows = try await session.query(
+                    """
+                    UPDATE activities SET token_state = 'valid', token_invalid_reason = NULL,
+                        token_invalidated_at = NULL, updated_at = ?
+                    WHERE activity_id = ? RETURNING *
+                    """,
+                    [.date(at), .text(activityId)])
+                guard let row = rows.first else { throw .notFound(kind: .activity, id: activityId) }
+                return try RowDecoding.activity(row)
+            }
             try await Self.checkTokenUsable(session, token: newToken, for: activityId)
             try await Self.retire(session, token: existing.pushToken, activityId: activityId, at: at)
             let rows = try await session.query(
@@ -146,6 +158,19 @@ extension SQLStoreCore {
                 [.date(at), .date(at), .text(activityId)])
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
             return try RowDecoding.activity(row)
+        }
+    }
+
+    func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int {
+        try await run("dismissEnded") { session throws(PushStoreError) in
+            try await session.query(
+                """
+                UPDATE activities SET state = 'dismissed', updated_at = ?
+                WHERE state = 'ended' AND dismissal_date IS NOT NULL AND dismissal_date <= ?
+                RETURNING activity_id
+                """,
+                [.date(date), .date(date)]
+            ).count
         }
     }
 

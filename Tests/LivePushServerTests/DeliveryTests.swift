@@ -124,6 +124,13 @@ import Testing
         let history = try await harness.store.deliveries(activityId: "a1", limit: 10)
         #expect(history.first?.outcome == .rejected && history.first?.reason == "Unregistered" && history.first?.status == 410)
         #expect(sender.requests.count == 1)
+
+        // The app reports the same token as current again (PUT, as POST would): it is used again.
+        let token = try #require(try await harness.store.activity(id: "a1")?.pushToken.hex)
+        let revalidated = try await harness.http.put("/v1/activities/a1/push-token", key: ServerHarness.appKey, #"{"pushToken":"\#(token)"}"#)
+        #expect(revalidated.status == 200 && revalidated.json?["token"]?["valid"]?.boolValue == true)
+        #expect(try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":3}}"#).status == 202)
+        #expect(await ServerHarness.eventually { sender.requests.count == 2 })
         await harness.stop()
     }
 

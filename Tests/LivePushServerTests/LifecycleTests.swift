@@ -38,7 +38,15 @@ import Testing
         })
 
         #expect(try await ServerHarness.eventually { try await harness.store.outboxDepth() == 0 })
-        clock.advance(by: 4 * 3600 + 3600 + 1)
+        // The end push's dismissal date is 4 hours on: then the activity is dismissed, an hour later forgotten.
+        clock.advance(by: 4 * 3600 - 60)
+        #expect(await harness.server.sweepLifecycle().dismissed == 0)
+        clock.advance(by: 60)
+        let dismissedSweep = await harness.server.sweepLifecycle()
+        #expect(dismissedSweep.dismissed == 1 && dismissedSweep.forgotten == 0)
+        let dismissed = try await harness.http.get("/v1/activities/old", key: ServerHarness.backendKey)
+        #expect(dismissed.json?["activity"]?["state"]?.stringValue == "dismissed")
+        clock.advance(by: 3600 + 1)
         #expect(await harness.server.sweepLifecycle().forgotten == 1)
         let gone = try await harness.http.get("/v1/activities/old", key: ServerHarness.backendKey)
         #expect(gone.status == 404)
@@ -67,6 +75,34 @@ import Testing
         #expect(await ServerHarness.eventually {
             receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["activityId"]?.stringValue == "w2" && $0["reason"]?.stringValue == "app" }
         })
+        await harness.stop()
+        await receiver.stop()
+    }
+
+    /// ActivityKit's `.dismissed`, reported by the app: the activity is dismissed (an active one also
+    /// counts as ended for the webhook) and takes no more pushes.
+    @Test func appReportsItsActivityDismissed() async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.start()
+        let port = receiver.port
+        let harness = try await ServerHarness(sender: FakeSender()) { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "d1", token: token)).status == 201)
+
+        let byBackend = try await harness.http.post("/v1/activities/d1/dismissed", key: ServerHarness.backendKey, "")
+        #expect(byBackend.status == 403 && byBackend.errorRule == "scope")
+        let withField = try await harness.http.post("/v1/activities/d1/dismissed", key: ServerHarness.appKey, #"{"dismissalDate":"+1h"}"#)
+        #expect(withField.status == 400 && withField.errorField == "dismissalDate" && withField.errorRule == "unknown")
+        let unknown = try await harness.http.post("/v1/activities/nobody/dismissed", key: ServerHarness.appKey, "")
+        #expect(unknown.status == 404 && unknown.errorField == "activityId")
+
+        let dismissed = try await harness.http.post("/v1/activities/d1/dismissed", key: ServerHarness.appKey, "{}")
+        #expect(dismissed.status == 200 && dismissed.json?["state"]?.stringValue == "dismissed")
+        #expect(dismissed.json?["endedAt"]?.stringValue != nil)
+        #expect(await ServerHarness.eventually {
+            receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["activityId"]?.stringValue == "d1" && $0["reason"]?.stringValue == "app" }
+        })
+        let update = try await harness.http.post("/v1/activities/d1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#)
+        #expect(update.status == 409 && update.errorRule == "active")
         await harness.stop()
         await receiver.stop()
     }

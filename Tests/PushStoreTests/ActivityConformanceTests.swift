@@ -107,6 +107,23 @@ struct ActivityConformanceTests {
         }
     }
 
+    /// The app sending its current token again (as PUT) makes a refused token valid again, like registering it.
+    @Test(arguments: StoreKind.available)
+    func rotatingToTheCurrentTokenRevalidatesIt(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let token = Fixture.token()
+            _ = try await store.register(Fixture.registration("a", token: token))
+            _ = try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 1)
+            let again = try await store.rotateToken(activityId: "a", newToken: token, at: Fixture.start + 10)
+            #expect(again.pushToken == token)
+            #expect(again.tokenState == .valid)
+            #expect(again.updatedAt == Fixture.start + 10)
+            #expect(try await store.retiredToken(token) == nil, "the current token is not retired")
+            // Already valid: nothing changes, not even the update time.
+            #expect(try await store.rotateToken(activityId: "a", newToken: token, at: Fixture.start + 20) == again)
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func endAndDismiss(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
@@ -123,6 +140,28 @@ struct ActivityConformanceTests {
             #expect(try await store.markEnded(activityId: "a", at: Fixture.start + 600, dismissalDate: nil).state == .dismissed)
             let unknown = await caught { try await store.markEnded(activityId: "nope", at: Fixture.start, dismissalDate: nil) }
             #expect(unknown == .notFound(kind: .activity, id: "nope"))
+        }
+    }
+
+    /// Ended activities become dismissed when their dismissal date passes; active ones, ended ones without
+    /// a dismissal date and ones not yet due stay as they are.
+    @Test(arguments: StoreKind.available)
+    func endedActivitiesAreDismissedByTheirDismissalDate(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            for id in ["due", "later", "undated", "active"] { _ = try await store.register(Fixture.registration(id)) }
+            _ = try await store.markEnded(activityId: "due", at: Fixture.start + 10, dismissalDate: Fixture.start + 100)
+            _ = try await store.markEnded(activityId: "later", at: Fixture.start + 10, dismissalDate: Fixture.start + 101)
+            _ = try await store.markEnded(activityId: "undated", at: Fixture.start + 10, dismissalDate: nil)
+            #expect(try await store.dismissEnded(dismissedBy: Fixture.start + 99) == 0)
+            #expect(try await store.dismissEnded(dismissedBy: Fixture.start + 100) == 1)
+            let due = try #require(try await store.activity(id: "due"))
+            #expect(due.state == .dismissed)
+            #expect(due.updatedAt == Fixture.start + 100)
+            #expect(due.endedAt == Fixture.start + 10, "the end time is kept")
+            #expect(try await store.activity(id: "later")?.state == .ended)
+            #expect(try await store.activity(id: "undated")?.state == .ended)
+            #expect(try await store.activity(id: "active")?.state == .active)
+            #expect(try await store.dismissEnded(dismissedBy: Fixture.start + 100) == 0, "already dismissed")
         }
     }
 
