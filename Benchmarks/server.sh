@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the provider server (`livepush serve`) in one run against one local simulator (loopback only):
 #   1. registration requests/s: wrk (Debian's `wrk`) POSTing /v1/activities, a new activity and token
-#      each request (Benchmarks/register.lua);
+#      each request (Benchmarks/register.lua); then single-push latency (request to simulator 200);
 #   2. group fan-out: N activities registered in one group through the API, then the time from
 #      POST /v1/groups/{g}/update until the simulator has accepted all N pushes (the server's
 #      livepush_server_pushes_total{outcome="accepted"} counts APNs 200s), next to the raw client rate
@@ -20,7 +20,8 @@
 #   BENCH_MEMORY_ACTIVITIES (default 1000000; 0 skips), BENCH_STORES (default "sqlite postgres"),
 #   BENCH_BIN (a livepush binary to use instead of building one), BENCH_SERVE_ARGS (more `livepush serve`
 #   flags, e.g. "--batch-size 256"), BENCH_GROUP_PRIORITY (the group update's priority, default 5; 10 also
-#   checks and counts each activity's hourly budget).
+#   checks and counts each activity's hourly budget), BENCH_LATENCY_PUSHES (single-push latency samples,
+#   default 30; 0 skips).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PG_URL="${1:-}"
@@ -31,6 +32,7 @@ REG_CONNECTIONS="${BENCH_REG_CONNECTIONS:-32}"
 FANOUT_TIMEOUT="${BENCH_FANOUT_TIMEOUT:-300}"
 MEMORY_ACTIVITIES="${BENCH_MEMORY_ACTIVITIES:-1000000}"
 STORES="${BENCH_STORES:-sqlite postgres}"
+LATENCY_PUSHES="${BENCH_LATENCY_PUSHES:-30}"
 GROUP_PRIORITY="${BENCH_GROUP_PRIORITY:-5}"
 PORT="${BENCH_PORT:-22197}"
 CONTROL_PORT="${BENCH_CONTROL_PORT:-22198}"
@@ -148,6 +150,26 @@ for store in $STORES; do
     wrk -t2 -c"$REG_CONNECTIONS" -d"${REG_SECONDS}s" --latency -s Benchmarks/register.lua "$SERVER" \
     | grep -E "Requests/sec|Latency  |50%|99%|requests in|Non-2xx|registrations:|Socket errors"
   echo "   server after registration: $(memory)"
+
+  if [ "$LATENCY_PUSHES" != 0 ]; then
+    echo "== [$store] single-push latency: $LATENCY_PUSHES updates to one activity, one at a time, each from the" \
+      "request until the simulator accepted it (/metrics polled every 5 ms)"
+    lat_token=$(printf '%064x' $(( (RANDOM * 32768 + RANDOM) * 65536 + 7 )))
+    curl -sf -o /dev/null "$SERVER/v1/activities" -H "Authorization: Bearer $LIVEPUSH_APP_KEY" \
+      -H "Content-Type: application/json" -d "{\"activityId\":\"latency-$$\",\"pushToken\":\"$lat_token\",\"bundleId\":\"$BUNDLE\",\"attributesType\":\"AdventureAttributes\",\"environment\":\"sandbox\"}"
+    rm -f "$WORK/latencies"
+    for _ in $(seq 1 "$LATENCY_PUSHES"); do
+      before=$(pushes accepted)
+      sleep 0.3   # idle workers: the push finds them waiting, as a lone update in production does
+      started=$(now)
+      curl -sf -o /dev/null "$SERVER/v1/activities/latency-$$/update" -H "Authorization: Bearer $LIVEPUSH_BACKEND_KEY" \
+        -H "Content-Type: application/json" -d "{\"contentState\":$CONTENT}"
+      for _ in $(seq 1 2000); do [ "$(pushes accepted)" -gt "$before" ] && break; sleep 0.005; done
+      awk -v s="$started" -v e="$(now)" 'BEGIN {printf "%.1f\n", 1000 * (e - s)}' >>"$WORK/latencies"
+    done
+    sort -n "$WORK/latencies" | awk '{v[NR] = $1} END {
+      printf "   latency p50 %.1f ms, p90 %.1f ms, max %.1f ms (%d pushes)\n", v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR], NR }'
+  fi
 
   echo "== [$store] seeding $LARGEST activities in group g$LARGEST (and ${TIERS:-no smaller groups}) through the API"
   started=$(now)

@@ -14,10 +14,12 @@ final class DeliveryWorkers: Sendable {
     private let clock: any WallClock
     private let logger: Logger
     private let webhook: WebhookNotifier
+    private let signal: OutboxSignal
     private let state = Locked<(stopping: Bool, tasks: [Task<Void, Never>])>((false, []))
 
     init(store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
-         clock: any WallClock, logger: Logger, webhook: WebhookNotifier) {
+         clock: any WallClock, logger: Logger, webhook: WebhookNotifier, signal: OutboxSignal) {
+        self.signal = signal
         self.store = store
         self.sender = sender
         self.configuration = configuration
@@ -43,6 +45,7 @@ final class DeliveryWorkers: Sendable {
             state.stopping = true
             return state.tasks
         }
+        signal.wakeAll()
         for task in tasks { await task.value }
     }
 
@@ -55,16 +58,19 @@ final class DeliveryWorkers: Sendable {
             logger.error("releasing earlier claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
         }
         while !isStopping {
+            let seen = signal.generation
             let items: [OutboxItem]
             do {
                 items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
             } catch {
                 logger.error("claiming from the outbox failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
-                await pause()
+                try? await Task.sleep(for: pollInterval)
                 continue
             }
             if items.isEmpty {
-                await pause()
+                // Until this process accepts pushes, or the poll interval passes (retries coming due, pushes
+                // accepted by other instances), or stop() is called.
+                await signal.wait(after: seen, timeout: pollInterval)
                 continue
             }
             let activities = await targetActivities(of: items)
@@ -88,9 +94,7 @@ final class DeliveryWorkers: Sendable {
         }
     }
 
-    private func pause() async {
-        try? await Task.sleep(for: .milliseconds(Int(configuration.pollInterval * 1000)))
-    }
+    private var pollInterval: Duration { .milliseconds(Int(configuration.pollInterval * 1000)) }
 
     /// The activities a claimed batch targets, read in one store call; nil when that read failed (each
     /// push then reads its own target, and a store failure reschedules it).

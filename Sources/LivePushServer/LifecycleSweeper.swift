@@ -13,9 +13,11 @@ final class LifecycleSweeper: Sendable {
     private let logger: Logger
     private let webhook: WebhookNotifier
     private let timestamps: TimestampIssuer
+    private let signal: OutboxSignal
 
     init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
-         webhook: WebhookNotifier, timestamps: TimestampIssuer) {
+         webhook: WebhookNotifier, timestamps: TimestampIssuer, signal: OutboxSignal) {
+        self.signal = signal
         self.timestamps = timestamps
         self.store = store
         self.configuration = configuration
@@ -65,6 +67,7 @@ final class LifecycleSweeper: Sendable {
                     expiration: now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
                 )
                 _ = try await store.enqueue([item])
+                signal.wake(items: 1)
             }
             _ = try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)
             logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityId)"])

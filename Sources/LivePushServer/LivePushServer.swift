@@ -33,14 +33,15 @@ public final class LivePushServer: Service, Sendable {
         self.metrics = metrics
         self.logger = logger
         let webhook = WebhookNotifier(url: configuration.webhookURL, logger: logger)
-        let acceptor = PushAcceptor(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook)
+        let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
+        let acceptor = PushAcceptor(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook, signal: signal)
         services = ServerServices(
             store: store, configuration: configuration, clock: clock, logger: logger, metrics: metrics,
             authenticator: Authenticator(store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys),
             acceptor: acceptor, webhook: webhook
         )
-        workers = DeliveryWorkers(store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook)
-        sweeper = LifecycleSweeper(store: store, configuration: configuration, clock: clock, logger: logger, webhook: webhook, timestamps: acceptor.timestamps)
+        workers = DeliveryWorkers(store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook, signal: signal)
+        sweeper = LifecycleSweeper(store: store, configuration: configuration, clock: clock, logger: logger, webhook: webhook, timestamps: acceptor.timestamps, signal: signal)
     }
 
     /// The router with every route of the API (exposed for route listings and tests).

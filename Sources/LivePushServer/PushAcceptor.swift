@@ -13,11 +13,13 @@ final class PushAcceptor: Sendable {
     let clock: any WallClock
     let logger: Logger
     let webhook: WebhookNotifier
+    let signal: OutboxSignal
     /// Shared with the lifecycle sweep, so both issue one activity increasing timestamps.
     let timestamps = TimestampIssuer()
 
     init(store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
-         logger: Logger, webhook: WebhookNotifier) {
+         logger: Logger, webhook: WebhookNotifier, signal: OutboxSignal) {
+        self.signal = signal
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
@@ -100,6 +102,7 @@ final class PushAcceptor: Sendable {
         } catch {
             throw StoreErrorMapping.apiError(error, logger: logger)
         }
+        signal.wake(items: items.count)
         answer.pushIds = result.accepted.map(\.lowercased)
         answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced.lowercased, by: $0.by.lowercased) }
         logger.info("pushes accepted", metadata: [

@@ -16,8 +16,9 @@ public struct ServerConfiguration: Sendable {
     public var batchSize = 128
     /// How long a claim holds before another worker (or instance) may take the item over.
     public var claimLease: TimeInterval = 60
-    /// How long an idle worker waits before looking at the outbox again.
-    public var pollInterval: TimeInterval = 0.25
+    /// How long an idle worker waits before looking at the outbox again. Pushes this process accepts wake
+    /// a worker at once; the poll finds retries coming due and pushes other instances accepted.
+    public var pollInterval: TimeInterval = 1
     /// Back-off between outbox attempts: the base doubles per attempt up to the maximum.
     public var retryBaseDelay: TimeInterval = 1
     public var retryMaximumDelay: TimeInterval = 60

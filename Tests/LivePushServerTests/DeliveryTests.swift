@@ -109,6 +109,20 @@ import Testing
         await harness.stop()
     }
 
+    /// An accepted push wakes an idle worker: it is sent long before the next poll would find it.
+    @Test func anAcceptedPushIsSentWithoutWaitingForThePoll() async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender) { $0.pollInterval = 60 }
+        try await register(harness)
+        // Let both workers make their first (empty) claim and start waiting.
+        try await Task.sleep(for: .milliseconds(300))
+        let started = Date()
+        #expect(try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+        #expect(await ServerHarness.eventually(timeout: 30) { sender.requests.count == 1 })
+        #expect(Date().timeIntervalSince(started) < 30, "sent after the wake-up, not the 60 s poll")
+        await harness.stop()
+    }
+
     @Test func deadTokenIsMarkedInvalidAndNotUsedAgain() async throws {
         let sender = FakeSender()
         sender.enqueue([.success(APNsResponse(status: 410, apnsID: "x", reason: .unregistered))])

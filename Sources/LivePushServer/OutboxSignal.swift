@@ -1,0 +1,87 @@
+import APNsCore
+
+/// Wakes idle delivery workers when this process puts pushes in the outbox, so an accepted push waits
+/// for no poll. Workers still poll (for retries coming due and for pushes other instances accepted).
+///
+/// A worker reads ``generation`` before it claims and passes it to ``wait(after:timeout:)``: pushes
+/// enqueued between its empty claim and its wait are not missed.
+final class OutboxSignal: Sendable {
+    private struct State {
+        var generation: UInt64 = 0
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWaiterID: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+    /// Items one worker claims at a time: a wake-up for `n` items wakes `n / itemsPerWorker` workers (at
+    /// least one), not all of them.
+    private let itemsPerWorker: Int
+
+    init(itemsPerWorker: Int) {
+        self.itemsPerWorker = max(1, itemsPerWorker)
+    }
+
+    /// Changes every time pushes are announced.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// How many workers are waiting (for tests).
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
+    /// Announces `count` new pushes: wakes as many waiting workers as it takes to claim them.
+    func wake(items count: Int) {
+        guard count > 0 else { return }
+        let workers = (count + itemsPerWorker - 1) / itemsPerWorker
+        let woken = state.withLock { state in
+            state.generation &+= 1
+            let taken = Array(state.waiters.prefix(workers))
+            state.waiters.removeFirst(taken.count)
+            return taken
+        }
+        for waiter in woken { waiter.continuation.resume() }
+    }
+
+    /// Wakes every waiting worker (to stop them).
+    func wakeAll() {
+        let woken = state.withLock { state in
+            state.generation &+= 1
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in woken { waiter.continuation.resume() }
+    }
+
+    /// Returns when pushes were announced after `seen` (at once if they already were), when `timeout`
+    /// has passed, or when the task is cancelled.
+    func wait(after seen: UInt64, timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask { await self.waitForWake(after: seen) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func waitForWake(after seen: UInt64) async {
+        let id = state.withLock { state in
+            state.nextWaiterID &+= 1
+            return state.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    // Cancellation is checked under the lock the handler takes, so it cannot slip between.
+                    if state.generation != seen || Task.isCancelled { return true }
+                    state.waiters.append((id, continuation))
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume()
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import APNsCore
+import Foundation
+@testable import LivePushServer
+import Testing
+
+/// Waking idle delivery workers. Every wait here is given 60 s: a wake-up that does not arrive shows as a
+/// wait that took far longer than the bound checked.
+@Suite struct OutboxSignalTests {
+    private static let long = Duration.seconds(60)
+    private static let prompt = Duration.seconds(10)
+
+    @Test func pushesAnnouncedBeforeTheWaitAreNotMissed() async {
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let seen = signal.generation
+        signal.wake(items: 1)  // between a worker's empty claim and its wait
+        let started = ContinuousClock.now
+        await signal.wait(after: seen, timeout: Self.long)
+        #expect(ContinuousClock.now - started < Self.prompt)
+        #expect(signal.waitingCount == 0)
+    }
+
+    @Test func aWakeUpWakesAsManyWorkersAsTheItemsNeed() async throws {
+        let signal = OutboxSignal(itemsPerWorker: 10)
+        let seen = signal.generation
+        let started = ContinuousClock.now
+        let woken = Locked(0)
+        let waiters = (0..<3).map { _ in
+            Task {
+                await signal.wait(after: seen, timeout: Self.long)
+                woken.withLock { $0 += 1 }
+            }
+        }
+        #expect(await Self.eventually { signal.waitingCount == 3 })
+        signal.wake(items: 11)  // two workers' worth
+        #expect(await Self.eventually { woken.withLock { $0 } == 2 })
+        #expect(signal.waitingCount == 1)
+        signal.wakeAll()
+        for waiter in waiters { await waiter.value }
+        #expect(ContinuousClock.now - started < Self.prompt)
+        #expect(signal.waitingCount == 0)
+    }
+
+    @Test func theTimeoutEndsAWaitWithoutWakeUp() async {
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let started = ContinuousClock.now
+        await signal.wait(after: signal.generation, timeout: .milliseconds(50))
+        #expect(ContinuousClock.now - started >= .milliseconds(50))
+        #expect(signal.waitingCount == 0)
+    }
+
+    @Test func cancellingAWaitingTaskEndsItsWait() async {
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let started = ContinuousClock.now
+        let waiter = Task { await signal.wait(after: signal.generation, timeout: Self.long) }
+        #expect(await Self.eventually { signal.waitingCount == 1 })
+        waiter.cancel()
+        await waiter.value
+        #expect(ContinuousClock.now - started < Self.prompt)
+        #expect(signal.waitingCount == 0)
+    }
+
+    private static func eventually(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + prompt
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+}
