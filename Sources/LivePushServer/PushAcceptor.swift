@@ -49,11 +49,20 @@ final class PushAcceptor: Sendable {
         var answer = AcceptedPushes(skipped: skipped)
         let dismissal = kind == .end ? body.dismissalDate : nil
         // Payloads first: a request with a bad payload for any activity changes nothing, budget included.
+        // They differ only in their timestamp, and a group's activities nearly all get the same one: each
+        // distinct timestamp's payload is encoded and checked once.
         var payloads: [(activity: ActivityRecord, data: Data)] = []
+        var encodedByTimestamp: [Date: Data] = [:]
         for activity in activities {
             let timestamp = timestamps.next(for: activity.activityId, now: now, stored: activity.lastTimestamp)
-            let payload = body.payload(kind: kind, timestamp: timestamp, dismissalDate: dismissal)
-            payloads.append((activity, try PushRequestBody.validate(payload)))
+            let data: Data
+            if let encoded = encodedByTimestamp[timestamp] {
+                data = encoded
+            } else {
+                data = try PushRequestBody.validate(body.payload(kind: kind, timestamp: timestamp, dismissalDate: dismissal))
+                encodedByTimestamp[timestamp] = data
+            }
+            payloads.append((activity, data))
             timestampsByActivity[activity.activityId] = timestamp
         }
         let budgets = try await budgetDecisions(body.requestedPriority, for: activities, now: now)

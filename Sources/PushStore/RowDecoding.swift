@@ -31,11 +31,23 @@ enum RowDecoding {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func activity(_ row: SQLRow) throws(PushStoreError) -> ActivityRecord {
-        let groupsText = try row.string("groups_json")
-        guard let groups = try? JSONDecoder().decode([String].self, from: Data(groupsText.utf8)) else {
-            throw .database(detail: "column 'groups_json' holds '\(groupsText)', not a JSON array of strings")
+    /// The `groups_json` column: a JSON array of strings (most often empty, read for every activity).
+    static func groups(_ text: String) throws(PushStoreError) -> [String] {
+        if text == "[]" { return [] }
+        if case .array(let items)? = try? JSONValue.parse(text) {
+            var groups = [String]()
+            groups.reserveCapacity(items.count)
+            for item in items {
+                guard case .string(let name) = item else { break }
+                groups.append(name)
+            }
+            if groups.count == items.count { return groups }
         }
+        throw .database(detail: "column 'groups_json' holds '\(text)', not a JSON array of strings")
+    }
+
+    static func activity(_ row: SQLRow) throws(PushStoreError) -> ActivityRecord {
+        let groups = try Self.groups(try row.string("groups_json"))
         var contentState: JSONValue?
         if let text = try row.optionalString("last_content_state") {
             do {

@@ -204,6 +204,39 @@ import Testing
         await harness.stop()
     }
 
+    /// A group's payloads are encoded once per distinct timestamp: each activity still gets its own,
+    /// newer than its last one, in the payload it is sent.
+    @Test func groupPayloadsCarryEachActivitysOwnTimestamp() async throws {
+        let sender = FakeSender()
+        let clock = ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let harness = try await ServerHarness(sender: sender, clock: clock)
+        for (index, id) in ["t1", "t2", "t3"].enumerated() {
+            let hex = String(repeating: "a\(index + 1)", count: 16)
+            #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: hex, groups: ["party"])).status == 201)
+        }
+        // Two updates to t1 in the same second: its next timestamp is two seconds ahead of the others'.
+        // Time-sensitive, so none is coalesced away while it waits.
+        for hp in [1, 2] {
+            #expect(try await harness.http.post("/v1/activities/t1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":\#(hp)},"importance":"timeSensitive"}"#).status == 202)
+        }
+        #expect(try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":7},"importance":"timeSensitive"}"#).status == 202)
+        #expect(await ServerHarness.eventually { sender.requests.count == 5 })
+        var sentTimestamps = [String: [Double]]()
+        for request in sender.requests {
+            let payload = try JSONValue.parse(request.body)
+            let timestamp = try #require(payload["aps"]?["timestamp"]?.numberValue)
+            sentTimestamps[request.token.hex, default: []].append(timestamp)
+        }
+        #expect(sentTimestamps[String(repeating: "a1", count: 16)]?.sorted() == [1_800_000_000, 1_800_000_001, 1_800_000_002])
+        #expect(sentTimestamps[String(repeating: "a2", count: 16)] == [1_800_000_000])
+        #expect(sentTimestamps[String(repeating: "a3", count: 16)] == [1_800_000_000])
+        for id in ["t1", "t2", "t3"] {
+            let stored = try #require(try await harness.store.activity(id: id)?.lastTimestamp?.timeIntervalSince1970)
+            #expect(stored == (id == "t1" ? 1_800_000_002 : 1_800_000_000))
+        }
+        await harness.stop()
+    }
+
     @Test func restartWithTheSameInstanceIdTakesBackItsClaimsAtOnce() async throws {
         let sender = FakeSender()
         let harness = try await ServerHarness(sender: sender) {
