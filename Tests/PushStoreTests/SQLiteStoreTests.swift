@@ -41,6 +41,59 @@ struct SQLiteStoreTests {
         }
     }
 
+    /// Reads run on their own connection: beside an open writing transaction, seeing the last committed state.
+    @Test
+    func readsDoNotWaitForAWritingTransaction() async throws {
+        try await withStore(.sqlite) { store, _ in
+            let sqlite = try #require(store as? SQLitePushStore)
+            _ = try await store.register(Fixture.registration("before"))
+            let inside = AsyncStream<Void>.makeStream()
+            let release = AsyncStream<Void>.makeStream()
+            let writer = Task {
+                try await sqlite.core.backend.transaction { session throws(PushStoreError) in
+                    try await session.execute("UPDATE activities SET bundle_id = 'changed' WHERE activity_id = 'before'")
+                    inside.continuation.yield()
+                    for await _ in release.stream { break }  // holds the transaction open
+                }
+            }
+            for await _ in inside.stream { break }
+            // The write lock is held: a read must neither wait for it nor see the uncommitted change. A read
+            // that waits would wait forever, so after 10 s the transaction is let go and the test fails.
+            enum Outcome: Sendable { case read(String?), timedOut }
+            let first = await withTaskGroup(of: Outcome.self) { group in
+                group.addTask { .read(try? await store.activity(id: "before")?.bundleId) }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(10))
+                    return .timedOut
+                }
+                let first = await group.next()!
+                release.continuation.yield()
+                group.cancelAll()
+                return first
+            }
+            guard case .read(let bundleId) = first else {
+                Issue.record("the read waited for the writing transaction")
+                return
+            }
+            #expect(bundleId == Fixture.registration("before").bundleId)
+            try await writer.value
+            #expect(try await store.activity(id: "before")?.bundleId == "changed")
+        }
+    }
+
+    @Test
+    func theReadConnectionCannotWrite() async throws {
+        try await withStore(.sqlite) { store, _ in
+            let sqlite = try #require(store as? SQLitePushStore)
+            let refused = await caught {
+                try await sqlite.core.backend.read { session throws(PushStoreError) in
+                    try await session.execute("DELETE FROM activities")
+                }
+            }
+            #expect(refused != nil)
+        }
+    }
+
     @Test
     func temporaryStoresDeleteTheirFile() async throws {
         let store = try await SQLitePushStore.temporary(logger: StoreHarness.quietLogger)

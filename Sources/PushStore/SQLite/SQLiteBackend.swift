@@ -2,15 +2,19 @@ import Foundation
 import Logging
 import SQLiteNIO
 
-/// One SQLite connection with its own thread; transactions take turns through a ``SerialGate``.
-/// Writers use `BEGIN IMMEDIATE`, so another connection to the same file waits instead of failing
-/// mid-transaction. The own thread matters: a connection waiting for the write lock blocks only
-/// itself, never the thread the lock holder needs to finish.
+/// Two SQLite connections, each with its own thread: one for transactions, which take turns through a
+/// ``SerialGate``, and one (`query_only`) for single-statement reads, which in WAL mode run beside a
+/// writing transaction instead of waiting for it. Writers use `BEGIN IMMEDIATE`, so another connection
+/// to the same file waits instead of failing mid-transaction. The own threads matter: a connection
+/// waiting for the write lock blocks only itself, never the thread the lock holder needs to finish.
 final class SQLiteBackend: SQLBackend {
     let dialect: SQLDialect
     private let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
     private let gate = SerialGate()
+    private let reader: SQLiteConnection
+    private let readerThreadPool: NIOThreadPool
+    private let readGate = SerialGate()
     private let state = LockedFlag()
     let path: String
 
@@ -25,9 +29,14 @@ final class SQLiteBackend: SQLBackend {
         maxBindsPerStatement: 30_000
     )
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, path: String) {
+    private init(
+        connection: SQLiteConnection, threadPool: NIOThreadPool, reader: SQLiteConnection, readerThreadPool: NIOThreadPool,
+        path: String
+    ) {
         self.connection = connection
         self.threadPool = threadPool
+        self.reader = reader
+        self.readerThreadPool = readerThreadPool
         self.path = path
         self.dialect = Self.sqliteDialect
     }
@@ -35,18 +44,7 @@ final class SQLiteBackend: SQLBackend {
     /// Opens (creating if needed) the database file, in WAL mode with `synchronous=FULL` so that a
     /// committed transaction survives a crash or power loss.
     static func open(path: String, logger: Logger) async throws(PushStoreError) -> SQLiteBackend {
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection: SQLiteConnection
-        do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, logger: logger,
-                on: MultiThreadedEventLoopGroup.singleton.any())
-        } catch {
-            try? await threadPool.shutdownGracefully()
-            throw .unavailable(detail: "cannot open the SQLite database at '\(path)': \(Self.describe(error))")
-        }
-        let backend = SQLiteBackend(connection: connection, threadPool: threadPool, path: path)
+        let (connection, threadPool) = try await openConnection(path: path, logger: logger)
         do throws(PushStoreError) {
             let session = SQLiteSession(connection: connection)
             let mode = try await session.first("PRAGMA journal_mode = WAL")?.optionalString("journal_mode")
@@ -55,15 +53,58 @@ final class SQLiteBackend: SQLBackend {
                     detail: "the SQLite database at '\(path)' cannot use WAL mode (journal mode is \(mode ?? "unknown"))")
             }
             try await session.execute("PRAGMA synchronous = FULL")
-            // Another process holding the write lock is waited for (sleeping, not spinning) up to 30 s.
-            try await session.execute("PRAGMA busy_timeout = 30000")
-            // 16 MiB of page cache (the default is 2 MiB), for large group fan-outs.
-            try await session.execute("PRAGMA cache_size = -16384")
+            try await configure(session)
+        } catch {
+            try? await connection.close()
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
+        // Opened after the writer set WAL mode (a property of the file), so reads never block on writes.
+        let reader: SQLiteConnection
+        let readerThreadPool: NIOThreadPool
+        do throws(PushStoreError) {
+            (reader, readerThreadPool) = try await openConnection(path: path, logger: logger)
+        } catch {
+            try? await connection.close()
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
+        let backend = SQLiteBackend(
+            connection: connection, threadPool: threadPool, reader: reader, readerThreadPool: readerThreadPool, path: path)
+        do throws(PushStoreError) {
+            let session = SQLiteSession(connection: reader)
+            try await configure(session)
+            try await session.execute("PRAGMA query_only = ON")
         } catch {
             await backend.close()
             throw error
         }
         return backend
+    }
+
+    /// One connection on its own thread.
+    private static func openConnection(path: String, logger: Logger) async throws(PushStoreError)
+        -> (SQLiteConnection, NIOThreadPool)
+    {
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        do {
+            let connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threadPool, logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton.any())
+            return (connection, threadPool)
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw .unavailable(detail: "cannot open the SQLite database at '\(path)': \(Self.describe(error))")
+        }
+    }
+
+    /// Settings of each connection (not stored in the file).
+    private static func configure(_ session: SQLiteSession) async throws(PushStoreError) {
+        // Another process holding the write lock is waited for (sleeping, not spinning) up to 30 s.
+        try await session.execute("PRAGMA busy_timeout = 30000")
+        // 16 MiB of page cache (the default is 2 MiB), for large group fan-outs.
+        try await session.execute("PRAGMA cache_size = -16384")
     }
 
     func transaction<T: Sendable>(
@@ -97,39 +138,45 @@ final class SQLiteBackend: SQLBackend {
         }
     }
 
+    /// On the read connection: a single statement sees the last committed state, even while a transaction
+    /// on the other connection is writing.
     func read<T: Sendable>(
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
-        await gate.acquire()
+        await readGate.acquire()
         guard !state.isSet else {
-            await gate.release()
+            await readGate.release()
             throw .unavailable(detail: "the SQLite store at '\(path)' is closed")
         }
         do {
-            let value = try await body(SQLiteSession(connection: connection))
-            await gate.release()
+            let value = try await body(SQLiteSession(connection: reader))
+            await readGate.release()
             return value
         } catch {
-            await gate.release()
+            await readGate.release()
             throw error
         }
     }
 
     func close() async {
         await gate.acquire()
+        await readGate.acquire()
         if !state.isSet {
             state.set()
-            do {
-                try await connection.close()
-            } catch {
-                connection.logger.error("closing the SQLite database failed", metadata: ["error": "\(error)"])
-            }
-            do {
-                try await threadPool.shutdownGracefully()
-            } catch {
-                connection.logger.error("stopping the SQLite thread failed", metadata: ["error": "\(error)"])
+            for (connection, threadPool) in [(reader, readerThreadPool), (connection, threadPool)] {
+                do {
+                    try await connection.close()
+                } catch {
+                    connection.logger.error("closing the SQLite database failed", metadata: ["error": "\(error)"])
+                }
+                do {
+                    try await threadPool.shutdownGracefully()
+                } catch {
+                    connection.logger.error("stopping the SQLite thread failed", metadata: ["error": "\(error)"])
+                }
             }
         }
+        await readGate.release()
         await gate.release()
     }
 
