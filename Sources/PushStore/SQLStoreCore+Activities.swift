@@ -299,9 +299,7 @@ extension SQLStoreCore {
         -> [ActivityRecord]
     {
         try await run(operation, readOnly: true) { session throws(PushStoreError) in
-            var records = [ActivityRecord]()
-            for row in try await session.query(sql, binds) { records.append(try RowDecoding.activity(row)) }
-            return records
+            try await session.query(sql, binds) { row throws(PushStoreError) in try RowDecoding.activity(row) }
         }
     }
 

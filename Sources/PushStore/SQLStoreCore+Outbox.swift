@@ -66,10 +66,10 @@ extension SQLStoreCore {
             }
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
-                rows: records.map(RowDecoding.deliveryValues))
+                items: records, values: RowDecoding.deliveryValues)
             try await Self.insertRows(
                 session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
-                rows: pending.map(RowDecoding.outboxValues))
+                items: pending, values: RowDecoding.outboxValues)
             return EnqueueResult(
                 accepted: items.map(\.pushId),
                 coalesced: replacements.map { CoalescedPush(replaced: $0.0.pushId, by: $0.1) })
@@ -197,7 +197,7 @@ extension SQLStoreCore {
                 session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: records.map { .uuid($0.pushId) })
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
-                rows: records.map(RowDecoding.deliveryValues))
+                items: records, values: RowDecoding.deliveryValues)
             return CompletionReport(records: records, notHeld: notHeld)
         }
     }

@@ -49,17 +49,26 @@ final class SQLStoreCore: Sendable {
         _ session: any SQLSession, dialect: SQLDialect, table: String, columns: [String], rows: [[SQLValue]],
         suffix: String = ""
     ) async throws(PushStoreError) {
-        guard !rows.isEmpty else { return }
+        try await insertRows(session, dialect: dialect, table: table, columns: columns, items: rows, suffix: suffix) { $0 }
+    }
+
+    /// Inserts one row per item, its values made only when its statement is (a group's 100,000 outbox rows
+    /// are never all in memory as values at once).
+    static func insertRows<Item>(
+        _ session: any SQLSession, dialect: SQLDialect, table: String, columns: [String], items: [Item],
+        suffix: String = "", values: (Item) -> [SQLValue]
+    ) async throws(PushStoreError) {
+        guard !items.isEmpty else { return }
         let rowsPerStatement = max(1, min(1000, dialect.maxBindsPerStatement / columns.count))
         let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let prefix = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
         var start = 0
-        while start < rows.count {
-            let end = min(rows.count, start + rowsPerStatement)
-            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-                + Array(repeating: tuple, count: end - start).joined(separator: ", ") + suffix
+        while start < items.count {
+            let end = min(items.count, start + rowsPerStatement)
+            let sql = prefix + Array(repeating: tuple, count: end - start).joined(separator: ", ") + suffix
             var binds = [SQLValue]()
             binds.reserveCapacity((end - start) * columns.count)
-            for row in rows[start..<end] { binds.append(contentsOf: row) }
+            for item in items[start..<end] { binds.append(contentsOf: values(item)) }
             try await session.execute(sql, binds)
             start = end
         }

@@ -143,6 +143,22 @@ struct ActivityConformanceTests {
         }
     }
 
+    /// A list read turns rows into records as they arrive; a malformed stored row fails the whole read with
+    /// a database error naming the column, whichever row it is.
+    @Test(arguments: StoreKind.available)
+    func aMalformedRowFailsAListReadClearly(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            for id in ["a", "b", "c"] { _ = try await store.register(Fixture.registration(id, groups: ["party"])) }
+            #expect(try await store.activities(inGroup: "party").map(\.activityId) == ["a", "b", "c"])
+            let sqlStore = try #require(store as? SQLPushStore)
+            try await sqlStore.core.backend.transaction { session throws(PushStoreError) in
+                try await session.execute("UPDATE activities SET groups_json = 'oops' WHERE activity_id = 'b'")
+            }
+            let failure = await caught { try await store.activities(inGroup: "party") }
+            #expect(failure == .database(detail: "column 'groups_json' holds 'oops', not a JSON array of strings"))
+        }
+    }
+
     /// Ended activities become dismissed when their dismissal date passes; active ones, ended ones without
     /// a dismissal date and ones not yet due stay as they are.
     @Test(arguments: StoreKind.available)

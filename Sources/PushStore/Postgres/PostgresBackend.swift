@@ -118,6 +118,12 @@ struct PostgresSession: SQLSession {
     let logger: Logger
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow] {
+        try await query(sql, binds) { row throws(PushStoreError) in row }
+    }
+
+    func query<T: Sendable>(
+        _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> [T] {
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds {
             switch value {
@@ -130,7 +136,7 @@ struct PostgresSession: SQLSession {
         }
         let query = PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings)
         do {
-            var rows = [SQLRow]()
+            var rows = [T]()
             var columns: SQLColumns?
             for try await row in try await connection.query(query, logger: logger) {
                 let names = columns ?? SQLColumns(row.map(\.columnName))
@@ -138,7 +144,7 @@ struct PostgresSession: SQLSession {
                 var values = [SQLValue]()
                 values.reserveCapacity(names.names.count)
                 for cell in row { values.append(try Self.value(cell)) }
-                rows.append(SQLRow(columns: names, values: values))
+                rows.append(try transform(SQLRow(columns: names, values: values)))
             }
             return rows
         } catch let error as PushStoreError {

@@ -4,6 +4,12 @@ import Foundation
 protocol SQLSession: Sendable {
     /// Runs one statement and returns its rows (those of `RETURNING` for writes).
     func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow]
+
+    /// Runs one statement and turns each row into a value as it arrives, so a large result is never held
+    /// as rows and values at once. The first error `transform` throws is thrown.
+    func query<T: Sendable>(
+        _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> [T]
 }
 
 extension SQLSession {

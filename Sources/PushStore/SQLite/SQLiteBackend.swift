@@ -191,6 +191,12 @@ struct SQLiteSession: SQLSession {
     let connection: SQLiteConnection
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow] {
+        try await query(sql, binds) { row throws(PushStoreError) in row }
+    }
+
+    func query<T: Sendable>(
+        _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> [T] {
         let data = binds.map { value -> SQLiteData in
             switch value {
             case .integer(let number): return .integer(SQLiteInt64(number))
@@ -200,19 +206,38 @@ struct SQLiteSession: SQLSession {
             case .null: return .null
             }
         }
-        let rows: [SQLiteRow]
+        // Rows are converted as SQLite steps through them (on the connection's thread), so a large result
+        // (a group of 100,000) is never held twice.
+        let collector = RowCollector(transform: transform)
         do {
-            rows = try await connection.query(sql, data)
+            try await connection.query(sql, data) { row in collector.add(row) }
         } catch let error as SQLiteError {
             throw Self.map(error)
         } catch {
             throw .unavailable(detail: "SQLite: \(error)")
         }
-        guard let first = rows.first else { return [] }
-        let columns = SQLColumns(first.columns.map(\.name))
-        return rows.map { row in
-            SQLRow(columns: columns, values: row.columns.map { column in
-                switch column.data {
+        if let error = collector.error { throw error }
+        return collector.values
+    }
+
+    /// Filled on the connection's thread during one query, read after it returned.
+    private final class RowCollector<T>: @unchecked Sendable {
+        private(set) var values: [T] = []
+        private(set) var error: PushStoreError?
+        private var columns: SQLColumns?
+        private let transform: (SQLRow) throws(PushStoreError) -> T
+
+        init(transform: @escaping (SQLRow) throws(PushStoreError) -> T) {
+            self.transform = transform
+        }
+
+        func add(_ row: SQLiteRow) {
+            guard error == nil else { return }  // SQLite steps on; the rest is not converted
+            let fields = row.columns
+            let columns = self.columns ?? SQLColumns(fields.map(\.name))
+            self.columns = columns
+            let sqlRow = SQLRow(columns: columns, values: fields.map { field in
+                switch field.data {
                 case .integer(let number): return .integer(Int64(number))
                 case .float(let number): return .real(number)
                 case .text(let text): return .text(text)
@@ -220,6 +245,11 @@ struct SQLiteSession: SQLSession {
                 case .null: return .null
                 }
             })
+            do {
+                values.append(try transform(sqlRow))
+            } catch {
+                self.error = error
+            }
         }
     }
 
