@@ -57,14 +57,16 @@ final class DeliveryWorkers: Sendable {
         } catch {
             logger.error("releasing earlier claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
         }
-        while !isStopping {
+        while true {
+            // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
             let seen = signal.generation
+            if isStopping { break }
             let items: [OutboxItem]
             do {
                 items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
             } catch {
                 logger.error("claiming from the outbox failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
-                try? await Task.sleep(for: pollInterval)
+                await signal.wait(after: seen, timeout: pollInterval)
                 continue
             }
             if items.isEmpty {

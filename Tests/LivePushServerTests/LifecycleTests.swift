@@ -54,6 +54,23 @@ import Testing
         await receiver.stop()
     }
 
+    /// The sweep's end push wakes an idle worker like an API request does: sent long before a 60 s poll.
+    @Test func theSweepsEndPushIsSentWithoutWaitingForThePoll() async throws {
+        let clock = ManualWallClock(Date())
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, clock: clock) { $0.pollInterval = 60 }
+        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "old", token: token)).status == 201)
+        #expect(try await harness.http.post("/v1/activities/old/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
+        #expect(await ServerHarness.eventually(timeout: 30) { sender.requests.count == 1 })
+        try await Task.sleep(for: .milliseconds(300))  // the workers are waiting again
+        clock.advance(by: 8 * 3600 + 1)
+        let started = Date()
+        #expect(await harness.server.sweepLifecycle().ended == 1)
+        #expect(await ServerHarness.eventually(timeout: 30) { sender.requests.count == 2 })
+        #expect(Date().timeIntervalSince(started) < 30, "sent after the wake-up, not the 60 s poll")
+        await harness.stop()
+    }
+
     @Test func invalidTokenAndAppEndAreReportedToTheWebhook() async throws {
         let receiver = WebhookReceiver()
         try await receiver.start()

@@ -85,12 +85,50 @@ struct SQLiteStoreTests {
     func theReadConnectionCannotWrite() async throws {
         try await withStore(.sqlite) { store, _ in
             let sqlite = try #require(store as? SQLitePushStore)
+            _ = try await store.register(Fixture.registration("kept"))
             let refused = await caught {
                 try await sqlite.core.backend.read { session throws(PushStoreError) in
                     try await session.execute("DELETE FROM activities")
                 }
             }
-            #expect(refused != nil)
+            guard case .unavailable(let detail) = refused else {
+                Issue.record("expected the read connection to refuse the write, got \(String(describing: refused))")
+                return
+            }
+            #expect(detail.contains("readonly"), "\(detail)")
+            #expect(try await store.activityCount() == 1)
+        }
+    }
+
+    /// A task cancelled inside a transaction (a request whose client left, a sweep stopped at shutdown)
+    /// still commits or rolls back: the connection is never left inside the transaction.
+    @Test
+    func aTransactionInACancelledTaskStillEnds() async throws {
+        try await withStore(.sqlite) { store, _ in
+            let sqlite = try #require(store as? SQLitePushStore)
+            let backend = sqlite.core.backend
+            let committed = Task {
+                try await backend.transaction { session throws(PushStoreError) in
+                    try await session.execute("UPDATE schema_migrations SET version = version")
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+            }
+            try await committed.value
+            let rolledBack = Task {
+                try await backend.transaction { session throws(PushStoreError) in
+                    try await session.execute("DELETE FROM schema_migrations")
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    throw PushStoreError.conflict(detail: "changed my mind")
+                }
+            }
+            #expect(await caught { try await rolledBack.value } == .conflict(detail: "changed my mind"))
+            // The connection is usable and the rolled-back delete left nothing missing.
+            _ = try await store.register(Fixture.registration("after"))
+            #expect(try await store.activity(id: "after") != nil)
+            let versions = try await backend.transaction { session throws(PushStoreError) in
+                try await session.query("SELECT version FROM schema_migrations").count
+            }
+            #expect(versions == Schema.versions.count)
         }
     }
 

@@ -124,18 +124,33 @@ final class SQLiteBackend: SQLBackend {
         }
         do {
             let value = try await body(session)
-            try await session.execute("COMMIT")
+            try await Self.end("COMMIT", session)
             await gate.release()
             return value
         } catch {
             do {
-                try await session.execute("ROLLBACK")
+                try await Self.end("ROLLBACK", session)
             } catch let rollbackError {
                 connection.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
             }
             await gate.release()
             throw error
         }
+    }
+
+    /// Runs COMMIT or ROLLBACK whatever happens to the calling task: the connection's thread pool skips
+    /// work submitted from a cancelled task (a request whose client went away, a sweep stopped at
+    /// shutdown), which would leave the connection inside this transaction for every later caller.
+    private static func end(_ statement: String, _ session: SQLiteSession) async throws(PushStoreError) {
+        let ending = Task.detached { () async -> PushStoreError? in
+            do throws(PushStoreError) {
+                try await session.execute(statement)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure = await ending.value { throw failure }
     }
 
     /// On the read connection: a single statement sees the last committed state, even while a transaction
