@@ -169,13 +169,14 @@ extension SQLStoreCore {
         let dialect = self.dialect
         let ids = completions.map { SQLValue.uuid($0.pushId) }
         return try await run("completeBatch") { session throws(PushStoreError) in
+            // One statement finds and removes what this owner holds; items it no longer holds stay.
             var held = [UUID: OutboxItem]()
             for row in try await Self.queryIn(
-                session, "SELECT * FROM outbox WHERE push_id IN ({IN}) ORDER BY push_id\(dialect.forUpdateClause)",
-                values: ids)
+                session, "DELETE FROM outbox WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING *",
+                leading: [.text(owner)], values: ids)
             {
                 let item = try RowDecoding.outboxItem(row)
-                if item.claim?.owner == owner { held[item.pushId] = item }
+                held[item.pushId] = item
             }
             var records = [DeliveryRecord]()
             var notHeld = [UUID]()
@@ -193,8 +194,6 @@ extension SQLStoreCore {
                         reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil,
                         recordedAt: at))
             }
-            _ = try await Self.queryIn(
-                session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: records.map { .uuid($0.pushId) })
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
                 items: records, values: RowDecoding.deliveryValues)
