@@ -144,6 +144,7 @@ final class DeliveryWorkers: Sendable {
         } catch {
             return DeliveryResult(outcome: .rejected, reason: error.description, attempts: item.attempts)
         }
+        let sendStarted = clock.now()
         let outcome = await sender.deliver(request)
         let sentAt = clock.now()
         let attempts = item.attempts + outcome.attempts
@@ -151,7 +152,8 @@ final class DeliveryWorkers: Sendable {
         case .accepted(let apnsId):
             return DeliveryResult(outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts)
         case .invalidToken(let status, let reason, let apnsId):
-            await invalidate(target, item: item, reason: reason, at: sentAt)
+            // As of the send: if the app reported this token again since, APNs' answer does not overrule it.
+            await invalidate(target, item: item, reason: reason, at: sendStarted)
             return DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason.rawValue, attempts: attempts)
         case .rejected(let status, let reason, let apnsId):
             return DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason, attempts: attempts)

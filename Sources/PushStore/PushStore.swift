@@ -46,9 +46,10 @@ public protocol PushStore: Sendable {
     /// Returns the ids of the activities marked, in the order given.
     func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String]
 
-    /// Marks the activity whose *current* token is `token` as having an invalid token. Returns that
-    /// activity when this call changed it; nil when no activity holds `token` as a valid current token
-    /// (retired tokens never match).
+    /// Marks the activity whose *current* token is `token` as having an invalid token, `at` being when the
+    /// refused push was sent. Returns that activity when this call changed it; nil when no activity holds
+    /// `token` as a valid current token (retired tokens never match) or when the app reported the token
+    /// again after `at` (APNs' answer to an older push does not overrule the app).
     func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord?
 
     /// The retirement record of a token that an activity no longer uses, if it is one.

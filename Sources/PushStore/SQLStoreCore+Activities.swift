@@ -55,15 +55,16 @@ extension SQLStoreCore {
             let inserted = try await session.query(
                 """
                 INSERT INTO activities (activity_id, push_token, bundle_id, attributes_type, environment, user_id,
-                    groups_json, frequent_pushes, state, token_state, registered_at, updated_at, started_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 'valid', ?, ?, ?)
+                    groups_json, frequent_pushes, state, token_state, registered_at, updated_at, started_at,
+                    token_valid_since)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 'valid', ?, ?, ?, ?)
                 ON CONFLICT (activity_id) DO NOTHING RETURNING *
                 """,
                 [
                     .text(id), .text(registration.pushToken.hex), .text(registration.bundleId),
                     .text(registration.attributesType), .text(registration.environment.rawValue),
                     .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
-                    .date(registration.at), .date(registration.at), .date(registration.at),
+                    .date(registration.at), .date(registration.at), .date(registration.at), .date(registration.at),
                 ])
             let record: ActivityRecord
             if let row = inserted.first {
@@ -78,14 +79,14 @@ extension SQLStoreCore {
                     """
                     UPDATE activities SET push_token = ?, bundle_id = ?, attributes_type = ?, environment = ?,
                         user_id = ?, groups_json = ?, frequent_pushes = ?, token_state = 'valid',
-                        token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = ?
+                        token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = ?, token_valid_since = ?
                     WHERE activity_id = ? RETURNING *
                     """,
                     [
                         .text(registration.pushToken.hex), .text(registration.bundleId),
                         .text(registration.attributesType), .text(registration.environment.rawValue),
                         .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
-                        .date(registration.at), .text(id),
+                        .date(registration.at), .date(registration.at), .text(id),
                     ])
                 guard let row = updated.first else { throw .notFound(kind: .activity, id: id) }
                 record = try RowDecoding.activity(row)
@@ -111,10 +112,10 @@ extension SQLStoreCore {
                 let rows = try await session.query(
                     """
                     UPDATE activities SET token_state = 'valid', token_invalid_reason = NULL,
-                        token_invalidated_at = NULL, updated_at = ?
+                        token_invalidated_at = NULL, updated_at = ?, token_valid_since = ?
                     WHERE activity_id = ? RETURNING *
                     """,
-                    [.date(at), .text(activityId)])
+                    [.date(at), .date(at), .text(activityId)])
                 guard let row = rows.first else { throw .notFound(kind: .activity, id: activityId) }
                 return try RowDecoding.activity(row)
             }
@@ -123,10 +124,10 @@ extension SQLStoreCore {
             let rows = try await session.query(
                 """
                 UPDATE activities SET push_token = ?, token_state = 'valid', token_invalid_reason = NULL,
-                    token_invalidated_at = NULL, updated_at = ?
+                    token_invalidated_at = NULL, updated_at = ?, token_valid_since = ?
                 WHERE activity_id = ? RETURNING *
                 """,
-                [.text(newToken.hex), .date(at), .text(activityId)])
+                [.text(newToken.hex), .date(at), .date(at), .text(activityId)])
             guard let row = rows.first else { throw .notFound(kind: .activity, id: activityId) }
             return try RowDecoding.activity(row)
         }
@@ -252,9 +253,10 @@ extension SQLStoreCore {
                 """
                 UPDATE activities SET token_state = 'invalid', token_invalid_reason = ?, token_invalidated_at = ?,
                     updated_at = ?
-                WHERE push_token = ? AND token_state = 'valid' RETURNING *
+                WHERE push_token = ? AND token_state = 'valid'
+                    AND (token_valid_since IS NULL OR token_valid_since <= ?) RETURNING *
                 """,
-                [.text(reason), .date(at), .date(at), .text(token.hex)])
+                [.text(reason), .date(at), .date(at), .text(token.hex), .date(at)])
             guard let row = changed.first else { return nil }
             return try RowDecoding.activity(row)
         }

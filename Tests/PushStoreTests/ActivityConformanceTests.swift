@@ -107,6 +107,32 @@ struct ActivityConformanceTests {
         }
     }
 
+    /// APNs refusing a push sent before the app reported the token again (a late 410) leaves it valid; a
+    /// refusal of a push sent since then counts.
+    @Test(arguments: StoreKind.available)
+    func aRefusalOfAnOlderPushDoesNotOverruleTheApp(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let token = Fixture.token()
+            _ = try await store.register(Fixture.registration("a", token: token))
+            #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 1) != nil)
+            // Reported again by PUT at +10: a push sent at +5 is answered 410 after that.
+            _ = try await store.rotateToken(activityId: "a", newToken: token, at: Fixture.start + 10)
+            #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 5) == nil)
+            #expect(try await store.activity(id: "a")?.tokenState == .valid)
+            #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 10) != nil)
+            // Reported again by POST at +20: the same.
+            _ = try await store.register(Fixture.registration("a", token: token, at: Fixture.start + 20))
+            #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 15) == nil)
+            #expect(try await store.activity(id: "a")?.tokenState == .valid)
+            // A new token's validity starts with the rotation too.
+            let second = Fixture.token()
+            _ = try await store.rotateToken(activityId: "a", newToken: second, at: Fixture.start + 30)
+            #expect(try await store.markTokenInvalid(token: second, reason: "BadDeviceToken", at: Fixture.start + 29) == nil)
+            let refused = try await store.markTokenInvalid(token: second, reason: "BadDeviceToken", at: Fixture.start + 31)
+            #expect(refused?.tokenState == .invalid(reason: "BadDeviceToken", at: Fixture.start + 31))
+        }
+    }
+
     /// The app sending its current token again (as PUT) makes a refused token valid again, like registering it.
     @Test(arguments: StoreKind.available)
     func rotatingToTheCurrentTokenRevalidatesIt(kind: StoreKind) async throws {

@@ -132,6 +132,35 @@ struct SQLiteStoreTests {
         }
     }
 
+    /// A database made by the first release (schema version 1) is brought up to date on open, keeping its
+    /// activities; an activity from before has no validation time, so a refusal always counts for it.
+    @Test
+    func aVersionOneDatabaseIsMigrated() async throws {
+        let harness = StoreHarness.make(.sqlite)
+        let store = try await harness.open()
+        let token = Fixture.token()
+        _ = try await store.register(Fixture.registration("old", token: token, at: Fixture.start + 100))
+        let sqlite = try #require(store as? SQLitePushStore)
+        try await sqlite.core.backend.transaction { session throws(PushStoreError) in
+            try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
+            try await session.execute("DELETE FROM schema_migrations WHERE version > 1")
+        }
+        await store.close()
+
+        let reopened = try await harness.open()
+        let reopenedSQLite = try #require(reopened as? SQLitePushStore)
+        let versions = try await reopenedSQLite.core.backend.transaction { session throws(PushStoreError) in
+            try await session.query("SELECT version FROM schema_migrations ORDER BY version").map { row throws(PushStoreError) in
+                try row.int("version")
+            }
+        }
+        #expect(versions == Array(1...Schema.versions.count))
+        #expect(try await reopened.activity(id: "old")?.pushToken == token)
+        #expect(try await reopened.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start) != nil)
+        await reopened.close()
+        try await harness.destroy()
+    }
+
     @Test
     func temporaryStoresDeleteTheirFile() async throws {
         let store = try await SQLitePushStore.temporary(logger: StoreHarness.quietLogger)

@@ -130,6 +130,11 @@ enum Schema {
             )
             """,
         ],
+        // 2: when the app last reported the activity's current token (registered, rotated or sent again),
+        // so that APNs refusing a push sent before then does not make the token invalid again.
+        [
+            "ALTER TABLE activities ADD COLUMN token_valid_since {REAL}",
+        ],
     ]
 
     /// The migrations with the column types of one database.
