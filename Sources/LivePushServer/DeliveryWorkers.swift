@@ -262,6 +262,10 @@ final class DeliveryWorkers: Sendable {
                 guard let activity = stored else {
                     return .failure(TargetFailure(reason: "activity is no longer registered"))
                 }
+                // No longer on the Lock Screen: nothing would show the push (an ended one still does).
+                if activity.state == .dismissed {
+                    return .failure(TargetFailure(reason: "activity was dismissed before the push was sent"))
+                }
                 if case .invalid(let reason, _) = activity.tokenState {
                     return .failure(TargetFailure(reason: "token invalid (\(reason)); waiting for the app to register a new one"))
                 }

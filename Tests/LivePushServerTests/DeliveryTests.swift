@@ -237,6 +237,28 @@ import Testing
         await harness.stop()
     }
 
+    /// A push still waiting when its activity is dismissed is not sent: it ends `failed`, saying why.
+    @Test func aPushForADismissedActivityIsNotSent() async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender) { $0.workerCount = 0 }
+        try await register(harness)
+        #expect(try await harness.http.post("/v1/activities/a1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+        #expect(try await harness.http.post("/v1/activities/a1/dismissed", key: ServerHarness.appKey, "").status == 200)
+        try await harness.restart { configuration in
+            configuration.port = 0
+            configuration.workerCount = 1
+            configuration.pollInterval = 0.02
+            configuration.appKeys = [ServerHarness.appKey]
+            configuration.backendKeys = [ServerHarness.backendKey]
+        }
+        #expect(try await ServerHarness.eventually { try await harness.store.outboxDepth() == 0 })
+        #expect(sender.requests.isEmpty)
+        let history = try await harness.store.deliveries(activityId: "a1", limit: 5)
+        #expect(history.first?.outcome == .failed)
+        #expect(history.first?.reason == "activity was dismissed before the push was sent")
+        await harness.stop()
+    }
+
     @Test func restartWithTheSameInstanceIdTakesBackItsClaimsAtOnce() async throws {
         let sender = FakeSender()
         let harness = try await ServerHarness(sender: sender) {
