@@ -88,7 +88,8 @@ public protocol PushStore: Sendable {
 
     func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord?
 
-    /// Marks valid push-to-start tokens equal to `token` invalid; returns the records this call changed.
+    /// Marks valid push-to-start tokens equal to `token` invalid, `at` being when the refused push was sent
+    /// (a token stored again after that stays valid); returns the records this call changed.
     func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date)
         async throws(PushStoreError) -> [PushToStartTokenRecord]
 

@@ -10,17 +10,19 @@ extension SQLStoreCore {
             let rows = try await session.query(
                 """
                 INSERT INTO push_to_start_tokens (id, user_id, device_id, bundle_id, attributes_type, environment,
-                    token, token_state, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'valid', ?)
+                    token, token_state, updated_at, token_valid_since)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'valid', ?, ?)
                 ON CONFLICT (user_id, device_id, bundle_id, attributes_type) DO UPDATE SET
                     environment = excluded.environment, token = excluded.token, token_state = 'valid',
-                    token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = excluded.updated_at
+                    token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = excluded.updated_at,
+                    token_valid_since = excluded.token_valid_since
                 RETURNING *
                 """,
                 [
                     .uuid(UUID()), .text(registration.userId), .text(registration.deviceId),
                     .text(registration.bundleId), .text(registration.attributesType),
                     .text(registration.environment.rawValue), .text(registration.token.hex), .date(registration.at),
+                    .date(registration.at),
                 ])
             guard let row = rows.first else { throw .database(detail: "upsert of a push-to-start token returned no row") }
             return try RowDecoding.pushToStart(row)
@@ -64,8 +66,9 @@ extension SQLStoreCore {
                 """
                 UPDATE push_to_start_tokens SET token_state = 'invalid', token_invalid_reason = ?,
                     token_invalidated_at = ?, updated_at = ?
-                WHERE token = ? AND token_state = 'valid' RETURNING *
-                """, [.text(reason), .date(at), .date(at), .text(token.hex)])
+                WHERE token = ? AND token_state = 'valid'
+                    AND (token_valid_since IS NULL OR token_valid_since <= ?) RETURNING *
+                """, [.text(reason), .date(at), .date(at), .text(token.hex), .date(at)])
             {
                 records.append(try RowDecoding.pushToStart(row))
             }

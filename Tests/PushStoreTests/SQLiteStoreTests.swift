@@ -143,6 +143,7 @@ struct SQLiteStoreTests {
         let sqlite = try #require(store as? SQLitePushStore)
         try await sqlite.core.backend.transaction { session throws(PushStoreError) in
             try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
+            try await session.execute("ALTER TABLE push_to_start_tokens DROP COLUMN token_valid_since")
             try await session.execute("DELETE FROM schema_migrations WHERE version > 1")
         }
         await store.close()

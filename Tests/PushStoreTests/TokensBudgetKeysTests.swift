@@ -44,6 +44,22 @@ struct TokensBudgetKeysTests {
         }
     }
 
+    /// A refusal of a start push sent before the app stored the token again leaves it valid.
+    @Test(arguments: StoreKind.available)
+    func aRefusalOfAnOlderStartPushDoesNotOverruleTheApp(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let token = Fixture.token()
+            _ = try await store.upsertPushToStartToken(Self.pushToStart(device: "phone", token: token))
+            #expect(try await store.markPushToStartTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 1).count == 1)
+            let stored = try await store.upsertPushToStartToken(Self.pushToStart(device: "phone", token: token, at: Fixture.start + 10))
+            #expect(stored.tokenState == .valid)
+            #expect(try await store.markPushToStartTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 5).isEmpty)
+            #expect(try await store.pushToStartToken(id: stored.id)?.tokenState == .valid)
+            let refused = try await store.markPushToStartTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 10)
+            #expect(refused.first?.tokenState == .invalid(reason: "Unregistered", at: Fixture.start + 10))
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func highPriorityBudgetSlidesOverOneHour(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in

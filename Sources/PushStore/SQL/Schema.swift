@@ -130,10 +130,12 @@ enum Schema {
             )
             """,
         ],
-        // 2: when the app last reported the activity's current token (registered, rotated or sent again),
-        // so that APNs refusing a push sent before then does not make the token invalid again.
+        // 2: when the app last reported each current token (an activity's: registered, rotated or sent
+        // again; a push-to-start token's: stored), so that APNs refusing a push sent before then does not
+        // make the token invalid again.
         [
             "ALTER TABLE activities ADD COLUMN token_valid_since {REAL}",
+            "ALTER TABLE push_to_start_tokens ADD COLUMN token_valid_since {REAL}",
         ],
     ]
 
