@@ -68,14 +68,16 @@ struct AppRoutes: Sendable {
             try body.allowOnly(["dismissalDate"])
             let now = services.clock.now()
             let dismissal = try body.date("dismissalDate", now: now) ?? now.addingTimeInterval(services.configuration.defaultDismissalDelay)
-            guard let existing = try await services.store.activity(id: activityId) else {
+            let change: ActivityStateChange
+            do {
+                change = try await services.store.markEnded(activityId: activityId, at: now, dismissalDate: dismissal)
+            } catch PushStoreError.notFound {
                 throw APIError.notFound("activityId", "no activity '\(activityId)' is registered")
             }
-            let record = try await services.store.markEnded(activityId: activityId, at: now, dismissalDate: dismissal)
-            if existing.state == .active {
-                services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: record.userId, reason: "app", at: now))
+            if change.endedNow {
+                services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: change.activity.userId, reason: "app", at: now))
             }
-            return APIResponse.json(ActivityView(record))
+            return APIResponse.json(ActivityView(change.activity))
         }
         // ActivityKit's `.dismissed`: the person removed it, or the system did after its dismissal date.
         router.post("/v1/activities/:activityId/dismissed") { request, context -> Response in
@@ -84,14 +86,16 @@ struct AppRoutes: Sendable {
             let body = try await JSONBody.read(request, allowEmpty: true)
             try body.allowOnly([])
             let now = services.clock.now()
-            guard let existing = try await services.store.activity(id: activityId) else {
+            let change: ActivityStateChange
+            do {
+                change = try await services.store.markDismissed(activityId: activityId, at: now)
+            } catch PushStoreError.notFound {
                 throw APIError.notFound("activityId", "no activity '\(activityId)' is registered")
             }
-            let record = try await services.store.markDismissed(activityId: activityId, at: now)
-            if existing.state == .active {
-                services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: record.userId, reason: "app", at: now))
+            if change.endedNow {
+                services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: change.activity.userId, reason: "app", at: now))
             }
-            return APIResponse.json(ActivityView(record))
+            return APIResponse.json(ActivityView(change.activity))
         }
     }
 }

@@ -69,7 +69,9 @@ final class LifecycleSweeper: Sendable {
                 _ = try await store.enqueue([item])
                 signal.wake(items: 1)
             }
-            _ = try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)
+            let change = try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)
+            // The app or the backend may have ended it since it was listed: then they reported the end.
+            guard change.endedNow else { return false }
             logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityId)"])
             webhook.notify(WebhookEvent(event: "activity.ended", activityId: activity.activityId, userId: activity.userId, reason: "maximumDuration", at: now))
             return true

@@ -123,3 +123,15 @@ public struct RetiredTokenRecord: Sendable, Hashable, Codable {
         self.retiredAt = retiredAt
     }
 }
+
+/// An activity after a change of its state, and whether this change took it out of `active` (so that
+/// exactly one of concurrent calls reports the end, e.g. to the webhook).
+public struct ActivityStateChange: Sendable, Equatable {
+    public var activity: ActivityRecord
+    public var endedNow: Bool
+
+    public init(activity: ActivityRecord, endedNow: Bool) {
+        self.activity = activity
+        self.endedNow = endedNow
+    }
+}

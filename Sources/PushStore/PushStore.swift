@@ -20,11 +20,12 @@ public protocol PushStore: Sendable {
     /// token given again makes it valid again (as ``register(_:)`` does): the app reports it as current.
     func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord
 
-    /// Marks an activity ended (it may stay visible until `dismissalDate`).
-    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityRecord
+    /// Marks an activity ended (it may stay visible until `dismissalDate`). `endedNow` in the answer says
+    /// whether this call took it out of `active` (true for exactly one of concurrent calls).
+    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange
 
-    /// Marks an activity dismissed (no longer on the Lock Screen).
-    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityRecord
+    /// Marks an activity dismissed (no longer on the Lock Screen); `endedNow` as for ``markEnded(activityId:at:dismissalDate:)``.
+    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange
 
     /// Marks dismissed every ended activity whose dismissal date is at or before `date` (the system has
     /// removed it from the Lock Screen by then). Returns how many were marked.
@@ -43,7 +44,7 @@ public protocol PushStore: Sendable {
 
     /// Marks many activities ended in one transaction (a group end): for each the same as
     /// ``markEnded(activityId:at:dismissalDate:)``, except that an activity that is not stored is skipped.
-    /// Returns the ids of the activities marked, in the order given.
+    /// Returns the ids of the activities this call took out of `active`, in the order given.
     func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String]
 
     /// Marks the activity whose *current* token is `token` as having an invalid token, `at` being when the

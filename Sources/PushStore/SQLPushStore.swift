@@ -30,12 +30,12 @@ public class SQLPushStore: PushStore, @unchecked Sendable {
     }
 
     public func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError)
-        -> ActivityRecord
+        -> ActivityStateChange
     {
         try await core.markEnded(activityId: activityId, at: at, dismissalDate: dismissalDate)
     }
 
-    public func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityRecord {
+    public func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
         try await core.markDismissed(activityId: activityId, at: at)
     }
 

@@ -133,9 +133,11 @@ extension SQLStoreCore {
         }
     }
 
-    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityRecord {
+    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
         try Validation.identifier(activityId, field: "activityId")
+        let dialect = self.dialect
         return try await run("markEnded") { session throws(PushStoreError) in
+            let wasActive = try await Self.isActive(session, activityId, dialect: dialect)
             let changed = try await session.query(
                 """
                 UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
@@ -144,13 +146,25 @@ extension SQLStoreCore {
                 """,
                 [.date(at), .date(dismissalDate), .date(at), .text(activityId)])
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
-            return try RowDecoding.activity(row)
+            return ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: wasActive)
         }
     }
 
-    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityRecord {
+    /// Whether the activity is active, locked for the rest of the transaction (PostgreSQL), so that one of
+    /// concurrent state changes sees it active.
+    private static func isActive(_ session: any SQLSession, _ activityId: String, dialect: SQLDialect)
+        async throws(PushStoreError) -> Bool
+    {
+        try await session.first(
+            "SELECT state FROM activities WHERE activity_id = ?\(dialect.forUpdateClause)", [.text(activityId)]
+        )?.string("state") == ActivityState.active.rawValue
+    }
+
+    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
         try Validation.identifier(activityId, field: "activityId")
+        let dialect = self.dialect
         return try await run("markDismissed") { session throws(PushStoreError) in
+            let wasActive = try await Self.isActive(session, activityId, dialect: dialect)
             let changed = try await session.query(
                 """
                 UPDATE activities SET state = 'dismissed', ended_at = COALESCE(ended_at, ?), updated_at = ?
@@ -158,7 +172,7 @@ extension SQLStoreCore {
                 """,
                 [.date(at), .date(at), .text(activityId)])
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
-            return try RowDecoding.activity(row)
+            return ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: wasActive)
         }
     }
 
@@ -227,10 +241,22 @@ extension SQLStoreCore {
             try Validation.identifier(activityId, field: "activityIds[\(index)]")
         }
         guard !activityIds.isEmpty else { return [] }
-        let ids = activityIds.map { SQLValue.text($0) }
-        let marked = try await run("markEndedBatch") { session throws(PushStoreError) -> Set<String> in
-            var marked = Set<String>()
+        let ids = Array(Set(activityIds)).sorted().map { SQLValue.text($0) }
+        let dialect = self.dialect
+        let endedNow = try await run("markEndedBatch") { session throws(PushStoreError) -> Set<String> in
+            // Which ones this call ends, locked (PostgreSQL, in id order) so that concurrent ends agree.
+            var active = Set<String>()
             for row in try await Self.queryIn(
+                session,
+                """
+                SELECT activity_id FROM activities WHERE state = 'active' AND activity_id IN ({IN})
+                ORDER BY activity_id\(dialect.forUpdateClause)
+                """,
+                values: ids)
+            {
+                active.insert(try row.string("activity_id"))
+            }
+            _ = try await Self.queryIn(
                 session,
                 """
                 UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
@@ -238,12 +264,9 @@ extension SQLStoreCore {
                 WHERE activity_id IN ({IN}) RETURNING activity_id
                 """,
                 leading: [.date(at), .date(dismissalDate), .date(at)], values: ids)
-            {
-                marked.insert(try row.string("activity_id"))
-            }
-            return marked
+            return active
         }
-        return activityIds.filter { marked.contains($0) }
+        return activityIds.filter { endedNow.contains($0) }
     }
 
     func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {

@@ -154,16 +154,21 @@ struct ActivityConformanceTests {
     func endAndDismiss(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             _ = try await store.register(Fixture.registration("a"))
-            let ended = try await store.markEnded(activityId: "a", at: Fixture.start + 100, dismissalDate: Fixture.start + 400)
+            let change = try await store.markEnded(activityId: "a", at: Fixture.start + 100, dismissalDate: Fixture.start + 400)
+            #expect(change.endedNow, "this call ended the active activity")
+            let ended = change.activity
             #expect(ended.state == .ended)
             #expect(ended.endedAt == Fixture.start + 100)
             #expect(ended.dismissalDate == Fixture.start + 400)
             let endedAgain = try await store.markEnded(activityId: "a", at: Fixture.start + 200, dismissalDate: nil)
-            #expect(endedAgain.endedAt == Fixture.start + 100, "the first end time is kept")
-            #expect(endedAgain.dismissalDate == Fixture.start + 400)
+            #expect(!endedAgain.endedNow, "it was ended already")
+            #expect(endedAgain.activity.endedAt == Fixture.start + 100, "the first end time is kept")
+            #expect(endedAgain.activity.dismissalDate == Fixture.start + 400)
             let dismissed = try await store.markDismissed(activityId: "a", at: Fixture.start + 500)
-            #expect(dismissed.state == .dismissed)
-            #expect(try await store.markEnded(activityId: "a", at: Fixture.start + 600, dismissalDate: nil).state == .dismissed)
+            #expect(dismissed.activity.state == .dismissed && !dismissed.endedNow)
+            #expect(try await store.markEnded(activityId: "a", at: Fixture.start + 600, dismissalDate: nil).activity.state == .dismissed)
+            _ = try await store.register(Fixture.registration("b"))
+            #expect(try await store.markDismissed(activityId: "b", at: Fixture.start + 700).endedNow, "dismissing an active one ends it")
             let unknown = await caught { try await store.markEnded(activityId: "nope", at: Fixture.start, dismissalDate: nil) }
             #expect(unknown == .notFound(kind: .activity, id: "nope"))
         }
@@ -182,6 +187,32 @@ struct ActivityConformanceTests {
             }
             let failure = await caught { try await store.activities(inGroup: "party") }
             #expect(failure == .database(detail: "column 'groups_json' holds 'oops', not a JSON array of strings"))
+        }
+    }
+
+    /// Of concurrent ends and dismissals of one activity (the app's `/ended` and `/dismissed`, the sweep,
+    /// a group end), exactly one reports that it ended it.
+    @Test(arguments: StoreKind.available)
+    func exactlyOneOfConcurrentEndsEndsIt(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            for round in 0..<5 {
+                let id = "race-\(round)"
+                _ = try await store.register(Fixture.registration(id))
+                let endedNow = await withTaskGroup(of: Int.self) { group in
+                    for caller in 0..<6 {
+                        group.addTask {
+                            let at = Fixture.start + Double(caller)
+                            switch caller % 3 {
+                            case 0: return (try? await store.markEnded(activityId: id, at: at, dismissalDate: nil).endedNow) == true ? 1 : 0
+                            case 1: return (try? await store.markDismissed(activityId: id, at: at).endedNow) == true ? 1 : 0
+                            default: return (try? await store.markEnded(activityIds: [id], at: at, dismissalDate: nil).count) ?? 0
+                            }
+                        }
+                    }
+                    return await group.reduce(0, +)
+                }
+                #expect(endedNow == 1, "round \(round)")
+            }
         }
     }
 
@@ -244,7 +275,9 @@ struct ActivityConformanceTests {
 
             let ended = try await store.markEnded(activityIds: ["b", "missing", "a"], at: Fixture.start + 100,
                                                   dismissalDate: Fixture.start + 400)
-            #expect(ended == ["b", "a"], "the ones marked, in the order given")
+            #expect(ended == ["b", "a"], "the ones this call ended, in the order given")
+            #expect(try await store.markEnded(activityIds: ["a", "b"], at: Fixture.start + 101, dismissalDate: nil).isEmpty,
+                    "already ended")
             for id in ["a", "b"] {
                 let record = try #require(try await store.activity(id: id))
                 #expect(record.state == .ended && record.endedAt == Fixture.start + 100 && record.dismissalDate == Fixture.start + 400)
