@@ -119,7 +119,7 @@ final class DeliveryWorkers: Sendable {
 
     /// Sends one claimed push; returns its final result, or nil when it was rescheduled. `activities`:
     /// the batch's activities read at claim time (nil: read the target now).
-    func process(_ item: OutboxItem, owner: String, activities: [String: ActivityRecord]? = nil) async -> DeliveryResult? {
+    func process(_ item: OutboxItem, owner: String, activities: [String: ActivityRecord]?) async -> DeliveryResult? {
         let now = clock.now()
         if let expiration = item.expiration, expiration <= now {
             return DeliveryResult(outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)

@@ -136,35 +136,54 @@ extension SQLStoreCore {
     func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
         try Validation.identifier(activityId, field: "activityId")
         let dialect = self.dialect
+        let ids: [SQLValue] = [.text(activityId)]
         return try await run("markEnded") { session throws(PushStoreError) in
-            let wasActive = try await Self.isActive(session, activityId, dialect: dialect)
-            let changed = try await session.query(
-                """
-                UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
-                    ended_at = COALESCE(ended_at, ?), dismissal_date = COALESCE(?, dismissal_date), updated_at = ?
-                WHERE activity_id = ? RETURNING *
-                """,
-                [.date(at), .date(dismissalDate), .date(at), .text(activityId)])
+            let wasActive = try await Self.activeAmong(session, ids, dialect: dialect)
+            let changed = try await Self.end(session, ids, at: at, dismissalDate: dismissalDate, returning: "*")
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
-            return ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: wasActive)
+            return ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: !wasActive.isEmpty)
         }
     }
 
-    /// Whether the activity is active, locked for the rest of the transaction (PostgreSQL), so that one of
-    /// concurrent state changes sees it active.
-    private static func isActive(_ session: any SQLSession, _ activityId: String, dialect: SQLDialect)
-        async throws(PushStoreError) -> Bool
+    /// The ids among `ids` whose activity is active, locked (PostgreSQL, in id order) for the rest of the
+    /// transaction, so that of concurrent state changes exactly one sees each of them active.
+    private static func activeAmong(_ session: any SQLSession, _ ids: [SQLValue], dialect: SQLDialect)
+        async throws(PushStoreError) -> Set<String>
     {
-        try await session.first(
-            "SELECT state FROM activities WHERE activity_id = ?\(dialect.forUpdateClause)", [.text(activityId)]
-        )?.string("state") == ActivityState.active.rawValue
+        var active = Set<String>()
+        for row in try await queryIn(
+            session,
+            """
+            SELECT activity_id FROM activities WHERE state = 'active' AND activity_id IN ({IN})
+            ORDER BY activity_id\(dialect.forUpdateClause)
+            """,
+            values: ids)
+        {
+            active.insert(try row.string("activity_id"))
+        }
+        return active
+    }
+
+    /// Marks the activities ended (a dismissed one stays dismissed), keeping an end time and a dismissal
+    /// date already set; returns the `returning` columns of the rows changed.
+    private static func end(
+        _ session: any SQLSession, _ ids: [SQLValue], at: Date, dismissalDate: Date?, returning: String
+    ) async throws(PushStoreError) -> [SQLRow] {
+        try await queryIn(
+            session,
+            """
+            UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
+                ended_at = COALESCE(ended_at, ?), dismissal_date = COALESCE(?, dismissal_date), updated_at = ?
+            WHERE activity_id IN ({IN}) RETURNING \(returning)
+            """,
+            leading: [.date(at), .date(dismissalDate), .date(at)], values: ids)
     }
 
     func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
         try Validation.identifier(activityId, field: "activityId")
         let dialect = self.dialect
         return try await run("markDismissed") { session throws(PushStoreError) in
-            let wasActive = try await Self.isActive(session, activityId, dialect: dialect)
+            let wasActive = !(try await Self.activeAmong(session, [.text(activityId)], dialect: dialect)).isEmpty
             let changed = try await session.query(
                 """
                 UPDATE activities SET state = 'dismissed', ended_at = COALESCE(ended_at, ?), updated_at = ?
@@ -244,26 +263,8 @@ extension SQLStoreCore {
         let ids = Array(Set(activityIds)).sorted().map { SQLValue.text($0) }
         let dialect = self.dialect
         let endedNow = try await run("markEndedBatch") { session throws(PushStoreError) -> Set<String> in
-            // Which ones this call ends, locked (PostgreSQL, in id order) so that concurrent ends agree.
-            var active = Set<String>()
-            for row in try await Self.queryIn(
-                session,
-                """
-                SELECT activity_id FROM activities WHERE state = 'active' AND activity_id IN ({IN})
-                ORDER BY activity_id\(dialect.forUpdateClause)
-                """,
-                values: ids)
-            {
-                active.insert(try row.string("activity_id"))
-            }
-            _ = try await Self.queryIn(
-                session,
-                """
-                UPDATE activities SET state = CASE WHEN state = 'dismissed' THEN state ELSE 'ended' END,
-                    ended_at = COALESCE(ended_at, ?), dismissal_date = COALESCE(?, dismissal_date), updated_at = ?
-                WHERE activity_id IN ({IN}) RETURNING activity_id
-                """,
-                leading: [.date(at), .date(dismissalDate), .date(at)], values: ids)
+            let active = try await Self.activeAmong(session, ids, dialect: dialect)
+            _ = try await Self.end(session, ids, at: at, dismissalDate: dismissalDate, returning: "activity_id")
             return active
         }
         return activityIds.filter { endedNow.contains($0) }

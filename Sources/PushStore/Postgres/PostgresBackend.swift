@@ -117,10 +117,6 @@ struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
 
-    func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow] {
-        try await query(sql, binds) { row throws(PushStoreError) in row }
-    }
-
     func query<T: Sendable>(
         _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> [T] {

@@ -2,9 +2,6 @@ import Foundation
 
 /// The statements a backend can run inside a transaction. SQL is written with `?` placeholders.
 protocol SQLSession: Sendable {
-    /// Runs one statement and returns its rows (those of `RETURNING` for writes).
-    func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow]
-
     /// Runs one statement and turns each row into a value as it arrives, so a large result is never held
     /// as rows and values at once. The first error `transform` throws is thrown.
     func query<T: Sendable>(
@@ -13,6 +10,11 @@ protocol SQLSession: Sendable {
 }
 
 extension SQLSession {
+    /// Runs one statement and returns its rows (those of `RETURNING` for writes).
+    func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow] {
+        try await query(sql, binds) { row throws(PushStoreError) in row }
+    }
+
     func query(_ sql: String) async throws(PushStoreError) -> [SQLRow] {
         try await query(sql, [])
     }

@@ -55,8 +55,7 @@ final class SQLiteBackend: SQLBackend {
             try await session.execute("PRAGMA synchronous = FULL")
             try await configure(session)
         } catch {
-            try? await connection.close()
-            try? await threadPool.shutdownGracefully()
+            await shutDown(connection, threadPool)
             throw error
         }
         // Opened after the writer set WAL mode (a property of the file), so reads never block on writes.
@@ -65,8 +64,7 @@ final class SQLiteBackend: SQLBackend {
         do throws(PushStoreError) {
             (reader, readerThreadPool) = try await openConnection(path: path, logger: logger)
         } catch {
-            try? await connection.close()
-            try? await threadPool.shutdownGracefully()
+            await shutDown(connection, threadPool)
             throw error
         }
         let backend = SQLiteBackend(
@@ -99,6 +97,20 @@ final class SQLiteBackend: SQLBackend {
         }
     }
 
+    /// Closes a connection and stops its thread, logging what fails.
+    private static func shutDown(_ connection: SQLiteConnection, _ threadPool: NIOThreadPool) async {
+        do {
+            try await connection.close()
+        } catch {
+            connection.logger.error("closing the SQLite database failed", metadata: ["error": "\(error)"])
+        }
+        do {
+            try await threadPool.shutdownGracefully()
+        } catch {
+            connection.logger.error("stopping the SQLite thread failed", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Settings of each connection (not stored in the file).
     private static func configure(_ session: SQLiteSession) async throws(PushStoreError) {
         // Another process holding the write lock is waited for (sleeping, not spinning) up to 30 s.
@@ -107,34 +119,40 @@ final class SQLiteBackend: SQLBackend {
         try await session.execute("PRAGMA cache_size = -16384")
     }
 
-    func transaction<T: Sendable>(
-        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    /// Runs `body` holding `gate`, while the store is open.
+    private func holding<T: Sendable>(
+        _ gate: SerialGate, _ body: () async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         await gate.acquire()
-        guard !state.isSet else {
-            await gate.release()
-            throw .unavailable(detail: "the SQLite store at '\(path)' is closed")
-        }
-        let session = SQLiteSession(connection: connection)
-        do {
-            try await session.execute("BEGIN IMMEDIATE")
-        } catch {
-            await gate.release()
-            throw error
-        }
-        do {
-            let value = try await body(session)
-            try await Self.end("COMMIT", session)
+        do throws(PushStoreError) {
+            guard !state.isSet else { throw .unavailable(detail: "the SQLite store at '\(path)' is closed") }
+            let value = try await body()
             await gate.release()
             return value
         } catch {
-            do {
-                try await Self.end("ROLLBACK", session)
-            } catch let rollbackError {
-                connection.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
-            }
             await gate.release()
             throw error
+        }
+    }
+
+    func transaction<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        let session = SQLiteSession(connection: connection)
+        return try await holding(gate) { () throws(PushStoreError) in
+            try await session.execute("BEGIN IMMEDIATE")
+            do throws(PushStoreError) {
+                let value = try await body(session)
+                try await Self.end("COMMIT", session)
+                return value
+            } catch {
+                do {
+                    try await Self.end("ROLLBACK", session)
+                } catch let rollbackError {
+                    connection.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
+                }
+                throw error
+            }
         }
     }
 
@@ -158,19 +176,8 @@ final class SQLiteBackend: SQLBackend {
     func read<T: Sendable>(
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
-        await readGate.acquire()
-        guard !state.isSet else {
-            await readGate.release()
-            throw .unavailable(detail: "the SQLite store at '\(path)' is closed")
-        }
-        do {
-            let value = try await body(SQLiteSession(connection: reader))
-            await readGate.release()
-            return value
-        } catch {
-            await readGate.release()
-            throw error
-        }
+        let session = SQLiteSession(connection: reader)
+        return try await holding(readGate) { () throws(PushStoreError) in try await body(session) }
     }
 
     func close() async {
@@ -178,18 +185,9 @@ final class SQLiteBackend: SQLBackend {
         await readGate.acquire()
         if !state.isSet {
             state.set()
-            for (connection, threadPool) in [(reader, readerThreadPool), (connection, threadPool)] {
-                do {
-                    try await connection.close()
-                } catch {
-                    connection.logger.error("closing the SQLite database failed", metadata: ["error": "\(error)"])
-                }
-                do {
-                    try await threadPool.shutdownGracefully()
-                } catch {
-                    connection.logger.error("stopping the SQLite thread failed", metadata: ["error": "\(error)"])
-                }
-            }
+            // The writer last: closing the last connection checkpoints the WAL into the file.
+            await Self.shutDown(reader, readerThreadPool)
+            await Self.shutDown(connection, threadPool)
         }
         await readGate.release()
         await gate.release()
@@ -204,10 +202,6 @@ final class SQLiteBackend: SQLBackend {
 /// Statements on the SQLite connection, with errors mapped to ``PushStoreError``.
 struct SQLiteSession: SQLSession {
     let connection: SQLiteConnection
-
-    func query(_ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [SQLRow] {
-        try await query(sql, binds) { row throws(PushStoreError) in row }
-    }
 
     func query<T: Sendable>(
         _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
