@@ -3,32 +3,23 @@
 #   1. h2load (nghttp2-client): the ceiling, the same request and concurrency over one connection;
 #   2. our client (`livepush send --count`), on one connection and on K connections;
 #   3. async-http-client (Benchmarks/Sources/AHCBench) with the same request, for the transport choice.
-# Usage: Benchmarks/run.sh [COUNT] [CONCURRENCY] [CONNECTIONS]
+# Usage: Benchmarks/run.sh [COUNT] [CONCURRENCY] [CONNECTIONS]  (environment: see Benchmarks/common.sh)
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/common.sh"
 COUNT="${1:-20000}"
 CONCURRENCY="${2:-100}"
 CONNECTIONS="${3:-4}"
-PORT="${BENCH_PORT:-22197}"
-CONTROL_PORT="${BENCH_CONTROL_PORT:-22198}"
-BUNDLE=com.example.apple-samplecode.Emoji-Rangers
-TOKEN=$(printf '%064x' 1)
 
 command -v h2load >/dev/null || { echo "h2load missing: apt-get install -y nghttp2-client" >&2; exit 1; }
 cd "$ROOT"
-swift build -c release --product livepush >/dev/null
-BIN="$(swift build -c release --show-bin-path)/livepush"
+bench_binary
 WORK="$(mktemp -d)"
+SIM=""
 trap 'kill "$SIM" 2>/dev/null || true; wait "$SIM" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-"$BIN" keygen --out "$WORK/bench.p8" >/dev/null
-export LIVEPUSH_KEY_FILE="$WORK/bench.p8" LIVEPUSH_KEY_ID=BENCHKEY01 LIVEPUSH_TEAM_ID=BENCHTEAM1
-"$BIN" simulator --port "$PORT" --control-port "$CONTROL_PORT" --data-dir "$WORK/sim" \
-  --accept-unknown-tokens --no-rate-limit >"$WORK/sim.log" 2>&1 &
-SIM=$!
-for _ in $(seq 1 100); do grep -q "is running" "$WORK/sim.log" 2>/dev/null && break; sleep 0.1; done
+bench_simulator "$WORK"
 JWT="$("$BIN" jwt)"
-BODY='{"aps":{"timestamp":1685952000,"event":"update","content-state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}}}'
+BODY="{\"aps\":{\"timestamp\":1685952000,\"event\":\"update\",\"content-state\":$CONTENT}}"
 printf '%s' "$BODY" >"$WORK/body.json"
 URL="https://127.0.0.1:$PORT/3/device/$TOKEN"
 CPU_BEFORE=$(awk '{print $14+$15}' /proc/$SIM/stat)
@@ -45,9 +36,6 @@ h2load -n "$COUNT" -c "$CONNECTIONS" -m "$CONCURRENCY" -d "$WORK/body.json" \
   -H "apns-topic: $BUNDLE.push-type.liveactivity" -H "apns-priority: 5" -H "content-type: application/json" \
   "$URL" | grep -E "finished in|requests:|status codes:|time for request:"
 
-SEND=("$BIN" send --url "https://127.0.0.1:$PORT" --ca-file "$WORK/sim/ca.pem" --token "$TOKEN" --bundle-id "$BUNDLE"
-  --priority 5 --timestamp 1685952000
-  --content-state '{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}')
 echo "== livepush send (swift-nio-http2 client), 1 connection, concurrency $CONCURRENCY"
 "${SEND[@]}" --count "$COUNT" --concurrency "$CONCURRENCY" --connections 1
 echo "== livepush send, up to $CONNECTIONS connections, concurrency $((CONCURRENCY * CONNECTIONS))"

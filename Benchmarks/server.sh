@@ -18,12 +18,11 @@
 # Environment: BENCH_SIZES (default "1000 10000 100000"), BENCH_CONCURRENCY (raw client, default 100),
 #   BENCH_REG_SECONDS (default 20), BENCH_REG_CONNECTIONS (default 32), BENCH_FANOUT_TIMEOUT (s, default 300),
 #   BENCH_MEMORY_ACTIVITIES (default 1000000; 0 skips), BENCH_STORES (default "sqlite postgres"),
-#   BENCH_BIN (a livepush binary to use instead of building one), BENCH_SERVE_ARGS (more `livepush serve`
-#   flags, e.g. "--batch-size 256"), BENCH_GROUP_PRIORITY (the group update's priority, default 5; 10 also
+#   BENCH_SERVE_ARGS (more `livepush serve` flags, e.g. "--batch-size 256"), BENCH_GROUP_PRIORITY (the group update's priority, default 5; 10 also
 #   checks and counts each activity's hourly budget), BENCH_LATENCY_PUSHES (single-push latency samples,
-#   default 30; 0 skips).
+#   default 30; 0 skips), BENCH_HTTP_PORT (the server's, default 22180), and those of Benchmarks/common.sh.
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/common.sh"
 PG_URL="${1:-}"
 SIZES="${BENCH_SIZES:-1000 10000 100000}"
 CONCURRENCY="${BENCH_CONCURRENCY:-100}"
@@ -34,10 +33,7 @@ MEMORY_ACTIVITIES="${BENCH_MEMORY_ACTIVITIES:-1000000}"
 STORES="${BENCH_STORES:-sqlite postgres}"
 LATENCY_PUSHES="${BENCH_LATENCY_PUSHES:-30}"
 GROUP_PRIORITY="${BENCH_GROUP_PRIORITY:-5}"
-PORT="${BENCH_PORT:-22197}"
-CONTROL_PORT="${BENCH_CONTROL_PORT:-22198}"
 HTTP_PORT="${BENCH_HTTP_PORT:-22180}"
-BUNDLE=com.example.apple-samplecode.Emoji-Rangers
 export LIVEPUSH_APP_KEY=bench-app-key-0123456789 LIVEPUSH_BACKEND_KEY=bench-backend-key-0123456789
 SERVER="http://127.0.0.1:$HTTP_PORT"
 
@@ -47,12 +43,7 @@ done
 command -v sqlite3 >/dev/null || [ "$MEMORY_ACTIVITIES" = 0 ] || { echo "sqlite3 missing: apt-get install -y sqlite3" >&2; exit 1; }
 if [ -n "$PG_URL" ]; then command -v psql >/dev/null || { echo "psql missing: apt-get install -y postgresql-client" >&2; exit 1; }; fi
 cd "$ROOT"
-if [ -n "${BENCH_BIN:-}" ]; then
-  BIN="$BENCH_BIN"   # a livepush binary built elsewhere (e.g. a copy of an earlier build, to compare)
-else
-  swift build -c release --product livepush >/dev/null
-  BIN="$(swift build -c release --show-bin-path)/livepush"
-fi
+bench_binary
 WORK="$(mktemp -d)"
 SIM="" SRV="" PG_SCHEMA=""
 
@@ -112,15 +103,7 @@ start_server() {
   echo "livepush serve did not start:" >&2; tail -20 "$WORK/serve-$2.log" >&2; exit 1
 }
 
-"$BIN" keygen --out "$WORK/bench.p8" >/dev/null
-export LIVEPUSH_KEY_FILE="$WORK/bench.p8" LIVEPUSH_KEY_ID=BENCHKEY01 LIVEPUSH_TEAM_ID=BENCHTEAM1
-"$BIN" simulator --port "$PORT" --control-port "$CONTROL_PORT" --data-dir "$WORK/sim" \
-  --accept-unknown-tokens --no-rate-limit >"$WORK/sim.log" 2>&1 &
-SIM=$!
-for _ in $(seq 1 100); do grep -q "is running" "$WORK/sim.log" 2>/dev/null && break; sleep 0.1; done
-CONTENT='{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}'
-SEND=("$BIN" send --url "https://127.0.0.1:$PORT" --ca-file "$WORK/sim/ca.pem" --token "$(printf '%064x' 1)"
-  --bundle-id "$BUNDLE" --priority 5 --timestamp 1685952000 --content-state "$CONTENT")
+bench_simulator "$WORK"
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== livepush serve: default settings (8 workers, batch 128, 4 APNs connections, log level info)${BENCH_SERVE_ARGS:+, then $BENCH_SERVE_ARGS}"
