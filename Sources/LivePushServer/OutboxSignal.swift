@@ -30,22 +30,20 @@ final class OutboxSignal: Sendable {
     /// Announces `count` new pushes: wakes as many waiting workers as it takes to claim them.
     func wake(items count: Int) {
         guard count > 0 else { return }
-        let workers = (count + itemsPerWorker - 1) / itemsPerWorker
+        wake(workers: (count + itemsPerWorker - 1) / itemsPerWorker)
+    }
+
+    /// Wakes every waiting worker (to stop them).
+    func wakeAll() {
+        wake(workers: Int.max)
+    }
+
+    private func wake(workers: Int) {
         let woken = state.withLock { state in
             state.generation &+= 1
             let taken = Array(state.waiters.prefix(workers))
             state.waiters.removeFirst(taken.count)
             return taken
-        }
-        for waiter in woken { waiter.continuation.resume() }
-    }
-
-    /// Wakes every waiting worker (to stop them).
-    func wakeAll() {
-        let woken = state.withLock { state in
-            state.generation &+= 1
-            defer { state.waiters.removeAll() }
-            return state.waiters
         }
         for waiter in woken { waiter.continuation.resume() }
     }
