@@ -50,23 +50,23 @@ struct ServeCommand: AsyncParsableCommand {
     var url: String?
     @Option(name: .customLong("ca-file"), help: "Extra CA certificate (PEM) to trust, e.g. the simulator's ca.pem. [caFile] $LIVEPUSH_CA_FILE")
     var caFile: String?
-    @Option(help: "Address to listen on. Default: 127.0.0.1. [host] $LIVEPUSH_HOST")
+    @Option(help: "Address to listen on. Default: \(ServeSettings.defaults.host). [host] $LIVEPUSH_HOST")
     var host: String?
-    @Option(help: "HTTP port. Default: 8080. [port] $LIVEPUSH_PORT")
+    @Option(help: "HTTP port. Default: \(ServeSettings.defaults.port). [port] $LIVEPUSH_PORT")
     var port: Int?
     @Option(name: .customLong("app-key"), help: "A development API key with scope app. $LIVEPUSH_APP_KEY")
     var appKey: String?
     @Option(name: .customLong("backend-key"), help: "A development API key with scope backend. $LIVEPUSH_BACKEND_KEY")
     var backendKey: String?
-    @Option(help: "Delivery workers (0: accept only). Default: 8. [workers] $LIVEPUSH_WORKERS")
+    @Option(help: "Delivery workers (0: accept only). Default: \(ServeSettings.defaults.workerCount). [workers] $LIVEPUSH_WORKERS")
     var workers: Int?
-    @Option(name: .customLong("batch-size"), help: "Pushes one worker claims at a time. Default: 128. [batchSize] $LIVEPUSH_BATCH_SIZE")
+    @Option(name: .customLong("batch-size"), help: "Pushes one worker claims at a time. Default: \(ServeSettings.defaults.batchSize). [batchSize] $LIVEPUSH_BATCH_SIZE")
     var batchSize: Int?
     @Option(help: "Most APNs connections. Default: 4. [connections] $LIVEPUSH_CONNECTIONS")
     var connections: Int?
-    @Option(name: .customLong("hourly-budget"), help: "Priority-10 pushes per activity per hour before downgrading to 5. Default: 24. [hourlyBudget] $LIVEPUSH_HOURLY_BUDGET")
+    @Option(name: .customLong("hourly-budget"), help: "Priority-10 pushes per activity per hour before downgrading to 5. Default: \(ServeSettings.defaults.hourlyPriority10Budget). [hourlyBudget] $LIVEPUSH_HOURLY_BUDGET")
     var hourlyBudget: Int?
-    @Option(name: .customLong("frequent-hourly-budget"), help: "The same with frequentPushesEnabled. Default: 240. [frequentHourlyBudget] $LIVEPUSH_FREQUENT_HOURLY_BUDGET")
+    @Option(name: .customLong("frequent-hourly-budget"), help: "The same with frequentPushesEnabled. Default: \(ServeSettings.defaults.frequentHourlyPriority10Budget). [frequentHourlyBudget] $LIVEPUSH_FREQUENT_HOURLY_BUDGET")
     var frequentHourlyBudget: Int?
     @Option(name: .customLong("max-active-duration"), help: "End activities active this long with their last state. Default: 8h. [maxActiveDuration] $LIVEPUSH_MAX_ACTIVE_DURATION")
     var maxActiveDuration: String?
@@ -233,6 +233,9 @@ struct ServeSettings {
         }
         return level
     }
+
+    /// The server's defaults, which the help text shows (so it cannot drift from them).
+    static let defaults = ServerConfiguration()
 
     /// How a user names a setting: the flag, or the config-file key for settings that have no flag.
     static func settingName(_ setting: String) -> String {
