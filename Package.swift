@@ -107,6 +107,7 @@ let package = Package(
             dependencies: [
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "PushStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -164,7 +165,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "APNsCore"], resources: [], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LiveActivityTests", dependencies: ["LiveActivity", "APNsCore"],
+            exclude: ["Fixtures"], // the payload vectors, read from the source tree by path
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "APNsClientTests",
             dependencies: [

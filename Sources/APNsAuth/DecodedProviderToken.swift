@@ -8,6 +8,9 @@ public struct DecodedProviderToken: Sendable, Equatable {
     public let teamID: String
     /// The `iat` claim.
     public let issuedAt: Date
+    /// True when `iat` was written as a string of digits (`"iat":"1763900000"`), as some client
+    /// libraries do, instead of the JSON number Apple's recipe writes. APNs accepts both.
+    public let issuedAtIsString: Bool
     /// The `alg` header (always `ES256` once decoded).
     public let algorithm: String
     /// The `typ` header when present (libraries add `"JWT"`; APNs accepts it).

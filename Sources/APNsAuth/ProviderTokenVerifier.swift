@@ -5,7 +5,8 @@ import Foundation
 /// `iat` and which key a `kid` names are the caller's decisions.
 public struct ProviderTokenVerifier {
     /// Splits and decodes a JWT without checking its signature. Requires `alg` ES256, a `kid`, an
-    /// `iss` and an integer `iat`.
+    /// `iss` and an integer `iat`, written as a JSON number or as a string of digits (two widely used
+    /// client libraries write `"iat":"1763900000"`, and APNs accepts their tokens).
     public static func decode(_ jwt: String) throws(ProviderTokenError) -> DecodedProviderToken {
         let segments = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { throw .notThreeSegments }
@@ -19,7 +20,19 @@ public struct ProviderTokenVerifier {
 
         let claims = try object(in: segments[1], segment: .claims)
         guard case .string(let teamID)? = claims["iss"], !teamID.isEmpty else { throw .missingIssuer }
-        guard case .integer(let issuedAt)? = claims["iat"] else { throw .missingIssuedAt }
+        let issuedAt: Int64
+        let issuedAtIsString: Bool
+        switch claims["iat"] {
+        case .integer(let value)?:
+            issuedAt = value
+            issuedAtIsString = false
+        case .string(let text)? where Self.isDecimalSeconds(text):
+            guard let value = Int64(text) else { throw .missingIssuedAt }
+            issuedAt = value
+            issuedAtIsString = true
+        default:
+            throw .missingIssuedAt
+        }
 
         guard let signature = Base64URL.decode(String(segments[2])), !signature.isEmpty else {
             throw .badBase64(.signature)
@@ -28,6 +41,7 @@ public struct ProviderTokenVerifier {
             keyID: keyID,
             teamID: teamID,
             issuedAt: Date(timeIntervalSince1970: TimeInterval(issuedAt)),
+            issuedAtIsString: issuedAtIsString,
             algorithm: algorithm,
             type: type,
             extraHeaderFields: header.keys.filter { !["alg", "kid", "typ"].contains($0) }.sorted(),
@@ -51,6 +65,12 @@ public struct ProviderTokenVerifier {
         }
         guard publicKey.isValidSignature(signature, for: decoded.signingInput) else { throw .signatureMismatch }
         return decoded
+    }
+
+    /// 1 to 19 ASCII digits, nothing else (no sign, space, fraction or exponent).
+    private static func isDecimalSeconds(_ text: String) -> Bool {
+        let bytes = text.utf8
+        return (1...19).contains(bytes.count) && bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     private static func object(in segment: Substring, segment name: ProviderTokenError.Segment) throws(ProviderTokenError) -> [String: JWTField] {

@@ -1,4 +1,4 @@
-/// The `reason` APNs gives for a rejected request or a closed connection (shared/apns-facts.md §3 and §7).
+/// The `reason` APNs gives for a rejected request or a closed connection (docs/apns-protocol.md §4 and §10).
 /// Reasons this version does not know are kept as `.other(raw)`.
 public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     // 400

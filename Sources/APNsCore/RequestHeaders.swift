@@ -18,7 +18,7 @@ public enum APNsExpiration: Sendable, Hashable {
     }
 }
 
-/// The typed `apns-*` headers of one device push (shared/apns-facts.md §2).
+/// The typed `apns-*` headers of one device push (docs/apns-protocol.md §3).
 public struct APNsRequestHeaders: Sendable, Hashable {
     public var pushType: APNsPushType
     public var topic: String

@@ -118,14 +118,17 @@ public struct DemoSummary: Sendable, Hashable {
             "  events: \(events)   pushes accepted by the server: \(pushes)   applied on the iPhones: \(applied)"
                 + (superseded > 0 ? "   superseded: \(superseded)" : ""),
             "  priority-10 downgrades: \(downgrades)   alerts shown: \(alertsShown)   stale activity seen: \(staleSeen ? "yes" : "no")   decode failures: \(decodeFailures)",
-            "  final state of each hero's activity:",
         ]
+        // The adventure's content state is the party's (every hero's activity gets the same group
+        // updates): say it once, and on a hero's line only where that activity shows something else.
+        let shared = Self.mostCommon(heroes.map(\.contentState))
+        if let shared { out.append("  the party's activities show: \(Self.describe(shared))") }
+        out.append("  final state of each hero's activity:")
         for hero in heroes {
-            let level = hero.contentState["currentHealthLevel"]?.numberValue.map { "\(Int(($0 * 100).rounded()))%" } ?? "?"
-            let text = hero.contentState["eventDescription"]?.stringValue ?? "?"
             let ended = hero.endedBy.map { " by \($0.rawValue)" } ?? ""
+            let shows = hero.contentState == shared ? "" : ", shows \(Self.describe(hero.contentState))"
             let dismissal = hero.dismissalDate.map { ", leaves the Lock Screen at \(ISO8601DateFormatter().string(from: $0))" } ?? ""
-            out.append("    \(hero.hero.label): \(hero.state.rawValue)\(ended), health \(level), “\(text)”\(dismissal)")
+            out.append("    \(hero.hero.label): \(hero.state.rawValue)\(ended)\(shows)\(dismissal)")
         }
         if problems.isEmpty {
             out.append(succeeded ? "Every push arrived." : "Not every check passed.")
@@ -134,6 +137,25 @@ public struct DemoSummary: Sendable, Hashable {
             out += problems.map { "  - \($0)" }
         }
         return out
+    }
+}
+
+extension DemoSummary {
+    /// `health 76%, “The party rests”`.
+    public static func describe(_ state: JSONValue) -> String {
+        let level = state["currentHealthLevel"]?.numberValue.map { "\(Int(($0 * 100).rounded()))%" } ?? "?"
+        let text = state["eventDescription"]?.stringValue ?? "?"
+        return "health \(level), “\(text)”"
+    }
+
+    /// The state most activities show (the first of the most frequent); nil without activities.
+    static func mostCommon(_ states: [JSONValue]) -> JSONValue? {
+        var best: (state: JSONValue, count: Int)?
+        for state in states {
+            let count = states.filter { $0 == state }.count
+            if count > (best?.count ?? 0) { best = (state, count) }
+        }
+        return best?.state
     }
 }
 

@@ -10,7 +10,8 @@ public struct LiveActivityPayload: Sendable, Hashable {
     public var event: LiveActivityEvent
     /// When the data was produced; the device keeps the newest. Sent as whole Unix seconds.
     public var timestamp: Date
-    /// Must decode into the app's `ContentState`; a JSON object. Required for every event.
+    /// Must decode into the app's `ContentState`; a JSON object. Required for `start` and `update`;
+    /// optional on `end` (without it the ended activity keeps showing its last content state).
     public var contentState: JSONValue?
     /// After this the activity shows as stale.
     public var staleDate: Date?
@@ -105,6 +106,23 @@ extension LiveActivityPayload {
     ) -> LiveActivityPayload {
         LiveActivityPayload(
             event: .end, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
+            dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert
+        )
+    }
+}
+
+extension LiveActivityPayload {
+    /// Ends an activity without a final content state: it keeps showing its last one until dismissed
+    /// (`dismissalDate`: nil for the system default of up to 4 hours, a past date for at once).
+    public static func end(
+        dismissalDate: Date? = nil,
+        alert: LiveActivityAlert? = nil,
+        timestamp: Date = Date(),
+        staleDate: Date? = nil,
+        relevanceScore: Double? = nil
+    ) -> LiveActivityPayload {
+        LiveActivityPayload(
+            event: .end, timestamp: timestamp, contentState: nil, staleDate: staleDate,
             dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert
         )
     }

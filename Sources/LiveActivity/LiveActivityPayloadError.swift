@@ -2,7 +2,7 @@
 public enum LiveActivityPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The encoded body is over the limit (4096 bytes for a Live Activity push to a token).
     case payloadTooLarge(size: Int, limit: Int, largest: [PayloadSizeContributor])
-    /// Every event needs a content state.
+    /// `start` and `update` need a content state (`end` may omit it: the activity keeps its last one).
     case missingContentState(event: LiveActivityEvent)
     /// A start needs `attributes-type`, `attributes` and `alert`.
     case missingStartField(LiveActivityPayload.Key)
@@ -39,8 +39,8 @@ public enum LiveActivityPayloadError: Error, Sendable, Hashable, CustomStringCon
             }
             return text
         case .missingContentState(let event):
-            return "content-state is missing on a '\(event)' push; every event (start, update, end) needs the "
-                + "activity's content state as a JSON object"
+            return "content-state is missing on \(Self.push(event)); 'start' and 'update' need the activity's "
+                + "content state as a JSON object (only 'end' may omit it, keeping the last state)"
         case .missingStartField(let key):
             let what: String
             switch key {
@@ -51,12 +51,12 @@ public enum LiveActivityPayloadError: Error, Sendable, Hashable, CustomStringCon
             }
             return "\(key) is missing on a 'start' push; push-to-start requires \(what)"
         case .dismissalDateNotOnEnd(let event):
-            return "dismissal-date is set on a '\(event)' push; it is only accepted on 'end'"
+            return "dismissal-date is set on \(Self.push(event)); it is only accepted on 'end'"
         case .attributesNotOnStart(let key, let event):
-            return "\(key) is set on a '\(event)' push; it is only accepted on 'start' (attributes cannot change "
+            return "\(key) is set on \(Self.push(event)); it is only accepted on 'start' (attributes cannot change "
                 + "after the activity started)"
         case .inputPushNotOnStart(let key, let event):
-            return "\(key) is set on a '\(event)' push; it is only accepted on 'start' (iOS 18+)"
+            return "\(key) is set on \(Self.push(event)); it is only accepted on 'start' (iOS 18+)"
         case .contentStateNotObject(let type):
             return "content-state is a JSON \(type); it must be a JSON object whose keys are the ContentState "
                 + "property names"
@@ -78,5 +78,10 @@ public enum LiveActivityPayloadError: Error, Sendable, Hashable, CustomStringCon
         case .notEncodable(let key, let detail):
             return "\(key) could not be encoded as JSON: \(detail)"
         }
+    }
+
+    /// "a 'start' push", "an 'update' push", "an 'end' push".
+    static func push(_ event: LiveActivityEvent) -> String {
+        (event == .start ? "a" : "an") + " '\(event)' push"
     }
 }

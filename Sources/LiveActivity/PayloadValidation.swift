@@ -11,7 +11,7 @@ extension LiveActivityPayload {
     /// Every rule the payload breaks, in a stable order: event rules, then value rules, then size.
     public func problems(maximumSize: Int = LiveActivityPayload.maximumSize) -> [LiveActivityPayloadError] {
         var out: [LiveActivityPayloadError] = []
-        if contentState == nil { out.append(.missingContentState(event: event)) }
+        if contentState == nil, event != .end { out.append(.missingContentState(event: event)) }
         if event == .start {
             if attributesType == nil { out.append(.missingStartField(.attributesType)) }
             if attributes == nil { out.append(.missingStartField(.attributes)) }

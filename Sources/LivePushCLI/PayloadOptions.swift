@@ -6,8 +6,8 @@ import LiveActivity
 struct PayloadOptions: ParsableArguments {
     @Option(help: "start, update or end.")
     var event: LiveActivityEvent = .update
-    @Option(name: .customLong("content-state"), help: "The ContentState as JSON, or @FILE.")
-    var contentState: String
+    @Option(name: .customLong("content-state"), help: "The ContentState as JSON, or @FILE. Required for start and update; an end without it leaves the activity showing its last state.")
+    var contentState: String?
     @Option(name: .customLong("attributes-type"), help: "start: the ActivityAttributes type name.")
     var attributesType: String?
     @Option(help: "start: the attributes as JSON, or @FILE.")
@@ -40,7 +40,10 @@ struct PayloadOptions: ParsableArguments {
     var inputPushChannel: String?
 
     func makePayload(now: Date) throws -> LiveActivityPayload {
-        let state = try Self.json(contentState, flag: "--content-state")
+        if contentState == nil, event != .end {
+            throw CommandFailure("--content-state is required for --event \(event): the ContentState as JSON or @FILE (only --event end may leave it out, keeping the activity's last state)")
+        }
+        let state = try contentState.map { try Self.json($0, flag: "--content-state") }
         let attributesValue = try attributes.map { try Self.json($0, flag: "--attributes") }
         let payload = LiveActivityPayload(
             event: event,

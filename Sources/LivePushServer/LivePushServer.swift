@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import PushStore
 import ServiceLifecycle
 
@@ -57,18 +58,11 @@ public final class LivePushServer: Service, Sendable {
     /// The bound HTTP port once started.
     public var port: Int? { state.withLock { $0.port } }
 
-    /// Starts the workers, the lifecycle sweep and the HTTP API; returns the bound port.
+    /// Starts the HTTP API, then (once it listens) the workers and the lifecycle sweep; returns the
+    /// bound port. A port that cannot be bound fails with `ServerStartError.cannotListen` before any
+    /// background work has started.
     @discardableResult
     public func start() async throws -> Int {
-        workers.start()
-        let sweeper = sweeper
-        let interval = configuration.lifecycleInterval
-        let sweep = Task.detached {
-            while !Task.isCancelled {
-                await sweeper.sweep()
-                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
-            }
-        }
         let (bound, continuation) = AsyncStream<Int>.makeStream()
         let logger = logger
         let app = Application(
@@ -87,17 +81,33 @@ public final class LivePushServer: Service, Sendable {
             defer { continuation.finish() }
             try await group.run()
         }
-        state.withLock { $0.http = http; $0.group = group; $0.sweep = sweep }
+        state.withLock { $0.http = http; $0.group = group }
         var port: Int?
         for await value in bound { port = value }
         guard let port else {
             let result = await http.result
             await shutdown()
-            if case .failure(let error) = result { throw error }
-            throw ServerStartError.notListening(host: configuration.host, port: configuration.port)
+            var reason = "the server stopped before listening"
+            if case .failure(let error) = result { reason = Self.listenFailure(error) }
+            throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port, reason: reason)
         }
-        state.withLock { $0.port = port }
+        workers.start()
+        let sweeper = sweeper
+        let interval = configuration.lifecycleInterval
+        let sweep = Task.detached {
+            while !Task.isCancelled {
+                await sweeper.sweep()
+                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            }
+        }
+        state.withLock { $0.port = port; $0.sweep = sweep }
         return port
+    }
+
+    /// "address already in use" for a bind error, the error's own text otherwise.
+    static func listenFailure(_ error: any Error) -> String {
+        guard let io = error as? IOError else { return "\(error)" }
+        return String(cString: strerror(io.errnoCode)).lowercased()
     }
 
     /// Graceful stop: the API stops, the workers finish in-flight pushes and release their claims.
@@ -138,12 +148,12 @@ public final class LivePushServer: Service, Sendable {
 
 /// Why the server could not start.
 public enum ServerStartError: Error, Sendable, CustomStringConvertible {
-    case notListening(host: String, port: Int)
+    case cannotListen(host: String, port: Int, reason: String)
 
     public var description: String {
         switch self {
-        case .notListening(let host, let port):
-            return "the HTTP API could not listen on \(host):\(port) (is the port taken? pick another with --port)"
+        case .cannotListen(let host, let port, let reason):
+            return "cannot listen on \(host):\(port): \(reason); pick another --host/--port (0 picks a free port)"
         }
     }
 }

@@ -52,10 +52,11 @@ enum OpenAPIDocument {
       "EndedByApp": {"type": "object", "properties": {"dismissalDate": {"$ref": "#/components/schemas/Date"}}},
       "AlertText": {"oneOf": [{"type": "string"}, {"type": "object", "required": ["locKey"], "properties": {"locKey": {"type": "string"}, "locArgs": {"type": "array", "items": {"type": "string"}}}}]},
       "Alert": {"type": "object", "properties": {"title": {"$ref": "#/components/schemas/AlertText"}, "body": {"$ref": "#/components/schemas/AlertText"}, "sound": {"type": "string"}}},
-      "Update": {
-        "type": "object", "required": ["contentState"],
+      "Update": {"allOf": [{"$ref": "#/components/schemas/PushFields"}, {"type": "object", "required": ["contentState"]}]},
+      "PushFields": {
+        "type": "object",
         "properties": {
-          "contentState": {"type": "object", "description": "Decodes into the app's ContentState; the whole payload must stay within 4096 bytes."},
+          "contentState": {"type": "object", "description": "Decodes into the app's ContentState; the whole payload must stay within 4096 bytes. Required, except on an end: without it the ended activity keeps showing its last state."},
           "priority": {"type": "integer", "enum": [5, 10]},
           "importance": {"type": "string", "enum": ["routine", "timeSensitive"], "description": "routine = priority 5 (coalesced while waiting), timeSensitive = priority 10. Default: routine."},
           "alert": {"$ref": "#/components/schemas/Alert"},
@@ -66,8 +67,8 @@ enum OpenAPIDocument {
           "collapseId": {"type": "string", "maxLength": 64}
         }
       },
-      "End": {"allOf": [{"$ref": "#/components/schemas/Update"}, {"type": "object", "properties": {"dismissalDate": {"$ref": "#/components/schemas/Date"}}}]},
-      "Start": {"allOf": [{"$ref": "#/components/schemas/Update"}, {"type": "object", "required": ["attributesType", "attributes", "alert"], "properties": {"attributesType": {"type": "string"}, "attributes": {"type": "object"}}}]},
+      "End": {"allOf": [{"$ref": "#/components/schemas/PushFields"}, {"type": "object", "properties": {"dismissalDate": {"$ref": "#/components/schemas/Date"}}}]},
+      "Start": {"allOf": [{"$ref": "#/components/schemas/Update"}, {"type": "object", "required": ["attributesType", "attributes", "alert"], "properties": {"attributesType": {"type": "string"}, "attributes": {"type": "object"}, "inputPushToken": {"type": "boolean", "description": "iOS 18+: the device reports the started activity's update token (input-push-token)."}}}]},
       "Accepted": {
         "type": "object",
         "properties": {

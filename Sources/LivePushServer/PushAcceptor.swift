@@ -151,7 +151,7 @@ final class PushAcceptor: Sendable {
 
     /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
     /// group's can be many thousands); failures are logged (the pushes are accepted already).
-    private func afterAcceptance(activityIds: [String], kind: PushKind, contentState: JSONValue,
+    private func afterAcceptance(activityIds: [String], kind: PushKind, contentState: JSONValue?,
                                  timestamps: [String: Date], dismissal: Date?, now: Date) async {
         guard !activityIds.isEmpty else { return }
         do {

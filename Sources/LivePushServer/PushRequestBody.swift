@@ -5,7 +5,8 @@ import PushStore
 
 /// The body of an update, end or start request, checked field by field.
 struct PushRequestBody: Sendable {
-    var contentState: JSONValue
+    /// Required, except on an end (without it the activity keeps showing its last state).
+    var contentState: JSONValue?
     var requestedPriority: APNsPriority
     var importance: PushImportance
     var alert: LiveActivityAlert?
@@ -17,6 +18,8 @@ struct PushRequestBody: Sendable {
     /// Start only.
     var attributesType: String?
     var attributes: JSONValue?
+    /// Start only (iOS 18+): ask the device for the new activity's update token.
+    var inputPushToken = false
 
     static let commonKeys: Set<String> = [
         "contentState", "priority", "importance", "alert", "sound", "staleDate", "relevanceScore", "expiration",
@@ -27,10 +30,11 @@ struct PushRequestBody: Sendable {
     static func parse(_ body: JSONBody, kind: PushKind, now: Date) throws(APIError) -> PushRequestBody {
         var keys = commonKeys
         if kind == .end { keys.insert("dismissalDate") }
-        if kind == .start { keys.formUnion(["attributesType", "attributes"]) }
+        if kind == .start { keys.formUnion(["attributesType", "attributes", "inputPushToken"]) }
         try body.allowOnly(keys)
-        guard let contentState = try body.objectValue("contentState") else {
-            throw .badRequest("contentState", "required", "'contentState' is required: a JSON object that decodes into the app's ContentState")
+        let contentState = try body.objectValue("contentState")
+        if contentState == nil, kind != .end {
+            throw .badRequest("contentState", "required", "'contentState' is required: a JSON object that decodes into the app's ContentState (only an end may omit it)")
         }
         let (priority, importance) = try parsePriority(body)
         var alert = try body.object("alert").map { object throws(APIError) in try parseAlert(object) }
@@ -57,7 +61,8 @@ struct PushRequestBody: Sendable {
             dismissalDate: kind == .end ? try body.date("dismissalDate", now: now) : nil,
             expiration: expiration, collapseId: collapseId,
             attributesType: kind == .start ? try body.requiredString("attributesType", maxLength: 128) : nil,
-            attributes: kind == .start ? try requiredObject(body, "attributes") : nil
+            attributes: kind == .start ? try requiredObject(body, "attributes") : nil,
+            inputPushToken: kind == .start ? try body.bool("inputPushToken") ?? false : false
         )
     }
 
@@ -76,7 +81,7 @@ struct PushRequestBody: Sendable {
             case 5: priority = .conservesPower
             case 10: priority = .immediate
             default:
-                throw .badRequest("priority", "oneOf", "'priority' is \(number); Live Activity pushes take 5 (power-aware) or 10 (now)")
+                throw .badRequest("priority", "oneOf", "'priority' is \(JSONValue.number(number)); Live Activity pushes take 5 (power-aware) or 10 (now)")
             }
         }
         var importance: PushImportance?
@@ -129,15 +134,16 @@ struct PushRequestBody: Sendable {
         switch kind {
         case .start:
             return .start(
-                attributesType: attributesType ?? "", attributes: attributes ?? .object([:]), contentState: contentState,
-                alert: alert ?? LiveActivityAlert(), timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore
+                attributesType: attributesType ?? "", attributes: attributes ?? .object([:]), contentState: contentState ?? .object([:]),
+                alert: alert ?? LiveActivityAlert(), timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore,
+                inputPushToken: inputPushToken
             )
         case .update:
-            return .update(contentState: contentState, alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)
+            return .update(contentState: contentState ?? .object([:]), alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)
         case .end:
-            return .end(
-                contentState: contentState, dismissalDate: dismissalDate, alert: alert, timestamp: timestamp,
-                staleDate: staleDate, relevanceScore: relevanceScore
+            return LiveActivityPayload(
+                event: .end, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
+                dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert
             )
         }
     }

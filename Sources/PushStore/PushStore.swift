@@ -38,8 +38,10 @@ public protocol PushStore: Sendable {
 
     /// Records one content-state accepted for many activities (a group send) in one transaction: for each
     /// pair the same as ``recordContentState(activityId:contentState:timestamp:)``, except that an
-    /// activity that is not stored is skipped. Returns how many activities were changed.
-    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue)
+    /// activity that is not stored is skipped, and a nil `contentState` (an end without a final state)
+    /// keeps each activity's stored state while recording the timestamp. Returns how many activities
+    /// were changed.
+    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
         async throws(PushStoreError) -> Int
 
     /// Marks many activities ended in one transaction (a group end): for each the same as

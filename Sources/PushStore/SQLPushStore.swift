@@ -45,7 +45,7 @@ public class SQLPushStore: PushStore, @unchecked Sendable {
         try await core.recordContentState(activityId: activityId, contentState: contentState, timestamp: timestamp)
     }
 
-    public func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue)
+    public func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
         async throws(PushStoreError) -> Int
     {
         try await core.recordContentState(updates, contentState: contentState)

@@ -225,14 +225,15 @@ extension SQLStoreCore {
         }
     }
 
-    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue)
+    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
         async throws(PushStoreError) -> Int
     {
         for (index, update) in updates.enumerated() {
             try Validation.identifier(update.activityId, field: "updates[\(index)].activityId")
         }
         guard !updates.isEmpty else { return 0 }
-        let text = String(decoding: contentState.serialized(), as: UTF8.self)
+        // nil (an end without a final state) keeps the stored state and records only the timestamp.
+        let state: SQLValue = contentState.map { .text(String(decoding: $0.serialized(), as: UTF8.self)) } ?? .null
         // One statement per timestamp and chunk of ids: a group send issues (nearly) all its activities the
         // same whole-second timestamp. Oldest first, so an id given twice keeps its newest state.
         var idsByTimestamp = [Date: [SQLValue]]()
@@ -244,11 +245,12 @@ extension SQLStoreCore {
                 changed += try await Self.queryIn(
                     session,
                     """
-                    UPDATE activities SET last_content_state = ?, last_timestamp = ?, updated_at = ?
+                    UPDATE activities SET last_content_state = COALESCE(?, last_content_state), last_timestamp = ?,
+                        updated_at = ?
                     WHERE (last_timestamp IS NULL OR last_timestamp <= ?) AND activity_id IN ({IN})
                     RETURNING activity_id
                     """,
-                    leading: [.text(text), .date(timestamp), .date(timestamp), .date(timestamp)], values: ids
+                    leading: [state, .date(timestamp), .date(timestamp), .date(timestamp)], values: ids
                 ).count
             }
             return changed

@@ -70,6 +70,16 @@ struct ProviderTokenTests {
         #expect(decoded.extraClaims == ["aud", "exp"])
     }
 
+    @Test func numericStringIssuedAtIsAccepted() throws {
+        // kalyke-apns and a popular Swift client write "iat" as a string of digits; APNs accepts it.
+        let jwt = try Fixtures.jwt(header: #"{"alg":"ES256","kid":"K"}"#, claims: #"{"iss":"T","iat":"1763900000"}"#, key: key)
+        let decoded = try ProviderTokenVerifier.verify(jwt, publicKey: key.publicKey)
+        #expect(decoded.issuedAt == Date(timeIntervalSince1970: 1_763_900_000))
+        #expect(decoded.issuedAtIsString)
+        let number = try Fixtures.jwt(header: #"{"alg":"ES256","kid":"K"}"#, claims: #"{"iss":"T","iat":1763900000}"#, key: key)
+        #expect(try !ProviderTokenVerifier.verify(number, publicKey: key.publicKey).issuedAtIsString)
+    }
+
     @Test func tamperedClaimsAreRejected() throws {
         let token = ProviderToken.sign(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ", issuedAt: issuedAt)
         let parts = segments(token.jwt)
@@ -112,7 +122,10 @@ struct ProviderTokenTests {
         check(try Fixtures.jwt(header: good, claims: #"{"iat":5}"#, key: key), .missingIssuer)
         check(try Fixtures.jwt(header: good, claims: #"{"iss":"","iat":5}"#, key: key), .missingIssuer)
         check(try Fixtures.jwt(header: good, claims: #"{"iss":"T"}"#, key: key), .missingIssuedAt)
-        check(try Fixtures.jwt(header: good, claims: #"{"iss":"T","iat":"5"}"#, key: key), .missingIssuedAt)
+        check(try Fixtures.jwt(header: good, claims: #"{"iss":"T","iat":"-5"}"#, key: key), .missingIssuedAt)
+        check(try Fixtures.jwt(header: good, claims: #"{"iss":"T","iat":" 5"}"#, key: key), .missingIssuedAt)
+        check(try Fixtures.jwt(header: good, claims: #"{"iss":"T","iat":""}"#, key: key), .missingIssuedAt)
+        check(try Fixtures.jwt(header: good, claims: #"{"iss":"T","iat":"99999999999999999999"}"#, key: key), .missingIssuedAt)
         check(try Fixtures.jwt(header: good, claims: #"{"iss":"T","iat":5.5}"#, key: key), .missingIssuedAt)
         check(try Fixtures.jwt(header: good, claims: #"{"iss":"T","iat":true}"#, key: key), .missingIssuedAt)
         check(parts[0] + "." + parts[1] + "." + Base64URL.encode([UInt8](repeating: 1, count: 63)), .badSignatureEncoding)

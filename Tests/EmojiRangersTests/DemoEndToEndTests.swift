@@ -46,6 +46,10 @@ import FoundationNetworking
         let adventure = try AdventureEngine.plan(party: try HeroRoster.party(size: 4), seed: 7)
         let final = try #require(adventure.events.last?.contentState.jsonValue)
         #expect(lines.count == 4 + 1 + adventure.events.count, "a line per player, one for the tokens, one per event")
+        // The party's health is said once, not under every hero (each activity shows the same state).
+        let summaryText = summary.lines.joined(separator: "\n")
+        #expect(summary.lines.filter { $0.contains("health") }.count == 1, "\(summaryText)")
+        #expect(summary.lines.contains("  the party's activities show: \(DemoSummary.describe(final))"), "\(summaryText)")
 
         var alerts: [AlertRecord] = []
         let devices = await world.allDevices()

@@ -17,10 +17,10 @@ struct EmojiAttributes: Codable, Equatable {
 }
 
 enum Fixtures {
-    /// /work/shared/vectors: the shared folder sits beside the repository.
+    /// Tests/LiveActivityTests/Fixtures/Vectors: the payload vectors (see the README.md there).
     static let vectorsDirectory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/vectors")
+        .appendingPathComponent("Fixtures/Vectors", isDirectory: true)
         .standardizedFileURL
 
     static func vector(_ name: String) throws -> Data {

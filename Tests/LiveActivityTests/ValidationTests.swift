@@ -30,14 +30,23 @@ import Testing
         #expect(Self.update().problems().isEmpty)
     }
 
-    @Test(arguments: LiveActivityEvent.allCases)
-    func contentStateIsRequiredForEveryEvent(_ event: LiveActivityEvent) {
+    @Test(arguments: [LiveActivityEvent.start, .update])
+    func contentStateIsRequiredForStartAndUpdate(_ event: LiveActivityEvent) {
         var payload = event == .start ? Self.start() : Self.update()
         payload.event = event
         payload.contentState = nil
         let error = firstError(payload)
         #expect(error == .missingContentState(event: event))
-        #expect(error?.description.contains("content-state is missing on a '\(event)' push") == true)
+        let article = event == .start ? "a" : "an"
+        #expect(error?.description.contains("content-state is missing on \(article) '\(event)' push") == true)
+    }
+
+    @Test func endMayOmitTheContentState() throws {
+        // WWDC23: the final content state of an end is optional; the activity keeps its last one.
+        let end = LiveActivityPayload.end(dismissalDate: Self.t, timestamp: Self.t)
+        #expect(end.contentState == nil)
+        try end.validate()
+        #expect(String(decoding: end.encoded(), as: UTF8.self).contains("content-state") == false)
     }
 
     @Test func startRequiresAttributesTypeAttributesAndAlert() {
@@ -57,7 +66,7 @@ import Testing
         payload.dismissalDate = Self.t
         let error = firstError(payload)
         #expect(error == .dismissalDateNotOnEnd(event: event))
-        #expect(error?.description == "dismissal-date is set on a '\(event)' push; it is only accepted on 'end'")
+        #expect(error?.description == "dismissal-date is set on \(event == .start ? "a" : "an") '\(event)' push; it is only accepted on 'end'")
     }
 
     @Test(arguments: [LiveActivityEvent.update, .end])
@@ -69,7 +78,7 @@ import Testing
         #expect(payload.problems() == [
             .attributesNotOnStart(.attributesType, event: event), .attributesNotOnStart(.attributes, event: event),
         ])
-        #expect(payload.problems().first?.description.hasPrefix("attributes-type is set on a '\(event)' push") == true)
+        #expect(payload.problems().first?.description.hasPrefix("attributes-type is set on an '\(event)' push") == true)
     }
 
     @Test(arguments: [LiveActivityEvent.update, .end])
@@ -81,7 +90,7 @@ import Testing
         #expect(payload.problems() == [
             .inputPushNotOnStart(.inputPushToken, event: event), .inputPushNotOnStart(.inputPushChannel, event: event),
         ])
-        #expect(payload.problems().first?.description.contains("input-push-token is set on a '\(event)' push") == true)
+        #expect(payload.problems().first?.description.contains("input-push-token is set on an '\(event)' push") == true)
     }
 
     @Test func inputPushOnStartIsAccepted() throws {

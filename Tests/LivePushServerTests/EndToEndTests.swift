@@ -44,6 +44,35 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func endsWithoutContentStateKeepTheLastState(database: TestDatabase) async throws {
+        // WWDC23: the end's final content state is optional; the activity keeps showing its last one.
+        let sim = try await SimulatorHarness()
+        let server = try await ServerHarness(sender: sim.client, database: database)
+        let one = try await sim.startActivity(name: "owl")
+        let two = try await sim.startActivity(name: "fox")
+        try await register(server, one)
+        try await register(server, two, groups: ["den"])
+        #expect(try await update(server, one.activityId, hp: 42).status == 202)
+        #expect(try await update(server, two.activityId, hp: 17).status == 202)
+        #expect(try await ServerHarness.eventually { try await sim.contentState(two.activityId)["hp"]?.numberValue == 17 })
+        #expect(try await ServerHarness.eventually { try await sim.contentState(one.activityId)["hp"]?.numberValue == 42 })
+
+        let end = try await server.http.post("/v1/activities/\(one.activityId)/end", key: ServerHarness.backendKey, #"{"dismissalDate":"+10m"}"#)
+        #expect(end.status == 202, "\(end.text)")
+        let groupEnd = try await server.http.post("/v1/groups/den/end", key: ServerHarness.backendKey, "{}")
+        #expect(groupEnd.status == 202, "\(groupEnd.text)")
+        for (created, hp) in [(one, 42.0), (two, 17.0)] {
+            #expect(try await ServerHarness.eventually { try await sim.simulator.world.activity(id: created.activityId).state == .ended })
+            #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == hp)
+            #expect(try await server.store.activity(id: created.activityId)?.lastContentState?["hp"]?.numberValue == hp)
+        }
+        let update = try await server.http.post("/v1/activities/\(one.activityId)/update", key: ServerHarness.backendKey, "{}")
+        #expect(update.status == 400 && update.errorField == "contentState" && update.errorRule == "required")
+        await server.stop()
+        await sim.stop()
+    }
+
+    @Test(arguments: TestDatabase.available)
     func rotatedTokenIsUsedAndTheOldOneNeverAgain(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness()
         let server = try await ServerHarness(sender: sim.client, database: database)
@@ -179,10 +208,14 @@ import Testing
             #expect(stored.status == 200, "\(stored.text)")
         }
         let started = try await server.http.post("/v1/users/u1/start", key: ServerHarness.backendKey, #"""
-            {"attributesType":"\#(SimulatorHarness.attributesType)","attributes":{"hero":"Panda"},"contentState":{"hp":77},"alert":{"title":"Quest started","body":{"locKey":"QUEST_BODY","locArgs":["Panda"]}},"priority":10}
+            {"attributesType":"\#(SimulatorHarness.attributesType)","attributes":{"hero":"Panda"},"contentState":{"hp":77},"alert":{"title":"Quest started","body":{"locKey":"QUEST_BODY","locArgs":["Panda"]}},"priority":10,"inputPushToken":true}
             """#)
         #expect(started.status == 202)
         #expect(started.json?["pushIds"]?.arrayValue?.count == 2)
+        #expect(await ServerHarness.eventually { await sim.simulator.world.pushes(limit: 10).count == 2 })
+        for push in await sim.simulator.world.pushes(limit: 10) {
+            #expect(push.payload["aps"]?["input-push-token"]?.numberValue == 1)
+        }
         for deviceId in deviceIds {
             #expect(try await ServerHarness.eventually {
                 try await sim.simulator.world.device(id: deviceId).activities.contains { $0.contentState["hp"]?.numberValue == 77 }

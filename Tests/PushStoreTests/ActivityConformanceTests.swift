@@ -269,6 +269,11 @@ struct ActivityConformanceTests {
             #expect(try await store.activity(id: "b")?.lastTimestamp == Fixture.start + 11)
             #expect(try await store.activity(id: "c")?.lastContentState == ["hp": 9])
 
+            // An end without a final state: the timestamp moves on, the stored state stays.
+            #expect(try await store.recordContentState([(activityId: "a", timestamp: Fixture.start + 20)], contentState: nil) == 1)
+            #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
+            #expect(try await store.activity(id: "a")?.lastTimestamp == Fixture.start + 20)
+
             let read = try await store.activities(ids: ["c", "missing", "a"])
             #expect(Set(read.map(\.activityId)) == ["a", "c"])
             #expect(read.first { $0.activityId == "a" } == (try await store.activity(id: "a")))

@@ -63,14 +63,16 @@ extension DeviceWorld {
         {
             return DeviceOutcome(.ignoredOlderTimestamp, "timestamp \(Self.unix(timestamp)) is not newer than the current \(Self.unix(last))")
         }
-        guard let contentState = content.contentState else {
-            return DeviceOutcome(.decodeFailure, "aps.content-state is missing")
+        // An end may omit content-state: the activity keeps showing its last state until dismissed.
+        if let contentState = content.contentState {
+            let mismatches = activity.schema.check(contentState)
+            if !mismatches.isEmpty {
+                return DeviceOutcome(.decodeFailure, mismatches.map(\.description).joined(separator: "; "))
+            }
+            activity.contentState = contentState
+        } else if !isEnd {
+            return DeviceOutcome(.decodeFailure, "aps.content-state is missing; an update needs one (only an end may omit it)")
         }
-        let mismatches = activity.schema.check(contentState)
-        if !mismatches.isEmpty {
-            return DeviceOutcome(.decodeFailure, mismatches.map(\.description).joined(separator: "; "))
-        }
-        activity.contentState = contentState
         activity.lastTimestamp = timestamp
         activity.staleDate = content.staleDate
         if let score = content.relevanceScore { activity.relevanceScore = score }

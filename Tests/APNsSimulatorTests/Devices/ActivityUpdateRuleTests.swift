@@ -106,6 +106,27 @@ import Testing
         #expect(activity.history.last?.outcome.kind == .ignoredAfterEnd)
     }
 
+    @Test func endWithoutContentStateKeepsTheLastState() async throws {
+        // WWDC23: the final content state is optional; without it the activity keeps its last state.
+        let fixture = try await DeviceWorldFixture()
+        _ = await fixture.world.deliver(fixture.push(DeviceWorldFixture.update(fixture.now, health: 0.25)))
+        let end: JSONValue = ["event": "end", "timestamp": .number(Double(fixture.now + 1))]
+        #expect(await fixture.world.deliver(fixture.push(end)) == .accepted)
+        let activity = try await fixture.activity()
+        #expect(activity.state == .ended)
+        #expect(activity.contentState["currentHealthLevel"] == 0.25)
+        #expect(activity.history.last?.outcome.kind == .applied)
+    }
+
+    @Test func updateWithoutContentStateIsADecodeFailure() async throws {
+        let fixture = try await DeviceWorldFixture()
+        let update: JSONValue = ["event": "update", "timestamp": .number(Double(fixture.now))]
+        _ = await fixture.world.deliver(fixture.push(update))
+        let activity = try await fixture.activity()
+        #expect(activity.state == .active)
+        #expect(activity.history.last?.outcome.kind == .decodeFailure)
+    }
+
     @Test func startEventOnAnActivityTokenIsDropped() async throws {
         let fixture = try await DeviceWorldFixture()
         var aps = DeviceWorldFixture.update(fixture.now).objectValue ?? [:]
