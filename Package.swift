@@ -193,5 +193,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The livepush command line: flag parsing, validation messages, and commands run in-process.
+        .testTarget(
+            name: "LivePushCLITests",
+            dependencies: [
+                "LivePushCLI", "APNsSimulator", "APNsClient", "APNsCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

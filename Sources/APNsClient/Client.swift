@@ -24,7 +24,8 @@ public final class APNsClient: Sendable {
     private let latency = Metrics.Timer(label: "livepush_apns_request_duration_seconds")
 
     /// - Parameters:
-    ///   - tokens: the provider token source; nil sends no `authorization` header.
+    ///   - tokens: the provider token source; nil sends no `authorization` header (with a
+    ///     `configuration.clientCertificate`, the certificate authenticates the connection instead).
     ///   - group: the event loops to use (the shared singleton by default).
     public init(
         configuration: APNsClientConfiguration,
@@ -48,6 +49,7 @@ public final class APNsClient: Sendable {
                 tls.additionalTrustRoots = [.file(caFile)]
             }
         }
+        try configuration.clientCertificate?.apply(to: &tls, endpoint: configuration.endpoint.description)
         let context: NIOSSLContext
         do {
             context = try NIOSSLContext(configuration: tls)

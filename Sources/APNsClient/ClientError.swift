@@ -22,7 +22,8 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .connectFailed(let endpoint, let detail):
-            return "could not connect to \(endpoint): \(detail)"
+            let address = endpoint.hasPrefix("https://") ? String(endpoint.dropFirst("https://".count)) : endpoint
+            return "cannot connect to \(address): \(detail) (is the simulator or APNs host reachable?)"
         case .tlsFailed(let endpoint, let detail):
             return "TLS with \(endpoint) failed: \(detail) (for the local simulator pass --ca-file DATA_DIR/ca.pem)"
         case .timedOut(let seconds):

@@ -8,6 +8,9 @@ public struct APNsClientConfiguration: Sendable {
     public var additionalTrustRootFile: String?
     /// Trust only `additionalTrustRootFile`, not the system roots.
     public var trustOnlyAdditionalRoots: Bool
+    /// A client certificate to present: certificate-based authentication instead of provider tokens
+    /// (make the client with `tokens: nil`). nil: none, the token path.
+    public var clientCertificate: APNsClientCertificate?
     /// The most connections the pool opens to the endpoint. A new one is opened only when every open
     /// connection is at its server-given stream limit.
     public var maximumConnections: Int
@@ -24,6 +27,7 @@ public struct APNsClientConfiguration: Sendable {
         endpoint: APNsEndpoint,
         additionalTrustRootFile: String? = nil,
         trustOnlyAdditionalRoots: Bool = false,
+        clientCertificate: APNsClientCertificate? = nil,
         maximumConnections: Int = 4,
         connectTimeout: Duration = .seconds(10),
         requestTimeout: Duration = .seconds(30),
@@ -33,6 +37,7 @@ public struct APNsClientConfiguration: Sendable {
         self.endpoint = endpoint
         self.additionalTrustRootFile = additionalTrustRootFile
         self.trustOnlyAdditionalRoots = trustOnlyAdditionalRoots
+        self.clientCertificate = clientCertificate
         self.maximumConnections = max(1, maximumConnections)
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout

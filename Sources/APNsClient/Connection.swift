@@ -92,7 +92,7 @@ final class APNsConnection: Sendable {
         } catch {
             pipelineReady.fail(error)
             ready.fail(error)
-            throw .connectFailed(endpoint: endpointText, detail: Self.describe(error))
+            throw .connectFailed(endpoint: endpointText, detail: ConnectFailure.describe(error))
         }
 
         let timeout = channel.eventLoop.scheduleTask(in: connectTimeout) {
@@ -114,9 +114,9 @@ final class APNsConnection: Sendable {
                 throw clientError
             }
             if error is NIOSSLError || error is BoringSSLError {
-                throw .tlsFailed(endpoint: endpointText, detail: Self.describe(error))
+                throw .tlsFailed(endpoint: endpointText, detail: "\(error)")
             }
-            throw .connectFailed(endpoint: endpointText, detail: Self.describe(error))
+            throw .connectFailed(endpoint: endpointText, detail: ConnectFailure.describe(error))
         }
     }
 
@@ -187,13 +187,5 @@ final class APNsConnection: Sendable {
 
     private static func isIPAddress(_ host: String) -> Bool {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? NIOConnectionError {
-            let reasons = error.connectionErrors.map { "\($0.target): \($0.error)" }
-            return reasons.isEmpty ? "\(error)" : reasons.joined(separator: "; ")
-        }
-        return "\(error)"
     }
 }

@@ -32,7 +32,7 @@ public struct ReceivedPush: Sendable, Hashable {
     public var headers: [HeaderField]
     public var payload: Data
     public var receivedAt: Date
-    /// The team and key of the verified provider token.
+    /// The team and key of the verified provider token; empty when a client certificate authenticated the push.
     public var teamID: String
     public var keyID: String
 

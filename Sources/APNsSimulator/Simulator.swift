@@ -55,7 +55,8 @@ public final class Simulator: Sendable {
         )
         self.endpoint = APNsEndpointServer(
             configuration: configuration.endpoint, certificateChainPEM: certificates.serverCertificatePEM,
-            privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world, logger: logger
+            privateKeyPEM: certificates.serverPrivateKeyPEM, clientCertificateAuthorityPEM: certificates.caCertificatePEM,
+            keys: keys, faults: faults, world: world, logger: logger
         )
     }
 

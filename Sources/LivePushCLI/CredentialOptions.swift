@@ -13,10 +13,17 @@ struct CredentialOptions: ParsableArguments {
 
     @Option(name: .customLong("key-file"), help: "The .p8 provider key (PKCS#8 PEM). Default: $LIVEPUSH_KEY_FILE.")
     var keyFile: String?
-    @Option(name: .customLong("key-id"), help: "The key's 10-character Key ID (the JWT kid). Default: $LIVEPUSH_KEY_ID.")
+    @Option(name: .customLong("key-id"), help: "The key's Key ID, 10 characters A-Z 0-9 (the JWT kid). Default: $LIVEPUSH_KEY_ID.")
     var keyID: String?
-    @Option(name: .customLong("team-id"), help: "The 10-character Team ID (the JWT iss). Default: $LIVEPUSH_TEAM_ID.")
+    @Option(name: .customLong("team-id"), help: "The Team ID, 10 characters A-Z 0-9 (the JWT iss). Default: $LIVEPUSH_TEAM_ID.")
     var teamID: String?
+
+    /// Checks the ids given as flags while parsing (so the usage shown is the command's); ids from the
+    /// environment are checked by `resolve`.
+    func validate() throws {
+        if let keyID, let problem = AppleID.problem(keyID, kind: .keyID, source: "--key-id") { throw ValidationError(problem) }
+        if let teamID, let problem = AppleID.problem(teamID, kind: .teamID, source: "--team-id") { throw ValidationError(problem) }
+    }
 
     /// True when any of the three is given, as a flag or in the environment.
     var isProvided: Bool { isProvided(environment: ProcessInfo.processInfo.environment) }
@@ -27,11 +34,14 @@ struct CredentialOptions: ParsableArguments {
             || environment[Self.teamIDVariable] != nil
     }
 
-    /// Loads the key and validates the ids. Errors name the flag and its environment variable.
+    /// Validates the ids (Apple's form: `AppleID`) and loads the key. Errors name the flag or the
+    /// environment variable the value came from.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ResolvedCredentials {
         let file = try value(keyFile, flag: "--key-file", variable: Self.keyFileVariable, what: "the .p8 key file", environment: environment)
         let kid = try value(keyID, flag: "--key-id", variable: Self.keyIDVariable, what: "the Key ID", environment: environment)
         let team = try value(teamID, flag: "--team-id", variable: Self.teamIDVariable, what: "the Team ID", environment: environment)
+        if let problem = AppleID.problem(kid.value, kind: .keyID, source: kid.source) { throw ValidationError(problem) }
+        if let problem = AppleID.problem(team.value, kind: .teamID, source: team.source) { throw ValidationError(problem) }
         do {
             return try ProviderCredentials(keyFile: file.value, keyID: kid.value, teamID: team.value)
         } catch {

@@ -5,7 +5,9 @@ import Foundation
 
 /// Prints the final outcome of one push and exits non-zero when it was not accepted.
 enum OutcomePrinter {
-    static func report(_ outcome: APNsDeliveryOutcome) throws {
+    /// - Parameter remedy: what to do about a refusal, when the caller knows better than the reason's
+    ///   generic advice.
+    static func report(_ outcome: APNsDeliveryOutcome, remedy: String? = nil) throws {
         switch outcome.result {
         case .success(let response) where response.isSuccess:
             print("status: 200")
@@ -21,10 +23,11 @@ enum OutcomePrinter {
                 print("token invalid since: \(ISO8601DateFormatter().string(from: timestamp))")
             }
             if outcome.attempts > 1 { print("attempts: \(outcome.attempts)") }
-            printToStandardError("what to do: \(reason.remedy)")
+            printToStandardError("what to do: \(remedy ?? reason.remedy)")
             throw ExitCode(1)
         case .failure(let error):
             printToStandardError("error: \(error.description)")
+            if let remedy { printToStandardError("what to do: \(remedy)") }
             if outcome.attempts > 1 { printToStandardError("attempts: \(outcome.attempts)") }
             throw ExitCode(2)
         }

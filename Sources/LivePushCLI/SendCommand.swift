@@ -13,6 +13,10 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             Dates (--stale-date, --dismissal-date, --expiration, --timestamp) take Unix seconds, ISO 8601, \
             or a time relative to now such as +2h, +30m, -5m.
+            Authentication: a .p8 key (--key-file, --key-id, --team-id) signs a provider token; or a provider \
+            certificate (--cert-file, --cert-key-file) authenticates the connection. Live Activity pushes need \
+            the .p8 key: APNs refuses them over certificates (400 TopicDisallowed). --push-type alert sends a \
+            plain alert (--alert-title, --alert-body, --sound) to the bundle id, which a certificate may send.
             Example, against the local simulator:
               livepush send --url https://127.0.0.1:2197 --ca-file ~/.livepush/simulator/ca.pem \\
                 --token $TOKEN --bundle-id com.example.apple-samplecode.Emoji-Rangers \\
@@ -21,10 +25,13 @@ struct SendCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var credentials: CredentialOptions
+    @OptionGroup var certificate: CertificateOptions
     @OptionGroup var target: SendTargetOptions
+    @Option(name: .customLong("push-type"), help: "liveactivity, or alert: a plain alert (--alert-title, --alert-body, --sound) to the bundle id.")
+    var pushType: SendPushType = .liveactivity
     @OptionGroup var content: PayloadOptions
 
-    @Option(help: "apns-priority: 10 (now, counts against the activity's budget) or 5 (power-aware).")
+    @Option(help: "apns-priority: 10 (now, counts against the activity's budget) or 5 (power-aware); alert also 1.")
     var priority: Int = 10
     @Option(help: "apns-expiration: 0 (try once), Unix seconds, ISO 8601 or +30m. Default: APNs' policy.")
     var expiration: String?
@@ -45,40 +52,45 @@ struct SendCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard [5, 10].contains(priority) else {
-            throw ValidationError("--priority \(priority) is not allowed for Live Activities; use 5 or 10")
+        switch pushType {
+        case .liveactivity:
+            guard [5, 10].contains(priority) else {
+                throw ValidationError("--priority \(priority) is not allowed for Live Activities; use 5 or 10")
+            }
+        case .alert:
+            guard [1, 5, 10].contains(priority) else { throw ValidationError("--priority \(priority) is not 10, 5 or 1") }
+            try AlertPush.validate(content)
         }
+        try certificate.validate(against: credentials)
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
         guard (1...10_000).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 10000") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
     }
 
     func run() async throws {
-        let now = Date()
-        let payload = try content.makePayload(now: now)
-        let push = try makePush(payload: payload, now: now)
-        let request: APNsRequest
-        do {
-            request = try push.makeRequest()
-        } catch {
-            throw CommandFailure(error.description)
-        }
+        let request = try makeRequest(now: Date())
         let endpoint = try target.endpoint()
 
         if dryRun {
-            let jwtNote = credentials.isProvided ? "bearer <provider token, signed when sent>" : "(none: no credentials given)"
+            let jwtNote = certificate.isProvided ? "(none: the client certificate authenticates the connection)"
+                : credentials.isProvided ? "bearer <provider token, signed when sent>" : "(none: no credentials given)"
             print(RequestPrinter.describe(request, endpoint: endpoint, authorization: jwtNote))
             return
         }
 
-        let resolved = try credentials.resolve()
-        let tokens = try ProviderTokenSource(key: resolved.key, keyID: resolved.keyID, teamID: resolved.teamID)
+        let clientCertificate = try certificate.resolve()
+        var tokens: ProviderTokenSource?
+        if clientCertificate == nil {
+            let resolved = try credentials.resolve()
+            tokens = try ProviderTokenSource(key: resolved.key, keyID: resolved.keyID, teamID: resolved.teamID)
+        }
         var logger = Logger(label: "livepush.send")
         logger.logLevel = verbose ? .debug : .error
         let client = try APNsClient(
             configuration: APNsClientConfiguration(
                 endpoint: endpoint,
                 additionalTrustRootFile: target.caFile.map { NSString(string: $0).expandingTildeInPath },
+                clientCertificate: clientCertificate,
                 maximumConnections: max(1, min(target.connections, concurrency)),
                 requestTimeout: .milliseconds(Int(timeout * 1000)),
                 retry: count > 1 ? .none : APNsRetryPolicy()
@@ -91,7 +103,7 @@ struct SendCommand: AsyncParsableCommand {
         if count == 1 {
             let outcome = await client.deliver(request)
             await client.shutdown()
-            try OutcomePrinter.report(outcome)
+            try OutcomePrinter.report(outcome, remedy: certificateRemedy(outcome))
         } else {
             let report = await LoadRunner(client: client, request: request, count: count, concurrency: concurrency).run()
             await client.shutdown()
@@ -100,7 +112,51 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    /// The request the flags describe: a Live Activity push, or with `--push-type alert` a plain alert.
+    func makeRequest(now: Date) throws -> APNsRequest {
+        switch pushType {
+        case .liveactivity:
+            let push = try makePush(payload: try content.makePayload(now: now), now: now)
+            do {
+                return try push.makeRequest()
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        case .alert:
+            return try AlertPush.request(
+                token: target.token, bundleID: target.bundleID, content: content,
+                priority: APNsPriority(rawValue: priority), expiration: try expirationValue(now: now),
+                collapseID: collapseID, apnsID: try apnsUUID()
+            )
+        }
+    }
+
+    /// What to do when a certificate connection fails, where the generic advice would mislead: a Live
+    /// Activity push refused with TopicDisallowed (it needs a .p8 key), or the server refusing the
+    /// certificate in the TLS handshake (a TLS alert about it).
+    func certificateRemedy(_ outcome: APNsDeliveryOutcome) -> String? {
+        guard certificate.isProvided else { return nil }
+        switch outcome.result {
+        case .success(let response) where pushType == .liveactivity && response.reason == .topicDisallowed:
+            return "Live Activity pushes need token-based authentication: a .p8 key (--key-file, --key-id, --team-id) "
+                + "instead of --cert-file/--cert-key-file. APNs refuses them over certificate connections."
+        case .failure(.tlsFailed(_, let detail)) where detail.contains("ALERT_") && (detail.contains("_CA") || detail.contains("CERTIFICATE")):
+            return "the server refused the client certificate; use one its CA signed (for the local simulator: "
+                + "`livepush simulator certificate --bundle-id ID` with the simulator's --data-dir)"
+        default:
+            return nil
+        }
+    }
+
     private func makePush(payload: LiveActivityPayload, now: Date) throws -> LiveActivityPush {
+        LiveActivityPush(
+            token: target.token, bundleID: target.bundleID, payload: payload,
+            priority: APNsPriority(rawValue: priority), expiration: try expirationValue(now: now),
+            collapseID: collapseID, apnsID: try apnsUUID()
+        )
+    }
+
+    private func expirationValue(now: Date) throws -> APNsExpiration {
         let expirationValue: APNsExpiration
         switch expiration {
         case nil: expirationValue = .serverDefault
@@ -110,17 +166,14 @@ struct SendCommand: AsyncParsableCommand {
                 throw CommandFailure("--expiration: \(error.description)")
             }
         }
-        var uuid: UUID?
-        if let apnsID {
-            guard let parsed = APNsID.parse(apnsID) else {
-                throw CommandFailure("--apns-id '\(apnsID)' is not a UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
-            }
-            uuid = parsed
+        return expirationValue
+    }
+
+    private func apnsUUID() throws -> UUID? {
+        guard let apnsID else { return nil }
+        guard let parsed = APNsID.parse(apnsID) else {
+            throw CommandFailure("--apns-id '\(apnsID)' is not a UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
         }
-        return LiveActivityPush(
-            token: target.token, bundleID: target.bundleID, payload: payload,
-            priority: APNsPriority(rawValue: priority), expiration: expirationValue,
-            collapseID: collapseID, apnsID: uuid
-        )
+        return parsed
     }
 }

@@ -6,7 +6,7 @@ import ArgumentParser
 struct SendTargetOptions: ParsableArguments {
     @Option(help: "The activity's push token (update/end) or the push-to-start token (start), as hex.")
     var token: String
-    @Option(name: .customLong("bundle-id"), help: "The app's bundle id; the topic is <bundle id>.push-type.liveactivity.")
+    @Option(name: .customLong("bundle-id"), help: "The app's bundle id; the topic is <bundle id>.push-type.liveactivity (with --push-type alert, the bundle id).")
     var bundleID: String
     @Option(help: "Apple's environment: sandbox (development builds) or production (TestFlight, App Store).")
     var environment: APNsEnvironment?

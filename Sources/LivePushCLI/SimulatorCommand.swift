@@ -15,7 +15,12 @@ struct SimulatorCommand: AsyncParsableCommand {
             DATA_DIR/ca.pem (made on first start, reused later). Provider keys are trusted from \
             --key-file/--key-id/--team-id (or LIVEPUSH_KEY_FILE/_KEY_ID/_TEAM_ID) and through the control API. \
             Runs until SIGINT or SIGTERM, then sends GOAWAY Shutdown and stops.
-            """
+            Certificate-based connections: the endpoint asks for a client certificate (optional) and trusts \
+            those DATA_DIR/ca.pem signed; `livepush simulator certificate --bundle-id ID [--environment E] \
+            [--out DIR]` issues one. Such a connection is authenticated by the certificate: alert and background \
+            pushes to its bundle id are accepted, Live Activity pushes get 400 TopicDisallowed.
+            """,
+        subcommands: [SimulatorCertificateCommand.self]
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -113,6 +118,12 @@ struct SimulatorCommand: AsyncParsableCommand {
             trusted = resolved
         }
 
+        // A taken port fails here, before the data directory and its certificates are written.
+        do {
+            try await ListenCheck.check([(host, port, "--port"), (host, controlPort, "--control-port")])
+        } catch {
+            throw CommandFailure(error.description)
+        }
         let simulator: Simulator
         do {
             simulator = try Simulator(configuration: configuration, keys: keys)

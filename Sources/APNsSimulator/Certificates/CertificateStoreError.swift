@@ -3,6 +3,8 @@ public enum CertificateStoreError: Error, Sendable, Equatable, CustomStringConve
     case cannotCreateDirectory(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case cannotIssue(reason: String)
+    /// A provider certificate was asked for an empty bundle id or one with characters a topic cannot hold.
+    case invalidBundleID(String)
 
     public var description: String {
         switch self {
@@ -12,6 +14,8 @@ public enum CertificateStoreError: Error, Sendable, Equatable, CustomStringConve
             return "cannot write \(path): \(reason); check the data directory's permissions"
         case .cannotIssue(let reason):
             return "cannot create the simulator's certificates: \(reason)"
+        case .invalidBundleID(let bundleID):
+            return "'\(bundleID)' is not a bundle id; expected letters, digits, '.', '-' and '_', e.g. com.example.app"
         }
     }
 }

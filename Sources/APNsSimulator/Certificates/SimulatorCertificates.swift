@@ -42,17 +42,7 @@ public struct SimulatorCertificates: Sendable {
         var names = standardNames
         for name in extraNames where !names.contains(name) { names.append(name) }
 
-        let ca: (certificate: Certificate, key: P256.Signing.PrivateKey)
-        var caIsNew = false
-        if let existing = files.loadCA(now: now) {
-            ca = existing
-        } else {
-            ca = try issueCA(now: now)
-            try files.write(ca.certificate, to: files.caCertificate, mode: 0o644)
-            try files.write(ca.key.pemRepresentation, to: files.caKey, mode: 0o600)
-            caIsNew = true
-            logger.info("created the simulator CA", metadata: ["path": "\(files.caCertificate)"])
-        }
+        let (ca, caIsNew) = try loadOrCreateCA(files, now: now, logger: logger)
 
         let server: (certificate: Certificate, key: P256.Signing.PrivateKey)
         if !caIsNew, let existing = files.loadServer(issuer: ca.certificate, names: names, now: now.addingTimeInterval(renewalMargin)) {
@@ -71,6 +61,18 @@ public struct SimulatorCertificates: Sendable {
             serverPrivateKeyPEM: server.key.pemRepresentation,
             serverNames: names
         )
+    }
+
+    /// The CA of the data directory, made (and written) when missing, unreadable or expired.
+    static func loadOrCreateCA(
+        _ files: CertificateFiles, now: Date, logger: Logger
+    ) throws(CertificateStoreError) -> (ca: (certificate: Certificate, key: P256.Signing.PrivateKey), isNew: Bool) {
+        if let existing = files.loadCA(now: now) { return (existing, false) }
+        let ca = try issueCA(now: now)
+        try files.write(ca.certificate, to: files.caCertificate, mode: 0o644)
+        try files.write(ca.key.pemRepresentation, to: files.caKey, mode: 0o600)
+        logger.info("created the simulator CA", metadata: ["path": "\(files.caCertificate)"])
+        return (ca, true)
     }
 
     static func pem(_ certificate: Certificate) throws(CertificateStoreError) -> String {

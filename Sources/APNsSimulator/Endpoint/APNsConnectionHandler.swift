@@ -32,7 +32,11 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private let shared: EndpointContext
     private var context: ChannelHandlerContext?
     private var pending: [HTTP2StreamID: PendingRequest] = [:]
-    private var auth = ConnectionAuthentication()
+    /// Streams opened and not answered yet (pending or in flight).
+    private var unanswered: Set<HTTP2StreamID> = []
+    /// When the client reset streams it had not had an answer for, within the configured window.
+    private var unansweredResets: [NIODeadline] = []
+    private var auth: ConnectionAuthentication
     private var raisedStreamLimit = false
     private var answeredStreams = 0
     private var inFlight = 0
@@ -47,8 +51,10 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private var idleCheck: Scheduled<Void>?
     private var logger: Logger
 
-    init(shared: EndpointContext, connectionID: Int) {
+    /// - Parameter clientCertificate: the certificate verified in the TLS handshake; nil: token authentication.
+    init(shared: EndpointContext, connectionID: Int, clientCertificate: ClientCertificate? = nil) {
         self.shared = shared
+        self.auth = ConnectionAuthentication(clientCertificate: clientCertificate)
         var logger = shared.logger
         logger[metadataKey: "connection"] = "\(connectionID)"
         self.logger = logger
@@ -92,6 +98,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             if pending[streamID] == nil {
                 // A new request (trailers of a pending one are ignored).
                 pending[streamID] = PendingRequest(headers: headers.headers, started: lastActivity)
+                unanswered.insert(streamID)
                 if streamID > highestStreamID { highestStreamID = streamID }
             }
             if headers.endStream { complete(streamID) }
@@ -108,8 +115,27 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             }
             pending[streamID] = request
             if data.endStream { complete(streamID) }
+        case .rstStream:
+            if unanswered.remove(frame.streamID) != nil { countUnansweredReset() }
         default:
             break
+        }
+    }
+
+    /// A reset of a stream before its answer. Resets after the answer are normal client behaviour
+    /// (async-http-client resets every stream whose body it does not read) and are not counted; many
+    /// resets of unanswered streams in a short time are the HTTP/2 rapid-reset attack, answered with
+    /// GOAWAY ENHANCE_YOUR_CALM.
+    private func countUnansweredReset() {
+        let configuration = shared.configuration
+        guard let limit = configuration.maxUnansweredResets else { return }
+        let now = NIODeadline.now()
+        let window = TimeAmount.nanoseconds(Int64(configuration.unansweredResetWindow * 1_000_000_000))
+        unansweredResets.removeAll { now - $0 > window }
+        unansweredResets.append(now)
+        if unansweredResets.count > limit {
+            logger.debug("too many resets of unanswered streams", metadata: ["resets": "\(unansweredResets.count)"])
+            goAway(reasonText: configuration.unansweredResetReason, errorCode: .enhanceYourCalm)
         }
     }
 
@@ -124,6 +150,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
         case let closedStream as StreamClosedEvent:
             pending[closedStream.streamID] = nil
+            unanswered.remove(closedStream.streamID)
         case is EndpointShutdownEvent:
             goAway(reason: .shutdown)
         default:
@@ -166,7 +193,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         }
         let apnsID = requestedID ?? APNsID.generate()
         let body = request.body.map { Data($0.readableBytesView) } ?? Data()
-        let environment = shared.environment(authority: fields.authority)
+        let environment = shared.environment(authority: fields.serverName)
         let headers = Self.loggedHeaders(request.headers)
         var exchange = PushExchange(
             method: fields.method ?? "", path: fields.path ?? "", token: pathToken, headers: headers,
@@ -263,6 +290,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     }
 
     private func writeAnswer(_ streamID: HTTP2StreamID, status: Int, apnsID: String, uniqueID: String?, rejection: Rejection?) {
+        unanswered.remove(streamID)
         guard let context, !closed else { return }
         var headers = HPACKHeaders()
         headers.reserveCapacity(4)
@@ -306,14 +334,14 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private func goAway(reason: APNsReason) { goAway(reasonText: reason.rawValue) }
 
     /// Sends GOAWAY with `{"reason": …}` as debug data, then closes once the streams in flight are answered.
-    private func goAway(reasonText: String) {
+    private func goAway(reasonText: String, errorCode: HTTP2ErrorCode = .noError) {
         guard !goingAway, !closed, let context else { return }
         goingAway = true
         logger.debug("GOAWAY", metadata: ["reason": "\(reasonText)"])
         let debugData = context.channel.allocator.buffer(string: ErrorBodyJSON.encode(reason: reasonText, timestamp: nil))
         let frame = HTTP2Frame(
             streamID: .rootStream,
-            payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: debugData)
+            payload: .goAway(lastStreamID: highestStreamID, errorCode: errorCode, opaqueData: debugData)
         )
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
         if inFlight == 0 {

@@ -34,16 +34,21 @@ public final class APNsEndpointServer: Sendable {
     private let shared: EndpointContext
     private let certificateChainPEM: String
     private let privateKeyPEM: String
+    private let clientCertificateAuthorityPEM: String?
     private let group: any EventLoopGroup
     private let state = Locked<(running: Running?, connections: [ObjectIdentifier: any Channel], nextID: Int)>((nil, [:], 1))
 
     /// - Parameters:
     ///   - certificateChainPEM: the server certificate (then any intermediates), PEM.
     ///   - privateKeyPEM: the server certificate's key, PEM.
+    ///   - clientCertificateAuthorityPEM: the CA whose provider certificates authenticate connections
+    ///     (`ProviderCertificate`, the simulator's `ca.pem`). The TLS handshake then asks for a client
+    ///     certificate without requiring one, and fails for a certificate this CA did not sign. nil: no
+    ///     client certificates, token authentication only.
     ///   - metricsFactory: where `livepush_simulator_apns_responses_total{status,reason}` is counted.
     public init(
         configuration: EndpointConfiguration, certificateChainPEM: String, privateKeyPEM: String,
-        keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
+        clientCertificateAuthorityPEM: String? = nil, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         metricsFactory: any MetricsFactory = MetricsSystem.factory,
         logger: Logger = Logger(label: "livepush.simulator.apns")
@@ -53,6 +58,7 @@ public final class APNsEndpointServer: Sendable {
         )
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
+        self.clientCertificateAuthorityPEM = clientCertificateAuthorityPEM
         self.group = group
     }
 
@@ -83,7 +89,7 @@ public final class APNsEndpointServer: Sendable {
         do {
             server = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch {
-            throw StartError.cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
+            throw StartError.cannotBind(host: configuration.host, port: configuration.port, reason: ListenCheck.reason(error))
         }
         let port = server.localAddress?.port ?? configuration.port
         state.withLock { $0.running = Running(server: server, port: port) }
@@ -142,7 +148,14 @@ public final class APNsEndpointServer: Sendable {
                 certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)
             )
             tls.minimumTLSVersion = .tlsv12
-            tls.applicationProtocols = ["h2"]
+            // http/1.1 is listed only so that a client offering nothing else negotiates it and can be told
+            // apart from a client offering no ALPN at all (HTTP/2 with prior knowledge); ALPNGate closes it.
+            tls.applicationProtocols = ["h2", "http/1.1"]
+            if let clientCertificateAuthorityPEM {
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(clientCertificateAuthorityPEM.utf8)))
+                tls.certificateVerification = .optionalVerification
+                tls.sendCANameList = true
+            }
             return try NIOSSLContext(configuration: tls)
         } catch {
             throw StartError.badTLSIdentity("\(error)")

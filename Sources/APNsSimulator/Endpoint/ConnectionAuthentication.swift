@@ -2,34 +2,52 @@ import APNsAuth
 import APNsCore
 import Foundation
 
-/// The provider-token state of one connection: verified tokens (each JWT string is verified once), the
-/// token currently in use and when it last changed, and the team and key the first accepted push bound.
-/// Lives on the connection's event loop.
+/// The authentication state of one connection: its client certificate, if it presented one (then the
+/// certificate authenticates every request, see `ClientCertificate`), else the provider tokens: verified
+/// tokens (each JWT string is verified once), the token currently in use and when it last changed, and
+/// the team and key the first accepted push bound. Lives on the connection's event loop.
 struct ConnectionAuthentication {
     /// A provider token whose signature verified with a trusted key.
-    struct Verified {
+    struct VerifiedToken {
         var token: DecodedProviderToken
         var key: TrustedKey
     }
 
-    private var cache: [String: Verified] = [:]
+    /// What authenticated a request.
+    enum Verified {
+        case token(VerifiedToken)
+        case certificate(ProviderCertificateIdentity)
+    }
+
+    /// The client certificate verified during the TLS handshake; nil: token authentication.
+    let clientCertificate: ClientCertificate?
+    private var cache: [String: VerifiedToken] = [:]
     private static let cacheLimit = 16
     private var currentJWT: String?
     private var changes: [Date] = []
     private(set) var boundTeam: String?
     private(set) var boundKey: TrustedKey?
 
-    /// Authenticates the `authorization` header of one request (step 4 of `PushRequestChecks`):
-    /// MissingProviderToken → InvalidProviderToken (scheme, JWT shape, unknown key, team, signature) →
-    /// ExpiredProviderToken → future `iat` → wrong-environment key → team bound to the connection →
-    /// key unrelated to the bound key → TooManyProviderTokenUpdates.
+    init(clientCertificate: ClientCertificate? = nil) {
+        self.clientCertificate = clientCertificate
+    }
+
+    /// Authenticates one request (step 4 of `PushRequestChecks`). On a connection with a client
+    /// certificate: `ClientCertificate.authenticate` (`authorization` is ignored). Otherwise the
+    /// `authorization` header: MissingProviderToken → InvalidProviderToken (scheme, JWT shape, unknown
+    /// key, team, signature) → ExpiredProviderToken → future `iat` → wrong-environment key → team bound to
+    /// the connection → key unrelated to the bound key → TooManyProviderTokenUpdates.
     mutating func authenticate(
         authorization: String?, environment: APNsEnvironment, now: Date,
         keys: TrustedKeys, configuration: EndpointConfiguration
     ) throws(Rejection) -> Verified {
+        if let clientCertificate { return .certificate(try clientCertificate.authenticate(environment: environment)) }
         guard let authorization, !authorization.isEmpty else { throw Rejection(.missingProviderToken) }
         let jwt = try Self.bearerToken(authorization, caseInsensitive: configuration.bearerCaseInsensitive)
         let verified = try verify(jwt, keys: keys)
+        if verified.token.issuedAtIsString, !configuration.acceptStringIssuedAt {
+            throw Rejection(.invalidProviderToken)
+        }
 
         let age = now.timeIntervalSince(verified.token.issuedAt)
         if age > configuration.providerTokenLifetime { throw Rejection(.expiredProviderToken) }
@@ -51,16 +69,17 @@ struct ConnectionAuthentication {
             changes.append(now)
         }
         currentJWT = jwt
-        return verified
+        return .token(verified)
     }
 
-    /// Binds the connection to the team and key of its first accepted push.
+    /// Binds a token connection to the team and key of its first accepted push.
     mutating func bind(_ verified: Verified) {
+        guard case .token(let verified) = verified else { return }
         if boundTeam == nil { boundTeam = verified.key.teamID }
         if boundKey == nil { boundKey = verified.key }
     }
 
-    private mutating func verify(_ jwt: String, keys: TrustedKeys) throws(Rejection) -> Verified {
+    private mutating func verify(_ jwt: String, keys: TrustedKeys) throws(Rejection) -> VerifiedToken {
         if let cached = cache[jwt] {
             // Still trusted with the same public key (keys can be replaced or removed at run time)?
             if let key = keys.lookup(keyID: cached.key.keyID), key == cached.key { return cached }
@@ -80,7 +99,7 @@ struct ConnectionAuthentication {
         } catch {
             throw Rejection(.invalidProviderToken)
         }
-        let verified = Verified(token: decoded, key: key)
+        let verified = VerifiedToken(token: decoded, key: key)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         cache[jwt] = verified
         return verified

@@ -1,8 +1,8 @@
 import APNsCore
 import Foundation
 
-/// How the simulated APNs endpoint behaves. Defaults follow shared/apns-facts.md; every behaviour
-/// Apple does not document is a setting here.
+/// How the simulated APNs endpoint behaves. Defaults follow docs/apns-protocol.md; every behaviour
+/// Apple does not document is a setting here (docs/apns-protocol.md §11).
 public struct EndpointConfiguration: Sendable {
     /// The address to listen on (loopback by default).
     public var host: String = "127.0.0.1"
@@ -10,10 +10,23 @@ public struct EndpointConfiguration: Sendable {
     public var port: Int = APNsEnvironment.alternatePort
     /// The environment when `:authority` names neither Apple host.
     public var environment: APNsEnvironment = .sandbox
+    /// Speak HTTP/2 to a TLS client that offered no ALPN (prior knowledge), as APNs does for clients
+    /// such as aioapns and Pushy; false closes such connections. A client that negotiates HTTP/1.1 is
+    /// always closed.
+    public var acceptConnectionsWithoutALPN: Bool = true
     /// SETTINGS_MAX_CONCURRENT_STREAMS until the first accepted request on a connection.
     public var initialMaxConcurrentStreams: Int = 1
     /// SETTINGS_MAX_CONCURRENT_STREAMS after the first accepted request.
     public var maxConcurrentStreams: Int = 1000
+    /// Resets (RST_STREAM) of streams not yet answered that a connection may send within
+    /// `unansweredResetWindow` before it gets GOAWAY ENHANCE_YOUR_CALM (the HTTP/2 "rapid reset" abuse).
+    /// Resets of streams already answered never count: clients that do not read an answer's body
+    /// reset its stream, and APNs keeps such connections open. nil: no limit.
+    public var maxUnansweredResets: Int? = 200
+    /// The window for `maxUnansweredResets`.
+    public var unansweredResetWindow: TimeInterval = 30
+    /// The `reason` in that GOAWAY's debug data (Apple documents none).
+    public var unansweredResetReason: String = APNsReason.tooManyRequests.rawValue
     /// A connection without any inbound frame for this long gets GOAWAY `IdleTimeout`; nil: never.
     public var idleTimeout: TimeInterval? = 3600
     /// How old a provider token's `iat` may be before `ExpiredProviderToken`.
@@ -22,6 +35,9 @@ public struct EndpointConfiguration: Sendable {
     public var futureIssuedAtTolerance: TimeInterval? = 60
     /// The reason for an `iat` too far in the future (Apple does not document one).
     public var futureIssuedAtReason: APNsReason = .invalidProviderToken
+    /// Accept an `iat` claim written as a string of digits (`"iat":"1763900000"`). Two widely used
+    /// client libraries write it so and APNs accepts their tokens; false answers InvalidProviderToken.
+    public var acceptStringIssuedAt: Bool = true
     /// Accept `Bearer`, `BEARER`, … as well as `bearer`.
     public var bearerCaseInsensitive: Bool = true
     /// The spelling of the wrong-environment key reason: `BadEnvironmentKeyIdInToken` (documented) or
@@ -43,6 +59,11 @@ public struct EndpointConfiguration: Sendable {
     /// Team ID → the bundle ids the team owns. A team listed here may push only to its bundle ids
     /// (`TopicDisallowed`); an unlisted team may push to any topic.
     public var teamBundleIDs: [String: Set<String>] = [:]
+    /// The answer to a Live Activity push on a connection authenticated by a client certificate. Apple
+    /// said at WWDC23 that Live Activities need token-based connections, and pushes over certificates are
+    /// reported to get 400 `TopicDisallowed` (a field report, not Apple documentation). nil accepts them
+    /// for the certificate's bundle id.
+    public var liveActivityOverCertificateReason: APNsReason? = .topicDisallowed
     /// The clock for `iat` checks, 410 timestamps and the token update window.
     public var clock: any WallClock = SystemWallClock()
 

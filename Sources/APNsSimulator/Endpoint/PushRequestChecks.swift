@@ -2,8 +2,8 @@ import APNsCore
 import Foundation
 
 /// The checks the simulated APNs runs on a device push, in this order (the only place the order is
-/// written down). Apple documents only that authentication comes before the token (shared/apns-facts.md
-/// §3 and §9.7); the rest is our reading, chosen so that cheap, stateless request checks come first.
+/// written down). Apple documents only that authentication comes before the token (docs/apns-protocol.md
+/// §4.3 and §11.7); the rest is our reading, chosen so that cheap, stateless request checks come first.
 ///
 /// 0. Injected faults (`FaultInjector`) apply before any check.
 /// 1. Method: `:method` is `POST`, else 405 `MethodNotAllowed`.
@@ -17,12 +17,20 @@ import Foundation
 ///    403 `BadEnvironmentKeyIdInToken` (spelling configurable); a team other than the one bound to the
 ///    connection: configurable (403 `InvalidProviderToken`); a key unrelated to the bound key: 403
 ///    `UnrelatedKeyIdInToken`; a second token change within 20 minutes: 429 `TooManyProviderTokenUpdates`.
+///    On a connection with a client certificate (verified against the simulator's CA in the TLS
+///    handshake, which fails for any other certificate), the certificate instead, and `authorization` is
+///    ignored (`ClientCertificate`): not an APNs provider certificate (no bundle id UID or push
+///    environment): 403 `BadCertificate`; not valid for the request's environment: 403
+///    `BadCertificateEnvironment`.
 /// 5. Headers: `apns-push-type` unknown (or missing on a `.push-type.liveactivity` topic, configurable):
 ///    400 `InvalidPushType`; `apns-id` not a canonical UUID: 400 `BadMessageId`; `apns-expiration` not
 ///    whole Unix seconds: 400 `BadExpirationDate`; `apns-priority` not 10, 5 or 1 (or 1 on liveactivity,
 ///    10 on background, configurable): 400 `BadPriority`; `apns-collapse-id` over 64 bytes: 400 `BadCollapseId`.
 /// 6. Topic: missing or empty: 400 `MissingTopic`; not a bundle id with the push type's suffix: 400
-///    `BadTopic`; outside the key's topics or the team's bundle ids: 400 `TopicDisallowed`.
+///    `BadTopic`; outside the key's topics or the team's bundle ids: 400 `TopicDisallowed`. On a
+///    certificate connection (`CertificateTopicRule`): a missing topic defaults to the certificate's
+///    bundle id; a Live Activity push: configurable (400 `TopicDisallowed`), before the syntax checks; a
+///    topic the certificate does not list: 400 `TopicDisallowed`.
 /// 7. Token syntax: not whole bytes of hex: 400 `BadDeviceToken`.
 /// 8. Payload: empty: 400 `PayloadEmpty`; over 4096 bytes (5120 for voip): 413 `PayloadTooLarge`.
 /// 9. The devices' verdict (`DeviceWorld.deliver`): unknown token or other environment (400
@@ -45,8 +53,8 @@ struct PushRequestChecks {
         return token.isEmpty ? nil : String(token)
     }
 
-    /// Runs steps 1–8. On success, returns the push for the devices and the verified token (to bind the
-    /// connection once the push is accepted).
+    /// Runs steps 1–8. On success, returns the push for the devices and what authenticated it (to bind
+    /// the connection once the push is accepted).
     func check(
         _ fields: RequestHeaderFields, body: Data, apnsID: String, environment: APNsEnvironment,
         receivedAt: Date, headers: [HeaderField], auth: inout ConnectionAuthentication
@@ -73,7 +81,7 @@ struct PushRequestChecks {
             throw Rejection(.badCollapseId)
         }
         // 6. Topic
-        let topic = try self.topic(fields.topic, pushType: pushType, key: verified.key)
+        let topic = try self.topic(fields.topic, pushType: pushType, credential: verified)
         // 7. Token syntax
         let token: DeviceToken
         do {
@@ -85,10 +93,14 @@ struct PushRequestChecks {
         if body.isEmpty { throw Rejection(.payloadEmpty) }
         if body.count > pushType.maximumPayloadSize { throw Rejection(.payloadTooLarge) }
 
+        let (teamID, keyID) = switch verified {
+        case .token(let token): (token.key.teamID, token.key.keyID)
+        case .certificate: ("", "")
+        }
         let push = ReceivedPush(
             token: token.hex, environment: environment, topic: topic, pushType: pushType, priority: priority,
             expiration: expiration, collapseID: fields.collapseID, apnsID: apnsID, headers: headers,
-            payload: body, receivedAt: receivedAt, teamID: verified.key.teamID, keyID: verified.key.keyID
+            payload: body, receivedAt: receivedAt, teamID: teamID, keyID: keyID
         )
         return (push, verified)
     }
@@ -143,8 +155,16 @@ struct PushRequestChecks {
         return priority
     }
 
-    private func topic(_ value: String?, pushType: APNsPushType, key: TrustedKey) throws(Rejection) -> String {
-        guard let topic = value, !topic.isEmpty else { throw Rejection(.missingTopic) }
+    private func topic(
+        _ value: String?, pushType: APNsPushType, credential: ConnectionAuthentication.Verified
+    ) throws(Rejection) -> String {
+        let topic: String
+        if case .certificate(let certificate) = credential {
+            topic = try CertificateTopicRule.topic(value, pushType: pushType, certificate: certificate, configuration: configuration)
+        } else {
+            guard let value, !value.isEmpty else { throw Rejection(.missingTopic) }
+            topic = value
+        }
         guard topic.utf8.allSatisfy(Self.isTopicByte) else { throw Rejection(.badTopic) }
         let bundleID: Substring
         if let suffix = pushType.topicSuffix {
@@ -159,11 +179,17 @@ struct PushRequestChecks {
             }
             bundleID = Substring(topic)
         }
-        if let topics = key.topics, !topics.contains(topic), !topics.contains(String(bundleID)) {
-            throw Rejection(.topicDisallowed)
-        }
-        if let owned = configuration.teamBundleIDs[key.teamID], !owned.contains(String(bundleID)) {
-            throw Rejection(.topicDisallowed)
+        switch credential {
+        case .token(let token):
+            let key = token.key
+            if let topics = key.topics, !topics.contains(topic), !topics.contains(String(bundleID)) {
+                throw Rejection(.topicDisallowed)
+            }
+            if let owned = configuration.teamBundleIDs[key.teamID], !owned.contains(String(bundleID)) {
+                throw Rejection(.topicDisallowed)
+            }
+        case .certificate(let certificate):
+            try CertificateTopicRule.check(topic: topic, bundleID: bundleID, pushType: pushType, certificate: certificate)
         }
         return topic
     }

@@ -6,6 +6,8 @@ struct RequestHeaderFields {
     var method: String?
     var path: String?
     var authority: String?
+    /// HTTP/1-style `host`, which some HTTP/2 clients (aioapns) send instead of `:authority`.
+    var host: String?
     var authorization: String?
     var pushType: String?
     var apnsID: String?
@@ -23,6 +25,7 @@ struct RequestHeaderFields {
             case ":method": Self.set(&method, value, name, &duplicate)
             case ":path": Self.set(&path, value, name, &duplicate)
             case ":authority": Self.set(&authority, value, name, &duplicate)
+            case "host": Self.set(&host, value, name, &duplicate)
             case "authorization": Self.set(&authorization, value, name, &duplicate)
             case "apns-push-type": Self.set(&pushType, value, name, &duplicate)
             case "apns-id": Self.set(&apnsID, value, name, &duplicate)
@@ -36,6 +39,9 @@ struct RequestHeaderFields {
             }
         }
     }
+
+    /// The host the client addressed: `:authority`, else `host`.
+    var serverName: String? { authority ?? host }
 
     private static func set(_ slot: inout String?, _ value: String, _ name: String, _ duplicate: inout String?) {
         if slot != nil, duplicate == nil { duplicate = name }

@@ -13,6 +13,34 @@ import Testing
         await harness.stop()
     }
 
+    @Test func clientWithoutALPNSpeaksHTTP2WithPriorKnowledge() async throws {
+        // aioapns and Pushy offer no ALPN and work against APNs.
+        let harness = try await EndpointHarness.start()
+        let client = try await harness.connect(alpn: [])
+        #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
+        await client.close()
+        await harness.stop()
+
+        let strict = try await EndpointHarness.start { $0.acceptConnectionsWithoutALPN = false }
+        await #expect(throws: (any Error).self) {
+            _ = try await strict.connect(alpn: [])
+        }
+        await strict.stop()
+    }
+
+    @Test func hostHeaderNamesTheEnvironmentWithoutAuthority() async throws {
+        // aioapns sends `host` instead of `:authority`.
+        let harness = try await EndpointHarness.start()
+        let client = try await harness.connect()
+        var headers = harness.request().filter { $0.0 != ":authority" }
+        headers.append(("host", "api.push.apple.com"))
+        let answer = try await client.send(headers, body: EndpointHarness.payload)
+        #expect(answer.status == 200)
+        #expect(answer["apns-unique-id"] == nil, "production has no apns-unique-id")
+        await client.close()
+        await harness.stop()
+    }
+
     @Test func streamLimitRisesAfterFirstAcceptedPush() async throws {
         let harness = try await EndpointHarness.start()
         let client = try await harness.connect()
@@ -37,6 +65,46 @@ import Testing
         try await client.waitForSettings(count: 2)
         #expect(client.maxConcurrentStreams == 250)
         await client.close()
+        await harness.stop()
+    }
+
+    @Test func resetsOfAnsweredStreamsKeepTheConnection() async throws {
+        // async-http-client resets every stream whose body it does not read, after the answer. 600
+        // such resets (three times NIO's default limit of 200 per 30 s) must not cost the connection.
+        let harness = try await EndpointHarness.start()
+        let client = try await harness.connect()
+        #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
+        try await client.waitForSettings(count: 2)
+        for _ in 0..<6 {
+            let ids = (0..<100).map { _ in client.start(harness.request(), body: EndpointHarness.payload) }
+            for id in ids {
+                #expect(try await client.response(id).status == 200)
+                client.reset(id)
+            }
+        }
+        #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
+        #expect(client.goAway == nil)
+        #expect(!client.isClosed)
+        await client.close()
+        await harness.stop()
+    }
+
+    @Test func rapidResetsOfUnansweredStreamsGetGoAway() async throws {
+        let harness = try await EndpointHarness.start {
+            $0.maxUnansweredResets = 20
+            $0.initialMaxConcurrentStreams = 100
+        }
+        let client = try await harness.connect()
+        // 20 resets of streams the server has not answered are tolerated...
+        for _ in 0..<20 { client.reset(client.open(harness.request())) }
+        #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
+        #expect(client.goAway == nil)
+        // ...the 21st within the window is the rapid-reset pattern.
+        client.reset(client.open(harness.request()))
+        let goAway = try await client.waitForGoAway()
+        #expect(goAway.errorCode == 0xb) // ENHANCE_YOUR_CALM
+        #expect(goAway.debugData == #"{"reason":"TooManyRequests"}"#)
+        try await client.waitForClose()
         await harness.stop()
     }
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @testable import APNsSimulator
 
-/// One test per reason the endpoint itself produces (shared/apns-facts.md §3), over real sockets.
+/// One test per reason the endpoint itself produces (docs/apns-protocol.md §4), over real sockets.
 @Suite struct EndpointRejectionTests {
     /// Sends one request on a fresh connection and checks the error shape: status, JSON reason,
     /// content-type and apns-id.
@@ -141,6 +141,22 @@ import Testing
         #expect(try await client.send(harness.request(jwt: jwt), body: EndpointHarness.payload).status == 200)
         await client.close()
         await harness.stop()
+    }
+
+    @Test func numericStringIssuedAtIsAcceptedUnlessConfigured() async throws {
+        let harness = try await EndpointHarness.start()
+        let jwt = try TestJWT.stringIssuedAt(key: harness.signingKey.privateKey, keyID: EndpointHarness.keyID,
+                                             teamID: EndpointHarness.teamID, issuedAt: harness.clock.now())
+        let client = try await harness.connect()
+        #expect(try await client.send(harness.request(jwt: jwt), body: EndpointHarness.payload).status == 200)
+        await client.close()
+        await harness.stop()
+
+        let strict = try await EndpointHarness.start { $0.acceptStringIssuedAt = false }
+        let strictJWT = try TestJWT.stringIssuedAt(key: strict.signingKey.privateKey, keyID: EndpointHarness.keyID,
+                                                   teamID: EndpointHarness.teamID, issuedAt: strict.clock.now())
+        try await expectRejection(strict, strict.request(jwt: strictJWT), status: 403, reason: "InvalidProviderToken")
+        await strict.stop()
     }
 
     @Test func tooManyProviderTokenUpdates() async throws {

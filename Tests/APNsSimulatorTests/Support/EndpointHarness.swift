@@ -78,7 +78,8 @@ final class EndpointHarness: Sendable {
         let (certificates, directory) = Self.certificates
         let endpoint = APNsEndpointServer(
             configuration: configuration, certificateChainPEM: certificates.serverCertificatePEM,
-            privateKeyPEM: certificates.serverPrivateKeyPEM, keys: keys, faults: faults, world: world,
+            privateKeyPEM: certificates.serverPrivateKeyPEM, clientCertificateAuthorityPEM: certificates.caCertificatePEM,
+            keys: keys, faults: faults, world: world,
             metricsFactory: metricsFactory ?? MetricsSystem.factory, logger: logger
         )
         let port = try await endpoint.start()
@@ -88,6 +89,18 @@ final class EndpointHarness: Sendable {
 
     func connect(alpn: [String] = ["h2"]) async throws -> RawHTTP2Client {
         try await RawHTTP2Client.connect(port: port, caPEM: caPEM, alpn: alpn)
+    }
+
+    /// Connects presenting `certificate` as the TLS client certificate.
+    func connect(certificate: ProviderCertificate) async throws -> RawHTTP2Client {
+        try await RawHTTP2Client.connect(
+            port: port, caPEM: caPEM, clientCertificate: (certificate.certificatePEM, certificate.privateKeyPEM)
+        )
+    }
+
+    /// A provider certificate signed by the endpoint's CA.
+    func certificate(bundleID: String = EndpointHarness.bundleID, environment: APNsEnvironment = .sandbox) throws -> ProviderCertificate {
+        try ProviderCertificate.issue(bundleID: bundleID, environment: environment, directory: directory)
     }
 
     func stop() async { await endpoint.shutdown(gracePeriod: .seconds(1)) }

@@ -42,13 +42,19 @@ final class RawHTTP2Client: Sendable {
         self.collector = collector
     }
 
-    /// Connects, completes TLS (trusting `caPEM`) with the given ALPN list, sends the preface and waits
-    /// for the server's first SETTINGS. Throws when the server closes instead.
+    /// Connects, completes TLS (trusting `caPEM`, presenting `clientCertificate` if given) with the given
+    /// ALPN list, sends the preface and waits for the server's first SETTINGS. Throws when the server
+    /// closes instead.
     static func connect(
-        port: Int, caPEM: String, alpn: [String] = ["h2"], serverName: String = "localhost"
+        port: Int, caPEM: String, alpn: [String] = ["h2"], serverName: String = "localhost",
+        clientCertificate: (certificatePEM: String, keyPEM: String)? = nil
     ) async throws -> RawHTTP2Client {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(caPEM.utf8)))
+        if let clientCertificate {
+            tls.certificateChain = try NIOSSLCertificate.fromPEMBytes(Array(clientCertificate.certificatePEM.utf8)).map { .certificate($0) }
+            tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(clientCertificate.keyPEM.utf8), format: .pem))
+        }
         tls.applicationProtocols = alpn
         tls.minimumTLSVersion = .tlsv12
         let context = try NIOSSLContext(configuration: tls)
@@ -109,6 +115,21 @@ final class RawHTTP2Client: Sendable {
         }
         channel.flush()
         return streamID
+    }
+
+    /// Opens a stream with `headers` and no END_STREAM: the request stays unfinished, so unanswered.
+    @discardableResult
+    func open(_ headers: [(String, String)]) -> Int {
+        let streamID = nextStream.next(by: 2)
+        var hpack = HPACKHeaders()
+        for (name, value) in headers { hpack.add(name: name, value: value) }
+        channel.writeAndFlush(HTTP2Frame(streamID: HTTP2StreamID(streamID), payload: .headers(.init(headers: hpack, endStream: false))), promise: nil)
+        return streamID
+    }
+
+    /// Resets `streamID` (RST_STREAM CANCEL), as a client does when it drops a request or its answer.
+    func reset(_ streamID: Int) {
+        channel.writeAndFlush(HTTP2Frame(streamID: HTTP2StreamID(streamID), payload: .rstStream(.cancel)), promise: nil)
     }
 
     /// Waits for the answer on `streamID`.

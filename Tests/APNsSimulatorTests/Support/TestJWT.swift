@@ -18,4 +18,13 @@ enum TestJWT {
         let signature = try key.signature(for: Data(input.utf8))
         return input + "." + base64URL(signature.derRepresentation)
     }
+
+    /// `header.claims.signature` with `iat` written as a string of digits (`"iat":"1763900000"`), as
+    /// kalyke-apns and some Swift clients write it; raw `r‖s` signature.
+    static func stringIssuedAt(key: P256.Signing.PrivateKey, keyID: String, teamID: String, issuedAt: Date) throws -> String {
+        let header = base64URL(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8))
+        let claims = base64URL(Array(#"{"iss":"\#(teamID)","iat":"\#(Int(issuedAt.timeIntervalSince1970))"}"#.utf8))
+        let input = header + "." + claims
+        return input + "." + base64URL(try key.signature(for: Data(input.utf8)).rawRepresentation)
+    }
 }
