@@ -75,7 +75,7 @@ struct AppRoutes: Sendable {
                 throw APIError.notFound("activityId", "no activity '\(activityId)' is registered")
             }
             if change.endedNow {
-                services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: change.activity.userId, reason: "app", at: now))
+                services.webhook.notify(.activityEnded(activityId, userId: change.activity.userId, cause: .app, at: now))
             }
             return APIResponse.json(ActivityView(change.activity))
         }
@@ -93,7 +93,7 @@ struct AppRoutes: Sendable {
                 throw APIError.notFound("activityId", "no activity '\(activityId)' is registered")
             }
             if change.endedNow {
-                services.webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, userId: change.activity.userId, reason: "app", at: now))
+                services.webhook.notify(.activityEnded(activityId, userId: change.activity.userId, cause: .app, at: now))
             }
             return APIResponse.json(ActivityView(change.activity))
         }

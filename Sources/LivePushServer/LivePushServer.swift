@@ -6,20 +6,23 @@ import NIOCore
 import PushStore
 import ServiceLifecycle
 
-/// The provider server: the HTTP API, the outbox workers and the lifecycle sweep, over one store and
-/// one APNs sender.
+/// The provider server: the HTTP API (a Hummingbird application) with its Services: the delivery
+/// workers, the lifecycle sweep and the webhook, over one store and one APNs sender.
 ///
-/// `start()` returns once the API listens; `shutdown()` stops accepting requests, lets the workers
-/// finish the pushes in flight and gives back their outbox claims. `run()` does both around a
-/// cancellation (for service lifecycles and signals).
+/// The services wait until the API listens. On graceful shutdown the API stops first, then the sweep,
+/// then the workers (which finish their in-flight pushes and give back their claims), then the webhook
+/// (which delivers the events already queued). `run()` is the whole lifecycle as a Service; `start()`
+/// and `shutdown()` do the same for callers that embed the server (tests, the demo).
 public final class LivePushServer: Service, Sendable {
     public let configuration: ServerConfiguration
     public let metrics: ServerMetrics
     private let services: ServerServices
-    private let workers: DeliveryWorkers
+    private let delivery: DeliveryService
     private let sweeper: LifecycleSweeper
+    private let listening = ListeningGate()
     private let logger: Logger
-    private let state = Locked<(http: Task<Void, any Error>?, group: ServiceGroup?, sweep: Task<Void, Never>?, port: Int?)>((nil, nil, nil, nil))
+    /// The ServiceGroup `start()` runs the application in, the task running it, and the bound port.
+    private let embedded = Locked<(group: ServiceGroup?, task: Task<Void, any Error>?, port: Int?)>((nil, nil, nil))
 
     /// - Parameters:
     ///   - store: where everything is kept; the server does not close it.
@@ -33,7 +36,7 @@ public final class LivePushServer: Service, Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
-        let webhook = WebhookNotifier(url: configuration.webhookURL, logger: logger)
+        let webhook = WebhookService(url: configuration.webhookURL, logger: logger)
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let acceptor = PushAcceptor(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook, signal: signal)
         services = ServerServices(
@@ -41,8 +44,14 @@ public final class LivePushServer: Service, Sendable {
             authenticator: Authenticator(store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys),
             acceptor: acceptor, webhook: webhook
         )
-        workers = DeliveryWorkers(store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook, signal: signal)
-        sweeper = LifecycleSweeper(store: store, configuration: configuration, clock: clock, logger: logger, webhook: webhook, timestamps: acceptor.timestamps, signal: signal)
+        delivery = DeliveryService(
+            store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
+            webhook: webhook, signal: signal, listening: listening
+        )
+        sweeper = LifecycleSweeper(
+            store: store, configuration: configuration, clock: clock, logger: logger, webhook: webhook,
+            timestamps: acceptor.timestamps, signal: signal, listening: listening
+        )
     }
 
     /// The router with every route of the API (exposed for route listings and tests).
@@ -55,81 +64,66 @@ public final class LivePushServer: Service, Sendable {
         return router
     }
 
-    /// The bound HTTP port once started.
-    public var port: Int? { state.withLock { $0.port } }
-
-    /// Starts the HTTP API, then (once it listens) the workers and the lifecycle sweep; returns the
-    /// bound port. A port that cannot be bound fails with `ServerStartError.cannotListen` before any
-    /// background work has started.
-    @discardableResult
-    public func start() async throws -> Int {
-        let (bound, continuation) = AsyncStream<Int>.makeStream()
+    /// The Hummingbird application: the API and, as its Services, the webhook, the workers and the sweep
+    /// (shut down in the reverse order: API, sweep, workers, webhook).
+    public func makeApplication() -> some ApplicationProtocol {
+        let listening = listening
         let logger = logger
-        let app = Application(
+        return Application(
             router: makeRouter(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
+            services: [services.webhook, delivery, sweeper],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("livepush serve listening", metadata: ["port": "\(port)"])
-                continuation.yield(port)
-                continuation.finish()
+                listening.open(port: port)
             },
             logger: logger
         )
-        let group = ServiceGroup(services: [app], logger: logger)
-        let http = Task {
-            defer { continuation.finish() }
-            try await group.run()
+    }
+
+    /// The bound HTTP port once started.
+    public var port: Int? { embedded.withLock { $0.port } }
+
+    /// Runs the application and its services until graceful shutdown (a Service of an enclosing group).
+    /// A port that cannot be bound fails with `ServerStartError.cannotListen` before any background work.
+    public func run() async throws {
+        do {
+            try await makeApplication().run()
+        } catch {
+            listening.close()
+            if listening.isOpen { throw error }
+            throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port, reason: Self.listenFailure(error))
         }
-        state.withLock { $0.http = http; $0.group = group }
-        var port: Int?
-        for await value in bound { port = value }
-        guard let port else {
-            let result = await http.result
-            await shutdown()
-            var reason = "the server stopped before listening"
-            if case .failure(let error) = result { reason = Self.listenFailure(error) }
-            throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port, reason: reason)
+        listening.close()
+    }
+
+    /// Starts the server in the background and returns the bound port once the API listens.
+    @discardableResult
+    public func start() async throws -> Int {
+        let group = ServiceGroup(services: [self], logger: logger)
+        let task = Task { try await group.run() }
+        embedded.withLock { $0.group = group; $0.task = task }
+        guard let port = await listening.wait() else {
+            let result = await task.result
+            embedded.withLock { $0 = (nil, nil, nil) }
+            if case .failure(let error) = result { throw error }
+            throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port, reason: "the server stopped before listening")
         }
-        workers.start()
-        let sweeper = sweeper
-        let interval = configuration.lifecycleInterval
-        let sweep = Task.detached {
-            while !Task.isCancelled {
-                await sweeper.sweep()
-                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
-            }
-        }
-        state.withLock { $0.port = port; $0.sweep = sweep }
+        embedded.withLock { $0.port = port }
         return port
     }
 
-    /// "address already in use" for a bind error, the error's own text otherwise.
-    static func listenFailure(_ error: any Error) -> String {
-        guard let io = error as? IOError else { return "\(error)" }
-        return String(cString: strerror(io.errnoCode)).lowercased()
-    }
-
-    /// Graceful stop: the API stops, the workers finish in-flight pushes and release their claims.
+    /// Graceful stop of a server `start()` started: the API stops, the workers finish in-flight pushes and
+    /// release their claims, the webhook delivers what is queued.
     public func shutdown() async {
-        let (http, group, sweep) = state.withLock { state in
-            defer { state.http = nil; state.group = nil; state.sweep = nil; state.port = nil }
-            return (state.http, state.group, state.sweep)
+        let (group, task) = embedded.withLock { state in
+            defer { state = (nil, nil, nil) }
+            return (state.group, state.task)
         }
         await group?.triggerGracefulShutdown()
-        _ = await http?.result
-        sweep?.cancel()
-        await sweep?.value
-        await workers.stop()
+        _ = await task?.result
         logger.info("livepush serve stopped")
-    }
-
-    /// Runs as a service: starts, then on graceful shutdown (e.g. SIGTERM in a `ServiceGroup`) stops
-    /// the API and lets the workers finish.
-    public func run() async throws {
-        try await start()
-        try? await gracefulShutdown()
-        await shutdown()
     }
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
@@ -143,6 +137,12 @@ public final class LivePushServer: Service, Sendable {
     @discardableResult
     public func sweepLifecycle() async -> (ended: Int, dismissed: Int, forgotten: Int) {
         await sweeper.sweep()
+    }
+
+    /// "address already in use" for a bind error, the error's own text otherwise.
+    static func listenFailure(_ error: any Error) -> String {
+        guard let io = error as? IOError else { return "\(error)" }
+        return String(cString: strerror(io.errnoCode)).lowercased()
     }
 }
 

@@ -12,13 +12,13 @@ final class PushAcceptor: Sendable {
     let metrics: ServerMetrics
     let clock: any WallClock
     let logger: Logger
-    let webhook: WebhookNotifier
+    let webhook: WebhookService
     let signal: OutboxSignal
     /// Shared with the lifecycle sweep, so both issue one activity increasing timestamps.
     let timestamps = TimestampIssuer()
 
     init(store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
-         logger: Logger, webhook: WebhookNotifier, signal: OutboxSignal) {
+         logger: Logger, webhook: WebhookService, signal: OutboxSignal) {
         self.signal = signal
         self.store = store
         self.configuration = configuration
@@ -78,8 +78,9 @@ final class PushAcceptor: Sendable {
             items.append(item)
         }
         try await enqueue(items, into: &answer)
-        await afterAcceptance(activityIds: items.compactMap(\.target.activityId), kind: kind, contentState: body.contentState,
-                              timestamps: timestampsByActivity, dismissal: dismissal, now: now)
+        let users = Dictionary(activities.map { ($0.activityId, $0.userId) }, uniquingKeysWith: { first, _ in first })
+        await afterAcceptance(activityIds: items.compactMap(\.target.activityId), users: users, kind: kind,
+                              contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal, now: now)
         return answer
     }
 
@@ -151,7 +152,7 @@ final class PushAcceptor: Sendable {
 
     /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
     /// group's can be many thousands); failures are logged (the pushes are accepted already).
-    private func afterAcceptance(activityIds: [String], kind: PushKind, contentState: JSONValue?,
+    private func afterAcceptance(activityIds: [String], users: [String: String?], kind: PushKind, contentState: JSONValue?,
                                  timestamps: [String: Date], dismissal: Date?, now: Date) async {
         guard !activityIds.isEmpty else { return }
         do {
@@ -162,7 +163,7 @@ final class PushAcceptor: Sendable {
                     activityIds: activityIds, at: now,
                     dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay))
                 for activityId in ended {
-                    webhook.notify(WebhookEvent(event: "activity.ended", activityId: activityId, reason: "backend", at: now))
+                    webhook.notify(.activityEnded(activityId, userId: users[activityId] ?? nil, cause: .backend, at: now))
                 }
             }
         } catch {

@@ -11,5 +11,5 @@ struct ServerServices: Sendable {
     let metrics: ServerMetrics
     let authenticator: Authenticator
     let acceptor: PushAcceptor
-    let webhook: WebhookNotifier
+    let webhook: WebhookService
 }

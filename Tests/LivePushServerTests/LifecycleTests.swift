@@ -11,6 +11,28 @@ import Testing
 @Suite struct LifecycleTests {
     let token = String(repeating: "9f", count: 32)
 
+    @Test func webhookEventsQueuedAtShutdownAreDelivered() async throws {
+        // A slow backend (200 ms an answer) and eight activities ended at once: when the server is told
+        // to stop, most events are still queued. Shutdown returns only after every one was delivered.
+        let receiver = WebhookReceiver(delay: .milliseconds(200))
+        try await receiver.start()
+        let port = receiver.port
+        let harness = try await ServerHarness { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        let ids = (1...8).map { "w\($0)" }
+        for (index, id) in ids.enumerated() {
+            let token = String(repeating: String(format: "%02x", index + 1), count: 32)
+            let registration = registrationJSON(activityId: id, token: token, groups: ["hook"])
+            #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registration).status == 201)
+        }
+        #expect(try await harness.http.post("/v1/groups/hook/end", key: ServerHarness.backendKey, "{}").status == 202)
+        #expect(receiver.bodies.count < ids.count, "the events are still queued when shutdown starts")
+        await harness.stop()
+        let delivered = receiver.bodies.compactMap { $0["activityId"]?.stringValue }
+        #expect(delivered.sorted() == ids.sorted())
+        #expect(receiver.bodies.allSatisfy { $0["event"]?.stringValue == "activity.ended" && $0["reason"]?.stringValue == "backend" })
+        await receiver.stop()
+    }
+
     @Test func overAgeActivityIsEndedWithItsLastStateThenForgotten() async throws {
         let receiver = WebhookReceiver()
         try await receiver.start()

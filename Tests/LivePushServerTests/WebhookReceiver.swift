@@ -10,6 +10,12 @@ final class WebhookReceiver: @unchecked Sendable {
     private var received: [JSONValue] = []
     private var task: Task<Void, any Error>?
     private(set) var port = 0
+    /// How long each answer waits (a slow backend).
+    private let delay: Duration
+
+    init(delay: Duration = .zero) {
+        self.delay = delay
+    }
 
     var bodies: [JSONValue] { lock.withLock { received } }
 
@@ -17,6 +23,7 @@ final class WebhookReceiver: @unchecked Sendable {
         let router = Router()
         router.post("/hook") { [self] request, _ -> HTTPResponse.Status in
             let buffer = try await request.body.collect(upTo: 1 << 20)
+            if delay > .zero { try await Task.sleep(for: delay) }
             if let value = try? JSONValue.parse(Data(buffer.readableBytesView)) {
                 lock.withLock { received.append(value) }
             }

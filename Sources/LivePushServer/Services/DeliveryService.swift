@@ -2,24 +2,28 @@ import APNsCore
 import Foundation
 import Logging
 import PushStore
+import ServiceLifecycle
 
-/// The outbox workers: each claims a batch of due pushes, sends them concurrently, and records one final
-/// outcome per push (or reschedules it with back-off until its expiration). `stop()` makes them stop
-/// claiming, finish what is in flight and give back their claims.
-final class DeliveryWorkers: Sendable {
+/// The outbox workers, as a Service of the application: once the API listens, `workerCount` workers each
+/// claim a batch of due pushes, send them concurrently, and record one final outcome per push (or
+/// reschedule it with back-off until its expiration). On graceful shutdown (or cancellation) they stop
+/// claiming, finish what is in flight and give back their claims before `run` returns.
+final class DeliveryService: Service, Sendable {
     private let store: any PushStore
     private let sender: any PushSending
     private let configuration: ServerConfiguration
     private let metrics: ServerMetrics
     private let clock: any WallClock
     private let logger: Logger
-    private let webhook: WebhookNotifier
+    private let webhook: WebhookService
     private let signal: OutboxSignal
-    private let state = Locked<(stopping: Bool, tasks: [Task<Void, Never>])>((false, []))
+    private let listening: ListeningGate
+    private let stopping = Locked(false)
 
     init(store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
-         clock: any WallClock, logger: Logger, webhook: WebhookNotifier, signal: OutboxSignal) {
+         clock: any WallClock, logger: Logger, webhook: WebhookService, signal: OutboxSignal, listening: ListeningGate) {
         self.signal = signal
+        self.listening = listening
         self.store = store
         self.sender = sender
         self.configuration = configuration
@@ -29,24 +33,35 @@ final class DeliveryWorkers: Sendable {
         self.webhook = webhook
     }
 
-    private var isStopping: Bool { state.withLock { $0.stopping } }
+    private var isStopping: Bool { stopping.withLock { $0 } }
 
-    /// Starts `configuration.workerCount` workers.
-    func start() {
-        let tasks = (0..<configuration.workerCount).map { index in
-            Task.detached { [self] in await self.work(owner: "\(configuration.instanceID)-w\(index)") }
+    /// Runs the workers until graceful shutdown or cancellation; returns once each has finished its
+    /// in-flight pushes and released its claims.
+    func run() async {
+        guard await listening.wait() != nil else { return }
+        let workers = configuration.workerCount
+        let instance = configuration.instanceID
+        // A service that returns early stops the application: with no workers, wait for shutdown.
+        guard workers > 0 else { return await waitForShutdown() }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withTaskGroup(of: Void.self) { group in
+                    for index in 0..<workers {
+                        group.addTask { await self.work(owner: "\(instance)-w\(index)") }
+                    }
+                }
+            } onGracefulShutdown: {
+                self.stop()
+            }
+        } onCancel: {
+            self.stop()
         }
-        state.withLock { $0.tasks = tasks }
     }
 
-    /// Stops claiming, waits for in-flight pushes, and releases the claims left.
-    func stop() async {
-        let tasks = state.withLock { state in
-            state.stopping = true
-            return state.tasks
-        }
+    /// Makes the workers stop claiming (each finishes its batch, then releases its claims).
+    private func stop() {
+        stopping.withLock { $0 = true }
         signal.wakeAll()
-        for task in tasks { await task.value }
     }
 
     private func work(owner: String) async {
@@ -226,13 +241,13 @@ final class DeliveryWorkers: Sendable {
             case .activity:
                 if let activity = try await store.markTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
                     logger.info("token marked invalid", metadata: ["activityId": "\(activity.activityId)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.notify(WebhookEvent(event: "token.invalid", activityId: activity.activityId, userId: activity.userId,
+                    webhook.notify(WebhookEvent(event: .tokenInvalid, activityId: activity.activityId, userId: activity.userId,
                                                 reason: reason.rawValue, token: target.token.shortened, at: date))
                 }
             case .pushToStartToken:
                 for record in try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
                     logger.info("push-to-start token marked invalid", metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.notify(WebhookEvent(event: "token.invalid", pushToStartTokenId: record.id.lowercased, userId: record.userId,
+                    webhook.notify(WebhookEvent(event: .tokenInvalid, pushToStartTokenId: record.id.lowercased, userId: record.userId,
                                                 reason: reason.rawValue, token: target.token.shortened, at: date))
                 }
             }

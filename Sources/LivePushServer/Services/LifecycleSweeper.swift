@@ -3,27 +3,42 @@ import Foundation
 import LiveActivity
 import Logging
 import PushStore
+import ServiceLifecycle
 
 /// Ends activities that reached the maximum active duration (with their last content-state), marks ended
 /// activities dismissed once their dismissal date has passed, and forgets them after their dismissal window.
-final class LifecycleSweeper: Sendable {
+/// A Service of the application: once the API listens it sweeps every `lifecycleInterval` until graceful
+/// shutdown (a sweep under way is finished, never cut off).
+final class LifecycleSweeper: Service, Sendable {
     private let store: any PushStore
     private let configuration: ServerConfiguration
     private let clock: any WallClock
     private let logger: Logger
-    private let webhook: WebhookNotifier
+    private let webhook: WebhookService
     private let timestamps: TimestampIssuer
     private let signal: OutboxSignal
+    private let listening: ListeningGate
 
     init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
-         webhook: WebhookNotifier, timestamps: TimestampIssuer, signal: OutboxSignal) {
+         webhook: WebhookService, timestamps: TimestampIssuer, signal: OutboxSignal, listening: ListeningGate) {
         self.signal = signal
+        self.listening = listening
         self.timestamps = timestamps
         self.store = store
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
         self.webhook = webhook
+    }
+
+    func run() async {
+        guard await listening.wait() != nil else { return }
+        let interval = Duration.milliseconds(Int64(configuration.lifecycleInterval * 1000))
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            await sweep()
+            // Only the wait between sweeps is cut short by shutdown.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
     }
 
     /// Runs one sweep: returns how many activities were ended, dismissed and forgotten.
@@ -73,7 +88,7 @@ final class LifecycleSweeper: Sendable {
             // The app or the backend may have ended it since it was listed: then they reported the end.
             guard change.endedNow else { return false }
             logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityId)"])
-            webhook.notify(WebhookEvent(event: "activity.ended", activityId: activity.activityId, userId: activity.userId, reason: "maximumDuration", at: now))
+            webhook.notify(.activityEnded(activity.activityId, userId: activity.userId, cause: .maximumDuration, at: now))
             return true
         } catch {
             logger.error("ending an old activity failed", metadata: ["activityId": "\(activity.activityId)", "error": "\(error)"])

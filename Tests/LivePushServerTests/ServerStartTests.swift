@@ -1,0 +1,26 @@
+import Foundation
+import LivePushServer
+import PushStore
+import Testing
+
+/// Starting the server where it cannot listen.
+@Suite struct ServerStartTests {
+    @Test func aTakenPortFailsWithAClearErrorBeforeAnyBackgroundWork() async throws {
+        let running = try await ServerHarness()
+        var configuration = ServerConfiguration()
+        configuration.port = try #require(running.server.port)
+        configuration.appKeys = [ServerHarness.appKey]
+        configuration.backendKeys = [ServerHarness.backendKey]
+        let second = try LivePushServer(configuration: configuration, store: running.store, sender: FakeSender())
+        do {
+            try await second.start()
+            Issue.record("a second server started on a taken port")
+        } catch let error as ServerStartError {
+            #expect(error.description == "cannot listen on 127.0.0.1:\(configuration.port): address already in use; pick another --host/--port (0 picks a free port)")
+        }
+        #expect(second.port == nil)
+        // The first server is unaffected.
+        #expect(try await running.http.get("/health", key: nil).status == 200)
+        await running.stop()
+    }
+}
