@@ -104,10 +104,9 @@ extension LiveActivityPayload {
         staleDate: Date? = nil,
         relevanceScore: Double? = nil
     ) -> LiveActivityPayload {
-        LiveActivityPayload(
-            event: .end, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
-            dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert
-        )
+        var payload = end(dismissalDate: dismissalDate, alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)
+        payload.contentState = contentState
+        return payload
     }
 }
 

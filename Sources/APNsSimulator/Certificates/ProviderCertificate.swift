@@ -29,7 +29,7 @@ public struct ProviderCertificate: Sendable {
         directory: String = SimulatorDataDirectory.defaultPath(), now: Date = Date(),
         logger: Logger = Logger(label: "livepush.simulator.certificates")
     ) throws(CertificateStoreError) -> ProviderCertificate {
-        guard !bundleID.isEmpty, bundleID.utf8.allSatisfy(Self.isBundleIDByte) else {
+        guard !bundleID.isEmpty, bundleID.utf8.allSatisfy(PushRequestChecks.isTopicByte) else {
             throw .invalidBundleID(bundleID)
         }
         let files = CertificateFiles(directory: directory)
@@ -95,15 +95,5 @@ public struct ProviderCertificate: Sendable {
         try files.write(privateKeyPEM, to: paths.key, mode: 0o600)
         try files.write(certificatePEM, to: paths.certificate, mode: 0o644)
         return paths
-    }
-
-    private static func isBundleIDByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
     }
 }

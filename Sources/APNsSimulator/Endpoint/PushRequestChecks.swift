@@ -194,7 +194,8 @@ struct PushRequestChecks {
         return topic
     }
 
-    private static func isTopicByte(_ byte: UInt8) -> Bool {
+    /// A byte of a bundle id or topic: ASCII letters, digits, `.`, `-` and `_`.
+    static func isTopicByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
