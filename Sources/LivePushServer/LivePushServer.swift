@@ -16,7 +16,12 @@ import ServiceLifecycle
 public final class LivePushServer: Service, Sendable {
     public let configuration: ServerConfiguration
     public let metrics: ServerMetrics
-    private let services: ServerServices
+    private let store: any PushStore
+    private let clock: any WallClock
+    private let keys: APIKeyChecker
+    private let pushes: PushService
+    private let activities: ActivityService
+    private let webhook: WebhookService
     private let delivery: DeliveryService
     private let sweeper: LifecycleSweeper
     private let listening = ListeningGate()
@@ -36,31 +41,34 @@ public final class LivePushServer: Service, Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
+        self.store = store
+        self.clock = clock
         let webhook = WebhookService(url: configuration.webhookURL, logger: logger)
+        self.webhook = webhook
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
-        let acceptor = PushAcceptor(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, webhook: webhook, signal: signal)
-        services = ServerServices(
-            store: store, configuration: configuration, clock: clock, logger: logger, metrics: metrics,
-            authenticator: Authenticator(store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys),
-            acceptor: acceptor, webhook: webhook
-        )
+        keys = APIKeyChecker(store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys)
+        let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: webhook, signal: signal)
+        self.pushes = pushes
+        activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: webhook)
         delivery = DeliveryService(
             store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
             webhook: webhook, signal: signal, listening: listening
         )
         sweeper = LifecycleSweeper(
-            store: store, configuration: configuration, clock: clock, logger: logger, webhook: webhook,
-            timestamps: acceptor.timestamps, signal: signal, listening: listening
+            store: store, configuration: configuration, clock: clock, logger: logger, pushes: pushes, listening: listening
         )
     }
 
-    /// The router with every route of the API (exposed for route listings and tests).
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
+    /// The router with every route of the API (exposed for route listings and tests): one group per
+    /// audience under `/v1`, each behind the authentication middleware of its key scope.
+    public func makeRouter() -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
         router.middlewares.add(APIErrorMiddleware(logger: logger))
-        AppRoutes(services: services).add(to: router)
-        BackendRoutes(services: services).add(to: router)
-        OperationsRoutes(services: services).add(to: router)
+        AppRoutes(activities: activities)
+            .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .app, keys: keys)))
+        BackendRoutes(pushes: pushes, activities: activities, clock: clock)
+            .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys)))
+        OperationsRoutes(store: store, metrics: metrics).add(to: router)
         return router
     }
 
@@ -72,7 +80,7 @@ public final class LivePushServer: Service, Sendable {
         return Application(
             router: makeRouter(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
-            services: [services.webhook, delivery, sweeper],
+            services: [webhook, delivery, sweeper],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("livepush serve listening", metadata: ["port": "\(port)"])

@@ -15,8 +15,10 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response
+        } catch let error as DomainError {
+            return apiError(error).response
         } catch let error as PushStoreError {
-            return StoreErrorMapping.apiError(error, logger: logger).response
+            return apiError(DomainError(error)).response
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:
@@ -34,20 +36,16 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "the server could not complete the request; retry later").response
         }
     }
-}
 
-/// Maps store failures to API errors.
-enum StoreErrorMapping {
-    static func apiError(_ error: PushStoreError, logger: Logger) -> APIError {
-        switch error {
-        case .notFound(let kind, let id):
-            return APIError(.notFound, field: kind.rawValue + "Id", rule: "exists", "no \(kind.rawValue) '\(id)' is registered")
-        case .conflict(let detail):
-            return APIError(.conflict, field: nil, rule: "conflict", detail)
-        case .invalidInput(let field, let rule):
-            return APIError(.badRequest, field: field, rule: "invalid", rule)
-        case .unavailable(let detail), .database(let detail):
-            logger.error("store failed", metadata: ["error": "\(detail)"])
+    /// The one mapping from domain refusals to HTTP: invalid 400, notFound 404, conflict 409, unavailable
+    /// 503 (logged here, answered without internals).
+    func apiError(_ error: DomainError) -> APIError {
+        switch error.kind {
+        case .invalid: return APIError(.badRequest, field: error.subject, rule: error.rule, error.message)
+        case .notFound: return APIError(.notFound, field: error.subject, rule: error.rule, error.message)
+        case .conflict: return APIError(.conflict, field: error.subject, rule: error.rule, error.message)
+        case .unavailable:
+            logger.error("store failed", metadata: ["error": "\(error.message)"])
             return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "storage is unavailable; retry later (nothing was written)")
         }
     }

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import Hummingbird
+import HummingbirdAuth
 import PushStore
 
 /// API keys: generation, hashing and checking a bearer token against the development keys and the store.
@@ -24,8 +26,8 @@ public enum APIKeys {
     }
 }
 
-/// Checks `Authorization: Bearer <key>` and the scope a route needs.
-struct Authenticator: Sendable {
+/// Finds the principal of `Authorization: Bearer <key>` among the development keys and the stored keys.
+struct APIKeyChecker: Sendable {
     let store: any PushStore
     /// Hashes of the development keys, with their scope.
     let developmentKeys: [String: ApiKeyScope]
@@ -38,8 +40,9 @@ struct Authenticator: Sendable {
         developmentKeys = keys
     }
 
-    /// The scope of the request's key; throws 401 without a known active key and 403 for another scope.
-    func require(_ scope: ApiKeyScope, authorization: String?) async throws(APIError) {
+    /// The request's principal when it holds an active key of `scope`; throws 401 without a known active
+    /// key and 403 for a key of another scope.
+    func principal(authorization: String?, requiring scope: ApiKeyScope) async throws(APIError) -> Principal {
         let field = "Authorization"
         guard let authorization, !authorization.isEmpty else {
             throw APIError(.unauthorized, field: field, rule: "required", "send 'Authorization: Bearer <API key>' (create keys with `livepush keys create --scope \(scope.rawValue)`)")
@@ -49,9 +52,9 @@ struct Authenticator: Sendable {
             throw APIError(.unauthorized, field: field, rule: "bearer", "the Authorization header must be 'Bearer <API key>'")
         }
         let hash = APIKeys.hash(String(parts[1]).trimmingCharacters(in: .whitespaces))
-        let found: ApiKeyScope
+        let found: Principal
         if let development = developmentKeys[hash] {
-            found = development
+            found = Principal(scope: development, keyId: nil)
         } else {
             let record: ApiKeyRecord?
             do {
@@ -62,11 +65,24 @@ struct Authenticator: Sendable {
             guard let record, record.isActive else {
                 throw APIError(.unauthorized, field: field, rule: "apiKey", "the API key is unknown or revoked")
             }
-            found = record.scope
+            found = Principal(scope: record.scope, keyId: record.id)
         }
-        guard found == scope else {
+        guard found.scope == scope else {
             let allowed = scope == .app ? "app keys register activities and tokens" : "backend keys send pushes and read activities"
-            throw APIError(.forbidden, field: field, rule: "scope", "this route needs a \(scope.rawValue) key but the key has scope \(found.rawValue); \(allowed)")
+            throw APIError(.forbidden, field: field, rule: "scope", "this route needs a \(scope.rawValue) key but the key has scope \(found.scope.rawValue); \(allowed)")
         }
+        return found
+    }
+}
+
+/// The authentication middleware of one audience's routes: every request must carry an active key of
+/// `scope`, and acts as its principal (`context.identity`).
+struct APIKeyAuthenticator: AuthenticatorMiddleware {
+    typealias Context = APIRequestContext
+    let scope: ApiKeyScope
+    let keys: APIKeyChecker
+
+    func authenticate(request: Request, context: Context) async throws -> Principal? {
+        try await keys.principal(authorization: request.headers[.authorization], requiring: scope)
     }
 }

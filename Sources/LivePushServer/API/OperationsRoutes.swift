@@ -1,25 +1,27 @@
 import Foundation
 import Hummingbird
+import PushStore
 
 /// `/health`, `/metrics` (Prometheus text) and `/openapi.json`, without authentication.
 struct OperationsRoutes: Sendable {
-    let services: ServerServices
+    let store: any PushStore
+    let metrics: ServerMetrics
 
-    func add(to router: Router<BasicRequestContext>) {
-        let services = services
+    func add(to router: Router<APIRequestContext>) {
+        let (store, metrics) = (store, metrics)
         router.get("/health") { _, _ -> Response in
             do {
-                let depth = try await services.store.outboxDepth()
+                let depth = try await store.outboxDepth()
                 return APIResponse.json(Health(status: "ok", outboxDepth: depth))
             } catch {
                 return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "the store does not answer: \(error)").response
             }
         }
         router.get("/metrics") { _, _ -> Response in
-            if let depth = try? await services.store.outboxDepth() {
-                services.metrics.setOutboxDepth(depth)
+            if let depth = try? await store.outboxDepth() {
+                metrics.setOutboxDepth(depth)
             }
-            return APIResponse.raw(Data(services.metrics.render().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            return APIResponse.raw(Data(metrics.render().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.get("/openapi.json") { _, _ -> Response in
             APIResponse.raw(Data(OpenAPIDocument.json.utf8), contentType: "application/json; charset=utf-8")

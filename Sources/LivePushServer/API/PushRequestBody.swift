@@ -3,31 +3,16 @@ import Foundation
 import LiveActivity
 import PushStore
 
-/// The body of an update, end or start request, checked field by field.
-struct PushRequestBody: Sendable {
-    /// Required, except on an end (without it the activity keeps showing its last state).
-    var contentState: JSONValue?
-    var requestedPriority: APNsPriority
-    var importance: PushImportance
-    var alert: LiveActivityAlert?
-    var staleDate: Date?
-    var relevanceScore: Double?
-    var dismissalDate: Date?
-    var expiration: Date?
-    var collapseId: String?
-    /// Start only.
-    var attributesType: String?
-    var attributes: JSONValue?
-    /// Start only (iOS 18+): ask the device for the new activity's update token.
-    var inputPushToken = false
-
+/// The body of an update, end or start request, read into a `PushContent`: every problem names its
+/// field and rule.
+enum PushRequestBody {
     static let commonKeys: Set<String> = [
         "contentState", "priority", "importance", "alert", "sound", "staleDate", "relevanceScore", "expiration",
         "collapseId",
     ]
 
     /// Parses the body for `kind`; every problem names its field and rule.
-    static func parse(_ body: JSONBody, kind: PushKind, now: Date) throws(APIError) -> PushRequestBody {
+    static func parse(_ body: JSONBody, kind: PushKind, now: Date) throws(APIError) -> PushContent {
         var keys = commonKeys
         if kind == .end { keys.insert("dismissalDate") }
         if kind == .start { keys.formUnion(["attributesType", "attributes", "inputPushToken"]) }
@@ -55,7 +40,7 @@ struct PushRequestBody: Sendable {
         if let collapseId, collapseId.utf8.count > APNsRequestHeaders.maximumCollapseIDBytes {
             throw .badRequest("collapseId", "maxBytes", "'collapseId' is \(collapseId.utf8.count) bytes; APNs accepts at most 64")
         }
-        return PushRequestBody(
+        return PushContent(
             contentState: contentState, requestedPriority: priority, importance: importance, alert: alert,
             staleDate: try body.date("staleDate", now: now), relevanceScore: try body.number("relevanceScore"),
             dismissalDate: kind == .end ? try body.date("dismissalDate", now: now) : nil,
@@ -127,61 +112,5 @@ struct PushRequestBody: Sendable {
         let locKey = try localized.requiredString("locKey", maxLength: 1024)
         let arguments = try localized.stringArray("locArgs", maxCount: 32, maxLength: 1024) ?? []
         return .localized(key: locKey, arguments: arguments)
-    }
-
-    /// The payload for one target, with the timestamp fixed now.
-    func payload(kind: PushKind, timestamp: Date, dismissalDate: Date?) -> LiveActivityPayload {
-        switch kind {
-        case .start:
-            return .start(
-                attributesType: attributesType ?? "", attributes: attributes ?? .object([:]), contentState: contentState ?? .object([:]),
-                alert: alert ?? LiveActivityAlert(), timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore,
-                inputPushToken: inputPushToken
-            )
-        case .update:
-            return .update(contentState: contentState ?? .object([:]), alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)
-        case .end:
-            return LiveActivityPayload(
-                event: .end, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
-                dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert
-            )
-        }
-    }
-
-    /// Checks the payload as APNs and the device will; the error names the body field at fault.
-    static func validate(_ payload: LiveActivityPayload) throws(APIError) -> Data {
-        do {
-            return try payload.validatedBody()
-        } catch {
-            throw apiError(for: error)
-        }
-    }
-
-    static func apiError(for error: LiveActivityPayloadError) -> APIError {
-        let field: String
-        let rule: String
-        switch error {
-        case .payloadTooLarge: (field, rule) = ("contentState", "maxPayloadSize")
-        case .missingContentState, .contentStateNotObject: (field, rule) = ("contentState", "object")
-        case .missingStartField(let key): (field, rule) = (camel(key.rawValue), "required")
-        case .dismissalDateNotOnEnd: (field, rule) = ("dismissalDate", "endOnly")
-        case .attributesNotOnStart(let key, _): (field, rule) = (camel(key.rawValue), "startOnly")
-        case .inputPushNotOnStart(let key, _): (field, rule) = (camel(key.rawValue), "startOnly")
-        case .attributesNotObject: (field, rule) = ("attributes", "object")
-        case .emptyAttributesType: (field, rule) = ("attributesType", "nonEmpty")
-        case .relevanceScoreNotFinite: (field, rule) = ("relevanceScore", "finite")
-        case .emptyLocKey(let path): (field, rule) = (path.replacingOccurrences(of: "loc-key", with: "locKey"), "nonEmpty")
-        case .emptySoundName: (field, rule) = ("alert.sound", "nonEmpty")
-        case .invalidInputPushChannel: (field, rule) = ("inputPushChannel", "base64")
-        case .notEncodable(let key, _): (field, rule) = (camel(key.rawValue), "json")
-        }
-        return APIError(.badRequest, field: field, rule: rule, error.description)
-    }
-
-    /// `content-state` → `contentState`.
-    static func camel(_ key: String) -> String {
-        let parts = key.split(separator: "-")
-        guard let first = parts.first else { return key }
-        return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }

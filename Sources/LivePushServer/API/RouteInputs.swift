@@ -26,18 +26,11 @@ enum RouteInputs {
         }
     }
 
-    static func environment(_ body: JSONBody, accepted: APNsEnvironment?) throws(APIError) -> APNsEnvironment {
+    static func environment(_ body: JSONBody) throws(APIError) -> APNsEnvironment {
         let text = try body.requiredString("environment", maxLength: 32)
         guard let environment = APNsEnvironment(rawValue: text) else {
             throw .badRequest("environment", "oneOf", "'environment' is '\(text)'; accepted: sandbox (development builds), production (TestFlight, App Store)")
         }
-        if let accepted, accepted != environment {
-            throw .badRequest("environment", "serverEnvironment", "this server sends to APNs \(accepted.rawValue); a \(environment.rawValue) token would be refused with BadDeviceToken")
-        }
         return environment
-    }
-
-    static func authorization(_ request: Request) -> String? {
-        request.headers[.authorization]
     }
 }

@@ -4,45 +4,101 @@ import LiveActivity
 import Logging
 import PushStore
 
-/// Turns checked send requests into outbox items: fixes each push's timestamp, applies the priority
-/// budget, and writes the whole request to the outbox in one transaction before anything else.
-final class PushAcceptor: Sendable {
+/// The only way into the outbox: sends by activity, by group and by user (push-to-start), and the end
+/// of an activity at its maximum duration (for the lifecycle sweep). Decides eligibility, fixes each
+/// push's timestamp, applies the priority budget, writes the whole request to the outbox in one
+/// transaction (where coalescing happens), then records the content state and, for ends, the end.
+final class PushService: Sendable {
     let store: any PushStore
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
     let clock: any WallClock
     let logger: Logger
-    let webhook: WebhookService
+    let events: any DomainEvents
     let signal: OutboxSignal
     /// Shared with the lifecycle sweep, so both issue one activity increasing timestamps.
     let timestamps = TimestampIssuer()
 
     init(store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
-         logger: Logger, webhook: WebhookService, signal: OutboxSignal) {
+         logger: Logger, events: any DomainEvents, signal: OutboxSignal) {
         self.signal = signal
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
         self.clock = clock
         self.logger = logger
-        self.webhook = webhook
+        self.events = events
     }
 
-    /// Why an activity cannot receive pushes now, or nil.
-    static func ineligibility(_ activity: ActivityRecord) -> (rule: String, message: String)? {
-        if activity.state != .active {
-            return ("active", "activity '\(activity.activityId)' is \(activity.state.rawValue); only active activities take updates")
+    /// Updates or ends one activity.
+    func send(_ kind: PushKind, toActivity activityId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) else {
+            throw .notFound("activityId", "no activity '\(activityId)' is registered")
         }
-        if case .invalid(let reason, _) = activity.tokenState {
-            return ("validToken", "activity '\(activity.activityId)' has no valid push token (APNs said \(reason)); the app must register a new token")
+        if let refusal = Eligibility.refusalToAccept(activity) {
+            throw .conflict("activityId", refusal.rule, refusal.message)
         }
-        return nil
+        return try await accept(kind, content, activities: [activity], skipped: [], endCause: .backend).accepted
     }
 
-    /// Accepts an update or end for each activity given (already checked eligible).
-    func accept(kind: PushKind, body: PushRequestBody, activities: [ActivityRecord], skipped: [AcceptedPushes.Skipped])
-        async throws(APIError) -> AcceptedPushes
-    {
+    /// Updates or ends every active activity of a group; the others are listed as skipped.
+    func send(_ kind: PushKind, toGroup groupId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+        let members = try await stored { () async throws(PushStoreError) in try await store.activities(inGroup: groupId) }
+        guard !members.isEmpty else {
+            throw .notFound("groupId", "no activity is registered in group '\(groupId)'")
+        }
+        var eligible: [ActivityRecord] = []
+        var skipped: [AcceptedPushes.Skipped] = []
+        for activity in members {
+            if let refusal = Eligibility.refusalToAccept(activity) {
+                // Ended and dismissed members are simply no longer part of the group's audience.
+                if activity.state == .active { skipped.append(.init(activityId: activity.activityId, reason: refusal.message)) }
+            } else {
+                eligible.append(activity)
+            }
+        }
+        return try await accept(kind, content, activities: eligible, skipped: skipped, endCause: .backend).accepted
+    }
+
+    /// Starts an activity on every device of a user that has a valid push-to-start token for the type.
+    func start(user userId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+        let attributesType = content.attributesType ?? ""
+        let tokens = try await stored { () async throws(PushStoreError) in
+            try await store.pushToStartTokens(forUser: userId, attributesType: attributesType)
+        }
+        let valid = tokens.filter { $0.tokenState.isValid }
+        guard !valid.isEmpty else {
+            throw .notFound("userId", "user '\(userId)' has no valid push-to-start token for '\(attributesType)'; the app stores one with PUT /v1/push-to-start-tokens")
+        }
+        let skipped = tokens.filter { !$0.tokenState.isValid }.map {
+            AcceptedPushes.Skipped(pushToStartTokenId: $0.id.lowercased, reason: "push-to-start token of device '\($0.deviceId)' is invalid")
+        }
+        return try await acceptStart(content, tokens: valid, skipped: skipped)
+    }
+
+    /// Ends an activity that reached the maximum active duration: an end push with its last content state
+    /// when it has one and a valid token, then the end itself. True when this call ended it (the app or
+    /// the backend may have ended it since it was listed: then they reported the end).
+    func endAtMaximumDuration(_ activity: ActivityRecord) async throws(DomainError) -> Bool {
+        let now = clock.now()
+        let dismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
+        if let state = activity.lastContentState, Eligibility.refusalToAccept(activity) == nil {
+            let content = PushContent(contentState: state, requestedPriority: .conservesPower, importance: .timeSensitive, dismissalDate: dismissal)
+            return try await !accept(.end, content, activities: [activity], skipped: [], endCause: .maximumDuration).ended.isEmpty
+        }
+        let change = try await stored { () async throws(PushStoreError) in
+            try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)
+        }
+        if change.endedNow { events.notify(.activityEnded(activity.activityId, userId: activity.userId, cause: .maximumDuration, at: now)) }
+        return change.endedNow
+    }
+
+    /// Accepts an update or end for each activity given (already checked eligible); returns the answer
+    /// and, for an end, the activities this call ended.
+    private func accept(
+        _ kind: PushKind, _ body: PushContent, activities: [ActivityRecord], skipped: [AcceptedPushes.Skipped],
+        endCause: WebhookEvent.EndCause
+    ) async throws(DomainError) -> (accepted: AcceptedPushes, ended: [String]) {
         let now = clock.now()
         var items: [OutboxItem] = []
         var timestampsByActivity: [String: Date] = [:]
@@ -59,7 +115,7 @@ final class PushAcceptor: Sendable {
             if let encoded = encodedByTimestamp[timestamp] {
                 data = encoded
             } else {
-                data = try PushRequestBody.validate(body.payload(kind: kind, timestamp: timestamp, dismissalDate: dismissal))
+                data = try PushContent.validate(body.payload(kind: kind, timestamp: timestamp, dismissalDate: dismissal))
                 encodedByTimestamp[timestamp] = data
             }
             payloads.append((activity, data))
@@ -79,21 +135,22 @@ final class PushAcceptor: Sendable {
         }
         try await enqueue(items, into: &answer)
         let users = Dictionary(activities.map { ($0.activityId, $0.userId) }, uniquingKeysWith: { first, _ in first })
-        await afterAcceptance(activityIds: items.compactMap(\.target.activityId), users: users, kind: kind,
-                              contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal, now: now)
-        return answer
+        let ended = await afterAcceptance(activityIds: items.compactMap(\.target.activityId), users: users, kind: kind,
+                                          contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal,
+                                          endCause: endCause, now: now)
+        return (answer, ended)
     }
 
     /// Accepts a push-to-start for each valid token given.
-    func acceptStart(body: PushRequestBody, tokens: [PushToStartTokenRecord], skipped: [AcceptedPushes.Skipped])
-        async throws(APIError) -> AcceptedPushes
+    private func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [AcceptedPushes.Skipped])
+        async throws(DomainError) -> AcceptedPushes
     {
         let now = clock.now()
         var answer = AcceptedPushes(skipped: skipped)
         var items: [OutboxItem] = []
         for token in tokens {
             let timestamp = timestamps.next(for: "start:" + token.id.uuidString, now: now, stored: nil)
-            let data = try PushRequestBody.validate(body.payload(kind: .start, timestamp: timestamp, dismissalDate: nil))
+            let data = try PushContent.validate(body.payload(kind: .start, timestamp: timestamp, dismissalDate: nil))
             items.append(OutboxItem(
                 target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
                 requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseId,
@@ -104,14 +161,9 @@ final class PushAcceptor: Sendable {
         return answer
     }
 
-    private func enqueue(_ items: [OutboxItem], into answer: inout AcceptedPushes) async throws(APIError) {
+    private func enqueue(_ items: [OutboxItem], into answer: inout AcceptedPushes) async throws(DomainError) {
         guard !items.isEmpty else { return }
-        let result: EnqueueResult
-        do {
-            result = try await store.enqueue(items)
-        } catch {
-            throw StoreErrorMapping.apiError(error, logger: logger)
-        }
+        let result = try await stored { () async throws(PushStoreError) in try await store.enqueue(items) }
         signal.wake(items: items.count)
         answer.pushIds = result.accepted.map(\.lowercased)
         answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced.lowercased, by: $0.by.lowercased) }
@@ -127,18 +179,14 @@ final class PushAcceptor: Sendable {
     /// For a priority-10 request: each activity's hourly budget checked and counted, for all of them in
     /// one store step (safe across instances). Empty for other priorities.
     private func budgetDecisions(_ requested: APNsPriority, for activities: [ActivityRecord], now: Date)
-        async throws(APIError) -> [String: BudgetDecision]
+        async throws(DomainError) -> [String: BudgetDecision]
     {
         guard requested == .immediate, !activities.isEmpty else { return [:] }
         let requests = activities.map { activity in
             (activityId: activity.activityId,
              limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget)
         }
-        do {
-            return try await store.consumeHighPriority(requests, at: now)
-        } catch {
-            throw StoreErrorMapping.apiError(error, logger: logger)
-        }
+        return try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority(requests, at: now) }
     }
 
     /// The priority to send with: priority 10 within the activity's hourly budget, else 5 with the reason.
@@ -152,9 +200,10 @@ final class PushAcceptor: Sendable {
 
     /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
     /// group's can be many thousands); failures are logged (the pushes are accepted already).
+    @discardableResult
     private func afterAcceptance(activityIds: [String], users: [String: String?], kind: PushKind, contentState: JSONValue?,
-                                 timestamps: [String: Date], dismissal: Date?, now: Date) async {
-        guard !activityIds.isEmpty else { return }
+                                 timestamps: [String: Date], dismissal: Date?, endCause: WebhookEvent.EndCause, now: Date) async -> [String] {
+        guard !activityIds.isEmpty else { return [] }
         do {
             _ = try await store.recordContentState(
                 activityIds.map { (activityId: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState)
@@ -163,12 +212,14 @@ final class PushAcceptor: Sendable {
                     activityIds: activityIds, at: now,
                     dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay))
                 for activityId in ended {
-                    webhook.notify(.activityEnded(activityId, userId: users[activityId] ?? nil, cause: .backend, at: now))
+                    events.notify(.activityEnded(activityId, userId: users[activityId] ?? nil, cause: endCause, at: now))
                 }
+                return ended
             }
         } catch {
             let target = activityIds.count == 1 ? activityIds[0] : "\(activityIds.count) activities"
             logger.error("bookkeeping after acceptance failed", metadata: ["activityId": "\(target)", "error": "\(error)"])
         }
+        return []
     }
 }

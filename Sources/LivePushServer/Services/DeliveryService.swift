@@ -15,13 +15,13 @@ final class DeliveryService: Service, Sendable {
     private let metrics: ServerMetrics
     private let clock: any WallClock
     private let logger: Logger
-    private let webhook: WebhookService
+    private let webhook: any DomainEvents
     private let signal: OutboxSignal
     private let listening: ListeningGate
     private let stopping = Locked(false)
 
     init(store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
-         clock: any WallClock, logger: Logger, webhook: WebhookService, signal: OutboxSignal, listening: ListeningGate) {
+         clock: any WallClock, logger: Logger, webhook: any DomainEvents, signal: OutboxSignal, listening: ListeningGate) {
         self.signal = signal
         self.listening = listening
         self.store = store
@@ -277,12 +277,8 @@ final class DeliveryService: Service, Sendable {
                 guard let activity = stored else {
                     return .failure(TargetFailure(reason: "activity is no longer registered"))
                 }
-                // No longer on the Lock Screen: nothing would show the push (an ended one still does).
-                if activity.state == .dismissed {
-                    return .failure(TargetFailure(reason: "activity was dismissed before the push was sent"))
-                }
-                if case .invalid(let reason, _) = activity.tokenState {
-                    return .failure(TargetFailure(reason: "token invalid (\(reason)); waiting for the app to register a new one"))
+                if let refusal = Eligibility.refusalToSend(activity) {
+                    return .failure(TargetFailure(reason: refusal))
                 }
                 return .success(ResolvedTarget(token: activity.pushToken, bundleId: activity.bundleId))
             case .pushToStartToken(let id):

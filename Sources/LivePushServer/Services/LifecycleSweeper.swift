@@ -14,21 +14,17 @@ final class LifecycleSweeper: Service, Sendable {
     private let configuration: ServerConfiguration
     private let clock: any WallClock
     private let logger: Logger
-    private let webhook: WebhookService
-    private let timestamps: TimestampIssuer
-    private let signal: OutboxSignal
+    private let pushes: PushService
     private let listening: ListeningGate
 
     init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
-         webhook: WebhookService, timestamps: TimestampIssuer, signal: OutboxSignal, listening: ListeningGate) {
-        self.signal = signal
+         pushes: PushService, listening: ListeningGate) {
+        self.pushes = pushes
         self.listening = listening
-        self.timestamps = timestamps
         self.store = store
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        self.webhook = webhook
     }
 
     func run() async {
@@ -69,26 +65,11 @@ final class LifecycleSweeper: Service, Sendable {
         return (ended, dismissed, forgotten)
     }
 
-    /// Ends one activity: an end push with its last content-state when it has one and a valid token.
+    /// Ends one over-age activity through the push service (the only way into the outbox).
     private func end(_ activity: ActivityRecord, now: Date) async -> Bool {
-        let dismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
         do {
-            if let state = activity.lastContentState, activity.tokenState.isValid {
-                let timestamp = timestamps.next(for: activity.activityId, now: now, stored: activity.lastTimestamp)
-                let payload = LiveActivityPayload.end(contentState: state, dismissalDate: dismissal, timestamp: timestamp)
-                let item = OutboxItem(
-                    target: .activity(id: activity.activityId), kind: .end, payload: payload.encoded(),
-                    priority: .conservesPower, importance: .timeSensitive,
-                    expiration: now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
-                )
-                _ = try await store.enqueue([item])
-                signal.wake(items: 1)
-            }
-            let change = try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)
-            // The app or the backend may have ended it since it was listed: then they reported the end.
-            guard change.endedNow else { return false }
+            guard try await pushes.endAtMaximumDuration(activity) else { return false }
             logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityId)"])
-            webhook.notify(.activityEnded(activity.activityId, userId: activity.userId, cause: .maximumDuration, at: now))
             return true
         } catch {
             logger.error("ending an old activity failed", metadata: ["activityId": "\(activity.activityId)", "error": "\(error)"])

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// queues (it never blocks a request or a worker), `run` delivers, retrying a failed POST a few times.
 /// On graceful shutdown it stops taking events and delivers the ones already queued before it returns
 /// (each gets one more try; what still fails is logged with the event).
-final class WebhookService: Service, Sendable {
+final class WebhookService: Service, DomainEvents, Sendable {
     private let url: URL?
     private let logger: Logger
     private let timeout: TimeInterval

@@ -1,0 +1,106 @@
+import APNsCore
+import Foundation
+import Logging
+import PushStore
+
+/// What the app reports about its activities, and what the backend reads back: registration, token
+/// rotation, push-to-start tokens, ends and dismissals the app saw, and an activity with its history.
+final class ActivityService: Sendable {
+    let store: any PushStore
+    let configuration: ServerConfiguration
+    let clock: any WallClock
+    let logger: Logger
+    let events: any DomainEvents
+
+    init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger, events: any DomainEvents) {
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.events = events
+    }
+
+    /// Registers (or re-registers) an activity and its update token.
+    func register(_ registration: ActivityRegistration) async throws(DomainError) -> ActivityRecord {
+        try checkEnvironment(registration.environment)
+        var registration = registration
+        registration.at = clock.now()
+        let record = try await stored { () async throws(PushStoreError) in try await store.register(registration) }
+        logger.info("activity registered", metadata: ["activityId": "\(record.activityId)", "token": "\(record.pushToken.shortened)"])
+        return record
+    }
+
+    /// The activity's new update token (ActivityKit rotated it).
+    func rotateToken(activityId: String, to token: DeviceToken) async throws(DomainError) -> ActivityRecord {
+        guard try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) != nil else {
+            throw .notFound("activityId", "no activity '\(activityId)' is registered; register it with POST /v1/activities")
+        }
+        let now = clock.now()
+        let record = try await stored { () async throws(PushStoreError) in
+            try await store.rotateToken(activityId: activityId, newToken: token, at: now)
+        }
+        logger.info("activity token rotated", metadata: ["activityId": "\(activityId)", "token": "\(token.shortened)"])
+        return record
+    }
+
+    /// Stores (or replaces) a device's push-to-start token.
+    func storePushToStartToken(_ registration: PushToStartRegistration) async throws(DomainError) -> PushToStartTokenRecord {
+        try checkEnvironment(registration.environment)
+        var registration = registration
+        registration.at = clock.now()
+        let record = try await stored { () async throws(PushStoreError) in try await store.upsertPushToStartToken(registration) }
+        logger.info("push-to-start token stored", metadata: ["userId": "\(record.userId)", "token": "\(record.token.shortened)"])
+        return record
+    }
+
+    /// The app saw its activity end (ActivityKit `.ended`); it leaves the Lock Screen at `dismissalDate`.
+    func endedByApp(activityId: String, dismissalDate: Date?) async throws(DomainError) -> ActivityRecord {
+        let now = clock.now()
+        let dismissal = dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)
+        return try await reportEnd(activityId: activityId, at: now) { () async throws(PushStoreError) in
+            try await store.markEnded(activityId: activityId, at: now, dismissalDate: dismissal)
+        }
+    }
+
+    /// The app saw its activity dismissed (ActivityKit `.dismissed`).
+    func dismissedByApp(activityId: String) async throws(DomainError) -> ActivityRecord {
+        let now = clock.now()
+        return try await reportEnd(activityId: activityId, at: now) { () async throws(PushStoreError) in
+            try await store.markDismissed(activityId: activityId, at: now)
+        }
+    }
+
+    /// An activity, its newest deliveries and the pushes still waiting.
+    func detail(activityId: String) async throws(DomainError) -> (activity: ActivityRecord, deliveries: [DeliveryRecord], pending: [OutboxItem]) {
+        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) else {
+            throw .notFound("activityId", "no activity '\(activityId)' is registered")
+        }
+        let limit = configuration.historyLimit
+        let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(activityId: activityId, limit: limit) }
+        let pending = try await stored { () async throws(PushStoreError) in try await store.pendingItems(activityId: activityId) }
+        return (activity, deliveries, pending)
+    }
+
+    /// Runs an end or dismissal change; tells the webhook when this call took the activity out of `active`.
+    private func reportEnd(
+        activityId: String, at now: Date, _ change: () async throws(PushStoreError) -> ActivityStateChange
+    ) async throws(DomainError) -> ActivityRecord {
+        let result: ActivityStateChange
+        do {
+            result = try await change()
+        } catch .notFound {
+            throw .notFound("activityId", "no activity '\(activityId)' is registered")
+        } catch {
+            throw DomainError(error)
+        }
+        if result.endedNow { events.notify(.activityEnded(activityId, userId: result.activity.userId, cause: .app, at: now)) }
+        return result.activity
+    }
+
+    /// Tokens of the other APNs environment would be refused with BadDeviceToken.
+    private func checkEnvironment(_ environment: APNsEnvironment) throws(DomainError) {
+        if let accepted = configuration.environment, accepted != environment {
+            throw .invalid("environment", "serverEnvironment", "this server sends to APNs \(accepted.rawValue); a \(environment.rawValue) token would be refused with BadDeviceToken")
+        }
+    }
+}
