@@ -7,7 +7,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "LivePush",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)], // swift-configuration needs macOS 15
     products: [
         .executable(name: "livepush", targets: ["LivePushCLI"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
@@ -32,6 +32,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // `livepush serve`'s settings: flags, environment and the JSON file through one reader. Only the
+        // JSON trait (its FileProvider<JSONSnapshot>); no YAML, reloading or command-line provider.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
+        // FilePath, for the configuration's FileProvider (already in the graph through swift-configuration).
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
     ],
     targets: [
         // Protocol vocabulary shared by the client, the simulator and the server: headers, reasons, tokens.
@@ -115,6 +120,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings
         ),

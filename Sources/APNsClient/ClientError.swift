@@ -48,6 +48,14 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// True when an open connection went away under the request (closed, or GOAWAY) before its answer.
+    public var isLostConnection: Bool {
+        switch self {
+        case .connectionClosed, .goAway: return true
+        case .connectFailed, .tlsFailed, .timedOut, .protocolError, .shutDown: return false
+        }
+    }
+
     /// True when trying again (on a new connection) may succeed.
     public var isRetryable: Bool {
         switch self {

@@ -154,7 +154,8 @@ final class APNsConnection: Sendable {
             observer.value.noteActivity()
             let handler = APNsStreamHandler(
                 requestHeaders: requestHeaders, body: body, promise: promise,
-                goAwayReason: { state.goAwayReason }
+                goAwayReason: { state.goAwayReason },
+                refusedByGoAway: { state.isRefusedByGoAway(streamID: $0) }
             )
             let boundHandler = NIOLoopBound(handler, eventLoop: loop)
             let streamPromise = loop.makePromise(of: (any Channel).self)

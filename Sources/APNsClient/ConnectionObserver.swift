@@ -74,6 +74,7 @@ final class ConnectionObserver: ChannelInboundHandler {
             state.update {
                 $0.goingAway = true
                 $0.goAwayReason = reason ?? $0.goAwayReason
+                $0.goAwayLastStreamID = min($0.goAwayLastStreamID ?? .max, Int(lastStreamID))
             }
             logger.info("APNs sent GOAWAY", metadata: [
                 "reason": "\(reason?.rawValue ?? "none")", "code": "\(errorCode)", "lastStreamID": "\(lastStreamID)",

@@ -11,6 +11,8 @@ final class ConnectionState: Sendable {
         /// The server sent GOAWAY: no new requests.
         var goingAway = false
         var goAwayReason: APNsReason?
+        /// The last stream the server's GOAWAY said it may process; streams above it it will not.
+        var goAwayLastStreamID: Int?
         var closed = false
     }
 
@@ -24,4 +26,10 @@ final class ConnectionState: Sendable {
     func update(_ body: (inout Values) -> Void) { values.withLockedValue { body(&$0) } }
 
     var goAwayReason: APNsReason? { values.withLockedValue { $0.goAwayReason } }
+
+    /// True when a GOAWAY's last stream id is below `streamID`: the server will not process that stream
+    /// (RFC 9113 §6.8), so sending it again cannot duplicate it.
+    func isRefusedByGoAway(streamID: Int) -> Bool {
+        values.withLockedValue { $0.goAwayLastStreamID.map { streamID > $0 } ?? false }
+    }
 }

@@ -14,6 +14,8 @@ final class APNsStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let body: ByteBuffer
     private let promise: EventLoopPromise<APNsResponse>
     private let goAwayReason: @Sendable () -> APNsReason?
+    private let refusedByGoAway: @Sendable (Int) -> Bool
+    private var channel: (any Channel)?
     private var sent = false
     private var headersWritten = false
     private var completed = false
@@ -26,15 +28,18 @@ final class APNsStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
         requestHeaders: HPACKHeaders,
         body: ByteBuffer,
         promise: EventLoopPromise<APNsResponse>,
-        goAwayReason: @escaping @Sendable () -> APNsReason?
+        goAwayReason: @escaping @Sendable () -> APNsReason?,
+        refusedByGoAway: @escaping @Sendable (Int) -> Bool = { _ in false }
     ) {
         self.requestHeaders = requestHeaders
         self.body = body
         self.promise = promise
         self.goAwayReason = goAwayReason
+        self.refusedByGoAway = refusedByGoAway
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        channel = context.channel
         if context.channel.isActive { send(context: context) }
     }
 
@@ -125,16 +130,24 @@ final class APNsStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func closedError(detail: String) -> APNsClientError {
+        let processed = headersWritten && !isAboveGoAway
         if let reason = goAwayReason() {
-            return .goAway(reason: reason, processed: headersWritten)
+            return .goAway(reason: reason, processed: processed)
         }
-        return .connectionClosed(processed: headersWritten, detail: detail)
+        return .connectionClosed(processed: processed, detail: detail)
+    }
+
+    /// This stream's id is above the last one a GOAWAY let through: the server did not process it, even
+    /// though its headers went out (a request sent while the GOAWAY was on its way). Read on the event loop.
+    private var isAboveGoAway: Bool {
+        guard let id = try? channel?.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return false }
+        return refusedByGoAway(Int(id))
     }
 
     private func classify(_ error: any Error) -> APNsClientError {
         if let closed = error as? NIOHTTP2Errors.StreamClosed {
             // REFUSED_STREAM (also how streams above a GOAWAY's last stream id end) means not processed.
-            let processed = closed.errorCode != .refusedStream && headersWritten
+            let processed = closed.errorCode != .refusedStream && headersWritten && !isAboveGoAway
             if let reason = goAwayReason() { return .goAway(reason: reason, processed: processed) }
             return .connectionClosed(processed: processed, detail: "stream reset (\(closed.errorCode))")
         }

@@ -22,7 +22,10 @@ public enum ListenCheck {
     public static func check(_ addresses: [(host: String, port: Int, flag: String)]) async throws(Failure) {
         for address in addresses where address.port != 0 {
             do {
+                // SO_REUSEADDR as the endpoint and the control API set it: a port whose last connections
+                // are in TIME_WAIT after a restart is free for them, so it must pass here too.
                 let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                     .bind(host: address.host, port: address.port).get()
                 try await channel.close()
             } catch {

@@ -163,7 +163,8 @@ public final class EmojiRangersDemo: Sendable {
                 configuration: APNsClientConfiguration(
                     endpoint: APNsEndpoint(host: "127.0.0.1", port: simulator.apnsPort ?? 0, environment: .sandbox),
                     additionalTrustRootFile: simulator.caCertificatePath, trustOnlyAdditionalRoots: true,
-                    maximumConnections: 2, connectTimeout: .seconds(5), requestTimeout: .seconds(10)
+                    maximumConnections: 2, connectTimeout: .seconds(5), requestTimeout: .seconds(10),
+                    retry: ServerConfiguration().apnsRetry // the demo server's outbox backs off, not the client
                 ),
                 tokens: try ProviderTokenSource(key: key, keyID: keyID, teamID: teamID),
                 logger: logger

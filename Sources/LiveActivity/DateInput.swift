@@ -15,6 +15,8 @@ public enum DateInput {
         case unknownRelativeUnit(String, unit: Character)
         /// A number too large to be a date.
         case outOfRange(String)
+        /// ISO 8601 text naming a day the calendar does not have, such as `2026-02-30`.
+        case noSuchDay(String)
         case unrecognized(String)
 
         public var description: String {
@@ -28,6 +30,8 @@ public enum DateInput {
                     + "h (hours), d (days)"
             case .outOfRange(let text):
                 return "date '\(text)' is out of range; accepted: \(DateInput.acceptedForms)"
+            case .noSuchDay(let text):
+                return "date '\(text)' names a day that does not exist (check the month's length)"
             case .unrecognized(let text):
                 return "'\(text)' is not a date; accepted: \(DateInput.acceptedForms)"
             }
@@ -48,7 +52,11 @@ public enum DateInput {
         if let sign = trimmed.first, sign == "+" || sign == "-" {
             return try relative(trimmed, original: text, now: now)
         }
-        if let date = iso8601(trimmed) { return date }
+        if let date = iso8601(trimmed) {
+            // Foundation rolls 2026-02-30 over to March 2; a day the month lacks is a mistake to report.
+            guard namesARealDay(trimmed) else { throw .noSuchDay(text) }
+            return date
+        }
         throw .unrecognized(text)
     }
 
@@ -70,6 +78,16 @@ public enum DateInput {
         }
         guard let amount = Double(digits), amount * scale <= maximumSeconds else { throw .outOfRange(original) }
         return now.addingTimeInterval(sign * amount * scale)
+    }
+
+    /// Whether the `YYYY-MM-DD` that starts an ISO 8601 text is a day of the proleptic Gregorian calendar.
+    private static func namesARealDay(_ text: String) -> Bool {
+        let parts = text.prefix(10).split(separator: "-")
+        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month) else { return false }
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return (1...lengths[month - 1]).contains(day)
     }
 
     private static func iso8601(_ text: String) -> Date? {

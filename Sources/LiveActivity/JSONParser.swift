@@ -7,6 +7,13 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Where the parser is (keys and array indexes), for naming a string that is not UTF-8.
+    private var path: [PathElement] = []
+
+    private enum PathElement {
+        case key(String)
+        case index(Int)
+    }
     private static let maximumDepth = 512
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -18,6 +25,18 @@ struct JSONParser {
         parser.skipWhitespace()
         guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
         return value
+    }
+
+    /// A string (starting at `start`) that is not UTF-8, named by where the parser is.
+    private func notUTF8(from start: Int) -> JSONValue.ParseError {
+        var name = ""
+        for element in path {
+            switch element {
+            case .key(let key): name += name.isEmpty ? key : "." + key
+            case .index(let position): name += "[\(position)]"
+            }
+        }
+        return .invalidUTF8(path: name, byte: start)
     }
 
     private func error(_ message: String) -> JSONValue.ParseError {
@@ -81,7 +100,9 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             index += 1
             skipWhitespace()
+            path.append(.key(key))
             object[key] = try parseValue()
+            path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -107,7 +128,9 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
+            path.append(.index(array.count))
             array.append(try parseValue())
+            path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -155,7 +178,7 @@ struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: bytes[start..<index], as: UTF8.self)
+                guard let text = String(validating: bytes[start..<index], as: UTF8.self) else { throw notUTF8(from: start) }
                 index += 1
                 return text
             }
@@ -168,8 +191,9 @@ struct JSONParser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
+                guard let text = String(validating: scalars, as: UTF8.self) else { throw notUTF8(from: start) }
                 index += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return text
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw error("unfinished escape") }

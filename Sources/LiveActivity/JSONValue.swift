@@ -12,10 +12,15 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidJSON(String)
+        /// A string that is not UTF-8 (RFC 8259 requires it): `path` names it (`alert.title`, `groups[2]`;
+        /// empty for a string at the top level), `byte` is where its bad bytes start.
+        case invalidUTF8(path: String, byte: Int)
 
         public var description: String {
             switch self {
             case .invalidJSON(let detail): return "not valid JSON: \(detail)"
+            case .invalidUTF8(let path, let byte):
+                return "not valid JSON: the string \(path.isEmpty ? "" : "at '\(path)' ")is not UTF-8 (byte \(byte))"
             }
         }
     }

@@ -40,6 +40,15 @@ struct CredentialOptions: ParsableArguments {
         let file = try value(keyFile, flag: "--key-file", variable: Self.keyFileVariable, what: "the .p8 key file", environment: environment)
         let kid = try value(keyID, flag: "--key-id", variable: Self.keyIDVariable, what: "the Key ID", environment: environment)
         let team = try value(teamID, flag: "--team-id", variable: Self.teamIDVariable, what: "the Team ID", environment: environment)
+        return try Self.resolve(keyFile: file, keyID: kid, teamID: team)
+    }
+
+    /// Validates the ids and loads the key, each given with the source a message names (a flag,
+    /// `$VARIABLE`, a config file's key).
+    static func resolve(
+        keyFile file: (value: String, source: String), keyID kid: (value: String, source: String),
+        teamID team: (value: String, source: String)
+    ) throws -> ResolvedCredentials {
         if let problem = AppleID.problem(kid.value, kind: .keyID, source: kid.source) { throw ValidationError(problem) }
         if let problem = AppleID.problem(team.value, kind: .teamID, source: team.source) { throw ValidationError(problem) }
         do {

@@ -2,7 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 
-/// What a worker does with a push after one delivery call.
+/// What a worker does with a push after one delivery call: the one place that reads APNs' reasons to
+/// decide between done, dead token, refused, and trying again later with the outbox's back-off.
 enum DeliveryDecision: Equatable, Sendable {
     /// APNs took it.
     case accepted(apnsId: String?)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Durations as written in flags, environment variables and the config file: seconds (`90`, `0.5`) or a
 /// number with a unit (`45s`, `30m`, `8h`, `1d`).
-public enum DurationText {
+package enum DurationText {
     /// The seconds `text` stands for; nil when it is not a duration or is negative.
-    public static func seconds(_ text: String) -> TimeInterval? {
+    package static func seconds(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let last = trimmed.last else { return nil }
         let scale: Double
@@ -20,6 +20,13 @@ public enum DurationText {
         return value * scale
     }
 
+    /// How a default is shown in help: whole hours as `8h`, anything else in seconds (`60s`, `0.5s`).
+    package static func text(_ seconds: TimeInterval) -> String {
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600))h" }
+        if seconds == seconds.rounded() { return "\(Int(seconds))s" }
+        return "\(seconds)s"
+    }
+
     /// The accepted forms, for error messages.
-    public static let forms = "seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d"
+    package static let forms = "seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d"
 }

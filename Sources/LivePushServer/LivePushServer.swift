@@ -13,9 +13,9 @@ import ServiceLifecycle
 /// then the workers (which finish their in-flight pushes and give back their claims), then the webhook
 /// (which delivers the events already queued). `run()` is the whole lifecycle as a Service; `start()`
 /// and `shutdown()` do the same for callers that embed the server (tests, the demo).
-public final class LivePushServer: Service, Sendable {
-    public let configuration: ServerConfiguration
-    public let metrics: ServerMetrics
+package final class LivePushServer: Service, Sendable {
+    package let configuration: ServerConfiguration
+    package let metrics: ServerMetrics
     private let store: any PushStore
     private let clock: any WallClock
     private let keys: APIKeyChecker
@@ -32,7 +32,7 @@ public final class LivePushServer: Service, Sendable {
     /// - Parameters:
     ///   - store: where everything is kept; the server does not close it.
     ///   - sender: the APNs client (or a stand-in); the server does not shut it down.
-    public init(
+    package init(
         configuration: ServerConfiguration, store: any PushStore, sender: any PushSending,
         metrics: ServerMetrics = ServerMetrics(), clock: any WallClock = SystemWallClock(),
         logger: Logger = Logger(label: "livepush.server")
@@ -61,20 +61,22 @@ public final class LivePushServer: Service, Sendable {
 
     /// The router with every route of the API (exposed for route listings and tests): one group per
     /// audience under `/v1`, each behind the authentication middleware of its key scope.
-    public func makeRouter() -> Router<APIRequestContext> {
+    package func makeRouter() -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
-        router.middlewares.add(APIErrorMiddleware(logger: logger))
+        let methods = MethodTable()
+        router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
         AppRoutes(activities: activities)
             .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .app, keys: keys)))
         BackendRoutes(pushes: pushes, activities: activities, clock: clock)
             .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys)))
         OperationsRoutes(store: store, metrics: metrics).add(to: router)
+        methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
     }
 
     /// The Hummingbird application: the API and, as its Services, the webhook, the workers and the sweep
     /// (shut down in the reverse order: API, sweep, workers, webhook).
-    public func makeApplication() -> some ApplicationProtocol {
+    package func makeApplication() -> some ApplicationProtocol {
         let listening = listening
         let logger = logger
         return Application(
@@ -91,11 +93,11 @@ public final class LivePushServer: Service, Sendable {
     }
 
     /// The bound HTTP port once started.
-    public var port: Int? { embedded.withLock { $0.port } }
+    package var port: Int? { embedded.withLock { $0.port } }
 
     /// Runs the application and its services until graceful shutdown (a Service of an enclosing group).
     /// A port that cannot be bound fails with `ServerStartError.cannotListen` before any background work.
-    public func run() async throws {
+    package func run() async throws {
         do {
             try await makeApplication().run()
         } catch {
@@ -108,7 +110,7 @@ public final class LivePushServer: Service, Sendable {
 
     /// Starts the server in the background and returns the bound port once the API listens.
     @discardableResult
-    public func start() async throws -> Int {
+    package func start() async throws -> Int {
         let group = ServiceGroup(services: [self], logger: logger)
         let task = Task { try await group.run() }
         embedded.withLock { $0.group = group; $0.task = task }
@@ -124,7 +126,7 @@ public final class LivePushServer: Service, Sendable {
 
     /// Graceful stop of a server `start()` started: the API stops, the workers finish in-flight pushes and
     /// release their claims, the webhook delivers what is queued.
-    public func shutdown() async {
+    package func shutdown() async {
         let (group, task) = embedded.withLock { state in
             defer { state = (nil, nil, nil) }
             return (state.group, state.task)
@@ -135,7 +137,7 @@ public final class LivePushServer: Service, Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
-    public func runUntilSignalled() async throws {
+    package func runUntilSignalled() async throws {
         let group = ServiceGroup(services: [self], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
     }
@@ -143,7 +145,7 @@ public final class LivePushServer: Service, Sendable {
     /// Runs one lifecycle sweep now (ends over-age activities, marks those past their dismissal date
     /// dismissed, forgets old ended ones).
     @discardableResult
-    public func sweepLifecycle() async -> (ended: Int, dismissed: Int, forgotten: Int) {
+    package func sweepLifecycle() async -> (ended: Int, dismissed: Int, forgotten: Int) {
         await sweeper.sweep()
     }
 
@@ -155,10 +157,10 @@ public final class LivePushServer: Service, Sendable {
 }
 
 /// Why the server could not start.
-public enum ServerStartError: Error, Sendable, CustomStringConvertible {
+package enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case cannotListen(host: String, port: Int, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotListen(let host, let port, let reason):
             return "cannot listen on \(host):\(port): \(reason); pick another --host/--port (0 picks a free port)"

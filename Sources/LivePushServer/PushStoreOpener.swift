@@ -3,17 +3,17 @@ import Logging
 import PushStore
 
 /// Opens the store named by `--database`: a `postgres://` (or `postgresql://`) URL, or a SQLite file path.
-public enum PushStoreOpener {
+package enum PushStoreOpener {
     /// The SQLite file used when no database is given.
-    public static let defaultDatabase = "livepush.sqlite"
+    package static let defaultDatabase = "livepush.sqlite"
 
     /// True for a PostgreSQL URL.
-    public static func isPostgres(_ database: String) -> Bool {
+    package static func isPostgres(_ database: String) -> Bool {
         database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
     }
 
     /// Opens (and migrates) the store. A SQLite file's directory is created when missing.
-    public static func open(_ database: String, logger: Logger) async throws(PushStoreError) -> any PushStore {
+    package static func open(_ database: String, logger: Logger) async throws(PushStoreError) -> any PushStore {
         if isPostgres(database) {
             return try await PostgresPushStore(url: database, logger: logger)
         }
@@ -29,7 +29,7 @@ public enum PushStoreOpener {
     }
 
     /// The database for logs: a PostgreSQL URL without its password.
-    public static func redacted(_ database: String) -> String {
+    package static func redacted(_ database: String) -> String {
         guard isPostgres(database), var components = URLComponents(string: database) else { return database }
         if components.password != nil { components.password = "***" }
         return components.string ?? "postgres://…"

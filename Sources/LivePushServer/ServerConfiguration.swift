@@ -1,8 +1,9 @@
+import APNsClient
 import APNsCore
 import Foundation
 
-/// Everything `livepush serve` can be told, with its defaults. The CLI fills it from flags, environment
-/// variables and a JSON file (``ServerConfigurationFile``).
+/// Everything the provider server can be told, with its defaults. `livepush serve` fills it from flags,
+/// environment variables and a JSON file (``ServeSettings``, declared in ``ServeSetting/all``).
 public struct ServerConfiguration: Sendable {
     /// The address the HTTP API listens on.
     public var host = "127.0.0.1"
@@ -19,9 +20,18 @@ public struct ServerConfiguration: Sendable {
     /// How long an idle worker waits before looking at the outbox again. Pushes this process accepts wake
     /// a worker at once; the poll finds retries coming due and pushes other instances accepted.
     public var pollInterval: TimeInterval = 1
-    /// Back-off between outbox attempts: the base doubles per attempt up to the maximum.
+    /// Back-off between outbox attempts: the base doubles per attempt up to the maximum
+    /// (``outboxRetryDelay(afterAttempts:random:)``). The outbox is the one place that waits before
+    /// sending a push again; APNs' reasons decide whether it does (`DeliveryDecision`).
     public var retryBaseDelay: TimeInterval = 1
     public var retryMaximumDelay: TimeInterval = 60
+    /// The most connections the APNs client opens.
+    public var apnsConnections = 4
+    /// The APNs client's own re-sends within one outbox attempt: never a back-off, only at once on a new
+    /// connection after the connection went away under the request, and once after renewing an expired
+    /// provider token (``APNsRetryPolicy/Scope/reconnectOnly``). Whatever needs waiting comes back to the
+    /// outbox, so the attempts of the two never compound.
+    public var apnsRetry: APNsRetryPolicy = .reconnectOnly(maximumAttempts: 3)
     /// A push without an `expiration` is retried (and stored by APNs) this long after acceptance.
     public var defaultExpiration: TimeInterval = 3600
     /// Priority-10 pushes per activity per hour before updates are downgraded to priority 5.
@@ -50,43 +60,68 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
-    /// Checks the values; the error names the setting and what is accepted.
+    /// The seconds to wait before the next outbox attempt of a push that has had `attempts` sends:
+    /// `retryBaseDelay` doubled per send, at most `retryMaximumDelay`, less up to half of it (jitter;
+    /// `random` is in 0...1).
+    public func outboxRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
+        let exponent = Double(min(max(attempts - 1, 0), 30))
+        let delay = min(retryMaximumDelay, retryBaseDelay * pow(2, exponent))
+        return delay * (1 - 0.5 * min(max(random, 0), 1))
+    }
+
+    /// The APNs client of this server: its connection count and its reconnect-only policy.
+    public func apnsClientConfiguration(endpoint: APNsEndpoint, additionalTrustRootFile: String? = nil) -> APNsClientConfiguration {
+        APNsClientConfiguration(
+            endpoint: endpoint, additionalTrustRootFile: additionalTrustRootFile,
+            maximumConnections: apnsConnections, retry: apnsRetry
+        )
+    }
+
+    /// Checks the values; the error names the setting (its ``ServeSetting`` key; two joined by "/" when
+    /// the rule is about both) and what is accepted.
     public func validate() throws(ServerConfigurationError) {
         func require(_ condition: Bool, _ setting: String, _ rule: String) throws(ServerConfigurationError) {
             if !condition { throw ServerConfigurationError(setting: setting, rule: rule) }
         }
         try require((0...65535).contains(port), "port", "must be 0 to 65535")
         try require((0...1024).contains(workerCount), "workers", "must be 0 to 1024")
-        try require((1...10_000).contains(batchSize), "batch-size", "must be 1 to 10000")
-        try require(claimLease >= 1, "claim-lease", "must be at least 1 second")
-        try require(pollInterval > 0 && pollInterval <= 60, "poll-interval", "must be more than 0 and at most 60 seconds")
-        try require(retryBaseDelay >= 0 && retryMaximumDelay >= retryBaseDelay, "retry-base-delay/retry-max-delay", "must be 0 or more, the maximum at least the base")
-        try require(defaultExpiration > 0, "default-expiration", "must be more than 0 seconds")
-        try require(hourlyPriority10Budget >= 0 && frequentHourlyPriority10Budget >= 0, "hourly-budget", "must be 0 or more")
-        try require(maximumActiveDuration > 0, "max-active-duration", "must be more than 0 seconds")
-        try require(defaultDismissalDelay >= 0, "default-dismissal-delay", "must be 0 or more seconds")
-        try require(forgetAfter >= 0, "forget-after", "must be 0 or more seconds")
-        try require(lifecycleInterval > 0, "lifecycle-interval", "must be more than 0 seconds")
-        try require((1...1000).contains(historyLimit), "history-limit", "must be 1 to 1000")
-        try require(!instanceID.isEmpty && instanceID.count <= 100, "instance-id", "must have 1 to 100 characters")
+        try require((1...10_000).contains(batchSize), "batchSize", "must be 1 to 10000")
+        try require(claimLease >= 1, "claimLease", "must be at least 1 second")
+        try require(pollInterval > 0 && pollInterval <= 60, "pollInterval", "must be more than 0 and at most 60 seconds")
+        try require(retryBaseDelay >= 0 && retryMaximumDelay >= retryBaseDelay, "retryBaseDelay/retryMaxDelay", "must be 0 or more, the maximum at least the base")
+        try require((1...1000).contains(apnsConnections), "connections", "must be 1 to 1000")
+        try require(defaultExpiration > 0, "defaultExpiration", "must be more than 0 seconds")
+        try require(hourlyPriority10Budget >= 0, "hourlyBudget", "must be 0 or more")
+        try require(frequentHourlyPriority10Budget >= 0, "frequentHourlyBudget", "must be 0 or more")
+        try require(maximumActiveDuration > 0, "maxActiveDuration", "must be more than 0 seconds")
+        try require(defaultDismissalDelay >= 0, "defaultDismissalDelay", "must be 0 or more seconds")
+        try require(forgetAfter >= 0, "forgetAfter", "must be 0 or more seconds")
+        try require(lifecycleInterval > 0, "lifecycleInterval", "must be more than 0 seconds")
+        try require((1...1000).contains(historyLimit), "historyLimit", "must be 1 to 1000")
+        try require(!instanceID.isEmpty && instanceID.count <= 100, "instanceId", "must have 1 to 100 characters")
         if let webhookURL {
-            try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhook-url", "must be an http or https URL")
+            try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhookUrl", "must be an http or https URL")
         }
         for key in appKeys + backendKeys {
-            try require(key.count >= 16, "app-key/backend-key", "development keys must have at least 16 characters")
+            try require(key.count >= 16, "appKey/backendKey", "development keys must have at least 16 characters")
         }
     }
 }
 
-/// A configuration value that is out of range.
+/// A configuration value that is out of range, malformed, or given where it cannot be.
 public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The setting, or where its value came from (`--port`, `$LIVEPUSH_PORT`, `'port' in FILE`); empty
+    /// when the rule says it all.
     public var setting: String
     public var rule: String
+    /// The command line itself is wrong (an unknown flag, a flag without its value): show the usage.
+    public var isUsageError: Bool
 
-    public init(setting: String, rule: String) {
+    public init(setting: String, rule: String, isUsageError: Bool = false) {
         self.setting = setting
         self.rule = rule
+        self.isUsageError = isUsageError
     }
 
-    public var description: String { "\(setting) \(rule)" }
+    public var description: String { setting.isEmpty ? rule : "\(setting) \(rule)" }
 }

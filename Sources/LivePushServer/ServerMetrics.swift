@@ -4,9 +4,9 @@ import Prometheus
 import PushStore
 
 /// The server's Prometheus metrics, in one registry that `/metrics` renders.
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// The registry; pass it to `PrometheusMetricsFactory` to add the swift-metrics of the other modules.
-    public let registry: PrometheusCollectorRegistry
+    package let registry: PrometheusCollectorRegistry
     private let latency: DurationHistogram
     private let outboxDepth: Prometheus.Gauge
     private let downgrades: Prometheus.Counter
@@ -19,7 +19,7 @@ public final class ServerMetrics: Sendable {
         .seconds(30), .seconds(60), .seconds(300),
     ]
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         latency = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
@@ -73,10 +73,10 @@ public final class ServerMetrics: Sendable {
 
     /// Sends every swift-metrics metric of the process (APNs client, store, provider tokens) to this
     /// registry, so `/metrics` shows them too. Call once per process, before anything records.
-    public func bootstrapMetricsSystem() {
+    package func bootstrapMetricsSystem() {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
     }
 
     /// The Prometheus text exposition of every metric in the registry.
-    public func render() -> String { registry.emitToString() }
+    package func render() -> String { registry.emitToString() }
 }

@@ -1,29 +1,20 @@
 import Foundation
 
 /// What an API key may do: `app` keys only register; `backend` keys send and read.
-public enum ApiKeyScope: String, Sendable, Hashable, Codable, CaseIterable {
+package enum ApiKeyScope: String, Sendable, Hashable, Codable, CaseIterable {
     case app
     case backend
 }
 
 /// A stored API key. Only the SHA-256 of the key is kept (64 lowercase hex digits).
-public struct ApiKeyRecord: Sendable, Hashable, Codable {
-    public var id: UUID
-    public var name: String
-    public var scope: ApiKeyScope
-    public var sha256Hash: String
-    public var createdAt: Date
-    public var revokedAt: Date?
-
-    public init(id: UUID, name: String, scope: ApiKeyScope, sha256Hash: String, createdAt: Date, revokedAt: Date?) {
-        self.id = id
-        self.name = name
-        self.scope = scope
-        self.sha256Hash = sha256Hash
-        self.createdAt = createdAt
-        self.revokedAt = revokedAt
-    }
+package struct ApiKeyRecord: Sendable, Hashable, Codable {
+    package var id: UUID
+    package var name: String
+    package var scope: ApiKeyScope
+    package var sha256Hash: String
+    package var createdAt: Date
+    package var revokedAt: Date?
 
     /// False once revoked.
-    public var isActive: Bool { revokedAt == nil }
+    package var isActive: Bool { revokedAt == nil }
 }

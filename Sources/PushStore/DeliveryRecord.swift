@@ -1,8 +1,9 @@
 import APNsCore
 import Foundation
+import LiveActivity
 
 /// How a push ended.
-public enum DeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+package enum DeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     /// APNs answered 200.
     case accepted
     /// APNs refused it for good (4xx).
@@ -15,24 +16,26 @@ public enum DeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     case coalesced
 }
 
-/// What a worker reports when it is done with a claimed push.
-public struct DeliveryResult: Sendable, Hashable, Codable {
-    public var outcome: DeliveryOutcome
+/// What a worker reports when it is done with a claimed push: which push, and how it ended.
+package struct DeliveryResult: Sendable, Hashable, Codable {
+    package var pushId: UUID
+    package var outcome: DeliveryOutcome
     /// When the last request was sent, if one was.
-    public var sentAt: Date?
+    package var sentAt: Date?
     /// The `apns-id` of the answer.
-    public var apnsId: String?
+    package var apnsId: String?
     /// The HTTP status of the answer.
-    public var status: Int?
+    package var status: Int?
     /// The APNs reason (or another short explanation for `failed`/`expired`).
-    public var reason: String?
+    package var reason: String?
     /// Attempts made in total.
-    public var attempts: Int
+    package var attempts: Int
 
-    public init(
-        outcome: DeliveryOutcome, sentAt: Date? = nil, apnsId: String? = nil, status: Int? = nil,
+    package init(
+        pushId: UUID, outcome: DeliveryOutcome, sentAt: Date? = nil, apnsId: String? = nil, status: Int? = nil,
         reason: String? = nil, attempts: Int
     ) {
+        self.pushId = pushId
         self.outcome = outcome
         self.sentAt = sentAt
         self.apnsId = apnsId
@@ -42,74 +45,48 @@ public struct DeliveryResult: Sendable, Hashable, Codable {
     }
 }
 
-/// The history entry of one push, written when it leaves the outbox.
-public struct DeliveryRecord: Sendable, Hashable, Codable {
-    public var pushId: UUID
-    public var target: OutboxTarget
-    public var kind: PushKind
-    public var acceptedAt: Date
-    public var sentAt: Date?
-    public var priority: APNsPriority
-    public var requestedPriority: APNsPriority
-    public var downgradeReason: String?
-    public var apnsId: String?
-    public var status: Int?
-    public var reason: String?
-    public var attempts: Int
-    public var outcome: DeliveryOutcome
+/// The history entry of one push, written when it leaves the outbox: what was accepted (from its
+/// ``OutboxItem``) and how it ended (from its ``DeliveryResult``).
+package struct DeliveryRecord: Sendable, Hashable, Codable {
+    package var pushId: UUID
+    package var target: OutboxTarget
+    package var kind: LiveActivityEvent
+    package var acceptedAt: Date
+    package var sentAt: Date?
+    package var priority: APNsPriority
+    package var requestedPriority: APNsPriority
+    package var downgradeReason: String?
+    package var apnsId: String?
+    package var status: Int?
+    package var reason: String?
+    package var attempts: Int
+    package var outcome: DeliveryOutcome
     /// For `coalesced`: the push that replaced this one.
-    public var coalescedInto: UUID?
+    package var coalescedInto: UUID?
     /// When the record was written.
-    public var recordedAt: Date
-
-    public init(
-        pushId: UUID, target: OutboxTarget, kind: PushKind, acceptedAt: Date, sentAt: Date?,
-        priority: APNsPriority, requestedPriority: APNsPriority, downgradeReason: String?, apnsId: String?,
-        status: Int?, reason: String?, attempts: Int, outcome: DeliveryOutcome, coalescedInto: UUID?,
-        recordedAt: Date
-    ) {
-        self.pushId = pushId
-        self.target = target
-        self.kind = kind
-        self.acceptedAt = acceptedAt
-        self.sentAt = sentAt
-        self.priority = priority
-        self.requestedPriority = requestedPriority
-        self.downgradeReason = downgradeReason
-        self.apnsId = apnsId
-        self.status = status
-        self.reason = reason
-        self.attempts = attempts
-        self.outcome = outcome
-        self.coalescedInto = coalescedInto
-        self.recordedAt = recordedAt
-    }
+    package var recordedAt: Date
 
     /// The activity the push went to, nil for push-to-start pushes.
-    public var activityId: String? { target.activityId }
+    package var activityId: String? { target.activityId }
 }
 
-/// One entry of a batch completion: which claimed push, and how it ended.
-public struct PushCompletion: Sendable, Hashable, Codable {
-    public var pushId: UUID
-    public var result: DeliveryResult
-
-    public init(pushId: UUID, result: DeliveryResult) {
-        self.pushId = pushId
-        self.result = result
+extension DeliveryRecord {
+    /// The record of `item` leaving the outbox with `result` (whose push id is the item's).
+    init(_ item: OutboxItem, _ result: DeliveryResult, coalescedInto: UUID? = nil, recordedAt: Date) {
+        self.init(
+            pushId: item.pushId, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
+            sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
+            downgradeReason: item.downgradeReason, apnsId: result.apnsId, status: result.status,
+            reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: coalescedInto,
+            recordedAt: recordedAt)
     }
 }
 
-/// The answer of a batch completion.
-public struct CompletionReport: Sendable, Hashable, Codable {
+/// The answer of ``OutboxStore/complete(owner:results:at:)``.
+package struct CompletionReport: Sendable, Hashable, Codable {
     /// The delivery records written, in the order of the request.
-    public var records: [DeliveryRecord]
+    package var records: [DeliveryRecord]
     /// Pushes skipped because the worker no longer holds them (gone, or claimed again by another
     /// worker after the lease ended), in the order of the request.
-    public var notHeld: [UUID]
-
-    public init(records: [DeliveryRecord], notHeld: [UUID]) {
-        self.records = records
-        self.notHeld = notHeld
-    }
+    package var notHeld: [UUID]
 }

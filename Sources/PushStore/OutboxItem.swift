@@ -1,34 +1,25 @@
 import APNsCore
 import Foundation
-
-/// What a push does to a Live Activity.
-public enum PushKind: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Starts an activity through a push-to-start token.
-    case start
-    /// Updates the content-state of a running activity.
-    case update
-    /// Ends an activity.
-    case end
-}
+import LiveActivity
 
 /// How urgent the caller said a push is. Routine updates waiting in the outbox are coalesced.
-public enum PushImportance: String, Sendable, Hashable, Codable, CaseIterable {
+package enum PushImportance: String, Sendable, Hashable, Codable, CaseIterable {
     case routine
     case timeSensitive
 }
 
 /// Where a push goes: a registered activity, or a stored push-to-start token.
-public enum OutboxTarget: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum OutboxTarget: Sendable, Hashable, Codable, CustomStringConvertible {
     case activity(id: String)
     case pushToStartToken(id: UUID)
 
     /// The activity id for `.activity`, nil otherwise.
-    public var activityId: String? {
+    package var activityId: String? {
         if case .activity(let id) = self { return id }
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .activity(let id): return "activity \(id)"
         case .pushToStartToken(let id): return "push-to-start token \(id.uuidString.lowercased())"
@@ -37,47 +28,42 @@ public enum OutboxTarget: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// A worker's hold on an outbox item: nobody else claims it until `until` has passed.
-public struct OutboxClaim: Sendable, Hashable, Codable {
-    public var owner: String
-    public var until: Date
-
-    public init(owner: String, until: Date) {
-        self.owner = owner
-        self.until = until
-    }
+package struct OutboxClaim: Sendable, Hashable, Codable {
+    package var owner: String
+    package var until: Date
 }
 
 /// An accepted push waiting to be sent. The payload is the complete `aps` JSON body, with its
 /// timestamp fixed at acceptance, so sending it again after a crash is harmless.
-public struct OutboxItem: Sendable, Hashable, Codable {
-    public var pushId: UUID
-    public var target: OutboxTarget
-    public var kind: PushKind
+package struct OutboxItem: Sendable, Hashable, Codable {
+    package var pushId: UUID
+    package var target: OutboxTarget
+    package var kind: LiveActivityEvent
     /// The JSON body sent to APNs.
-    public var payload: Data
+    package var payload: Data
     /// The priority to send with: 5 or 10 (after the budget policy).
-    public var priority: APNsPriority
+    package var priority: APNsPriority
     /// The priority the caller asked for (or derived from its importance): 5 or 10.
-    public var requestedPriority: APNsPriority
-    public var importance: PushImportance
+    package var requestedPriority: APNsPriority
+    package var importance: PushImportance
     /// Why `priority` is lower than `requestedPriority`, when it is.
-    public var downgradeReason: String?
+    package var downgradeReason: String?
     /// `apns-collapse-id`, at most 64 bytes.
-    public var collapseKey: String?
+    package var collapseKey: String?
     /// `apns-expiration`; retries stop after it.
-    public var expiration: Date?
-    public var acceptedAt: Date
+    package var expiration: Date?
+    package var acceptedAt: Date
     /// Attempts made so far.
-    public var attempts: Int
+    package var attempts: Int
     /// Not claimed before this time.
-    public var nextAttemptAt: Date
+    package var nextAttemptAt: Date
     /// The current claim, if a worker holds (or held) one.
-    public var claim: OutboxClaim?
+    package var claim: OutboxClaim?
     /// The error of the last failed attempt.
-    public var lastError: String?
+    package var lastError: String?
 
-    public init(
-        pushId: UUID = UUID(), target: OutboxTarget, kind: PushKind, payload: Data,
+    package init(
+        pushId: UUID = UUID(), target: OutboxTarget, kind: LiveActivityEvent, payload: Data,
         priority: APNsPriority, requestedPriority: APNsPriority? = nil, importance: PushImportance,
         downgradeReason: String? = nil, collapseKey: String? = nil, expiration: Date? = nil,
         acceptedAt: Date, attempts: Int = 0, nextAttemptAt: Date? = nil, claim: OutboxClaim? = nil,
@@ -101,33 +87,23 @@ public struct OutboxItem: Sendable, Hashable, Codable {
     }
 
     /// True for the pushes that coalesce while waiting: routine updates.
-    public var isCoalescable: Bool { kind == .update && importance == .routine }
+    package var isCoalescable: Bool { kind == .update && importance == .routine }
 }
 
 /// A pending push that a newer routine update replaced before it was sent.
-public struct CoalescedPush: Sendable, Hashable, Codable {
+package struct CoalescedPush: Sendable, Hashable, Codable {
     /// The push that will not be sent (its delivery record says `coalesced`).
-    public var replaced: UUID
+    package var replaced: UUID
     /// The newer push that carries the newest content-state instead.
-    public var by: UUID
-
-    public init(replaced: UUID, by: UUID) {
-        self.replaced = replaced
-        self.by = by
-    }
+    package var by: UUID
 }
 
-/// The answer of ``PushStore/enqueue(_:)``.
-public struct EnqueueResult: Sendable, Hashable, Codable {
+/// The answer of ``OutboxStore/enqueue(_:)``.
+package struct EnqueueResult: Sendable, Hashable, Codable {
     /// Every push id of the batch, in order: all are durable (or recorded as coalesced).
-    public var accepted: [UUID]
+    package var accepted: [UUID]
     /// Pending or same-batch routine updates that newer ones replaced.
-    public var coalesced: [CoalescedPush]
+    package var coalesced: [CoalescedPush]
 
-    public init(accepted: [UUID], coalesced: [CoalescedPush]) {
-        self.accepted = accepted
-        self.coalesced = coalesced
-    }
-
-    public var coalescedCount: Int { coalesced.count }
+    package var coalescedCount: Int { coalesced.count }
 }

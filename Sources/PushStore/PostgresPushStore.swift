@@ -1,21 +1,15 @@
-import APNsCore
 import Foundation
-import LiveActivity
 import Logging
 
 /// The shared store: a PostgreSQL database that several `livepush serve` processes use together.
 /// The schema is created (and migrated) on first connect; claims use `FOR UPDATE SKIP LOCKED`, so no
 /// push is handed to two processes and none is skipped.
-public final class PostgresPushStore: SQLPushStore, @unchecked Sendable {
-
-    /// `host:port/database` of the store (no credentials), for logs and messages.
-    public let location: String
-
+package final class PostgresPushStore: SQLPushStore, @unchecked Sendable {
     /// Connects to `url` (`postgres://user:password@host:port/database[?sslmode=...]`) and migrates the
     /// schema. With `schema`, the tables live in that PostgreSQL schema (created if missing), so several
     /// deployments can share one database. Throws `invalidInput` for a malformed URL or schema name and
     /// `unavailable` when the database cannot be reached within `connectTimeout`.
-    public init(
+    package init(
         url: String, schema: String? = nil, maximumConnections: Int = 20, connectTimeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "livepush.store.postgres")
     ) async throws(PushStoreError) {
@@ -44,13 +38,11 @@ public final class PostgresPushStore: SQLPushStore, @unchecked Sendable {
             try await Self.withTimeout(connectTimeout, location: parsed.redacted) { () async throws(PushStoreError) in
                 _ = try await backend.read { session throws(PushStoreError) in try await session.query("SELECT 1 AS ok") }
             }
-            try await Migrator.migrate(backend, logger: logger)
         } catch {
             await backend.close()
             throw error
         }
-        self.location = parsed.redacted
-        super.init(core: SQLStoreCore(backend: backend, logger: logger))
+        try await super.init(backend: backend, logger: logger)
     }
 
     /// Runs `body`, failing with `unavailable` if it has not finished after `timeout` (the pool keeps

@@ -3,14 +3,18 @@ import Foundation
 import LiveActivity
 
 /// The durable state of `livepush serve`: activities and their tokens, push-to-start tokens, the outbox
-/// of accepted pushes, delivery history, priority budgets and API keys.
+/// of accepted pushes, delivery history, priority budgets and API keys, each concern its own protocol.
 ///
 /// Implementations (``SQLitePushStore``, ``PostgresPushStore``) pass the same conformance tests. Every
 /// method is atomic: it either completes or changes nothing. Several processes may share one
-/// PostgreSQL store: ``claim(owner:limit:now:lease:)`` never hands one item to two claimers.
-public protocol PushStore: Sendable {
-    // MARK: Activities
+/// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
+package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, ApiKeyStore {
+    /// Closes the database connections. Later calls throw `unavailable`.
+    func close() async
+}
 
+/// Registered Live Activities: their tokens, state and last content.
+package protocol ActivityStore: Sendable {
     /// Stores an activity or updates it (by `activityId`). A new token replaces the current one, which
     /// is retired; the same token again makes it valid again. State, start and content are kept.
     /// Throws `conflict` for a retired token or a token that another activity holds.
@@ -24,39 +28,26 @@ public protocol PushStore: Sendable {
     /// whether this call took it out of `active` (true for exactly one of concurrent calls).
     func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange
 
-    /// Marks an activity dismissed (no longer on the Lock Screen); `endedNow` as for ``markEnded(activityId:at:dismissalDate:)``.
-    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange
-
-    /// Marks dismissed every ended activity whose dismissal date is at or before `date` (the system has
-    /// removed it from the Lock Screen by then). Returns how many were marked.
-    func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int
-
-    /// Records the newest content-state accepted for an activity. Ignored (the record is returned
-    /// unchanged) when `timestamp` is older than the stored one.
-    func recordContentState(activityId: String, contentState: JSONValue, timestamp: Date)
-        async throws(PushStoreError) -> ActivityRecord
-
-    /// Records one content-state accepted for many activities (a group send) in one transaction: for each
-    /// pair the same as ``recordContentState(activityId:contentState:timestamp:)``, except that an
-    /// activity that is not stored is skipped, and a nil `contentState` (an end without a final state)
-    /// keeps each activity's stored state while recording the timestamp. Returns how many activities
-    /// were changed.
-    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
-        async throws(PushStoreError) -> Int
-
     /// Marks many activities ended in one transaction (a group end): for each the same as
     /// ``markEnded(activityId:at:dismissalDate:)``, except that an activity that is not stored is skipped.
     /// Returns the ids of the activities this call took out of `active`, in the order given.
     func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String]
+
+    /// Marks an activity dismissed (no longer on the Lock Screen); `endedNow` as for ``markEnded(activityId:at:dismissalDate:)``.
+    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange
+
+    /// Records one content-state accepted for many activities (a single or group send) in one
+    /// transaction: each activity takes it with its timestamp unless it holds a newer one; an activity
+    /// that is not stored is skipped, and a nil `contentState` (an end without a final state) keeps each
+    /// activity's stored state while recording the timestamp. Returns how many activities were changed.
+    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
+        async throws(PushStoreError) -> Int
 
     /// Marks the activity whose *current* token is `token` as having an invalid token, `at` being when the
     /// refused push was sent. Returns that activity when this call changed it; nil when no activity holds
     /// `token` as a valid current token (retired tokens never match) or when the app reported the token
     /// again after `at` (APNs' answer to an older push does not overrule the app).
     func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord?
-
-    /// The retirement record of a token that an activity no longer uses, if it is one.
-    func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord?
 
     func activity(id: String) async throws(PushStoreError) -> ActivityRecord?
 
@@ -67,21 +58,20 @@ public protocol PushStore: Sendable {
     /// Every activity in a group, whatever its state, ordered by id.
     func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord]
 
-    /// Every activity of a user, whatever its state, ordered by id.
-    func activities(ofUser userId: String) async throws(PushStoreError) -> [ActivityRecord]
-
     /// Active activities that started at or before `date` (for the 8-hour limit), ordered by start.
     func activeActivities(olderThan date: Date) async throws(PushStoreError) -> [ActivityRecord]
+
+    /// Marks dismissed every ended activity whose dismissal date is at or before `date` (the system has
+    /// removed it from the Lock Screen by then). Returns how many were marked.
+    func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int
 
     /// Deletes ended and dismissed activities whose end and dismissal date are both before `date`,
     /// with their retired tokens, delivery history and budget entries. Returns how many were deleted.
     func forgetEnded(before date: Date) async throws(PushStoreError) -> Int
+}
 
-    /// How many activities are stored.
-    func activityCount() async throws(PushStoreError) -> Int
-
-    // MARK: Push-to-start tokens
-
+/// The push-to-start tokens of users' devices, one per device and attributes type.
+package protocol PushToStartStore: Sendable {
     /// Stores the token of a device for an attributes type, replacing the one stored before (the
     /// record keeps its id; the token becomes valid).
     func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError) -> PushToStartTokenRecord
@@ -95,9 +85,10 @@ public protocol PushStore: Sendable {
     /// (a token stored again after that stays valid); returns the records this call changed.
     func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date)
         async throws(PushStoreError) -> [PushToStartTokenRecord]
+}
 
-    // MARK: Outbox
-
+/// Accepted pushes waiting to be sent, claimed by workers and completed into the delivery history.
+package protocol OutboxStore: Sendable {
     /// Stores a batch of accepted pushes in one transaction: all or none. A routine update replaces a
     /// routine update for the same activity that is still waiting unclaimed (or earlier in the same
     /// batch): the replaced push gets a `coalesced` delivery record and the new one inherits its
@@ -110,15 +101,14 @@ public protocol PushStore: Sendable {
     /// claims; an item whose claimer died is claimable again when its lease ends.
     func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem]
 
-    /// Removes a claimed item from the outbox and writes its delivery record. Throws `notFound` when
-    /// the item is gone and `conflict` when `owner` does not hold its claim.
-    func complete(pushId: UUID, owner: String, result: DeliveryResult, at: Date) async throws(PushStoreError) -> DeliveryRecord
+    /// Removes claimed items from the outbox and writes their delivery records, in one transaction (what
+    /// a worker does after a batch of sends). Items `owner` does not hold (gone, or claimed again by
+    /// another worker after the lease ended) are skipped and listed in the report instead of failing
+    /// the batch.
+    func complete(owner: String, results: [DeliveryResult], at: Date) async throws(PushStoreError) -> CompletionReport
 
-    /// Completes many claimed items in one transaction (what a worker does after a batch of sends).
-    /// Items `owner` does not hold are skipped and listed in the report instead of failing the batch.
-    func complete(owner: String, completions: [PushCompletion], at: Date) async throws(PushStoreError) -> CompletionReport
-
-    /// Gives a claimed item back for a later attempt.
+    /// Gives a claimed item back for a later attempt. Throws `notFound` when the item is gone and
+    /// `conflict` when `owner` does not hold its claim.
     func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
 
@@ -130,31 +120,26 @@ public protocol PushStore: Sendable {
 
     /// The items waiting for one activity, oldest first.
     func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem]
+}
 
-    // MARK: Delivery history
-
+/// What became of the pushes that left the outbox.
+package protocol DeliveryHistory: Sendable {
     /// The newest `limit` delivery records of an activity, newest first.
     func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
+}
 
-    // MARK: Priority budget
-
-    /// Counts one priority-10 push for an activity and prunes entries older than an hour before `at`.
-    func recordHighPriority(activityId: String, at: Date) async throws(PushStoreError)
-
-    /// Priority-10 pushes of an activity at or after `since`.
-    func highPriorityCount(activityId: String, since: Date) async throws(PushStoreError) -> Int
-
-    /// Check and count in one step, safe across processes: if fewer than `limit` priority-10 pushes
-    /// were recorded for the activity in the hour before `at`, records one and grants it.
-    func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws(PushStoreError) -> BudgetDecision
-
-    /// ``consumeHighPriority(activityId:at:limit:)`` for many activities in one transaction (a group
-    /// send at priority 10), keyed by activity id. The ids must be different.
+/// The hourly budget of priority-10 pushes per activity.
+package protocol PriorityBudget: Sendable {
+    /// Check and count in one step, safe across processes, for many activities in one transaction (a
+    /// send at priority 10): for each activity, if fewer than its `limit` priority-10 pushes were
+    /// recorded in the hour before `at`, records one and grants it. Keyed by activity id; the ids must be
+    /// different.
     func consumeHighPriority(_ requests: [(activityId: String, limit: Int)], at: Date)
         async throws(PushStoreError) -> [String: BudgetDecision]
+}
 
-    // MARK: API keys
-
+/// The API keys of the HTTP API, stored by their SHA-256.
+package protocol ApiKeyStore: Sendable {
     /// Stores a new key by its SHA-256 (64 hex digits). Throws `conflict` if the hash is stored.
     func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date) async throws(PushStoreError) -> ApiKeyRecord
 
@@ -166,9 +151,4 @@ public protocol PushStore: Sendable {
 
     /// Revokes a key (again revoking keeps the first date).
     func revokeApiKey(id: UUID, at: Date) async throws(PushStoreError) -> ApiKeyRecord
-
-    // MARK: Lifecycle
-
-    /// Closes the database connections. Later calls throw `unavailable`.
-    func close() async
 }

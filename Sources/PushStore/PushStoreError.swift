@@ -1,5 +1,5 @@
 /// The kinds of record a store keeps, as named in errors.
-public enum PushStoreRecordKind: String, Sendable, Hashable, Codable {
+package enum PushStoreRecordKind: String, Sendable, Hashable, Codable {
     case activity
     case pushToStartToken
     case outboxItem
@@ -8,7 +8,7 @@ public enum PushStoreRecordKind: String, Sendable, Hashable, Codable {
 
 /// Every failure a ``PushStore`` reports. Each case says what was wrong and, for bad input, which
 /// field and which rule.
-public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No record of this kind with this id (or token) exists.
     case notFound(kind: PushStoreRecordKind, id: String)
     /// The change contradicts what is stored (a retired token, a token held by another activity, an
@@ -21,7 +21,7 @@ public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The database answered with an error the store did not expect, or a stored value is unreadable.
     case database(detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let kind, let id):
             return "no \(kind.rawValue) '\(id)' is stored"

@@ -143,7 +143,7 @@ enum RowDecoding {
         return OutboxItem(
             pushId: try row.uuid("push_id"),
             target: try target(row),
-            kind: try row.enumValue("kind", as: PushKind.self),
+            kind: try row.enumValue("kind", as: LiveActivityEvent.self),
             payload: try row.data("payload"),
             priority: try priority(row, "priority"),
             requestedPriority: try priority(row, "requested_priority"),
@@ -179,7 +179,7 @@ enum RowDecoding {
         DeliveryRecord(
             pushId: try row.uuid("push_id"),
             target: try target(row),
-            kind: try row.enumValue("kind", as: PushKind.self),
+            kind: try row.enumValue("kind", as: LiveActivityEvent.self),
             acceptedAt: try row.date("accepted_at"),
             sentAt: try row.optionalDate("sent_at"),
             priority: try priority(row, "priority"),

@@ -1,206 +1,108 @@
-import APNsCore
 import Foundation
-import LiveActivity
 import Logging
+import Metrics
 
-/// What the SQLite and PostgreSQL stores share: every ``PushStore`` operation is the same SQL run by
-/// ``SQLStoreCore`` over their backend; the subclasses differ only in how they open and close it.
-/// Not subclassable outside this module.
-public class SQLPushStore: PushStore, @unchecked Sendable {
-    // @unchecked: the only state is `core`, an immutable reference to a Sendable value.
-    let core: SQLStoreCore
+/// The store on SQL, SQLite or PostgreSQL: every operation is the same SQL run over a backend, which
+/// differs only in connections, transactions and a few clauses (``SQLDialect``). The subclasses
+/// (``SQLitePushStore``, ``PostgresPushStore``) open their backend; the operations are in the extensions,
+/// one file per protocol of ``PushStore``. Not subclassable outside this module.
+package class SQLPushStore: PushStore, @unchecked Sendable {
+    // @unchecked: a class that is not final cannot be checked; its state is immutable and Sendable.
+    let backend: any SQLBackend
+    let logger: Logger
+    let coalescedCounter: Counter
 
-    init(core: SQLStoreCore) {
-        self.core = core
+    /// Takes an open backend and migrates its schema; closes the backend when that fails.
+    init(backend: any SQLBackend, logger: Logger) async throws(PushStoreError) {
+        do {
+            try await Migrator.migrate(backend, logger: logger)
+        } catch {
+            await backend.close()
+            throw error
+        }
+        self.backend = backend
+        self.logger = logger
+        self.coalescedCounter = Counter(
+            label: "livepush_store_coalesced_total", dimensions: [("backend", backend.dialect.name)])
     }
 
     /// Closes the database connections. Later calls throw `unavailable`.
-    public func close() async {
-        await core.close()
+    package func close() async {
+        await backend.close()
     }
 
-    public func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
-        try await core.register(registration)
+    var dialect: SQLDialect { backend.dialect }
+
+    /// Runs one store operation as a transaction (or, for a single-statement read, without one),
+    /// timing it and counting failures.
+    func run<T: Sendable>(
+        _ operation: String,
+        readOnly: Bool = false,
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        let start = ContinuousClock.now
+        let dimensions = [("backend", dialect.name), ("operation", operation)]
+        do {
+            let value = readOnly ? try await backend.read(body) : try await backend.transaction(body)
+            let elapsed = ContinuousClock.now - start
+            Metrics.Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
+            return value
+        } catch {
+            Counter(label: "livepush_store_errors_total", dimensions: dimensions).increment()
+            switch error {
+            case .invalidInput, .notFound, .conflict:
+                logger.debug("store operation refused", metadata: ["operation": "\(operation)", "error": "\(error)"])
+            case .unavailable, .database:
+                logger.error("store operation failed", metadata: ["operation": "\(operation)", "error": "\(error)"])
+            }
+            throw error
+        }
     }
 
-    public func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError)
-        -> ActivityRecord
-    {
-        try await core.rotateToken(activityId: activityId, newToken: newToken, at: at)
+    /// Inserts rows with multi-row `INSERT`s, as many rows per statement as the database allows.
+    static func insertRows(
+        _ session: any SQLSession, dialect: SQLDialect, table: String, columns: [String], rows: [[SQLValue]],
+        suffix: String = ""
+    ) async throws(PushStoreError) {
+        try await insertRows(session, dialect: dialect, table: table, columns: columns, items: rows, suffix: suffix) { $0 }
     }
 
-    public func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError)
-        -> ActivityStateChange
-    {
-        try await core.markEnded(activityId: activityId, at: at, dismissalDate: dismissalDate)
+    /// Inserts one row per item, its values made only when its statement is (a group's 100,000 outbox rows
+    /// are never all in memory as values at once).
+    static func insertRows<Item>(
+        _ session: any SQLSession, dialect: SQLDialect, table: String, columns: [String], items: [Item],
+        suffix: String = "", values: (Item) -> [SQLValue]
+    ) async throws(PushStoreError) {
+        guard !items.isEmpty else { return }
+        let rowsPerStatement = max(1, min(1000, dialect.maxBindsPerStatement / columns.count))
+        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let prefix = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+        var start = 0
+        while start < items.count {
+            let end = min(items.count, start + rowsPerStatement)
+            let sql = prefix + Array(repeating: tuple, count: end - start).joined(separator: ", ") + suffix
+            var binds = [SQLValue]()
+            binds.reserveCapacity((end - start) * columns.count)
+            for item in items[start..<end] { binds.append(contentsOf: values(item)) }
+            try await session.execute(sql, binds)
+            start = end
+        }
     }
 
-    public func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
-        try await core.markDismissed(activityId: activityId, at: at)
-    }
-
-    public func recordContentState(activityId: String, contentState: JSONValue, timestamp: Date)
-        async throws(PushStoreError) -> ActivityRecord
-    {
-        try await core.recordContentState(activityId: activityId, contentState: contentState, timestamp: timestamp)
-    }
-
-    public func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
-        async throws(PushStoreError) -> Int
-    {
-        try await core.recordContentState(updates, contentState: contentState)
-    }
-
-    public func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError)
-        -> [String]
-    {
-        try await core.markEnded(activityIds: activityIds, at: at, dismissalDate: dismissalDate)
-    }
-
-    public func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError)
-        -> ActivityRecord?
-    {
-        try await core.markTokenInvalid(token: token, reason: reason, at: at)
-    }
-
-    public func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord? {
-        try await core.retiredToken(token)
-    }
-
-    public func activity(id: String) async throws(PushStoreError) -> ActivityRecord? {
-        try await core.activity(id: id)
-    }
-
-    public func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
-        try await core.activities(ids: ids)
-    }
-
-    public func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord] {
-        try await core.activities(inGroup: group)
-    }
-
-    public func activities(ofUser userId: String) async throws(PushStoreError) -> [ActivityRecord] {
-        try await core.activities(ofUser: userId)
-    }
-
-    public func activeActivities(olderThan date: Date) async throws(PushStoreError) -> [ActivityRecord] {
-        try await core.activeActivities(olderThan: date)
-    }
-
-    public func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int {
-        try await core.dismissEnded(dismissedBy: date)
-    }
-
-    public func forgetEnded(before date: Date) async throws(PushStoreError) -> Int {
-        try await core.forgetEnded(before: date)
-    }
-
-    public func activityCount() async throws(PushStoreError) -> Int {
-        try await core.activityCount()
-    }
-
-    public func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError)
-        -> PushToStartTokenRecord
-    {
-        try await core.upsertPushToStartToken(registration)
-    }
-
-    public func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError)
-        -> [PushToStartTokenRecord]
-    {
-        try await core.pushToStartTokens(forUser: userId, attributesType: attributesType)
-    }
-
-    public func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord? {
-        try await core.pushToStartToken(id: id)
-    }
-
-    public func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date)
-        async throws(PushStoreError) -> [PushToStartTokenRecord]
-    {
-        try await core.markPushToStartTokenInvalid(token: token, reason: reason, at: at)
-    }
-
-    public func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult {
-        try await core.enqueue(items)
-    }
-
-    public func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError)
-        -> [OutboxItem]
-    {
-        try await core.claim(owner: owner, limit: limit, now: now, lease: lease)
-    }
-
-    public func complete(pushId: UUID, owner: String, result: DeliveryResult, at: Date) async throws(PushStoreError)
-        -> DeliveryRecord
-    {
-        try await core.complete(pushId: pushId, owner: owner, result: result, at: at)
-    }
-
-    public func complete(owner: String, completions: [PushCompletion], at: Date) async throws(PushStoreError)
-        -> CompletionReport
-    {
-        try await core.complete(owner: owner, completions: completions, at: at)
-    }
-
-    public func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
-        async throws(PushStoreError)
-    {
-        try await core.reschedule(
-            pushId: pushId, owner: owner, nextAttemptAt: nextAttemptAt, attempts: attempts, lastError: lastError)
-    }
-
-    public func release(owner: String) async throws(PushStoreError) -> Int {
-        try await core.release(owner: owner)
-    }
-
-    public func outboxDepth() async throws(PushStoreError) -> Int {
-        try await core.outboxDepth()
-    }
-
-    public func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem] {
-        try await core.pendingItems(activityId: activityId)
-    }
-
-    public func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
-        try await core.deliveries(activityId: activityId, limit: limit)
-    }
-
-    public func recordHighPriority(activityId: String, at: Date) async throws(PushStoreError) {
-        try await core.recordHighPriority(activityId: activityId, at: at)
-    }
-
-    public func highPriorityCount(activityId: String, since: Date) async throws(PushStoreError) -> Int {
-        try await core.highPriorityCount(activityId: activityId, since: since)
-    }
-
-    public func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws(PushStoreError)
-        -> BudgetDecision
-    {
-        try await core.consumeHighPriority(activityId: activityId, at: at, limit: limit)
-    }
-
-    public func consumeHighPriority(_ requests: [(activityId: String, limit: Int)], at: Date)
-        async throws(PushStoreError) -> [String: BudgetDecision]
-    {
-        try await core.consumeHighPriority(requests, at: at)
-    }
-
-    public func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date)
-        async throws(PushStoreError) -> ApiKeyRecord
-    {
-        try await core.createApiKey(name: name, scope: scope, sha256Hash: sha256Hash, at: at)
-    }
-
-    public func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> ApiKeyRecord? {
-        try await core.apiKey(byHash: sha256Hash)
-    }
-
-    public func apiKeys() async throws(PushStoreError) -> [ApiKeyRecord] {
-        try await core.apiKeys()
-    }
-
-    public func revokeApiKey(id: UUID, at: Date) async throws(PushStoreError) -> ApiKeyRecord {
-        try await core.revokeApiKey(id: id, at: at)
+    /// Runs `sql` once per chunk of `values`, with `{IN}` replaced by the chunk's placeholders, and
+    /// concatenates the rows.
+    static func queryIn(
+        _ session: any SQLSession, _ sql: String, leading: [SQLValue] = [], values: [SQLValue], chunk: Int = 500
+    ) async throws(PushStoreError) -> [SQLRow] {
+        var rows = [SQLRow]()
+        var start = 0
+        while start < values.count {
+            let end = min(values.count, start + chunk)
+            let placeholders = Array(repeating: "?", count: end - start).joined(separator: ", ")
+            let statement = sql.replacingOccurrences(of: "{IN}", with: placeholders)
+            rows += try await session.query(statement, leading + Array(values[start..<end]))
+            start = end
+        }
+        return rows
     }
 }

@@ -98,6 +98,20 @@ enum Validation {
         }
     }
 
+    /// Checks each element of a batch with `check`, named `field[index]`, and that no push id repeats.
+    static func batch<Element>(
+        _ elements: [Element], field: String, pushId: (Element) -> UUID,
+        _ check: (Element, String) throws(PushStoreError) -> Void
+    ) throws(PushStoreError) {
+        var seen = Set<UUID>()
+        for (index, element) in elements.enumerated() {
+            try check(element, "\(field)[\(index)]")
+            guard seen.insert(pushId(element)).inserted else {
+                throw .invalidInput(field: "\(field)[\(index)].pushId", rule: "repeats an earlier push id of the batch")
+            }
+        }
+    }
+
     /// Lowercase SHA-256 hex of an API key.
     static func sha256Hex(_ value: String, field: String) throws(PushStoreError) -> String {
         let lower = value.lowercased()
@@ -108,19 +122,20 @@ enum Validation {
         return lower
     }
 
-    static func deliveryResult(_ result: DeliveryResult) throws(PushStoreError) {
+    /// Checks one worker's result; `field` prefixes the names (`results[3]`).
+    static func deliveryResult(_ result: DeliveryResult, field: String) throws(PushStoreError) {
         guard result.outcome != .coalesced else {
             throw .invalidInput(
-                field: "result.outcome",
+                field: "\(field).outcome",
                 rule: "coalesced is recorded by enqueue; a worker reports accepted, rejected, failed or expired")
         }
         if let status = result.status, !(100...599).contains(status) {
-            throw .invalidInput(field: "result.status", rule: "is \(status); an HTTP status is 100 to 599")
+            throw .invalidInput(field: "\(field).status", rule: "is \(status); an HTTP status is 100 to 599")
         }
-        if let reason = result.reason { try text(reason, field: "result.reason", max: 500) }
-        if let apnsId = result.apnsId { try identifier(apnsId, field: "result.apnsId", max: 64) }
+        if let reason = result.reason { try text(reason, field: "\(field).reason", max: 500) }
+        if let apnsId = result.apnsId { try identifier(apnsId, field: "\(field).apnsId", max: 64) }
         guard result.attempts >= 0 else {
-            throw .invalidInput(field: "result.attempts", rule: "is \(result.attempts); must be 0 or more")
+            throw .invalidInput(field: "\(field).attempts", rule: "is \(result.attempts); must be 0 or more")
         }
     }
 }

@@ -70,4 +70,57 @@ import Testing
         #expect(policy.decide(after: .failed(.tlsFailed(endpoint: "x", detail: "untrusted")), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop)
         #expect(policy.decide(after: .failed(.protocolError("x")), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop)
     }
+
+    // MARK: - Reconnect only (the server's client: the outbox backs off)
+
+    let reconnectOnly = APNsRetryPolicy.reconnectOnly()
+
+    @Test(arguments: APNsReason.known)
+    func reconnectOnlyNeverBacksOffOnAnAnswer(_ reason: APNsReason) {
+        let decision = reconnectOnly.decide(after: answer(reason), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+        switch reason {
+        case .expiredProviderToken:
+            #expect(decision == .retryWithNewProviderToken)
+        case .shutdown, .idleTimeout, .unrelatedKeyIdInToken:
+            #expect(decision == .retry(after: 0, newConnection: true), "a reason about the connection: at once, on a new one")
+        default:
+            #expect(decision == .stop, "\(reason) is the outbox's to retry, one attempt here")
+        }
+    }
+
+    @Test func reconnectOnlyStopsAt503And429() {
+        for reason in [APNsReason.serviceUnavailable, .tooManyRequests, .internalServerError, .tooManyProviderTokenUpdates] {
+            #expect(reconnectOnly.decide(after: answer(reason), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop)
+        }
+    }
+
+    @Test func reconnectOnlyResendsAtOnceWhatALostConnectionDidNotProcess() {
+        for error in [APNsClientError.goAway(reason: .shutdown, processed: false), .goAway(reason: nil, processed: false),
+                      .connectionClosed(processed: false, detail: "reset")] {
+            #expect(reconnectOnly.decide(after: .failed(error), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
+                == .retry(after: 0, newConnection: true), "\(error)")
+            #expect(reconnectOnly.decide(after: .failed(error), attempt: 2, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
+                == .retry(after: 0, newConnection: true), "\(error)")
+            #expect(reconnectOnly.decide(after: .failed(error), attempt: 3, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
+                == .stop, "at most 2 re-sends")
+        }
+    }
+
+    @Test func reconnectOnlyLeavesEverythingThatNeedsWaitingToTheCaller() {
+        for error in [APNsClientError.timedOut(seconds: 30), .connectionClosed(processed: true, detail: "reset"),
+                      .goAway(reason: nil, processed: true), .connectFailed(endpoint: "x", detail: "refused"),
+                      .tlsFailed(endpoint: "x", detail: "untrusted"), .protocolError("x"), .shutDown] {
+            #expect(reconnectOnly.decide(after: .failed(error), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop, "\(error)")
+        }
+    }
+
+    @Test func reconnectOnlyRenewsAnExpiredProviderTokenOnce() {
+        #expect(reconnectOnly.decide(after: answer(.expiredProviderToken), attempt: 2, tokenRenewed: true, now: now, deadline: nil, random: 0) == .stop)
+    }
+
+    @Test func theDefaultPolicyStillBacksOff() {
+        #expect(APNsRetryPolicy().scope == .backingOff)
+        #expect(APNsRetryPolicy().decide(after: answer(.serviceUnavailable), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+            == .retry(after: 0.5, newConnection: false))
+    }
 }

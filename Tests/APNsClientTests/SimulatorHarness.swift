@@ -43,6 +43,7 @@ struct SimulatorHarness {
         tokens: (any ProviderTokenProviding)? = nil,
         trustCA: Bool = true,
         maximumConnections: Int = 1,
+        connectTimeout: Duration = .seconds(5),
         requestTimeout: Duration = .seconds(10),
         retry: APNsRetryPolicy = APNsRetryPolicy(maximumAttempts: 5, baseDelay: 0.01, maximumDelay: 0.05)
     ) throws -> APNsClient {
@@ -51,7 +52,7 @@ struct SimulatorHarness {
                 endpoint: endpoint,
                 additionalTrustRootFile: trustCA ? simulator.caCertificatePath : nil,
                 maximumConnections: maximumConnections,
-                connectTimeout: .seconds(5),
+                connectTimeout: connectTimeout,
                 requestTimeout: requestTimeout,
                 retry: retry
             ),

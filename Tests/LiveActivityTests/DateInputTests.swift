@@ -25,6 +25,15 @@ import Testing
         #expect(try DateInput.parse("2026-11-22T12:00:00+02:00", now: Self.now) == expected)
     }
 
+    @Test func daysTheMonthLacksAreRefused() throws {
+        // Foundation's ISO 8601 parser would roll these over to the next month.
+        for text in ["2026-02-30T00:00:00Z", "2026-04-31T10:00:00Z", "2027-02-29T00:00:00Z"] {
+            #expect(throws: DateInput.ParseError.noSuchDay(text)) { try DateInput.parse(text, now: Self.now) }
+        }
+        #expect(try DateInput.parse("2028-02-29T00:00:00Z", now: Self.now) == Fixtures.unix(1_835_395_200))
+        #expect(DateInput.ParseError.noSuchDay("2026-02-30T00:00:00Z").description.contains("does not exist"))
+    }
+
     @Test func emptyIsAnError() {
         #expect(throws: DateInput.ParseError.empty) { try DateInput.parse("  ", now: Self.now) }
     }

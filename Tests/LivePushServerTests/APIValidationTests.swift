@@ -106,6 +106,13 @@ import Testing
         #expect(dismissalOnUpdate.status == 400 && dismissalOnUpdate.errorField == "dismissalDate" && dismissalOnUpdate.errorRule == "unknown")
         let pastExpiration = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"expiration":1000}"#)
         #expect(pastExpiration.status == 400 && pastExpiration.errorField == "expiration")
+        for (field, value) in [("staleDate", "\"0001-01-01T00:00:00Z\""), ("staleDate", "\"9999-12-31T00:00:00Z\""),
+                               ("staleDate", "\"-1000000d\""), ("staleDate", "4102444800000"), ("expiration", "\"+31d\"")] {
+            let outOfRange = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"\#(field)":\#(value)}"#)
+            #expect(outOfRange.status == 400 && outOfRange.errorField == field && outOfRange.errorRule == "dateRange", "\(value): \(outOfRange.text)")
+        }
+        let noSuchDay = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2026-02-30T00:00:00Z"}"#)
+        #expect(noSuchDay.status == 400 && noSuchDay.errorField == "staleDate" && noSuchDay.text.contains("does not exist"), "\(noSuchDay.text)")
         let noGroup = try await http.post("/v1/groups/nobody/update", key: key, #"{"contentState":{"hp":1}}"#)
         #expect(noGroup.status == 404 && noGroup.errorField == "groupId")
         let noStartToken = try await http.post("/v1/users/u1/start", key: key, #"{"contentState":{"hp":1},"attributesType":"T","attributes":{},"alert":{"title":"Go"}}"#)
@@ -117,7 +124,7 @@ import Testing
         let record = try #require(try await harness.store.activity(id: "a1"))
         #expect(record.lastContentState == nil)
 
-        let accepted = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2030-01-01T00:00:00Z"}"#)
+        let accepted = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2030-01-01T00:00:00Z","expiration":"+29d"}"#)
         #expect(accepted.status == 202)
         #expect(accepted.json?["pushIds"]?.arrayValue?.count == 1)
         #expect(try await harness.store.outboxDepth() == 1)
@@ -133,6 +140,48 @@ import Testing
         #expect(health.status == 200 && health.json?["status"]?.stringValue == "ok")
         let metrics = try await http.get("/metrics")
         #expect(metrics.status == 200 && metrics.text.contains("livepush_server_outbox_depth"))
+        await harness.stop()
+    }
+
+    @Test func pathIdsArePercentDecodedAndCountedInCharacters() async throws {
+        let harness = try await ServerHarness()
+        let http = harness.http
+        // Registered through the body, reached through the path: a space, non-ASCII letters and a slash.
+        let id = "café au lait/1"
+        #expect(try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: String(repeating: "ab", count: 32))).status == 201)
+        let read = try await http.get("/v1/activities/caf%C3%A9%20au%20lait%2F1", key: ServerHarness.backendKey)
+        #expect(read.status == 200, "\(read.text)")
+        #expect(read.json?["activity"]?["activityId"]?.stringValue == id)
+        // 15 Ogham letters are 15 characters (135 bytes percent-encoded): within the limit of 128.
+        let ogham = String(repeating: "\u{1681}", count: 15)
+        let encoded = ogham.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let unknown = try await http.get("/v1/activities/\(encoded)", key: ServerHarness.backendKey)
+        #expect(unknown.status == 404 && unknown.errorField == "activityId" && unknown.errorRule == "exists", "\(unknown.text)")
+        let tooLong = try await http.get("/v1/activities/\(String(repeating: "%C3%A9", count: 129))", key: ServerHarness.backendKey)
+        #expect(tooLong.status == 400 && tooLong.errorRule == "maxLength" && tooLong.text.contains("129 characters"))
+        let malformed = try await http.get("/v1/activities/bad%FF", key: ServerHarness.backendKey)
+        #expect(malformed.status == 400 && malformed.errorField == "activityId" && malformed.errorRule == "percentEncoding")
+        await harness.stop()
+    }
+
+    @Test func bodiesThatAreNotUTF8AreRefusedNamingTheField() async throws {
+        let harness = try await ServerHarness()
+        let body = Data(#"{"activityId":"bad-"#.utf8) + Data([0xFF, 0xFE])
+            + Data(#"","pushToken":"abab","bundleId":"b","attributesType":"T","environment":"sandbox"}"#.utf8)
+        let (refused, _) = try await harness.http.request("POST", "/v1/activities", key: ServerHarness.appKey, body: body)
+        #expect(refused.status == 400 && refused.errorField == "activityId" && refused.errorRule == "utf8", "\(refused.text)")
+        #expect(try await harness.store.activityCount() == 0, "nothing stored, not even with a replacement character")
+        await harness.stop()
+    }
+
+    @Test func aKnownPathWithAnotherMethodIs405WithAllow() async throws {
+        let harness = try await ServerHarness()
+        let (wrong, headers) = try await harness.http.request("DELETE", "/v1/activities/a1", key: ServerHarness.backendKey, body: nil)
+        #expect(wrong.status == 405 && wrong.errorRule == "method", "\(wrong.status) \(wrong.text)")
+        #expect(headers["allow"] == "GET")
+        let (twoMethods, both) = try await harness.http.request("PATCH", "/v1/push-to-start-tokens", key: ServerHarness.appKey, body: nil)
+        #expect(twoMethods.status == 405 && both["allow"] == "PUT")
+        #expect(try await harness.http.get("/v1/nothing-here").status == 404)
         await harness.stop()
     }
 

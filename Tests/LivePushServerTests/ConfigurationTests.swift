@@ -14,28 +14,30 @@ import Testing
         #expect(DurationText.seconds("") == nil)
     }
 
-    @Test func configFileIsReadWithDurationsAndUnknownKeysAreRefused() throws {
+    @Test func configFileIsReadWithDurationsAndUnknownKeysAreRefused() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = directory.appendingPathComponent("good.json")
         try Data(#"{"port":9090,"workers":3,"maxActiveDuration":"2h","forgetAfter":120,"environment":"sandbox","webhookUrl":"https://example.com/hook"}"#.utf8).write(to: good)
-        let file = try ServerConfigurationFile.load(path: good.path)
-        #expect(file.port == 9090 && file.workers == 3 && file.environment == "sandbox")
-        #expect(file.maxActiveDuration?.seconds == 7200 && file.forgetAfter?.seconds == 120)
+        let file = try await ServeSettings.read(arguments: ["--config", good.path], environment: [:])
+        #expect(file.server.port == 9090 && file.server.workerCount == 3 && file.environment == .sandbox)
+        #expect(file.server.maximumActiveDuration == 7200 && file.server.forgetAfter == 120)
 
         let typo = directory.appendingPathComponent("typo.json")
         try Data(#"{"prot":9090}"#.utf8).write(to: typo)
-        #expect(throws: ServerConfigurationError.self) { try ServerConfigurationFile.load(path: typo.path) }
+        await #expect(throws: ServerConfigurationError.self) { try await ServeSettings.read(arguments: ["--config", typo.path], environment: [:]) }
         do {
-            _ = try ServerConfigurationFile.load(path: typo.path)
+            _ = try await ServeSettings.read(arguments: ["--config", typo.path], environment: [:])
         } catch {
             #expect(error.rule.contains("unknown key 'prot'"))
         }
         let badDuration = directory.appendingPathComponent("duration.json")
-        try Data(#"{"maxActiveDuration":"forever"}"#.utf8).write(to: badDuration)
-        #expect(throws: ServerConfigurationError.self) { try ServerConfigurationFile.load(path: badDuration.path) }
-        #expect(throws: ServerConfigurationError.self) { try ServerConfigurationFile.load(path: directory.appendingPathComponent("missing.json").path) }
+        try Data(#"{"maxActiveDuration":"forever","environment":"sandbox"}"#.utf8).write(to: badDuration)
+        await #expect(throws: ServerConfigurationError.self) { try await ServeSettings.read(arguments: ["--config", badDuration.path], environment: [:]) }
+        await #expect(throws: ServerConfigurationError.self) {
+            try await ServeSettings.read(arguments: ["--config", directory.appendingPathComponent("missing.json").path], environment: [:])
+        }
     }
 
     @Test func configurationValuesAreValidated() {

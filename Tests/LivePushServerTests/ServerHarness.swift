@@ -111,7 +111,7 @@ final class ServerHarness: @unchecked Sendable {
         await server.shutdown()
         if let postgres = store as? PostgresPushStore {
             let schema = schema
-            try? await postgres.core.backend.transaction { session throws(PushStoreError) in
+            try? await postgres.backend.transaction { session throws(PushStoreError) in
                 try await session.execute("DROP SCHEMA \(schema) CASCADE")
             }
         }
@@ -136,4 +136,14 @@ func registrationJSON(activityId: String, token: String, bundleId: String = "com
     let groupList = groups.map { "\"\($0)\"" }.joined(separator: ",")
     let user = userId.map { ",\"userId\":\"\($0)\"" } ?? ""
     return #"{"activityId":"\#(activityId)","pushToken":"\#(token)","bundleId":"\#(bundleId)","attributesType":"AdventureAttributes","environment":"\#(environment)","groups":[\#(groupList)]\#(user)}"#
+}
+
+extension PushStore {
+    /// How many activities are stored (read from the table: no server code needs the count).
+    func activityCount() async throws -> Int {
+        let store = try #require(self as? SQLPushStore)
+        return try await store.backend.read { session throws(PushStoreError) in
+            try await session.first("SELECT COUNT(*) AS n FROM activities")?.int("n") ?? 0
+        }
+    }
 }

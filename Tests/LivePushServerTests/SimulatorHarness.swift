@@ -4,6 +4,7 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveActivity
+import LivePushServer
 import Logging
 
 /// The local APNs simulator on 127.0.0.1 (ephemeral ports) with a trusted provider key, and an
@@ -46,7 +47,7 @@ final class SimulatorHarness: Sendable {
                 endpoint: APNsEndpoint(host: "127.0.0.1", port: port, environment: .sandbox),
                 additionalTrustRootFile: simulator.caCertificatePath, trustOnlyAdditionalRoots: true,
                 maximumConnections: 2, connectTimeout: .seconds(5), requestTimeout: .seconds(10),
-                retry: APNsRetryPolicy(maximumAttempts: 2, baseDelay: 0.01, maximumDelay: 0.05)
+                retry: ServerConfiguration().apnsRetry // the server's client: the outbox backs off
             ),
             tokens: try ProviderTokenSource(key: key, keyID: "KEYID12345", teamID: "TEAMID1234"),
             logger: clientLogger

@@ -21,15 +21,23 @@ struct TestHTTP: Sendable {
     let port: Int
 
     func request(_ method: String, _ path: String, key: String? = nil, json: String? = nil) async throws -> TestResponse {
+        try await request(method, path, key: key, body: json.map { Data($0.utf8) }).response
+    }
+
+    /// Any body bytes (not necessarily UTF-8); also returns the response headers.
+    func request(_ method: String, _ path: String, key: String? = nil, body: Data?) async throws -> (response: TestResponse, headers: [String: String]) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
         request.httpMethod = method
         if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
-        if let json {
+        if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
+            request.httpBody = body
         }
         let (data, response) = try await URLSession.shared.data(for: request)
-        return TestResponse(status: (response as? HTTPURLResponse)?.statusCode ?? 0, data: data)
+        let http = response as? HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] { headers["\(name)".lowercased()] = "\(value)" }
+        return (TestResponse(status: http?.statusCode ?? 0, data: data), headers)
     }
 
     func post(_ path: String, key: String?, _ json: String) async throws -> TestResponse {

@@ -33,16 +33,16 @@ struct ClaimConcurrencyTests {
                                 if batch.isEmpty { break }
                                 if worker < 2 {
                                     for item in batch {
-                                        _ = try await workerStore.complete(
-                                            pushId: item.pushId, owner: owner,
-                                            result: DeliveryResult(outcome: .accepted, attempts: 1), at: Fixture.start + 2)
+                                        try await workerStore.complete(
+                                            DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 1),
+                                            owner: owner, at: Fixture.start + 2)
                                         mine.append(item.pushId)
                                     }
                                 } else {
                                     let report = try await workerStore.complete(
                                         owner: owner,
-                                        completions: batch.map {
-                                            PushCompletion(pushId: $0.pushId, result: DeliveryResult(outcome: .accepted, attempts: 1))
+                                        results: batch.map {
+                                            DeliveryResult(pushId: $0.pushId, outcome: .accepted, attempts: 1)
                                         },
                                         at: Fixture.start + 2)
                                     #expect(report.notHeld.isEmpty)

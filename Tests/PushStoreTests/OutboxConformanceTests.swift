@@ -29,18 +29,15 @@ struct OutboxConformanceTests {
             #expect(claimed.first == expected, "every field survives the round trip")
             #expect(try await store.claim(owner: "w2", limit: 10, now: t + 6, lease: 30).isEmpty, "claimed items are held")
 
-            let wrongOwner = await caught {
-                try await store.complete(
-                    pushId: first.pushId, owner: "w2", result: DeliveryResult(outcome: .accepted, attempts: 1), at: t + 7)
-            }
-            #expect(wrongOwner?.isConflict == true)
+            let wrongOwner = try await store.complete(
+                owner: "w2", results: [DeliveryResult(pushId: first.pushId, outcome: .accepted, attempts: 1)], at: t + 7)
+            #expect(wrongOwner.records.isEmpty && wrongOwner.notHeld == [first.pushId], "another worker's claim")
 
             let record = try await store.complete(
-                pushId: first.pushId, owner: "w1",
-                result: DeliveryResult(
-                    outcome: .accepted, sentAt: t + 6, apnsId: "6E1B4A5C-AB4B-4F51-9B39-3B62F8E8A1D2", status: 200,
-                    attempts: 1),
-                at: t + 7)
+                DeliveryResult(
+                    pushId: first.pushId, outcome: .accepted, sentAt: t + 6,
+                    apnsId: "6E1B4A5C-AB4B-4F51-9B39-3B62F8E8A1D2", status: 200, attempts: 1),
+                owner: "w1", at: t + 7)
             #expect(record.pushId == first.pushId)
             #expect(record.activityId == "a")
             #expect(record.kind == .end)
@@ -51,11 +48,9 @@ struct OutboxConformanceTests {
             #expect(try await store.deliveries(activityId: "a", limit: 10) == [record])
             #expect(try await store.outboxDepth() == 1)
 
-            let gone = await caught {
-                try await store.complete(
-                    pushId: first.pushId, owner: "w1", result: DeliveryResult(outcome: .accepted, attempts: 1), at: t + 8)
-            }
-            #expect(gone == .notFound(kind: .outboxItem, id: first.pushId.uuidString.lowercased()))
+            let gone = try await store.complete(
+                owner: "w1", results: [DeliveryResult(pushId: first.pushId, outcome: .accepted, attempts: 1)], at: t + 8)
+            #expect(gone.records.isEmpty && gone.notHeld == [first.pushId], "a completed push is gone")
         }
     }
 
@@ -67,10 +62,9 @@ struct OutboxConformanceTests {
             }
             _ = try await store.enqueue(items)
             for item in try await store.claim(owner: "w", limit: 10, now: Fixture.start + 10, lease: 60) {
-                _ = try await store.complete(
-                    pushId: item.pushId, owner: "w",
-                    result: DeliveryResult(outcome: .rejected, status: 400, reason: "BadDeviceToken", attempts: 1),
-                    at: Fixture.start + 11)
+                try await store.complete(
+                    DeliveryResult(pushId: item.pushId, outcome: .rejected, status: 400, reason: "BadDeviceToken", attempts: 1),
+                    owner: "w", at: Fixture.start + 11)
             }
             let history = try await store.deliveries(activityId: "a", limit: 3)
             #expect(history.map(\.pushId) == items.reversed().prefix(3).map(\.pushId))
@@ -123,15 +117,12 @@ struct OutboxConformanceTests {
                 let again = try await other.claim(owner: "survivor", limit: 10, now: t + 30, lease: 30)
                 #expect(again.map(\.pushId) == [item.pushId])
                 #expect(again.first?.claim == OutboxClaim(owner: "survivor", until: t + 60))
-                let late = await caught {
-                    try await store.complete(
-                        pushId: item.pushId, owner: "crashed", result: DeliveryResult(outcome: .accepted, attempts: 1),
-                        at: t + 31)
-                }
-                #expect(late?.isConflict == true)
-                _ = try await other.complete(
-                    pushId: item.pushId, owner: "survivor", result: DeliveryResult(outcome: .accepted, attempts: 2),
-                    at: t + 32)
+                let late = try await store.complete(
+                    owner: "crashed", results: [DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 1)],
+                    at: t + 31)
+                #expect(late.records.isEmpty && late.notHeld == [item.pushId])
+                try await other.complete(
+                    DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 2), owner: "survivor", at: t + 32)
                 #expect(try await store.outboxDepth() == 0)
             } catch {
                 await other.close()
@@ -201,9 +192,9 @@ struct OutboxConformanceTests {
 
             // An update waiting for a retry is replaced; the newer one keeps its backoff and attempts.
             try await store.reschedule(pushId: inFlight.pushId, owner: "w", nextAttemptAt: t + 100, attempts: 3, lastError: "429")
-            _ = try await store.complete(
-                pushId: try #require(try await store.claim(owner: "w", limit: 10, now: t + 2, lease: 60).first?.pushId),
-                owner: "w", result: DeliveryResult(outcome: .accepted, attempts: 1), at: t + 3)
+            let claimed = try #require(try await store.claim(owner: "w", limit: 10, now: t + 2, lease: 60).first)
+            try await store.complete(
+                DeliveryResult(pushId: claimed.pushId, outcome: .accepted, attempts: 1), owner: "w", at: t + 3)
             let newest = Fixture.update("a", score: 3, at: t + 4)
             let result = try await store.enqueue([newest])
             #expect(result.coalesced == [CoalescedPush(replaced: inFlight.pushId, by: newest.pushId)])
@@ -256,8 +247,8 @@ struct OutboxConformanceTests {
             let item = Fixture.update("a", importance: .timeSensitive)
             _ = try await store.enqueue([item])
             _ = try await store.claim(owner: "w", limit: 1, now: Fixture.start, lease: 10)
-            _ = try await store.complete(
-                pushId: item.pushId, owner: "w", result: DeliveryResult(outcome: .accepted, attempts: 1), at: Fixture.start)
+            try await store.complete(
+                DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 1), owner: "w", at: Fixture.start)
             #expect(await caught { try await store.enqueue([item]) }?.isConflict == true)
             #expect(try await store.outboxDepth() == 0)
         }
@@ -274,7 +265,7 @@ struct OutboxConformanceTests {
             let claimed = try await store.claim(owner: "w", limit: 5, now: Fixture.start, lease: 5)
             #expect(claimed.first?.target == .pushToStartToken(id: tokenId))
             let record = try await store.complete(
-                pushId: start.pushId, owner: "w", result: DeliveryResult(outcome: .failed, reason: "no valid token", attempts: 0),
+                DeliveryResult(pushId: start.pushId, outcome: .failed, reason: "no valid token", attempts: 0), owner: "w",
                 at: Fixture.start)
             #expect(record.activityId == nil)
             #expect(record.target == .pushToStartToken(id: tokenId))
@@ -289,14 +280,15 @@ struct OutboxConformanceTests {
             #expect(await caught { try await store.claim(owner: "", limit: 1, now: Fixture.start, lease: 5) }?.invalidField == "owner")
             let coalesced = await caught {
                 try await store.complete(
-                    pushId: UUID(), owner: "w", result: DeliveryResult(outcome: .coalesced, attempts: 0), at: Fixture.start)
+                    owner: "w", results: [DeliveryResult(pushId: UUID(), outcome: .coalesced, attempts: 0)], at: Fixture.start)
             }
-            #expect(coalesced?.invalidField == "result.outcome")
+            #expect(coalesced?.invalidField == "results[0].outcome")
             let status = await caught {
                 try await store.complete(
-                    pushId: UUID(), owner: "w", result: DeliveryResult(outcome: .rejected, status: 42, attempts: 1), at: Fixture.start)
+                    owner: "w", results: [DeliveryResult(pushId: UUID(), outcome: .rejected, status: 42, attempts: 1)],
+                    at: Fixture.start)
             }
-            #expect(status?.invalidField == "result.status")
+            #expect(status?.invalidField == "results[0].status")
         }
     }
 }
@@ -313,16 +305,16 @@ struct BatchCompletionTests {
             #expect(mine.map(\.pushId) == items.prefix(3).map(\.pushId))
             let theirs = try await store.claim(owner: "w2", limit: 1, now: t + 10, lease: 30)
             let unknown = UUID()
-            let completions =
+            let results =
                 mine.map {
-                    PushCompletion(
-                        pushId: $0.pushId,
-                        result: DeliveryResult(outcome: .accepted, sentAt: t + 11, apnsId: "id-\($0.pushId)", status: 200, attempts: 1))
+                    DeliveryResult(
+                        pushId: $0.pushId, outcome: .accepted, sentAt: t + 11, apnsId: "id-\($0.pushId)", status: 200,
+                        attempts: 1)
                 } + [
-                    PushCompletion(pushId: theirs[0].pushId, result: DeliveryResult(outcome: .accepted, attempts: 1)),
-                    PushCompletion(pushId: unknown, result: DeliveryResult(outcome: .accepted, attempts: 1)),
+                    DeliveryResult(pushId: theirs[0].pushId, outcome: .accepted, attempts: 1),
+                    DeliveryResult(pushId: unknown, outcome: .accepted, attempts: 1),
                 ]
-            let report = try await store.complete(owner: "w1", completions: completions, at: t + 12)
+            let report = try await store.complete(owner: "w1", results: results, at: t + 12)
             #expect(report.records.map(\.pushId) == mine.map(\.pushId))
             #expect(report.records.allSatisfy { $0.outcome == .accepted && $0.status == 200 && $0.recordedAt == t + 12 })
             #expect(report.notHeld == [theirs[0].pushId, unknown])
@@ -332,11 +324,10 @@ struct BatchCompletionTests {
             let invalid = await caught {
                 try await store.complete(
                     owner: "w2",
-                    completions: [PushCompletion(pushId: theirs[0].pushId, result: DeliveryResult(outcome: .coalesced, attempts: 0))],
-                    at: t + 13)
+                    results: [DeliveryResult(pushId: theirs[0].pushId, outcome: .coalesced, attempts: 0)], at: t + 13)
             }
-            #expect(invalid?.invalidField == "completions[0].result.outcome")
-            #expect(try await store.complete(owner: "w2", completions: [], at: t).records.isEmpty)
+            #expect(invalid?.invalidField == "results[0].outcome")
+            #expect(try await store.complete(owner: "w2", results: [], at: t).records.isEmpty)
         }
     }
 

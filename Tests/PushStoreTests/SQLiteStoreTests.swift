@@ -29,7 +29,7 @@ struct SQLiteStoreTests {
     func usesWALAndRecordsTheSchemaVersion() async throws {
         try await withStore(.sqlite) { store, harness in
             let sqlite = try #require(store as? SQLitePushStore)
-            let (mode, versions) = try await sqlite.core.backend.transaction { session throws(PushStoreError) in
+            let (mode, versions) = try await sqlite.backend.transaction { session throws(PushStoreError) in
                 let mode = try await session.first("PRAGMA journal_mode")?.optionalString("journal_mode")
                 let versions = try await session.query("SELECT version FROM schema_migrations ORDER BY version")
                     .map { row throws(PushStoreError) in try row.int("version") }
@@ -50,7 +50,7 @@ struct SQLiteStoreTests {
             let inside = AsyncStream<Void>.makeStream()
             let release = AsyncStream<Void>.makeStream()
             let writer = Task {
-                try await sqlite.core.backend.transaction { session throws(PushStoreError) in
+                try await sqlite.backend.transaction { session throws(PushStoreError) in
                     try await session.execute("UPDATE activities SET bundle_id = 'changed' WHERE activity_id = 'before'")
                     inside.continuation.yield()
                     for await _ in release.stream { break }  // holds the transaction open
@@ -87,7 +87,7 @@ struct SQLiteStoreTests {
             let sqlite = try #require(store as? SQLitePushStore)
             _ = try await store.register(Fixture.registration("kept"))
             let refused = await caught {
-                try await sqlite.core.backend.read { session throws(PushStoreError) in
+                try await sqlite.backend.read { session throws(PushStoreError) in
                     try await session.execute("DELETE FROM activities")
                 }
             }
@@ -106,7 +106,7 @@ struct SQLiteStoreTests {
     func aTransactionInACancelledTaskStillEnds() async throws {
         try await withStore(.sqlite) { store, _ in
             let sqlite = try #require(store as? SQLitePushStore)
-            let backend = sqlite.core.backend
+            let backend = sqlite.backend
             let committed = Task {
                 try await backend.transaction { session throws(PushStoreError) in
                     try await session.execute("UPDATE schema_migrations SET version = version")
@@ -141,7 +141,7 @@ struct SQLiteStoreTests {
         let token = Fixture.token()
         _ = try await store.register(Fixture.registration("old", token: token, at: Fixture.start + 100))
         let sqlite = try #require(store as? SQLitePushStore)
-        try await sqlite.core.backend.transaction { session throws(PushStoreError) in
+        try await sqlite.backend.transaction { session throws(PushStoreError) in
             try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
             try await session.execute("ALTER TABLE push_to_start_tokens DROP COLUMN token_valid_since")
             try await session.execute("DELETE FROM schema_migrations WHERE version > 1")
@@ -150,7 +150,7 @@ struct SQLiteStoreTests {
 
         let reopened = try await harness.open()
         let reopenedSQLite = try #require(reopened as? SQLitePushStore)
-        let versions = try await reopenedSQLite.core.backend.transaction { session throws(PushStoreError) in
+        let versions = try await reopenedSQLite.backend.transaction { session throws(PushStoreError) in
             try await session.query("SELECT version FROM schema_migrations ORDER BY version").map { row throws(PushStoreError) in
                 try row.int("version")
             }

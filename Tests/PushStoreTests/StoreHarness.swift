@@ -75,7 +75,7 @@ struct StoreHarness: Sendable {
             let store = try await open()
             let postgres = try #require(store as? PostgresPushStore)
             let schema = location
-            try await postgres.core.backend.transaction { session throws(PushStoreError) in
+            try await postgres.backend.transaction { session throws(PushStoreError) in
                 try await session.execute("DROP SCHEMA \(schema) CASCADE")
             }
             await store.close()

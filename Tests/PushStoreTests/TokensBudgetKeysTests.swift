@@ -60,16 +60,17 @@ struct TokensBudgetKeysTests {
         }
     }
 
+    /// Each grant is counted for an hour; entries older than that are pruned.
     @Test(arguments: StoreKind.available)
     func highPriorityBudgetSlidesOverOneHour(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let t = Fixture.start
-            try await store.recordHighPriority(activityId: "a", at: t)
-            try await store.recordHighPriority(activityId: "a", at: t + 600)
-            try await store.recordHighPriority(activityId: "b", at: t + 600)
+            _ = try await store.consumeHighPriority(activityId: "a", at: t, limit: 100)
+            _ = try await store.consumeHighPriority(activityId: "a", at: t + 600, limit: 100)
+            _ = try await store.consumeHighPriority(activityId: "b", at: t + 600, limit: 100)
             #expect(try await store.highPriorityCount(activityId: "a", since: t + 600 - 3600) == 2)
             #expect(try await store.highPriorityCount(activityId: "a", since: t + 1) == 1)
-            try await store.recordHighPriority(activityId: "a", at: t + 4200)
+            _ = try await store.consumeHighPriority(activityId: "a", at: t + 4200, limit: 100)
             #expect(try await store.highPriorityCount(activityId: "a", since: t + 4200 - 3600) == 2)
             // The entry at t is older than an hour before the last record: it was pruned.
             #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 2)

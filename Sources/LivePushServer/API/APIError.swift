@@ -3,23 +3,23 @@ import Hummingbird
 import NIOCore
 
 /// A request the API refuses: the HTTP status and `{"error":{"field":…,"rule":…,"message":…}}`.
-public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var status: HTTPResponse.Status
+package struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var status: HTTPResponse.Status
     /// The body field, path parameter or header at fault (`contentState`, `activityId`, `Authorization`).
-    public var field: String?
+    package var field: String?
     /// The rule it broke, as a short machine-readable word (`required`, `hex`, `date`, `scope`, `maxSize`).
-    public var rule: String
+    package var rule: String
     /// One sentence for a person: what was wrong and what is accepted.
-    public var message: String
+    package var message: String
 
-    public init(_ status: HTTPResponse.Status, field: String?, rule: String, _ message: String) {
+    package init(_ status: HTTPResponse.Status, field: String?, rule: String, _ message: String) {
         self.status = status
         self.field = field
         self.rule = rule
         self.message = message
     }
 
-    public var description: String { "\(status.code) \(field ?? "-") \(rule): \(message)" }
+    package var description: String { "\(status.code) \(field ?? "-") \(rule): \(message)" }
 
     static func badRequest(_ field: String?, _ rule: String, _ message: String) -> APIError {
         APIError(.badRequest, field: field, rule: rule, message)

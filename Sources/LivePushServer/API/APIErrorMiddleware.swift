@@ -3,10 +3,11 @@ import Logging
 import PushStore
 
 /// Turns every failure of a route into a JSON error: `APIError` as it is, Hummingbird's own errors
-/// (unknown route, wrong method) as 404/405, and anything unexpected as a 503 (the store is
+/// (unknown route; a known path with another method is 405 with `Allow`) as 404/405, and anything unexpected as a 503 (the store is
 /// unavailable) without internals. No request gets a 500 with a stack of details.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
+    let methods: MethodTable
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -22,7 +23,14 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:
-                return APIError(.notFound, field: nil, rule: "route", "no route \(request.method) \(request.uri.path); see /openapi.json").response
+                let allowed = methods.methods(for: request.uri.path)
+                guard !allowed.isEmpty else {
+                    return APIError(.notFound, field: nil, rule: "route", "no route \(request.method) \(request.uri.path); see /openapi.json").response
+                }
+                let list = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+                var response = APIError(.methodNotAllowed, field: nil, rule: "method", "\(request.method) is not allowed on \(request.uri.path); allowed: \(list)").response
+                response.headers[.allow] = list
+                return response
             case .methodNotAllowed:
                 return APIError(.methodNotAllowed, field: nil, rule: "method", "\(request.method) is not allowed on \(request.uri.path); see /openapi.json").response
             case .contentTooLarge:

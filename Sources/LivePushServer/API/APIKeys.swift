@@ -5,9 +5,9 @@ import HummingbirdAuth
 import PushStore
 
 /// API keys: generation, hashing and checking a bearer token against the development keys and the store.
-public enum APIKeys {
+package enum APIKeys {
     /// A new random key: `lp_<scope>_` and 43 base64url characters (256 bits).
-    public static func generate(scope: ApiKeyScope) -> String {
+    package static func generate(scope: ApiKeyScope) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let encoded = Data(bytes).base64EncodedString()
@@ -18,7 +18,7 @@ public enum APIKeys {
     }
 
     /// The SHA-256 of a key as 64 lowercase hex digits: what the store keeps.
-    public static func hash(_ key: String) -> String {
+    package static func hash(_ key: String) -> String {
         SHA256.hash(data: Data(key.utf8)).map { byte in
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Hummingbird
+import LiveActivity
 import PushStore
 
 /// The backend's routes (behind a backend key): update or end an activity or a group, start activities
@@ -13,7 +14,7 @@ struct BackendRoutes: Sendable {
 
     func add(to routes: RouterGroup<APIRequestContext>) {
         let (pushes, activities, clock) = (pushes, activities, clock)
-        for kind in [PushKind.update, .end] {
+        for kind in [LiveActivityEvent.update, .end] {
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in
                 let activityId = try RouteInputs.pathId("activityId", context)
                 let content = try PushRequestBody.parse(try await JSONBody.read(request), kind: kind, now: clock.now())

@@ -31,6 +31,8 @@ struct JSONBody: Sendable {
         let value: JSONValue
         do {
             value = try JSONValue.parse(Data(buffer.readableBytesView))
+        } catch .invalidUTF8(let path, _) {
+            throw .badRequest(path.isEmpty ? nil : path, "utf8", "'\(path)' is not valid UTF-8; JSON text must be UTF-8 (nothing is replaced or stored)")
         } catch {
             throw .badRequest(nil, "json", "the request body is not valid JSON: \(error.description)")
         }
@@ -128,22 +130,38 @@ struct JSONBody: Sendable {
     }
 
     /// A date as ISO 8601 (`2026-11-22T10:00:00Z`) or Unix seconds (a number or a string of digits).
-    func date(_ key: String, now: Date) throws(APIError) -> Date? {
+    /// The earliest date accepted: 2001-01-01T00:00:00Z (nothing about a Live Activity is older).
+    static let earliestDate = Date(timeIntervalSinceReferenceDate: 0)
+    /// How far ahead a date may be by default: ten years. A Live Activity lasts hours, so anything later
+    /// is a unit mistake (milliseconds for seconds) or a placeholder such as 9999-12-31.
+    static let latestAhead: TimeInterval = 3_653 * 86_400
+
+    /// A date: Unix seconds, ISO 8601 or relative (`+30m`), from 2001 to `latestAhead` from now (or
+    /// `maximumAhead` when given).
+    func date(_ key: String, now: Date, maximumAhead: TimeInterval = JSONBody.latestAhead) throws(APIError) -> Date? {
         guard let value = fields[key], value != .null else { return nil }
+        let date: Date
         switch value {
         case .number(let seconds):
-            guard seconds.isFinite, seconds >= 0, seconds <= 100_000_000_000 else {
-                throw .badRequest(name(key), "date", "'\(name(key))' is \(seconds); expected Unix seconds (0 to 100000000000) or ISO 8601 such as 2026-11-22T10:00:00Z")
+            guard seconds.isFinite else {
+                throw .badRequest(name(key), "date", "'\(name(key))' is \(seconds); expected Unix seconds or ISO 8601 such as 2026-11-22T10:00:00Z")
             }
-            return Date(timeIntervalSince1970: seconds)
+            date = Date(timeIntervalSince1970: seconds)
         case .string(let text):
             do {
-                return try DateInput.parse(text, now: now)
+                date = try DateInput.parse(text, now: now)
             } catch {
                 throw .badRequest(name(key), "date", "'\(name(key))': \(error.description)")
             }
         default:
             throw .badRequest(name(key), "date", "'\(name(key))' is a JSON \(value.typeName); expected Unix seconds or an ISO 8601 string")
         }
+        let latest = now.addingTimeInterval(maximumAhead)
+        guard date >= Self.earliestDate, date <= latest else {
+            let formatter = ISO8601DateFormatter()
+            let ahead = maximumAhead >= 86_400 ? "\(Int(maximumAhead / 86_400)) days" : "\(Int(maximumAhead)) seconds"
+            throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(formatter.string(from: date)); accepted: from \(formatter.string(from: Self.earliestDate)) to \(ahead) from now (\(formatter.string(from: latest)))")
+        }
+        return date
     }
 }

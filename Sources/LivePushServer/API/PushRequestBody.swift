@@ -6,13 +6,16 @@ import PushStore
 /// The body of an update, end or start request, read into a `PushContent`: every problem names its
 /// field and rule.
 enum PushRequestBody {
+    /// The latest `expiration` accepted, from now.
+    static let maximumExpiration: TimeInterval = 30 * 86_400
+
     static let commonKeys: Set<String> = [
         "contentState", "priority", "importance", "alert", "sound", "staleDate", "relevanceScore", "expiration",
         "collapseId",
     ]
 
     /// Parses the body for `kind`; every problem names its field and rule.
-    static func parse(_ body: JSONBody, kind: PushKind, now: Date) throws(APIError) -> PushContent {
+    static func parse(_ body: JSONBody, kind: LiveActivityEvent, now: Date) throws(APIError) -> PushContent {
         var keys = commonKeys
         if kind == .end { keys.insert("dismissalDate") }
         if kind == .start { keys.formUnion(["attributesType", "attributes", "inputPushToken"]) }
@@ -32,7 +35,8 @@ enum PushRequestBody {
         if kind == .start, alert == nil {
             throw .badRequest("alert", "required", "'alert' is required to start an activity: the device drops a push-to-start without one")
         }
-        let expiration = try body.date("expiration", now: now)
+        // APNs keeps an undelivered push at most 30 days: retrying longer would send nothing useful.
+        let expiration = try body.date("expiration", now: now, maximumAhead: Self.maximumExpiration)
         if let expiration, expiration <= now {
             throw .badRequest("expiration", "future", "'expiration' is in the past; give a future date (ISO 8601 or Unix seconds)")
         }

@@ -6,11 +6,16 @@ import Hummingbird
 enum RouteInputs {
     static let maximumIdLength = 128
 
-    /// A path parameter: 1 to 128 characters.
+    /// A path parameter, percent-decoded (an id registered as `café/1` is reached as `caf%C3%A9%2F1`):
+    /// 1 to 128 characters, counted after decoding.
     static func pathId(_ name: String, _ context: some RequestContext) throws(APIError) -> String {
-        guard let value = context.parameters.get(name), !value.isEmpty else {
+        guard let raw = context.parameters.get(name), !raw.isEmpty else {
             throw .badRequest(name, "required", "'\(name)' is missing from the path")
         }
+        guard let value = raw.removingPercentEncoding else {
+            throw .badRequest(name, "percentEncoding", "'\(name)' is not valid percent-encoded UTF-8; encode each byte of the UTF-8 id as %XX")
+        }
+        guard !value.isEmpty else { throw .badRequest(name, "required", "'\(name)' is empty") }
         guard value.count <= maximumIdLength else {
             throw .badRequest(name, "maxLength", "'\(name)' has \(value.count) characters; at most \(maximumIdLength) are accepted")
         }

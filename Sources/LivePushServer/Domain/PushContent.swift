@@ -23,7 +23,7 @@ struct PushContent: Sendable {
     var inputPushToken = false
 
     /// The payload for one target, with the timestamp fixed now.
-    func payload(kind: PushKind, timestamp: Date, dismissalDate: Date?) -> LiveActivityPayload {
+    func payload(kind: LiveActivityEvent, timestamp: Date, dismissalDate: Date?) -> LiveActivityPayload {
         switch kind {
         case .start:
             return .start(

@@ -31,7 +31,7 @@ final class PushService: Sendable {
     }
 
     /// Updates or ends one activity.
-    func send(_ kind: PushKind, toActivity activityId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+    func send(_ kind: LiveActivityEvent, toActivity activityId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
         guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) else {
             throw .notFound("activityId", "no activity '\(activityId)' is registered")
         }
@@ -42,7 +42,7 @@ final class PushService: Sendable {
     }
 
     /// Updates or ends every active activity of a group; the others are listed as skipped.
-    func send(_ kind: PushKind, toGroup groupId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+    func send(_ kind: LiveActivityEvent, toGroup groupId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
         let members = try await stored { () async throws(PushStoreError) in try await store.activities(inGroup: groupId) }
         guard !members.isEmpty else {
             throw .notFound("groupId", "no activity is registered in group '\(groupId)'")
@@ -96,7 +96,7 @@ final class PushService: Sendable {
     /// Accepts an update or end for each activity given (already checked eligible); returns the answer
     /// and, for an end, the activities this call ended.
     private func accept(
-        _ kind: PushKind, _ body: PushContent, activities: [ActivityRecord], skipped: [AcceptedPushes.Skipped],
+        _ kind: LiveActivityEvent, _ body: PushContent, activities: [ActivityRecord], skipped: [AcceptedPushes.Skipped],
         endCause: WebhookEvent.EndCause
     ) async throws(DomainError) -> (accepted: AcceptedPushes, ended: [String]) {
         let now = clock.now()
@@ -201,7 +201,7 @@ final class PushService: Sendable {
     /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
     /// group's can be many thousands); failures are logged (the pushes are accepted already).
     @discardableResult
-    private func afterAcceptance(activityIds: [String], users: [String: String?], kind: PushKind, contentState: JSONValue?,
+    private func afterAcceptance(activityIds: [String], users: [String: String?], kind: LiveActivityEvent, contentState: JSONValue?,
                                  timestamps: [String: Date], dismissal: Date?, endCause: WebhookEvent.EndCause, now: Date) async -> [String] {
         guard !activityIds.isEmpty else { return [] }
         do {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What the webhook receives (POST, JSON, ISO 8601 dates).
-public struct WebhookEvent: Sendable, Hashable, Codable {
+package struct WebhookEvent: Sendable, Hashable, Codable {
     /// The kinds of event.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         /// APNs refused a token for good; the app must report a new one.
         case tokenInvalid = "token.invalid"
         /// An activity left `active` (ended by the backend, the app, or at its maximum duration).
@@ -11,22 +11,22 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     }
 
     /// Why an activity ended.
-    public enum EndCause: String, Sendable, Hashable, Codable {
+    package enum EndCause: String, Sendable, Hashable, Codable {
         case backend, app, maximumDuration
     }
 
-    public var event: Kind
-    public var activityId: String?
+    package var event: Kind
+    package var activityId: String?
     /// For push-to-start tokens: the stored token's id.
-    public var pushToStartTokenId: String?
-    public var userId: String?
+    package var pushToStartTokenId: String?
+    package var userId: String?
     /// The APNs reason (`token.invalid`) or why the activity ended (`backend`, `app`, `maximumDuration`).
-    public var reason: String
+    package var reason: String
     /// The token, shortened (first and last 4 hex digits).
-    public var token: String?
-    public var at: Date
+    package var token: String?
+    package var at: Date
 
-    public init(event: Kind, activityId: String? = nil, pushToStartTokenId: String? = nil, userId: String? = nil,
+    package init(event: Kind, activityId: String? = nil, pushToStartTokenId: String? = nil, userId: String? = nil,
                 reason: String, token: String? = nil, at: Date) {
         self.event = event
         self.activityId = activityId
@@ -38,7 +38,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     }
 
     /// `activity.ended` for `activityId`.
-    public static func activityEnded(_ activityId: String, userId: String?, cause: EndCause, at: Date) -> WebhookEvent {
+    package static func activityEnded(_ activityId: String, userId: String?, cause: EndCause, at: Date) -> WebhookEvent {
         WebhookEvent(event: .activityEnded, activityId: activityId, userId: userId, reason: cause.rawValue, at: at)
     }
 }

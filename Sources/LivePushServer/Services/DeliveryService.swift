@@ -91,17 +91,15 @@ final class DeliveryService: Service, Sendable {
                 continue
             }
             let activities = await targetActivities(of: items)
-            let completions = await withTaskGroup(of: PushCompletion?.self) { group in
+            let results = await withTaskGroup(of: DeliveryResult?.self) { group in
                 for item in items {
-                    group.addTask {
-                        await self.process(item, owner: owner, activities: activities).map { PushCompletion(pushId: item.pushId, result: $0) }
-                    }
+                    group.addTask { await self.process(item, owner: owner, activities: activities) }
                 }
-                var out: [PushCompletion] = []
-                for await completion in group { if let completion { out.append(completion) } }
+                var out: [DeliveryResult] = []
+                for await result in group { if let result { out.append(result) } }
                 return out
             }
-            await finish(completions, owner: owner)
+            await finish(results, owner: owner)
         }
         do {
             let released = try await store.release(owner: owner)
@@ -137,7 +135,7 @@ final class DeliveryService: Service, Sendable {
     func process(_ item: OutboxItem, owner: String, activities: [String: ActivityRecord]?) async -> DeliveryResult? {
         let now = clock.now()
         if let expiration = item.expiration, expiration <= now {
-            return DeliveryResult(outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
+            return DeliveryResult(pushId: item.pushId, outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
         }
         let target: ResolvedTarget
         switch await resolve(item, activities: activities) {
@@ -146,7 +144,7 @@ final class DeliveryService: Service, Sendable {
             if failure.retryable {
                 return await retryLater(item, owner: owner, attempts: item.attempts + 1, lastError: failure.reason, status: nil, sentAt: now)
             }
-            return DeliveryResult(outcome: .failed, reason: failure.reason, attempts: item.attempts)
+            return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: failure.reason, attempts: item.attempts)
         }
         let request: APNsRequest
         do {
@@ -157,21 +155,24 @@ final class DeliveryService: Service, Sendable {
             )
             request = APNsRequest(token: target.token, headers: headers, body: item.payload)
         } catch {
-            return DeliveryResult(outcome: .rejected, reason: error.description, attempts: item.attempts)
+            return DeliveryResult(pushId: item.pushId, outcome: .rejected, reason: error.description, attempts: item.attempts)
         }
         let sendStarted = clock.now()
+        // One outbox attempt: the sender never backs off (its only re-sends are immediate, on a new
+        // connection); whether and when to try again is decided here, by reason, in `retryLater`.
         let outcome = await sender.deliver(request)
         let sentAt = clock.now()
+        // Counts requests sent to APNs, the sender's immediate re-sends included.
         let attempts = item.attempts + outcome.attempts
         switch DeliveryDecision.classify(outcome) {
         case .accepted(let apnsId):
-            return DeliveryResult(outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts)
+            return DeliveryResult(pushId: item.pushId, outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts)
         case .invalidToken(let status, let reason, let apnsId):
             // As of the send: if the app reported this token again since, APNs' answer does not overrule it.
             await invalidate(target, item: item, reason: reason, at: sendStarted)
-            return DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason.rawValue, attempts: attempts)
+            return DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason.rawValue, attempts: attempts)
         case .rejected(let status, let reason, let apnsId):
-            return DeliveryResult(outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason, attempts: attempts)
+            return DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason, attempts: attempts)
         case .retryLater(let lastError, let status):
             return await retryLater(item, owner: owner, attempts: attempts, lastError: lastError, status: status, sentAt: sentAt)
         case .interrupted:
@@ -180,13 +181,13 @@ final class DeliveryService: Service, Sendable {
         }
     }
 
-    /// Reschedules with back-off; past the expiration, returns the final `expired` result instead.
+    /// Reschedules with back-off (the only back-off a push gets: `ServerConfiguration.outboxRetryDelay`);
+    /// past the expiration, returns the final `expired` result instead.
     private func retryLater(_ item: OutboxItem, owner: String, attempts: Int, lastError: String, status: Int?, sentAt: Date) async -> DeliveryResult? {
-        let exponent = Double(min(max(attempts - 1, 0), 30))
-        let delay = min(configuration.retryMaximumDelay, configuration.retryBaseDelay * pow(2, exponent)) * Double.random(in: 0.5...1)
+        let delay = configuration.outboxRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1))
         let next = sentAt.addingTimeInterval(delay)
         if let expiration = item.expiration, next >= expiration {
-            return DeliveryResult(outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
+            return DeliveryResult(pushId: item.pushId, outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
         }
         logger.debug("push will be retried", metadata: ["pushId": "\(item.pushId)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
         await reschedule(item, owner: owner, at: next, attempts: attempts, lastError: lastError)
@@ -203,14 +204,14 @@ final class DeliveryService: Service, Sendable {
 
     /// Records the final outcomes of a batch in one transaction, then counts and logs them. When the
     /// store fails, the claims expire and the pushes are sent again (harmless: their timestamps are fixed).
-    private func finish(_ completions: [PushCompletion], owner: String) async {
-        guard !completions.isEmpty else { return }
+    private func finish(_ results: [DeliveryResult], owner: String) async {
+        guard !results.isEmpty else { return }
         let now = clock.now()
         let report: CompletionReport
         do {
-            report = try await store.complete(owner: owner, completions: completions, at: now)
+            report = try await store.complete(owner: owner, results: results, at: now)
         } catch {
-            logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(completions.count)", "error": "\(error)"])
+            logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(results.count)", "error": "\(error)"])
             return
         }
         for pushId in report.notHeld {

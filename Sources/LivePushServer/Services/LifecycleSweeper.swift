@@ -10,14 +10,14 @@ import ServiceLifecycle
 /// A Service of the application: once the API listens it sweeps every `lifecycleInterval` until graceful
 /// shutdown (a sweep under way is finished, never cut off).
 final class LifecycleSweeper: Service, Sendable {
-    private let store: any PushStore
+    private let store: any ActivityStore
     private let configuration: ServerConfiguration
     private let clock: any WallClock
     private let logger: Logger
     private let pushes: PushService
     private let listening: ListeningGate
 
-    init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
+    init(store: any ActivityStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
          pushes: PushService, listening: ListeningGate) {
         self.pushes = pushes
         self.listening = listening

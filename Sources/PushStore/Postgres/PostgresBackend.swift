@@ -56,34 +56,34 @@ final class PostgresBackend: SQLBackend {
     private func once<T: Sendable>(
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
-        guard !closed.isSet else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
         let logger = self.logger
-        do {
-            return try await client.withConnection { connection in
-                let session = PostgresSession(connection: connection, logger: logger)
-                try await session.execute("BEGIN")
+        return try await withSession { session in
+            try await session.execute("BEGIN")
+            do {
+                let value = try await body(session)
+                try await session.execute("COMMIT")
+                return value
+            } catch {
                 do {
-                    let value = try await body(session)
-                    try await session.execute("COMMIT")
-                    return value
-                } catch {
-                    do {
-                        try await session.execute("ROLLBACK")
-                    } catch let rollbackError {
-                        logger.error("PostgreSQL rollback failed", metadata: ["error": "\(rollbackError)"])
-                    }
-                    throw error
+                    try await session.execute("ROLLBACK")
+                } catch let rollbackError {
+                    logger.error("PostgreSQL rollback failed", metadata: ["error": "\(rollbackError)"])
                 }
+                throw error
             }
-        } catch let error as PushStoreError {
-            throw error
-        } catch {
-            throw PostgresSession.map(error, url: redactedURL)
         }
     }
 
     func read<T: Sendable>(
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        try await withSession { session in try await body(session) }
+    }
+
+    /// Runs `body` on a connection of the pool while the store is open, with errors mapped to
+    /// ``PushStoreError``.
+    private func withSession<T: Sendable>(
+        _ body: (PostgresSession) async throws -> T
     ) async throws(PushStoreError) -> T {
         guard !closed.isSet else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
         let logger = self.logger

@@ -16,10 +16,15 @@ import Testing
 
     @Test func aFreePortPassesAndStaysFree() async throws {
         try await ListenCheck.check([("127.0.0.1", 0, "--port")])
-        // Bind a port, release it, then check it: the probe itself must not keep it.
+        // A simulator that served a connection and stopped (its side of the connection is left in
+        // TIME_WAIT): restarting on the same port must pass, as the endpoint itself could bind it. And the
+        // probe itself must not keep the port.
         let harness = try await EndpointHarness.start()
         let port = harness.port
+        let client = try await harness.connect()
+        #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
         await harness.stop()
+        try await client.waitForClose()
         try await ListenCheck.check([("127.0.0.1", port, "--port")])
         try await ListenCheck.check([("127.0.0.1", port, "--port")])
     }

@@ -2,18 +2,14 @@ import APNsCore
 import Foundation
 import LiveActivity
 
-extension SQLStoreCore {
+/// The ``ActivityStore`` operations.
+extension SQLPushStore {
     static func fetchActivity(_ session: any SQLSession, id: String, forUpdate: String = "") async throws(PushStoreError)
         -> ActivityRecord?
     {
         guard let row = try await session.first("SELECT * FROM activities WHERE activity_id = ?\(forUpdate)", [.text(id)])
         else { return nil }
         return try RowDecoding.activity(row)
-    }
-
-    static func requireActivity(_ session: any SQLSession, id: String) async throws(PushStoreError) -> ActivityRecord {
-        guard let record = try await fetchActivity(session, id: id) else { throw .notFound(kind: .activity, id: id) }
-        return record
     }
 
     /// Refuses a token that was retired or that another activity holds.
@@ -45,7 +41,7 @@ extension SQLStoreCore {
             [.text(token.hex), .text(activityId), .date(at)])
     }
 
-    func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
+    package func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
         try Validation.registration(registration)
         let dialect = self.dialect
         return try await run("register") { session throws(PushStoreError) in
@@ -100,7 +96,7 @@ extension SQLStoreCore {
         }
     }
 
-    func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord {
+    package func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord {
         try Validation.identifier(activityId, field: "activityId")
         let dialect = self.dialect
         return try await run("rotateToken") { session throws(PushStoreError) in
@@ -133,7 +129,7 @@ extension SQLStoreCore {
         }
     }
 
-    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
+    package func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
         try Validation.identifier(activityId, field: "activityId")
         let dialect = self.dialect
         let ids: [SQLValue] = [.text(activityId)]
@@ -179,7 +175,7 @@ extension SQLStoreCore {
             leading: [.date(at), .date(dismissalDate), .date(at)], values: ids)
     }
 
-    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
+    package func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
         try Validation.identifier(activityId, field: "activityId")
         let dialect = self.dialect
         return try await run("markDismissed") { session throws(PushStoreError) in
@@ -195,7 +191,7 @@ extension SQLStoreCore {
         }
     }
 
-    func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int {
+    package func dismissEnded(dismissedBy date: Date) async throws(PushStoreError) -> Int {
         try await run("dismissEnded") { session throws(PushStoreError) in
             try await session.query(
                 """
@@ -208,24 +204,7 @@ extension SQLStoreCore {
         }
     }
 
-    func recordContentState(activityId: String, contentState: JSONValue, timestamp: Date)
-        async throws(PushStoreError) -> ActivityRecord
-    {
-        try Validation.identifier(activityId, field: "activityId")
-        let text = String(decoding: contentState.serialized(), as: UTF8.self)
-        return try await run("recordContentState") { session throws(PushStoreError) in
-            let changed = try await session.query(
-                """
-                UPDATE activities SET last_content_state = ?, last_timestamp = ?, updated_at = ?
-                WHERE activity_id = ? AND (last_timestamp IS NULL OR last_timestamp <= ?) RETURNING *
-                """,
-                [.text(text), .date(timestamp), .date(timestamp), .text(activityId), .date(timestamp)])
-            if let row = changed.first { return try RowDecoding.activity(row) }
-            return try await Self.requireActivity(session, id: activityId)
-        }
-    }
-
-    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
+    package func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
         async throws(PushStoreError) -> Int
     {
         for (index, update) in updates.enumerated() {
@@ -257,7 +236,7 @@ extension SQLStoreCore {
         }
     }
 
-    func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
+    package func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
         for (index, activityId) in activityIds.enumerated() {
             try Validation.identifier(activityId, field: "activityIds[\(index)]")
         }
@@ -272,7 +251,7 @@ extension SQLStoreCore {
         return activityIds.filter { endedNow.contains($0) }
     }
 
-    func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {
+    package func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {
         try Validation.text(reason, field: "reason", max: 200)
         return try await run("markTokenInvalid") { session throws(PushStoreError) in
             let changed = try await session.query(
@@ -288,25 +267,14 @@ extension SQLStoreCore {
         }
     }
 
-    func retiredToken(_ token: DeviceToken) async throws(PushStoreError) -> RetiredTokenRecord? {
-        try await run("retiredToken", readOnly: true) { session throws(PushStoreError) in
-            guard let row = try await session.first(
-                "SELECT token, activity_id, retired_at FROM retired_tokens WHERE token = ?", [.text(token.hex)])
-            else { return nil }
-            return RetiredTokenRecord(
-                token: try RowDecoding.token(row, "token"), activityId: try row.string("activity_id"),
-                retiredAt: try row.date("retired_at"))
-        }
-    }
-
-    func activity(id: String) async throws(PushStoreError) -> ActivityRecord? {
+    package func activity(id: String) async throws(PushStoreError) -> ActivityRecord? {
         try Validation.identifier(id, field: "activityId")
         return try await run("activity", readOnly: true) { session throws(PushStoreError) in
             try await Self.fetchActivity(session, id: id)
         }
     }
 
-    func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
+    package func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
         for (index, id) in ids.enumerated() { try Validation.identifier(id, field: "ids[\(index)]") }
         guard !ids.isEmpty else { return [] }
         let values = ids.map { SQLValue.text($0) }
@@ -331,7 +299,7 @@ extension SQLStoreCore {
         }
     }
 
-    func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord] {
+    package func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord] {
         try Validation.identifier(group, field: "group")
         return try await activities(
             "activitiesInGroup",
@@ -341,20 +309,14 @@ extension SQLStoreCore {
             """, [.text(group)])
     }
 
-    func activities(ofUser userId: String) async throws(PushStoreError) -> [ActivityRecord] {
-        try Validation.identifier(userId, field: "userId")
-        return try await activities(
-            "activitiesOfUser", "SELECT * FROM activities WHERE user_id = ? ORDER BY activity_id", [.text(userId)])
-    }
-
-    func activeActivities(olderThan date: Date) async throws(PushStoreError) -> [ActivityRecord] {
+    package func activeActivities(olderThan date: Date) async throws(PushStoreError) -> [ActivityRecord] {
         try await activities(
             "activeActivities",
             "SELECT * FROM activities WHERE state = 'active' AND started_at <= ? ORDER BY started_at, activity_id",
             [.date(date)])
     }
 
-    func forgetEnded(before date: Date) async throws(PushStoreError) -> Int {
+    package func forgetEnded(before date: Date) async throws(PushStoreError) -> Int {
         try await run("forgetEnded") { session throws(PushStoreError) in
             let rows = try await session.query(
                 """
@@ -376,12 +338,6 @@ extension SQLStoreCore {
                 _ = try await Self.queryIn(session, statement, values: ids)
             }
             return ids.count
-        }
-    }
-
-    func activityCount() async throws(PushStoreError) -> Int {
-        try await run("activityCount", readOnly: true) { session throws(PushStoreError) in
-            try await session.first("SELECT COUNT(*) AS n FROM activities")?.int("n") ?? 0
         }
     }
 }

@@ -1,14 +1,9 @@
 import Foundation
 
-extension SQLStoreCore {
-    func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult {
-        var seen = Set<UUID>()
-        for (index, item) in items.enumerated() {
-            try Validation.outboxItem(item, field: "items[\(index)]")
-            guard seen.insert(item.pushId).inserted else {
-                throw .invalidInput(field: "items[\(index)].pushId", rule: "repeats an earlier push id of the batch")
-            }
-        }
+/// The ``OutboxStore`` operations.
+extension SQLPushStore {
+    package func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult {
+        try Validation.batch(items, field: "items", pushId: \.pushId, Validation.outboxItem)
         guard !items.isEmpty else { return EnqueueResult(accepted: [], coalesced: []) }
 
         // Within the batch, a later routine update to the same activity replaces an earlier one.
@@ -59,10 +54,8 @@ extension SQLStoreCore {
             let now = Date()
             let records = replacements.map { old, by in
                 DeliveryRecord(
-                    pushId: old.pushId, target: old.target, kind: old.kind, acceptedAt: old.acceptedAt, sentAt: nil,
-                    priority: old.priority, requestedPriority: old.requestedPriority,
-                    downgradeReason: old.downgradeReason, apnsId: nil, status: nil, reason: nil,
-                    attempts: old.attempts, outcome: .coalesced, coalescedInto: by, recordedAt: now)
+                    old, DeliveryResult(pushId: old.pushId, outcome: .coalesced, attempts: old.attempts),
+                    coalescedInto: by, recordedAt: now)
             }
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
@@ -80,7 +73,7 @@ extension SQLStoreCore {
         return result
     }
 
-    func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem] {
+    package func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem] {
         try Validation.identifier(owner, field: "owner")
         guard (1...10_000).contains(limit) else {
             throw .invalidInput(field: "limit", rule: "is \(limit); claim 1 to 10000 items at a time")
@@ -127,47 +120,14 @@ extension SQLStoreCore {
         return item
     }
 
-    func complete(pushId: UUID, owner: String, result: DeliveryResult, at: Date) async throws(PushStoreError)
-        -> DeliveryRecord
-    {
-        try Validation.identifier(owner, field: "owner")
-        try Validation.deliveryResult(result)
-        let dialect = self.dialect
-        return try await run("complete") { session throws(PushStoreError) in
-            let item = try await Self.claimedItem(session, dialect: dialect, pushId: pushId, owner: owner)
-            try await session.execute("DELETE FROM outbox WHERE push_id = ?", [.uuid(pushId)])
-            let record = DeliveryRecord(
-                pushId: item.pushId, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
-                sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
-                downgradeReason: item.downgradeReason, apnsId: result.apnsId, status: result.status,
-                reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil,
-                recordedAt: at)
-            try await Self.insertRows(
-                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
-                rows: [RowDecoding.deliveryValues(record)])
-            return record
-        }
-    }
-
-    func complete(owner: String, completions: [PushCompletion], at: Date) async throws(PushStoreError)
+    package func complete(owner: String, results: [DeliveryResult], at: Date) async throws(PushStoreError)
         -> CompletionReport
     {
         try Validation.identifier(owner, field: "owner")
-        var seen = Set<UUID>()
-        for (index, completion) in completions.enumerated() {
-            do {
-                try Validation.deliveryResult(completion.result)
-            } catch {
-                guard case .invalidInput(let field, let rule) = error else { throw error }
-                throw .invalidInput(field: "completions[\(index)].\(field)", rule: rule)
-            }
-            guard seen.insert(completion.pushId).inserted else {
-                throw .invalidInput(field: "completions[\(index)].pushId", rule: "repeats an earlier push id of the batch")
-            }
-        }
-        guard !completions.isEmpty else { return CompletionReport(records: [], notHeld: []) }
+        try Validation.batch(results, field: "results", pushId: \.pushId, Validation.deliveryResult)
+        guard !results.isEmpty else { return CompletionReport(records: [], notHeld: []) }
         let dialect = self.dialect
-        let ids = completions.map { SQLValue.uuid($0.pushId) }
+        let ids = results.map { SQLValue.uuid($0.pushId) }
         return try await run("completeBatch") { session throws(PushStoreError) in
             // One statement finds and removes what this owner holds; items it no longer holds stay.
             var held = [UUID: OutboxItem]()
@@ -180,19 +140,12 @@ extension SQLStoreCore {
             }
             var records = [DeliveryRecord]()
             var notHeld = [UUID]()
-            for completion in completions {
-                guard let item = held[completion.pushId] else {
-                    notHeld.append(completion.pushId)
+            for result in results {
+                guard let item = held[result.pushId] else {
+                    notHeld.append(result.pushId)
                     continue
                 }
-                let result = completion.result
-                records.append(
-                    DeliveryRecord(
-                        pushId: item.pushId, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
-                        sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
-                        downgradeReason: item.downgradeReason, apnsId: result.apnsId, status: result.status,
-                        reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil,
-                        recordedAt: at))
+                records.append(DeliveryRecord(item, result, recordedAt: at))
             }
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
@@ -201,7 +154,7 @@ extension SQLStoreCore {
         }
     }
 
-    func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
+    package func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
     {
         try Validation.identifier(owner, field: "owner")
@@ -219,7 +172,7 @@ extension SQLStoreCore {
         }
     }
 
-    func release(owner: String) async throws(PushStoreError) -> Int {
+    package func release(owner: String) async throws(PushStoreError) -> Int {
         try Validation.identifier(owner, field: "owner")
         return try await run("release") { session throws(PushStoreError) in
             try await session.query(
@@ -232,13 +185,13 @@ extension SQLStoreCore {
         }
     }
 
-    func outboxDepth() async throws(PushStoreError) -> Int {
+    package func outboxDepth() async throws(PushStoreError) -> Int {
         try await run("outboxDepth", readOnly: true) { session throws(PushStoreError) in
             try await session.first("SELECT COUNT(*) AS n FROM outbox")?.int("n") ?? 0
         }
     }
 
-    func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem] {
+    package func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem] {
         try Validation.identifier(activityId, field: "activityId")
         return try await run("pendingItems", readOnly: true) { session throws(PushStoreError) in
             var items = [OutboxItem]()

@@ -1,8 +1,9 @@
 import APNsCore
 import Foundation
 
-extension SQLStoreCore {
-    func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError)
+/// The ``PushToStartStore`` operations.
+extension SQLPushStore {
+    package func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError)
         -> PushToStartTokenRecord
     {
         try Validation.pushToStart(registration)
@@ -29,7 +30,7 @@ extension SQLStoreCore {
         }
     }
 
-    func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError)
+    package func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError)
         -> [PushToStartTokenRecord]
     {
         try Validation.identifier(userId, field: "userId")
@@ -48,7 +49,7 @@ extension SQLStoreCore {
         }
     }
 
-    func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord? {
+    package func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord? {
         try await run("pushToStartToken", readOnly: true) { session throws(PushStoreError) in
             guard let row = try await session.first("SELECT * FROM push_to_start_tokens WHERE id = ?", [.uuid(id)])
             else { return nil }
@@ -56,7 +57,7 @@ extension SQLStoreCore {
         }
     }
 
-    func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError)
+    package func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError)
         -> [PushToStartTokenRecord]
     {
         try Validation.text(reason, field: "reason", max: 200)

@@ -1,0 +1,95 @@
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+
+extension ServeSetting {
+    /// Every setting of `livepush serve`, in the order help lists them. Each is read from its flag, else
+    /// its environment variable, else the `--config` JSON file, else its default (``ServeSettings/read(arguments:environment:)``).
+    public static let all: [ServeSetting] = [
+        config,
+        .text("database", \.database, placeholder: "FILE|URL",
+              help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL."),
+        environment, url,
+        .path("caFile", \.caFile, placeholder: "PEM", help: "Extra CA certificate to trust, e.g. the simulator's ca.pem."),
+        keyFile, keyId, teamId,
+        .text("host", \.server.host, placeholder: "ADDRESS", help: "Address to listen on."),
+        .integer("port", \.server.port, help: "HTTP port (0: any free one)."),
+        .parsed("appKey", \.server.appKeys, sources: [.flag, .environment], placeholder: "KEY",
+                help: "A development API key with scope app (16 characters or more; never stored).",
+                defaultText: "none", isSecret: true) { raw, _ in [raw] },
+        .parsed("backendKey", \.server.backendKeys, sources: [.flag, .environment], placeholder: "KEY",
+                help: "A development API key with scope backend (16 characters or more; never stored).",
+                defaultText: "none", isSecret: true) { raw, _ in [raw] },
+        .integer("workers", \.server.workerCount, help: "Delivery workers (0: accept only, at most 1024)."),
+        .integer("batchSize", \.server.batchSize, help: "Pushes one worker claims at a time."),
+        .integer("connections", \.server.apnsConnections, help: "Most APNs connections."),
+        .integer("hourlyBudget", \.server.hourlyPriority10Budget,
+                 help: "Priority-10 pushes per activity per hour before downgrading to 5."),
+        .integer("frequentHourlyBudget", \.server.frequentHourlyPriority10Budget,
+                 help: "The same for activities with frequentPushesEnabled."),
+        .duration("maxActiveDuration", \.server.maximumActiveDuration, help: "End activities active this long with their last state."),
+        .duration("defaultExpiration", \.server.defaultExpiration, help: "Retry window of a push without expiration."),
+        .duration("defaultDismissalDelay", \.server.defaultDismissalDelay,
+                  help: "Lock Screen time of an ended activity without dismissal date."),
+        .duration("forgetAfter", \.server.forgetAfter, help: "Forget ended activities this long after their dismissal."),
+        .duration("lifecycleInterval", \.server.lifecycleInterval, help: "How often the lifecycle sweep runs."),
+        .duration("claimLease", \.server.claimLease,
+                  help: "How long a worker's claim holds before another may take the push over (at least 1s)."),
+        .duration("pollInterval", \.server.pollInterval,
+                  help: "How long an idle worker waits before looking at the outbox again (at most 60s)."),
+        .duration("retryBaseDelay", \.server.retryBaseDelay,
+                  help: "Outbox back-off after a push's first failed send; doubles per send."),
+        .duration("retryMaxDelay", \.server.retryMaximumDelay, help: "The longest outbox back-off."),
+        .integer("historyLimit", \.server.historyLimit, help: "Deliveries GET /v1/activities/{id} returns (1 to 1000)."),
+        .parsed("webhookUrl", \.server.webhookURL, placeholder: "URL",
+                help: "POST token.invalid and activity.ended events here as JSON.", defaultText: "none") { raw, origin throws(ServerConfigurationError) in
+            guard let url = URL(string: raw), url.host != nil else {
+                throw origin.refusal(raw: raw, expected: "a URL; expected http(s)://host/path")
+            }
+            return url
+        },
+        .parsed("instanceId", \.server.instanceID, placeholder: "ID",
+                help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
+                defaultText: "livepush- and 8 random hex digits") { raw, _ in raw },
+        .choice("logLevel", \.logLevel, placeholder: "LEVEL", help: "trace, debug, info, notice, warning, error or critical.",
+                defaultText: "info", accepted: "one of trace, debug, info, notice, warning, error, critical") { Logger.Level(rawValue: $0) },
+    ]
+
+    /// `--config FILE`: the JSON file, the last source of the others (never read from itself).
+    public static let config = ServeSetting.path(
+        "config", \.config, sources: [.flag, .environment],
+        help: "A JSON file with the settings' keys (in brackets); an unknown key is refused."
+    )
+
+    public static let environment = ServeSetting.parsed(
+        "environment", \.environment, placeholder: "sandbox|production",
+        help: "Apple's APNs environment; registrations for the other one are refused. This or --url is required.",
+        defaultText: "none"
+    ) { raw, origin throws(ServerConfigurationError) in
+        guard let environment = APNsEnvironment(rawValue: raw) else { throw origin.refusal(raw: raw, expected: "sandbox or production") }
+        return environment
+    }
+
+    public static let url = ServeSetting.parsed(
+        "url", \.url, placeholder: "URL",
+        help: "Any APNs endpoint instead, e.g. https://127.0.0.1:2197 for `livepush simulator`.", defaultText: "none"
+    ) { raw, origin throws(ServerConfigurationError) in
+        do throws(APNsEndpoint.ParseError) { return try APNsEndpoint(url: raw) } catch {
+            throw ServerConfigurationError(setting: origin.label + ":", rule: error.description)
+        }
+    }
+
+    public static let keyFile = ServeSetting.path("keyFile", \.keyFile, help: "The .p8 provider key (PKCS#8 PEM).", defaultText: "required")
+
+    public static let keyId = ServeSetting.parsed(
+        "keyId", \.keyID, placeholder: "ID", help: "The key's Key ID, 10 characters A-Z 0-9 (the JWT kid).", defaultText: "required"
+    ) { raw, _ in raw }
+
+    public static let teamId = ServeSetting.parsed(
+        "teamId", \.teamID, placeholder: "ID", help: "The Team ID, 10 characters A-Z 0-9 (the JWT iss).", defaultText: "required"
+    ) { raw, _ in raw }
+
+    /// The setting with this key.
+    public static func named(_ key: String) -> ServeSetting? { all.first { $0.key == key } }
+}

@@ -1,0 +1,260 @@
+import APNsClient
+import APNsCore
+import Configuration
+import Foundation
+import Logging
+import SystemPackage
+
+/// What `livepush serve` was told: the server's configuration and what the command itself needs (the
+/// store, the APNs endpoint and key, the log level), read once from flags, environment variables and
+/// the JSON config file through swift-configuration (``read(arguments:environment:)``).
+public struct ServeSettings: Sendable {
+    public var server = ServerConfiguration()
+    /// The JSON config file, when one was given.
+    public var config: String?
+    public var database = PushStoreOpener.defaultDatabase
+    public var environment: APNsEnvironment?
+    public var url: APNsEndpoint?
+    public var caFile: String?
+    public var keyFile: String?
+    public var keyID: String?
+    public var teamID: String?
+    public var logLevel: Logger.Level = .info
+    /// Where each setting that was given came from, by key.
+    public var origins: [String: SettingOrigin] = [:]
+
+    public init() {}
+
+    /// Where pushes go: `url`, else Apple's host for `environment` (``read(arguments:environment:)``
+    /// makes sure exactly one of them is given).
+    public var endpoint: APNsEndpoint { url ?? .apple(environment ?? .sandbox) }
+
+    /// How a message names the setting with this key: where its value came from, else its flag. Keys
+    /// joined by "/" (a rule about two settings) name each.
+    public func label(_ keys: String) -> String {
+        keys.split(separator: "/").map { key in
+            origins[String(key)]?.label ?? ServeSetting.named(String(key))?.flag ?? String(key)
+        }.joined(separator: "/")
+    }
+
+    /// Reads every setting of ``ServeSetting/all`` from its flag in `arguments` (the command line after
+    /// `serve`), else its variable in `environment` (an empty one counts as unset), else the `--config`
+    /// file, else keeps its default; then checks them. Errors name the flag, variable or file key the
+    /// bad value came from and what is accepted.
+    public static func read(arguments: [String], environment: [String: String]) async throws(ServerConfigurationError) -> ServeSettings {
+        let flags = try ServeSetting.parse(arguments: arguments)
+        let variables = environment.filter { !$0.value.isEmpty }
+        var sources = SettingSources(flags: flags, environment: variables)
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(name: "flags", values: try ServeSetting.configValues(flags: flags)),
+            EnvironmentVariablesProvider(
+                environmentVariables: variables,
+                secretsSpecifier: .specific(Set(ServeSetting.all.filter(\.isSecret).map(\.environmentVariable)))
+            ).prefixKeys(with: "livepush"),
+        ]
+        var settings = ServeSettings()
+        // The file is the last source of the others: its path first.
+        try await ServeSetting.config.read(from: ConfigReader(providers: providers), sources: sources, into: &settings)
+        if let path = settings.config {
+            let file = try await ConfigFile.load(path: path)
+            providers.append(file.provider)
+            sources.file = (path, file.keys)
+        }
+        let reader = ConfigReader(providers: providers)
+        for setting in ServeSetting.all where setting.key != ServeSetting.config.key {
+            try await setting.read(from: reader, sources: sources, into: &settings)
+        }
+        try settings.checkEndpoint()
+        settings.server.environment = settings.endpoint.environment
+        do { try settings.server.validate() } catch {
+            throw ServerConfigurationError(setting: settings.label(error.setting), rule: error.rule)
+        }
+        return settings
+    }
+
+    /// Exactly one of `environment` and `url`, wherever each came from.
+    private func checkEndpoint() throws(ServerConfigurationError) {
+        switch (environment, url) {
+        case (.some, .some):
+            throw ServerConfigurationError(
+                setting: "", rule: "give either --environment or --url, not both (environment came from "
+                    + "\(label("environment")), url from \(label("url")))"
+            )
+        case (nil, nil):
+            throw ServerConfigurationError(
+                setting: "", rule: "say where to send: --environment sandbox|production, or --url https://HOST:PORT "
+                    + "(the local simulator is https://127.0.0.1:2197)"
+            )
+        default:
+            return
+        }
+    }
+}
+
+/// The given values of each source, to name where a setting's value came from.
+struct SettingSources: Sendable {
+    /// Raw flag values by key.
+    var flags: [String: String]
+    /// The non-empty environment variables.
+    var environment: [String: String]
+    /// The config file and its top-level keys.
+    var file: (path: String, keys: Set<String>)?
+
+    /// The source `setting`'s value is read from, in precedence order; nil when none gives it.
+    func origin(of setting: ServeSetting) -> SettingOrigin? {
+        if setting.sources.contains(.flag), let raw = flags[setting.key] {
+            return .flag(setting.flag, raw: raw)
+        }
+        if setting.sources.contains(.environment), let raw = environment[setting.environmentVariable] {
+            return .environment(setting.environmentVariable, raw: raw)
+        }
+        if setting.sources.contains(.file), let file, file.keys.contains(setting.key) {
+            return .file(key: setting.key, path: file.path)
+        }
+        return nil
+    }
+}
+
+extension ServeSetting {
+    /// Reads this setting through `reader` (flags, environment, file) and stores it; keeps the default
+    /// when no source gives it.
+    func read(from reader: ConfigReader, sources: SettingSources, into settings: inout ServeSettings) async throws(ServerConfigurationError) {
+        guard let origin = sources.origin(of: self) else { return }
+        let configKey = ConfigKey(key)
+        let value: Value?
+        do {
+            switch kind {
+            case .text:
+                value = try await reader.fetchString(forKey: configKey, isSecret: isSecret).map(Value.text)
+            case .integer:
+                value = try await reader.fetchInt(forKey: configKey, isSecret: isSecret).map(Value.integer)
+            case .duration:
+                // A JSON number is seconds; anything else is text in DurationText's forms.
+                if case .file = origin, let seconds = try? await reader.fetchDouble(forKey: configKey) {
+                    guard seconds.isFinite, seconds >= 0 else { throw origin.refusal(raw: "\(seconds)", expected: kind.expected) }
+                    value = .seconds(seconds)
+                } else if let text = try await reader.fetchString(forKey: configKey) {
+                    guard let seconds = DurationText.seconds(text) else { throw origin.refusal(raw: text, expected: kind.expected) }
+                    value = .seconds(seconds)
+                } else {
+                    value = nil
+                }
+            }
+        } catch let error as ServerConfigurationError {
+            throw error
+        } catch {
+            // swift-configuration's conversion error names the key only: name the source and the form instead.
+            throw origin.refusal(raw: nil, expected: kind.expected)
+        }
+        guard let value else { return }
+        try store(&settings, value, origin)
+        settings.origins[key] = origin
+    }
+
+    /// The flags after `serve`, `--name value` or `--name=value`, as raw values by key; the last of a
+    /// repeated flag wins.
+    static func parse(arguments: [String]) throws(ServerConfigurationError) -> [String: String] {
+        var values: [String: String] = [:]
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                throw ServerConfigurationError(setting: "", rule: "unexpected argument '\(argument)'", isUsageError: true)
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard let setting = all.first(where: { $0.flag == name && $0.sources.contains(.flag) }) else {
+                throw ServerConfigurationError(setting: "", rule: "unknown option '\(name)'\(suggestion(for: name))", isUsageError: true)
+            }
+            if value == nil {
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("--") else {
+                    throw ServerConfigurationError(setting: "", rule: "missing value for '\(name) <\(setting.placeholder)>'", isUsageError: true)
+                }
+                value = arguments[index]
+                index += 1
+            }
+            values[setting.key] = value
+        }
+        return values
+    }
+
+    /// The flags as the in-memory provider's values: whole numbers as numbers (a bad one is refused
+    /// here, naming the flag), the rest as the text given.
+    static func configValues(flags: [String: String]) throws(ServerConfigurationError) -> [AbsoluteConfigKey: ConfigValue] {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for setting in all {
+            guard let raw = flags[setting.key] else { continue }
+            let content: ConfigContent
+            if setting.kind == .integer {
+                guard let number = Int(raw) else {
+                    throw SettingOrigin.flag(setting.flag, raw: raw).refusal(raw: raw, expected: setting.kind.expected)
+                }
+                content = .int(number)
+            } else {
+                content = .string(raw)
+            }
+            values[AbsoluteConfigKey([setting.key])] = ConfigValue(content, isSecret: setting.isSecret)
+        }
+        return values
+    }
+
+    /// "; did you mean '--port'?" for a near miss of a flag, else "" .
+    private static func suggestion(for name: String) -> String {
+        let scored = all.filter { $0.sources.contains(.flag) }.map { ($0.flag, editDistance(name, $0.flag)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return "" }
+        return "; did you mean '\(best.0)'?"
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+/// The `--config` JSON file: its keys checked against the settings, its values read by
+/// swift-configuration's `FileProvider<JSONSnapshot>`.
+enum ConfigFile {
+    static func load(path: String) async throws(ServerConfigurationError) -> (provider: FileProvider<JSONSnapshot>, keys: Set<String>) {
+        func refuse(_ rule: String) -> ServerConfigurationError { ServerConfigurationError(setting: "--config", rule: rule) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw refuse("'\(path)' does not exist or is not readable")
+        }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw refuse("'\(path)' is not valid JSON")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw refuse("'\(path)' is not a valid JSON config: the top level must be an object")
+        }
+        // swift-configuration ignores keys nobody reads: a typo would go unnoticed.
+        let accepted = Set(ServeSetting.all.filter { $0.sources.contains(.file) }.map(\.key))
+        for key in dictionary.keys.sorted() {
+            guard accepted.contains(key) else {
+                throw refuse("'\(path)': unknown key '\(key)'; accepted: \(accepted.sorted().joined(separator: ", "))")
+            }
+            // It would flatten an object into `key.inner` keys and leave `key` unset without a word.
+            if dictionary[key] is [String: Any] || dictionary[key] is [Any] {
+                throw ServerConfigurationError(setting: "'\(key)' in \(path)", rule: "has the wrong type; expected a single value")
+            }
+        }
+        do {
+            return (try await FileProvider<JSONSnapshot>(filePath: FilePath(path)), Set(dictionary.keys))
+        } catch {
+            throw refuse("'\(path)' is not a valid JSON config: \(error)")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The ``DeliveryHistory`` operations.
+extension SQLPushStore {
+    package func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
+        try Validation.identifier(activityId, field: "activityId")
+        guard (1...10_000).contains(limit) else {
+            throw .invalidInput(field: "limit", rule: "is \(limit); ask for 1 to 10000 records")
+        }
+        return try await run("deliveries", readOnly: true) { session throws(PushStoreError) in
+            var records = [DeliveryRecord]()
+            for row in try await session.query(
+                """
+                SELECT * FROM deliveries WHERE target_kind = 'activity' AND target_id = ?
+                ORDER BY accepted_at DESC, recorded_at DESC, push_id DESC LIMIT ?
+                """, [.text(activityId), .int(limit)])
+            {
+                records.append(try RowDecoding.delivery(row))
+            }
+            return records
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import APNsClient
+import APNsCore
+import APNsSimulator
+import Foundation
+import Testing
+
+/// The reconnect-only policy against the simulator: one request per call for answers that need waiting,
+/// immediate re-sends on a new connection when the connection went away under the request.
+@Suite struct ReconnectOnlyClientTests {
+    @Test func a503IsOneRequestAndTheCallersToRetry() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 1))
+        let client = try harness.client(retry: .reconnectOnly())
+        let outcome = await client.deliver(try SimulatorHarness.update(token: "0000abcd", health: 1, text: "busy"))
+        await client.shutdown()
+        #expect(outcome.attempts == 1)
+        #expect(outcome.reason == .serviceUnavailable)
+        #expect(await harness.simulator.world.pushes(limit: 10).count == 1, "exactly one request reached APNs")
+    }
+
+    @Test func a429IsOneRequest() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(status: 429, reason: "TooManyRequests", share: 1))
+        let client = try harness.client(retry: .reconnectOnly())
+        let outcome = await client.deliver(try SimulatorHarness.update(token: "0000abce", health: 1, text: "slow down"))
+        await client.shutdown()
+        #expect(outcome.attempts == 1 && outcome.reason == .tooManyRequests)
+        #expect(await harness.simulator.world.pushes(limit: 10).count == 1)
+    }
+
+    @Test func aRequestCrossingAGoAwayGoesAgainAtOnceOnANewConnection() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        // Each connection answers one stream, then GOAWAY. A new connection allows one stream at a time
+        // until its first push is accepted, so the second of two concurrent requests leaves only once the
+        // first is answered: after the GOAWAY, above its last stream id. Not processed: sent again.
+        _ = try harness.simulator.faults.add(FaultRule(goAwayAfterStreams: 1))
+        // Patient timeouts: a loaded machine must not turn this into a timeout (the caller's to retry).
+        let client = try harness.client(maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
+        var outcomes = [APNsDeliveryOutcome]()
+        for round in 0..<4 {
+            let requests = try (1...2).map { try SimulatorHarness.update(token: String(format: "%08x", round * 2 + $0), health: 1, text: "#\(round)") }
+            await withTaskGroup(of: APNsDeliveryOutcome.self) { group in
+                for request in requests { group.addTask { await client.deliver(request) } }
+                for await outcome in group { outcomes.append(outcome) }
+            }
+        }
+        await client.shutdown()
+        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+        #expect(outcomes.allSatisfy { $0.attempts <= 3 })
+        #expect(outcomes.contains { $0.attempts > 1 }, "a request crossed a GOAWAY and went again at once")
+    }
+
+    @Test func goAwaysUnderLoadLoseNoPush() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(goAwayAfterStreams: 5))
+        let client = try harness.client(maximumConnections: 2, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
+        var outcomes = [APNsDeliveryOutcome]()
+        for round in 0..<15 {
+            let requests = try (1...2).map { try SimulatorHarness.update(token: String(format: "%08x", round * 2 + $0), health: 1, text: "#\(round)") }
+            await withTaskGroup(of: APNsDeliveryOutcome.self) { group in
+                for request in requests { group.addTask { await client.deliver(request) } }
+                for await outcome in group { outcomes.append(outcome) }
+            }
+        }
+        await client.shutdown()
+        // A GOAWAY either finds a request not yet sent (a new connection takes it), or one sent across it
+        // (not processed: sent again at once); none is lost to the caller.
+        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+        #expect(outcomes.allSatisfy { $0.attempts <= 3 })
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import LivePushServer
+import Testing
+@testable import LivePushCLI
+
+/// `livepush serve`: its help comes from the settings' declarations, its flags reach the settings reader.
+@Suite struct ServeCommandTests {
+    @Test func helpShowsEverySettingWithItsVariableKeyAndDefault() {
+        let help = ServeCommand.helpMessage(columns: 80)
+        let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in ServeSetting.all {
+            #expect(words.contains("\(setting.flag) \(setting.placeholder) \(setting.helpDescription)"), "\(setting.key)")
+        }
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func everyFlagIsPassedOnInOrder() async throws {
+        let command = try ServeCommand.parse(["--environment", "sandbox", "--port=9092", "--max-active-duration", "2h", "--app-key", "-dash-led-key-0123"])
+        #expect(command.settings == ["--environment", "sandbox", "--port=9092", "--max-active-duration", "2h", "--app-key", "-dash-led-key-0123"])
+        let settings = try await ServeCommand.read(arguments: command.settings, environment: [:])
+        #expect(settings.server.port == 9092 && settings.server.maximumActiveDuration == 7200)
+        #expect(settings.server.appKeys == ["-dash-led-key-0123"])
+    }
+
+    @Test func aWrongFlagShowsTheUsageAndABadValueDoesNot() async throws {
+        await #expect(throws: ValidationError.self) { try await ServeCommand.read(arguments: ["--prot", "1"], environment: [:]) }
+        await #expect(throws: CommandFailure.self) { try await ServeCommand.read(arguments: ["--port", "x"], environment: [:]) }
+    }
+
+    @Test func credentialsNameTheirSource() throws {
+        var settings = ServeSettings()
+        settings.keyFile = "/nonexistent.p8"
+        settings.keyID = "ABC123DEFG"
+        settings.teamID = "team1"
+        settings.origins["teamId"] = .file(key: "teamId", path: "/etc/livepush.json")
+        #expect {
+            try ServeCommand.credentials(settings)
+        } throws: { error in
+            (error as? ValidationError)?.message
+                == "'teamId' in /etc/livepush.json: 'team1' has lowercase letters; Apple's Team IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)"
+        }
+        settings.teamID = nil
+        #expect {
+            try ServeCommand.credentials(settings)
+        } throws: { error in
+            (error as? ValidationError)?.message
+                == "missing the Team ID: pass --team-id or set the environment variable LIVEPUSH_TEAM_ID (or teamId in the --config file)"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import APNsClient
+import APNsCore
+import APNsSimulator
+import Foundation
+import LivePushServer
+import Testing
+
+/// The outbox owns back-off: the server's APNs client sends each outbox attempt once (re-sending at once
+/// only on a new connection), so attempts never compound.
+@Suite struct RetryOwnershipTests {
+    @Test func theServersClientOnlyReconnects() {
+        var configuration = ServerConfiguration()
+        configuration.apnsConnections = 6
+        let client = configuration.apnsClientConfiguration(endpoint: .apple(.sandbox), additionalTrustRootFile: "/ca.pem")
+        #expect(client.maximumConnections == 6 && client.additionalTrustRootFile == "/ca.pem")
+        #expect(client.retry == .reconnectOnly(maximumAttempts: 3))
+        let now = Date()
+        for reason in [APNsReason.serviceUnavailable, .tooManyRequests, .internalServerError] {
+            let answer = APNsRetryPolicy.AttemptResult.answered(APNsResponse(status: reason.status, reason: reason))
+            #expect(client.retry.decide(after: answer, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop,
+                    "\(reason): one attempt, the outbox backs off")
+        }
+        let lost = APNsRetryPolicy.AttemptResult.failed(.goAway(reason: .shutdown, processed: false))
+        #expect(client.retry.decide(after: lost, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+            == .retry(after: 0, newConnection: true))
+    }
+
+    @Test func outboxBackOffDoublesPerSendUpToTheMaximumWithJitter() {
+        var configuration = ServerConfiguration()
+        configuration.retryBaseDelay = 1
+        configuration.retryMaximumDelay = 8
+        #expect(configuration.outboxRetryDelay(afterAttempts: 1, random: 0) == 1)
+        #expect(configuration.outboxRetryDelay(afterAttempts: 3, random: 0) == 4)
+        #expect(configuration.outboxRetryDelay(afterAttempts: 9, random: 0) == 8)
+        #expect(configuration.outboxRetryDelay(afterAttempts: 3, random: 1) == 2, "jitter takes off at most half")
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func a503IsOneAPNsRequestPerOutboxAttempt(database: TestDatabase) async throws {
+        let sim = try await SimulatorHarness()
+        let created = try await sim.startActivity(name: "busy")
+        let fault = try sim.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 1, token: created.pushToken))
+        let sender = CountingSender(client: sim.client)
+        let server = try await ServerHarness(sender: sender, database: database)
+        let registered = try await server.http.post("/v1/activities", key: ServerHarness.appKey,
+                                                    registrationJSON(activityId: created.activityId, token: created.pushToken))
+        #expect(registered.status == 201, "\(registered.text)")
+        let update = try await server.http.post("/v1/activities/\(created.activityId)/update", key: ServerHarness.backendKey,
+                                                #"{"contentState":{"hp":3},"priority":10}"#)
+        #expect(update.status == 202)
+        // Three outbox attempts meet the 503; then APNs recovers.
+        #expect(await ServerHarness.eventually { sender.calls >= 3 })
+        _ = sim.simulator.faults.remove(id: fault)
+        #expect(try await ServerHarness.eventually { try await server.store.outboxDepth() == 0 })
+
+        let requests = await sim.simulator.world.pushes(limit: 100).filter { $0.token == created.pushToken }
+        let record = try #require(try await server.store.deliveries(activityId: created.activityId, limit: 1).first)
+        #expect(record.outcome == .accepted)
+        #expect(requests.count == sender.calls, "one APNs request per outbox attempt: \(requests.map(\.status))")
+        #expect(record.attempts == sender.calls, "the outbox's attempts count sends")
+        #expect(requests.dropLast().allSatisfy { $0.status == 503 } && requests.last?.status == 200)
+        #expect(requests.count >= 3, "at least two outbox attempts met the 503")
+        await server.stop()
+        await sim.stop()
+    }
+}
+
+/// The real client, counting the outbox's delivery calls: one per outbox attempt.
+final class CountingSender: PushSending {
+    let client: APNsClient
+    private let count = Locked(0)
+
+    init(client: APNsClient) { self.client = client }
+
+    var calls: Int { count.withLock { $0 } }
+
+    func deliver(_ request: APNsRequest) async -> APNsDeliveryOutcome {
+        count.withLock { $0 += 1 }
+        return await client.deliver(request)
+    }
+}

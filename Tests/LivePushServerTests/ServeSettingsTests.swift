@@ -1,0 +1,188 @@
+import APNsClient
+import Foundation
+import LivePushServer
+import Logging
+import Testing
+
+/// `livepush serve`'s settings: one declaration each, read from flag, else environment, else the JSON file.
+@Suite struct ServeSettingsTests {
+    /// A value each setting accepts, as a flag or variable would give it.
+    static let samples: [String: String] = [
+        "database": "x.sqlite", "environment": "production", "url": "https://127.0.0.1:2197", "caFile": "/tmp/ca.pem",
+        "keyFile": "/tmp/AuthKey.p8", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "host": "0.0.0.0", "port": "9091",
+        "appKey": "dev-app-key-0123456789", "backendKey": "dev-backend-key-0123456789", "workers": "3", "batchSize": "7",
+        "connections": "2", "hourlyBudget": "5", "frequentHourlyBudget": "50", "maxActiveDuration": "2h",
+        "defaultExpiration": "30m", "defaultDismissalDelay": "90", "forgetAfter": "1d", "lifecycleInterval": "45s",
+        "claimLease": "2m", "pollInterval": "0.5", "retryBaseDelay": "2s", "retryMaxDelay": "30s", "historyLimit": "20",
+        "webhookUrl": "https://example.com/hook", "instanceId": "livepush-a", "logLevel": "debug",
+    ]
+
+    private func read(_ arguments: [String], _ environment: [String: String] = [:]) async throws(ServerConfigurationError) -> ServeSettings {
+        try await ServeSettings.read(arguments: arguments, environment: environment)
+    }
+
+    /// Says where to send unless the setting under test does.
+    private func endpointFlags(unless key: String) -> [String] {
+        key == "environment" || key == "url" ? [] : ["--url", "https://127.0.0.1:2197"]
+    }
+
+    @Test func theNamesOfEarlierReleasesStay() {
+        let flags = Set(ServeSetting.all.filter { $0.sources.contains(.flag) }.map(\.flag))
+        #expect(flags.isSuperset(of: [
+            "--config", "--database", "--environment", "--url", "--ca-file", "--key-file", "--key-id", "--team-id", "--host",
+            "--port", "--app-key", "--backend-key", "--workers", "--batch-size", "--connections", "--hourly-budget",
+            "--frequent-hourly-budget", "--max-active-duration", "--default-expiration", "--default-dismissal-delay",
+            "--forget-after", "--lifecycle-interval", "--webhook-url", "--instance-id", "--log-level",
+        ]))
+        let variables = Set(ServeSetting.all.filter { $0.sources.contains(.environment) }.map(\.environmentVariable))
+        #expect(variables.isSuperset(of: [
+            "LIVEPUSH_DATABASE", "LIVEPUSH_ENVIRONMENT", "LIVEPUSH_URL", "LIVEPUSH_CA_FILE", "LIVEPUSH_KEY_FILE", "LIVEPUSH_KEY_ID",
+            "LIVEPUSH_TEAM_ID", "LIVEPUSH_HOST", "LIVEPUSH_PORT", "LIVEPUSH_APP_KEY", "LIVEPUSH_BACKEND_KEY", "LIVEPUSH_WORKERS",
+            "LIVEPUSH_BATCH_SIZE", "LIVEPUSH_CONNECTIONS", "LIVEPUSH_HOURLY_BUDGET", "LIVEPUSH_FREQUENT_HOURLY_BUDGET",
+            "LIVEPUSH_MAX_ACTIVE_DURATION", "LIVEPUSH_DEFAULT_EXPIRATION", "LIVEPUSH_DEFAULT_DISMISSAL_DELAY",
+            "LIVEPUSH_FORGET_AFTER", "LIVEPUSH_LIFECYCLE_INTERVAL", "LIVEPUSH_WEBHOOK_URL", "LIVEPUSH_INSTANCE_ID", "LIVEPUSH_LOG_LEVEL",
+        ]))
+        // The file's keys are exactly those of earlier releases: development API keys stay out of it.
+        let keys = Set(ServeSetting.all.filter { $0.sources.contains(.file) }.map(\.key))
+        #expect(keys == [
+            "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections", "workers",
+            "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
+            "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
+            "webhookUrl", "historyLimit", "logLevel", "instanceId",
+        ])
+        #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
+    }
+
+    @Test(arguments: ServeSetting.all.filter { $0.key != ServeSetting.config.key }.map(\.key))
+    func everySettingIsReadFromEachOfItsSources(_ key: String) async throws {
+        let setting = try #require(ServeSetting.named(key))
+        let sample = try #require(Self.samples[key], "a sample value for \(key)")
+        let base = endpointFlags(unless: key)
+
+        let fromFlag = try await read(base + [setting.flag, sample])
+        #expect(fromFlag.origins[key] == .flag(setting.flag, raw: sample))
+
+        let fromEnvironment = try await read(base, [setting.environmentVariable: sample])
+        #expect(fromEnvironment.origins[key] == .environment(setting.environmentVariable, raw: sample))
+        #expect(fromEnvironment.label(key) == "$" + setting.environmentVariable)
+
+        guard setting.sources.contains(.file) else { return }
+        let file = try ConfigFixture([key: Int(sample).map { $0 as Any } ?? sample])
+        defer { file.remove() }
+        let fromFile = try await read(base + ["--config", file.path])
+        #expect(fromFile.origins[key] == .file(key: key, path: file.path))
+    }
+
+    @Test func eachSourceGivesTheSameValue() async throws {
+        let file = try ConfigFixture(["port": 9091, "maxActiveDuration": "2h", "forgetAfter": 120, "logLevel": "debug", "url": "https://127.0.0.1:2197"])
+        defer { file.remove() }
+        let settings = try await read(["--config", file.path])
+        #expect(settings.server.port == 9091 && settings.server.maximumActiveDuration == 7200 && settings.server.forgetAfter == 120)
+        #expect(settings.logLevel == .debug && settings.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
+        let flags = try await read(["--url", "https://127.0.0.1:2197", "--port=9091", "--max-active-duration", "2h", "--forget-after", "120",
+                                    "--log-level", "debug", "--app-key", "dev-app-key-0123456789", "--connections", "2"])
+        #expect(flags.server.port == 9091 && flags.server.maximumActiveDuration == 7200 && flags.server.forgetAfter == 120)
+        #expect(flags.server.appKeys == ["dev-app-key-0123456789"] && flags.server.apnsConnections == 2)
+    }
+
+    @Test func aFlagBeatsItsVariableWhichBeatsTheFile() async throws {
+        let file = try ConfigFixture(["port": 1111, "environment": "sandbox"])
+        defer { file.remove() }
+        let all = try await read(["--config", file.path, "--port", "3333"], ["LIVEPUSH_PORT": "2222"])
+        #expect(all.server.port == 3333)
+        let noFlag = try await read(["--config", file.path], ["LIVEPUSH_PORT": "2222"])
+        #expect(noFlag.server.port == 2222)
+        let emptyVariable = try await read(["--config", file.path], ["LIVEPUSH_PORT": ""])
+        #expect(emptyVariable.server.port == 1111, "an empty variable counts as unset")
+        let fromVariable = try await read([], ["LIVEPUSH_CONFIG": file.path])
+        #expect(fromVariable.server.port == 1111 && fromVariable.config == file.path)
+        let none = try await read(["--environment", "sandbox"])
+        #expect(none.server.port == ServerConfiguration().port && none.origins["port"] == nil)
+    }
+
+    @Test func aBadValueNamesWhereItCameFromAndWhatIsAccepted() async throws {
+        await expectFailure(["--environment", "sandbox", "--port", "abc"], "--port 'abc' is not a whole number")
+        await expectFailure(["--environment", "sandbox"], "$LIVEPUSH_PORT 'abc' is not a whole number", ["LIVEPUSH_PORT": "abc"])
+        await expectFailure(["--environment", "sandbox", "--forget-after", "soon"],
+                            "--forget-after 'soon' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d")
+        await expectFailure(["--environment", "sandbox"], "$LIVEPUSH_PORT must be 0 to 65535", ["LIVEPUSH_PORT": "70000"])
+        await expectFailure(["--environment", "prod"], "--environment 'prod' is not sandbox or production")
+        await expectFailure(["--url", "http://127.0.0.1"],
+                            "--url: 'http://127.0.0.1' is not https; APNs is HTTP/2 over TLS, so the URL must start with https://")
+        await expectFailure(["--environment", "sandbox", "--log-level", "loud"],
+                            "--log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical")
+        await expectFailure(["--environment", "sandbox", "--claim-lease", "0.5"], "--claim-lease must be at least 1 second")
+        await expectFailure([], "say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
+        await expectFailure(["--environment", "sandbox"],
+                            "give either --environment or --url, not both (environment came from --environment, url from $LIVEPUSH_URL)",
+                            ["LIVEPUSH_URL": "https://127.0.0.1:2197"])
+
+        let file = try ConfigFixture(["port": "8080", "maxActiveDuration": "forever", "environment": "sandbox"])
+        defer { file.remove() }
+        await expectFailure(["--config", file.path, "--max-active-duration", "1h"], "'port' in \(file.path) has the wrong type; expected a whole number")
+        await expectFailure(["--config", file.path, "--port", "1"],
+                            "'maxActiveDuration' in \(file.path) 'forever' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d")
+    }
+
+    @Test func aWrongCommandLineIsAUsageError() async throws {
+        await expectFailure(["--prot", "80"], "unknown option '--prot'; did you mean '--port'?", usage: true)
+        await expectFailure(["--port"], "missing value for '--port <N>'", usage: true)
+        await expectFailure(["--environment", "sandbox", "extra"], "unexpected argument 'extra'", usage: true)
+    }
+
+    @Test func theConfigFileRefusesUnknownKeysAndDevelopmentKeys() async throws {
+        for (contents, message) in [(#"{"prot":9090}"#, "unknown key 'prot'"), (#"{"appKey":"dev-app-key-0123456789"}"#, "unknown key 'appKey'"),
+                                    (#"{"port":{"value":1}}"#, "has the wrong type"), ("[1]", "the top level must be an object"),
+                                    (#"{"port": 80"#, "is not valid JSON")] {
+            let file = try ConfigFixture(raw: contents)
+            defer { file.remove() }
+            do {
+                _ = try await read(["--config", file.path])
+                Issue.record("\(contents) was accepted")
+            } catch {
+                #expect(error.description.contains(message), "\(error.description)")
+            }
+        }
+    }
+
+    @Test func helpShowsEachSettingsVariableKeyAndDefaultFromItsDeclaration() {
+        let help = ServeSetting.helpText().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in ServeSetting.all {
+            #expect(help.contains(setting.helpDescription), "\(setting.key)")
+            #expect(setting.helpDescription.contains("Default: \(setting.defaultText)."))
+            if setting.sources.contains(.environment) { #expect(setting.helpDescription.contains("$" + setting.environmentVariable)) }
+            if setting.sources.contains(.file) { #expect(setting.helpDescription.contains("[\(setting.key)]")) }
+        }
+        #expect(ServeSetting.named("port")?.defaultText == "8080")
+        #expect(ServeSetting.named("maxActiveDuration")?.defaultText == "8h")
+        #expect(ServeSetting.named("lifecycleInterval")?.defaultText == "60s")
+        #expect(ServeSetting.helpText().split(separator: "\n").allSatisfy { $0.count < 80 })
+    }
+
+    private func expectFailure(_ arguments: [String], _ message: String, _ environment: [String: String] = [:], usage: Bool = false,
+                               sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            _ = try await read(arguments, environment)
+            Issue.record("\(arguments) \(environment) was accepted", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.description == message, sourceLocation: sourceLocation)
+            #expect(error.isUsageError == usage, sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// A JSON config file in a temporary directory.
+struct ConfigFixture {
+    let path: String
+
+    init(_ values: [String: Any]) throws {
+        try self.init(raw: String(decoding: try JSONSerialization.data(withJSONObject: values), as: UTF8.self))
+    }
+
+    init(raw: String) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-settings-\(UUID().uuidString).json").path
+        try Data(raw.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
