@@ -79,8 +79,13 @@ package final class LivePushServer: Service, Sendable {
     package func makeApplication() -> some ApplicationProtocol {
         let listening = listening
         let logger = logger
+        let deadlines = RequestDeadlines(
+            header: .milliseconds(Int64(configuration.requestHeaderTimeout * 1000)),
+            body: .milliseconds(Int64(configuration.requestBodyTimeout * 1000))
+        )
         return Application(
             router: makeRouter(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines)])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
             services: [webhook, delivery, sweeper],
             onServerRunning: { channel in

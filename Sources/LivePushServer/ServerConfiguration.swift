@@ -57,6 +57,11 @@ public struct ServerConfiguration: Sendable {
     /// (`--instance-id`) so a restarted process takes back the claims of its crashed predecessor at once
     /// instead of after the claim lease.
     public var instanceID = "livepush-" + UUID().uuidString.prefix(8).lowercased()
+    /// A connection must complete each request's header within this long of opening (or of the previous
+    /// answer), else it is closed; an absolute deadline, so slowly trickled headers do not hold it open.
+    public var requestHeaderTimeout: TimeInterval = 30
+    /// And each request's body within this long of its header.
+    public var requestBodyTimeout: TimeInterval = 60
 
     public init() {}
 
@@ -98,6 +103,8 @@ public struct ServerConfiguration: Sendable {
         try require(forgetAfter >= 0, "forgetAfter", "must be 0 or more seconds")
         try require(lifecycleInterval > 0, "lifecycleInterval", "must be more than 0 seconds")
         try require((1...1000).contains(historyLimit), "historyLimit", "must be 1 to 1000")
+        try require(requestHeaderTimeout > 0 && requestHeaderTimeout <= 3600, "requestHeaderTimeout", "must be more than 0 and at most 3600 seconds")
+        try require(requestBodyTimeout > 0 && requestBodyTimeout <= 3600, "requestBodyTimeout", "must be more than 0 and at most 3600 seconds")
         try require(!instanceID.isEmpty && instanceID.count <= 100, "instanceId", "must have 1 to 100 characters")
         if let webhookURL {
             try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhookUrl", "must be an http or https URL")

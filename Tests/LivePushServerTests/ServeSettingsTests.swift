@@ -14,6 +14,7 @@ import Testing
         "connections": "2", "hourlyBudget": "5", "frequentHourlyBudget": "50", "maxActiveDuration": "2h",
         "defaultExpiration": "30m", "defaultDismissalDelay": "90", "forgetAfter": "1d", "lifecycleInterval": "45s",
         "claimLease": "2m", "pollInterval": "0.5", "retryBaseDelay": "2s", "retryMaxDelay": "30s", "historyLimit": "20",
+        "requestHeaderTimeout": "10s", "requestBodyTimeout": "2m",
         "webhookUrl": "https://example.com/hook", "instanceId": "livepush-a", "logLevel": "debug",
     ]
 
@@ -42,13 +43,14 @@ import Testing
             "LIVEPUSH_MAX_ACTIVE_DURATION", "LIVEPUSH_DEFAULT_EXPIRATION", "LIVEPUSH_DEFAULT_DISMISSAL_DELAY",
             "LIVEPUSH_FORGET_AFTER", "LIVEPUSH_LIFECYCLE_INTERVAL", "LIVEPUSH_WEBHOOK_URL", "LIVEPUSH_INSTANCE_ID", "LIVEPUSH_LOG_LEVEL",
         ]))
-        // The file's keys are exactly those of earlier releases: development API keys stay out of it.
+        // The file's keys are those of earlier releases (development API keys stay out of it), plus those
+        // added since.
         let keys = Set(ServeSetting.all.filter { $0.sources.contains(.file) }.map(\.key))
         #expect(keys == [
             "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections", "workers",
             "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
-            "webhookUrl", "historyLimit", "logLevel", "instanceId",
+            "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
         ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

@@ -42,6 +42,9 @@ extension ServeSetting {
                   help: "Outbox back-off after a push's first failed send; doubles per send."),
         .duration("retryMaxDelay", \.server.retryMaximumDelay, help: "The longest outbox back-off."),
         .integer("historyLimit", \.server.historyLimit, help: "Deliveries GET /v1/activities/{id} returns (1 to 1000)."),
+        .duration("requestHeaderTimeout", \.server.requestHeaderTimeout,
+                  help: "Close a connection whose request header is not complete this long after it opened or was last answered."),
+        .duration("requestBodyTimeout", \.server.requestBodyTimeout, help: "Close a connection whose request body is not complete this long after its header."),
         .parsed("webhookUrl", \.server.webhookURL, placeholder: "URL",
                 help: "POST token.invalid and activity.ended events here as JSON.", defaultText: "none") { raw, origin throws(ServerConfigurationError) in
             guard let url = URL(string: raw), url.host != nil else {

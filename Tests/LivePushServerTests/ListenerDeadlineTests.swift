@@ -1,0 +1,94 @@
+import Foundation
+import LivePushServer
+import NIOCore
+import NIOPosix
+import Testing
+
+/// The HTTP listener's request deadlines, over real sockets.
+@Suite struct ListenerDeadlineTests {
+    /// A raw TCP client that notes when the server closes the connection.
+    final class RawConnection: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        private let lock = NSLock()
+        private var closedAt: Date?
+        private var received = ""
+        let channel: any Channel
+
+        private init(channel: any Channel) { self.channel = channel }
+
+        static func open(port: Int) async throws -> RawConnection {
+            let box = Box()
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let handler = RawConnection(channel: channel)
+                        box.value = handler
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+            _ = channel
+            return try #require(box.value)
+        }
+
+        final class Box: @unchecked Sendable { var value: RawConnection? }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            lock.withLock { received += String(buffer: buffer) }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            lock.withLock { closedAt = Date() }
+        }
+
+        var closed: Date? { lock.withLock { closedAt } }
+        var text: String { lock.withLock { received } }
+
+        func send(_ text: String) async throws {
+            try await channel.writeAndFlush(channel.allocator.buffer(string: text)).get()
+        }
+    }
+
+    @Test func halfAHeaderIsClosedAtTheDeadlineEvenWhenTrickled() async throws {
+        let harness = try await ServerHarness { $0.requestHeaderTimeout = 0.5 }
+        let port = try #require(harness.server.port)
+        let opened = Date()
+        let still = try await RawConnection.open(port: port)
+        try await still.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        let trickled = try await RawConnection.open(port: port)
+        // One header byte every 100 ms: each read would reset an idle timeout, not this deadline.
+        for byte in "GET /health HTTP/1.1\r\nX-Slow: abcdefgh".map(String.init) {
+            guard trickled.closed == nil else { break }
+            try? await trickled.send(byte)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(await ServerHarness.eventually(timeout: 10) { still.closed != nil && trickled.closed != nil })
+        for connection in [still, trickled] {
+            let after = try #require(connection.closed).timeIntervalSince(opened)
+            #expect(after >= 0.4 && after < 5, "closed after \(after) s")
+            #expect(connection.text.isEmpty, "no answer to an unfinished header")
+        }
+        await harness.stop()
+    }
+
+    @Test func aSlowBodyIsClosedAndCompleteRequestsKeepTheConnection() async throws {
+        let harness = try await ServerHarness {
+            $0.requestHeaderTimeout = 2
+            $0.requestBodyTimeout = 0.5
+        }
+        let port = try #require(harness.server.port)
+        let keepAlive = try await RawConnection.open(port: port)
+        for _ in 0..<3 {
+            try await keepAlive.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        #expect(keepAlive.closed == nil, "answered requests keep the connection")
+        #expect(keepAlive.text.components(separatedBy: "HTTP/1.1 200").count - 1 == 3)
+
+        let slowBody = try await RawConnection.open(port: port)
+        try await slowBody.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"a\"")
+        #expect(await ServerHarness.eventually(timeout: 10) { slowBody.closed != nil })
+        await harness.stop()
+    }
+}
