@@ -28,30 +28,16 @@ package final class ServerMetrics: Sendable {
             ),
             buckets: Self.latencyBuckets
         )
-        outboxDepth = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "livepush", subsystem: "server", metricName: "outbox_depth", unitName: "",
-                helpText: "Pushes waiting in the outbox, claimed or not."
-            )
-        )
-        downgrades = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "livepush", subsystem: "server", metricName: "budget_downgrades", unitName: "total",
-                helpText: "Priority-10 pushes sent at priority 5 because the activity's hourly budget was used up."
-            )
-        )
-        coalesced = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "livepush", subsystem: "server", metricName: "coalesced_updates", unitName: "total",
-                helpText: "Routine updates replaced by a newer one before they were sent."
-            )
-        )
-        accepted = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "livepush", subsystem: "server", metricName: "accepted_pushes", unitName: "total",
-                helpText: "Pushes written to the outbox."
-            )
-        )
+        outboxDepth = registry.makeGauge(descriptor: Self.name("outbox_depth", unit: "", "Pushes waiting in the outbox, claimed or not."))
+        downgrades = registry.makeCounter(descriptor: Self.name(
+            "budget_downgrades", "Priority-10 pushes sent at priority 5 because the activity's hourly budget was used up."))
+        coalesced = registry.makeCounter(descriptor: Self.name("coalesced_updates", "Routine updates replaced by a newer one before they were sent."))
+        accepted = registry.makeCounter(descriptor: Self.name("accepted_pushes", "Pushes written to the outbox."))
+    }
+
+    /// `livepush_server_<name>_<unit>` with its help text.
+    private static func name(_ name: String, unit: String = "total", _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "livepush", subsystem: "server", metricName: name, unitName: unit, helpText: help)
     }
 
     /// Counts a push's final outcome by outcome, APNs reason and priority, and its latency.

@@ -22,10 +22,7 @@ final class ActivityService: Sendable {
 
     /// Registers (or re-registers) an activity and its update token.
     func register(_ registration: ActivityRegistration) async throws(DomainError) -> ActivityRecord {
-        try checkEnvironment(registration.environment)
-        var registration = registration
-        registration.at = clock.now()
-        let record = try await stored { () async throws(PushStoreError) in try await store.register(registration) }
+        let record = try await arrive(registration) { [store] (stamped) async throws(PushStoreError) in try await store.register(stamped) }
         logger.info("activity registered", metadata: ["activityId": "\(record.activityId)", "token": "\(record.pushToken.shortened)"])
         return record
     }
@@ -45,12 +42,19 @@ final class ActivityService: Sendable {
 
     /// Stores (or replaces) a device's push-to-start token.
     func storePushToStartToken(_ registration: PushToStartRegistration) async throws(DomainError) -> PushToStartTokenRecord {
-        try checkEnvironment(registration.environment)
-        var registration = registration
-        registration.at = clock.now()
-        let record = try await stored { () async throws(PushStoreError) in try await store.upsertPushToStartToken(registration) }
+        let record = try await arrive(registration) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
         logger.info("push-to-start token stored", metadata: ["userId": "\(record.userId)", "token": "\(record.token.shortened)"])
         return record
+    }
+
+    /// Checks a registration's environment, stamps it with the time it arrived and stores it.
+    private func arrive<Registration: Arriving, Record: Sendable>(
+        _ registration: Registration, _ write: (Registration) async throws(PushStoreError) -> Record
+    ) async throws(DomainError) -> Record {
+        try checkEnvironment(registration.environment)
+        var stamped = registration
+        stamped.at = clock.now()
+        return try await stored { () async throws(PushStoreError) in try await write(stamped) }
     }
 
     /// The app saw its activity end (ActivityKit `.ended`); it leaves the Lock Screen at `dismissalDate`.
@@ -104,3 +108,12 @@ final class ActivityService: Sendable {
         }
     }
 }
+
+/// What the app registers: for one APNs environment, stamped with the time it arrives.
+protocol Arriving: Sendable {
+    var environment: APNsEnvironment { get }
+    var at: Date { get set }
+}
+
+extension ActivityRegistration: Arriving {}
+extension PushToStartRegistration: Arriving {}
