@@ -1,6 +1,7 @@
 import APNsSimulator
 import Foundation
 import LiveActivity
+import LivePushServer
 
 extension EmojiRangersDemo {
     /// One iPhone per player, its app's adventure activity, and the hero it plays.
@@ -116,10 +117,10 @@ extension EmojiRangersDemo {
         ) else {
             throw .device("no activity plays \(event.hero?.name ?? "the hero") for event \(event.number)")
         }
-        let answer = try await backend.send("POST", request.path, body: request.body)
-        let pushIds = Set((answer.json?["pushIds"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() })
-        let downgrades = answer.json?["downgraded"]?.arrayValue?.count ?? 0
-        let skipped = (answer.json?["skipped"]?.arrayValue ?? []).compactMap { $0["reason"]?.stringValue }
+        let answer = try await backend.send("POST", request.path, body: request.body, as: AcceptedPushes.self)
+        let pushIds = Set(answer.pushIds.map { $0.lowercased() })
+        let downgrades = answer.downgraded.count
+        let skipped = answer.skipped.map(\.reason)
         var deliveries = try await follow(pushIds: pushIds, to: audience)
         var titles: [String] = []
         for index in deliveries.indices {
@@ -145,13 +146,11 @@ extension EmojiRangersDemo {
     /// Reads each audience activity's delivery history from the server until every push id has an outcome.
     private func follow(pushIds: Set<String>, to audience: [Seat]) async throws(DemoError) -> [(delivery: DemoDelivery, apnsId: String?)] {
         let deadline = Date().addingTimeInterval(20)
-        var found: [String: JSONValue] = [:]
+        var found: [String: DeliveryView] = [:]
         while true {
             for seat in audience where found[seat.activityId] == nil {
-                let detail = try await backend.send("GET", "/v1/activities/\(seat.activityId)")
-                let record = (detail.json?["deliveries"]?.arrayValue ?? []).first {
-                    pushIds.contains($0["pushId"]?.stringValue?.lowercased() ?? "")
-                }
+                let detail = try await backend.get("/v1/activities/\(seat.activityId)", as: ActivityDetail.self)
+                let record = detail.deliveries.first { pushIds.contains($0.pushId.lowercased()) }
                 if let record { found[seat.activityId] = record }
             }
             // Skipped activities get no push id: wait only for the pushes that exist.
@@ -161,11 +160,10 @@ extension EmojiRangersDemo {
         return audience.map { seat in
             let record = found[seat.activityId]
             let delivery = DemoDelivery(
-                hero: seat.hero, activityId: seat.activityId, serverOutcome: record?["outcome"]?.stringValue,
-                sentPriority: record?["priority"]?.numberValue.map { Int($0) },
-                downgradeReason: record?["downgradeReason"]?.stringValue, deviceOutcome: nil
+                hero: seat.hero, activityId: seat.activityId, serverOutcome: record?.outcome,
+                sentPriority: record?.priority, downgradeReason: record?.downgradeReason, deviceOutcome: nil
             )
-            return (delivery, record?["apnsId"]?.stringValue)
+            return (delivery, record?.apnsId)
         }
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import LiveActivity
+import LivePushServer
 
-/// An adventure event as the backend sends it to the LivePush API: the route and the JSON body.
+/// An adventure event as the backend sends it to the LivePush API: the route and the body.
 struct PushRequest: Sendable {
     var path: String
-    var body: JSONValue
+    var body: SendBody
     /// The stale date given, if any.
     var staleDate: Date?
 
@@ -22,38 +23,20 @@ struct PushRequest: Sendable {
             guard let id = activityId(hero) else { return nil }
             path = "/v1/activities/\(id)/\(verb)"
         }
-        var body: [String: JSONValue] = [
-            "contentState": event.contentState.jsonValue,
-            "priority": .number(Double(event.priority.rawValue)),
-            "relevanceScore": .number(event.relevanceScore),
-        ]
-        if let alert = event.alert { body["alert"] = apiAlert(alert) }
+        var body = SendBody(
+            contentState: event.contentState.jsonValue, priority: Int(event.priority.rawValue),
+            alert: event.alert.map(SendBody.Alert.init), relevanceScore: event.relevanceScore
+        )
         var staleDate: Date?
         if let staleAfter = event.staleAfter {
             let date = wholeSecond(now.addingTimeInterval(options.scaled(staleAfter, minimum: 1)))
-            body["staleDate"] = .number(date.timeIntervalSince1970)
+            body.staleDate = APIDate(date)
             staleDate = date
         }
         if let dismissAfter = event.dismissAfter {
-            body["dismissalDate"] = .number(wholeSecond(now.addingTimeInterval(options.scaled(dismissAfter, minimum: 10))).timeIntervalSince1970)
+            body.dismissalDate = APIDate(wholeSecond(now.addingTimeInterval(options.scaled(dismissAfter, minimum: 10))))
         }
-        return PushRequest(path: path, body: .object(body), staleDate: staleDate)
-    }
-
-    /// The API's alert: plain strings, or `{"locKey": …, "locArgs": […]}` for localized text.
-    static func apiAlert(_ alert: LiveActivityAlert) -> JSONValue {
-        var object: [String: JSONValue] = [:]
-        func text(_ value: AlertText) -> JSONValue {
-            switch value {
-            case .plain(let text): return .string(text)
-            case .localized(let key, let arguments):
-                return .object(["locKey": .string(key), "locArgs": .array(arguments.map(JSONValue.string))])
-            }
-        }
-        if let title = alert.title { object["title"] = text(title) }
-        if let body = alert.body { object["body"] = text(body) }
-        if let sound = alert.sound { object["sound"] = .string(sound.name) }
-        return .object(object)
+        return PushRequest(path: path, body: body, staleDate: staleDate)
     }
 
     /// The next whole second at or after `date`.

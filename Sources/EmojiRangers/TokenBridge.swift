@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Hummingbird
 import LiveActivity
+import LivePushServer
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -121,18 +122,16 @@ final class TokenBridge: Sendable {
                 // The party's adventure joins the party's group; any other activity (the side quest) is the
                 // player's alone.
                 let type = json["attributesType"]?.stringValue ?? attributesType
-                _ = try await api.send("POST", "/v1/activities", body: .object([
-                    "activityId": .string(activityId), "pushToken": .string(token), "bundleId": .string(bundleId),
-                    "attributesType": .string(type), "environment": .string(environment), "userId": .string(player.userId),
-                    "groups": .array(type == attributesType ? [.string(player.group)] : []),
-                ]))
+                _ = try await api.send("POST", "/v1/activities", body: ActivityRegistrationBody(
+                    activityId: activityId, pushToken: token, bundleId: bundleId, attributesType: type,
+                    environment: environment, userId: player.userId, groups: type == attributesType ? [player.group] : []
+                ), as: ActivityView.self)
                 ledger.withLock { $0.registeredActivities[activityId] = player.hero }
             case "pushToStartToken":
-                _ = try await api.send("PUT", "/v1/push-to-start-tokens", body: .object([
-                    "userId": .string(player.userId), "deviceId": .string(json["deviceId"]?.stringValue ?? ""),
-                    "bundleId": .string(bundleId), "attributesType": .string(attributesType),
-                    "environment": .string(environment), "token": .string(token),
-                ]))
+                _ = try await api.send("PUT", "/v1/push-to-start-tokens", body: PushToStartTokenBody(
+                    userId: player.userId, deviceId: json["deviceId"]?.stringValue ?? "", bundleId: bundleId,
+                    attributesType: attributesType, environment: environment, token: token
+                ), as: PushToStartView.self)
                 ledger.withLock { $0.pushToStartTokens += 1 }
             default:
                 record(failure: "\(player.hero.name)'s device posted a token of unknown kind '\(kind)'")

@@ -65,7 +65,7 @@ package final class LivePushServer: Service, Sendable {
         let router = Router(context: APIRequestContext.self)
         let methods = MethodTable()
         router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
-        AppRoutes(activities: activities)
+        AppRoutes(activities: activities, clock: clock)
             .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .app, keys: keys)))
         BackendRoutes(pushes: pushes, activities: activities, clock: clock)
             .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys)))
@@ -116,7 +116,9 @@ package final class LivePushServer: Service, Sendable {
     /// Starts the server in the background and returns the bound port once the API listens.
     @discardableResult
     package func start() async throws -> Int {
-        let group = ServiceGroup(services: [self], logger: logger)
+        // Its services (the webhook queue, the listening gate) run once: a stopped server is not restarted.
+        guard embedded.withLock({ $0.task == nil }), !listening.isOpen else { throw ServerStartError.runsOnce }
+        let group = ServiceGroup(configuration: groupConfiguration(signals: false))
         let task = Task { try await group.run() }
         embedded.withLock { $0.group = group; $0.task = task }
         guard let port = await listening.wait() else {
@@ -143,8 +145,19 @@ package final class LivePushServer: Service, Sendable {
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
     package func runUntilSignalled() async throws {
-        let group = ServiceGroup(services: [self], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        try await group.run()
+        try await ServiceGroup(configuration: groupConfiguration(signals: true)).run()
+    }
+
+    /// The group that runs the server: graceful shutdown (on SIGTERM or SIGINT when `signals`) is cut
+    /// short by cancellation after `shutdownTimeout`, and SIGQUIT cancels at once.
+    private func groupConfiguration(signals: Bool) -> ServiceGroupConfiguration {
+        var group = ServiceGroupConfiguration(services: [.init(service: self)], logger: logger)
+        if signals {
+            group.gracefulShutdownSignals = [.sigterm, .sigint]
+            group.cancellationSignals = [.sigquit]
+        }
+        group.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.shutdownTimeout * 1000))
+        return group
     }
 
     /// Runs one lifecycle sweep now (ends over-age activities, marks those past their dismissal date
@@ -164,11 +177,15 @@ package final class LivePushServer: Service, Sendable {
 /// Why the server could not start.
 package enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case cannotListen(host: String, port: Int, reason: String)
+    /// `start()` on a server that already ran: make a new `LivePushServer` instead.
+    case runsOnce
 
     package var description: String {
         switch self {
         case .cannotListen(let host, let port, let reason):
             return "cannot listen on \(host):\(port): \(reason); pick another --host/--port (0 picks a free port)"
+        case .runsOnce:
+            return "this LivePushServer has already run; make a new one to start again"
         }
     }
 }

@@ -62,6 +62,8 @@ public struct ServerConfiguration: Sendable {
     public var requestHeaderTimeout: TimeInterval = 30
     /// And each request's body within this long of its header.
     public var requestBodyTimeout: TimeInterval = 60
+    /// A graceful shutdown (in-flight pushes, queued webhook events) that takes longer is cancelled.
+    public var shutdownTimeout: TimeInterval = 30
 
     public init() {}
 
@@ -105,6 +107,7 @@ public struct ServerConfiguration: Sendable {
         try require((1...1000).contains(historyLimit), "historyLimit", "must be 1 to 1000")
         try require(requestHeaderTimeout > 0 && requestHeaderTimeout <= 3600, "requestHeaderTimeout", "must be more than 0 and at most 3600 seconds")
         try require(requestBodyTimeout > 0 && requestBodyTimeout <= 3600, "requestBodyTimeout", "must be more than 0 and at most 3600 seconds")
+        try require(shutdownTimeout > 0 && shutdownTimeout <= 3600, "shutdownTimeout", "must be more than 0 and at most 3600 seconds")
         try require(!instanceID.isEmpty && instanceID.count <= 100, "instanceId", "must have 1 to 100 characters")
         if let webhookURL {
             try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhookUrl", "must be an http or https URL")

@@ -33,6 +33,28 @@ import Testing
         await receiver.stop()
     }
 
+    @Test func overAgeActivityWhoseEndWouldBeTooLargeIsStillEnded() async throws {
+        // A last state that fits an update (4096 bytes) but not an end, which adds dismissal-date.
+        let clock = ManualWallClock(Date())
+        let now = clock.now()
+        let text = try #require((3_900...4_096).map { String(repeating: "x", count: $0) }.first { text in
+            let state: JSONValue = ["t": .string(text)]
+            return LiveActivityPayload.update(contentState: state, timestamp: now).encoded().count <= 4_096
+                && LiveActivityPayload.end(contentState: state, dismissalDate: now + 4 * 3600, timestamp: now).encoded().count > 4_096
+        }.map { $0 })
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, clock: clock)
+        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "big", token: token)).status == 201)
+        let update = try await harness.http.post("/v1/activities/big/update", key: ServerHarness.backendKey, #"{"contentState":{"t":"\#(text)"}}"#)
+        #expect(update.status == 202, "\(update.text)")
+        #expect(await ServerHarness.eventually { sender.requests.count == 1 })
+        clock.advance(by: 8 * 3600 + 1)
+        #expect(await harness.server.sweepLifecycle().ended == 1, "ended without an end push rather than never")
+        #expect(try await harness.store.activity(id: "big")?.state == .ended)
+        #expect(sender.requests.count == 1)
+        await harness.stop()
+    }
+
     @Test func overAgeActivityIsEndedWithItsLastStateThenForgotten() async throws {
         let receiver = WebhookReceiver()
         try await receiver.start()

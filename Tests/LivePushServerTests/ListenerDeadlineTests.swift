@@ -64,6 +64,12 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(await ServerHarness.eventually(timeout: 10) { still.closed != nil && trickled.closed != nil })
+        // Answered early (401 before the body), then the body, then silence: the next header deadline runs.
+        let earlyAnswer = try await RawConnection.open(port: port)
+        try await earlyAnswer.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n")
+        #expect(await ServerHarness.eventually(timeout: 10) { earlyAnswer.text.contains("401") })
+        try await earlyAnswer.send("{}")
+        #expect(await ServerHarness.eventually(timeout: 10) { earlyAnswer.closed != nil }, "not left without a deadline")
         for connection in [still, trickled] {
             let after = try #require(connection.closed).timeIntervalSince(opened)
             #expect(after >= 0.4 && after < 5, "closed after \(after) s")
@@ -74,7 +80,7 @@ import Testing
 
     @Test func aSlowBodyIsClosedAndCompleteRequestsKeepTheConnection() async throws {
         let harness = try await ServerHarness {
-            $0.requestHeaderTimeout = 2
+            $0.requestHeaderTimeout = 8
             $0.requestBodyTimeout = 0.5
         }
         let port = try #require(harness.server.port)
@@ -83,12 +89,18 @@ import Testing
             try await keepAlive.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             try await Task.sleep(for: .milliseconds(300))
         }
+        #expect(await ServerHarness.eventually(timeout: 10) { keepAlive.text.components(separatedBy: "HTTP/1.1 200").count - 1 == 3 })
         #expect(keepAlive.closed == nil, "answered requests keep the connection")
-        #expect(keepAlive.text.components(separatedBy: "HTTP/1.1 200").count - 1 == 3)
 
+        // An authenticated request whose route waits for the body: closed by the body deadline (0.5 s),
+        // long before the header deadline (8 s) could do it.
         let slowBody = try await RawConnection.open(port: port)
-        try await slowBody.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"a\"")
+        let sent = Date()
+        try await slowBody.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServerHarness.appKey)\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"a\"")
         #expect(await ServerHarness.eventually(timeout: 10) { slowBody.closed != nil })
+        let after = try #require(slowBody.closed).timeIntervalSince(sent)
+        #expect(after >= 0.4 && after < 5, "closed by the body deadline after \(after) s")
+
         await harness.stop()
     }
 }

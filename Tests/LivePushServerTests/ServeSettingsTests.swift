@@ -14,7 +14,7 @@ import Testing
         "connections": "2", "hourlyBudget": "5", "frequentHourlyBudget": "50", "maxActiveDuration": "2h",
         "defaultExpiration": "30m", "defaultDismissalDelay": "90", "forgetAfter": "1d", "lifecycleInterval": "45s",
         "claimLease": "2m", "pollInterval": "0.5", "retryBaseDelay": "2s", "retryMaxDelay": "30s", "historyLimit": "20",
-        "requestHeaderTimeout": "10s", "requestBodyTimeout": "2m",
+        "requestHeaderTimeout": "10s", "requestBodyTimeout": "2m", "shutdownTimeout": "45s",
         "webhookUrl": "https://example.com/hook", "instanceId": "livepush-a", "logLevel": "debug",
     ]
 
@@ -51,6 +51,7 @@ import Testing
             "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
             "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
+            "shutdownTimeout",
         ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

@@ -23,4 +23,11 @@ import Testing
         #expect(try await running.http.get("/health", key: nil).status == 200)
         await running.stop()
     }
+
+    @Test func aStoppedServerIsNotStartedAgain() async throws {
+        let harness = try await ServerHarness()
+        await harness.server.shutdown()
+        await #expect(throws: ServerStartError.self) { try await harness.server.start() }
+        await harness.stop()
+    }
 }

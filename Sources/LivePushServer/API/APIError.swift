@@ -43,21 +43,3 @@ package struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         APIResponse.json(body, status: status)
     }
 }
-
-/// `{"error":{"field":…,"rule":…,"message":…}}`.
-struct JSONErrorBody: Codable, Sendable, Hashable {
-    struct Detail: Codable, Sendable, Hashable {
-        var field: String?
-        var rule: String
-        var message: String
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(field, forKey: .field)
-            try container.encode(rule, forKey: .rule)
-            try container.encode(message, forKey: .message)
-        }
-    }
-
-    var error: Detail
-}

@@ -4,12 +4,7 @@ import NIOCore
 
 /// JSON responses of the API: ISO 8601 dates, sorted keys.
 enum APIResponse {
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    static func encoder() -> JSONEncoder { APIJSON.encoder() }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? encoder().encode(value)) ?? Data(#"{"error":{"field":null,"rule":"encoding","message":"the response could not be encoded"}}"#.utf8)

@@ -2,33 +2,9 @@ import Foundation
 import LiveActivity
 import PushStore
 
-/// An activity as the API shows it: tokens shortened, dates ISO 8601.
-struct ActivityView: Encodable, Sendable {
-    struct TokenStatus: Encodable, Sendable {
-        var valid: Bool
-        var reason: String?
-        var at: Date?
-    }
+// The server's side of the response types (Contract/ResponseBodies.swift): each made from its record.
 
-    var activityId: String
-    /// The current token, shortened (first and last 4 hex digits).
-    var pushToken: String
-    var bundleId: String
-    var attributesType: String
-    var environment: String
-    var userId: String?
-    var groups: [String]
-    var frequentPushesEnabled: Bool
-    var state: String
-    var token: TokenStatus
-    var registeredAt: Date
-    var updatedAt: Date
-    var startedAt: Date
-    var endedAt: Date?
-    var dismissalDate: Date?
-    var lastContentState: JSONValue?
-    var lastTimestamp: Date?
-
+extension ActivityView {
     init(_ record: ActivityRecord) {
         activityId = record.activityId
         pushToken = record.pushToken.shortened
@@ -40,7 +16,7 @@ struct ActivityView: Encodable, Sendable {
         frequentPushesEnabled = record.frequentPushesEnabled
         state = record.state.rawValue
         switch record.tokenState {
-        case .valid: token = TokenStatus(valid: true)
+        case .valid: token = TokenStatus(valid: true, reason: nil, at: nil)
         case .invalid(let reason, let at): token = TokenStatus(valid: false, reason: reason, at: at)
         }
         registeredAt = record.registeredAt
@@ -53,22 +29,7 @@ struct ActivityView: Encodable, Sendable {
     }
 }
 
-/// One push in an activity's history.
-struct DeliveryView: Encodable, Sendable {
-    var pushId: String
-    var kind: String
-    var acceptedAt: Date
-    var sentAt: Date?
-    var priority: Int
-    var requestedPriority: Int
-    var downgradeReason: String?
-    var apnsId: String?
-    var status: Int?
-    var outcome: String
-    var reason: String?
-    var attempts: Int
-    var coalescedInto: String?
-
+extension DeliveryView {
     init(_ record: DeliveryRecord) {
         pushId = record.pushId.lowercased
         kind = record.kind.rawValue
@@ -86,17 +47,7 @@ struct DeliveryView: Encodable, Sendable {
     }
 }
 
-/// A push still in the outbox.
-struct PendingView: Encodable, Sendable {
-    var pushId: String
-    var kind: String
-    var acceptedAt: Date
-    var priority: Int
-    var downgradeReason: String?
-    var attempts: Int
-    var nextAttemptAt: Date
-    var lastError: String?
-
+extension PendingView {
     init(_ item: OutboxItem) {
         pushId = item.pushId.lowercased
         kind = item.kind.rawValue
@@ -109,27 +60,7 @@ struct PendingView: Encodable, Sendable {
     }
 }
 
-/// `GET /v1/activities/{activityId}`.
-struct ActivityDetail: Encodable, Sendable {
-    var activity: ActivityView
-    /// Newest first.
-    var deliveries: [DeliveryView]
-    /// Oldest first.
-    var pending: [PendingView]
-}
-
-/// A stored push-to-start token as the API shows it.
-struct PushToStartView: Encodable, Sendable {
-    var id: String
-    var userId: String
-    var deviceId: String
-    var bundleId: String
-    var attributesType: String
-    var environment: String
-    var token: String
-    var valid: Bool
-    var updatedAt: Date
-
+extension PushToStartView {
     init(_ record: PushToStartTokenRecord) {
         id = record.id.lowercased
         userId = record.userId

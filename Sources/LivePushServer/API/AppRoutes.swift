@@ -8,12 +8,13 @@ import PushStore
 /// (which stamps registrations with the time they arrive: the `at` given here is replaced).
 struct AppRoutes: Sendable {
     let activities: ActivityService
+    let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let activities = activities
+        let (activities, clock) = (activities, clock)
         routes.post("activities") { request, _ -> Response in
             let body = try await JSONBody.read(request)
-            try body.allowOnly(["activityId", "pushToken", "bundleId", "attributesType", "environment", "userId", "groups", "frequentPushesEnabled"])
+            try body.allowOnly(ActivityRegistrationBody.fields)
             let registration = ActivityRegistration(
                 activityId: try body.requiredString("activityId", maxLength: RouteInputs.maximumIdLength),
                 pushToken: try RouteInputs.token(body, "pushToken"),
@@ -30,13 +31,13 @@ struct AppRoutes: Sendable {
         routes.put("activities/:activityId/push-token") { request, context -> Response in
             let activityId = try RouteInputs.pathId("activityId", context)
             let body = try await JSONBody.read(request)
-            try body.allowOnly(["pushToken"])
+            try body.allowOnly(PushTokenRotationBody.fields)
             let token = try RouteInputs.token(body, "pushToken")
             return APIResponse.json(ActivityView(try await activities.rotateToken(activityId: activityId, to: token)))
         }
         routes.put("push-to-start-tokens") { request, _ -> Response in
             let body = try await JSONBody.read(request)
-            try body.allowOnly(["userId", "deviceId", "bundleId", "attributesType", "environment", "token"])
+            try body.allowOnly(PushToStartTokenBody.fields)
             let registration = PushToStartRegistration(
                 userId: try body.requiredString("userId", maxLength: RouteInputs.maximumIdLength),
                 deviceId: try body.requiredString("deviceId", maxLength: RouteInputs.maximumIdLength),
@@ -51,15 +52,15 @@ struct AppRoutes: Sendable {
         routes.post("activities/:activityId/ended") { request, context -> Response in
             let activityId = try RouteInputs.pathId("activityId", context)
             let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly(["dismissalDate"])
-            let dismissal = try body.date("dismissalDate", now: Date())
+            try body.allowOnly(EndedBody.fields)
+            let dismissal = try body.date("dismissalDate", now: clock.now(), earliest: JSONBody.earliestDismissal)
             return APIResponse.json(ActivityView(try await activities.endedByApp(activityId: activityId, dismissalDate: dismissal)))
         }
         // ActivityKit's `.dismissed`: the person removed it, or the system did after its dismissal date.
         routes.post("activities/:activityId/dismissed") { request, context -> Response in
             let activityId = try RouteInputs.pathId("activityId", context)
             let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly([])
+            try body.allowOnly(DismissedBody.fields)
             return APIResponse.json(ActivityView(try await activities.dismissedByApp(activityId: activityId)))
         }
     }

@@ -132,13 +132,17 @@ struct JSONBody: Sendable {
     /// A date as ISO 8601 (`2026-11-22T10:00:00Z`) or Unix seconds (a number or a string of digits).
     /// The earliest date accepted: 2001-01-01T00:00:00Z (nothing about a Live Activity is older).
     static let earliestDate = Date(timeIntervalSinceReferenceDate: 0)
+    /// For a dismissal date any past moment means "at once", and 0 is the usual way to say it.
+    static let earliestDismissal = Date(timeIntervalSince1970: 0)
     /// How far ahead a date may be by default: ten years. A Live Activity lasts hours, so anything later
     /// is a unit mistake (milliseconds for seconds) or a placeholder such as 9999-12-31.
     static let latestAhead: TimeInterval = 3_653 * 86_400
 
     /// A date: Unix seconds, ISO 8601 or relative (`+30m`), from 2001 to `latestAhead` from now (or
     /// `maximumAhead` when given).
-    func date(_ key: String, now: Date, maximumAhead: TimeInterval = JSONBody.latestAhead) throws(APIError) -> Date? {
+    func date(
+        _ key: String, now: Date, earliest: Date = JSONBody.earliestDate, maximumAhead: TimeInterval = JSONBody.latestAhead
+    ) throws(APIError) -> Date? {
         guard let value = fields[key], value != .null else { return nil }
         let date: Date
         switch value {
@@ -157,10 +161,10 @@ struct JSONBody: Sendable {
             throw .badRequest(name(key), "date", "'\(name(key))' is a JSON \(value.typeName); expected Unix seconds or an ISO 8601 string")
         }
         let latest = now.addingTimeInterval(maximumAhead)
-        guard date >= Self.earliestDate, date <= latest else {
+        guard date >= earliest, date <= latest else {
             let formatter = ISO8601DateFormatter()
             let ahead = maximumAhead >= 86_400 ? "\(Int(maximumAhead / 86_400)) days" : "\(Int(maximumAhead)) seconds"
-            throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(formatter.string(from: date)); accepted: from \(formatter.string(from: Self.earliestDate)) to \(ahead) from now (\(formatter.string(from: latest)))")
+            throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(formatter.string(from: date)); accepted: from \(formatter.string(from: earliest)) to \(ahead) from now (\(formatter.string(from: latest)))")
         }
         return date
     }

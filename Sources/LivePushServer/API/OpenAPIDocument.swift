@@ -1,5 +1,9 @@
-/// The OpenAPI 3 description of the API, served at `/openapi.json`. Hand-written; a test checks that every
-/// route of the router is described here.
+/// The OpenAPI 3.0 description of the API, served at `/openapi.json`: every rule the server enforces on a
+/// request (fields, lengths, patterns, enums, dates, responses). Hand-written (apple's swift-openapi-generator
+/// would not keep the error quality: it ignores minLength, maxLength and pattern and reports a typo as a
+/// missing field). `ContractTests` holds it to the server: each request schema's fields equal the set its route
+/// accepts (the `fields` of `Contract/RequestBodies.swift`) and each rule written here is refused as stated.
+/// Kept in the binary rather than a resource file, so `livepush serve` needs no bundle next to it.
 enum OpenAPIDocument {
     static let json = #"""
 {
@@ -7,192 +11,737 @@ enum OpenAPIDocument {
   "info": {
     "title": "LivePush provider server",
     "version": "1.0.0",
-    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <API key>': app keys register, backend keys send and read. Dates are ISO 8601 strings or Unix seconds. Errors are 4xx with {\"error\":{\"field\",\"rule\",\"message\"}}."
+    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <API key>': app keys register, backend keys send and read. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001 to 10 years ahead. Every refusal is a 4xx or 503 with {\"error\":{\"field\",\"rule\",\"message\"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500)."
   },
   "components": {
     "securitySchemes": {
-      "appKey": {"type": "http", "scheme": "bearer", "description": "An API key of scope app."},
-      "backendKey": {"type": "http", "scheme": "bearer", "description": "An API key of scope backend."}
+      "appKey": {"type": "http", "scheme": "bearer", "description": "An API key of scope app (livepush keys create --scope app)."},
+      "backendKey": {"type": "http", "scheme": "bearer", "description": "An API key of scope backend (livepush keys create --scope backend)."}
     },
     "schemas": {
       "Error": {
-        "type": "object", "required": ["error"],
-        "properties": {"error": {"type": "object", "required": ["rule", "message"], "properties": {
-          "field": {"type": "string", "nullable": true, "description": "The body field, path parameter or header at fault."},
-          "rule": {"type": "string", "description": "The rule it broke (required, type, hex, date, scope, maxPayloadSize, exists, ...)."},
-          "message": {"type": "string"}}}}
+        "type": "object",
+        "required": ["error"],
+        "description": "Every refusal. 'field' names the body field (with its path: alert.body.locKey, groups[0]), path parameter or header at fault; 'rule' is the rule it broke; 'message' says what is accepted.",
+        "properties": {
+          "error": {
+            "type": "object",
+            "required": ["field", "rule", "message"],
+            "properties": {
+              "field": {
+                "type": "string",
+                "nullable": true,
+                "description": "null when no single field is at fault (a body that is not JSON, an unknown route)."
+              },
+              "rule": {
+                "type": "string",
+                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Keys: required, bearer, apiKey (401), scope (403). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
+              },
+              "message": {"type": "string", "description": "One sentence for a person: what was wrong and what is accepted."}
+            }
+          }
+        },
+        "example": {"error": {"field": "pushToken", "rule": "hex", "message": "'pushToken': ..."}}
       },
-      "Date": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "number", "description": "Unix seconds"}, {"type": "string", "pattern": "^[+-][0-9]+[smhd]$", "description": "relative to now: +30m, +2h, +45s, +1d, -5m"}]},
-      "PushToStartTokenStored": {"type": "object", "properties": {
-          "id": {"type": "string", "format": "uuid"}, "userId": {"type": "string"}, "deviceId": {"type": "string"},
-          "bundleId": {"type": "string"}, "attributesType": {"type": "string"}, "environment": {"type": "string", "enum": ["sandbox", "production"]},
-          "token": {"type": "string", "description": "shortened"}, "valid": {"type": "boolean"}, "updatedAt": {"type": "string", "format": "date-time"}}},
+      "Id": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 128,
+        "description": "An id: 1 to 128 characters (Unicode characters, not bytes).",
+        "example": "rangers-1"
+      },
+      "BundleId": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 255,
+        "description": "The app's bundle id: 1 to 255 characters.",
+        "example": "com.example.rangers"
+      },
+      "AttributesType": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 128,
+        "description": "The ActivityAttributes type name: 1 to 128 characters.",
+        "example": "AdventureAttributes"
+      },
+      "DeviceToken": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 1024,
+        "pattern": "^([0-9a-fA-F]{2})+$",
+        "description": "A device token as hex digits: an even number, at most 1024 (upper case is accepted and stored in lower case). Anything else is 400 hex (or maxLength, nonEmpty).",
+        "example": "8f3a1b2c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8"
+      },
+      "Environment": {
+        "type": "string",
+        "enum": ["sandbox", "production"],
+        "example": "sandbox",
+        "description": "The APNs environment of the token: sandbox (development builds) or production (TestFlight, App Store). A server configured for one environment refuses the other with 400 serverEnvironment."
+      },
+      "Date": {
+        "description": "A date, in one of three forms, from 2001-01-01T00:00:00Z to 10 years from now (400 date for another form, 400 dateRange outside the range). 'expiration' takes at most 30 days from now.",
+        "oneOf": [
+          {"type": "number", "minimum": 978307200, "description": "Unix seconds (978307200 is 2001-01-01T00:00:00Z)."},
+          {
+            "type": "string",
+            "format": "date-time",
+            "description": "ISO 8601 with Z or an offset, with or without fractional seconds: 2026-11-22T10:00:00Z."
+          },
+          {"type": "string", "pattern": "^[0-9]+$", "description": "Unix seconds as digits: \"1685959200\"."},
+          {"type": "string", "pattern": "^[+-][0-9]+[smhd]$", "description": "Relative to now: +30m, +2h, +45s, +1d, -5m."}
+        ],
+        "example": "+30m"
+      },
+      "DismissalDate": {
+        "description": "When the system removes the ended activity from the Lock Screen: a Date as above, except that any moment from 1970-01-01T00:00:00Z (Unix 0) is accepted: a past one means at once (400 date, 400 dateRange).",
+        "oneOf": [
+          {"type": "number", "minimum": 0, "description": "Unix seconds; 0 (or any past moment) dismisses at once."},
+          {"type": "string", "format": "date-time"},
+          {"type": "string", "pattern": "^[0-9]+$"},
+          {"type": "string", "pattern": "^[+-][0-9]+[smhd]$"}
+        ],
+        "example": "+15m"
+      },
       "ActivityRegistration": {
-        "type": "object", "required": ["activityId", "pushToken", "bundleId", "attributesType", "environment"],
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["activityId", "pushToken", "bundleId", "attributesType", "environment"],
         "properties": {
-          "activityId": {"type": "string", "maxLength": 128},
-          "pushToken": {"type": "string", "pattern": "^([0-9a-fA-F]{2})+$"},
-          "bundleId": {"type": "string"},
-          "attributesType": {"type": "string"},
-          "environment": {"type": "string", "enum": ["sandbox", "production"]},
-          "userId": {"type": "string"},
-          "groups": {"type": "array", "items": {"type": "string"}, "maxItems": 32},
-          "frequentPushesEnabled": {"type": "boolean"}
+          "activityId": {"$ref": "#/components/schemas/Id"},
+          "pushToken": {"$ref": "#/components/schemas/DeviceToken"},
+          "bundleId": {"$ref": "#/components/schemas/BundleId"},
+          "attributesType": {"$ref": "#/components/schemas/AttributesType"},
+          "environment": {"$ref": "#/components/schemas/Environment"},
+          "userId": {"$ref": "#/components/schemas/Id"},
+          "groups": {
+            "type": "array",
+            "maxItems": 32,
+            "items": {"$ref": "#/components/schemas/Id"},
+            "example": ["party-1"],
+            "description": "At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i])."
+          },
+          "frequentPushesEnabled": {"type": "boolean", "example": false, "description": "ActivityAuthorizationInfo().frequentPushesEnabled. Default false."}
         }
       },
-      "PushTokenRotation": {"type": "object", "required": ["pushToken"], "properties": {"pushToken": {"type": "string", "pattern": "^([0-9a-fA-F]{2})+$"}}},
+      "PushTokenRotation": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["pushToken"],
+        "properties": {"pushToken": {"$ref": "#/components/schemas/DeviceToken"}}
+      },
       "PushToStartToken": {
-        "type": "object", "required": ["userId", "deviceId", "bundleId", "attributesType", "environment", "token"],
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["userId", "deviceId", "bundleId", "attributesType", "environment", "token"],
         "properties": {
-          "userId": {"type": "string"}, "deviceId": {"type": "string"}, "bundleId": {"type": "string"},
-          "attributesType": {"type": "string"}, "environment": {"type": "string", "enum": ["sandbox", "production"]},
-          "token": {"type": "string", "pattern": "^([0-9a-fA-F]{2})+$"}
+          "userId": {"$ref": "#/components/schemas/Id"},
+          "deviceId": {"$ref": "#/components/schemas/Id"},
+          "bundleId": {"$ref": "#/components/schemas/BundleId"},
+          "attributesType": {"$ref": "#/components/schemas/AttributesType"},
+          "environment": {"$ref": "#/components/schemas/Environment"},
+          "token": {"$ref": "#/components/schemas/DeviceToken"}
         }
       },
-      "EndedByApp": {"type": "object", "properties": {"dismissalDate": {"$ref": "#/components/schemas/Date"}}},
-      "AlertText": {"oneOf": [{"type": "string"}, {"type": "object", "required": ["locKey"], "properties": {"locKey": {"type": "string"}, "locArgs": {"type": "array", "items": {"type": "string"}}}}]},
-      "Alert": {"type": "object", "properties": {"title": {"$ref": "#/components/schemas/AlertText"}, "body": {"$ref": "#/components/schemas/AlertText"}, "sound": {"type": "string"}}},
-      "Update": {"allOf": [{"$ref": "#/components/schemas/PushFields"}, {"type": "object", "required": ["contentState"]}]},
-      "PushFields": {
+      "EndedByApp": {
         "type": "object",
+        "additionalProperties": false,
+        "properties": {"dismissalDate": {"$ref": "#/components/schemas/DismissalDate"}}
+      },
+      "DismissedByApp": {
+        "type": "object",
+        "additionalProperties": false,
+        "maxProperties": 0,
+        "properties": {},
+        "description": "No fields: send no body or {}."
+      },
+      "ContentState": {
+        "type": "object",
+        "example": {"health": 0.8, "status": "on the trail"},
+        "description": "Decodes into the app's ContentState. The whole APNs payload (content-state, alert, attributes) must stay within 4096 bytes: 400 maxPayloadSize."
+      },
+      "Priority": {
+        "type": "integer",
+        "enum": [5, 10],
+        "example": 10,
+        "description": "5 (power-aware) or 10 (now); must agree with importance when both are given (400 consistent). Default: from importance, else 5."
+      },
+      "Importance": {
+        "type": "string",
+        "enum": ["routine", "timeSensitive", "time-sensitive"],
+        "example": "timeSensitive",
+        "description": "routine = priority 5 (coalesced while waiting), timeSensitive (or time-sensitive) = priority 10. Default: routine."
+      },
+      "Sound": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 256,
+        "description": "default, or a sound file in the app bundle: 1 to 256 characters."
+      },
+      "PlainText": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 4096,
+        "description": "1 to 4096 characters (and within the 4096-byte payload)."
+      },
+      "LocalizedText": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["locKey"],
         "properties": {
-          "contentState": {"type": "object", "description": "Decodes into the app's ContentState; the whole payload must stay within 4096 bytes. Required, except on an end: without it the ended activity keeps showing its last state."},
-          "priority": {"type": "integer", "enum": [5, 10]},
-          "importance": {"type": "string", "enum": ["routine", "timeSensitive"], "description": "routine = priority 5 (coalesced while waiting), timeSensitive = priority 10. Default: routine."},
+          "locKey": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1024,
+            "description": "A key of the app's Localizable.strings: 1 to 1024 characters.",
+            "example": "LOOT_FOUND"
+          },
+          "locArgs": {
+            "type": "array",
+            "maxItems": 32,
+            "items": {"type": "string", "minLength": 1, "maxLength": 1024},
+            "example": ["Cake"],
+            "description": "At most 32 arguments of 1 to 1024 characters each."
+          }
+        }
+      },
+      "AlertText": {"oneOf": [{"$ref": "#/components/schemas/PlainText"}, {"$ref": "#/components/schemas/LocalizedText"}]},
+      "Alert": {
+        "type": "object",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "description": "At least one of title, body and sound (400 nonEmpty). The sound goes here or in the top-level 'sound', not both (400 duplicate).",
+        "properties": {
+          "title": {"$ref": "#/components/schemas/AlertText"},
+          "body": {"$ref": "#/components/schemas/AlertText"},
+          "sound": {"$ref": "#/components/schemas/Sound"}
+        },
+        "example": {"title": "Loot found", "body": {"locKey": "LOOT_FOUND", "locArgs": ["Cake"]}, "sound": "default"}
+      },
+      "Update": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["contentState"],
+        "properties": {
+          "contentState": {"$ref": "#/components/schemas/ContentState"},
+          "priority": {"$ref": "#/components/schemas/Priority"},
+          "importance": {"$ref": "#/components/schemas/Importance"},
           "alert": {"$ref": "#/components/schemas/Alert"},
-          "sound": {"type": "string"},
+          "sound": {
+            "allOf": [{"$ref": "#/components/schemas/Sound"}],
+            "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
+          },
           "staleDate": {"$ref": "#/components/schemas/Date"},
-          "relevanceScore": {"type": "number"},
-          "expiration": {"$ref": "#/components/schemas/Date"},
-          "collapseId": {"type": "string", "maxLength": 64}
+          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
+          "expiration": {
+            "allOf": [{"$ref": "#/components/schemas/Date"}],
+            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
+          },
+          "collapseId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
+            "example": "loot"
+          }
         }
       },
-      "End": {"allOf": [{"$ref": "#/components/schemas/PushFields"}, {"type": "object", "properties": {"dismissalDate": {"$ref": "#/components/schemas/Date"}}}]},
-      "Start": {"allOf": [{"$ref": "#/components/schemas/Update"}, {"type": "object", "required": ["attributesType", "attributes", "alert"], "properties": {"attributesType": {"type": "string"}, "attributes": {"type": "object"}, "inputPushToken": {"type": "boolean", "description": "iOS 18+: the device reports the started activity's update token (input-push-token)."}}}]},
-      "Accepted": {
+      "End": {
         "type": "object",
+        "additionalProperties": false,
+        "description": "contentState is optional: without it the ended activity keeps showing its last state.",
         "properties": {
-          "pushIds": {"type": "array", "items": {"type": "string", "format": "uuid"}},
-          "coalesced": {"type": "array", "items": {"type": "object", "properties": {"replaced": {"type": "string", "format": "uuid"}, "by": {"type": "string", "format": "uuid"}}}},
-          "downgraded": {"type": "array", "items": {"type": "object", "properties": {"pushId": {"type": "string", "format": "uuid"}, "reason": {"type": "string"}}}},
-          "skipped": {"type": "array", "items": {"type": "object", "properties": {"activityId": {"type": "string"}, "pushToStartTokenId": {"type": "string", "format": "uuid"}, "reason": {"type": "string"}}}}
+          "contentState": {"$ref": "#/components/schemas/ContentState"},
+          "priority": {"$ref": "#/components/schemas/Priority"},
+          "importance": {"$ref": "#/components/schemas/Importance"},
+          "alert": {"$ref": "#/components/schemas/Alert"},
+          "sound": {
+            "allOf": [{"$ref": "#/components/schemas/Sound"}],
+            "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
+          },
+          "staleDate": {"$ref": "#/components/schemas/Date"},
+          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
+          "expiration": {
+            "allOf": [{"$ref": "#/components/schemas/Date"}],
+            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
+          },
+          "collapseId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
+            "example": "loot"
+          },
+          "dismissalDate": {"$ref": "#/components/schemas/DismissalDate"}
+        }
+      },
+      "Start": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["contentState", "attributesType", "attributes", "alert"],
+        "description": "alert is required: the device drops a push-to-start without one.",
+        "properties": {
+          "contentState": {"$ref": "#/components/schemas/ContentState"},
+          "priority": {"$ref": "#/components/schemas/Priority"},
+          "importance": {"$ref": "#/components/schemas/Importance"},
+          "alert": {"$ref": "#/components/schemas/Alert"},
+          "sound": {
+            "allOf": [{"$ref": "#/components/schemas/Sound"}],
+            "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
+          },
+          "staleDate": {"$ref": "#/components/schemas/Date"},
+          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
+          "expiration": {
+            "allOf": [{"$ref": "#/components/schemas/Date"}],
+            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
+          },
+          "collapseId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
+            "example": "loot"
+          },
+          "attributesType": {"$ref": "#/components/schemas/AttributesType"},
+          "attributes": {"type": "object", "example": {"heroName": "Cake"}, "description": "The static ActivityAttributes as a JSON object."},
+          "inputPushToken": {
+            "type": "boolean",
+            "example": true,
+            "description": "iOS 18+: the device reports the started activity's update token (input-push-token). Default false."
+          }
         }
       },
       "Activity": {
         "type": "object",
+        "required": [
+          "activityId",
+          "pushToken",
+          "bundleId",
+          "attributesType",
+          "environment",
+          "groups",
+          "frequentPushesEnabled",
+          "state",
+          "token",
+          "registeredAt",
+          "updatedAt",
+          "startedAt"
+        ],
         "properties": {
-          "activityId": {"type": "string"}, "pushToken": {"type": "string", "description": "shortened"},
-          "bundleId": {"type": "string"}, "attributesType": {"type": "string"}, "environment": {"type": "string"},
-          "userId": {"type": "string"}, "groups": {"type": "array", "items": {"type": "string"}},
-          "frequentPushesEnabled": {"type": "boolean"}, "state": {"type": "string", "enum": ["active", "ended", "dismissed"]},
-          "token": {"type": "object", "properties": {"valid": {"type": "boolean"}, "reason": {"type": "string"}, "at": {"type": "string", "format": "date-time"}}},
-          "registeredAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"},
-          "startedAt": {"type": "string", "format": "date-time"}, "endedAt": {"type": "string", "format": "date-time"},
-          "dismissalDate": {"type": "string", "format": "date-time"}, "lastContentState": {"type": "object"},
+          "activityId": {"type": "string"},
+          "pushToken": {"type": "string", "description": "shortened: the first and last 4 hex digits"},
+          "bundleId": {"type": "string"},
+          "attributesType": {"type": "string"},
+          "environment": {"type": "string", "enum": ["sandbox", "production"]},
+          "userId": {"type": "string"},
+          "groups": {"type": "array", "items": {"type": "string"}},
+          "frequentPushesEnabled": {"type": "boolean"},
+          "state": {"type": "string", "enum": ["active", "ended", "dismissed"]},
+          "token": {
+            "type": "object",
+            "required": ["valid"],
+            "properties": {"valid": {"type": "boolean"}, "reason": {"type": "string"}, "at": {"type": "string", "format": "date-time"}}
+          },
+          "registeredAt": {"type": "string", "format": "date-time"},
+          "updatedAt": {"type": "string", "format": "date-time"},
+          "startedAt": {"type": "string", "format": "date-time"},
+          "endedAt": {"type": "string", "format": "date-time"},
+          "dismissalDate": {"type": "string", "format": "date-time"},
+          "lastContentState": {"type": "object"},
           "lastTimestamp": {"type": "string", "format": "date-time"}
+        }
+      },
+      "Delivery": {
+        "type": "object",
+        "required": ["pushId", "kind", "acceptedAt", "priority", "requestedPriority", "outcome", "attempts"],
+        "properties": {
+          "pushId": {"type": "string", "format": "uuid"},
+          "kind": {"type": "string", "enum": ["start", "update", "end"]},
+          "acceptedAt": {"type": "string", "format": "date-time"},
+          "sentAt": {"type": "string", "format": "date-time"},
+          "priority": {"type": "integer", "enum": [5, 10]},
+          "requestedPriority": {"type": "integer", "enum": [5, 10]},
+          "downgradeReason": {"type": "string"},
+          "apnsId": {"type": "string"},
+          "status": {"type": "integer"},
+          "outcome": {"type": "string", "enum": ["accepted", "rejected", "failed", "expired", "coalesced"]},
+          "reason": {"type": "string"},
+          "attempts": {"type": "integer"},
+          "coalescedInto": {"type": "string", "format": "uuid"}
+        }
+      },
+      "Pending": {
+        "type": "object",
+        "required": ["pushId", "kind", "acceptedAt", "priority", "attempts", "nextAttemptAt"],
+        "properties": {
+          "pushId": {"type": "string", "format": "uuid"},
+          "kind": {"type": "string", "enum": ["start", "update", "end"]},
+          "acceptedAt": {"type": "string", "format": "date-time"},
+          "priority": {"type": "integer", "enum": [5, 10]},
+          "downgradeReason": {"type": "string"},
+          "attempts": {"type": "integer"},
+          "nextAttemptAt": {"type": "string", "format": "date-time"},
+          "lastError": {"type": "string"}
         }
       },
       "ActivityDetail": {
         "type": "object",
+        "required": ["activity", "deliveries", "pending"],
         "properties": {
           "activity": {"$ref": "#/components/schemas/Activity"},
-          "deliveries": {"type": "array", "items": {"type": "object", "properties": {
-            "pushId": {"type": "string", "format": "uuid"}, "kind": {"type": "string", "enum": ["start", "update", "end"]},
-            "acceptedAt": {"type": "string", "format": "date-time"}, "sentAt": {"type": "string", "format": "date-time"},
-            "priority": {"type": "integer"}, "requestedPriority": {"type": "integer"}, "downgradeReason": {"type": "string"},
-            "apnsId": {"type": "string"}, "status": {"type": "integer"},
-            "outcome": {"type": "string", "enum": ["accepted", "rejected", "failed", "expired", "coalesced"]},
-            "reason": {"type": "string"}, "attempts": {"type": "integer"}, "coalescedInto": {"type": "string", "format": "uuid"}}}},
-          "pending": {"type": "array", "items": {"type": "object", "properties": {
-            "pushId": {"type": "string", "format": "uuid"}, "kind": {"type": "string"}, "acceptedAt": {"type": "string", "format": "date-time"},
-            "priority": {"type": "integer"}, "attempts": {"type": "integer"}, "nextAttemptAt": {"type": "string", "format": "date-time"},
-            "lastError": {"type": "string"}}}}
+          "deliveries": {"type": "array", "items": {"$ref": "#/components/schemas/Delivery"}, "description": "Newest first."},
+          "pending": {"type": "array", "items": {"$ref": "#/components/schemas/Pending"}, "description": "Oldest first."}
         }
+      },
+      "PushToStartTokenStored": {
+        "type": "object",
+        "required": ["id", "userId", "deviceId", "bundleId", "attributesType", "environment", "token", "valid", "updatedAt"],
+        "properties": {
+          "id": {"type": "string", "format": "uuid"},
+          "userId": {"type": "string"},
+          "deviceId": {"type": "string"},
+          "bundleId": {"type": "string"},
+          "attributesType": {"type": "string"},
+          "environment": {"type": "string", "enum": ["sandbox", "production"]},
+          "token": {"type": "string", "description": "shortened"},
+          "valid": {"type": "boolean"},
+          "updatedAt": {"type": "string", "format": "date-time"}
+        }
+      },
+      "Accepted": {
+        "type": "object",
+        "required": ["pushIds", "coalesced", "downgraded", "skipped"],
+        "properties": {
+          "pushIds": {
+            "type": "array",
+            "items": {"type": "string", "format": "uuid"},
+            "description": "Lowercase; each is also the push's apns-id."
+          },
+          "coalesced": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["replaced", "by"],
+              "properties": {"replaced": {"type": "string", "format": "uuid"}, "by": {"type": "string", "format": "uuid"}}
+            }
+          },
+          "downgraded": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["pushId", "reason"],
+              "properties": {"pushId": {"type": "string", "format": "uuid"}, "reason": {"type": "string"}}
+            }
+          },
+          "skipped": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["reason"],
+              "properties": {
+                "activityId": {"type": "string"},
+                "pushToStartTokenId": {"type": "string", "format": "uuid"},
+                "reason": {"type": "string"}
+              }
+            }
+          }
+        }
+      },
+      "Health": {
+        "type": "object",
+        "required": ["status", "outboxDepth"],
+        "properties": {"status": {"type": "string", "enum": ["ok"]}, "outboxDepth": {"type": "integer"}}
       }
     },
     "responses": {
-      "Error": {"description": "Bad input, unknown key or wrong scope, unknown activity, conflict.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-      "Unavailable": {"description": "Storage unavailable: nothing was written; retry later.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-      "Accepted": {"description": "Written to the outbox; sent by the workers.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Accepted"}}}},
+      "BadRequest": {
+        "description": "400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "Unauthorized": {
+        "description": "401: no Authorization header (rule required), not 'Bearer <key>' (bearer), or an unknown or revoked key (apiKey).",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "Forbidden": {
+        "description": "403 scope: the key is of the other scope (app keys register, backend keys send and read).",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "NotFound": {
+        "description": "404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "Conflict": {
+        "description": "409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token).",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "ContentTooLarge": {
+        "description": "413 maxBodySize: the body is over 65536 bytes.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "Unavailable": {
+        "description": "503 unavailable: storage does not answer; nothing was written; retry later.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "MethodNotAllowed": {
+        "description": "405 method: the path exists with other methods, listed in Allow.",
+        "headers": {"Allow": {"schema": {"type": "string"}, "description": "The methods the path takes: GET, PUT."}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "Accepted": {
+        "description": "Written to the outbox; sent by the workers.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Accepted"}}}
+      },
       "Activity": {"description": "The activity.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Activity"}}}}
     },
     "parameters": {
-      "activityId": {"name": "activityId", "in": "path", "required": true, "schema": {"type": "string", "maxLength": 128}},
-      "groupId": {"name": "groupId", "in": "path", "required": true, "schema": {"type": "string", "maxLength": 128}},
-      "userId": {"name": "userId", "in": "path", "required": true, "schema": {"type": "string", "maxLength": 128}}
+      "activityId": {
+        "name": "activityId",
+        "in": "path",
+        "required": true,
+        "description": "The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1). Over 128: 400 maxLength; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+      },
+      "groupId": {
+        "name": "groupId",
+        "in": "path",
+        "required": true,
+        "description": "The group id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1). Over 128: 400 maxLength; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+      },
+      "userId": {
+        "name": "userId",
+        "in": "path",
+        "required": true,
+        "description": "The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1). Over 128: 400 maxLength; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+      }
     }
   },
   "paths": {
     "/v1/activities": {
-      "post": {"summary": "Register an activity (app)", "security": [{"appKey": []}],
+      "post": {
+        "operationId": "registerActivity",
+        "summary": "Register an activity's update token (app); again for the same activity updates it",
+        "security": [{"appKey": []}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActivityRegistration"}}}},
-        "responses": {"201": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "201": {"$ref": "#/components/responses/Activity"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/activities/{activityId}": {
-      "get": {"summary": "An activity with its delivery history (backend)", "security": [{"backendKey": []}],
+      "get": {
+        "operationId": "getActivity",
+        "summary": "An activity with its delivery history (backend)",
+        "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
-        "responses": {"200": {"description": "The activity", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActivityDetail"}}}}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "200": {
+            "description": "The activity, its deliveries and its pending pushes.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActivityDetail"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/activities/{activityId}/push-token": {
-      "put": {"summary": "Rotate the activity's push token; the old one is never used again; the current one given again is valid again (app)", "security": [{"appKey": []}],
+      "put": {
+        "operationId": "rotatePushToken",
+        "summary": "Rotate the activity's push token; the old one is never used again; the current one given again is valid again (app)",
+        "security": [{"appKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushTokenRotation"}}}},
-        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "200": {"$ref": "#/components/responses/Activity"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/activities/{activityId}/ended": {
-      "post": {"summary": "The app reports its activity ended (app)", "security": [{"appKey": []}],
+      "post": {
+        "operationId": "activityEnded",
+        "summary": "The app reports its activity ended (app); no body, {} or a dismissal date",
+        "security": [{"appKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EndedByApp"}}}},
-        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "200": {"$ref": "#/components/responses/Activity"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/activities/{activityId}/dismissed": {
-      "post": {"summary": "The app reports its activity dismissed from the Lock Screen (app); no body or {}", "security": [{"appKey": []}],
+      "post": {
+        "operationId": "activityDismissed",
+        "summary": "The app reports its activity dismissed from the Lock Screen (app); no body or {}",
+        "security": [{"appKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
-        "responses": {"200": {"$ref": "#/components/responses/Activity"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DismissedByApp"}}}},
+        "responses": {
+          "200": {"$ref": "#/components/responses/Activity"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/activities/{activityId}/update": {
-      "post": {"summary": "Update an activity (backend)", "security": [{"backendKey": []}],
+      "post": {
+        "operationId": "updateActivity",
+        "summary": "Update an activity (backend)",
+        "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "202": {"$ref": "#/components/responses/Accepted"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/activities/{activityId}/end": {
-      "post": {"summary": "End an activity (backend)", "security": [{"backendKey": []}],
+      "post": {
+        "operationId": "endActivity",
+        "summary": "End an activity (backend)",
+        "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/activityId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "202": {"$ref": "#/components/responses/Accepted"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/groups/{groupId}/update": {
-      "post": {"summary": "Update every active activity of a group (backend)", "security": [{"backendKey": []}],
+      "post": {
+        "operationId": "updateGroup",
+        "summary": "Update every active activity of a group (backend); the others are listed as skipped",
+        "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/groupId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "202": {"$ref": "#/components/responses/Accepted"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/groups/{groupId}/end": {
-      "post": {"summary": "End every active activity of a group (backend)", "security": [{"backendKey": []}],
+      "post": {
+        "operationId": "endGroup",
+        "summary": "End every active activity of a group (backend)",
+        "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/groupId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "202": {"$ref": "#/components/responses/Accepted"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/users/{userId}/start": {
-      "post": {"summary": "Start an activity on every device of a user by push-to-start (backend)", "security": [{"backendKey": []}],
+      "post": {
+        "operationId": "startForUser",
+        "summary": "Start an activity on every device of a user by push-to-start (backend)",
+        "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/userId"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Start"}}}},
-        "responses": {"202": {"$ref": "#/components/responses/Accepted"}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "202": {"$ref": "#/components/responses/Accepted"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/v1/push-to-start-tokens": {
-      "put": {"summary": "Store or replace a device's push-to-start token for an attributes type (app)", "security": [{"appKey": []}],
+      "put": {
+        "operationId": "storePushToStartToken",
+        "summary": "Store or replace a device's push-to-start token for an attributes type (app)",
+        "security": [{"appKey": []}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushToStartToken"}}}},
-        "responses": {"200": {"description": "The stored token (shortened) and its id.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushToStartTokenStored"}}}}, "4XX": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+        "responses": {
+          "200": {
+            "description": "The stored token (shortened) and its id.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushToStartTokenStored"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/health": {
-      "get": {"summary": "Liveness and store check", "responses": {"200": {"description": "{\"status\":\"ok\",\"outboxDepth\":N}"}, "503": {"$ref": "#/components/responses/Error"}}}
+      "get": {
+        "operationId": "health",
+        "summary": "Liveness and store check",
+        "responses": {
+          "200": {"description": "The store answers.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
     },
     "/metrics": {
-      "get": {"summary": "Prometheus metrics", "responses": {"200": {"description": "Prometheus text exposition", "content": {"text/plain": {"schema": {"type": "string"}}}}}}
+      "get": {
+        "operationId": "metrics",
+        "summary": "Prometheus metrics",
+        "responses": {"200": {"description": "Prometheus text exposition", "content": {"text/plain": {"schema": {"type": "string"}}}}}
+      }
     },
     "/openapi.json": {
-      "get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3 JSON"}}}
+      "get": {
+        "operationId": "openAPI",
+        "summary": "This document",
+        "responses": {"200": {"description": "OpenAPI 3.0 JSON", "content": {"application/json": {"schema": {"type": "object"}}}}}
+      }
     }
   }
 }

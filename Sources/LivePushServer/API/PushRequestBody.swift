@@ -9,17 +9,9 @@ enum PushRequestBody {
     /// The latest `expiration` accepted, from now.
     static let maximumExpiration: TimeInterval = 30 * 86_400
 
-    static let commonKeys: Set<String> = [
-        "contentState", "priority", "importance", "alert", "sound", "staleDate", "relevanceScore", "expiration",
-        "collapseId",
-    ]
-
     /// Parses the body for `kind`; every problem names its field and rule.
     static func parse(_ body: JSONBody, kind: LiveActivityEvent, now: Date) throws(APIError) -> PushContent {
-        var keys = commonKeys
-        if kind == .end { keys.insert("dismissalDate") }
-        if kind == .start { keys.formUnion(["attributesType", "attributes", "inputPushToken"]) }
-        try body.allowOnly(keys)
+        try body.allowOnly(SendBody.fields(for: kind))
         let contentState = try body.objectValue("contentState")
         if contentState == nil, kind != .end {
             throw .badRequest("contentState", "required", "'contentState' is required: a JSON object that decodes into the app's ContentState (only an end may omit it)")
@@ -47,7 +39,7 @@ enum PushRequestBody {
         return PushContent(
             contentState: contentState, requestedPriority: priority, importance: importance, alert: alert,
             staleDate: try body.date("staleDate", now: now), relevanceScore: try body.number("relevanceScore"),
-            dismissalDate: kind == .end ? try body.date("dismissalDate", now: now) : nil,
+            dismissalDate: kind == .end ? try body.date("dismissalDate", now: now, earliest: JSONBody.earliestDismissal) : nil,
             expiration: expiration, collapseId: collapseId,
             attributesType: kind == .start ? try body.requiredString("attributesType", maxLength: 128) : nil,
             attributes: kind == .start ? try requiredObject(body, "attributes") : nil,
@@ -96,7 +88,7 @@ enum PushRequestBody {
     }
 
     static func parseAlert(_ object: JSONBody) throws(APIError) -> LiveActivityAlert {
-        try object.allowOnly(["title", "body", "sound"])
+        try object.allowOnly(SendBody.Alert.fields)
         let alert = LiveActivityAlert(
             title: try parseText(object, "title"), body: try parseText(object, "body"),
             sound: try object.string("sound").map { LiveActivityAlert.Sound($0) }
@@ -112,7 +104,7 @@ enum PushRequestBody {
         guard let value = object.fields[key], value != .null else { return nil }
         if value.stringValue != nil { return .plain(try object.requiredString(key, maxLength: 4096)) }
         guard let localized = try object.object(key) else { return nil }
-        try localized.allowOnly(["locKey", "locArgs"])
+        try localized.allowOnly(SendBody.AlertText.localizedFields)
         let locKey = try localized.requiredString("locKey", maxLength: 1024)
         let arguments = try localized.stringArray("locArgs", maxCount: 32, maxLength: 1024) ?? []
         return .localized(key: locKey, arguments: arguments)

@@ -53,9 +53,14 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         switch unwrapInboundIn(data) {
         case .head:
             unanswered += 1
-            arm(deadlines.body, context: context)
+            // A pipelined request's body waits while the one before it is served: its deadline starts when
+            // it is the one being served, not while the server itself is not reading.
+            if unanswered == 1 { arm(deadlines.body, context: context) } else { disarm() }
         case .body: break
-        case .end: disarm()
+        case .end:
+            // Answered already (an early error: the server discards the rest of the body)? Then the next
+            // request's header deadline runs from here; else nothing runs until the answer.
+            if unanswered == 0 { arm(deadlines.header, context: context) } else { disarm() }
         }
         context.fireChannelRead(data)
     }

@@ -84,7 +84,13 @@ final class PushService: Sendable {
         let dismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
         if let state = activity.lastContentState, Eligibility.refusalToAccept(activity) == nil {
             let content = PushContent(contentState: state, requestedPriority: .conservesPower, importance: .timeSensitive, dismissalDate: dismissal)
-            return try await !accept(.end, content, activities: [activity], skipped: [], endCause: .maximumDuration).ended.isEmpty
+            do {
+                return try await !accept(.end, content, activities: [activity], skipped: [], endCause: .maximumDuration).ended.isEmpty
+            } catch where error.kind == .invalid {
+                // The end payload cannot be sent (its last state plus the end's keys is over the size
+                // limit): end it without a push rather than never.
+                logger.warning("ending an old activity without an end push", metadata: ["activityId": "\(activity.activityId)", "error": "\(error.message)"])
+            }
         }
         let change = try await stored { () async throws(PushStoreError) in
             try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)

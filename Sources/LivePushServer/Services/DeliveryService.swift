@@ -142,7 +142,9 @@ final class DeliveryService: Service, Sendable {
         case .success(let resolved): target = resolved
         case .failure(let failure):
             if failure.retryable {
-                return await retryLater(item, owner: owner, attempts: item.attempts + 1, lastError: failure.reason, status: nil, sentAt: now)
+                // Nothing was sent: the count of sends stays, the back-off grows as after one more.
+                return await retryLater(item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
+                                        lastError: failure.reason, status: nil, sentAt: now)
             }
             return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: failure.reason, attempts: item.attempts)
         }
@@ -183,8 +185,10 @@ final class DeliveryService: Service, Sendable {
 
     /// Reschedules with back-off (the only back-off a push gets: `ServerConfiguration.outboxRetryDelay`);
     /// past the expiration, returns the final `expired` result instead.
-    private func retryLater(_ item: OutboxItem, owner: String, attempts: Int, lastError: String, status: Int?, sentAt: Date) async -> DeliveryResult? {
-        let delay = configuration.outboxRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1))
+    private func retryLater(
+        _ item: OutboxItem, owner: String, attempts: Int, backoffAfter: Int? = nil, lastError: String, status: Int?, sentAt: Date
+    ) async -> DeliveryResult? {
+        let delay = configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1))
         let next = sentAt.addingTimeInterval(delay)
         if let expiration = item.expiration, next >= expiration {
             return DeliveryResult(pushId: item.pushId, outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)

@@ -53,6 +53,9 @@ final class WebhookService: Service, DomainEvents, Sendable {
                 stopping = stopping || Task.isShuttingDownGracefully
                 await deliver(event, to: url, attempts: stopping ? 1 : attempts)
             }
+            if Task.isCancelled {
+                logger.warning("webhook delivery cut short by the shutdown timeout; events still queued are lost")
+            }
         } onGracefulShutdown: {
             // Takes no more events; the loop ends once those already queued are delivered.
             self.queue.finish()

@@ -45,6 +45,8 @@ extension ServeSetting {
         .duration("requestHeaderTimeout", \.server.requestHeaderTimeout,
                   help: "Close a connection whose request header is not complete this long after it opened or was last answered."),
         .duration("requestBodyTimeout", \.server.requestBodyTimeout, help: "Close a connection whose request body is not complete this long after its header."),
+        .duration("shutdownTimeout", \.server.shutdownTimeout,
+                  help: "Longest graceful shutdown (in-flight pushes, queued webhook events) before it is cut short."),
         .parsed("webhookUrl", \.server.webhookURL, placeholder: "URL",
                 help: "POST token.invalid and activity.ended events here as JSON.", defaultText: "none") { raw, origin throws(ServerConfigurationError) in
             guard let url = URL(string: raw), url.host != nil else {

@@ -1,0 +1,222 @@
+import Foundation
+import LiveActivity
+
+// The request bodies of the API, as clients encode them. The server reads bodies field by field with
+// `JSONBody` (so that every refusal names the field and the rule), accepting exactly the fields listed
+// here: each type's `fields` is the set its route passes to `allowOnly`, and the contract test checks it
+// against /openapi.json.
+
+/// `POST /v1/activities`: an activity's update token, reported by the app.
+package struct ActivityRegistrationBody: Codable, Sendable, Hashable {
+    package var activityId: String
+    package var pushToken: String
+    package var bundleId: String
+    package var attributesType: String
+    /// `sandbox` or `production`.
+    package var environment: String
+    package var userId: String?
+    package var groups: [String]?
+    package var frequentPushesEnabled: Bool?
+
+    package init(activityId: String, pushToken: String, bundleId: String, attributesType: String, environment: String,
+                 userId: String? = nil, groups: [String]? = nil, frequentPushesEnabled: Bool? = nil) {
+        self.activityId = activityId
+        self.pushToken = pushToken
+        self.bundleId = bundleId
+        self.attributesType = attributesType
+        self.environment = environment
+        self.userId = userId
+        self.groups = groups
+        self.frequentPushesEnabled = frequentPushesEnabled
+    }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case activityId, pushToken, bundleId, attributesType, environment, userId, groups, frequentPushesEnabled
+    }
+
+    package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+}
+
+/// `PUT /v1/activities/{activityId}/push-token`.
+package struct PushTokenRotationBody: Codable, Sendable, Hashable {
+    package var pushToken: String
+
+    package init(pushToken: String) { self.pushToken = pushToken }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable { case pushToken }
+
+    package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+}
+
+/// `PUT /v1/push-to-start-tokens`.
+package struct PushToStartTokenBody: Codable, Sendable, Hashable {
+    package var userId: String
+    package var deviceId: String
+    package var bundleId: String
+    package var attributesType: String
+    package var environment: String
+    package var token: String
+
+    package init(userId: String, deviceId: String, bundleId: String, attributesType: String, environment: String, token: String) {
+        self.userId = userId
+        self.deviceId = deviceId
+        self.bundleId = bundleId
+        self.attributesType = attributesType
+        self.environment = environment
+        self.token = token
+    }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case userId, deviceId, bundleId, attributesType, environment, token
+    }
+
+    package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+}
+
+/// `POST /v1/activities/{activityId}/ended` (the body is optional).
+package struct EndedBody: Codable, Sendable, Hashable {
+    package var dismissalDate: APIDate?
+
+    package init(dismissalDate: APIDate? = nil) { self.dismissalDate = dismissalDate }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable { case dismissalDate }
+
+    package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+}
+
+/// `POST /v1/activities/{activityId}/dismissed`: no body, or `{}`.
+package struct DismissedBody: Codable, Sendable, Hashable {
+    package init() {}
+
+    package static let fields: Set<String> = []
+}
+
+/// The body of `update`, `end` (activity or group) and `start` (a user): the push's content. `dismissalDate`
+/// is read only by an end; `attributesType`, `attributes` and `inputPushToken` only by a start.
+package struct SendBody: Codable, Sendable, Hashable {
+    /// `routine` (priority 5) or `timeSensitive` (priority 10).
+    package enum Importance: String, Codable, Sendable, Hashable {
+        case routine, timeSensitive
+    }
+
+    /// An alert's title or body: a plain string, or `{"locKey": …, "locArgs": […]}` for a localized text.
+    package enum AlertText: Codable, Sendable, Hashable {
+        case plain(String)
+        case localized(locKey: String, locArgs: [String])
+
+        package enum LocalizedKeys: String, CodingKey, CaseIterable { case locKey, locArgs }
+
+        /// The fields of the localized form.
+        package static let localizedFields = Set(LocalizedKeys.allCases.map(\.rawValue))
+
+        package init(_ text: LiveActivity.AlertText) {
+            switch text {
+            case .plain(let text): self = .plain(text)
+            case .localized(let key, let arguments): self = .localized(locKey: key, locArgs: arguments)
+            }
+        }
+
+        package init(from decoder: any Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                self = .plain(text)
+                return
+            }
+            let container = try decoder.container(keyedBy: LocalizedKeys.self)
+            self = .localized(
+                locKey: try container.decode(String.self, forKey: .locKey),
+                locArgs: try container.decodeIfPresent([String].self, forKey: .locArgs) ?? []
+            )
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .plain(let text):
+                var container = encoder.singleValueContainer()
+                try container.encode(text)
+            case .localized(let key, let arguments):
+                var container = encoder.container(keyedBy: LocalizedKeys.self)
+                try container.encode(key, forKey: .locKey)
+                try container.encode(arguments, forKey: .locArgs)
+            }
+        }
+    }
+
+    /// The alert shown with the push: at least one of title, body and sound.
+    package struct Alert: Codable, Sendable, Hashable {
+        package var title: AlertText?
+        package var body: AlertText?
+        package var sound: String?
+
+        package init(title: AlertText? = nil, body: AlertText? = nil, sound: String? = nil) {
+            self.title = title
+            self.body = body
+            self.sound = sound
+        }
+
+        package init(_ alert: LiveActivityAlert) {
+            self.init(title: alert.title.map(AlertText.init), body: alert.body.map(AlertText.init), sound: alert.sound?.name)
+        }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case title, body, sound }
+
+        package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+    }
+
+    package var contentState: JSONValue?
+    /// 5 or 10.
+    package var priority: Int?
+    package var importance: Importance?
+    package var alert: Alert?
+    package var sound: String?
+    package var staleDate: APIDate?
+    package var relevanceScore: Double?
+    package var expiration: APIDate?
+    package var collapseId: String?
+    /// End only.
+    package var dismissalDate: APIDate?
+    /// Start only.
+    package var attributesType: String?
+    /// Start only.
+    package var attributes: JSONValue?
+    /// Start only.
+    package var inputPushToken: Bool?
+
+    package init(contentState: JSONValue? = nil, priority: Int? = nil, importance: Importance? = nil, alert: Alert? = nil,
+                 sound: String? = nil, staleDate: APIDate? = nil, relevanceScore: Double? = nil, expiration: APIDate? = nil,
+                 collapseId: String? = nil, dismissalDate: APIDate? = nil, attributesType: String? = nil,
+                 attributes: JSONValue? = nil, inputPushToken: Bool? = nil) {
+        self.contentState = contentState
+        self.priority = priority
+        self.importance = importance
+        self.alert = alert
+        self.sound = sound
+        self.staleDate = staleDate
+        self.relevanceScore = relevanceScore
+        self.expiration = expiration
+        self.collapseId = collapseId
+        self.dismissalDate = dismissalDate
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.inputPushToken = inputPushToken
+    }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case contentState, priority, importance, alert, sound, staleDate, relevanceScore, expiration, collapseId
+        case dismissalDate
+        case attributesType, attributes, inputPushToken
+    }
+
+    /// The fields every kind reads.
+    package static let commonFields: Set<String> = [
+        "contentState", "priority", "importance", "alert", "sound", "staleDate", "relevanceScore", "expiration", "collapseId",
+    ]
+
+    /// The fields a request of `kind` accepts.
+    package static func fields(for kind: LiveActivityEvent) -> Set<String> {
+        switch kind {
+        case .update: return commonFields
+        case .end: return commonFields.union(["dismissalDate"])
+        case .start: return commonFields.union(["attributesType", "attributes", "inputPushToken"])
+        }
+    }
+}

@@ -1,0 +1,547 @@
+import Foundation
+import LiveActivity
+import LivePushServer
+import Testing
+
+/// `/openapi.json` and the server agree, driven by the document: for every operation with a JSON body, a
+/// body built from the document's examples is accepted, and every rule the document states (no other
+/// fields, required, minLength, maxLength, pattern, enum, maxItems, minimum, minProperties, the type) is
+/// refused with a 400 that names the field. The other way round: each request schema's fields equal the set
+/// its route accepts (`Contract/RequestBodies.swift`), a body of only the required fields is accepted, each
+/// `maxLength` is accepted at the limit, and each path parameter's limit holds.
+@Suite struct ContractTests {
+    @Test func documentAndServerAgree() async throws {
+        let harness = try await ServerHarness()
+        let document = try await ContractDocument(harness.http)
+        var run = ContractRun(harness: harness, document: document)
+        let operations = document.operations()
+        #expect(operations.count == 14)
+        let expectedFields: [String: Set<String>] = [
+            "registerActivity": ActivityRegistrationBody.fields, "rotatePushToken": PushTokenRotationBody.fields,
+            "storePushToStartToken": PushToStartTokenBody.fields, "activityEnded": EndedBody.fields,
+            "activityDismissed": DismissedBody.fields, "updateActivity": SendBody.fields(for: .update),
+            "updateGroup": SendBody.fields(for: .update), "endActivity": SendBody.fields(for: .end),
+            "endGroup": SendBody.fields(for: .end), "startForUser": SendBody.fields(for: .start),
+        ]
+        #expect(document.propertyNames("Alert") == SendBody.Alert.fields)
+        #expect(document.propertyNames("LocalizedText") == SendBody.AlertText.localizedFields)
+        var withBody = 0
+        for operation in operations {
+            try await run.checkPathParameters(operation)
+            guard let schema = operation.bodySchema else { continue }
+            withBody += 1
+            let properties = Set(document.resolve(schema)["properties"]?.objectValue?.keys.map { $0 } ?? [])
+            #expect(properties == expectedFields[operation.id], "\(operation.id): the document lists \(properties.sorted()), the server accepts \(expectedFields[operation.id]?.sorted() ?? [])")
+            try await run.check(operation, schema: schema)
+        }
+        #expect(withBody == expectedFields.count)
+        #expect(run.checks > 300)
+        print("ContractTests: \(operations.count) operations, \(withBody) with a body, \(run.properties) properties, \(run.checks) checks")
+        await harness.stop()
+    }
+
+    /// Each request type, fully populated and encoded, is accepted; its keys are the document's; the answer
+    /// decodes into the response type.
+    @Test func requestTypesEncodeWhatTheServerAccepts() async throws {
+        let harness = try await ServerHarness()
+        let document = try await ContractDocument(harness.http)
+        let http = harness.http
+        let app = ServerHarness.appKey
+        let backend = ServerHarness.backendKey
+        let decoder = APIJSON.decoder()
+        let token = ContractRun.randomHex(64)
+        let now = Date()
+
+        let registration = ActivityRegistrationBody(
+            activityId: "typed-1", pushToken: token, bundleId: "com.example.rangers", attributesType: "AdventureAttributes",
+            environment: "sandbox", userId: "player-1", groups: ["party-typed"], frequentPushesEnabled: true)
+        let registered = try await send(http, "POST", "/v1/activities", app, registration, schema: "ActivityRegistration", document)
+        #expect(registered.status == 201, "\(registered.text)")
+        let view = try decoder.decode(ActivityView.self, from: registered.data)
+        #expect(view.activityId == "typed-1" && view.groups == ["party-typed"] && view.frequentPushesEnabled)
+
+        let rotated = try await send(http, "PUT", "/v1/activities/typed-1/push-token", app,
+                                     PushTokenRotationBody(pushToken: ContractRun.randomHex(64)), schema: "PushTokenRotation", document)
+        #expect(rotated.status == 200, "\(rotated.text)")
+        _ = try decoder.decode(ActivityView.self, from: rotated.data)
+
+        let pushToStart = PushToStartTokenBody(userId: "player-1", deviceId: "device-1", bundleId: "com.example.rangers",
+                                               attributesType: "AdventureAttributes", environment: "sandbox", token: ContractRun.randomHex(64))
+        let stored = try await send(http, "PUT", "/v1/push-to-start-tokens", app, pushToStart, schema: "PushToStartToken", document)
+        #expect(stored.status == 200, "\(stored.text)")
+        #expect(try decoder.decode(PushToStartView.self, from: stored.data).userId == "player-1")
+
+        let alert = SendBody.Alert(title: .plain("Loot found"), body: .localized(locKey: "LOOT_FOUND", locArgs: ["Cake"]))
+        var update = SendBody(
+            contentState: ["health": 0.5], priority: 10, importance: .timeSensitive, alert: alert, sound: "default",
+            staleDate: APIDate(now.addingTimeInterval(600)), relevanceScore: 50, expiration: APIDate(now.addingTimeInterval(3600)),
+            collapseId: "loot")
+        let updated = try await send(http, "POST", "/v1/activities/typed-1/update", backend, update, schema: "Update", document)
+        #expect(updated.status == 202, "\(updated.text)")
+        #expect(try decoder.decode(AcceptedPushes.self, from: updated.data).pushIds.count == 1)
+
+        var start = update
+        start.attributesType = "AdventureAttributes"
+        start.attributes = ["heroName": "Cake"]
+        start.inputPushToken = true
+        let started = try await send(http, "POST", "/v1/users/player-1/start", backend, start, schema: "Start", document)
+        #expect(started.status == 202, "\(started.text)")
+        _ = try decoder.decode(AcceptedPushes.self, from: started.data)
+
+        update.dismissalDate = APIDate(now.addingTimeInterval(900))
+        let ended = try await send(http, "POST", "/v1/groups/party-typed/end", backend, update, schema: "End", document)
+        #expect(ended.status == 202, "\(ended.text)")
+        _ = try decoder.decode(AcceptedPushes.self, from: ended.data)
+
+        let detail = try await http.get("/v1/activities/typed-1", key: backend)
+        #expect(try decoder.decode(ActivityDetail.self, from: detail.data).activity.activityId == "typed-1")
+
+        let other = ActivityRegistrationBody(activityId: "typed-2", pushToken: ContractRun.randomHex(64), bundleId: "com.example.rangers",
+                                             attributesType: "AdventureAttributes", environment: "sandbox")
+        #expect(try await send(http, "POST", "/v1/activities", app, other, schema: nil, document).status == 201)
+        let endedByApp = try await send(http, "POST", "/v1/activities/typed-2/ended", app,
+                                        EndedBody(dismissalDate: APIDate(now.addingTimeInterval(60))), schema: "EndedByApp", document)
+        #expect(endedByApp.status == 200, "\(endedByApp.text)")
+        #expect(try decoder.decode(ActivityView.self, from: endedByApp.data).state == "ended")
+        let dismissed = try await send(http, "POST", "/v1/activities/typed-2/dismissed", app, DismissedBody(), schema: "DismissedByApp", document)
+        #expect(dismissed.status == 200, "\(dismissed.text)")
+
+        let refused = try await http.post("/v1/activities", key: app, #"{"activityId":"a","pushTokn":"ab"}"#)
+        let error = try decoder.decode(JSONErrorBody.self, from: refused.data)
+        #expect(error.error.field == "pushTokn" && error.error.rule == "unknown")
+        await harness.stop()
+    }
+
+    /// Encodes `body`, checks its keys are the document's properties of `schema`, and sends it.
+    private func send(_ http: TestHTTP, _ method: String, _ path: String, _ key: String, _ body: some Encodable,
+                      schema: String?, _ document: ContractDocument) async throws -> TestResponse {
+        let data = try APIJSON.encoder().encode(body)
+        if let schema {
+            let keys = Set(try JSONValue.parse(data).objectValue?.keys.map { $0 } ?? [])
+            #expect(keys == document.propertyNames(schema), "\(schema): the type encodes \(keys.sorted())")
+        }
+        return try await http.request(method, path, key: key, body: data).response
+    }
+}
+
+/// `/openapi.json` with `$ref` and `allOf` resolved.
+struct ContractDocument: Sendable {
+    struct Operation: Sendable {
+        var id: String
+        var method: String
+        var path: String
+        var key: String
+        var bodySchema: JSONValue?
+        var bodyRequired: Bool
+        var parameters: [[String: JSONValue]]
+        var successSchema: JSONValue?
+    }
+
+    let root: JSONValue
+
+    init(_ http: TestHTTP) async throws {
+        let response = try await http.get("/openapi.json")
+        root = try #require(response.json)
+        #expect(root["openapi"]?.stringValue == "3.0.3")
+    }
+
+    func lookup(_ reference: String) -> JSONValue {
+        var node = root
+        for part in reference.split(separator: "/").dropFirst() { node = node[String(part)] ?? .null }
+        return node
+    }
+
+    /// The schema with its `$ref` followed and its `allOf` merged (properties and required joined).
+    func resolve(_ schema: JSONValue) -> [String: JSONValue] {
+        var object = schema.objectValue ?? [:]
+        if let reference = object["$ref"]?.stringValue { object = resolve(lookup(reference)) }
+        guard let parts = object["allOf"]?.arrayValue else { return object }
+        object["allOf"] = nil
+        for part in parts {
+            for (key, value) in resolve(part) {
+                switch key {
+                case "properties":
+                    var merged = object[key]?.objectValue ?? [:]
+                    merged.merge(value.objectValue ?? [:]) { first, _ in first }
+                    object[key] = .object(merged)
+                case "required":
+                    object[key] = .array(Array(Set((object[key]?.arrayValue ?? []) + (value.arrayValue ?? []))).sorted { "\($0)" < "\($1)" })
+                default:
+                    if object[key] == nil { object[key] = value }
+                }
+            }
+        }
+        return object
+    }
+
+    func propertyNames(_ schemaName: String) -> Set<String> {
+        Set(resolve(.object(["$ref": .string("#/components/schemas/\(schemaName)")]))["properties"]?.objectValue?.keys.map { $0 } ?? [])
+    }
+
+    func operations() -> [Operation] {
+        var out: [Operation] = []
+        for (path, item) in root["paths"]?.objectValue ?? [:] {
+            for (method, operation) in item.objectValue ?? [:] {
+                let scope = operation["security"]?.arrayValue?.first?.objectValue?.keys.first
+                let body = operation["requestBody"]
+                let success = (operation["responses"]?.objectValue ?? [:]).first { $0.key.hasPrefix("2") }?.value
+                let successSchema = success.map { resolveResponse($0) }?["content"]?["application/json"]?["schema"]
+                out.append(Operation(
+                    id: operation["operationId"]?.stringValue ?? "\(method) \(path)", method: method.uppercased(), path: path,
+                    key: scope == "appKey" ? ServerHarness.appKey : ServerHarness.backendKey,
+                    bodySchema: body?["content"]?["application/json"]?["schema"], bodyRequired: body?["required"]?.boolValue ?? false,
+                    parameters: (operation["parameters"]?.arrayValue ?? []).map { resolve($0) }, successSchema: successSchema
+                ))
+            }
+        }
+        return out.sorted { $0.id < $1.id }
+    }
+
+    private func resolveResponse(_ response: JSONValue) -> JSONValue {
+        if let reference = response["$ref"]?.stringValue { return lookup(reference) }
+        return response
+    }
+
+    /// A value built from the schema's `example`, else from its properties' examples; nil when it has none.
+    func example(_ schema: JSONValue) -> JSONValue? {
+        let resolved = resolve(schema)
+        if let example = resolved["example"] { return example }
+        if resolved["type"]?.stringValue == "object", let properties = resolved["properties"]?.objectValue {
+            var object: [String: JSONValue] = [:]
+            for (name, property) in properties {
+                if let value = example(property) { object[name] = value }
+            }
+            return .object(object)
+        }
+        return nil
+    }
+}
+
+/// One pass over the document's operations against one server, counting what it checked.
+struct ContractRun {
+    enum Step: CustomStringConvertible {
+        case key(String)
+        case index(Int)
+        var description: String {
+            switch self {
+            case .key(let key): return key
+            case .index(let index): return "[\(index)]"
+            }
+        }
+    }
+
+    enum Expectation {
+        /// 2xx. `tolerating`: rules of the whole request that a value at a limit may meet (the 4096-byte
+        /// payload, a sound given twice), which the document states in descriptions.
+        case accepted(tolerating: Set<String>)
+        /// 400 naming `field`, with `rule` when given.
+        case refused(field: String?, rule: String?)
+    }
+
+    let harness: ServerHarness
+    let document: ContractDocument
+    var checks = 0
+    var properties = 0
+    private var serial = 0
+
+    init(harness: ServerHarness, document: ContractDocument) {
+        self.harness = harness
+        self.document = document
+    }
+
+    static func randomHex(_ count: Int) -> String {
+        String((0..<count).map { _ in "0123456789abcdef".randomElement()! })
+    }
+
+    static func name(_ path: [Step]) -> String {
+        var out = ""
+        for step in path {
+            switch step {
+            case .key(let key): out += out.isEmpty ? key : "." + key
+            case .index: out += step.description
+            }
+        }
+        return out
+    }
+
+    mutating func fresh(_ prefix: String) -> String {
+        serial += 1
+        return "\(prefix)-\(serial)"
+    }
+
+    // MARK: - Bodies
+
+    /// A valid body: the examples, with a new token in each device-token field (a token is one activity's).
+    func validBody(_ schema: JSONValue, onlyRequired: Bool = false) throws -> JSONValue {
+        var body = try #require(document.example(schema)?.objectValue, "the document gives no example body")
+        let resolved = document.resolve(schema)
+        let required = Set((resolved["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+        for (name, property) in resolved["properties"]?.objectValue ?? [:] {
+            if onlyRequired, !required.contains(name) { body[name] = nil; continue }
+            if property["$ref"]?.stringValue?.hasSuffix("/DeviceToken") == true, body[name] != nil {
+                body[name] = .string(Self.randomHex(64))
+            }
+        }
+        for name in required {
+            #expect(body[name] != nil, "required '\(name)' has no example")
+        }
+        return .object(body)
+    }
+
+    static func value(_ body: JSONValue, at path: [Step]) -> JSONValue? {
+        var node: JSONValue? = body
+        for step in path {
+            switch step {
+            case .key(let key): node = node?[key]
+            case .index(let index): node = node?.arrayValue.flatMap { index < $0.count ? $0[index] : nil }
+            }
+        }
+        return node
+    }
+
+    /// `body` with the value at `path` replaced (nil removes it).
+    static func setting(_ body: JSONValue, _ path: [Step], to value: JSONValue?) -> JSONValue {
+        guard let first = path.first else { return value ?? .null }
+        let rest = Array(path.dropFirst())
+        switch (first, body) {
+        case (.key(let key), .object(var object)):
+            if rest.isEmpty { object[key] = value } else { object[key] = setting(object[key] ?? .object([:]), rest, to: value) }
+            return .object(object)
+        case (.index(let index), .array(var array)) where index < array.count:
+            if rest.isEmpty { if let value { array[index] = value } else { array.remove(at: index) } } else { array[index] = setting(array[index], rest, to: value) }
+            return .array(array)
+        default:
+            return body
+        }
+    }
+
+    // MARK: - Targets
+
+    /// The path with its parameters filled by a new activity, group or user that can take `body`.
+    mutating func target(_ operation: ContractDocument.Operation, body: JSONValue?) async throws -> String {
+        let http = harness.http
+        var path = operation.path
+        if path.contains("{activityId}") {
+            let id = fresh("contract-activity")
+            let registered = try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: Self.randomHex(64)))
+            try #require(registered.status == 201, "\(registered.text)")
+            path = path.replacingOccurrences(of: "{activityId}", with: id)
+        }
+        if path.contains("{groupId}") {
+            let group = fresh("contract-group")
+            let registered = try await http.post("/v1/activities", key: ServerHarness.appKey,
+                                                 registrationJSON(activityId: fresh("contract-member"), token: Self.randomHex(64), groups: [group]))
+            try #require(registered.status == 201, "\(registered.text)")
+            path = path.replacingOccurrences(of: "{groupId}", with: group)
+        }
+        if path.contains("{userId}") {
+            let user = fresh("contract-user")
+            let type = body?["attributesType"]?.stringValue ?? "AdventureAttributes"
+            let token = PushToStartTokenBody(userId: user, deviceId: "device", bundleId: "com.example.rangers", attributesType: type,
+                                             environment: "sandbox", token: Self.randomHex(64))
+            let stored = try await http.request("PUT", "/v1/push-to-start-tokens", key: ServerHarness.appKey, body: try APIJSON.encoder().encode(token)).response
+            try #require(stored.status == 200, "\(stored.text)")
+            path = path.replacingOccurrences(of: "{userId}", with: user)
+        }
+        return path
+    }
+
+    // MARK: - Checks
+
+    mutating func expect(_ operation: ContractDocument.Operation, body: JSONValue?, _ expectation: Expectation, _ what: String,
+                         path fixedPath: String? = nil) async throws {
+        checks += 1
+        let path: String
+        if let fixedPath { path = fixedPath } else { path = try await target(operation, body: body) }
+        let response = try await harness.http.request(operation.method, path, key: operation.key, body: body.map { $0.serialized() }).response
+        let context = "\(operation.id) \(what): \(response.status) \(response.text)"
+        switch expectation {
+        case .accepted(let tolerated):
+            if response.status == 400, let rule = response.errorRule, tolerated.contains(rule) { return }
+            #expect((200..<300).contains(response.status), "\(context)")
+            if (200..<300).contains(response.status), let schema = operation.successSchema, let json = response.json {
+                checkDocumented(json, schema: schema, at: operation.id)
+            }
+        case .refused(let field, let rule):
+            #expect(response.status == 400, "\(context)")
+            #expect(response.errorField == field, "\(context)")
+            if let rule { #expect(response.errorRule == rule, "\(context)") }
+        }
+    }
+
+    /// Every key of a response is a property of its documented schema, and every required one is there.
+    func checkDocumented(_ value: JSONValue, schema: JSONValue, at place: String) {
+        let resolved = document.resolve(schema)
+        if let object = value.objectValue, let properties = resolved["properties"]?.objectValue {
+            for key in object.keys {
+                #expect(properties[key] != nil, "\(place): the server answers '\(key)', which the document does not list")
+                if let property = properties[key], let nested = object[key] { checkDocumented(nested, schema: property, at: place + "." + key) }
+            }
+            for required in (resolved["required"]?.arrayValue ?? []).compactMap(\.stringValue) {
+                #expect(object[required] != nil, "\(place): the document requires '\(required)' but the answer lacks it")
+            }
+        }
+        if let array = value.arrayValue, let items = resolved["items"] {
+            for element in array { checkDocumented(element, schema: items, at: place + "[]") }
+        }
+    }
+
+    /// Each path parameter: over its maxLength is 400 maxLength naming it; at the limit it passes validation.
+    mutating func checkPathParameters(_ operation: ContractDocument.Operation) async throws {
+        for parameter in operation.parameters where parameter["in"]?.stringValue == "path" {
+            let name = try #require(parameter["name"]?.stringValue)
+            let maxLength = try #require(parameter["schema"]?["maxLength"]?.numberValue.map { Int($0) }, "\(operation.id): '\(name)' has no maxLength")
+            #expect(parameter["schema"]?["minLength"]?.numberValue == 1)
+            let body = try operation.bodySchema.map { try validBody($0) }
+            for (length, expected) in [(maxLength + 1, true), (maxLength, false)] {
+                checks += 1
+                let path = operation.path.replacingOccurrences(of: "{\(name)}", with: String(repeating: "é", count: length))
+                    .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+                let response = try await harness.http.request(operation.method, path, key: operation.key, body: body.map { $0.serialized() }).response
+                if expected {
+                    #expect(response.status == 400 && response.errorField == name && response.errorRule == "maxLength", "\(operation.id) \(name) of \(length): \(response.status) \(response.text)")
+                } else {
+                    #expect(response.status != 400, "\(operation.id) \(name) of \(length) characters: \(response.status) \(response.text)")
+                }
+            }
+        }
+    }
+
+    /// The body checks of one operation.
+    mutating func check(_ operation: ContractDocument.Operation, schema: JSONValue) async throws {
+        let valid = try validBody(schema)
+        try await expect(operation, body: valid, .accepted(tolerating: []), "the example body")
+        try await expect(operation, body: try validBody(schema, onlyRequired: true), .accepted(tolerating: []), "the required fields alone")
+        if operation.bodyRequired {
+            try await expect(operation, body: nil, .refused(field: nil, rule: "required"), "no body")
+        } else {
+            try await expect(operation, body: nil, .accepted(tolerating: []), "no body")
+        }
+        let negativePath = try await target(operation, body: valid)
+        try await walk(operation, schema: schema, base: valid, at: [], negativePath: negativePath)
+    }
+
+    /// The rules of the object schema at `path` of `base`, then of its properties.
+    mutating func walk(_ operation: ContractDocument.Operation, schema: JSONValue, base: JSONValue, at path: [Step],
+                       negativePath: String) async throws {
+        let resolved = document.resolve(schema)
+        let here = Self.name(path).isEmpty ? "the body" : Self.name(path)
+        #expect(resolved["additionalProperties"] == .bool(false), "\(operation.id): \(here) does not say additionalProperties: false")
+        let unknown = path + [.key("unexpectedField")]
+        try await expect(operation, body: Self.setting(base, unknown, to: "x"), .refused(field: Self.name(unknown), rule: "unknown"),
+                         "an unknown field in \(here)", path: negativePath)
+        for required in (resolved["required"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            let field = path + [.key(required)]
+            try await expect(operation, body: Self.setting(base, field, to: nil), .refused(field: Self.name(field), rule: "required"),
+                             "without \(Self.name(field))", path: negativePath)
+        }
+        if resolved["minProperties"]?.numberValue == 1, !path.isEmpty {
+            try await expect(operation, body: Self.setting(base, path, to: .object([:])), .refused(field: Self.name(path), rule: "nonEmpty"),
+                             "\(here) empty", path: negativePath)
+        }
+        for (name, property) in (resolved["properties"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try await checkProperty(operation, schema: property, base: base, at: path + [.key(name)], negativePath: negativePath)
+        }
+    }
+
+    mutating func checkProperty(_ operation: ContractDocument.Operation, schema: JSONValue, base: JSONValue, at path: [Step],
+                                negativePath: String) async throws {
+        properties += 1
+        let field = Self.name(path)
+        var resolved = document.resolve(schema)
+        let isBranch = resolved["oneOf"] != nil
+        let current = Self.value(base, at: path)
+        let refused = { (rule: String?) in Expectation.refused(field: field, rule: rule) }
+
+        // The wrong JSON type.
+        let wrong: JSONValue = resolved["type"]?.stringValue == "boolean" ? "yes" : .bool(true)
+        try await expect(operation, body: Self.setting(base, path, to: wrong), refused(nil), "\(field) a \(wrong.typeName)", path: negativePath)
+
+        if let branches = resolved["oneOf"]?.arrayValue {
+            // A number branch's minimum (dates: 2001-01-01).
+            for branch in branches.map({ document.resolve($0) }) where branch["type"]?.stringValue == "number" {
+                if let minimum = branch["minimum"]?.numberValue {
+                    try await expect(operation, body: Self.setting(base, path, to: .number(minimum - 1)), refused(nil), "\(field) below its minimum", path: negativePath)
+                }
+            }
+            // The branch the example takes is checked as the property's schema.
+            guard let current, let branch = branches.map({ document.resolve($0) }).first(where: { $0["type"]?.stringValue == current.typeName }) else { return }
+            resolved = branch
+        }
+
+        switch resolved["type"]?.stringValue {
+        case "string":
+            try await checkString(operation, resolved, base: base, at: path, negativePath: negativePath, oneOfBranch: isBranch)
+        case "integer", "number":
+            if let options = resolved["enum"]?.arrayValue?.compactMap(\.numberValue) {
+                let outside = (options.max() ?? 0) + 1
+                try await expect(operation, body: Self.setting(base, path, to: .number(outside)), refused("oneOf"), "\(field) \(outside)", path: negativePath)
+            }
+        case "array":
+            let item = current?.arrayValue?.first ?? "x"
+            if let maxItems = resolved["maxItems"]?.numberValue.map({ Int($0) }) {
+                try await expect(operation, body: Self.setting(base, path, to: .array(Array(repeating: item, count: maxItems + 1))), refused("maxCount"),
+                                 "\(field) with \(maxItems + 1) entries", path: negativePath)
+            } else {
+                Issue.record("\(operation.id): \(field) has no maxItems")
+            }
+            let items = document.resolve(resolved["items"] ?? .null)
+            let element = Self.name(path + [.index(0)])
+            if items["minLength"]?.numberValue == 1 {
+                try await expect(operation, body: Self.setting(base, path, to: [""]), .refused(field: element, rule: nil), "\(element) empty", path: negativePath)
+            }
+            if let maxLength = items["maxLength"]?.numberValue.map({ Int($0) }) {
+                try await expect(operation, body: Self.setting(base, path, to: .array([.string(String(repeating: "a", count: maxLength + 1))])),
+                                 .refused(field: element, rule: nil), "\(element) too long", path: negativePath)
+            }
+        case "object":
+            if let current, current.objectValue != nil, resolved["properties"]?.objectValue?.isEmpty == false {
+                try await walk(operation, schema: .object(resolved), base: base, at: path, negativePath: negativePath)
+            }
+        default:
+            break
+        }
+    }
+
+    /// `oneOfBranch`: a form of a oneOf (a date as text is not limited by length but by its form).
+    mutating func checkString(_ operation: ContractDocument.Operation, _ schema: [String: JSONValue], base: JSONValue, at path: [Step],
+                              negativePath: String, oneOfBranch: Bool) async throws {
+        let field = Self.name(path)
+        let pattern = schema["pattern"]?.stringValue
+        if schema["minLength"]?.numberValue == 1 {
+            try await expect(operation, body: Self.setting(base, path, to: ""), .refused(field: field, rule: "nonEmpty"), "\(field) empty", path: negativePath)
+        } else if !oneOfBranch, pattern == nil, schema["enum"] == nil {
+            // The document allows "": the server must take it.
+            let fresh = try operation.bodySchema.map { try validBody($0) } ?? base
+            try await expect(operation, body: Self.setting(fresh, path, to: ""), .accepted(tolerating: ["duplicate"]), "\(field) empty (no minLength)")
+        }
+        if let maxLength = schema["maxLength"]?.numberValue.map({ Int($0) }) {
+            try await expect(operation, body: Self.setting(base, path, to: .string(String(repeating: "a", count: maxLength + 1))),
+                             .refused(field: field, rule: "maxLength"), "\(field) of \(maxLength + 1) characters", path: negativePath)
+            // At the limit (an id, a token at the limit is a new one, so the request is taken as a new one).
+            let atLimit = pattern == nil ? String(repeating: "é", count: maxLength) : Self.randomHex(maxLength)
+            let fresh = try operation.bodySchema.map { try validBody($0) } ?? base
+            let limitBody = Self.setting(fresh, path, to: .string(atLimit))
+            try await expect(operation, body: limitBody, .accepted(tolerating: ["maxPayloadSize", "duplicate", "maxBytes"]),
+                             "\(field) of \(maxLength) characters")
+        } else if schema["enum"] == nil, !oneOfBranch {
+            Issue.record("\(operation.id): \(field) has no maxLength")
+        }
+        if let options = schema["enum"]?.arrayValue?.compactMap(\.stringValue) {
+            #expect(!options.contains("not-an-option"))
+            try await expect(operation, body: Self.setting(base, path, to: "not-an-option"), .refused(field: field, rule: "oneOf"),
+                             "\(field) outside its enum", path: negativePath)
+        }
+        if let pattern {
+            let expression = try NSRegularExpression(pattern: pattern)
+            func matches(_ text: String) -> Bool {
+                expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            }
+            let example = Self.value(base, at: path)?.stringValue ?? ""
+            #expect(matches(example), "\(operation.id): the example of \(field) breaks its own pattern")
+            let broken = try #require(["zz", example + "g", String(example.dropLast())].first { !$0.isEmpty && !matches($0) })
+            try await expect(operation, body: Self.setting(base, path, to: .string(broken)), .refused(field: field, rule: nil),
+                             "\(field) '\(broken)' against \(pattern)", path: negativePath)
+        }
+    }
+}
