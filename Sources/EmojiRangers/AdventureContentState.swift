@@ -1,30 +1,30 @@
 import LiveActivity
 
 /// The dynamic `ContentState` of an adventure Live Activity, as the app's Codable struct decodes it.
-public struct AdventureContentState: Sendable, Hashable, Codable {
+package struct AdventureContentState: Sendable, Hashable, Codable {
     /// The party's health, 0 (everyone down) to 1 (everyone at full health).
-    public var currentHealthLevel: Double
+    package var currentHealthLevel: Double
     /// What just happened, shown under the health bar.
-    public var eventDescription: String
+    package var eventDescription: String
 
-    public init(currentHealthLevel: Double, eventDescription: String) {
+    package init(currentHealthLevel: Double, eventDescription: String) {
         self.currentHealthLevel = currentHealthLevel
         self.eventDescription = eventDescription
     }
 
     /// The JSON object sent as `content-state`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object(["currentHealthLevel": .number(currentHealthLevel), "eventDescription": .string(eventDescription)])
     }
 
     /// The schema the app declares for its `ContentState`: both fields required.
-    public static let schema = ContentStateSchema(fields: [
+    package static let schema = ContentStateSchema(fields: [
         "currentHealthLevel": FieldType(.number),
         "eventDescription": FieldType(.string),
     ])
 
     /// Reads a content state from JSON; nil when a field is missing or has the wrong type.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let level = json["currentHealthLevel"]?.numberValue, let text = json["eventDescription"]?.stringValue else {
             return nil
         }

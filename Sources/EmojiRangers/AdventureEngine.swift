@@ -10,15 +10,15 @@ import LiveActivity
 /// on that hero's activity alone) and coming back, the boss fight (the party's leader knocked down with a
 /// localized alert and a custom sound at priority 10, maybe a second hero too, a potion each time), the boss
 /// defeated (priority 10), the spoils, and the end with the final state and a dismissal.
-public enum AdventureEngine {
+package enum AdventureEngine {
     /// Relevance during calm moments.
-    public static let routineRelevance: Double = 50
+    package static let routineRelevance: Double = 50
     /// Relevance while the boss fight is on: the adventure goes first among the player's activities.
-    public static let bossFightRelevance: Double = 100
+    package static let bossFightRelevance: Double = 100
     /// How long after a hero loses connection their activity shows its content as outdated.
-    public static let staleAfter: TimeInterval = 3
+    package static let staleAfter: TimeInterval = 3
     /// How long the ended adventure stays on the Lock Screen.
-    public static let dismissAfter: TimeInterval = 60
+    package static let dismissAfter: TimeInterval = 60
 
     static let places = ["the Crystal Caves", "the Whispering Woods", "Mount Ember", "the Sunken Temple"]
     static let bosses = ["the Shadow Golem", "the Crystal Dragon", "King Gloom", "the Storm Hydra"]
@@ -27,7 +27,7 @@ public enum AdventureEngine {
     static let treasures = ["the Golden Acorn", "a chest of 100 gold coins", "the Ember Crown", "the Star Compass"]
 
     /// Plans the adventure of `party` (3 or 4 different heroes, the first leads) for `seed`.
-    public static func plan(party: [Hero], seed: UInt64) throws(AdventureError) -> Adventure {
+    package static func plan(party: [Hero], seed: UInt64) throws(AdventureError) -> Adventure {
         guard HeroRoster.partySizes.contains(party.count) else { throw .partySize(party.count) }
         var seen = Set<String>()
         for hero in party where !seen.insert(hero.id).inserted { throw .duplicateHero(hero.id) }

@@ -4,15 +4,15 @@ import LiveActivity
 
 /// One moment of an adventure, with everything needed to push it: what the activities show, to whom, how
 /// urgently, and the alert, stale date and dismissal it carries.
-public struct AdventureEvent: Sendable, Hashable {
+package struct AdventureEvent: Sendable, Hashable {
     /// What happened.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         case lootFound, healed, damaged, connectionLost, reconnected, bossAppeared, knockedDown, revived,
              bossDefeated, adventureOver
     }
 
     /// Which activities receive the event.
-    public enum Audience: Sendable, Hashable {
+    package enum Audience: Sendable, Hashable {
         /// Every party member's activity (the party's group).
         case party
         /// Only this hero's activity.
@@ -20,26 +20,26 @@ public struct AdventureEvent: Sendable, Hashable {
     }
 
     /// 1 for the first event.
-    public var number: Int
-    public var kind: Kind
+    package var number: Int
+    package var kind: Kind
     /// The hero the event is about, if any.
-    public var hero: Hero?
-    public var audience: Audience
+    package var hero: Hero?
+    package var audience: Audience
     /// The content state after the event.
-    public var contentState: AdventureContentState
+    package var contentState: AdventureContentState
     /// 10 for what the player must see now (an alert), 5 for routine progress.
-    public var priority: APNsPriority
+    package var priority: APNsPriority
     /// The alert banner (with its sound), for time-sensitive events.
-    public var alert: LiveActivityAlert?
+    package var alert: LiveActivityAlert?
     /// How important the adventure is right now, relative to the player's other Live Activities (0 to 100):
     /// the system shows the most relevant activity first.
-    public var relevanceScore: Double
+    package var relevanceScore: Double
     /// For a hero losing connection: the content becomes outdated this long after the push.
-    public var staleAfter: TimeInterval?
+    package var staleAfter: TimeInterval?
     /// For the end: the activity leaves the Lock Screen this long after the push.
-    public var dismissAfter: TimeInterval?
+    package var dismissAfter: TimeInterval?
 
-    public init(
+    package init(
         number: Int, kind: Kind, hero: Hero?, audience: Audience, contentState: AdventureContentState,
         priority: APNsPriority, alert: LiveActivityAlert? = nil, relevanceScore: Double,
         staleAfter: TimeInterval? = nil, dismissAfter: TimeInterval? = nil
@@ -57,22 +57,22 @@ public struct AdventureEvent: Sendable, Hashable {
     }
 
     /// True for the end of the adventure (an `end` push).
-    public var isEnd: Bool { kind == .adventureOver }
+    package var isEnd: Bool { kind == .adventureOver }
 
     /// Importance in the server's terms: time-sensitive at priority 10, routine at 5.
-    public var isTimeSensitive: Bool { priority == .immediate }
+    package var isTimeSensitive: Bool { priority == .immediate }
 }
 
 /// A whole adventure, planned from a party and a seed.
-public struct Adventure: Sendable, Hashable {
-    public var party: [Hero]
-    public var seed: UInt64
+package struct Adventure: Sendable, Hashable {
+    package var party: [Hero]
+    package var seed: UInt64
     /// Where the party goes.
-    public var place: String
+    package var place: String
     /// The boss at the end.
-    public var boss: String
+    package var boss: String
     /// What each activity shows when the app starts it.
-    public var initialState: AdventureContentState
+    package var initialState: AdventureContentState
     /// The events in order; the last one ends the adventure.
-    public var events: [AdventureEvent]
+    package var events: [AdventureEvent]
 }

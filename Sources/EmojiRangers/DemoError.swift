@@ -1,5 +1,5 @@
 /// Why the demo could not start or play.
-public enum DemoError: Error, Sendable, CustomStringConvertible {
+package enum DemoError: Error, Sendable, CustomStringConvertible {
     /// An option is out of range.
     case invalidOption(option: String, rule: String)
     /// A part of the demo (simulator, store, APNs client, server, token bridge) did not start.
@@ -17,7 +17,7 @@ public enum DemoError: Error, Sendable, CustomStringConvertible {
     /// The task playing the adventure was cancelled.
     case cancelled
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidOption(let option, let rule):
             return "\(option) \(rule)"

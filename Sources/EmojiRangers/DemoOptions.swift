@@ -1,29 +1,29 @@
 import Foundation
 
 /// How `livepush demo` plays: pace, party, seed and ports.
-public struct DemoOptions: Sendable {
+package struct DemoOptions: Sendable {
     /// Pace multiplier: 2 plays twice as fast. Also shortens the stale and dismissal delays.
-    public var speed: Double = 1
+    package var speed: Double = 1
     /// Heroes (and simulated iPhones) in the party: 3 or 4.
-    public var partySize = 4
+    package var partySize = 4
     /// The adventure's seed; the same seed plays the same adventure.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// The simulator's APNs port (0: a free one).
-    public var apnsPort = 0
+    package var apnsPort = 0
     /// The simulator's control port, which serves the dashboard (0: a free one).
-    public var controlPort = 0
+    package var controlPort = 0
     /// The LivePush server's HTTP port (0: a free one).
-    public var serverPort = 0
+    package var serverPort = 0
 
     /// Seconds between two events at speed 1.
-    public static let eventInterval: TimeInterval = 2
+    package static let eventInterval: TimeInterval = 2
     /// The accepted speeds.
-    public static let speeds: ClosedRange<Double> = 0.1...1000
+    package static let speeds: ClosedRange<Double> = 0.1...1000
 
-    public init() {}
+    package init() {}
 
     /// Checks the values; the error names the option and what is accepted.
-    public func validate() throws(DemoError) {
+    package func validate() throws(DemoError) {
         guard speed.isFinite, Self.speeds.contains(speed) else {
             throw .invalidOption(option: "--speed", rule: "is \(speed); accepted: \(Self.speeds.lowerBound) to \(Int(Self.speeds.upperBound)) (1 is the normal pace, 2 twice as fast)")
         }

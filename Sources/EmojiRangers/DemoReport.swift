@@ -4,47 +4,47 @@ import Foundation
 import LiveActivity
 
 /// One push of an event to one hero's activity, followed to the device.
-public struct DemoDelivery: Sendable, Hashable {
-    public var hero: Hero
-    public var activityId: String
+package struct DemoDelivery: Sendable, Hashable {
+    package var hero: Hero
+    package var activityId: String
     /// The server's outcome: accepted, rejected, failed, expired, coalesced; nil when none was recorded in time.
-    public var serverOutcome: String?
+    package var serverOutcome: String?
     /// The priority the server sent with (5 after a budget downgrade).
-    public var sentPriority: Int?
-    public var downgradeReason: String?
+    package var sentPriority: Int?
+    package var downgradeReason: String?
     /// What the simulated device did with it (`applied`, `throttled`, `decodeFailure`, …).
-    public var deviceOutcome: DeviceOutcome.Kind?
+    package var deviceOutcome: DeviceOutcome.Kind?
 
     /// True when APNs accepted the push and the device applied it.
-    public var arrived: Bool { serverOutcome == "accepted" && deviceOutcome == .applied }
+    package var arrived: Bool { serverOutcome == "accepted" && deviceOutcome == .applied }
     /// True when a newer routine update replaced it before it was sent (by design, not a loss).
-    public var superseded: Bool { serverOutcome == "coalesced" }
+    package var superseded: Bool { serverOutcome == "coalesced" }
 }
 
 /// What happened to one adventure event.
-public struct DemoEventReport: Sendable, Hashable {
-    public var event: AdventureEvent
-    public var eventCount: Int
+package struct DemoEventReport: Sendable, Hashable {
+    package var event: AdventureEvent
+    package var eventCount: Int
     /// The API call that pushed it.
-    public var route: String
-    public var deliveries: [DemoDelivery]
+    package var route: String
+    package var deliveries: [DemoDelivery]
     /// Pushes the server downgraded to priority 5 (hourly budget).
-    public var downgrades: Int
+    package var downgrades: Int
     /// Activities of the audience the server skipped (ended, invalid token), with the reason.
-    public var skipped: [String]
+    package var skipped: [String]
     /// For a lost connection: whether the hero's activity was seen stale on the device.
-    public var staleSeen: Bool?
+    package var staleSeen: Bool?
     /// When the event changed the adventure's relevance: whether every iPhone now orders its Lock Screen by
     /// it (the party adventure above the side quest exactly when its relevance is higher). Nil: not checked.
-    public var lockScreensFollowRelevance: Bool?
+    package var lockScreensFollowRelevance: Bool?
     /// For a knocked-down event: the alert titles the devices showed (resolved from the localization table).
-    public var alertTitles: [String]
+    package var alertTitles: [String]
 
     /// True when the event's relevance puts the party adventure above the side quest.
-    public var adventureFirst: Bool { event.relevanceScore > SideQuest.relevanceScore }
+    package var adventureFirst: Bool { event.relevanceScore > SideQuest.relevanceScore }
 
     /// Everything that went wrong; empty when every push arrived.
-    public var problems: [String] {
+    package var problems: [String] {
         var out: [String] = []
         for delivery in deliveries where !delivery.arrived && !delivery.superseded {
             out.append("\(delivery.hero.name): server \(delivery.serverOutcome ?? "no outcome"), device \(delivery.deviceOutcome?.rawValue ?? "nothing")")
@@ -58,7 +58,7 @@ public struct DemoEventReport: Sendable, Hashable {
     }
 
     /// The progress line: number, priority, what, to whom, outcome.
-    public var line: String {
+    package var line: String {
         let number = String(event.number).leftPadded(to: String(eventCount).count)
         let audience: String
         switch event.audience {
@@ -79,40 +79,40 @@ public struct DemoEventReport: Sendable, Hashable {
 }
 
 /// A hero's activity as the simulated iPhone shows it at the end.
-public struct DemoHeroState: Sendable, Hashable {
-    public var hero: Hero
-    public var deviceId: String
-    public var activityId: String
-    public var state: ActivityLifecycle
-    public var endedBy: ActivityEndCause?
-    public var contentState: JSONValue
-    public var dismissalDate: Date?
-    public var alerts: Int
+package struct DemoHeroState: Sendable, Hashable {
+    package var hero: Hero
+    package var deviceId: String
+    package var activityId: String
+    package var state: ActivityLifecycle
+    package var endedBy: ActivityEndCause?
+    package var contentState: JSONValue
+    package var dismissalDate: Date?
+    package var alerts: Int
 }
 
 /// The closing summary of a demo run.
-public struct DemoSummary: Sendable, Hashable {
-    public var seed: UInt64
-    public var events: Int
+package struct DemoSummary: Sendable, Hashable {
+    package var seed: UInt64
+    package var events: Int
     /// Pushes the server accepted for sending.
-    public var pushes: Int
+    package var pushes: Int
     /// Pushes APNs accepted and the devices applied.
-    public var applied: Int
-    public var superseded: Int
-    public var downgrades: Int
-    public var alertsShown: Int
-    public var staleSeen: Bool
+    package var applied: Int
+    package var superseded: Int
+    package var downgrades: Int
+    package var alertsShown: Int
+    package var staleSeen: Bool
     /// Pushes the simulated devices could not decode (0 when the payloads match the app's ContentState).
-    public var decodeFailures: Int
-    public var heroes: [DemoHeroState]
+    package var decodeFailures: Int
+    package var heroes: [DemoHeroState]
     /// Every problem, per event; empty when every push arrived.
-    public var problems: [String]
+    package var problems: [String]
 
     /// True when every push arrived, the stale activity was seen and nothing failed to decode.
-    public var succeeded: Bool { problems.isEmpty && decodeFailures == 0 && staleSeen }
+    package var succeeded: Bool { problems.isEmpty && decodeFailures == 0 && staleSeen }
 
     /// The summary as lines for the terminal.
-    public var lines: [String] {
+    package var lines: [String] {
         var out = [
             "Summary (seed \(seed))",
             "  events: \(events)   pushes accepted by the server: \(pushes)   applied on the iPhones: \(applied)"
@@ -142,7 +142,7 @@ public struct DemoSummary: Sendable, Hashable {
 
 extension DemoSummary {
     /// `health 76%, “The party rests”`.
-    public static func describe(_ state: JSONValue) -> String {
+    package static func describe(_ state: JSONValue) -> String {
         let level = state["currentHealthLevel"]?.numberValue.map { "\(Int(($0 * 100).rounded()))%" } ?? "?"
         let text = state["eventDescription"]?.stringValue ?? "?"
         return "health \(level), “\(text)”"
@@ -160,7 +160,7 @@ extension DemoSummary {
 }
 
 /// What the demo reports while it plays.
-public enum DemoProgress: Sendable, Hashable {
+package enum DemoProgress: Sendable, Hashable {
     /// A player's iPhone joined and its app started the adventure activity.
     case playerJoined(hero: Hero, deviceName: String, activityId: String)
     /// Every app reported its tokens to the server.
@@ -169,7 +169,7 @@ public enum DemoProgress: Sendable, Hashable {
     case event(DemoEventReport)
 
     /// The progress line.
-    public var line: String {
+    package var line: String {
         switch self {
         case .playerJoined(let hero, let deviceName, let activityId):
             return "\(hero.label) joins on \(deviceName): adventure activity \(activityId.prefix(8))… started"

@@ -15,7 +15,7 @@ extension EmojiRangersDemo {
 
     /// Adds one simulated iPhone per player, lets each app start its adventure activity and report its
     /// tokens, then plays the adventure event by event, following every push to the devices.
-    public func play(progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
+    package func play(progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
         guard played.withLock({ state in defer { state = true }; return !state }) else { throw .alreadyPlayed }
         let party: [Hero]
         let adventure: Adventure

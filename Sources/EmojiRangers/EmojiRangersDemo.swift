@@ -15,17 +15,17 @@ import FoundationNetworking
 /// temporary folder, the LivePush server (trusting the simulator's CA, signing with a key the simulator
 /// trusts), and the app side that reports tokens through the API. `start()` brings it up; `play(progress:)`
 /// adds one iPhone per player and plays the adventure; `shutdown()` stops everything and removes the folder.
-public final class EmojiRangersDemo: Sendable {
+package final class EmojiRangersDemo: Sendable {
     /// The Emoji Rangers app's bundle id.
-    public static let bundleId = "com.example.emojirangers"
+    package static let bundleId = "com.example.emojirangers"
     /// The app's `ActivityAttributes` type.
-    public static let attributesType = "AdventureAttributes"
+    package static let attributesType = "AdventureAttributes"
     /// The group every party member's activity is registered in.
-    public static let partyGroup = "rangers-party"
+    package static let partyGroup = "rangers-party"
 
-    public let options: DemoOptions
+    package let options: DemoOptions
     /// The simulated APNs and iPhones.
-    public let simulator: Simulator
+    package let simulator: Simulator
     let server: LivePushServer
     let store: any PushStore
     let apns: APNsClient
@@ -51,16 +51,16 @@ public final class EmojiRangersDemo: Sendable {
     }
 
     /// The dashboard, served by the simulator's control port.
-    public var dashboardURL: String { "http://127.0.0.1:\(simulator.controlPort ?? 0)\(DashboardRoutes.path)" }
+    package var dashboardURL: String { "http://127.0.0.1:\(simulator.controlPort ?? 0)\(DashboardRoutes.path)" }
     /// The LivePush server's API.
-    public var serverURL: String { "http://127.0.0.1:\(server.port ?? 0)" }
+    package var serverURL: String { "http://127.0.0.1:\(server.port ?? 0)" }
     /// The simulator's APNs endpoint.
-    public var apnsURL: String { "https://127.0.0.1:\(simulator.apnsPort ?? 0)" }
+    package var apnsURL: String { "https://127.0.0.1:\(simulator.apnsPort ?? 0)" }
     /// The temporary folder with the SQLite database and the simulator's certificates.
-    public var dataDirectory: String { directory.path }
+    package var dataDirectory: String { directory.path }
 
     /// Starts the simulator, the store, the APNs client, the server and the app side.
-    public static func start(options: DemoOptions, logger: Logger = Logger(label: "livepush.demo")) async throws(DemoError) -> EmojiRangersDemo {
+    package static func start(options: DemoOptions, logger: Logger = Logger(label: "livepush.demo")) async throws(DemoError) -> EmojiRangersDemo {
         try options.validate()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-demo-\(UUID().uuidString.prefix(8).lowercased())")
         do {
@@ -108,7 +108,7 @@ public final class EmojiRangersDemo: Sendable {
     }
 
     /// Stops the app side, the server, the APNs client, the store and the simulator; removes the folder.
-    public func shutdown() async {
+    package func shutdown() async {
         await bridge.shutdown()
         session.finishTasksAndInvalidate()
         var cleanup = Cleanup(directory: directory)

@@ -1,6 +1,6 @@
 /// The heroes a party is drawn from, in party order: the first is the party's leader.
-public enum HeroRoster {
-    public static let heroes: [Hero] = [
+package enum HeroRoster {
+    package static let heroes: [Hero] = [
         Hero(id: "power-panda", name: "Power Panda", emoji: "🐼"),
         Hero(id: "egghead", name: "Egghead", emoji: "🥚"),
         Hero(id: "cool-cat", name: "Cool Cat", emoji: "😼"),
@@ -8,10 +8,10 @@ public enum HeroRoster {
     ]
 
     /// The party sizes an adventure can be played with.
-    public static let partySizes = 3...4
+    package static let partySizes = 3...4
 
     /// The first `size` heroes of the roster.
-    public static func party(size: Int) throws(AdventureError) -> [Hero] {
+    package static func party(size: Int) throws(AdventureError) -> [Hero] {
         guard partySizes.contains(size) else {
             throw AdventureError.partySize(size)
         }
@@ -20,13 +20,13 @@ public enum HeroRoster {
 }
 
 /// A request the adventure engine cannot play.
-public enum AdventureError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AdventureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The party size is outside ``HeroRoster/partySizes``.
     case partySize(Int)
     /// The same hero appears twice in a party.
     case duplicateHero(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .partySize(let size):
             return "party size \(size) is not supported; accepted: \(HeroRoster.partySizes.lowerBound) to \(HeroRoster.partySizes.upperBound) heroes"

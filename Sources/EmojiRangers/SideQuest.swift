@@ -3,20 +3,20 @@ import LiveActivity
 /// A calmer solo adventure every player also follows on their iPhone. The app starts it with a relevance
 /// score between the party adventure's calm score and its boss-fight score, so the Lock Screen shows the side
 /// quest first until the boss fight makes the party adventure the most important one, and again after it.
-public struct SideQuest: Sendable, Hashable {
+package struct SideQuest: Sendable, Hashable {
     /// The side quest's `ActivityAttributes` type (the app declares it next to the adventure's).
-    public static let attributesType = "SideQuestAttributes"
+    package static let attributesType = "SideQuestAttributes"
     /// Between ``AdventureEngine/routineRelevance`` and ``AdventureEngine/bossFightRelevance``.
-    public static let relevanceScore: Double = 75
+    package static let relevanceScore: Double = 75
 
     static let errands = ["gathering herbs", "training with the wooden sword", "mapping the old mine", "feeding the dragon hatchling"]
 
-    public var hero: Hero
+    package var hero: Hero
     /// What the side quest shows; it never changes during the demo.
-    public var contentState: AdventureContentState
+    package var contentState: AdventureContentState
 
     /// The side quest of `hero`, its errand drawn from `seed`.
-    public init(hero: Hero, seed: UInt64) {
+    package init(hero: Hero, seed: UInt64) {
         var random = SeededGenerator(seed: seed ^ UInt64(truncatingIfNeeded: hero.id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
         let errand = Self.errands[Int.random(in: 0..<Self.errands.count, using: &random)]
         self.hero = hero
@@ -24,7 +24,7 @@ public struct SideQuest: Sendable, Hashable {
     }
 
     /// `{"name": "Power Panda's side quest", "emoji": "🐼"}`.
-    public var attributes: JSONValue {
+    package var attributes: JSONValue {
         .object(["name": .string("\(hero.name)'s side quest"), "emoji": .string(hero.emoji)])
     }
 }

@@ -4,80 +4,80 @@ import Foundation
 
 /// Everything the provider server can be told, with its defaults. `livepush serve` fills it from flags,
 /// environment variables and a JSON file (``ServeSettings``, declared in ``ServeSetting/all``).
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// The address the HTTP API listens on.
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// The HTTP port; 0 picks a free one (tests).
-    public var port = 8080
+    package var port = 8080
     /// The APNs environment the server sends to, when known: registrations for the other one are refused.
-    public var environment: APNsEnvironment?
+    package var environment: APNsEnvironment?
     /// Delivery workers claiming from the outbox; 0 accepts pushes without sending them.
-    public var workerCount = 8
+    package var workerCount = 8
     /// Items one worker claims at a time (sent concurrently).
-    public var batchSize = 128
+    package var batchSize = 128
     /// How long a claim holds before another worker (or instance) may take the item over.
-    public var claimLease: TimeInterval = 60
+    package var claimLease: TimeInterval = 60
     /// How long an idle worker waits before looking at the outbox again. Pushes this process accepts wake
     /// a worker at once; the poll finds retries coming due and pushes other instances accepted.
-    public var pollInterval: TimeInterval = 1
+    package var pollInterval: TimeInterval = 1
     /// Back-off between outbox attempts: the base doubles per attempt up to the maximum
     /// (``outboxRetryDelay(afterAttempts:random:)``). The outbox is the one place that waits before
     /// sending a push again; APNs' reasons decide whether it does (`DeliveryDecision`).
-    public var retryBaseDelay: TimeInterval = 1
-    public var retryMaximumDelay: TimeInterval = 60
+    package var retryBaseDelay: TimeInterval = 1
+    package var retryMaximumDelay: TimeInterval = 60
     /// The most connections the APNs client opens.
-    public var apnsConnections = 4
+    package var apnsConnections = 4
     /// The APNs client's own re-sends within one outbox attempt: never a back-off, only at once on a new
     /// connection after the connection went away under the request, and once after renewing an expired
     /// provider token (``APNsRetryPolicy/Scope/reconnectOnly``). Whatever needs waiting comes back to the
     /// outbox, so the attempts of the two never compound.
-    public var apnsRetry: APNsRetryPolicy = .reconnectOnly(maximumAttempts: 3)
+    package var apnsRetry: APNsRetryPolicy = .reconnectOnly(maximumAttempts: 3)
     /// A push without an `expiration` is retried (and stored by APNs) this long after acceptance.
-    public var defaultExpiration: TimeInterval = 3600
+    package var defaultExpiration: TimeInterval = 3600
     /// Priority-10 pushes per activity per hour before updates are downgraded to priority 5.
-    public var hourlyPriority10Budget = 24
+    package var hourlyPriority10Budget = 24
     /// The same budget for activities whose app reported `frequentPushesEnabled`.
-    public var frequentHourlyPriority10Budget = 240
+    package var frequentHourlyPriority10Budget = 240
     /// Activities active this long are ended with their last content-state (Apple's limit is 8 h).
-    public var maximumActiveDuration: TimeInterval = 8 * 3600
+    package var maximumActiveDuration: TimeInterval = 8 * 3600
     /// How long an ended activity stays on the Lock Screen when no dismissal date was given.
-    public var defaultDismissalDelay: TimeInterval = 4 * 3600
+    package var defaultDismissalDelay: TimeInterval = 4 * 3600
     /// Ended activities (with their history) are forgotten this long after their dismissal.
-    public var forgetAfter: TimeInterval = 3600
+    package var forgetAfter: TimeInterval = 3600
     /// How often the lifecycle sweep (8-hour limit, forgetting) runs.
-    public var lifecycleInterval: TimeInterval = 60
+    package var lifecycleInterval: TimeInterval = 60
     /// Where token-invalid and activity-ended events are POSTed as JSON; nil: no webhook.
-    public var webhookURL: URL?
+    package var webhookURL: URL?
     /// Development API keys accepted besides the stored ones (never stored or logged).
-    public var appKeys: [String] = []
-    public var backendKeys: [String] = []
+    package var appKeys: [String] = []
+    package var backendKeys: [String] = []
     /// How many delivery records `GET /v1/activities/{id}` returns.
-    public var historyLimit = 50
+    package var historyLimit = 50
     /// Names this process's outbox claims; unique among running instances. Keep it stable across restarts
     /// (`--instance-id`) so a restarted process takes back the claims of its crashed predecessor at once
     /// instead of after the claim lease.
-    public var instanceID = "livepush-" + UUID().uuidString.prefix(8).lowercased()
+    package var instanceID = "livepush-" + UUID().uuidString.prefix(8).lowercased()
     /// A connection must complete each request's header within this long of opening (or of the previous
     /// answer), else it is closed; an absolute deadline, so slowly trickled headers do not hold it open.
-    public var requestHeaderTimeout: TimeInterval = 30
+    package var requestHeaderTimeout: TimeInterval = 30
     /// And each request's body within this long of its header.
-    public var requestBodyTimeout: TimeInterval = 60
+    package var requestBodyTimeout: TimeInterval = 60
     /// A graceful shutdown (in-flight pushes, queued webhook events) that takes longer is cancelled.
-    public var shutdownTimeout: TimeInterval = 30
+    package var shutdownTimeout: TimeInterval = 30
 
-    public init() {}
+    package init() {}
 
     /// The seconds to wait before the next outbox attempt of a push that has had `attempts` sends:
     /// `retryBaseDelay` doubled per send, at most `retryMaximumDelay`, less up to half of it (jitter;
     /// `random` is in 0...1).
-    public func outboxRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
+    package func outboxRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
         let exponent = Double(min(max(attempts - 1, 0), 30))
         let delay = min(retryMaximumDelay, retryBaseDelay * pow(2, exponent))
         return delay * (1 - 0.5 * min(max(random, 0), 1))
     }
 
     /// The APNs client of this server: its connection count and its reconnect-only policy.
-    public func apnsClientConfiguration(endpoint: APNsEndpoint, additionalTrustRootFile: String? = nil) -> APNsClientConfiguration {
+    package func apnsClientConfiguration(endpoint: APNsEndpoint, additionalTrustRootFile: String? = nil) -> APNsClientConfiguration {
         APNsClientConfiguration(
             endpoint: endpoint, additionalTrustRootFile: additionalTrustRootFile,
             maximumConnections: apnsConnections, retry: apnsRetry
@@ -86,7 +86,7 @@ public struct ServerConfiguration: Sendable {
 
     /// Checks the values; the error names the setting (its ``ServeSetting`` key; two joined by "/" when
     /// the rule is about both) and what is accepted.
-    public func validate() throws(ServerConfigurationError) {
+    package func validate() throws(ServerConfigurationError) {
         func require(_ condition: Bool, _ setting: String, _ rule: String) throws(ServerConfigurationError) {
             if !condition { throw ServerConfigurationError(setting: setting, rule: rule) }
         }
@@ -119,19 +119,19 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// A configuration value that is out of range, malformed, or given where it cannot be.
-public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The setting, or where its value came from (`--port`, `$LIVEPUSH_PORT`, `'port' in FILE`); empty
     /// when the rule says it all.
-    public var setting: String
-    public var rule: String
+    package var setting: String
+    package var rule: String
     /// The command line itself is wrong (an unknown flag, a flag without its value): show the usage.
-    public var isUsageError: Bool
+    package var isUsageError: Bool
 
-    public init(setting: String, rule: String, isUsageError: Bool = false) {
+    package init(setting: String, rule: String, isUsageError: Bool = false) {
         self.setting = setting
         self.rule = rule
         self.isUsageError = isUsageError
     }
 
-    public var description: String { setting.isEmpty ? rule : "\(setting) \(rule)" }
+    package var description: String { setting.isEmpty ? rule : "\(setting) \(rule)" }
 }

@@ -6,7 +6,7 @@ import Logging
 extension ServeSetting {
     /// Every setting of `livepush serve`, in the order help lists them. Each is read from its flag, else
     /// its environment variable, else the `--config` JSON file, else its default (``ServeSettings/read(arguments:environment:)``).
-    public static let all: [ServeSetting] = [
+    package static let all: [ServeSetting] = [
         config,
         .text("database", \.database, placeholder: "FILE|URL",
               help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL."),
@@ -62,12 +62,12 @@ extension ServeSetting {
     ]
 
     /// `--config FILE`: the JSON file, the last source of the others (never read from itself).
-    public static let config = ServeSetting.path(
+    package static let config = ServeSetting.path(
         "config", \.config, sources: [.flag, .environment],
         help: "A JSON file with the settings' keys (in brackets); an unknown key is refused."
     )
 
-    public static let environment = ServeSetting.parsed(
+    package static let environment = ServeSetting.parsed(
         "environment", \.environment, placeholder: "sandbox|production",
         help: "Apple's APNs environment; registrations for the other one are refused. This or --url is required.",
         defaultText: "none"
@@ -76,7 +76,7 @@ extension ServeSetting {
         return environment
     }
 
-    public static let url = ServeSetting.parsed(
+    package static let url = ServeSetting.parsed(
         "url", \.url, placeholder: "URL",
         help: "Any APNs endpoint instead, e.g. https://127.0.0.1:2197 for `livepush simulator`.", defaultText: "none"
     ) { raw, origin throws(ServerConfigurationError) in
@@ -85,16 +85,16 @@ extension ServeSetting {
         }
     }
 
-    public static let keyFile = ServeSetting.path("keyFile", \.keyFile, help: "The .p8 provider key (PKCS#8 PEM).", defaultText: "required")
+    package static let keyFile = ServeSetting.path("keyFile", \.keyFile, help: "The .p8 provider key (PKCS#8 PEM).", defaultText: "required")
 
-    public static let keyId = ServeSetting.parsed(
+    package static let keyId = ServeSetting.parsed(
         "keyId", \.keyID, placeholder: "ID", help: "The key's Key ID, 10 characters A-Z 0-9 (the JWT kid).", defaultText: "required"
     ) { raw, _ in raw }
 
-    public static let teamId = ServeSetting.parsed(
+    package static let teamId = ServeSetting.parsed(
         "teamId", \.teamID, placeholder: "ID", help: "The Team ID, 10 characters A-Z 0-9 (the JWT iss).", defaultText: "required"
     ) { raw, _ in raw }
 
     /// The setting with this key.
-    public static func named(_ key: String) -> ServeSetting? { all.first { $0.key == key } }
+    package static func named(_ key: String) -> ServeSetting? { all.first { $0.key == key } }
 }

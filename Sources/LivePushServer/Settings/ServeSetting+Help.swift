@@ -1,6 +1,6 @@
 extension ServeSetting {
     /// What help says after the flag: "HTTP port (0: any free one). $LIVEPUSH_PORT, [port]. Default: 8080."
-    public var helpDescription: String {
+    package var helpDescription: String {
         var names: [String] = []
         if sources.contains(.environment) { names.append("$" + environmentVariable) }
         if sources.contains(.file) { names.append("[\(key)]") }
@@ -13,7 +13,7 @@ extension ServeSetting {
     /// Every setting as `livepush serve --help` lists them, flag and value first, the description
     /// wrapped beside them (ArgumentParser's layout) in lines shorter than `width` (ArgumentParser wraps
     /// its discussion again at the screen width, 80 columns when it cannot tell).
-    public static func helpText(width: Int = 80) -> String {
+    package static func helpText(width: Int = 80) -> String {
         let column = 26
         return all.map { setting in
             let label = "  \(setting.flag) \(setting.placeholder)"

@@ -6,12 +6,12 @@ import Foundation
 /// The key is the config file's (`batchSize`); the flag (`--batch-size`) and the environment variable
 /// (`LIVEPUSH_BATCH_SIZE`) are derived from it the way swift-configuration derives them, so one name
 /// serves all three sources.
-public struct ServeSetting: Sendable {
+package struct ServeSetting: Sendable {
     /// Where a value may come from, in precedence order.
-    public enum Source: Int, Sendable, Hashable, Comparable, CaseIterable {
+    package enum Source: Int, Sendable, Hashable, Comparable, CaseIterable {
         case flag, environment, file
 
-        public static func < (lhs: Source, rhs: Source) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Source, rhs: Source) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// How a value is read from the providers.
@@ -41,25 +41,25 @@ public struct ServeSetting: Sendable {
     }
 
     /// The config file's key, and the base of the flag and environment variable names.
-    public let key: String
+    package let key: String
     /// Where the value may come from (the config file never holds development API keys, say).
-    public let sources: Set<Source>
+    package let sources: Set<Source>
     /// The value's form in help: `N`, `D` (a duration), `FILE`, `sandbox|production`.
-    public let placeholder: String
-    public let help: String
+    package let placeholder: String
+    package let help: String
     /// The default, as help shows it.
-    public let defaultText: String
+    package let defaultText: String
     /// Kept out of logs and swift-configuration's access log.
-    public let isSecret: Bool
+    package let isSecret: Bool
     let kind: Kind
     /// Stores a value read from `origin` (whose label an error names).
     let store: @Sendable (inout ServeSettings, Value, SettingOrigin) throws(ServerConfigurationError) -> Void
 
     /// `--batch-size` for `batchSize`.
-    public var flag: String { "--" + Self.words(of: key).joined(separator: "-") }
+    package var flag: String { "--" + Self.words(of: key).joined(separator: "-") }
 
     /// `LIVEPUSH_BATCH_SIZE` for `batchSize`.
-    public var environmentVariable: String {
+    package var environmentVariable: String {
         (["LIVEPUSH"] + Self.words(of: key).map { $0.uppercased() }).joined(separator: "_")
     }
 
@@ -153,12 +153,12 @@ extension ServeSetting {
 
 /// The source a setting's value was read from, for error messages: `--port`, `$LIVEPUSH_PORT`, or
 /// `'port' in /etc/livepush.json`.
-public enum SettingOrigin: Sendable, Hashable {
+package enum SettingOrigin: Sendable, Hashable {
     case flag(String, raw: String)
     case environment(String, raw: String)
     case file(key: String, path: String)
 
-    public var label: String {
+    package var label: String {
         switch self {
         case .flag(let flag, _): return flag
         case .environment(let variable, _): return "$" + variable

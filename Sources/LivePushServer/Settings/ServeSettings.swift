@@ -8,30 +8,30 @@ import SystemPackage
 /// What `livepush serve` was told: the server's configuration and what the command itself needs (the
 /// store, the APNs endpoint and key, the log level), read once from flags, environment variables and
 /// the JSON config file through swift-configuration (``read(arguments:environment:)``).
-public struct ServeSettings: Sendable {
-    public var server = ServerConfiguration()
+package struct ServeSettings: Sendable {
+    package var server = ServerConfiguration()
     /// The JSON config file, when one was given.
-    public var config: String?
-    public var database = PushStoreOpener.defaultDatabase
-    public var environment: APNsEnvironment?
-    public var url: APNsEndpoint?
-    public var caFile: String?
-    public var keyFile: String?
-    public var keyID: String?
-    public var teamID: String?
-    public var logLevel: Logger.Level = .info
+    package var config: String?
+    package var database = PushStoreOpener.defaultDatabase
+    package var environment: APNsEnvironment?
+    package var url: APNsEndpoint?
+    package var caFile: String?
+    package var keyFile: String?
+    package var keyID: String?
+    package var teamID: String?
+    package var logLevel: Logger.Level = .info
     /// Where each setting that was given came from, by key.
-    public var origins: [String: SettingOrigin] = [:]
+    package var origins: [String: SettingOrigin] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Where pushes go: `url`, else Apple's host for `environment` (``read(arguments:environment:)``
     /// makes sure exactly one of them is given).
-    public var endpoint: APNsEndpoint { url ?? .apple(environment ?? .sandbox) }
+    package var endpoint: APNsEndpoint { url ?? .apple(environment ?? .sandbox) }
 
     /// How a message names the setting with this key: where its value came from, else its flag. Keys
     /// joined by "/" (a rule about two settings) name each.
-    public func label(_ keys: String) -> String {
+    package func label(_ keys: String) -> String {
         keys.split(separator: "/").map { key in
             origins[String(key)]?.label ?? ServeSetting.named(String(key))?.flag ?? String(key)
         }.joined(separator: "/")
@@ -41,7 +41,7 @@ public struct ServeSettings: Sendable {
     /// `serve`), else its variable in `environment` (an empty one counts as unset), else the `--config`
     /// file, else keeps its default; then checks them. Errors name the flag, variable or file key the
     /// bad value came from and what is accepted.
-    public static func read(arguments: [String], environment: [String: String]) async throws(ServerConfigurationError) -> ServeSettings {
+    package static func read(arguments: [String], environment: [String: String]) async throws(ServerConfigurationError) -> ServeSettings {
         let flags = try ServeSetting.parse(arguments: arguments)
         let variables = environment.filter { !$0.value.isEmpty }
         var sources = SettingSources(flags: flags, environment: variables)
