@@ -79,27 +79,26 @@ struct JSONBody: Sendable {
     }
 
     func bool(_ key: String) throws(APIError) -> Bool? {
-        guard let value = fields[key], value != .null else { return nil }
-        guard let flag = value.boolValue else {
-            throw .badRequest(name(key), "type", "'\(name(key))' is a JSON \(value.typeName); expected true or false")
-        }
-        return flag
+        try typed(key, rule: "type", expected: "true or false") { $0.boolValue }
     }
 
     func number(_ key: String) throws(APIError) -> Double? {
-        guard let value = fields[key], value != .null else { return nil }
-        guard let number = value.numberValue, number.isFinite else {
-            throw .badRequest(name(key), "type", "'\(name(key))' is a JSON \(value.typeName); expected a finite number")
-        }
-        return number
+        try typed(key, rule: "type", expected: "a finite number") { value in value.numberValue.flatMap { $0.isFinite ? $0 : nil } }
     }
 
     func object(_ key: String) throws(APIError) -> JSONBody? {
+        try typed(key, rule: "object", expected: "a JSON object") { $0.objectValue }.map { JSONBody(fields: $0, prefix: name(key) + ".") }
+    }
+
+    /// The field read by `extract` (nil when absent or null); a value of another type breaks `rule`.
+    private func typed<Value>(
+        _ key: String, rule: String, expected: String, _ extract: (JSONValue) -> Value?
+    ) throws(APIError) -> Value? {
         guard let value = fields[key], value != .null else { return nil }
-        guard let object = value.objectValue else {
-            throw .badRequest(name(key), "object", "'\(name(key))' is a JSON \(value.typeName); expected a JSON object")
+        guard let typed = extract(value) else {
+            throw .badRequest(name(key), rule, "'\(name(key))' is a JSON \(value.typeName); expected \(expected)")
         }
-        return JSONBody(fields: object, prefix: name(key) + ".")
+        return typed
     }
 
     /// A JSON object kept as a value (content-state, attributes).

@@ -222,27 +222,7 @@ enum OpenAPIDocument {
         "additionalProperties": false,
         "required": ["contentState"],
         "properties": {
-          "contentState": {"$ref": "#/components/schemas/ContentState"},
-          "priority": {"$ref": "#/components/schemas/Priority"},
-          "importance": {"$ref": "#/components/schemas/Importance"},
-          "alert": {"$ref": "#/components/schemas/Alert"},
-          "sound": {
-            "allOf": [{"$ref": "#/components/schemas/Sound"}],
-            "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
-          },
-          "staleDate": {"$ref": "#/components/schemas/Date"},
-          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
-          "expiration": {
-            "allOf": [{"$ref": "#/components/schemas/Date"}],
-            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
-          },
-          "collapseId": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 64,
-            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
-            "example": "loot"
-          }
+\#(pushFields)
         }
       },
       "End": {
@@ -250,27 +230,7 @@ enum OpenAPIDocument {
         "additionalProperties": false,
         "description": "contentState is optional: without it the ended activity keeps showing its last state.",
         "properties": {
-          "contentState": {"$ref": "#/components/schemas/ContentState"},
-          "priority": {"$ref": "#/components/schemas/Priority"},
-          "importance": {"$ref": "#/components/schemas/Importance"},
-          "alert": {"$ref": "#/components/schemas/Alert"},
-          "sound": {
-            "allOf": [{"$ref": "#/components/schemas/Sound"}],
-            "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
-          },
-          "staleDate": {"$ref": "#/components/schemas/Date"},
-          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
-          "expiration": {
-            "allOf": [{"$ref": "#/components/schemas/Date"}],
-            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
-          },
-          "collapseId": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 64,
-            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
-            "example": "loot"
-          },
+\#(pushFields),
           "dismissalDate": {"$ref": "#/components/schemas/DismissalDate"}
         }
       },
@@ -280,27 +240,7 @@ enum OpenAPIDocument {
         "required": ["contentState", "attributesType", "attributes", "alert"],
         "description": "alert is required: the device drops a push-to-start without one.",
         "properties": {
-          "contentState": {"$ref": "#/components/schemas/ContentState"},
-          "priority": {"$ref": "#/components/schemas/Priority"},
-          "importance": {"$ref": "#/components/schemas/Importance"},
-          "alert": {"$ref": "#/components/schemas/Alert"},
-          "sound": {
-            "allOf": [{"$ref": "#/components/schemas/Sound"}],
-            "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
-          },
-          "staleDate": {"$ref": "#/components/schemas/Date"},
-          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
-          "expiration": {
-            "allOf": [{"$ref": "#/components/schemas/Date"}],
-            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
-          },
-          "collapseId": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 64,
-            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
-            "example": "loot"
-          },
+\#(pushFields),
           "attributesType": {"$ref": "#/components/schemas/AttributesType"},
           "attributes": {"type": "object", "example": {"heroName": "Cake"}, "description": "The static ActivityAttributes as a JSON object."},
           "inputPushToken": {
@@ -745,5 +685,31 @@ enum OpenAPIDocument {
     }
   }
 }
+"""#
+
+    /// The fields an update, an end and a start share (each schema is flat: additionalProperties false
+    /// does not combine with allOf).
+    private static let pushFields = #"""
+          "contentState": {"$ref": "#/components/schemas/ContentState"},
+          "priority": {"$ref": "#/components/schemas/Priority"},
+          "importance": {"$ref": "#/components/schemas/Importance"},
+          "alert": {"$ref": "#/components/schemas/Alert"},
+          "sound": {
+            "allOf": [{"$ref": "#/components/schemas/Sound"}],
+            "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
+          },
+          "staleDate": {"$ref": "#/components/schemas/Date"},
+          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
+          "expiration": {
+            "allOf": [{"$ref": "#/components/schemas/Date"}],
+            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
+          },
+          "collapseId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
+            "example": "loot"
+          }
 """#
 }
