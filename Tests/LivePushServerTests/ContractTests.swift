@@ -539,7 +539,7 @@ struct ContractRun {
             }
             let example = Self.value(base, at: path)?.stringValue ?? ""
             #expect(matches(example), "\(operation.id): the example of \(field) breaks its own pattern")
-            let broken = try #require(["zz", example + "g", String(example.dropLast())].first { !$0.isEmpty && !matches($0) })
+            let broken = try #require(["zz", example + "g", String(example.dropLast()), example + "\u{7}"].first { !$0.isEmpty && !matches($0) })
             try await expect(operation, body: Self.setting(base, path, to: .string(broken)), .refused(field: field, rule: nil),
                              "\(field) '\(broken)' against \(pattern)", path: negativePath)
         }

@@ -47,7 +47,8 @@ enum OpenAPIDocument {
         "type": "string",
         "minLength": 1,
         "maxLength": 128,
-        "description": "An id: 1 to 128 characters (Unicode characters, not bytes).",
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$",
+        "description": "An id: 1 to 128 characters (Unicode characters, not bytes), none of them a control character (400 invalid).",
         "example": "rangers-1"
       },
       "BundleId": {
@@ -220,6 +221,7 @@ enum OpenAPIDocument {
       "Update": {
         "type": "object",
         "additionalProperties": false,
+        "not": {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
         "required": ["contentState"],
         "properties": {
 \#(pushFields)
@@ -228,6 +230,7 @@ enum OpenAPIDocument {
       "End": {
         "type": "object",
         "additionalProperties": false,
+        "not": {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
         "description": "contentState is optional: without it the ended activity keeps showing its last state.",
         "properties": {
 \#(pushFields),
@@ -237,6 +240,7 @@ enum OpenAPIDocument {
       "Start": {
         "type": "object",
         "additionalProperties": false,
+        "not": {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
         "required": ["contentState", "attributesType", "attributes", "alert"],
         "description": "alert is required: the device drops a push-to-start without one.",
         "properties": {
