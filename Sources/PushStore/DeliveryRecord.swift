@@ -18,6 +18,15 @@ package enum DeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable 
 
 /// What a worker reports when it is done with a claimed push: which push, and how it ended.
 package struct DeliveryResult: Sendable, Hashable, Codable {
+    /// The longest reason the store keeps, and the longest `lastError` of a rescheduled push.
+    package static let maximumReasonLength = 500
+
+    /// `text` cut to `maximum` characters (the last one an ellipsis): an answer from a proxy in front of
+    /// APNs can be any length, and must not make the store refuse a whole batch of outcomes.
+    package static func shortened(_ text: String, maximum: Int = maximumReasonLength) -> String {
+        text.count <= maximum ? text : String(text.prefix(maximum - 1)) + "…"
+    }
+
     package var pushId: UUID
     package var outcome: DeliveryOutcome
     /// When the last request was sent, if one was.
@@ -26,7 +35,8 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
     package var apnsId: String?
     /// The HTTP status of the answer.
     package var status: Int?
-    /// The APNs reason (or another short explanation for `failed`/`expired`).
+    /// The APNs reason (or another short explanation for `failed`/`expired`), at most
+    /// `maximumReasonLength` characters (see `shortened`).
     package var reason: String?
     /// Attempts made in total.
     package var attempts: Int
@@ -89,4 +99,9 @@ package struct CompletionReport: Sendable, Hashable, Codable {
     /// Pushes skipped because the worker no longer holds them (gone, or claimed again by another
     /// worker after the lease ended), in the order of the request.
     package var notHeld: [UUID]
+
+    package init(records: [DeliveryRecord], notHeld: [UUID]) {
+        self.records = records
+        self.notHeld = notHeld
+    }
 }

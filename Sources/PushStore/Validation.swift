@@ -132,7 +132,7 @@ enum Validation {
         if let status = result.status, !(100...599).contains(status) {
             throw .invalidInput(field: "\(field).status", rule: "is \(status); an HTTP status is 100 to 599")
         }
-        if let reason = result.reason { try text(reason, field: "\(field).reason", max: 500) }
+        if let reason = result.reason { try text(reason, field: "\(field).reason", max: DeliveryResult.maximumReasonLength) }
         if let apnsId = result.apnsId { try identifier(apnsId, field: "\(field).apnsId", max: 64) }
         guard result.attempts >= 0 else {
             throw .invalidInput(field: "\(field).attempts", rule: "is \(result.attempts); must be 0 or more")

@@ -167,6 +167,32 @@ import Testing
         await harness.stop()
     }
 
+    @Test func anOverlongReasonIsShortenedAndNeverBlocksTheOtherOutcomes() async throws {
+        // A proxy in front of APNs answers 400 with a 600-character reason: the store keeps 500, and the
+        // other push of the same batch is recorded too; the metric's reason label is `other`.
+        let sender = FakeSender()
+        let long = String(repeating: "proxy says no ", count: 43)
+        sender.enqueue([.success(APNsResponse(status: 400, reason: APNsReason(rawValue: long)))])
+        let harness = try await ServerHarness(sender: sender)
+        try await register(harness, "a1")
+        try await register(harness, "a2")
+        for id in ["a1", "a2"] {
+            let update = try await harness.http.post("/v1/activities/\(id)/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#)
+            #expect(update.status == 202)
+        }
+        #expect(try await ServerHarness.eventually { try await harness.store.outboxDepth() == 0 })
+        let records = try await ["a1", "a2"].asyncReduce([DeliveryRecord]()) { all, id in
+            try await all + harness.store.deliveries(activityId: id, limit: 5)
+        }
+        #expect(records.count == 2)
+        let refused = try #require(records.first { $0.outcome == .rejected })
+        #expect(refused.reason?.count == DeliveryResult.maximumReasonLength && refused.reason?.hasSuffix("…") == true)
+        #expect(records.contains { $0.outcome == .accepted })
+        let metrics = harness.server.metrics.render()
+        #expect(metrics.contains(#"reason="other""#) && !metrics.contains("proxy says no"))
+        await harness.stop()
+    }
+
     @Test func retriesStopAtTheExpiration() async throws {
         let sender = FakeSender()
         sender.enqueue(Array(repeating: .success(APNsResponse(status: 503, reason: .serviceUnavailable)), count: 1000))

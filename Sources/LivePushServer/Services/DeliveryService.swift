@@ -200,7 +200,8 @@ final class DeliveryService: Service, Sendable {
 
     private func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
         do {
-            try await store.reschedule(pushId: item.pushId, owner: owner, nextAttemptAt: next, attempts: attempts, lastError: lastError)
+            try await store.reschedule(pushId: item.pushId, owner: owner, nextAttemptAt: next, attempts: attempts,
+                                       lastError: DeliveryResult.shortened(lastError))
         } catch {
             logger.error("rescheduling a push failed; its claim will expire and it will be retried", metadata: ["pushId": "\(item.pushId)", "error": "\(error)"])
         }
@@ -211,9 +212,29 @@ final class DeliveryService: Service, Sendable {
     private func finish(_ results: [DeliveryResult], owner: String) async {
         guard !results.isEmpty else { return }
         let now = clock.now()
+        let results = results.map { result in
+            var shortened = result
+            shortened.reason = result.reason.map { DeliveryResult.shortened($0) }
+            return shortened
+        }
         let report: CompletionReport
         do {
             report = try await store.complete(owner: owner, results: results, at: now)
+        } catch .invalidInput {
+            // One outcome the store refuses must not hold back the others: record them one by one.
+            logger.error("a batch of push outcomes was refused; recording them one by one", metadata: ["owner": "\(owner)", "count": "\(results.count)"])
+            var records: [DeliveryRecord] = []
+            var notHeld: [UUID] = []
+            for result in results {
+                do {
+                    let single = try await store.complete(owner: owner, results: [result], at: now)
+                    records += single.records
+                    notHeld += single.notHeld
+                } catch {
+                    logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushId)", "error": "\(error)"])
+                }
+            }
+            report = CompletionReport(records: records, notHeld: notHeld)
         } catch {
             logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(results.count)", "error": "\(error)"])
             return
@@ -233,10 +254,11 @@ final class DeliveryService: Service, Sendable {
         }
     }
 
-    /// A bounded label for a reason: APNs reasons as they are, free text as its first word.
+    /// A bounded label for a reason: Apple's known reasons as they are, anything else `other` (a reason from
+    /// a proxy, or our own text, would make the label set unbounded).
     static func metricReason(_ reason: String) -> String {
         let known = APNsReason(rawValue: reason)
-        if case .other = known { return String(reason.prefix { $0.isLetter }) }
+        if case .other = known { return "other" }
         return known.rawValue
     }
 
