@@ -27,6 +27,21 @@ import Testing
         key == "environment" || key == "url" ? [] : ["--url", "https://127.0.0.1:2197"]
     }
 
+    @Test func theDefaultInstanceIdIsStableAcrossRestarts() async throws {
+        let first = try await read(["--url", "https://127.0.0.1:2197", "--port", "9090"])
+        let again = try await read(["--url", "https://127.0.0.1:2197", "--port", "9090"])
+        #expect(first.server.instanceID == again.server.instanceID)
+        #expect(first.server.instanceID.hasPrefix("livepush-") && first.server.instanceID.hasSuffix("-9090"))
+        let other = try await read(["--url", "https://127.0.0.1:2197", "--port", "9091"])
+        #expect(other.server.instanceID != first.server.instanceID, "two instances on one host differ by port")
+        let anyPort = try await read(["--url", "https://127.0.0.1:2197", "--port", "0"])
+        let anyPortAgain = try await read(["--url", "https://127.0.0.1:2197", "--port", "0"])
+        #expect(anyPort.server.instanceID != anyPortAgain.server.instanceID, "port 0: random, as the port is")
+        let given = try await read(["--url", "https://127.0.0.1:2197", "--instance-id", "eu-1"])
+        #expect(given.server.instanceID == "eu-1")
+        #expect(ServeSettings.stableInstanceID(host: "web 1/é", port: 80) == "livepush-web-1---80")
+    }
+
     @Test func theNamesOfEarlierReleasesStay() {
         let flags = Set(ServeSetting.all.filter { $0.sources.contains(.flag) }.map(\.flag))
         #expect(flags.isSuperset(of: [

@@ -56,7 +56,7 @@ extension ServeSetting {
         },
         .parsed("instanceId", \.server.instanceID, placeholder: "ID",
                 help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
-                defaultText: "livepush- and 8 random hex digits") { raw, _ in raw },
+                defaultText: "livepush-HOST-PORT (random with port 0)") { raw, _ in raw },
         .choice("logLevel", \.logLevel, placeholder: "LEVEL", help: "trace, debug, info, notice, warning, error or critical.",
                 defaultText: "info", accepted: "one of trace, debug, info, notice, warning, error, critical") { Logger.Level(rawValue: $0) },
     ]

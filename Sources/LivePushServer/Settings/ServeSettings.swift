@@ -53,6 +53,7 @@ package struct ServeSettings: Sendable {
             ).prefixKeys(with: "livepush"),
         ]
         var settings = ServeSettings()
+        let randomInstanceID = settings.server.instanceID
         // The file is the last source of the others: its path first.
         try await ServeSetting.config.read(from: ConfigReader(providers: providers), sources: sources, into: &settings)
         if let path = settings.config {
@@ -66,10 +67,24 @@ package struct ServeSettings: Sendable {
         }
         try settings.checkEndpoint()
         settings.server.environment = settings.endpoint.environment
+        // Without an --instance-id, a process restarted on the same host and port is the same instance: it
+        // takes back the outbox claims of the run that died at once, not after the claim lease.
+        if settings.server.instanceID == randomInstanceID, settings.server.port != 0 {
+            settings.server.instanceID = Self.stableInstanceID(host: ProcessInfo.processInfo.hostName, port: settings.server.port)
+        }
         do { try settings.server.validate() } catch {
             throw ServerConfigurationError(setting: settings.label(error.setting), rule: error.rule)
         }
         return settings
+    }
+
+    /// `livepush-HOST-PORT`: unique among instances that share a database (two on one host listen on two
+    /// ports), the same across restarts. Host characters other than letters, digits, `.` and `-` become `-`.
+    package static func stableInstanceID(host: String, port: Int) -> String {
+        let name = String(host.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-") ? Character(scalar) : "-"
+        }.prefix(80))
+        return "livepush-\(name.isEmpty ? "host" : name)-\(port)"
     }
 
     /// Exactly one of `environment` and `url`, wherever each came from.
