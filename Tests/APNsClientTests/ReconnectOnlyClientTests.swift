@@ -39,14 +39,7 @@ import Testing
         _ = try harness.simulator.faults.add(FaultRule(goAwayAfterStreams: 1))
         // Patient timeouts: a loaded machine must not turn this into a timeout (the caller's to retry).
         let client = try harness.client(maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
-        var outcomes = [APNsDeliveryOutcome]()
-        for round in 0..<4 {
-            let requests = try (1...2).map { try SimulatorHarness.update(token: String(format: "%08x", round * 2 + $0), health: 1, text: "#\(round)") }
-            await withTaskGroup(of: APNsDeliveryOutcome.self) { group in
-                for request in requests { group.addTask { await client.deliver(request) } }
-                for await outcome in group { outcomes.append(outcome) }
-            }
-        }
+        let outcomes = try await Self.deliverInPairs(client, rounds: 4)
         await client.shutdown()
         #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
         #expect(outcomes.allSatisfy { $0.attempts <= 3 })
@@ -58,18 +51,24 @@ import Testing
         defer { Task { await harness.stop() } }
         _ = try harness.simulator.faults.add(FaultRule(goAwayAfterStreams: 5))
         let client = try harness.client(maximumConnections: 2, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
+        let outcomes = try await Self.deliverInPairs(client, rounds: 15)
+        await client.shutdown()
+        // A GOAWAY either finds a request not yet sent (a new connection takes it), or one sent across it
+        // (not processed: sent again at once); none is lost to the caller.
+        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+        #expect(outcomes.allSatisfy { $0.attempts <= 3 })
+    }
+
+    /// `rounds` rounds of two updates sent at once (each to its own token); every outcome.
+    private static func deliverInPairs(_ client: APNsClient, rounds: Int) async throws -> [APNsDeliveryOutcome] {
         var outcomes = [APNsDeliveryOutcome]()
-        for round in 0..<15 {
+        for round in 0..<rounds {
             let requests = try (1...2).map { try SimulatorHarness.update(token: String(format: "%08x", round * 2 + $0), health: 1, text: "#\(round)") }
             await withTaskGroup(of: APNsDeliveryOutcome.self) { group in
                 for request in requests { group.addTask { await client.deliver(request) } }
                 for await outcome in group { outcomes.append(outcome) }
             }
         }
-        await client.shutdown()
-        // A GOAWAY either finds a request not yet sent (a new connection takes it), or one sent across it
-        // (not processed: sent again at once); none is lost to the caller.
-        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
-        #expect(outcomes.allSatisfy { $0.attempts <= 3 })
+        return outcomes
     }
 }

@@ -133,24 +133,25 @@ import Testing
         await fieldSpelling.stop()
     }
 
-    @Test func derSignatureIsAccepted() async throws {
+    /// A push signed by `makeJWT` (given the harness's key and clock) is answered 200.
+    private func expectAccepted(
+        _ makeJWT: (P256.Signing.PrivateKey, String, String, Date) throws -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let harness = try await EndpointHarness.start()
-        let jwt = try TestJWT.derSigned(key: harness.signingKey.privateKey, keyID: EndpointHarness.keyID,
-                                        teamID: EndpointHarness.teamID, issuedAt: harness.clock.now())
+        let jwt = try makeJWT(harness.signingKey.privateKey, EndpointHarness.keyID, EndpointHarness.teamID, harness.clock.now())
         let client = try await harness.connect()
-        #expect(try await client.send(harness.request(jwt: jwt), body: EndpointHarness.payload).status == 200)
+        #expect(try await client.send(harness.request(jwt: jwt), body: EndpointHarness.payload).status == 200, sourceLocation: sourceLocation)
         await client.close()
         await harness.stop()
     }
 
+    @Test func derSignatureIsAccepted() async throws {
+        try await expectAccepted(TestJWT.derSigned)
+    }
+
     @Test func numericStringIssuedAtIsAcceptedUnlessConfigured() async throws {
-        let harness = try await EndpointHarness.start()
-        let jwt = try TestJWT.stringIssuedAt(key: harness.signingKey.privateKey, keyID: EndpointHarness.keyID,
-                                             teamID: EndpointHarness.teamID, issuedAt: harness.clock.now())
-        let client = try await harness.connect()
-        #expect(try await client.send(harness.request(jwt: jwt), body: EndpointHarness.payload).status == 200)
-        await client.close()
-        await harness.stop()
+        try await expectAccepted(TestJWT.stringIssuedAt)
 
         let strict = try await EndpointHarness.start { $0.acceptStringIssuedAt = false }
         let strictJWT = try TestJWT.stringIssuedAt(key: strict.signingKey.privateKey, keyID: EndpointHarness.keyID,
