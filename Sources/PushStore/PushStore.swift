@@ -3,12 +3,15 @@ import Foundation
 import LiveActivity
 
 /// The durable state of `livepush serve`: activities and their tokens, push-to-start tokens, the outbox
-/// of accepted pushes, delivery history, priority budgets and API keys, each concern its own protocol.
+/// of accepted pushes, delivery history, priority budgets, API keys, shared secrets, idempotency records
+/// and the webhook's queue, each concern its own protocol.
 ///
 /// Implementations (``SQLitePushStore``, ``PostgresPushStore``) pass the same conformance tests. Every
 /// method is atomic: it either completes or changes nothing. Several processes may share one
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
-package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, ApiKeyStore {
+package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, ApiKeyStore,
+    ServerSecretStore, IdempotencyStore, WebhookOutbox
+{
     /// Closes the database connections. Later calls throw `unavailable`.
     func close() async
 }

@@ -4,6 +4,8 @@ package enum PushStoreRecordKind: String, Sendable, Hashable, Codable {
     case pushToStartToken
     case outboxItem
     case apiKey
+    case webhookEvent
+    case idempotencyKey
 }
 
 /// Every failure a ``PushStore`` reports. Each case says what was wrong and, for bad input, which

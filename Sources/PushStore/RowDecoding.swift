@@ -205,4 +205,30 @@ enum RowDecoding {
             revokedAt: try row.optionalDate("revoked_at")
         )
     }
+
+    static func idempotencyRecord(_ row: SQLRow) throws(PushStoreError) -> IdempotencyRecord {
+        let body: Data?
+        if case .null = try row.value("response_body") { body = nil } else { body = try row.data("response_body") }
+        return IdempotencyRecord(
+            owner: try row.string("owner"),
+            key: try row.string("idempotency_key"),
+            requestHash: try row.string("request_hash"),
+            reservedAt: try row.date("reserved_at"),
+            status: try row.optionalInt("status"),
+            responseBody: body,
+            completedAt: try row.optionalDate("completed_at")
+        )
+    }
+
+    static func webhookDelivery(_ row: SQLRow) throws(PushStoreError) -> WebhookDelivery {
+        WebhookDelivery(
+            id: try row.uuid("id"),
+            event: try row.string("event"),
+            body: try row.data("body"),
+            attempts: try row.int("attempts"),
+            createdAt: try row.date("created_at"),
+            nextAttemptAt: try row.date("next_attempt_at"),
+            lastError: try row.optionalString("last_error")
+        )
+    }
 }

@@ -137,6 +137,45 @@ enum Schema {
             "ALTER TABLE activities ADD COLUMN token_valid_since {REAL}",
             "ALTER TABLE push_to_start_tokens ADD COLUMN token_valid_since {REAL}",
         ],
+        // 3: secrets the instances share (the app-token signing key), Idempotency-Key records of send
+        // requests, and webhook events waiting to be delivered (claimed like outbox items).
+        [
+            """
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY,
+                value {BLOB} NOT NULL,
+                created_at {REAL} NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE idempotency_keys (
+                owner TEXT NOT NULL,
+                idempotency_key TEXT NOT NULL,
+                request_hash TEXT NOT NULL,
+                reserved_at {REAL} NOT NULL,
+                status {INT},
+                response_body {BLOB},
+                completed_at {REAL},
+                PRIMARY KEY (owner, idempotency_key)
+            )
+            """,
+            "CREATE INDEX idempotency_keys_reserved ON idempotency_keys (reserved_at)",
+            """
+            CREATE TABLE webhook_outbox (
+                id TEXT PRIMARY KEY,
+                event TEXT NOT NULL,
+                body {BLOB} NOT NULL,
+                attempts {INT} NOT NULL,
+                created_at {REAL} NOT NULL,
+                next_attempt_at {REAL} NOT NULL,
+                claim_owner TEXT,
+                claim_until {REAL},
+                last_error TEXT,
+                available_at {REAL} NOT NULL
+            )
+            """,
+            "CREATE INDEX webhook_outbox_available ON webhook_outbox (available_at, created_at, id)",
+        ],
     ]
 
     /// The migrations with the column types of one database.

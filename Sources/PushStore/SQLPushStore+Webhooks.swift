@@ -1,0 +1,112 @@
+import Foundation
+
+/// The ``WebhookOutbox`` operations.
+extension SQLPushStore {
+    package func enqueueWebhooks(_ deliveries: [WebhookDelivery]) async throws(PushStoreError) {
+        for (index, delivery) in deliveries.enumerated() {
+            try Validation.identifier(delivery.event, field: "deliveries[\(index)].event", max: 64)
+            guard delivery.attempts >= 0 else {
+                throw .invalidInput(field: "deliveries[\(index)].attempts", rule: "is \(delivery.attempts); must be 0 or more")
+            }
+        }
+        guard !deliveries.isEmpty else { return }
+        let dialect = self.dialect
+        try await run("enqueueWebhooks") { session throws(PushStoreError) in
+            try await Self.insertRows(
+                session, dialect: dialect, table: "webhook_outbox",
+                columns: ["id", "event", "body", "attempts", "created_at", "next_attempt_at", "last_error", "available_at"],
+                items: deliveries
+            ) { delivery in
+                [.uuid(delivery.id), .text(delivery.event), .blob(delivery.body), .int(delivery.attempts),
+                 .date(delivery.createdAt), .date(delivery.nextAttemptAt), .text(delivery.lastError), .date(delivery.nextAttemptAt)]
+            }
+        }
+    }
+
+    package func claimWebhooks(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError)
+        -> [WebhookDelivery]
+    {
+        try Validation.identifier(owner, field: "owner")
+        guard (1...10_000).contains(limit) else {
+            throw .invalidInput(field: "limit", rule: "is \(limit); claim 1 to 10000 events at a time")
+        }
+        guard lease > 0, lease <= 86_400 else {
+            throw .invalidInput(field: "lease", rule: "is \(lease) s; a lease lasts more than 0 and at most 86400 s")
+        }
+        let dialect = self.dialect
+        let until = now.addingTimeInterval(lease)
+        return try await run("claimWebhooks") { session throws(PushStoreError) in
+            let rows = try await session.query(
+                """
+                UPDATE webhook_outbox SET claim_owner = ?, claim_until = ?, available_at = ?
+                WHERE id IN (
+                    SELECT id FROM webhook_outbox WHERE available_at <= ?
+                    ORDER BY available_at, created_at, id
+                    LIMIT ?\(dialect.skipLockedClause)
+                )
+                RETURNING *
+                """, [.text(owner), .date(until), .date(until), .date(now), .int(limit)])
+            var deliveries = [WebhookDelivery]()
+            for row in rows { deliveries.append(try RowDecoding.webhookDelivery(row)) }
+            return deliveries.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        }
+    }
+
+    /// Locks the event and checks that `owner` holds its claim.
+    private static func heldWebhook(_ session: any SQLSession, dialect: SQLDialect, id: UUID, owner: String)
+        async throws(PushStoreError)
+    {
+        guard let row = try await session.first(
+            "SELECT claim_owner FROM webhook_outbox WHERE id = ?\(dialect.forUpdateClause)", [.uuid(id)])
+        else { throw .notFound(kind: .webhookEvent, id: id.uuidString.lowercased()) }
+        let holder = try row.optionalString("claim_owner")
+        guard holder == owner else {
+            let held = holder.map { "claimed by '\($0)'" } ?? "not claimed"
+            throw .conflict(detail: "webhook event \(id.uuidString.lowercased()) is \(held), not by '\(owner)'")
+        }
+    }
+
+    package func completeWebhook(id: UUID, owner: String) async throws(PushStoreError) {
+        try Validation.identifier(owner, field: "owner")
+        let dialect = self.dialect
+        try await run("completeWebhook") { session throws(PushStoreError) in
+            try await Self.heldWebhook(session, dialect: dialect, id: id, owner: owner)
+            try await session.execute("DELETE FROM webhook_outbox WHERE id = ?", [.uuid(id)])
+        }
+    }
+
+    package func rescheduleWebhook(id: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
+        async throws(PushStoreError)
+    {
+        try Validation.identifier(owner, field: "owner")
+        try Validation.text(lastError, field: "lastError", max: 1000)
+        guard attempts >= 0 else { throw .invalidInput(field: "attempts", rule: "is \(attempts); must be 0 or more") }
+        let dialect = self.dialect
+        try await run("rescheduleWebhook") { session throws(PushStoreError) in
+            try await Self.heldWebhook(session, dialect: dialect, id: id, owner: owner)
+            try await session.execute(
+                """
+                UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, available_at = ?, last_error = ?,
+                    claim_owner = NULL, claim_until = NULL
+                WHERE id = ?
+                """, [.int(attempts), .date(nextAttemptAt), .date(nextAttemptAt), .text(lastError), .uuid(id)])
+        }
+    }
+
+    package func releaseWebhooks(owner: String) async throws(PushStoreError) -> Int {
+        try Validation.identifier(owner, field: "owner")
+        return try await run("releaseWebhooks") { session throws(PushStoreError) in
+            try await session.query(
+                """
+                UPDATE webhook_outbox SET claim_owner = NULL, claim_until = NULL, available_at = next_attempt_at
+                WHERE claim_owner = ? RETURNING id
+                """, [.text(owner)]).count
+        }
+    }
+
+    package func webhookDepth() async throws(PushStoreError) -> Int {
+        try await run("webhookDepth", readOnly: true) { session throws(PushStoreError) in
+            try await session.first("SELECT COUNT(*) AS n FROM webhook_outbox")?.int("n") ?? 0
+        }
+    }
+}
