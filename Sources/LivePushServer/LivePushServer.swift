@@ -21,6 +21,7 @@ package final class LivePushServer: Service, Sendable {
     private let keys: APIKeyChecker
     private let pushes: PushService
     private let activities: ActivityService
+    private let identity: IdentityService
     private let webhook: WebhookService
     private let delivery: DeliveryService
     private let sweeper: LifecycleSweeper
@@ -46,7 +47,10 @@ package final class LivePushServer: Service, Sendable {
         let webhook = WebhookService(url: configuration.webhookURL, logger: logger)
         self.webhook = webhook
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
-        keys = APIKeyChecker(store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys)
+        let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
+        keys = APIKeyChecker(
+            store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey, clock: clock)
+        identity = IdentityService(key: tokenKey, configuration: configuration, clock: clock, logger: logger)
         let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: webhook, signal: signal)
         self.pushes = pushes
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: webhook)
@@ -65,10 +69,12 @@ package final class LivePushServer: Service, Sendable {
         let router = Router(context: APIRequestContext.self)
         let methods = MethodTable()
         router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
-        AppRoutes(activities: activities, clock: clock)
-            .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .app, keys: keys)))
-        BackendRoutes(pushes: pushes, activities: activities, clock: clock)
-            .add(to: router.group("v1").add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys)))
+        AppRoutes(activities: activities, identity: identity, clock: clock).add(to: router.group("v1")
+            .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
+            .add(middleware: RateLimitMiddleware(perMinute: configuration.appRateLimit, burst: configuration.appRateBurst, metrics: metrics)))
+        BackendRoutes(pushes: pushes, activities: activities, identity: identity, clock: clock).add(to: router.group("v1")
+            .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
+            .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics)))
         OperationsRoutes(store: store, metrics: metrics).add(to: router)
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
@@ -79,6 +85,7 @@ package final class LivePushServer: Service, Sendable {
     package func makeApplication() -> some ApplicationProtocol {
         let listening = listening
         let logger = logger
+        let developmentAppKeys = configuration.appKeys
         let deadlines = RequestDeadlines(
             header: .milliseconds(Int64(configuration.requestHeaderTimeout * 1000)),
             body: .milliseconds(Int64(configuration.requestBodyTimeout * 1000))
@@ -91,6 +98,9 @@ package final class LivePushServer: Service, Sendable {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("livepush serve listening", metadata: ["port": "\(port)"])
+                if !developmentAppKeys.isEmpty {
+                    logger.notice("development app keys in use (--app-key): they act for any user and are not rate-limited; for local use only. Apps use user tokens (POST /v1/users/{userId}/app-tokens) or installation tokens", metadata: ["count": "\(developmentAppKeys.count)"])
+                }
                 listening.open(port: port)
             },
             logger: logger

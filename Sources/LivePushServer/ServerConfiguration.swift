@@ -51,6 +51,18 @@ package struct ServerConfiguration: Sendable {
     /// Development API keys accepted besides the stored ones (never stored or logged).
     package var appKeys: [String] = []
     package var backendKeys: [String] = []
+    /// Signs app tokens (HMAC-SHA256, at least 32 characters); nil: a random key kept in the store, which
+    /// every instance on the database shares. Changing it invalidates every token issued before.
+    package var appTokenSecret: String?
+    /// How long a user token lives when the backend does not say (60 s to 7 days).
+    package var appTokenLifetime: TimeInterval = 3600
+    /// Requests per minute each app principal (user, installation, app key) may make on the app routes,
+    /// with bursts up to `appRateBurst` at once; 0: no limit. Development app keys are not limited.
+    package var appRateLimit = 120
+    package var appRateBurst = 30
+    /// The same per key on the backend routes (development backend keys included).
+    package var backendRateLimit = 60_000
+    package var backendRateBurst = 2000
     /// How many delivery records `GET /v1/activities/{id}` returns.
     package var historyLimit = 50
     /// Names this process's outbox claims; unique among running instances. Keep it stable across restarts
@@ -112,6 +124,14 @@ package struct ServerConfiguration: Sendable {
         if let webhookURL {
             try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhookUrl", "must be an http or https URL")
         }
+        if let appTokenSecret {
+            try require(appTokenSecret.utf8.count >= 32, "appTokenSecret", "must have at least 32 characters (e.g. `openssl rand -hex 32`)")
+        }
+        try require((60...(7 * 86_400)).contains(appTokenLifetime), "appTokenLifetime", "must be 60 seconds to 7 days")
+        try require((0...100_000_000).contains(appRateLimit), "appRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
+        try require((0...100_000_000).contains(backendRateLimit), "backendRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
+        try require((1...1_000_000).contains(appRateBurst), "appRateBurst", "must be 1 to 1000000 requests")
+        try require((1...1_000_000).contains(backendRateBurst), "backendRateBurst", "must be 1 to 1000000 requests")
         for key in appKeys + backendKeys {
             try require(key.count >= 16, "appKey/backendKey", "development keys must have at least 16 characters")
         }

@@ -52,6 +52,14 @@ package final class ServerMetrics: Sendable {
         self.latency.record(max(latency, .zero))
     }
 
+    /// Counts a request refused with 429 by the rate limit of its scope (`app` or `backend`).
+    func recordRateLimited(scope: String) {
+        registry.makeCounter(
+            descriptor: Self.name("rate_limited_requests", "Requests refused with 429 because their principal went over its rate limit."),
+            labels: [("scope", scope)]
+        ).increment()
+    }
+
     func recordAccepted(_ count: Int) { accepted.increment(by: Int64(count)) }
     func recordDowngrade() { downgrades.increment() }
     func recordCoalesced(_ count: Int) { if count > 0 { coalesced.increment(by: Int64(count)) } }

@@ -15,13 +15,14 @@ import Testing
         let document = try await ContractDocument(harness.http)
         var run = ContractRun(harness: harness, document: document)
         let operations = document.operations()
-        #expect(operations.count == 14)
+        #expect(operations.count == 16)
         let expectedFields: [String: Set<String>] = [
             "registerActivity": ActivityRegistrationBody.fields, "rotatePushToken": PushTokenRotationBody.fields,
             "storePushToStartToken": PushToStartTokenBody.fields, "activityEnded": EndedBody.fields,
             "activityDismissed": DismissedBody.fields, "updateActivity": SendBody.fields(for: .update),
             "updateGroup": SendBody.fields(for: .update), "endActivity": SendBody.fields(for: .end),
             "endGroup": SendBody.fields(for: .end), "startForUser": SendBody.fields(for: .start),
+            "mintAppToken": AppTokenRequestBody.fields, "openInstallation": InstallationBody.fields,
         ]
         #expect(document.propertyNames("Alert") == SendBody.Alert.fields)
         #expect(document.propertyNames("LocalizedText") == SendBody.AlertText.localizedFields)
@@ -243,6 +244,10 @@ struct ContractRun {
     var checks = 0
     var properties = 0
     private var serial = 0
+    private var mintedToken: String?
+    /// The document's example id (its example bodies register activity `rangers-1` for user `rangers-1`),
+    /// so the user token may change what the examples registered.
+    static let contractUser = "rangers-1"
 
     init(harness: ServerHarness, document: ContractDocument) {
         self.harness = harness
@@ -323,7 +328,8 @@ struct ContractRun {
         var path = operation.path
         if path.contains("{activityId}") {
             let id = fresh("contract-activity")
-            let registered = try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: Self.randomHex(64)))
+            let registered = try await http.post("/v1/activities", key: ServerHarness.appKey,
+                                                 registrationJSON(activityId: id, token: Self.randomHex(64), userId: Self.contractUser))
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{activityId}", with: id)
         }
@@ -348,12 +354,21 @@ struct ContractRun {
 
     // MARK: - Checks
 
+    /// A user token for `contractUser`, the owner of the activities the targets register.
+    mutating func userToken() async throws -> String {
+        if let token = mintedToken { return token }
+        let minted = try await harness.http.post("/v1/users/\(Self.contractUser)/app-tokens", key: ServerHarness.backendKey, "{}")
+        let token = try #require(minted.json?["token"]?.stringValue, "\(minted.text)")
+        mintedToken = token
+        return token
+    }
+
     mutating func expect(_ operation: ContractDocument.Operation, body: JSONValue?, _ expectation: Expectation, _ what: String,
-                         path fixedPath: String? = nil) async throws {
+                         path fixedPath: String? = nil, key: String? = nil) async throws {
         checks += 1
         let path: String
         if let fixedPath { path = fixedPath } else { path = try await target(operation, body: body) }
-        let response = try await harness.http.request(operation.method, path, key: operation.key, body: body.map { $0.serialized() }).response
+        let response = try await harness.http.request(operation.method, path, key: key ?? operation.key, body: body.map { $0.serialized() }).response
         let context = "\(operation.id) \(what): \(response.status) \(response.text)"
         switch expectation {
         case .accepted(let tolerated):
@@ -411,7 +426,10 @@ struct ContractRun {
     mutating func check(_ operation: ContractDocument.Operation, schema: JSONValue) async throws {
         let valid = try validBody(schema)
         try await expect(operation, body: valid, .accepted(tolerating: []), "the example body")
-        try await expect(operation, body: try validBody(schema, onlyRequired: true), .accepted(tolerating: []), "the required fields alone")
+        // As an app sends it: with a user token, which names the user (the development key also takes any
+        // userId, so the other checks use it).
+        try await expect(operation, body: try validBody(schema, onlyRequired: true), .accepted(tolerating: []), "the required fields alone",
+                         key: operation.key == ServerHarness.appKey && operation.id != "openInstallation" ? try await userToken() : nil)
         if operation.bodyRequired {
             try await expect(operation, body: nil, .refused(field: nil, rule: "required"), "no body")
         } else {

@@ -16,6 +16,8 @@ import Testing
         "claimLease": "2m", "pollInterval": "0.5", "retryBaseDelay": "2s", "retryMaxDelay": "30s", "historyLimit": "20",
         "requestHeaderTimeout": "10s", "requestBodyTimeout": "2m", "shutdownTimeout": "45s",
         "webhookUrl": "https://example.com/hook", "instanceId": "livepush-a", "logLevel": "debug",
+        "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "appRateLimit": "60",
+        "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100",
     ]
 
     private func read(_ arguments: [String], _ environment: [String: String] = [:]) async throws(ServerConfigurationError) -> ServeSettings {
@@ -66,7 +68,7 @@ import Testing
             "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
             "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
-            "shutdownTimeout",
+            "shutdownTimeout", "appTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
         ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

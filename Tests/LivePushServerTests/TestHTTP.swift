@@ -25,9 +25,12 @@ struct TestHTTP: Sendable {
     }
 
     /// Any body bytes (not necessarily UTF-8); also returns the response headers.
-    func request(_ method: String, _ path: String, key: String? = nil, body: Data?) async throws -> (response: TestResponse, headers: [String: String]) {
+    func request(_ method: String, _ path: String, key: String? = nil, body: Data?, headers extra: [String: String] = [:])
+        async throws -> (response: TestResponse, headers: [String: String])
+    {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
         request.httpMethod = method
+        for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
         if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

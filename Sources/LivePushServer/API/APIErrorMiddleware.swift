@@ -45,11 +45,12 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The one mapping from domain refusals to HTTP: invalid 400, notFound 404, conflict 409, unavailable
+    /// The one mapping from domain refusals to HTTP: invalid 400, forbidden 403, notFound 404, conflict 409, unavailable
     /// 503 (logged here, answered without internals).
     func apiError(_ error: DomainError) -> APIError {
         switch error.kind {
         case .invalid: return APIError(.badRequest, field: error.subject, rule: error.rule, error.message)
+        case .forbidden: return APIError(.forbidden, field: error.subject, rule: error.rule, error.message)
         case .notFound: return APIError(.notFound, field: error.subject, rule: error.rule, error.message)
         case .conflict: return APIError(.conflict, field: error.subject, rule: error.rule, error.message)
         case .unavailable:

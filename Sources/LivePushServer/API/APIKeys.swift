@@ -1,3 +1,4 @@
+import APNsCore
 import Crypto
 import Foundation
 import Hummingbird
@@ -26,52 +27,82 @@ package enum APIKeys {
     }
 }
 
-/// Finds the principal of `Authorization: Bearer <key>` among the development keys and the stored keys.
+/// Finds the principal of `Authorization: Bearer <credential>`: a development key, a stored key, or an
+/// app token this server signed.
 struct APIKeyChecker: Sendable {
     let store: any PushStore
     /// Hashes of the development keys, with their scope.
     let developmentKeys: [String: ApiKeyScope]
+    let tokens: AppTokenKey
+    let clock: any WallClock
 
-    init(store: any PushStore, appKeys: [String], backendKeys: [String]) {
+    init(store: any PushStore, appKeys: [String], backendKeys: [String], tokens: AppTokenKey, clock: any WallClock) {
         self.store = store
         var keys: [String: ApiKeyScope] = [:]
         for key in appKeys { keys[APIKeys.hash(key)] = .app }
         for key in backendKeys { keys[APIKeys.hash(key)] = .backend }
         developmentKeys = keys
+        self.tokens = tokens
+        self.clock = clock
     }
 
-    /// The request's principal when it holds an active key of `scope`; throws 401 without a known active
-    /// key and 403 for a key of another scope.
+    /// The request's principal when it holds an active credential of `scope`; throws 401 without a known
+    /// active one and 403 for one of another scope.
     func principal(authorization: String?, requiring scope: ApiKeyScope) async throws(APIError) -> Principal {
         let field = "Authorization"
+        let what = scope == .app ? "<user token>" : "<API key>"
         guard let authorization, !authorization.isEmpty else {
-            throw APIError(.unauthorized, field: field, rule: "required", "send 'Authorization: Bearer <API key>' (create keys with `livepush keys create --scope \(scope.rawValue)`)")
+            let how = scope == .app
+                ? "apps get a user token from their backend (POST /v1/users/{userId}/app-tokens) or an installation token (POST /v1/installations)"
+                : "create keys with `livepush keys create --scope backend`"
+            throw APIError(.unauthorized, field: field, rule: "required", "send 'Authorization: Bearer \(what)'; \(how)")
         }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw APIError(.unauthorized, field: field, rule: "bearer", "the Authorization header must be 'Bearer <API key>'")
+            throw APIError(.unauthorized, field: field, rule: "bearer", "the Authorization header must be 'Bearer \(what)'")
         }
-        let hash = APIKeys.hash(String(parts[1]).trimmingCharacters(in: .whitespaces))
-        let found: Principal
-        if let development = developmentKeys[hash] {
-            found = Principal(scope: development, keyId: nil)
-        } else {
-            let record: ApiKeyRecord?
-            do {
-                record = try await store.apiKey(byHash: hash)
-            } catch {
-                throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "API keys cannot be checked right now; retry later")
-            }
-            guard let record, record.isActive else {
-                throw APIError(.unauthorized, field: field, rule: "apiKey", "the API key is unknown or revoked")
-            }
-            found = Principal(scope: record.scope, keyId: record.id)
-        }
+        let credential = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        let found = credential.hasPrefix("lp_") || !credential.contains(".")
+            ? try await keyPrincipal(credential) : try await tokenPrincipal(credential)
         guard found.scope == scope else {
-            let allowed = scope == .app ? "app keys register activities and tokens" : "backend keys send pushes and read activities"
-            throw APIError(.forbidden, field: field, rule: "scope", "this route needs a \(scope.rawValue) key but the key has scope \(found.scope.rawValue); \(allowed)")
+            let allowed = scope == .app
+                ? "app routes take a user or installation token (or an app key, for POST /v1/installations)"
+                : "backend routes take a backend key; user tokens act only on the app routes"
+            throw APIError(.forbidden, field: field, rule: "scope", "this route needs scope \(scope.rawValue) but the credential has scope \(found.scope.rawValue); \(allowed)")
         }
         return found
+    }
+
+    private func keyPrincipal(_ key: String) async throws(APIError) -> Principal {
+        let hash = APIKeys.hash(key)
+        if let development = developmentKeys[hash] {
+            return Principal(scope: development, credential: .developmentKey)
+        }
+        let record: ApiKeyRecord?
+        do {
+            record = try await store.apiKey(byHash: hash)
+        } catch {
+            throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "API keys cannot be checked right now; retry later")
+        }
+        guard let record, record.isActive else {
+            throw APIError(.unauthorized, field: "Authorization", rule: "apiKey", "the API key is unknown or revoked")
+        }
+        return Principal(scope: record.scope, credential: .storedKey(record.id))
+    }
+
+    private func tokenPrincipal(_ token: String) async throws(APIError) -> Principal {
+        let codec: AppTokenCodec
+        do {
+            codec = try await tokens.codec()
+        } catch {
+            throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "app tokens cannot be checked right now; retry later")
+        }
+        do {
+            let content = try codec.verify(token, now: clock.now())
+            return Principal(scope: .app, credential: .appToken(content.kind, subject: content.subject))
+        } catch {
+            throw APIError(.unauthorized, field: "Authorization", rule: error == .expired ? "expired" : "appToken", error.description)
+        }
     }
 }
 

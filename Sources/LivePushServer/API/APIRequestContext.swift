@@ -3,11 +3,44 @@ import Hummingbird
 import HummingbirdAuth
 import PushStore
 
-/// Who a request acts for: the scope of its API key, and the key's id when it is a stored key.
+/// Who a request acts for: the scope of its credential and the credential itself.
 package struct Principal: Sendable, Hashable {
+    package enum Credential: Sendable, Hashable {
+        /// A development key given on the command line (`--app-key`, `--backend-key`).
+        case developmentKey
+        /// A stored API key (`livepush keys create`).
+        case storedKey(UUID)
+        /// An app token (user or installation) acting for `subject`.
+        case appToken(AppToken.Kind, subject: String)
+    }
+
     package var scope: ApiKeyScope
-    /// The stored key's id; nil for a development key given on the command line.
-    package var keyId: UUID?
+    package var credential: Credential
+
+    /// The stored key's id; nil for development keys and app tokens.
+    package var keyId: UUID? {
+        if case .storedKey(let id) = credential { return id }
+        return nil
+    }
+
+    /// Whom an app request acts for.
+    package var appActor: AppActor {
+        switch credential {
+        case .developmentKey: return .anyUser
+        case .storedKey: return .installer
+        case .appToken(_, let subject): return .user(subject)
+        }
+    }
+
+    /// The bucket of the rate limits and the key space of `Idempotency-Key`s: one per principal (a user or
+    /// installation, a stored key, the development keys of a scope). Never contains a secret.
+    package var name: String {
+        switch credential {
+        case .developmentKey: return "\(scope.rawValue):development"
+        case .storedKey(let id): return "\(scope.rawValue):key:\(id.uuidString.lowercased())"
+        case .appToken(let kind, let subject): return "app:\(kind.rawValue):\(subject)"
+        }
+    }
 }
 
 /// The request context of the API: Hummingbird's core context and the principal the authentication
@@ -19,5 +52,12 @@ package struct APIRequestContext: AuthRequestContext, RequestContext {
     package init(source: Source) {
         coreContext = .init(source: source)
         identity = nil
+    }
+}
+
+extension APIRequestContext {
+    /// Whom an app route's request acts for (the authentication middleware set the principal).
+    var actor: AppActor {
+        get throws { try requireIdentity().appActor }
     }
 }

@@ -3,16 +3,25 @@ import Foundation
 import Hummingbird
 import PushStore
 
-/// The app's routes (behind an app key): register an activity, rotate its token, store push-to-start
-/// tokens, report an activity ended or dismissed. Each reads its input and calls `ActivityService`
-/// (which stamps registrations with the time they arrive: the `at` given here is replaced).
+/// The app's routes (behind an app credential): open an installation, register an activity, rotate its
+/// token, store push-to-start tokens, report an activity ended or dismissed. Each reads its input and
+/// calls `ActivityService` or `IdentityService` as the request's principal (`AppActor`: a user token acts
+/// for its user only). `ActivityService` stamps registrations with the time they arrive: the `at` given
+/// here is replaced.
 struct AppRoutes: Sendable {
     let activities: ActivityService
+    let identity: IdentityService
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (activities, clock) = (activities, clock)
-        routes.post("activities") { request, _ -> Response in
+        let (activities, identity, clock) = (activities, identity, clock)
+        routes.post("installations") { request, context -> Response in
+            let body = try await JSONBody.read(request, allowEmpty: true)
+            try body.allowOnly(InstallationBody.fields)
+            let opened = try await identity.openInstallation(as: try context.actor)
+            return APIResponse.json(InstallationView(installationId: opened.installationId, token: opened.token), status: .created)
+        }
+        routes.post("activities") { request, context -> Response in
             let body = try await JSONBody.read(request)
             try body.allowOnly(ActivityRegistrationBody.fields)
             let registration = ActivityRegistration(
@@ -26,20 +35,20 @@ struct AppRoutes: Sendable {
                 frequentPushesEnabled: try body.bool("frequentPushesEnabled") ?? false,
                 at: Date()
             )
-            return APIResponse.json(ActivityView(try await activities.register(registration)), status: .created)
+            return APIResponse.json(ActivityView(try await activities.register(registration, as: try context.actor)), status: .created)
         }
         routes.put("activities/:activityId/push-token") { request, context -> Response in
             let activityId = try RouteInputs.pathId("activityId", context)
             let body = try await JSONBody.read(request)
             try body.allowOnly(PushTokenRotationBody.fields)
             let token = try RouteInputs.token(body, "pushToken")
-            return APIResponse.json(ActivityView(try await activities.rotateToken(activityId: activityId, to: token)))
+            return APIResponse.json(ActivityView(try await activities.rotateToken(activityId: activityId, to: token, as: try context.actor)))
         }
-        routes.put("push-to-start-tokens") { request, _ -> Response in
+        routes.put("push-to-start-tokens") { request, context -> Response in
             let body = try await JSONBody.read(request)
             try body.allowOnly(PushToStartTokenBody.fields)
             let registration = PushToStartRegistration(
-                userId: try body.requiredString("userId", maxLength: RouteInputs.maximumIdLength),
+                userId: try body.string("userId", maxLength: RouteInputs.maximumIdLength) ?? "",
                 deviceId: try body.requiredString("deviceId", maxLength: RouteInputs.maximumIdLength),
                 bundleId: try body.requiredString("bundleId", maxLength: 255),
                 attributesType: try body.requiredString("attributesType", maxLength: 128),
@@ -47,21 +56,21 @@ struct AppRoutes: Sendable {
                 token: try RouteInputs.token(body, "token"),
                 at: Date()
             )
-            return APIResponse.json(PushToStartView(try await activities.storePushToStartToken(registration)))
+            return APIResponse.json(PushToStartView(try await activities.storePushToStartToken(registration, as: try context.actor)))
         }
         routes.post("activities/:activityId/ended") { request, context -> Response in
             let activityId = try RouteInputs.pathId("activityId", context)
             let body = try await JSONBody.read(request, allowEmpty: true)
             try body.allowOnly(EndedBody.fields)
             let dismissal = try body.date("dismissalDate", now: clock.now(), earliest: JSONBody.earliestDismissal)
-            return APIResponse.json(ActivityView(try await activities.endedByApp(activityId: activityId, dismissalDate: dismissal)))
+            return APIResponse.json(ActivityView(try await activities.endedByApp(activityId: activityId, dismissalDate: dismissal, as: try context.actor)))
         }
         // ActivityKit's `.dismissed`: the person removed it, or the system did after its dismissal date.
         routes.post("activities/:activityId/dismissed") { request, context -> Response in
             let activityId = try RouteInputs.pathId("activityId", context)
             let body = try await JSONBody.read(request, allowEmpty: true)
             try body.allowOnly(DismissedBody.fields)
-            return APIResponse.json(ActivityView(try await activities.dismissedByApp(activityId: activityId)))
+            return APIResponse.json(ActivityView(try await activities.dismissedByApp(activityId: activityId, as: try context.actor)))
         }
     }
 }

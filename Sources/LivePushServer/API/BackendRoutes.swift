@@ -4,16 +4,26 @@ import Hummingbird
 import LiveActivity
 import PushStore
 
-/// The backend's routes (behind a backend key): update or end an activity or a group, start activities
+/// The backend's routes (behind a backend key): mint a user's app token, update or end an activity or a group, start activities
 /// by push-to-start, read an activity with its delivery history. Each reads its input and calls
 /// `PushService` or `ActivityService`.
 struct BackendRoutes: Sendable {
     let pushes: PushService
     let activities: ActivityService
+    let identity: IdentityService
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (pushes, activities, clock) = (pushes, activities, clock)
+        let (pushes, activities, identity, clock) = (pushes, activities, identity, clock)
+        // The backend vouches for its user: the app acts with this token, for this user only.
+        routes.post("users/:userId/app-tokens") { request, context -> Response in
+            let userId = try RouteInputs.pathId("userId", context)
+            let body = try await JSONBody.read(request, allowEmpty: true)
+            try body.allowOnly(AppTokenRequestBody.fields)
+            let lifetime = try body.integer("ttlSeconds").map(TimeInterval.init)
+            let issued = try await identity.userToken(for: userId, lifetime: lifetime)
+            return APIResponse.json(AppTokenView(token: issued.token, userId: userId, expiresAt: issued.expiresAt), status: .created)
+        }
         for kind in [LiveActivityEvent.update, .end] {
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in
                 let activityId = try RouteInputs.pathId("activityId", context)

@@ -86,6 +86,13 @@ struct JSONBody: Sendable {
         try typed(key, rule: "type", expected: "a finite number") { value in value.numberValue.flatMap { $0.isFinite ? $0 : nil } }
     }
 
+    /// A whole number (`60`, not `60.5` or `"60"`).
+    func integer(_ key: String) throws(APIError) -> Int? {
+        try typed(key, rule: "integer", expected: "a whole number") { value in
+            value.numberValue.flatMap { $0.isFinite && $0.rounded() == $0 && abs($0) < 1e15 ? Int($0) : nil }
+        }
+    }
+
     func object(_ key: String) throws(APIError) -> JSONBody? {
         try typed(key, rule: "object", expected: "a JSON object") { $0.objectValue }.map { JSONBody(fields: $0, prefix: name(key) + ".") }
     }

@@ -11,11 +11,11 @@ enum OpenAPIDocument {
   "info": {
     "title": "LivePush provider server",
     "version": "1.0.0",
-    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <API key>': app keys register, backend keys send and read. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001 to 10 years ahead. Every refusal is a 4xx or 503 with {\"error\":{\"field\",\"rule\",\"message\"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500)."
+    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <credential>'. Backend keys send, read and mint user tokens. Apps act for one user: with a user token the backend mints (POST /v1/users/{userId}/app-tokens), or, without accounts, with an installation token that the app key opens (POST /v1/installations); an app credential touches only its user's activities and push-to-start tokens (403 otherUser). A development app key (--app-key) acts for any user. Each principal has a rate limit: 429 rateLimit with Retry-After. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001 to 10 years ahead. Every refusal is a 4xx or 503 with {\"error\":{\"field\",\"rule\",\"message\"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500)."
   },
   "components": {
     "securitySchemes": {
-      "appKey": {"type": "http", "scheme": "bearer", "description": "An API key of scope app (livepush keys create --scope app)."},
+      "appKey": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT", "description": "An app credential: a user token (HS256 JWT from POST /v1/users/{userId}/app-tokens) or an installation token (from POST /v1/installations), acting for one user or installation; an app key of scope app (livepush keys create --scope app) only opens installations; a development key (--app-key) acts for any user."},
       "backendKey": {"type": "http", "scheme": "bearer", "description": "An API key of scope backend (livepush keys create --scope backend)."}
     },
     "schemas": {
@@ -35,7 +35,7 @@ enum OpenAPIDocument {
               },
               "rule": {
                 "type": "string",
-                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Keys: required, bearer, apiKey (401), scope (403). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
+                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
               },
               "message": {"type": "string", "description": "One sentence for a person: what was wrong and what is accepted."}
             }
@@ -133,14 +133,52 @@ enum OpenAPIDocument {
       "PushToStartToken": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["userId", "deviceId", "bundleId", "attributesType", "environment", "token"],
+        "required": ["deviceId", "bundleId", "attributesType", "environment", "token"],
         "properties": {
-          "userId": {"$ref": "#/components/schemas/Id"},
+          "userId": {
+            "allOf": [{"$ref": "#/components/schemas/Id"}],
+            "description": "Whose device it is. With an app token: its user (leave it out, or give the same id; another is 403 otherUser). Required with a development app key (400 required)."
+          },
           "deviceId": {"$ref": "#/components/schemas/Id"},
           "bundleId": {"$ref": "#/components/schemas/BundleId"},
           "attributesType": {"$ref": "#/components/schemas/AttributesType"},
           "environment": {"$ref": "#/components/schemas/Environment"},
           "token": {"$ref": "#/components/schemas/DeviceToken"}
+        }
+      },
+      "AppTokenRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "ttlSeconds": {
+            "type": "integer", "minimum": 60, "maximum": 604800, "example": 3600,
+            "description": "How long the token lives: 60 seconds to 7 days (400 range; not a whole number: 400 integer). Default: the server's appTokenLifetime (1 hour)."
+          }
+        },
+        "description": "No body, {} or a lifetime."
+      },
+      "AppToken": {
+        "type": "object",
+        "required": ["token", "userId", "expiresAt"],
+        "properties": {
+          "token": {"type": "string", "description": "Send it as 'Authorization: Bearer <token>' on the app routes; it acts for userId only."},
+          "userId": {"type": "string"},
+          "expiresAt": {"type": "string", "format": "date-time"}
+        }
+      },
+      "InstallationRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "maxProperties": 0,
+        "properties": {},
+        "description": "No fields: send no body or {}."
+      },
+      "Installation": {
+        "type": "object",
+        "required": ["installationId", "token"],
+        "properties": {
+          "installationId": {"type": "string", "example": "inst_3q2-7wEjQz6v1hQ9mK0b4A", "description": "inst_ and 22 base64url characters; the backend addresses it as a user id (POST /v1/users/{installationId}/start)."},
+          "token": {"type": "string", "description": "Acts for the installation; does not expire. Keep it in the keychain."}
         }
       },
       "EndedByApp": {
@@ -402,11 +440,11 @@ enum OpenAPIDocument {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "Unauthorized": {
-        "description": "401: no Authorization header (rule required), not 'Bearer <key>' (bearer), or an unknown or revoked key (apiKey).",
+        "description": "401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "Forbidden": {
-        "description": "403 scope: the key is of the other scope (app keys register, backend keys send and read).",
+        "description": "403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential acting on another user's activity or naming another userId), installerKey (an app key does more than open installations), appToken (an app token opening an installation).",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "NotFound": {
@@ -423,6 +461,11 @@ enum OpenAPIDocument {
       },
       "Unavailable": {
         "description": "503 unavailable: storage does not answer; nothing was written; retry later.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
+      "TooManyRequests": {
+        "description": "429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.",
+        "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 1}, "description": "Seconds until a request will be allowed."}},
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "MethodNotAllowed": {
@@ -472,6 +515,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "409": {"$ref": "#/components/responses/Conflict"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
@@ -492,6 +536,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
@@ -509,6 +554,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "409": {"$ref": "#/components/responses/Conflict"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
@@ -528,6 +574,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
@@ -546,6 +593,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
@@ -564,6 +612,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "409": {"$ref": "#/components/responses/Conflict"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
@@ -583,6 +632,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "409": {"$ref": "#/components/responses/Conflict"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
@@ -602,6 +652,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
@@ -620,6 +671,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
@@ -638,7 +690,43 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/users/{userId}/app-tokens": {
+      "post": {
+        "operationId": "mintAppToken",
+        "summary": "Mint a user token: the backend vouches for its user, and the app acts with it for that user only (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/userId"}],
+        "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppTokenRequest"}}}},
+        "responses": {
+          "201": {"description": "The token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppToken"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/installations": {
+      "post": {
+        "operationId": "openInstallation",
+        "summary": "Open an installation, for apps without accounts: a new id and a token acting for it (app key)",
+        "security": [{"appKey": []}],
+        "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InstallationRequest"}}}},
+        "responses": {
+          "201": {"description": "The installation.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Installation"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
@@ -658,6 +746,7 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }

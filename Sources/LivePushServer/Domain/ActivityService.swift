@@ -20,18 +20,24 @@ final class ActivityService: Sendable {
         self.events = events
     }
 
-    /// Registers (or re-registers) an activity and its update token.
-    func register(_ registration: ActivityRegistration) async throws(DomainError) -> ActivityRecord {
-        let record = try await arrive(registration) { [store] (stamped) async throws(PushStoreError) in try await store.register(stamped) }
+    /// Registers (or re-registers) an activity and its update token, for the actor's user: an app token
+    /// registers for its user only, and never over another user's activity.
+    func register(_ registration: ActivityRegistration, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+        var owned = registration
+        owned.userId = try actor.owner(claimed: registration.userId)
+        if case .user = actor,
+           let existing = try await stored({ () async throws(PushStoreError) in try await store.activity(id: registration.activityId) })
+        {
+            try actor.mayChange(existing)
+        }
+        let record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.register(stamped) }
         logger.info("activity registered", metadata: ["activityId": "\(record.activityId)", "token": "\(record.pushToken.shortened)"])
         return record
     }
 
     /// The activity's new update token (ActivityKit rotated it).
-    func rotateToken(activityId: String, to token: DeviceToken) async throws(DomainError) -> ActivityRecord {
-        guard try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) != nil else {
-            throw .notFound("activityId", "no activity '\(activityId)' is registered; register it with POST /v1/activities")
-        }
+    func rotateToken(activityId: String, to token: DeviceToken, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+        try await checkOwnership(activityId: activityId, actor)
         let now = clock.now()
         let record = try await stored { () async throws(PushStoreError) in
             try await store.rotateToken(activityId: activityId, newToken: token, at: now)
@@ -40,11 +46,25 @@ final class ActivityService: Sendable {
         return record
     }
 
-    /// Stores (or replaces) a device's push-to-start token.
-    func storePushToStartToken(_ registration: PushToStartRegistration) async throws(DomainError) -> PushToStartTokenRecord {
-        let record = try await arrive(registration) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
+    /// Stores (or replaces) a device's push-to-start token, for the actor's user.
+    func storePushToStartToken(_ registration: PushToStartRegistration, as actor: AppActor) async throws(DomainError) -> PushToStartTokenRecord {
+        var owned = registration
+        guard let user = try actor.owner(claimed: registration.userId.isEmpty ? nil : registration.userId) else {
+            throw .invalid("userId", "required", "'userId' is required with a development app key (an app token gives it)")
+        }
+        owned.userId = user
+        let record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
         logger.info("push-to-start token stored", metadata: ["userId": "\(record.userId)", "token": "\(record.token.shortened)"])
         return record
+    }
+
+    /// 404 when the activity is not stored, 403 when the actor may not change it.
+    private func checkOwnership(activityId: String, _ actor: AppActor) async throws(DomainError) {
+        if case .installer = actor { throw AppActor.installerRefusal }
+        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) else {
+            throw .notFound("activityId", "no activity '\(activityId)' is registered; register it with POST /v1/activities")
+        }
+        try actor.mayChange(activity)
     }
 
     /// Checks a registration's environment, stamps it with the time it arrived and stores it.
@@ -58,7 +78,8 @@ final class ActivityService: Sendable {
     }
 
     /// The app saw its activity end (ActivityKit `.ended`); it leaves the Lock Screen at `dismissalDate`.
-    func endedByApp(activityId: String, dismissalDate: Date?) async throws(DomainError) -> ActivityRecord {
+    func endedByApp(activityId: String, dismissalDate: Date?, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+        try await checkOwnership(activityId: activityId, actor)
         let now = clock.now()
         let dismissal = dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)
         return try await reportEnd(activityId: activityId, at: now) { () async throws(PushStoreError) in
@@ -67,7 +88,8 @@ final class ActivityService: Sendable {
     }
 
     /// The app saw its activity dismissed (ActivityKit `.dismissed`).
-    func dismissedByApp(activityId: String) async throws(DomainError) -> ActivityRecord {
+    func dismissedByApp(activityId: String, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+        try await checkOwnership(activityId: activityId, actor)
         let now = clock.now()
         return try await reportEnd(activityId: activityId, at: now) { () async throws(PushStoreError) in
             try await store.markDismissed(activityId: activityId, at: now)

@@ -7,6 +7,8 @@ struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     enum Kind: Sendable, Hashable {
         /// The input breaks a rule (400).
         case invalid
+        /// The credential does not allow it: another user's data, or a credential that acts for nobody (403).
+        case forbidden
         /// The thing named does not exist (404).
         case notFound
         /// It exists but is in a state that refuses this (409).
@@ -31,6 +33,10 @@ struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static func invalid(_ subject: String?, _ rule: String, _ message: String) -> DomainError {
         DomainError(kind: .invalid, subject: subject, rule: rule, message: message)
+    }
+
+    static func forbidden(_ subject: String?, _ rule: String, _ message: String) -> DomainError {
+        DomainError(kind: .forbidden, subject: subject, rule: rule, message: message)
     }
 
     static func notFound(_ subject: String, _ message: String) -> DomainError {

@@ -50,14 +50,16 @@ package struct PushTokenRotationBody: Codable, Sendable, Hashable {
 
 /// `PUT /v1/push-to-start-tokens`.
 package struct PushToStartTokenBody: Codable, Sendable, Hashable {
-    package var userId: String
+    /// Optional with an app token (it names the user; a different one is refused with 403); required with
+    /// a development app key.
+    package var userId: String?
     package var deviceId: String
     package var bundleId: String
     package var attributesType: String
     package var environment: String
     package var token: String
 
-    package init(userId: String, deviceId: String, bundleId: String, attributesType: String, environment: String, token: String) {
+    package init(userId: String?, deviceId: String, bundleId: String, attributesType: String, environment: String, token: String) {
         self.userId = userId
         self.deviceId = deviceId
         self.bundleId = bundleId
@@ -82,6 +84,25 @@ package struct EndedBody: Codable, Sendable, Hashable {
     package enum CodingKeys: String, CodingKey, CaseIterable { case dismissalDate }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+}
+
+/// `POST /v1/users/{userId}/app-tokens` (the body is optional): how long the token lives.
+package struct AppTokenRequestBody: Codable, Sendable, Hashable {
+    /// 60 to 604800 seconds; the server's `appTokenLifetime` when left out.
+    package var ttlSeconds: Int?
+
+    package init(ttlSeconds: Int? = nil) { self.ttlSeconds = ttlSeconds }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable { case ttlSeconds }
+
+    package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+}
+
+/// `POST /v1/installations`: no body, or `{}`.
+package struct InstallationBody: Codable, Sendable, Hashable {
+    package init() {}
+
+    package static let fields: Set<String> = []
 }
 
 /// `POST /v1/activities/{activityId}/dismissed`: no body, or `{}`.

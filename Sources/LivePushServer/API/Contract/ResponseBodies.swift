@@ -84,6 +84,20 @@ package struct PushToStartView: Codable, Sendable, Hashable {
     package var updatedAt: Date
 }
 
+/// A user token (`POST /v1/users/{userId}/app-tokens`, 201): the app sends it as `Authorization: Bearer`.
+package struct AppTokenView: Codable, Sendable, Hashable {
+    package var token: String
+    package var userId: String
+    package var expiresAt: Date
+}
+
+/// A new installation (`POST /v1/installations`, 201): its id (the backend addresses it as a user id)
+/// and the token that acts for it. The token does not expire; the app keeps it in its keychain.
+package struct InstallationView: Codable, Sendable, Hashable {
+    package var installationId: String
+    package var token: String
+}
+
 /// The 202 answer of a send request: the push ids written to the outbox and what the policy did.
 package struct AcceptedPushes: Codable, Sendable, Hashable {
     package struct Coalesced: Codable, Sendable, Hashable {
