@@ -22,6 +22,7 @@ package final class LivePushServer: Service, Sendable {
     private let pushes: PushService
     private let activities: ActivityService
     private let identity: IdentityService
+    private let idempotency: IdempotencyService
     private let webhook: WebhookService
     private let delivery: DeliveryService
     private let sweeper: LifecycleSweeper
@@ -51,6 +52,7 @@ package final class LivePushServer: Service, Sendable {
         keys = APIKeyChecker(
             store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey, clock: clock)
         identity = IdentityService(key: tokenKey, configuration: configuration, clock: clock, logger: logger)
+        idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
         let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: webhook, signal: signal)
         self.pushes = pushes
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: webhook)
@@ -72,7 +74,7 @@ package final class LivePushServer: Service, Sendable {
         AppRoutes(activities: activities, identity: identity, clock: clock).add(to: router.group("v1")
             .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
             .add(middleware: RateLimitMiddleware(perMinute: configuration.appRateLimit, burst: configuration.appRateBurst, metrics: metrics)))
-        BackendRoutes(pushes: pushes, activities: activities, identity: identity, clock: clock).add(to: router.group("v1")
+        BackendRoutes(pushes: pushes, activities: activities, identity: identity, idempotent: IdempotentSend(service: idempotency), clock: clock).add(to: router.group("v1")
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
             .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics)))
         OperationsRoutes(store: store, metrics: metrics).add(to: router)

@@ -11,10 +11,11 @@ struct BackendRoutes: Sendable {
     let pushes: PushService
     let activities: ActivityService
     let identity: IdentityService
+    let idempotent: IdempotentSend
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (pushes, activities, identity, clock) = (pushes, activities, identity, clock)
+        let (pushes, activities, identity, idempotent, clock) = (pushes, activities, identity, idempotent, clock)
         // The backend vouches for its user: the app acts with this token, for this user only.
         routes.post("users/:userId/app-tokens") { request, context -> Response in
             let userId = try RouteInputs.pathId("userId", context)
@@ -27,19 +28,22 @@ struct BackendRoutes: Sendable {
         for kind in [LiveActivityEvent.update, .end] {
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in
                 let activityId = try RouteInputs.pathId("activityId", context)
-                let content = try PushRequestBody.parse(try await JSONBody.read(request), kind: kind, now: clock.now())
-                return APIResponse.json(try await pushes.send(kind, toActivity: activityId, content), status: .accepted)
+                return try await idempotent.respond(request, context, status: .accepted) { body in
+                    try await pushes.send(kind, toActivity: activityId, try PushRequestBody.parse(body, kind: kind, now: clock.now()))
+                }
             }
             routes.post("groups/:groupId/\(kind.rawValue)") { request, context -> Response in
                 let groupId = try RouteInputs.pathId("groupId", context)
-                let content = try PushRequestBody.parse(try await JSONBody.read(request), kind: kind, now: clock.now())
-                return APIResponse.json(try await pushes.send(kind, toGroup: groupId, content), status: .accepted)
+                return try await idempotent.respond(request, context, status: .accepted) { body in
+                    try await pushes.send(kind, toGroup: groupId, try PushRequestBody.parse(body, kind: kind, now: clock.now()))
+                }
             }
         }
         routes.post("users/:userId/start") { request, context -> Response in
             let userId = try RouteInputs.pathId("userId", context)
-            let content = try PushRequestBody.parse(try await JSONBody.read(request), kind: .start, now: clock.now())
-            return APIResponse.json(try await pushes.start(user: userId, content), status: .accepted)
+            return try await idempotent.respond(request, context, status: .accepted) { body in
+                try await pushes.start(user: userId, try PushRequestBody.parse(body, kind: .start, now: clock.now()))
+            }
         }
         routes.get("activities/:activityId") { _, context -> Response in
             let detail = try await activities.detail(activityId: try RouteInputs.pathId("activityId", context))

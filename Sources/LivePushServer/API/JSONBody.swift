@@ -18,12 +18,20 @@ struct JSONBody: Sendable {
 
     /// Collects and parses the body; an empty body is `{}` when `allowEmpty`.
     static func read(_ request: Request, allowEmpty: Bool = false) async throws(APIError) -> JSONBody {
-        let buffer: ByteBuffer
+        try parse(try await collect(request), allowEmpty: allowEmpty)
+    }
+
+    /// The body's bytes, at most `maximumBytes`.
+    static func collect(_ request: Request) async throws(APIError) -> ByteBuffer {
         do {
-            buffer = try await request.body.collect(upTo: maximumBytes)
+            return try await request.body.collect(upTo: maximumBytes)
         } catch {
             throw APIError(.contentTooLarge, field: nil, rule: "maxBodySize", "the request body is over \(maximumBytes) bytes")
         }
+    }
+
+    /// Parses collected body bytes as a JSON object; an empty body is `{}` when `allowEmpty`.
+    static func parse(_ buffer: ByteBuffer, allowEmpty: Bool = false) throws(APIError) -> JSONBody {
         if buffer.readableBytes == 0 {
             if allowEmpty { return JSONBody(fields: [:]) }
             throw .badRequest(nil, "required", "the request body is empty; expected a JSON object")

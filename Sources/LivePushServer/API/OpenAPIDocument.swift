@@ -35,7 +35,7 @@ enum OpenAPIDocument {
               },
               "rule": {
                 "type": "string",
-                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
+                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
               },
               "message": {"type": "string", "description": "One sentence for a person: what was wrong and what is accepted."}
             }
@@ -452,7 +452,7 @@ enum OpenAPIDocument {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "Conflict": {
-        "description": "409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token).",
+        "description": "409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "ContentTooLarge": {
@@ -473,13 +473,25 @@ enum OpenAPIDocument {
         "headers": {"Allow": {"schema": {"type": "string"}, "description": "The methods the path takes: GET, PUT."}},
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
+      "KeyReused": {
+        "description": "422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
       "Accepted": {
-        "description": "Written to the outbox; sent by the workers.",
+        "description": "Written to the outbox; sent by the workers. A replay of an Idempotency-Key carries the header Idempotent-Replayed: true.",
+        "headers": {"Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]}, "description": "Present on the stored answer given again for an Idempotency-Key."}},
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Accepted"}}}
       },
       "Activity": {"description": "The activity.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Activity"}}}}
     },
     "parameters": {
+      "idempotencyKey": {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": false,
+        "description": "Makes a retry safe: the same key with the same request (route and body) within 24 hours answers the first answer again (with Idempotent-Replayed: true) and sends nothing more; the same key with another request is 422 keyReused; while the first is still being answered, 409 inProgress. Keys are per credential; a refused request frees its key. 1 to 255 printable ASCII characters (400 idempotencyKey); a UUID is a good key.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"}
+      },
       "activityId": {
         "name": "activityId",
         "in": "path",
@@ -605,7 +617,7 @@ enum OpenAPIDocument {
         "operationId": "updateActivity",
         "summary": "Update an activity (backend)",
         "security": [{"backendKey": []}],
-        "parameters": [{"$ref": "#/components/parameters/activityId"}],
+        "parameters": [{"$ref": "#/components/parameters/activityId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
         "responses": {
           "202": {"$ref": "#/components/responses/Accepted"},
@@ -615,6 +627,7 @@ enum OpenAPIDocument {
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "409": {"$ref": "#/components/responses/Conflict"},
+          "422": {"$ref": "#/components/responses/KeyReused"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
@@ -625,7 +638,7 @@ enum OpenAPIDocument {
         "operationId": "endActivity",
         "summary": "End an activity (backend)",
         "security": [{"backendKey": []}],
-        "parameters": [{"$ref": "#/components/parameters/activityId"}],
+        "parameters": [{"$ref": "#/components/parameters/activityId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
         "responses": {
           "202": {"$ref": "#/components/responses/Accepted"},
@@ -635,6 +648,7 @@ enum OpenAPIDocument {
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
           "409": {"$ref": "#/components/responses/Conflict"},
+          "422": {"$ref": "#/components/responses/KeyReused"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
@@ -645,7 +659,7 @@ enum OpenAPIDocument {
         "operationId": "updateGroup",
         "summary": "Update every active activity of a group (backend); the others are listed as skipped",
         "security": [{"backendKey": []}],
-        "parameters": [{"$ref": "#/components/parameters/groupId"}],
+        "parameters": [{"$ref": "#/components/parameters/groupId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
         "responses": {
           "202": {"$ref": "#/components/responses/Accepted"},
@@ -654,6 +668,8 @@ enum OpenAPIDocument {
           "403": {"$ref": "#/components/responses/Forbidden"},
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "422": {"$ref": "#/components/responses/KeyReused"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
@@ -664,7 +680,7 @@ enum OpenAPIDocument {
         "operationId": "endGroup",
         "summary": "End every active activity of a group (backend)",
         "security": [{"backendKey": []}],
-        "parameters": [{"$ref": "#/components/parameters/groupId"}],
+        "parameters": [{"$ref": "#/components/parameters/groupId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
         "responses": {
           "202": {"$ref": "#/components/responses/Accepted"},
@@ -673,6 +689,8 @@ enum OpenAPIDocument {
           "403": {"$ref": "#/components/responses/Forbidden"},
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "422": {"$ref": "#/components/responses/KeyReused"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
@@ -683,7 +701,7 @@ enum OpenAPIDocument {
         "operationId": "startForUser",
         "summary": "Start an activity on every device of a user by push-to-start (backend)",
         "security": [{"backendKey": []}],
-        "parameters": [{"$ref": "#/components/parameters/userId"}],
+        "parameters": [{"$ref": "#/components/parameters/userId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Start"}}}},
         "responses": {
           "202": {"$ref": "#/components/responses/Accepted"},
@@ -692,6 +710,8 @@ enum OpenAPIDocument {
           "403": {"$ref": "#/components/responses/Forbidden"},
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "422": {"$ref": "#/components/responses/KeyReused"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }

@@ -13,6 +13,8 @@ struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         case notFound
         /// It exists but is in a state that refuses this (409).
         case conflict
+        /// An `Idempotency-Key` given again with another request (422).
+        case keyReused
         /// The store cannot answer now; nothing was written (503).
         case unavailable
     }

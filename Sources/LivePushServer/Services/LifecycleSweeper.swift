@@ -10,14 +10,14 @@ import ServiceLifecycle
 /// A Service of the application: once the API listens it sweeps every `lifecycleInterval` until graceful
 /// shutdown (a sweep under way is finished, never cut off).
 final class LifecycleSweeper: Service, Sendable {
-    private let store: any ActivityStore
+    private let store: any ActivityStore & IdempotencyStore
     private let configuration: ServerConfiguration
     private let clock: any WallClock
     private let logger: Logger
     private let pushes: PushService
     private let listening: ListeningGate
 
-    init(store: any ActivityStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
+    init(store: any ActivityStore & IdempotencyStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
          pushes: PushService, listening: ListeningGate) {
         self.pushes = pushes
         self.listening = listening
@@ -61,6 +61,11 @@ final class LifecycleSweeper: Service, Sendable {
             if forgotten > 0 { logger.info("forgot ended activities", metadata: ["count": "\(forgotten)"]) }
         } catch {
             logger.error("lifecycle sweep could not forget ended activities", metadata: ["error": "\(error)"])
+        }
+        do {
+            _ = try await store.forgetIdempotencyKeys(before: now.addingTimeInterval(-IdempotencyService.keepFor))
+        } catch {
+            logger.error("lifecycle sweep could not forget old idempotency keys", metadata: ["error": "\(error)"])
         }
         return (ended, dismissed, forgotten)
     }

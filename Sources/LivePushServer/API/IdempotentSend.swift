@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdAuth
+
+/// The send routes' handling of `Idempotency-Key`: without the header a route runs as usual; with it, the
+/// route runs once per key and principal (`IdempotencyService`) and a retry gets the stored answer with
+/// `Idempotent-Replayed: true`.
+struct IdempotentSend: Sendable {
+    let service: IdempotencyService
+
+    static let header = HTTPField.Name("Idempotency-Key")!
+    static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
+
+    /// Answers `send`'s value with `status`, once per Idempotency-Key.
+    func respond<Value: Encodable & Sendable>(
+        _ request: Request, _ context: APIRequestContext, status: HTTPResponse.Status,
+        _ send: @Sendable (JSONBody) async throws -> Value
+    ) async throws -> Response {
+        let buffer = try await JSONBody.collect(request)
+        let keys = request.headers[values: Self.header]
+        guard let key = keys.first else {
+            return APIResponse.json(try await send(try JSONBody.parse(buffer)), status: status)
+        }
+        guard keys.count == 1 else {
+            throw APIError.badRequest("Idempotency-Key", "idempotencyKey", "give the Idempotency-Key header once")
+        }
+        let principal = try context.requireIdentity()
+        let fingerprint = IdempotencyService.fingerprint(method: request.method.rawValue, path: request.uri.path, body: buffer.readableBytesView)
+        let answer = try await service.once(owner: principal.name, key: key, fingerprint: fingerprint) {
+            let value = try await send(try JSONBody.parse(buffer))
+            return (Int(status.code), try APIResponse.encoder().encode(value))
+        }
+        var response = APIResponse.raw(answer.body, contentType: "application/json; charset=utf-8", status: HTTPResponse.Status(code: answer.status))
+        if answer.replayed { response.headers[Self.replayedHeader] = "true" }
+        return response
+    }
+}
