@@ -16,8 +16,7 @@ import Testing
         // to stop, most events are still queued. Shutdown returns only after every one was delivered.
         let receiver = WebhookReceiver(delay: .milliseconds(200))
         try await receiver.start()
-        let port = receiver.port
-        let harness = try await ServerHarness { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        let harness = try await ServerHarness { $0.useWebhook(receiver.url) }
         let ids = (1...8).map { "w\($0)" }
         for (index, id) in ids.enumerated() {
             let token = String(repeating: String(format: "%02x", index + 1), count: 32)
@@ -60,9 +59,8 @@ import Testing
         try await receiver.start()
         let clock = ManualWallClock(Date())
         let sender = FakeSender()
-        let port = receiver.port
         let harness = try await ServerHarness(sender: sender, clock: clock) {
-            $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook")
+            $0.useWebhook(receiver.url)
         }
         #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "old", token: token)).status == 201)
         #expect(try await harness.http.post("/v1/activities/old/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
@@ -120,8 +118,7 @@ import Testing
         try await receiver.start()
         let sender = FakeSender()
         sender.enqueue([.success(APNsResponse(status: 400, reason: .badDeviceToken))])
-        let port = receiver.port
-        let harness = try await ServerHarness(sender: sender) { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        let harness = try await ServerHarness(sender: sender) { $0.useWebhook(receiver.url) }
         #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "w1", token: token)).status == 201)
         #expect(try await harness.http.post("/v1/activities/w1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
         #expect(await ServerHarness.eventually { receiver.bodies.contains { $0["event"]?.stringValue == "token.invalid" } })
@@ -145,8 +142,7 @@ import Testing
     @Test func appReportsItsActivityDismissed() async throws {
         let receiver = WebhookReceiver()
         try await receiver.start()
-        let port = receiver.port
-        let harness = try await ServerHarness(sender: FakeSender()) { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        let harness = try await ServerHarness(sender: FakeSender()) { $0.useWebhook(receiver.url) }
         #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "d1", token: token)).status == 201)
 
         let byBackend = try await harness.http.post("/v1/activities/d1/dismissed", key: ServerHarness.backendKey, "")
