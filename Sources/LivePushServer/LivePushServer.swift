@@ -11,7 +11,8 @@ import ServiceLifecycle
 ///
 /// The services wait until the API listens. On graceful shutdown the API stops first, then the sweep,
 /// then the workers (which finish their in-flight pushes and give back their claims), then the webhook
-/// (which delivers the events already queued). `run()` is the whole lifecycle as a Service; `start()`
+/// (which finishes its POSTs in flight and gives back its claims; undelivered events stay stored for
+/// the next start). `run()` is the whole lifecycle as a Service; `start()`
 /// and `shutdown()` do the same for callers that embed the server (tests, the demo).
 package final class LivePushServer: Service, Sendable {
     package let configuration: ServerConfiguration
@@ -45,20 +46,22 @@ package final class LivePushServer: Service, Sendable {
         self.logger = logger
         self.store = store
         self.clock = clock
-        let webhook = WebhookService(url: configuration.webhookURL, logger: logger)
-        self.webhook = webhook
+        let webhookSignal = OutboxSignal(itemsPerWorker: configuration.webhookConcurrency)
+        let events = WebhookQueue(store: store, isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
+        webhook = WebhookService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
+                                 signal: webhookSignal, listening: listening)
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
             store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey, clock: clock)
         identity = IdentityService(key: tokenKey, configuration: configuration, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
-        let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: webhook, signal: signal)
+        let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
         self.pushes = pushes
-        activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: webhook)
+        activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
         delivery = DeliveryService(
             store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
-            webhook: webhook, signal: signal, listening: listening
+            webhook: events, signal: signal, listening: listening
         )
         sweeper = LifecycleSweeper(
             store: store, configuration: configuration, clock: clock, logger: logger, pushes: pushes, listening: listening
@@ -128,7 +131,7 @@ package final class LivePushServer: Service, Sendable {
     /// Starts the server in the background and returns the bound port once the API listens.
     @discardableResult
     package func start() async throws -> Int {
-        // Its services (the webhook queue, the listening gate) run once: a stopped server is not restarted.
+        // Its services (the listening gate) run once: a stopped server is not restarted.
         guard embedded.withLock({ $0.task == nil }), !listening.isOpen else { throw ServerStartError.runsOnce }
         let group = ServiceGroup(configuration: groupConfiguration(signals: false))
         let task = Task { try await group.run() }
@@ -144,7 +147,7 @@ package final class LivePushServer: Service, Sendable {
     }
 
     /// Graceful stop of a server `start()` started: the API stops, the workers finish in-flight pushes and
-    /// release their claims, the webhook delivers what is queued.
+    /// release their claims, the webhook finishes its POSTs in flight (the rest stays stored).
     package func shutdown() async {
         let (group, task) = embedded.withLock { state in
             defer { state = (nil, nil, nil) }

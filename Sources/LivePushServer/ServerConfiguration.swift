@@ -46,8 +46,22 @@ package struct ServerConfiguration: Sendable {
     package var forgetAfter: TimeInterval = 3600
     /// How often the lifecycle sweep (8-hour limit, forgetting) runs.
     package var lifecycleInterval: TimeInterval = 60
-    /// Where token-invalid and activity-ended events are POSTed as JSON; nil: no webhook.
+    /// Where token-invalid and activity-ended events are POSTed as JSON; nil: no webhook (and no event
+    /// is stored).
     package var webhookURL: URL?
+    /// The key of each POST's `LivePush-Signature` (HMAC-SHA256); required with a webhook, at least
+    /// ``minimumWebhookSecretLength`` characters. Never logged.
+    package var webhookSecret: String?
+    /// One webhook POST that has not answered within this long has failed (and is retried).
+    package var webhookTimeout: TimeInterval = 10
+    /// An event not delivered this long after it happened is dropped (logged, counted).
+    package var webhookMaximumAge: TimeInterval = 24 * 3600
+    /// Back-off between webhook attempts: the base doubles per failed attempt up to the maximum, less
+    /// up to half of it (jitter), like the outbox's.
+    package var webhookRetryBaseDelay: TimeInterval = 1
+    package var webhookRetryMaximumDelay: TimeInterval = 300
+    /// Webhook POSTs in flight at once.
+    package var webhookConcurrency = 8
     /// Development API keys accepted besides the stored ones (never stored or logged).
     package var appKeys: [String] = []
     package var backendKeys: [String] = []
@@ -79,12 +93,24 @@ package struct ServerConfiguration: Sendable {
 
     package init() {}
 
+    /// The shortest webhook secret accepted (32 characters: 128 bits as hex, more as random text).
+    package static let minimumWebhookSecretLength = 32
+
     /// The seconds to wait before the next outbox attempt of a push that has had `attempts` sends:
     /// `retryBaseDelay` doubled per send, at most `retryMaximumDelay`, less up to half of it (jitter;
     /// `random` is in 0...1).
     package func outboxRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
         let exponent = Double(min(max(attempts - 1, 0), 30))
         let delay = min(retryMaximumDelay, retryBaseDelay * pow(2, exponent))
+        return delay * (1 - 0.5 * min(max(random, 0), 1))
+    }
+
+    /// The seconds to wait before the next attempt of a webhook event that has failed `attempts` times:
+    /// `webhookRetryBaseDelay` doubled per failure, at most `webhookRetryMaximumDelay`, less up to half
+    /// of it (jitter; `random` is in 0...1).
+    package func webhookRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
+        let exponent = Double(min(max(attempts - 1, 0), 30))
+        let delay = min(webhookRetryMaximumDelay, webhookRetryBaseDelay * pow(2, exponent))
         return delay * (1 - 0.5 * min(max(random, 0), 1))
     }
 
@@ -123,6 +149,10 @@ package struct ServerConfiguration: Sendable {
         try require(!instanceID.isEmpty && instanceID.count <= 100, "instanceId", "must have 1 to 100 characters")
         if let webhookURL {
             try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhookUrl", "must be an http or https URL")
+            try require(webhookSecret != nil, "webhookSecret",
+                        "is required with a webhook URL: each POST is signed with it (LivePush-Signature) so the receiver "
+                            + "can check it came from this server; make one with `openssl rand -hex 32` and give it to "
+                            + "both (--webhook-secret or $LIVEPUSH_WEBHOOK_SECRET)")
         }
         if let appTokenSecret {
             try require(appTokenSecret.utf8.count >= 32, "appTokenSecret", "must have at least 32 characters (e.g. `openssl rand -hex 32`)")
@@ -132,6 +162,15 @@ package struct ServerConfiguration: Sendable {
         try require((0...100_000_000).contains(backendRateLimit), "backendRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
         try require((1...1_000_000).contains(appRateBurst), "appRateBurst", "must be 1 to 1000000 requests")
         try require((1...1_000_000).contains(backendRateBurst), "backendRateBurst", "must be 1 to 1000000 requests")
+        if let webhookSecret {
+            try require(webhookSecret.count >= Self.minimumWebhookSecretLength, "webhookSecret",
+                        "must have at least \(Self.minimumWebhookSecretLength) characters; make one with `openssl rand -hex 32`")
+        }
+        try require(webhookTimeout > 0 && webhookTimeout <= 300, "webhookTimeout", "must be more than 0 and at most 300 seconds")
+        try require(webhookMaximumAge > 0, "webhookMaxAge", "must be more than 0 seconds")
+        try require(webhookRetryBaseDelay >= 0 && webhookRetryMaximumDelay >= webhookRetryBaseDelay, "webhookRetryBaseDelay/webhookRetryMaxDelay",
+                    "must be 0 or more, the maximum at least the base")
+        try require((1...256).contains(webhookConcurrency), "webhookConcurrency", "must be 1 to 256")
         for key in appKeys + backendKeys {
             try require(key.count >= 16, "appKey/backendKey", "development keys must have at least 16 characters")
         }

@@ -12,6 +12,10 @@ package final class ServerMetrics: Sendable {
     private let downgrades: Prometheus.Counter
     private let coalesced: Prometheus.Counter
     private let accepted: Prometheus.Counter
+    private let webhookDelivered: Prometheus.Counter
+    private let webhookFailedAttempts: Prometheus.Counter
+    private let webhookDropped: Prometheus.Counter
+    private let webhookDepth: Prometheus.Gauge
 
     static let latencyBuckets: [Duration] = [
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
@@ -33,6 +37,12 @@ package final class ServerMetrics: Sendable {
             "budget_downgrades", "Priority-10 pushes sent at priority 5 because the activity's hourly budget was used up."))
         coalesced = registry.makeCounter(descriptor: Self.name("coalesced_updates", "Routine updates replaced by a newer one before they were sent."))
         accepted = registry.makeCounter(descriptor: Self.name("accepted_pushes", "Pushes written to the outbox."))
+        webhookDelivered = registry.makeCounter(descriptor: Self.name("webhook_delivered", "Webhook events the webhook answered 2xx."))
+        webhookFailedAttempts = registry.makeCounter(descriptor: Self.name(
+            "webhook_failed_attempts", "Webhook POSTs that failed (no answer, or not 2xx); the event is retried."))
+        webhookDropped = registry.makeCounter(descriptor: Self.name(
+            "webhook_dropped", "Webhook events given up on: not delivered within their maximum age."))
+        webhookDepth = registry.makeGauge(descriptor: Self.name("webhook_depth", unit: "", "Webhook events waiting, claimed or not."))
     }
 
     /// `livepush_server_<name>_<unit>` with its help text.
@@ -64,6 +74,10 @@ package final class ServerMetrics: Sendable {
     func recordDowngrade() { downgrades.increment() }
     func recordCoalesced(_ count: Int) { if count > 0 { coalesced.increment(by: Int64(count)) } }
     func setOutboxDepth(_ depth: Int) { outboxDepth.set(Int64(depth)) }
+    func recordWebhookDelivered() { webhookDelivered.increment() }
+    func recordWebhookFailedAttempt() { webhookFailedAttempts.increment() }
+    func recordWebhookDropped() { webhookDropped.increment() }
+    func setWebhookDepth(_ depth: Int) { webhookDepth.set(Int64(depth)) }
 
     /// Sends every swift-metrics metric of the process (APNs client, store, provider tokens) to this
     /// registry, so `/metrics` shows them too. Call once per process, before anything records.

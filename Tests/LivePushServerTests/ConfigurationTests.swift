@@ -20,7 +20,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = directory.appendingPathComponent("good.json")
         try Data(#"{"port":9090,"workers":3,"maxActiveDuration":"2h","forgetAfter":120,"environment":"sandbox","webhookUrl":"https://example.com/hook"}"#.utf8).write(to: good)
-        let file = try await ServeSettings.read(arguments: ["--config", good.path], environment: [:])
+        let file = try await ServeSettings.read(arguments: ["--config", good.path],
+                                                environment: ["LIVEPUSH_WEBHOOK_SECRET": ServerHarness.webhookSecret])
         #expect(file.server.port == 9090 && file.server.workerCount == 3 && file.environment == .sandbox)
         #expect(file.server.maximumActiveDuration == 7200 && file.server.forgetAfter == 120)
 

@@ -11,13 +11,16 @@ import Testing
 @Suite struct LifecycleTests {
     let token = String(repeating: "9f", count: 32)
 
-    @Test func webhookEventsQueuedAtShutdownAreDelivered() async throws {
-        // A slow backend (200 ms an answer) and eight activities ended at once: when the server is told
-        // to stop, most events are still queued. Shutdown returns only after every one was delivered.
+    @Test func webhookEventsLeftAtShutdownAreDeliveredAfterRestart() async throws {
+        // A slow backend (200 ms an answer), two POSTs at a time and eight activities ended at once: when
+        // the server is told to stop, most events are still queued. Shutdown finishes the two in flight;
+        // the others stay stored and the next run delivers them.
         let receiver = WebhookReceiver(delay: .milliseconds(200))
         try await receiver.start()
-        let port = receiver.port
-        let harness = try await ServerHarness { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        let harness = try await ServerHarness {
+            $0.useWebhook(receiver.url)
+            $0.webhookConcurrency = 2
+        }
         let ids = (1...8).map { "w\($0)" }
         for (index, id) in ids.enumerated() {
             let token = String(repeating: String(format: "%02x", index + 1), count: 32)
@@ -25,11 +28,17 @@ import Testing
             #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registration).status == 201)
         }
         #expect(try await harness.http.post("/v1/groups/hook/end", key: ServerHarness.backendKey, "{}").status == 202)
-        #expect(receiver.bodies.count < ids.count, "the events are still queued when shutdown starts")
-        await harness.stop()
+        await harness.server.shutdown()
+        let early = receiver.bodies.count
+        #expect(early < ids.count, "the events are still queued when shutdown starts")
+        #expect(receiver.posts.allSatisfy { $0.status != nil }, "the POSTs in flight were finished")
+        #expect(try await harness.store.webhookDepth() == ids.count - early, "the others are still stored")
+        try await harness.restart()
+        #expect(await ServerHarness.eventually { receiver.bodies.count == ids.count })
         let delivered = receiver.bodies.compactMap { $0["activityId"]?.stringValue }
         #expect(delivered.sorted() == ids.sorted())
         #expect(receiver.bodies.allSatisfy { $0["event"]?.stringValue == "activity.ended" && $0["reason"]?.stringValue == "backend" })
+        await harness.stop()
         await receiver.stop()
     }
 
@@ -60,9 +69,8 @@ import Testing
         try await receiver.start()
         let clock = ManualWallClock(Date())
         let sender = FakeSender()
-        let port = receiver.port
         let harness = try await ServerHarness(sender: sender, clock: clock) {
-            $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook")
+            $0.useWebhook(receiver.url)
         }
         #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "old", token: token)).status == 201)
         #expect(try await harness.http.post("/v1/activities/old/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
@@ -120,8 +128,7 @@ import Testing
         try await receiver.start()
         let sender = FakeSender()
         sender.enqueue([.success(APNsResponse(status: 400, reason: .badDeviceToken))])
-        let port = receiver.port
-        let harness = try await ServerHarness(sender: sender) { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        let harness = try await ServerHarness(sender: sender) { $0.useWebhook(receiver.url) }
         #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "w1", token: token)).status == 201)
         #expect(try await harness.http.post("/v1/activities/w1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
         #expect(await ServerHarness.eventually { receiver.bodies.contains { $0["event"]?.stringValue == "token.invalid" } })
@@ -145,8 +152,7 @@ import Testing
     @Test func appReportsItsActivityDismissed() async throws {
         let receiver = WebhookReceiver()
         try await receiver.start()
-        let port = receiver.port
-        let harness = try await ServerHarness(sender: FakeSender()) { $0.webhookURL = URL(string: "http://127.0.0.1:\(port)/hook") }
+        let harness = try await ServerHarness(sender: FakeSender()) { $0.useWebhook(receiver.url) }
         #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "d1", token: token)).status == 201)
 
         let byBackend = try await harness.http.post("/v1/activities/d1/dismissed", key: ServerHarness.backendKey, "")

@@ -15,7 +15,8 @@ import Testing
         "defaultExpiration": "30m", "defaultDismissalDelay": "90", "forgetAfter": "1d", "lifecycleInterval": "45s",
         "claimLease": "2m", "pollInterval": "0.5", "retryBaseDelay": "2s", "retryMaxDelay": "30s", "historyLimit": "20",
         "requestHeaderTimeout": "10s", "requestBodyTimeout": "2m", "shutdownTimeout": "45s",
-        "webhookUrl": "https://example.com/hook", "instanceId": "livepush-a", "logLevel": "debug",
+        "webhookUrl": "https://example.com/hook", "webhookSecret": "0123456789abcdef0123456789abcdef", "webhookTimeout": "5s",
+        "webhookMaxAge": "12h", "instanceId": "livepush-a", "logLevel": "debug",
         "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "appRateLimit": "60",
         "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100",
     ]
@@ -26,7 +27,9 @@ import Testing
 
     /// Says where to send unless the setting under test does.
     private func endpointFlags(unless key: String) -> [String] {
-        key == "environment" || key == "url" ? [] : ["--url", "https://127.0.0.1:2197"]
+        let endpoint = key == "environment" || key == "url" ? [] : ["--url", "https://127.0.0.1:2197"]
+        // A webhook URL needs its secret.
+        return endpoint + (key == "webhookUrl" ? ["--webhook-secret", Self.samples["webhookSecret"] ?? ""] : [])
     }
 
     @Test func theDefaultInstanceIdIsStableAcrossRestarts() async throws {
@@ -69,6 +72,7 @@ import Testing
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
             "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
             "shutdownTimeout", "appTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
+            "webhookTimeout", "webhookMaxAge",
         ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

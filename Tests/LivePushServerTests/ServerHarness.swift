@@ -32,6 +32,8 @@ enum TestDatabase: String, Sendable, CaseIterable, CustomTestStringConvertible {
 final class ServerHarness: @unchecked Sendable {
     static let appKey = "test-app-key-0123456789"
     static let backendKey = "test-backend-key-0123456789"
+    /// The webhook secret of ``ServerConfiguration/useWebhook(_:)``.
+    static let webhookSecret = "test-webhook-secret-0123456789abcdef"
 
     let directory: URL
     let databasePath: String
@@ -39,6 +41,8 @@ final class ServerHarness: @unchecked Sendable {
     private(set) var server: LivePushServer
     private(set) var http: TestHTTP
     let sender: any PushSending
+    /// Servers replaced by ``replaceWithoutShutdown(configure:)``, still running, with their stores.
+    private var abandoned: [(server: LivePushServer, store: any PushStore)] = []
     let configure: @Sendable (inout ServerConfiguration) -> Void
 
     /// Starts a server; `configure` adjusts the test defaults (fast polling and retries, no sweeps).
@@ -83,6 +87,8 @@ final class ServerHarness: @unchecked Sendable {
         configuration.pollInterval = 0.02
         configuration.retryBaseDelay = 0.02
         configuration.retryMaximumDelay = 0.1
+        configuration.webhookRetryBaseDelay = 0.02
+        configuration.webhookRetryMaximumDelay = 0.1
         configuration.lifecycleInterval = 3600
         configuration.appKeys = [appKey]
         configuration.backendKeys = [backendKey]
@@ -106,8 +112,25 @@ final class ServerHarness: @unchecked Sendable {
         self.http = TestHTTP(port: port)
     }
 
+    /// A crash: a new server process on the same database while the old one is abandoned without a
+    /// shutdown (it holds its claims and keeps running, as a hung process would, until ``stop()``).
+    func replaceWithoutShutdown(configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws {
+        abandoned.append((server, store))
+        let (store, server, port) = try await Self.boot(
+            store: try await Self.openStore(database, path: databasePath, schema: schema), sender: sender, clock: clock,
+            configure: configure)
+        self.store = store
+        self.server = server
+        self.http = TestHTTP(port: port)
+    }
+
     /// Stops the server and deletes its database (the SQLite folder, or the PostgreSQL schema).
     func stop() async {
+        for (server, store) in abandoned {
+            await server.shutdown()
+            await store.close()
+        }
+        abandoned = []
         await server.shutdown()
         if let postgres = store as? PostgresPushStore {
             let schema = schema
@@ -127,6 +150,14 @@ final class ServerHarness: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return try await condition()
+    }
+}
+
+extension ServerConfiguration {
+    /// POST webhook events to `url`, signed with ``ServerHarness/webhookSecret``.
+    mutating func useWebhook(_ url: URL) {
+        webhookURL = url
+        webhookSecret = ServerHarness.webhookSecret
     }
 }
 

@@ -119,7 +119,7 @@ final class ActivityService: Sendable {
         } catch {
             throw DomainError(error)
         }
-        if result.endedNow { events.notify(.activityEnded(activityId, userId: result.activity.userId, cause: .app, at: now)) }
+        if result.endedNow { await events.notify(.activityEnded(activityId, userId: result.activity.userId, cause: .app, at: now)) }
         return result.activity
     }
 

@@ -1,5 +1,13 @@
-/// Where the domain reports what happened (the webhook, in the server).
+/// Where the domain reports what happened (the webhook's durable queue, in the server).
 protocol DomainEvents: Sendable {
-    /// Reports an event; never blocks.
-    func notify(_ event: WebhookEvent)
+    /// Reports the events of one operation, stored together (a group end's 100,000 in one write). Called
+    /// once the change they describe is committed, so it never fails the caller: a failure is logged.
+    func notify(_ events: [WebhookEvent]) async
+}
+
+extension DomainEvents {
+    /// Reports one event.
+    func notify(_ event: WebhookEvent) async {
+        await notify([event])
+    }
 }

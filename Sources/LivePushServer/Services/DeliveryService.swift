@@ -268,15 +268,18 @@ final class DeliveryService: Service, Sendable {
             case .activity:
                 if let activity = try await store.markTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
                     logger.info("token marked invalid", metadata: ["activityId": "\(activity.activityId)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.notify(WebhookEvent(event: .tokenInvalid, activityId: activity.activityId, userId: activity.userId,
+                    await webhook.notify(WebhookEvent(event: .tokenInvalid, activityId: activity.activityId, userId: activity.userId,
                                                 reason: reason.rawValue, token: target.token.shortened, at: date))
                 }
             case .pushToStartToken:
-                for record in try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
+                let records = try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date)
+                for record in records {
                     logger.info("push-to-start token marked invalid", metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.notify(WebhookEvent(event: .tokenInvalid, pushToStartTokenId: record.id.lowercased, userId: record.userId,
-                                                reason: reason.rawValue, token: target.token.shortened, at: date))
                 }
+                await webhook.notify(records.map { record in
+                    WebhookEvent(event: .tokenInvalid, pushToStartTokenId: record.id.lowercased, userId: record.userId,
+                                 reason: reason.rawValue, token: target.token.shortened, at: date)
+                })
             }
         } catch {
             logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])

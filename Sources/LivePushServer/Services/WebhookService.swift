@@ -1,93 +1,183 @@
+import APNsCore
 import Foundation
 import Logging
+import PushStore
 import ServiceLifecycle
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// POSTs events to the configured webhook, in order, as a Service of the application: `notify` only
-/// queues (it never blocks a request or a worker), `run` delivers, retrying a failed POST a few times.
-/// On graceful shutdown it stops taking events and delivers the ones already queued before it returns
-/// (each gets one more try; what still fails is logged with the event).
-final class WebhookService: Service, DomainEvents, Sendable {
-    private let url: URL?
+/// Delivers the webhook events stored in the webhook outbox, as a Service of the application: once the
+/// API listens it claims due events (`<instanceId>-webhook`), POSTs them signed, `webhookConcurrency` at
+/// a time, removes those answered 2xx and reschedules the others with back-off; an event older than
+/// `webhookMaximumAge` is dropped (logged at error, counted). New events wake it; otherwise it polls
+/// every `pollInterval` (retries coming due, events of other instances).
+///
+/// On graceful shutdown (or cancellation) it stops claiming, finishes the POSTs in flight and releases
+/// its claims before `run` returns: what is left stays stored for the next start or another instance.
+/// At start it takes back the claims a crashed run with the same instance id left.
+final class WebhookService: Service, Sendable {
+    private let store: any WebhookOutbox
+    private let configuration: ServerConfiguration
+    private let metrics: ServerMetrics
+    private let clock: any WallClock
     private let logger: Logger
-    private let timeout: TimeInterval
-    private let attempts: Int
-    private let retryDelay: Duration
-    private let events: AsyncStream<WebhookEvent>
-    private let queue: AsyncStream<WebhookEvent>.Continuation
+    private let signal: OutboxSignal
+    private let listening: ListeningGate
+    private let stopping = Locked(false)
 
-    /// Events waiting at once before new ones are dropped (and logged): a webhook that is down for a long
-    /// time must not grow the process without bound.
-    static let queueLimit = 10_000
-
-    init(url: URL?, logger: Logger, timeout: TimeInterval = 10, attempts: Int = 3, retryDelay: Duration = .seconds(1)) {
-        self.url = url
+    init(store: any WebhookOutbox, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
+         logger: Logger, signal: OutboxSignal, listening: ListeningGate) {
+        self.store = store
+        self.configuration = configuration
+        self.metrics = metrics
+        self.clock = clock
         self.logger = logger
-        self.timeout = timeout
-        self.attempts = max(1, attempts)
-        self.retryDelay = retryDelay
-        (events, queue) = AsyncStream.makeStream(of: WebhookEvent.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+        self.signal = signal
+        self.listening = listening
     }
 
-    /// Queues an event (no-op without a webhook URL).
-    func notify(_ event: WebhookEvent) {
-        guard url != nil else { return }
-        switch queue.yield(event) {
-        case .enqueued: break
-        case .dropped:
-            logger.error("webhook queue is full; event dropped", metadata: ["event": "\(event.event.rawValue)"])
-        case .terminated:
-            logger.warning("webhook event after shutdown not delivered", metadata: ["event": "\(event.event.rawValue)"])
-        @unknown default: break
-        }
-    }
+    /// The owner of this process's webhook claims.
+    var owner: String { configuration.instanceID + "-webhook" }
+
+    private var isStopping: Bool { stopping.withLock { $0 } }
 
     func run() async {
         // A service that returns early stops the application: without a webhook, wait for shutdown.
-        guard let url else { return await waitForShutdown() }
-        await withGracefulShutdownHandler {
-            var stopping = false
-            for await event in events {
-                stopping = stopping || Task.isShuttingDownGracefully
-                await deliver(event, to: url, attempts: stopping ? 1 : attempts)
+        guard let url = configuration.webhookURL, let secret = configuration.webhookSecret else { return await waitForShutdown() }
+        guard await listening.wait() != nil else { return }
+        let poster = WebhookPoster(url: url, secret: secret, timeout: configuration.webhookTimeout)
+        defer { poster.close() }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await work(poster)
+            } onGracefulShutdown: {
+                self.stop()
             }
-            if Task.isCancelled {
-                logger.warning("webhook delivery cut short by the shutdown timeout; events still queued are lost")
-            }
-        } onGracefulShutdown: {
-            // Takes no more events; the loop ends once those already queued are delivered.
-            self.queue.finish()
+        } onCancel: {
+            self.stop()
         }
     }
 
-    private func deliver(_ event: WebhookEvent, to url: URL, attempts: Int) async {
-        for attempt in 1...attempts {
-            let failure = await post(event, to: url)
-            guard let failure else { return }
-            if attempt == attempts {
-                logger.warning("webhook could not be delivered", metadata: [
-                    "event": "\(event.event.rawValue)", "error": "\(failure)", "attempts": "\(attempt)",
-                ])
-                return
-            }
-            try? await Task.sleep(for: retryDelay * attempt)
-        }
+    /// Stops claiming (the POSTs in flight finish, then the claims are released).
+    private func stop() {
+        stopping.withLock { $0 = true }
+        signal.wakeAll()
     }
 
-    /// POSTs one event; nil when the webhook answered 2xx, else what went wrong.
-    private func post(_ event: WebhookEvent, to url: URL) async -> String? {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    private func work(_ poster: WebhookPoster) async {
+        await release(after: "an earlier run")
+        var depthUpdated: ContinuousClock.Instant?
+        while true {
+            // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
+            let seen = signal.generation
+            if isStopping { break }
+            if depthUpdated.map({ $0.duration(to: .now) >= .seconds(1) }) ?? true {
+                await updateDepth()
+                depthUpdated = .now
+            }
+            let claimed: [WebhookDelivery]
+            do {
+                claimed = try await store.claimWebhooks(owner: owner, limit: configuration.webhookConcurrency, now: clock.now(), lease: lease)
+            } catch {
+                logger.error("claiming webhook events failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+                await signal.wait(after: seen, timeout: pollInterval)
+                continue
+            }
+            if claimed.isEmpty {
+                await signal.wait(after: seen, timeout: pollInterval)
+                continue
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for delivery in claimed {
+                    group.addTask { await self.attempt(delivery, poster: poster) }
+                }
+            }
+        }
+        await release(after: "this run")
+        await updateDepth()
+    }
+
+    /// A claim outlasts the longest POST, so another instance does not take over an event under way.
+    private var lease: TimeInterval { min(86_400, configuration.claimLease + configuration.webhookTimeout) }
+
+    private var pollInterval: Duration { .milliseconds(Int64(configuration.pollInterval * 1000)) }
+
+    /// One attempt at a claimed event: delivered, rescheduled with back-off, or dropped past its maximum age.
+    private func attempt(_ delivery: WebhookDelivery, poster: WebhookPoster) async {
+        let now = clock.now()
+        if now.timeIntervalSince(delivery.createdAt) > configuration.webhookMaximumAge {
+            return await drop(delivery, attempts: delivery.attempts, lastError: delivery.lastError ?? "never attempted")
+        }
+        guard let failure = await poster.post(delivery, at: now) else {
+            metrics.recordWebhookDelivered()
+            await finish(delivery)
+            logger.debug("webhook event delivered", metadata: metadata(delivery, attempts: delivery.attempts + 1))
+            return
+        }
+        // Cut short by the shutdown timeout: not an attempt; the release gives the event back as it was.
+        if Task.isCancelled { return }
+        metrics.recordWebhookFailedAttempt()
+        let attempts = delivery.attempts + 1
+        let delay = configuration.webhookRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1))
+        let next = clock.now().addingTimeInterval(delay)
+        if next.timeIntervalSince(delivery.createdAt) > configuration.webhookMaximumAge {
+            return await drop(delivery, attempts: attempts, lastError: failure)
+        }
+        var details = metadata(delivery, attempts: attempts)
+        details["error"] = "\(failure)"
+        details["delay"] = "\(delay)"
+        logger.info("webhook POST failed; it will be retried", metadata: details)
         do {
-            request.httpBody = try APIResponse.encoder().encode(event)
-            let (_, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            return (200..<300).contains(status) ? nil : "HTTP \(status)"
+            try await store.rescheduleWebhook(id: delivery.id, owner: owner, nextAttemptAt: next, attempts: attempts,
+                                              lastError: DeliveryResult.shortened(failure))
+        } catch .notFound {
+            // Its claim expired or was taken back, and another run delivered it meanwhile.
+            logger.info("a webhook event to retry was delivered by another run", metadata: metadata(delivery, attempts: attempts))
         } catch {
-            return error.localizedDescription
+            logger.warning("rescheduling a webhook event failed; its claim will expire and it will be retried",
+                           metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
         }
+    }
+
+    /// Gives up on an event older than the maximum age.
+    private func drop(_ delivery: WebhookDelivery, attempts: Int, lastError: String) async {
+        var details = metadata(delivery, attempts: attempts)
+        details["error"] = "\(lastError)"
+        details["age"] = "\(Int(clock.now().timeIntervalSince(delivery.createdAt)))s"
+        logger.error("webhook event dropped: not delivered within its maximum age", metadata: details)
+        metrics.recordWebhookDropped()
+        await finish(delivery)
+    }
+
+    /// Removes a delivered or dropped event.
+    private func finish(_ delivery: WebhookDelivery) async {
+        do {
+            try await store.completeWebhook(id: delivery.id, owner: owner)
+        } catch .notFound {
+            logger.info("a finished webhook event was already removed by another run",
+                        metadata: ["eventId": "\(delivery.id.uuidString.lowercased())"])
+        } catch {
+            logger.warning("removing a finished webhook event failed; it may be delivered again",
+                           metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
+        }
+    }
+
+    private func release(after run: String) async {
+        do {
+            let released = try await store.releaseWebhooks(owner: owner)
+            if released > 0 { logger.info("released webhook claims of \(run)", metadata: ["owner": "\(owner)", "count": "\(released)"]) }
+        } catch {
+            logger.error("releasing webhook claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+        }
+    }
+
+    private func updateDepth() async {
+        do {
+            metrics.setWebhookDepth(try await store.webhookDepth())
+        } catch {
+            logger.warning("reading the webhook queue depth failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func metadata(_ delivery: WebhookDelivery, attempts: Int) -> Logger.Metadata {
+        ["eventId": "\(delivery.id.uuidString.lowercased())", "event": "\(delivery.event)", "attempts": "\(attempts)"]
     }
 }

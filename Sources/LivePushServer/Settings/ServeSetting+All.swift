@@ -63,6 +63,13 @@ extension ServeSetting {
             }
             return url
         },
+        .parsed("webhookSecret", \.server.webhookSecret, sources: [.flag, .environment], placeholder: "SECRET",
+                help: "Signs each webhook POST (LivePush-Signature, HMAC-SHA256); required with --webhook-url, 32 characters "
+                    + "or more, e.g. `openssl rand -hex 32`. Prefer the variable: flags show in ps.",
+                defaultText: "none", isSecret: true) { raw, _ in raw },
+        .duration("webhookTimeout", \.server.webhookTimeout, help: "A webhook POST not answered this long has failed and is retried."),
+        .duration("webhookMaxAge", \.server.webhookMaximumAge,
+                  help: "A webhook event not delivered this long after it happened is dropped (retries back off to 5 min)."),
         .parsed("instanceId", \.server.instanceID, placeholder: "ID",
                 help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
                 defaultText: "livepush-HOST-PORT (random with port 0)") { raw, _ in raw },
