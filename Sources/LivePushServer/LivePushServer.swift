@@ -24,6 +24,7 @@ package final class LivePushServer: Service, Sendable {
     private let activities: ActivityService
     private let identity: IdentityService
     private let idempotency: IdempotencyService
+    private let channels: ChannelService
     private let webhook: WebhookService
     private let delivery: DeliveryService
     private let sweeper: LifecycleSweeper
@@ -56,6 +57,7 @@ package final class LivePushServer: Service, Sendable {
             store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey, clock: clock)
         identity = IdentityService(key: tokenKey, configuration: configuration, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
+        channels = ChannelService(store: store, sender: sender, configuration: configuration, clock: clock, logger: logger)
         let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
         self.pushes = pushes
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
@@ -77,9 +79,12 @@ package final class LivePushServer: Service, Sendable {
         AppRoutes(activities: activities, identity: identity, clock: clock).add(to: router.group("v1")
             .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
             .add(middleware: RateLimitMiddleware(perMinute: configuration.appRateLimit, burst: configuration.appRateBurst, metrics: metrics)))
-        BackendRoutes(pushes: pushes, activities: activities, identity: identity, idempotent: IdempotentSend(service: idempotency), clock: clock).add(to: router.group("v1")
+        let backend = router.group("v1")
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
-            .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics)))
+            .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics))
+        let idempotent = IdempotentSend(service: idempotency)
+        BackendRoutes(pushes: pushes, activities: activities, identity: identity, idempotent: idempotent, clock: clock).add(to: backend)
+        ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
         OperationsRoutes(store: store, metrics: metrics).add(to: router)
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router

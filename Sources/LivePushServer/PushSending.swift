@@ -1,9 +1,9 @@
 import APNsClient
 import APNsCore
 
-/// What the delivery workers send through: `APNsClient` (made with `ServerConfiguration.apnsClientConfiguration`,
+/// What the delivery workers send through (device pushes, and broadcasts through `ChannelSending`): `APNsClient` (made with `ServerConfiguration.apnsClientConfiguration`,
 /// whose policy only reconnects), or a stand-in in tests.
-package protocol PushSending: Sendable {
+package protocol PushSending: ChannelSending {
     /// Sends one push once and returns its answer or failure: one outbox attempt. The sender may send it
     /// again at once within the call (a new connection after the old one went away under it, a renewed
     /// provider token) and counts those sends in `attempts`, but never waits to retry: back-off is the

@@ -8,10 +8,12 @@ package enum PushImportance: String, Sendable, Hashable, Codable, CaseIterable {
     case timeSensitive
 }
 
-/// Where a push goes: a registered activity, or a stored push-to-start token.
+/// Where a push goes: a registered activity, a stored push-to-start token, or a broadcast channel
+/// (every activity subscribed to it).
 package enum OutboxTarget: Sendable, Hashable, Codable, CustomStringConvertible {
     case activity(id: String)
     case pushToStartToken(id: UUID)
+    case channel(id: UUID)
 
     /// The activity id for `.activity`, nil otherwise.
     package var activityId: String? {
@@ -23,6 +25,7 @@ package enum OutboxTarget: Sendable, Hashable, Codable, CustomStringConvertible 
         switch self {
         case .activity(let id): return "activity \(id)"
         case .pushToStartToken(let id): return "push-to-start token \(id.uuidString.lowercased())"
+        case .channel(let id): return "channel \(id.uuidString.lowercased())"
         }
     }
 }

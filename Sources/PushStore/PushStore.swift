@@ -10,7 +10,7 @@ import LiveActivity
 /// method is atomic: it either completes or changes nothing. Several processes may share one
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
 package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, ApiKeyStore,
-    ServerSecretStore, IdempotencyStore, WebhookOutbox
+    ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore
 {
     /// Closes the database connections. Later calls throw `unavailable`.
     func close() async
@@ -129,6 +129,9 @@ package protocol OutboxStore: Sendable {
 package protocol DeliveryHistory: Sendable {
     /// The newest `limit` delivery records of an activity, newest first.
     func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
+
+    /// The newest `limit` delivery records of a broadcast channel, newest first.
+    func deliveries(channelId: UUID, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
 }
 
 /// The hourly budget of priority-10 pushes per activity.

@@ -6,6 +6,7 @@ package enum PushStoreRecordKind: String, Sendable, Hashable, Codable {
     case apiKey
     case webhookEvent
     case idempotencyKey
+    case channel
 }
 
 /// Every failure a ``PushStore`` reports. Each case says what was wrong and, for bad input, which

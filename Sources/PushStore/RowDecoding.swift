@@ -95,6 +95,7 @@ enum RowDecoding {
         switch target {
         case .activity(let id): return ("activity", id)
         case .pushToStartToken(let id): return ("pushToStartToken", id.uuidString.lowercased())
+        case .channel(let id): return ("channel", id.uuidString.lowercased())
         }
     }
 
@@ -105,6 +106,9 @@ enum RowDecoding {
         case "pushToStartToken":
             guard let uuid = UUID(uuidString: id) else { throw .database(detail: "target_id '\(id)' is not a UUID") }
             return .pushToStartToken(id: uuid)
+        case "channel":
+            guard let uuid = UUID(uuidString: id) else { throw .database(detail: "target_id '\(id)' is not a UUID") }
+            return .channel(id: uuid)
         case let other: throw .database(detail: "column 'target_kind' holds '\(other)'")
         }
     }
@@ -229,6 +233,19 @@ enum RowDecoding {
             createdAt: try row.date("created_at"),
             nextAttemptAt: try row.date("next_attempt_at"),
             lastError: try row.optionalString("last_error")
+        )
+    }
+
+    static func channel(_ row: SQLRow) throws(PushStoreError) -> ChannelRecord {
+        ChannelRecord(
+            id: try row.uuid("id"),
+            name: try row.string("name"),
+            bundleId: try row.string("bundle_id"),
+            apnsChannelId: try row.string("apns_channel_id"),
+            storagePolicy: try row.int("storage_policy"),
+            groupId: try row.optionalString("group_id"),
+            createdAt: try row.date("created_at"),
+            deletedAt: try row.optionalDate("deleted_at")
         )
     }
 }

@@ -4,6 +4,14 @@ import Foundation
 extension SQLPushStore {
     package func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
         try Validation.identifier(activityId, field: "activityId")
+        return try await deliveries(kind: "activity", id: activityId, limit: limit)
+    }
+
+    package func deliveries(channelId: UUID, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
+        try await deliveries(kind: "channel", id: channelId.uuidString.lowercased(), limit: limit)
+    }
+
+    private func deliveries(kind: String, id: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
         guard (1...10_000).contains(limit) else {
             throw .invalidInput(field: "limit", rule: "is \(limit); ask for 1 to 10000 records")
         }
@@ -11,9 +19,9 @@ extension SQLPushStore {
             var records = [DeliveryRecord]()
             for row in try await session.query(
                 """
-                SELECT * FROM deliveries WHERE target_kind = 'activity' AND target_id = ?
+                SELECT * FROM deliveries WHERE target_kind = ? AND target_id = ?
                 ORDER BY accepted_at DESC, recorded_at DESC, push_id DESC LIMIT ?
-                """, [.text(activityId), .int(limit)])
+                """, [.text(kind), .text(id), .int(limit)])
             {
                 records.append(try RowDecoding.delivery(row))
             }

@@ -68,8 +68,10 @@ enum Validation {
     /// Checks one outbox item; `field` prefixes the names (`items[3]`).
     static func outboxItem(_ item: OutboxItem, field: String) throws(PushStoreError) {
         switch (item.kind, item.target) {
-        case (.start, .pushToStartToken), (.update, .activity), (.end, .activity):
+        case (.start, .pushToStartToken), (.update, .activity), (.end, .activity), (.update, .channel), (.end, .channel):
             break
+        case (.start, .channel):
+            throw .invalidInput(field: "\(field).target", rule: "a broadcast cannot start an activity; start pushes go to push-to-start tokens")
         case (.start, .activity):
             throw .invalidInput(field: "\(field).target", rule: "a start push goes to a push-to-start token, not an activity")
         case (_, .pushToStartToken):

@@ -15,7 +15,7 @@ import Testing
         let document = try await ContractDocument(harness.http)
         var run = ContractRun(harness: harness, document: document)
         let operations = document.operations()
-        #expect(operations.count == 16)
+        #expect(operations.count == 22)
         let expectedFields: [String: Set<String>] = [
             "registerActivity": ActivityRegistrationBody.fields, "rotatePushToken": PushTokenRotationBody.fields,
             "storePushToStartToken": PushToStartTokenBody.fields, "activityEnded": EndedBody.fields,
@@ -23,6 +23,8 @@ import Testing
             "updateGroup": SendBody.fields(for: .update), "endActivity": SendBody.fields(for: .end),
             "endGroup": SendBody.fields(for: .end), "startForUser": SendBody.fields(for: .start),
             "mintAppToken": AppTokenRequestBody.fields, "openInstallation": InstallationBody.fields,
+            "createChannel": ChannelCreationBody.fields, "updateChannel": SendBody.fields(for: .update),
+            "endChannel": SendBody.fields(for: .end),
         ]
         #expect(document.propertyNames("Alert") == SendBody.Alert.fields)
         #expect(document.propertyNames("LocalizedText") == SendBody.AlertText.localizedFields)
@@ -333,6 +335,12 @@ struct ContractRun {
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{activityId}", with: id)
         }
+        if path.contains("{channelId}") {
+            let created = try await http.post("/v1/channels", key: ServerHarness.backendKey,
+                                              #"{"name":"\#(fresh("contract-channel"))","bundleId":"com.example.rangers","storagePolicy":1}"#)
+            let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
+            path = path.replacingOccurrences(of: "{channelId}", with: id)
+        }
         if path.contains("{groupId}") {
             let group = fresh("contract-group")
             let registered = try await http.post("/v1/activities", key: ServerHarness.appKey,
@@ -368,6 +376,12 @@ struct ContractRun {
         checks += 1
         let path: String
         if let fixedPath { path = fixedPath } else { path = try await target(operation, body: body) }
+        var body = body
+        if operation.id == "createChannel", body?["name"]?.stringValue == ContractRun.contractUser, case .object(var fields)? = body {
+            // Channel names are unique: each accepted create needs its own.
+            fields["name"] = .string(fresh("channel"))
+            body = .object(fields)
+        }
         let response = try await harness.http.request(operation.method, path, key: key ?? operation.key, body: body.map { $0.serialized() }).response
         let context = "\(operation.id) \(what): \(response.status) \(response.text)"
         switch expectation {

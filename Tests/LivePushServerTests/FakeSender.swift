@@ -23,4 +23,43 @@ final class FakeSender: PushSending, @unchecked Sendable {
         }
         return APNsDeliveryOutcome(result: answer, attempts: 1, duration: .milliseconds(1))
     }
+
+    // Broadcast channels: a stand-in for APNs' channel management and broadcast route.
+    private var channelScript: [ChannelAnswer] = []
+    private var liveChannels: [String: Int] = [:]
+    private var broadcastsSent: [BroadcastAttempt] = []
+    private var channelSerial = 0
+
+    /// Answers the next broadcast or channel calls with these, in order; afterwards they succeed.
+    func enqueueChannelAnswers(_ answers: [ChannelAnswer]) { lock.withLock { channelScript.append(contentsOf: answers) } }
+    var broadcasts: [BroadcastAttempt] { lock.withLock { broadcastsSent } }
+    var channelsAtAPNs: [String: Int] { lock.withLock { liveChannels } }
+
+    func createChannel(bundleId: String, storagePolicy: Int) async -> ChannelAnswer {
+        lock.withLock {
+            if !channelScript.isEmpty { return channelScript.removeFirst() }
+            channelSerial += 1
+            let id = Data("channel-\(channelSerial)".utf8).base64EncodedString()
+            liveChannels[id] = storagePolicy
+            return .accepted(id: id)
+        }
+    }
+
+    func deleteChannel(bundleId: String, apnsChannelId: String) async -> ChannelAnswer {
+        lock.withLock {
+            if !channelScript.isEmpty { return channelScript.removeFirst() }
+            guard liveChannels.removeValue(forKey: apnsChannelId) != nil else { return .refused(status: 400, reason: "ChannelNotRegistered") }
+            return .accepted(id: nil)
+        }
+    }
+
+    func broadcast(_ attempt: BroadcastAttempt) async -> ChannelAnswer {
+        lock.withLock {
+            broadcastsSent.append(attempt)
+            if !channelScript.isEmpty { return channelScript.removeFirst() }
+            guard let policy = liveChannels[attempt.apnsChannelId] else { return .refused(status: 400, reason: "ChannelNotRegistered") }
+            if policy == 0, attempt.expiration != nil { return .refused(status: 400, reason: "BadExpirationDate") }
+            return .accepted(id: UUID().uuidString.lowercased())
+        }
+    }
 }

@@ -144,7 +144,7 @@ struct SQLiteStoreTests {
         try await sqlite.backend.transaction { session throws(PushStoreError) in
             try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
             try await session.execute("ALTER TABLE push_to_start_tokens DROP COLUMN token_valid_since")
-            for table in ["server_secrets", "idempotency_keys", "webhook_outbox"] {
+            for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels"] {
                 try await session.execute("DROP TABLE \(table)")
             }
             try await session.execute("DELETE FROM schema_migrations WHERE version > 1")

@@ -45,7 +45,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The one mapping from domain refusals to HTTP: invalid 400, forbidden 403, notFound 404, conflict 409, keyReused 422, unavailable
+    /// The one mapping from domain refusals to HTTP: invalid 400, forbidden 403, notFound 404, conflict 409, keyReused 422, upstream 502, unavailable
     /// 503 (logged here, answered without internals).
     func apiError(_ error: DomainError) -> APIError {
         switch error.kind {
@@ -53,6 +53,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .forbidden: return APIError(.forbidden, field: error.subject, rule: error.rule, error.message)
         case .notFound: return APIError(.notFound, field: error.subject, rule: error.rule, error.message)
         case .conflict: return APIError(.conflict, field: error.subject, rule: error.rule, error.message)
+        case .upstream: return APIError(.badGateway, field: error.subject, rule: error.rule, error.message)
         case .keyReused: return APIError(.unprocessableContent, field: error.subject, rule: error.rule, error.message)
         case .unavailable:
             logger.error("store failed", metadata: ["error": "\(error.message)"])

@@ -73,3 +73,11 @@ extension PushToStartView {
         updatedAt = record.updatedAt
     }
 }
+
+extension ChannelView {
+    init(_ record: ChannelRecord) {
+        self.init(
+            id: record.id.uuidString.lowercased(), name: record.name, bundleId: record.bundleId, apnsChannelId: record.apnsChannelId,
+            storagePolicy: record.storagePolicy, groupId: record.groupId, createdAt: record.createdAt, deletedAt: record.deletedAt)
+    }
+}

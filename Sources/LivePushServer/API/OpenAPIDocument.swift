@@ -35,7 +35,7 @@ enum OpenAPIDocument {
               },
               "rule": {
                 "type": "string",
-                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
+                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
               },
               "message": {"type": "string", "description": "One sentence for a person: what was wrong and what is accepted."}
             }
@@ -144,6 +144,56 @@ enum OpenAPIDocument {
           "attributesType": {"$ref": "#/components/schemas/AttributesType"},
           "environment": {"$ref": "#/components/schemas/Environment"},
           "token": {"$ref": "#/components/schemas/DeviceToken"}
+        }
+      },
+      "ChannelCreation": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "bundleId", "storagePolicy"],
+        "properties": {
+          "name": {
+            "allOf": [{"$ref": "#/components/schemas/Id"}],
+            "description": "Ours: unique among the app's live channels (409 exists)."
+          },
+          "bundleId": {"$ref": "#/components/schemas/BundleId"},
+          "storagePolicy": {
+            "type": "integer", "enum": [0, 1], "example": 1,
+            "description": "0: APNs stores no message (the higher publishing budget; broadcasts carry expiration 0). 1: APNs keeps the most recent message for at most 8 hours and gives it to activities that subscribe later. Cannot be changed (400 oneOf, 400 required)."
+          },
+          "groupId": {
+            "allOf": [{"$ref": "#/components/schemas/Id"}],
+            "description": "A group whose updates and ends also go out through this channel (one broadcast per group request)."
+          }
+        }
+      },
+      "Channel": {
+        "type": "object",
+        "required": ["id", "name", "bundleId", "apnsChannelId", "storagePolicy", "createdAt"],
+        "properties": {
+          "id": {"type": "string", "format": "uuid"},
+          "name": {"type": "string"},
+          "bundleId": {"type": "string"},
+          "apnsChannelId": {"type": "string", "description": "APNs' channel id: the app subscribes with pushType .channel(apnsChannelId); push-to-start payloads carry it as input-push-channel."},
+          "storagePolicy": {"type": "integer"},
+          "groupId": {"type": "string", "nullable": true},
+          "createdAt": {"type": "string", "format": "date-time"},
+          "deletedAt": {"type": "string", "format": "date-time", "nullable": true}
+        }
+      },
+      "ChannelList": {
+        "type": "object",
+        "required": ["channels", "limit"],
+        "properties": {
+          "channels": {"type": "array", "items": {"$ref": "#/components/schemas/Channel"}},
+          "limit": {"type": "integer", "description": "Channels an app may have per environment (10000); the server refuses a create past it with 409 channelLimit before asking APNs and logs a warning from 9000 on."}
+        }
+      },
+      "ChannelDetail": {
+        "type": "object",
+        "required": ["channel", "deliveries"],
+        "properties": {
+          "channel": {"$ref": "#/components/schemas/Channel"},
+          "deliveries": {"type": "array", "items": {"$ref": "#/components/schemas/Delivery"}}
         }
       },
       "AppTokenRequest": {
@@ -473,6 +523,10 @@ enum OpenAPIDocument {
         "headers": {"Allow": {"schema": {"type": "string"}, "description": "The methods the path takes: GET, PUT."}},
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
+      "BadGateway": {
+        "description": "502: APNs refused a channel operation (rule apns, with its status and reason) or could not be reached; unsupported when the server's sender has no broadcast support. Nothing was stored.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+      },
       "KeyReused": {
         "description": "422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
@@ -485,6 +539,13 @@ enum OpenAPIDocument {
       "Activity": {"description": "The activity.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Activity"}}}}
     },
     "parameters": {
+      "channelId": {
+        "name": "channelId",
+        "in": "path",
+        "required": true,
+        "description": "The channel id POST /v1/channels answered (a UUID): 1 to 128 characters; any other text names no channel (404 exists).",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+      },
       "idempotencyKey": {
         "name": "Idempotency-Key",
         "in": "header",
@@ -747,6 +808,114 @@ enum OpenAPIDocument {
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
           "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/channels": {
+      "post": {
+        "operationId": "createChannel",
+        "summary": "Create a broadcast channel with APNs and keep it (backend)",
+        "security": [{"backendKey": []}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChannelCreation"}}}},
+        "responses": {
+          "201": {"description": "The channel.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Channel"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "502": {"$ref": "#/components/responses/BadGateway"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      },
+      "get": {
+        "operationId": "listChannels",
+        "summary": "The live channels, of one app with ?bundleId= (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"name": "bundleId", "in": "query", "required": false, "schema": {"type": "string", "minLength": 1, "maxLength": 255}}],
+        "responses": {
+          "200": {"description": "The channels.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChannelList"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/channels/{channelId}": {
+      "get": {
+        "operationId": "getChannel",
+        "summary": "A channel with its newest broadcasts (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/channelId"}],
+        "responses": {
+          "200": {"description": "The channel and its deliveries.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChannelDetail"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      },
+      "delete": {
+        "operationId": "deleteChannel",
+        "summary": "Delete the channel with APNs; it takes no more broadcasts (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/channelId"}],
+        "responses": {
+          "200": {"description": "The deleted channel.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Channel"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "502": {"$ref": "#/components/responses/BadGateway"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/channels/{channelId}/update": {
+      "post": {
+        "operationId": "updateChannel",
+        "summary": "Update every activity subscribed to the channel with one broadcast, through the outbox (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/channelId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
+        "responses": {
+          "202": {"$ref": "#/components/responses/Accepted"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "422": {"$ref": "#/components/responses/KeyReused"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/channels/{channelId}/end": {
+      "post": {
+        "operationId": "endChannel",
+        "summary": "End every activity subscribed to the channel with one broadcast, through the outbox (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/channelId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
+        "responses": {
+          "202": {"$ref": "#/components/responses/Accepted"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "422": {"$ref": "#/components/responses/KeyReused"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }

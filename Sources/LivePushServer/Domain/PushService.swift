@@ -41,12 +41,20 @@ final class PushService: Sendable {
         return try await accept(kind, content, activities: [activity], skipped: [], endCause: .backend).accepted
     }
 
-    /// Updates or ends every active activity of a group; the others are listed as skipped.
+    /// Updates or ends every active activity of a group; the others are listed as skipped. Channels
+    /// linked to the group get the same update or end as one broadcast each.
     func send(_ kind: LiveActivityEvent, toGroup groupId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
         let members = try await stored { () async throws(PushStoreError) in try await store.activities(inGroup: groupId) }
-        guard !members.isEmpty else {
-            throw .notFound("groupId", "no activity is registered in group '\(groupId)'")
+        let channels = try await stored { () async throws(PushStoreError) in try await store.channels(linkedToGroup: groupId) }
+        guard !members.isEmpty || !channels.isEmpty else {
+            throw .notFound("groupId", "no activity is registered in group '\(groupId)' and no channel is linked to it")
         }
+        var broadcast = AcceptedPushes()
+        if !channels.isEmpty {
+            // Checked before anything is written: a payload too large for a broadcast refuses the request.
+            broadcast = try await acceptBroadcasts(try await broadcastItems(kind, to: channels, content))
+        }
+        guard !members.isEmpty else { return broadcast }
         var eligible: [ActivityRecord] = []
         var skipped: [AcceptedPushes.Skipped] = []
         for activity in members {
@@ -57,7 +65,10 @@ final class PushService: Sendable {
                 eligible.append(activity)
             }
         }
-        return try await accept(kind, content, activities: eligible, skipped: skipped, endCause: .backend).accepted
+        var answer = try await accept(kind, content, activities: eligible, skipped: skipped, endCause: .backend).accepted
+        answer.pushIds += broadcast.pushIds
+        answer.downgraded += broadcast.downgraded
+        return answer
     }
 
     /// Starts an activity on every device of a user that has a valid push-to-start token for the type.
@@ -167,7 +178,7 @@ final class PushService: Sendable {
         return answer
     }
 
-    private func enqueue(_ items: [OutboxItem], into answer: inout AcceptedPushes) async throws(DomainError) {
+    func enqueue(_ items: [OutboxItem], into answer: inout AcceptedPushes) async throws(DomainError) {
         guard !items.isEmpty else { return }
         let result = try await stored { () async throws(PushStoreError) in try await store.enqueue(items) }
         signal.wake(items: items.count)

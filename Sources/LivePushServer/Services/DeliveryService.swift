@@ -9,12 +9,12 @@ import ServiceLifecycle
 /// reschedule it with back-off until its expiration). On graceful shutdown (or cancellation) they stop
 /// claiming, finish what is in flight and give back their claims before `run` returns.
 final class DeliveryService: Service, Sendable {
-    private let store: any PushStore
-    private let sender: any PushSending
-    private let configuration: ServerConfiguration
+    let store: any PushStore
+    let sender: any PushSending
+    let configuration: ServerConfiguration
     private let metrics: ServerMetrics
-    private let clock: any WallClock
-    private let logger: Logger
+    let clock: any WallClock
+    let logger: Logger
     private let webhook: any DomainEvents
     private let signal: OutboxSignal
     private let listening: ListeningGate
@@ -137,6 +137,9 @@ final class DeliveryService: Service, Sendable {
         if let expiration = item.expiration, expiration <= now {
             return DeliveryResult(pushId: item.pushId, outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
         }
+        if case .channel(let channelId) = item.target {
+            return await processBroadcast(item, channelId: channelId, owner: owner)
+        }
         let target: ResolvedTarget
         switch await resolve(item, activities: activities) {
         case .success(let resolved): target = resolved
@@ -185,7 +188,7 @@ final class DeliveryService: Service, Sendable {
 
     /// Reschedules with back-off (the only back-off a push gets: `ServerConfiguration.outboxRetryDelay`);
     /// past the expiration, returns the final `expired` result instead.
-    private func retryLater(
+    func retryLater(
         _ item: OutboxItem, owner: String, attempts: Int, backoffAfter: Int? = nil, lastError: String, status: Int?, sentAt: Date
     ) async -> DeliveryResult? {
         let delay = configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1))
@@ -198,7 +201,7 @@ final class DeliveryService: Service, Sendable {
         return nil
     }
 
-    private func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
+    func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
         do {
             try await store.reschedule(pushId: item.pushId, owner: owner, nextAttemptAt: next, attempts: attempts,
                                        lastError: DeliveryResult.shortened(lastError))
@@ -271,6 +274,8 @@ final class DeliveryService: Service, Sendable {
                     await webhook.notify(WebhookEvent(event: .tokenInvalid, activityId: activity.activityId, userId: activity.userId,
                                                 reason: reason.rawValue, token: target.token.shortened, at: date))
                 }
+            case .channel:
+                break
             case .pushToStartToken:
                 let records = try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date)
                 for record in records {
@@ -319,6 +324,8 @@ final class DeliveryService: Service, Sendable {
                     return .failure(TargetFailure(reason: "push-to-start token invalid (\(reason))"))
                 }
                 return .success(ResolvedTarget(token: record.token, bundleId: record.bundleId))
+            case .channel:
+                return .failure(TargetFailure(reason: "a channel push is a broadcast, not a device push"))
             }
         } catch {
             return .failure(TargetFailure(reason: "store error while resolving the target: \(error)", retryable: true))

@@ -176,6 +176,24 @@ enum Schema {
             """,
             "CREATE INDEX webhook_outbox_available ON webhook_outbox (available_at, created_at, id)",
         ],
+        // 4: broadcast channels: our id and name, APNs' channel id, and an optional group whose updates
+        // also go out through the channel.
+        [
+            """
+            CREATE TABLE channels (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                bundle_id TEXT NOT NULL,
+                apns_channel_id TEXT NOT NULL,
+                storage_policy {INT} NOT NULL,
+                group_id TEXT,
+                created_at {REAL} NOT NULL,
+                deleted_at {REAL}
+            )
+            """,
+            "CREATE INDEX channels_bundle ON channels (bundle_id, deleted_at)",
+            "CREATE INDEX channels_group ON channels (group_id)",
+        ],
     ]
 
     /// The migrations with the column types of one database.

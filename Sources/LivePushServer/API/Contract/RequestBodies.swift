@@ -241,3 +241,26 @@ package struct SendBody: Codable, Sendable, Hashable {
         }
     }
 }
+
+/// `POST /v1/channels`: a broadcast channel for one app.
+package struct ChannelCreationBody: Codable, Sendable, Hashable {
+    /// Ours: unique among the app's live channels (a match, a route).
+    package var name: String
+    package var bundleId: String
+    /// 0: APNs stores no message (higher publishing budget, expiration 0); 1: it keeps the most recent
+    /// one for at most 8 hours and gives it to activities that subscribe later.
+    package var storagePolicy: Int
+    /// A group whose updates and ends also go out through this channel.
+    package var groupId: String?
+
+    package init(name: String, bundleId: String, storagePolicy: Int, groupId: String? = nil) {
+        self.name = name
+        self.bundleId = bundleId
+        self.storagePolicy = storagePolicy
+        self.groupId = groupId
+    }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable { case name, bundleId, storagePolicy, groupId }
+
+    package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+}

@@ -142,3 +142,30 @@ package struct JSONErrorBody: Codable, Sendable, Hashable {
 
     package var error: Detail
 }
+
+/// A broadcast channel as the API shows it.
+package struct ChannelView: Codable, Sendable, Hashable {
+    package var id: String
+    package var name: String
+    package var bundleId: String
+    /// APNs' channel id: the app subscribes with `pushType: .channel(apnsChannelId)`, and push-to-start
+    /// payloads carry it as `input-push-channel`.
+    package var apnsChannelId: String
+    package var storagePolicy: Int
+    package var groupId: String?
+    package var createdAt: Date
+    package var deletedAt: Date?
+}
+
+/// `GET /v1/channels`: the live channels and how close each app is to APNs' limit.
+package struct ChannelList: Codable, Sendable, Hashable {
+    package var channels: [ChannelView]
+    /// Channels each app may have (per environment).
+    package var limit: Int
+}
+
+/// `GET /v1/channels/{channelId}`: the channel and its newest broadcasts.
+package struct ChannelDetail: Codable, Sendable, Hashable {
+    package var channel: ChannelView
+    package var deliveries: [DeliveryView]
+}

@@ -1,0 +1,76 @@
+import APNsCore
+import Foundation
+import Hummingbird
+import LiveActivity
+import PushStore
+
+/// The backend's broadcast channel routes (behind a backend key): create, list, read, delete, and update
+/// or end every subscribed activity with one broadcast. Each reads its input and calls `ChannelService`
+/// or `PushService`.
+struct ChannelRoutes: Sendable {
+    let channels: ChannelService
+    let pushes: PushService
+    let idempotent: IdempotentSend
+    let clock: any WallClock
+
+    func add(to routes: RouterGroup<APIRequestContext>) {
+        let (channels, pushes, idempotent, clock) = (channels, pushes, idempotent, clock)
+        routes.post("channels") { request, _ -> Response in
+            let body = try await JSONBody.read(request)
+            try body.allowOnly(ChannelCreationBody.fields)
+            let creation = ChannelService.Creation(
+                name: try Self.printable(body, "name", try body.requiredString("name", maxLength: RouteInputs.maximumIdLength)),
+                bundleId: try body.requiredString("bundleId", maxLength: 255),
+                storagePolicy: try Self.storagePolicy(body),
+                groupId: try body.string("groupId", maxLength: RouteInputs.maximumIdLength).map { value throws(APIError) in try Self.printable(body, "groupId", value) })
+            return APIResponse.json(ChannelView(try await channels.create(creation)), status: .created)
+        }
+        routes.get("channels") { request, _ -> Response in
+            let bundleId = request.uri.queryParameters.get("bundleId")
+            let list = try await channels.list(bundleId: bundleId)
+            return APIResponse.json(ChannelList(channels: list.map(ChannelView.init), limit: ChannelService.limit))
+        }
+        routes.get("channels/:channelId") { _, context -> Response in
+            let detail = try await channels.detail(id: try Self.channelId(context))
+            return APIResponse.json(ChannelDetail(channel: ChannelView(detail.channel), deliveries: detail.deliveries.map(DeliveryView.init)))
+        }
+        routes.delete("channels/:channelId") { _, context -> Response in
+            APIResponse.json(ChannelView(try await channels.delete(id: try Self.channelId(context))))
+        }
+        for kind in [LiveActivityEvent.update, .end] {
+            routes.post("channels/:channelId/\(kind.rawValue)") { request, context -> Response in
+                let channel = try await channels.existing(try Self.channelId(context))
+                return try await idempotent.respond(request, context, status: .accepted) { body in
+                    try await pushes.send(kind, toChannel: channel, try PushRequestBody.parse(body, kind: kind, now: clock.now()))
+                }
+            }
+        }
+    }
+
+    /// The channel id of the path: ours are UUIDs, so any other text names no channel (404).
+    static func channelId(_ context: some RequestContext) throws(APIError) -> UUID {
+        let text = try RouteInputs.pathId("channelId", context)
+        guard let id = UUID(uuidString: text) else {
+            throw APIError.notFound("channelId", "no channel '\(text)' is stored; channel ids are the UUIDs POST /v1/channels answers")
+        }
+        return id
+    }
+
+    /// Ids are checked before APNs is asked to create anything: no control characters.
+    static func printable(_ body: JSONBody, _ key: String, _ value: String) throws(APIError) -> String {
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .badRequest(body.name(key), "invalid", "'\(body.name(key))' contains a control character; only printable text is accepted")
+        }
+        return value
+    }
+
+    static func storagePolicy(_ body: JSONBody) throws(APIError) -> Int {
+        guard let policy = try body.integer("storagePolicy") else {
+            throw .badRequest("storagePolicy", "required", "'storagePolicy' is required: 0 (no message stored) or 1 (the most recent stored for up to 8 hours)")
+        }
+        guard policy == 0 || policy == 1 else {
+            throw .badRequest("storagePolicy", "oneOf", "'storagePolicy' is \(policy); accepted: 0 (no message stored) or 1 (the most recent stored for up to 8 hours)")
+        }
+        return policy
+    }
+}

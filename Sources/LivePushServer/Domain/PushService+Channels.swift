@@ -1,0 +1,52 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import PushStore
+
+extension PushService {
+    /// Updates or ends every activity subscribed to a channel with one broadcast. A broadcast cannot
+    /// start an activity. Priority 10 counts against the channel's hourly budget: a channel that stores
+    /// no message has the larger one (APNs gives such channels the higher publishing budget).
+    func send(_ kind: LiveActivityEvent, toChannel channel: ChannelRecord, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+        guard !channel.isDeleted else {
+            throw .conflict("channelId", "deleted", "channel '\(channel.id.uuidString.lowercased())' was deleted; APNs takes no broadcasts to it")
+        }
+        return try await acceptBroadcasts(try await broadcastItems(kind, to: [channel], content))
+    }
+
+    /// Writes broadcast items to the outbox; the answer lists their ids and downgrades.
+    func acceptBroadcasts(_ items: [OutboxItem]) async throws(DomainError) -> AcceptedPushes {
+        var answer = AcceptedPushes()
+        answer.downgraded = items.compactMap { item in item.downgradeReason.map { .init(pushId: item.pushId.lowercased, reason: $0) } }
+        try await enqueue(items, into: &answer)
+        return answer
+    }
+
+    /// One outbox item per channel, each with its own increasing timestamp and budget decision.
+    func broadcastItems(_ kind: LiveActivityEvent, to channels: [ChannelRecord], _ body: PushContent) async throws(DomainError) -> [OutboxItem] {
+        guard kind != .start else { throw .invalid(nil, "broadcastStart", "a broadcast cannot start an activity; use push-to-start") }
+        let now = clock.now()
+        var items: [OutboxItem] = []
+        for channel in channels where !channel.isDeleted {
+            let key = "channel:" + channel.id.uuidString.lowercased()
+            let timestamp = timestamps.next(for: key, now: now, stored: nil)
+            let data = try PushContent.validate(body.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? body.dismissalDate : nil))
+            var priority = body.requestedPriority
+            var downgrade: String?
+            if priority == .immediate {
+                let limit = channel.storagePolicy == 0 ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+                let decisions = try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority([(activityId: key, limit: limit)], at: now) }
+                if let decision = decisions[key], !decision.granted {
+                    priority = .conservesPower
+                    downgrade = "hourly priority-10 budget of channel of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5"
+                }
+            }
+            items.append(OutboxItem(
+                target: .channel(id: channel.id), kind: kind, payload: data, priority: priority, requestedPriority: body.requestedPriority,
+                importance: body.importance, downgradeReason: downgrade, collapseKey: nil,
+                expiration: channel.storagePolicy == 0 ? nil : (body.expiration ?? now.addingTimeInterval(min(configuration.defaultExpiration, 8 * 3600))),
+                acceptedAt: now))
+        }
+        return items
+    }
+}

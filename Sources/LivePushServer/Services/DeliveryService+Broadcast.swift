@@ -1,0 +1,62 @@
+import APNsCore
+import Foundation
+import PushStore
+
+extension DeliveryService {
+    /// Sends one claimed broadcast: to the channel's subscribers, through APNs' broadcast route. A deleted
+    /// or unknown channel gets nothing more; 429, 5xx and lost connections are retried with the outbox's
+    /// back-off; other refusals are final.
+    func processBroadcast(_ item: OutboxItem, channelId: UUID, owner: String) async -> DeliveryResult? {
+        let now = clock.now()
+        let channel: ChannelRecord
+        do {
+            guard let stored = try await store.channel(id: channelId) else {
+                return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: "channel is no longer stored", attempts: item.attempts)
+            }
+            channel = stored
+        } catch {
+            return await retryLater(item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
+                                    lastError: "store error while reading the channel: \(error)", status: nil, sentAt: now)
+        }
+        guard !channel.isDeleted else {
+            return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: "channel was deleted", attempts: item.attempts)
+        }
+        let attempt = BroadcastAttempt(
+            bundleId: channel.bundleId, apnsChannelId: channel.apnsChannelId, payload: item.payload, priority: item.priority,
+            // A channel that stores nothing takes only expiration 0 (BadExpirationDate otherwise).
+            expiration: channel.storagePolicy == 0 ? nil : item.expiration, requestId: item.pushId)
+        let answer = await sender.broadcast(attempt)
+        let sentAt = clock.now()
+        let attempts = item.attempts + 1
+        switch answer {
+        case .accepted(let uniqueId):
+            return DeliveryResult(pushId: item.pushId, outcome: .accepted, sentAt: sentAt, apnsId: uniqueId, status: 200, attempts: attempts)
+        case .refused(let status, let reason):
+            if status == 429 || status >= 500 {
+                return await retryLater(item, owner: owner, attempts: attempts, lastError: "\(status) \(reason)", status: status, sentAt: sentAt)
+            }
+            if reason == APNsReason.channelNotRegistered.rawValue {
+                await channelGone(channel, at: sentAt)
+            }
+            return DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, status: status, reason: reason, attempts: attempts)
+        case .failed(let error):
+            return await retryLater(item, owner: owner, attempts: attempts, lastError: error, status: nil, sentAt: sentAt)
+        case .interrupted:
+            await reschedule(item, owner: owner, at: sentAt, attempts: item.attempts, lastError: "interrupted by shutdown")
+            return nil
+        case .unsupported:
+            return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: "the APNs sender of this server does not send broadcasts", attempts: item.attempts)
+        }
+    }
+
+    /// APNs no longer knows the channel (deleted elsewhere, or the app's broadcast capability turned off):
+    /// marked deleted so nothing more is accepted for it.
+    private func channelGone(_ channel: ChannelRecord, at date: Date) async {
+        do {
+            _ = try await store.markChannelDeleted(id: channel.id, at: date)
+            logger.warning("channel is not registered with APNs; marked deleted", metadata: ["channelId": "\(channel.id)"])
+        } catch {
+            logger.error("marking a channel deleted failed", metadata: ["channelId": "\(channel.id)", "error": "\(error)"])
+        }
+    }
+}

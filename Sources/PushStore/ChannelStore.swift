@@ -1,0 +1,53 @@
+import Foundation
+
+/// A broadcast channel the server created with APNs: one request updates every activity subscribed to it.
+package struct ChannelRecord: Sendable, Hashable, Codable {
+    /// Ours, for the API's paths.
+    package var id: UUID
+    /// A name of the backend's choosing (a match, a route), unique among live channels of the bundle.
+    package var name: String
+    package var bundleId: String
+    /// APNs' channel id (base64), which apps subscribe to and broadcasts carry.
+    package var apnsChannelId: String
+    /// 0: no message stored; 1: the most recent message stored (at most 8 hours).
+    package var storagePolicy: Int
+    /// A group whose updates and ends also go out through this channel.
+    package var groupId: String?
+    package var createdAt: Date
+    /// When it was deleted (APNs no longer takes broadcasts to it); deleted channels are kept for history.
+    package var deletedAt: Date?
+
+    package init(id: UUID = UUID(), name: String, bundleId: String, apnsChannelId: String, storagePolicy: Int,
+                 groupId: String? = nil, createdAt: Date, deletedAt: Date? = nil) {
+        self.id = id
+        self.name = name
+        self.bundleId = bundleId
+        self.apnsChannelId = apnsChannelId
+        self.storagePolicy = storagePolicy
+        self.groupId = groupId
+        self.createdAt = createdAt
+        self.deletedAt = deletedAt
+    }
+
+    package var isDeleted: Bool { deletedAt != nil }
+}
+
+/// The broadcast channels the server created.
+package protocol ChannelStore: Sendable {
+    /// Stores a channel APNs created. Throws `conflict` when a live channel of the bundle has its name.
+    func createChannel(_ channel: ChannelRecord) async throws(PushStoreError) -> ChannelRecord
+
+    func channel(id: UUID) async throws(PushStoreError) -> ChannelRecord?
+
+    /// The live channels, oldest first; of one bundle when `bundleId` is given.
+    func channels(bundleId: String?) async throws(PushStoreError) -> [ChannelRecord]
+
+    /// The live channels linked to a group.
+    func channels(linkedToGroup groupId: String) async throws(PushStoreError) -> [ChannelRecord]
+
+    /// How many live channels a bundle has (APNs allows 10,000 per app and environment).
+    func channelCount(bundleId: String) async throws(PushStoreError) -> Int
+
+    /// Marks a channel deleted (again keeps the first date); throws `notFound` when it is not stored.
+    func markChannelDeleted(id: UUID, at: Date) async throws(PushStoreError) -> ChannelRecord
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The ``ChannelStore`` operations.
+extension SQLPushStore {
+    package func createChannel(_ channel: ChannelRecord) async throws(PushStoreError) -> ChannelRecord {
+        try Validation.identifier(channel.name, field: "name")
+        try Validation.identifier(channel.bundleId, field: "bundleId", max: 255)
+        try Validation.identifier(channel.apnsChannelId, field: "apnsChannelId", max: 512)
+        try Validation.optionalIdentifier(channel.groupId, field: "groupId")
+        guard channel.storagePolicy == 0 || channel.storagePolicy == 1 else {
+            throw .invalidInput(field: "storagePolicy", rule: "is \(channel.storagePolicy); 0 (no message stored) or 1 (the most recent stored)")
+        }
+        let dialect = self.dialect
+        return try await run("createChannel") { session throws(PushStoreError) in
+            if let key = dialect.keyLockStatement {
+                try await session.execute(key, [.text("channel:\(channel.bundleId):\(channel.name)")])
+            }
+            if try await session.first(
+                "SELECT id FROM channels WHERE bundle_id = ? AND name = ? AND deleted_at IS NULL",
+                [.text(channel.bundleId), .text(channel.name)]) != nil
+            {
+                throw .conflict(detail: "a channel named '\(channel.name)' exists for \(channel.bundleId)")
+            }
+            try await session.execute(
+                """
+                INSERT INTO channels (id, name, bundle_id, apns_channel_id, storage_policy, group_id, created_at, deleted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.uuid(channel.id), .text(channel.name), .text(channel.bundleId), .text(channel.apnsChannelId),
+                 .int(channel.storagePolicy), .text(channel.groupId), .date(channel.createdAt), .date(channel.deletedAt)])
+            return channel
+        }
+    }
+
+    package func channel(id: UUID) async throws(PushStoreError) -> ChannelRecord? {
+        try await run("channel", readOnly: true) { session throws(PushStoreError) in
+            try await session.first("SELECT * FROM channels WHERE id = ?", [.uuid(id)]).map(RowDecoding.channel)
+        }
+    }
+
+    package func channels(bundleId: String?) async throws(PushStoreError) -> [ChannelRecord] {
+        try await run("channels", readOnly: true) { session throws(PushStoreError) in
+            let rows = if let bundleId {
+                try await session.query(
+                    "SELECT * FROM channels WHERE deleted_at IS NULL AND bundle_id = ? ORDER BY created_at, id", [.text(bundleId)])
+            } else {
+                try await session.query("SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY created_at, id")
+            }
+            var channels = [ChannelRecord]()
+            for row in rows { channels.append(try RowDecoding.channel(row)) }
+            return channels
+        }
+    }
+
+    package func channels(linkedToGroup groupId: String) async throws(PushStoreError) -> [ChannelRecord] {
+        try await run("channelsOfGroup", readOnly: true) { session throws(PushStoreError) in
+            var channels = [ChannelRecord]()
+            for row in try await session.query(
+                "SELECT * FROM channels WHERE deleted_at IS NULL AND group_id = ? ORDER BY created_at, id", [.text(groupId)])
+            {
+                channels.append(try RowDecoding.channel(row))
+            }
+            return channels
+        }
+    }
+
+    package func channelCount(bundleId: String) async throws(PushStoreError) -> Int {
+        try await run("channelCount", readOnly: true) { session throws(PushStoreError) in
+            try await session.first(
+                "SELECT COUNT(*) AS n FROM channels WHERE deleted_at IS NULL AND bundle_id = ?", [.text(bundleId)])?.int("n") ?? 0
+        }
+    }
+
+    package func markChannelDeleted(id: UUID, at: Date) async throws(PushStoreError) -> ChannelRecord {
+        try await run("markChannelDeleted") { session throws(PushStoreError) in
+            let rows = try await session.query(
+                "UPDATE channels SET deleted_at = COALESCE(deleted_at, ?) WHERE id = ? RETURNING *", [.date(at), .uuid(id)])
+            guard let row = rows.first else { throw .notFound(kind: .channel, id: id.uuidString.lowercased()) }
+            return try RowDecoding.channel(row)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import APNsCore
+import Foundation
+import LivePushServer
+import PushStore
+import Testing
+
+/// The channel registry and broadcasts through the outbox, on SQLite and PostgreSQL, against a stand-in
+/// APNs that keeps channels like Apple's.
+@Suite struct ChannelTests {
+    static let backend = ServerHarness.backendKey
+
+    static func create(_ harness: ServerHarness, name: String, policy: Int = 0, group: String? = nil) async throws -> TestResponse {
+        let groupField = group.map { #","groupId":"\#($0)""# } ?? ""
+        return try await harness.http.post("/v1/channels", key: backend, #"{"name":"\#(name)","bundleId":"com.example.rangers","storagePolicy":\#(policy)\#(groupField)}"#)
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aChannelIsCreatedBroadcastToAndDeleted(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, database: database)
+        let http = harness.http
+        let created = try await Self.create(harness, name: "match-1", policy: 1)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(created.json?["id"]?.stringValue)
+        let apnsId = try #require(created.json?["apnsChannelId"]?.stringValue)
+        #expect(sender.channelsAtAPNs[apnsId] == 1)
+        #expect(try await Self.create(harness, name: "match-1").status == 409, "names are unique among live channels")
+
+        let update = try await http.post("/v1/channels/\(id)/update", key: Self.backend, #"{"contentState":{"score":"1-0"},"priority":10,"expiration":"+2h"}"#)
+        #expect(update.status == 202 && update.json?["pushIds"]?.arrayValue?.count == 1, "\(update.text)")
+        #expect(await ServerHarness.eventually { sender.broadcasts.count == 1 })
+        let sent = try #require(sender.broadcasts.first)
+        #expect(sent.apnsChannelId == apnsId && sent.priority == .immediate && sent.expiration != nil, "a storing channel keeps the expiration")
+        let payload = try #require(try? JSONSerialization.jsonObject(with: sent.payload) as? [String: Any])
+        let aps = try #require(payload["aps"] as? [String: Any])
+        #expect(aps["event"] as? String == "update" && (aps["content-state"] as? [String: Any])?["score"] as? String == "1-0")
+
+        #expect(await ServerHarness.eventually {
+            let detail = try? await http.get("/v1/channels/\(id)", key: Self.backend)
+            return detail?.json?["deliveries"]?.arrayValue?.first?["outcome"]?.stringValue == "accepted"
+        }, "the channel's history lists the broadcast")
+        let list = try await http.get("/v1/channels", key: Self.backend)
+        #expect(list.json?["channels"]?.arrayValue?.count == 1 && list.json?["limit"]?.numberValue == 10_000)
+
+        let start = try await http.post("/v1/channels/\(id)/start", key: Self.backend, #"{"contentState":{}}"#)
+        #expect(start.status == 404 || start.status == 405, "a broadcast cannot start an activity: there is no such route")
+
+        let deleted = try await http.request("DELETE", "/v1/channels/\(id)", key: Self.backend)
+        #expect(deleted.status == 200 && deleted.json?["deletedAt"]?.stringValue != nil, "\(deleted.text)")
+        #expect(sender.channelsAtAPNs[apnsId] == nil)
+        let after = try await http.post("/v1/channels/\(id)/update", key: Self.backend, #"{"contentState":{"score":"2-0"}}"#)
+        #expect(after.status == 409 && after.errorRule == "deleted", "\(after.text)")
+        #expect(try await http.post("/v1/channels/\(UUID())/update", key: Self.backend, #"{"contentState":{}}"#).status == 404)
+        #expect(try await http.get("/v1/channels/not-a-uuid", key: Self.backend).status == 404)
+        #expect(try await http.post("/v1/channels", key: ServerHarness.appKey, #"{"name":"x","bundleId":"b","storagePolicy":0}"#).status == 403,
+                "channels are the backend's")
+        await harness.stop()
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func broadcastsAreRetriedAndAGroupsUpdatesGoOutByChannel(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, database: database)
+        let http = harness.http
+        let created = try await Self.create(harness, name: "party-1 fans", policy: 0, group: "party-1")
+        let id = try #require(created.json?["id"]?.stringValue)
+        #expect(try await http.post("/v1/activities", key: ServerHarness.appKey,
+                                    registrationJSON(activityId: "hero-1", token: IdentityTests.hex(0x31), groups: ["party-1"])).status == 201)
+
+        sender.enqueueChannelAnswers([.refused(status: 503, reason: "ServiceUnavailable"), .failed("connection reset")])
+        let group = try await http.post("/v1/groups/party-1/update", key: Self.backend, #"{"contentState":{"hp":3}}"#)
+        #expect(group.status == 202 && group.json?["pushIds"]?.arrayValue?.count == 2, "one device push and one broadcast: \(group.text)")
+        #expect(await ServerHarness.eventually { sender.broadcasts.count == 3 && sender.requests.count == 1 })
+        #expect(sender.broadcasts.allSatisfy { $0.expiration == nil }, "a channel that stores nothing gets expiration 0")
+        let history = try await http.get("/v1/channels/\(id)", key: Self.backend)
+        #expect(await ServerHarness.eventually {
+            let detail = try? await http.get("/v1/channels/\(id)", key: Self.backend)
+            return detail?.json?["deliveries"]?.arrayValue?.first?["attempts"]?.numberValue == 3
+        }, "\(history.text)")
+
+        // APNs no longer knows the channel: the broadcast is refused for good and the channel marked deleted.
+        sender.enqueueChannelAnswers([.refused(status: 400, reason: "ChannelNotRegistered")])
+        #expect(try await http.post("/v1/channels/\(id)/update", key: Self.backend, #"{"contentState":{"hp":2}}"#).status == 202)
+        #expect(try await ServerHarness.eventually { try await harness.store.channel(id: UUID(uuidString: id)!)?.isDeleted == true })
+        await harness.stop()
+    }
+
+    @Test func theChannelLimitIsReportedBeforeAPNsRefuses() async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender)
+        for index in 0..<10_000 {  // APNs' limit per app and environment
+            _ = try await harness.store.createChannel(ChannelRecord(
+                name: "c\(index)", bundleId: "com.example.rangers", apnsChannelId: "id\(index)", storagePolicy: 0, createdAt: Date()))
+        }
+        let refused = try await Self.create(harness, name: "one-more")
+        #expect(refused.status == 409 && refused.errorRule == "channelLimit", "\(refused.text)")
+        #expect(sender.channelsAtAPNs.isEmpty, "APNs was not asked")
+        sender.enqueueChannelAnswers([.refused(status: 400, reason: "FeatureNotEnabled")])
+        let other = try await harness.http.post("/v1/channels", key: Self.backend, #"{"name":"x","bundleId":"com.example.other","storagePolicy":1}"#)
+        #expect(other.status == 409 && other.errorRule == "featureNotEnabled", "\(other.text)")
+        for bad in [#"{"name":"x","bundleId":"b","storagePolicy":2}"#, #"{"name":"x","bundleId":"b"}"#, #"{"name":"x","bundleId":"b","storagePolicy":0,"ttl":1}"#] {
+            let response = try await harness.http.post("/v1/channels", key: Self.backend, bad)
+            #expect(response.status == 400, "\(bad): \(response.text)")
+        }
+        await harness.stop()
+    }
+}
