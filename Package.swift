@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "LivePushCLITests",
             dependencies: [
-                "LivePushCLI", "APNsSimulator", "APNsClient", "APNsCore",
+                "LivePushCLI", "APNsSimulator", "APNsClient", "APNsCore", "APNsAuth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

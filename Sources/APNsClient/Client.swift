@@ -17,7 +17,10 @@ public protocol ProviderTokenProviding: Sendable {
 /// An APNs provider client: HTTP/2 over TLS, a pool of multiplexed connections, typed answers and retries.
 public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
-    private let pool: ConnectionPool
+    /// Connections to `configuration.endpoint`: device pushes and broadcasts.
+    let pool: ConnectionPool
+    /// Connections to the channel management API (another host and port), opened on first use.
+    let managementPool: ConnectionPool
     private let tokens: (any ProviderTokenProviding)?
     private let logger: Logger
     private let requestCounter: String = "livepush_apns_requests_total"
@@ -57,27 +60,41 @@ public final class APNsClient: Sendable {
             throw .tlsFailed(endpoint: configuration.endpoint.description, detail: "could not load the TLS configuration: \(error)")
         }
         self.pool = ConnectionPool(configuration: configuration, sslContext: context, group: group, logger: logger)
+        var management = configuration
+        management.endpoint = configuration.resolvedChannelManagementEndpoint
+        self.managementPool = ConnectionPool(configuration: management, sslContext: context, group: group, logger: logger)
     }
 
     /// Sends one request once: the answer (any status), or a typed error when there was none.
     public func send(_ request: APNsRequest) async throws(APNsClientError) -> APNsResponse {
-        try await attempt(request, authorization: tokens?.currentJWT(), avoiding: nil).result.get()
+        try await attempt(WireRequest(request), on: pool, authorization: tokens?.currentJWT(), avoiding: nil)
+            .result.get().apnsResponse
     }
 
     /// Sends one push with retries as the policy and APNs' reasons say, and returns its one final outcome.
     public func deliver(_ request: APNsRequest) async -> APNsDeliveryOutcome {
+        let deadline: Date? = if case .at(let date) = request.headers.expiration { date } else { nil }
+        let exchange = await exchange(WireRequest(request), on: pool, deadline: deadline, subject: request.token.shortened)
+        return APNsDeliveryOutcome(result: exchange.result.map(\.apnsResponse), attempts: exchange.attempts, duration: exchange.duration)
+    }
+
+    /// One request with the retry loop every API shares: the policy's decisions on APNs' reasons and
+    /// transport failures, one provider token renewal after `ExpiredProviderToken`, no retry past
+    /// `deadline`. `subject` names the request in logs (a shortened token, a channel id).
+    func exchange(
+        _ request: WireRequest, on pool: ConnectionPool, deadline: Date?, subject: String
+    ) async -> (result: Result<WireResponse, APNsClientError>, attempts: Int, duration: Duration) {
         let started = ContinuousClock.now
         var attempt = 0
         var tokenRenewed = false
         var jwt = tokens?.currentJWT()
         var avoided: Int?
-        let deadline: Date? = if case .at(let date) = request.headers.expiration { date } else { nil }
         while true {
             attempt += 1
-            let (result, connectionID) = await self.attempt(request, authorization: jwt, avoiding: avoided)
+            let (result, connectionID) = await self.attempt(request, on: pool, authorization: jwt, avoiding: avoided)
             let attemptResult: APNsRetryPolicy.AttemptResult
             switch result {
-            case .success(let response): attemptResult = .answered(response)
+            case .success(let response): attemptResult = .answered(response.apnsResponse)
             case .failure(let error): attemptResult = .failed(error)
             }
             let decision = configuration.retry.decide(
@@ -86,25 +103,24 @@ public final class APNsClient: Sendable {
             )
             switch decision {
             case .stop:
-                let outcome = APNsDeliveryOutcome(result: result, attempts: attempt, duration: ContinuousClock.now - started)
-                return outcome
+                return (result, attempt, ContinuousClock.now - started)
             case .retryWithNewProviderToken:
                 tokenRenewed = true
                 if let tokens, let rejected = jwt {
                     jwt = tokens.renewJWT(rejected: rejected)
-                    logger.info("provider token expired; renewed it and retrying", metadata: ["token": "\(request.token.shortened)"])
+                    logger.info("provider token expired; renewed it and retrying", metadata: ["subject": "\(subject)"])
                 }
             case .retry(let delay, let newConnection):
-                logger.debug("retrying push", metadata: [
-                    "token": "\(request.token.shortened)", "attempt": "\(attempt)", "delay": "\(delay)",
-                    "after": "\(Self.summary(result))",
+                logger.debug("retrying request", metadata: [
+                    "subject": "\(subject)", "path": "\(Self.loggedPath(request.path))", "attempt": "\(attempt)",
+                    "delay": "\(delay)", "after": "\(Self.summary(result))",
                 ])
                 avoided = newConnection ? connectionID : nil
                 if delay > 0 {
                     try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
                 }
                 if Task.isCancelled {
-                    return APNsDeliveryOutcome(result: result, attempts: attempt, duration: ContinuousClock.now - started)
+                    return (result, attempt, ContinuousClock.now - started)
                 }
                 jwt = tokens?.currentJWT() ?? jwt
             }
@@ -113,10 +129,10 @@ public final class APNsClient: Sendable {
 
     /// One attempt: its result and the connection it used.
     private func attempt(
-        _ request: APNsRequest, authorization jwt: String?, avoiding: Int?
-    ) async -> (result: Result<APNsResponse, APNsClientError>, connectionID: Int?) {
+        _ request: WireRequest, on pool: ConnectionPool, authorization jwt: String?, avoiding: Int?
+    ) async -> (result: Result<WireResponse, APNsClientError>, connectionID: Int?) {
         let start = ContinuousClock.now
-        let result: Result<APNsResponse, APNsClientError>
+        let result: Result<WireResponse, APNsClientError>
         var connectionID: Int?
         do {
             let connection = try await pool.connection(avoiding: avoiding)
@@ -149,9 +165,16 @@ public final class APNsClient: Sendable {
     /// Closes every connection. Requests in flight finish or fail.
     public func shutdown() async {
         await pool.shutdown()
+        await managementPool.shutdown()
     }
 
-    private static func summary(_ result: Result<APNsResponse, APNsClientError>) -> String {
+    /// A path for logs: a device token in it is shortened.
+    private static func loggedPath(_ path: String) -> String {
+        guard path.hasPrefix("/3/device/") else { return path }
+        return "/3/device/" + DeviceToken.shorten(String(path.dropFirst("/3/device/".count)))
+    }
+
+    private static func summary(_ result: Result<WireResponse, APNsClientError>) -> String {
         switch result {
         case .success(let response): return "\(response.status) \(response.reason?.rawValue ?? "")"
         case .failure(let error): return error.description

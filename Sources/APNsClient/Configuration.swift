@@ -3,7 +3,12 @@ import Foundation
 
 /// How an `APNsClient` connects and retries.
 public struct APNsClientConfiguration: Sendable {
+    /// Where device pushes and broadcasts go.
     public var endpoint: APNsEndpoint
+    /// Where channel management requests go (docs/apns-protocol.md §10.1). nil: Apple's management host
+    /// for `endpoint`'s environment (port 2195 sandbox, 2196 production), or, for an endpoint that is not
+    /// Apple's (the simulator), the same host on port 2195.
+    public var channelManagementEndpoint: APNsEndpoint?
     /// Extra CA certificate (PEM file) to trust besides the system's, e.g. the simulator's `ca.pem`.
     public var additionalTrustRootFile: String?
     /// Trust only `additionalTrustRootFile`, not the system roots.
@@ -25,6 +30,7 @@ public struct APNsClientConfiguration: Sendable {
 
     public init(
         endpoint: APNsEndpoint,
+        channelManagementEndpoint: APNsEndpoint? = nil,
         additionalTrustRootFile: String? = nil,
         trustOnlyAdditionalRoots: Bool = false,
         clientCertificate: APNsClientCertificate? = nil,
@@ -35,6 +41,7 @@ public struct APNsClientConfiguration: Sendable {
         retry: APNsRetryPolicy = APNsRetryPolicy()
     ) {
         self.endpoint = endpoint
+        self.channelManagementEndpoint = channelManagementEndpoint
         self.additionalTrustRootFile = additionalTrustRootFile
         self.trustOnlyAdditionalRoots = trustOnlyAdditionalRoots
         self.clientCertificate = clientCertificate
@@ -43,5 +50,14 @@ public struct APNsClientConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.idlePingInterval = idlePingInterval
         self.retry = retry
+    }
+}
+
+extension APNsClientConfiguration {
+    /// The channel management endpoint in use: the configured one, else the default for `endpoint`.
+    public var resolvedChannelManagementEndpoint: APNsEndpoint {
+        if let channelManagementEndpoint { return channelManagementEndpoint }
+        if let environment = endpoint.environment { return .channelManagement(environment) }
+        return APNsEndpoint(host: endpoint.host, port: APNsEnvironment.sandbox.channelManagementPort)
     }
 }

@@ -122,22 +122,24 @@ final class APNsConnection: Sendable {
 
     /// Sends one request and returns the answer, or fails with a typed error. `authorization` is the
     /// full header value (`bearer <jwt>`) or nil.
-    func execute(_ request: APNsRequest, authorization: String?, timeout: Duration) -> EventLoopFuture<APNsResponse> {
+    func execute(_ request: WireRequest, authorization: String?, timeout: Duration) -> EventLoopFuture<WireResponse> {
         let loop = channel.eventLoop
-        let promise = loop.makePromise(of: APNsResponse.self)
+        let promise = loop.makePromise(of: WireResponse.self)
         var headers = HPACKHeaders()
         headers.reserveCapacity(10)
-        headers.add(name: ":method", value: "POST")
+        headers.add(name: ":method", value: request.method)
         headers.add(name: ":scheme", value: "https")
         headers.add(name: ":path", value: request.path)
         headers.add(name: ":authority", value: authority)
         if let authorization {
             headers.add(name: "authorization", value: authorization, indexing: .indexable)
         }
-        for field in request.headers.fields {
+        for field in request.fields {
             headers.add(name: field.name, value: field.value)
         }
-        headers.add(name: "content-type", value: "application/json")
+        if !request.body.isEmpty {
+            headers.add(name: "content-type", value: "application/json")
+        }
         headers.add(name: "content-length", value: String(request.body.count))
         let requestHeaders = headers
         let body = channel.allocator.buffer(bytes: request.body)

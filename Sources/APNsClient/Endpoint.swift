@@ -19,6 +19,11 @@ public struct APNsEndpoint: Sendable, Hashable, CustomStringConvertible {
         APNsEndpoint(host: environment.host, port: port, environment: environment)
     }
 
+    /// Apple's channel management host for an environment, on its port (2195 sandbox, 2196 production).
+    public static func channelManagement(_ environment: APNsEnvironment) -> APNsEndpoint {
+        APNsEndpoint(host: environment.channelManagementHost, port: environment.channelManagementPort, environment: environment)
+    }
+
     public enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         case notAURL(String)
         case notHTTPS(String)
@@ -42,7 +47,7 @@ public struct APNsEndpoint: Sendable, Hashable, CustomStringConvertible {
         let port = components.port ?? 443
         guard (1...65535).contains(port) else { throw .badPort(text) }
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let environment = APNsEnvironment.allCases.first { $0.host == bareHost }
+        let environment = APNsEnvironment.allCases.first { $0.host == bareHost || $0.channelManagementHost == bareHost }
         self.init(host: bareHost, port: port, environment: environment)
     }
 

@@ -12,7 +12,7 @@ final class APNsStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let requestHeaders: HPACKHeaders
     private let body: ByteBuffer
-    private let promise: EventLoopPromise<APNsResponse>
+    private let promise: EventLoopPromise<WireResponse>
     private let goAwayReason: @Sendable () -> APNsReason?
     private let refusedByGoAway: @Sendable (Int) -> Bool
     private var channel: (any Channel)?
@@ -22,12 +22,14 @@ final class APNsStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var status: Int?
     private var apnsID: String?
     private var uniqueID: String?
+    private var requestID: String?
+    private var channelID: String?
     private var responseBody: ByteBuffer?
 
     init(
         requestHeaders: HPACKHeaders,
         body: ByteBuffer,
-        promise: EventLoopPromise<APNsResponse>,
+        promise: EventLoopPromise<WireResponse>,
         goAwayReason: @escaping @Sendable () -> APNsReason?,
         refusedByGoAway: @escaping @Sendable (Int) -> Bool = { _ in false }
     ) {
@@ -71,6 +73,8 @@ final class APNsStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
                     case ":status": status = Int(value)
                     case "apns-id": apnsID = value
                     case "apns-unique-id": uniqueID = value
+                    case "apns-request-id": requestID = value
+                    case "apns-channel-id": channelID = value
                     default: break
                     }
                 }
@@ -97,15 +101,10 @@ final class APNsStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
             promise.fail(APNsClientError.protocolError("the answer had no :status"))
             return
         }
-        var response = APNsResponse(status: status, apnsID: apnsID, apnsUniqueID: uniqueID)
-        if status != 200 {
-            if let responseBody, let parsed = APNsErrorBody.parse(responseBody.readableBytesView) {
-                response.reason = APNsReason(rawValue: parsed.reason)
-                response.timestamp = parsed.date
-            } else {
-                response.reason = .other("HTTP \(status) without an APNs reason")
-            }
-        }
+        let body = responseBody.map { Data($0.readableBytesView) } ?? Data()
+        let response = WireResponse(
+            status: status, apnsID: apnsID, requestID: requestID, uniqueID: uniqueID, channelID: channelID, body: body
+        )
         promise.succeed(response)
     }
 

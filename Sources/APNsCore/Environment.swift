@@ -16,3 +16,21 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
     public static let defaultPort = 443
     public static let alternatePort = 2197
 }
+
+extension APNsEnvironment {
+    /// The host of the broadcast channel management API (docs/apns-protocol.md §10.1).
+    public var channelManagementHost: String {
+        switch self {
+        case .sandbox: return "api-manage-broadcast.sandbox.push.apple.com"
+        case .production: return "api-manage-broadcast.push.apple.com"
+        }
+    }
+
+    /// The port of the channel management API: 2195 for sandbox, 2196 for production.
+    public var channelManagementPort: Int {
+        switch self {
+        case .sandbox: return 2195
+        case .production: return 2196
+        }
+    }
+}

@@ -37,6 +37,8 @@ public final class Simulator: Sendable {
     /// The CA (what clients trust) and the server certificate.
     public let certificates: SimulatorCertificates
     private let endpoint: APNsEndpointServer
+    /// The broadcast channel management API, on its own port with the same TLS and authentication.
+    private let management: APNsEndpointServer
     private let logger: Logger
     private let running = Locked<(control: Task<Void, Never>?, server: ControlServer?, controlPort: Int?)>((nil, nil, nil))
 
@@ -58,18 +60,31 @@ public final class Simulator: Sendable {
             privateKeyPEM: certificates.serverPrivateKeyPEM, clientCertificateAuthorityPEM: certificates.caCertificatePEM,
             keys: keys, faults: faults, world: world, logger: logger
         )
+        self.management = APNsEndpointServer(
+            configuration: configuration.endpoint, certificateChainPEM: certificates.serverCertificatePEM,
+            privateKeyPEM: certificates.serverPrivateKeyPEM, clientCertificateAuthorityPEM: certificates.caCertificatePEM,
+            keys: keys, faults: faults, world: world, role: .channelManagement, logger: logger
+        )
     }
 
     /// The path clients trust: `DATA_DIR/ca.pem`.
     public var caCertificatePath: String { certificates.caCertificatePath }
     /// The APNs endpoint's port once started.
     public var apnsPort: Int? { endpoint.port }
+    /// The channel management endpoint's port once started.
+    public var managePort: Int? { management.port }
     /// The control API's port once started.
     public var controlPort: Int? { running.withLock { $0.controlPort } }
 
     /// Starts the APNs endpoint and the control API; returns once both listen.
     public func start() async throws {
         try await endpoint.start()
+        do {
+            try await management.start()
+        } catch {
+            await endpoint.shutdown()
+            throw error
+        }
         let control = ControlServer(
             world: world, keys: keys, faults: faults, host: configuration.controlHost, port: configuration.controlPort,
             caCertificatePEM: certificates.caCertificatePEM, logger: logger
@@ -92,10 +107,12 @@ public final class Simulator: Sendable {
             }
         } catch {
             await endpoint.shutdown()
+            await management.shutdown()
             throw error
         }
         guard let port else {
             await endpoint.shutdown()
+            await management.shutdown()
             throw SimulatorError.controlServerStopped
         }
         running.withLock { $0.controlPort = port }
@@ -106,6 +123,7 @@ public final class Simulator: Sendable {
     public func shutdown() async {
         let grace = TimeAmount.nanoseconds(Int64(configuration.shutdownGracePeriod * 1_000_000_000))
         await endpoint.shutdown(gracePeriod: grace)
+        await management.shutdown(gracePeriod: grace)
         let (task, server) = running.withLock { state in
             defer { state = (nil, nil, nil) }
             return (state.control, state.server)

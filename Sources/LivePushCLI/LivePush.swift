@@ -10,6 +10,7 @@ struct LivePush: AsyncParsableCommand {
             KeygenCommand.self,
             JWTCommand.self,
             SendCommand.self,
+            ChannelsCommand.self,
             SimulatorCommand.self,
             ServeCommand.self,
             KeysCommand.self,

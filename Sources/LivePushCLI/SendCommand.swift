@@ -31,10 +31,12 @@ struct SendCommand: AsyncParsableCommand {
     var pushType: SendPushType = .liveactivity
     @OptionGroup var content: PayloadOptions
 
-    @Option(help: "apns-priority: 10 (now, counts against the activity's budget) or 5 (power-aware); alert also 1.")
+    @Option(help: "apns-priority: 10 (now, counts against the activity's budget) or 5 (power-aware); alert and --channel also 1.")
     var priority: Int = 10
-    @Option(help: "apns-expiration: 0 (try once), Unix seconds, ISO 8601 or +30m. Default: APNs' policy.")
+    @Option(help: "apns-expiration: 0 (try once), Unix seconds, ISO 8601 or +30m. Default: APNs' policy; with --channel 0 (required by channels without storage).")
     var expiration: String?
+    @Option(name: .customLong("request-id"), help: "--channel: apns-request-id, a UUID echoed back (default: APNs generates one).")
+    var requestID: String?
     @Option(name: .customLong("collapse-id"), help: "apns-collapse-id (at most 64 bytes).")
     var collapseID: String?
     @Option(name: .customLong("apns-id"), help: "apns-id, a UUID (default: APNs generates one).")
@@ -52,6 +54,11 @@ struct SendCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
+        if target.channel != nil {
+            try validateBroadcast()
+            return
+        }
+        if requestID != nil { throw ValidationError("--request-id is for broadcasts (--channel); a push to a token takes --apns-id") }
         switch pushType {
         case .liveactivity:
             guard [5, 10].contains(priority) else {
@@ -68,6 +75,10 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if target.channel != nil {
+            try await runBroadcast()
+            return
+        }
         let request = try makeRequest(now: Date())
         let endpoint = try target.endpoint()
 
@@ -124,7 +135,7 @@ struct SendCommand: AsyncParsableCommand {
             }
         case .alert:
             return try AlertPush.request(
-                token: target.token, bundleID: target.bundleID, content: content,
+                token: target.tokenValue, bundleID: target.bundleID, content: content,
                 priority: APNsPriority(rawValue: priority), expiration: try expirationValue(now: now),
                 collapseID: collapseID, apnsID: try apnsUUID()
             )
@@ -150,13 +161,13 @@ struct SendCommand: AsyncParsableCommand {
 
     private func makePush(payload: LiveActivityPayload, now: Date) throws -> LiveActivityPush {
         LiveActivityPush(
-            token: target.token, bundleID: target.bundleID, payload: payload,
+            token: target.tokenValue, bundleID: target.bundleID, payload: payload,
             priority: APNsPriority(rawValue: priority), expiration: try expirationValue(now: now),
             collapseID: collapseID, apnsID: try apnsUUID()
         )
     }
 
-    private func expirationValue(now: Date) throws -> APNsExpiration {
+    func expirationValue(now: Date) throws -> APNsExpiration {
         let expirationValue: APNsExpiration
         switch expiration {
         case nil: expirationValue = .serverDefault

@@ -2,10 +2,12 @@ import APNsClient
 import APNsCore
 import ArgumentParser
 
-/// Where a push goes: the token, the app, and the APNs endpoint.
+/// Where a push goes: the token or the broadcast channel, the app, and the APNs endpoint.
 struct SendTargetOptions: ParsableArguments {
     @Option(help: "The activity's push token (update/end) or the push-to-start token (start), as hex.")
-    var token: String
+    var token: String?
+    @Option(help: "A broadcast channel id (iOS 18): broadcast the update or end to every activity subscribed to it, instead of pushing to --token.")
+    var channel: String?
     @Option(name: .customLong("bundle-id"), help: "The app's bundle id; the topic is <bundle id>.push-type.liveactivity (with --push-type alert, the bundle id).")
     var bundleID: String
     @Option(help: "Apple's environment: sandbox (development builds) or production (TestFlight, App Store).")
@@ -16,6 +18,21 @@ struct SendTargetOptions: ParsableArguments {
     var caFile: String?
     @Option(help: "The most connections to open (with --count).")
     var connections: Int = 1
+
+    /// Exactly one of --token and --channel.
+    func validate() throws {
+        switch (token, channel) {
+        case (.some, .some):
+            throw ValidationError("--token and --channel are two targets: a push to one activity's token, or a broadcast to a channel's subscribers; give one, not both")
+        case (nil, nil):
+            throw ValidationError("say whom to send to: --token HEX (an activity or push-to-start token) or --channel ID (a broadcast channel)")
+        default:
+            break
+        }
+    }
+
+    /// The token, once `validate()` made sure it is there (or the channel is).
+    var tokenValue: String { token ?? "" }
 
     func endpoint() throws -> APNsEndpoint {
         switch (environment, url) {

@@ -26,6 +26,16 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The APNs endpoint's port (0 picks a free one).") var port = APNsEnvironment.alternatePort
     @Option(name: .customLong("control-port"), help: "The control API's port (plain HTTP).") var controlPort = ControlServer.defaultPort
+    @Option(name: .customLong("manage-port"), help: "The broadcast channel management API's port (TLS, as the APNs port; 0 picks a free one).")
+    var managePort = APNsEnvironment.sandbox.channelManagementPort
+    @Option(name: .customLong("channel-limit"), help: "Channels per app and environment before 400 CannotCreateChannelConfig.")
+    var channelLimit = 10_000
+    @Option(name: .customLong("channel-create-status"), help: "The status of a created channel: 201 (documented) or 200 (reported).")
+    var channelCreateStatus = 201
+    @Option(name: .customLong("broadcast-disabled"), help: "A bundle id without the broadcast capability: its channel and broadcast requests get 400 FeatureNotEnabled (repeatable).")
+    var broadcastDisabled: [String] = []
+    @Flag(name: .customLong("broadcast-push-type-exact"), help: "Accept only 'liveactivity' or 'LiveActivity' as a broadcast's push type (default: any case).")
+    var broadcastPushTypeExact = false
     @Option(name: .customLong("data-dir"), help: "Where the CA and server certificate live. Default: $LIVEPUSH_SIMULATOR_DIR or ~/.livepush/simulator.")
     var dataDirectory: String?
     @Option(help: "The environment when :authority names neither Apple host: sandbox or production.")
@@ -65,6 +75,11 @@ struct SimulatorCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
         guard (0...65535).contains(controlPort) else { throw ValidationError("--control-port \(controlPort) is outside 0...65535") }
+        guard (0...65535).contains(managePort) else { throw ValidationError("--manage-port \(managePort) is outside 0...65535") }
+        guard channelLimit >= 0 else { throw ValidationError("--channel-limit \(channelLimit) must be 0 or more") }
+        guard [200, 201].contains(channelCreateStatus) else {
+            throw ValidationError("--channel-create-status \(channelCreateStatus) is neither 201 (documented) nor 200 (reported)")
+        }
         guard maxConcurrentStreams >= 1 else {
             throw ValidationError("--max-concurrent-streams \(maxConcurrentStreams) must be 1 or more")
         }
@@ -103,6 +118,11 @@ struct SimulatorCommand: AsyncParsableCommand {
         configuration.endpoint.maxConcurrentStreams = maxConcurrentStreams
         configuration.endpoint.idleTimeout = idleTimeout > 0 ? idleTimeout : nil
         configuration.endpoint.badEnvironmentKeyReason = environmentKeyReason
+        configuration.endpoint.managePort = managePort
+        configuration.endpoint.broadcast.maximumChannelsPerApp = channelLimit
+        configuration.endpoint.broadcast.createStatus = channelCreateStatus
+        configuration.endpoint.broadcast.disabledBundleIDs = Set(broadcastDisabled)
+        configuration.endpoint.broadcast.pushTypeCaseInsensitive = !broadcastPushTypeExact
         configuration.controlHost = host
         configuration.controlPort = controlPort
         if let dataDirectory { configuration.dataDirectory = NSString(string: dataDirectory).expandingTildeInPath }
@@ -120,7 +140,7 @@ struct SimulatorCommand: AsyncParsableCommand {
 
         // A taken port fails here, before the data directory and its certificates are written.
         do {
-            try await ListenCheck.check([(host, port, "--port"), (host, controlPort, "--control-port")])
+            try await ListenCheck.check([(host, port, "--port"), (host, managePort, "--manage-port"), (host, controlPort, "--control-port")])
         } catch {
             throw CommandFailure(error.description)
         }
@@ -152,12 +172,14 @@ struct SimulatorCommand: AsyncParsableCommand {
     private func printBanner(_ simulator: Simulator, trusted: ProviderCredentials?) {
         let apnsPort = simulator.apnsPort ?? port
         let controlPort = simulator.controlPort ?? self.controlPort
+        let managePort = simulator.managePort ?? self.managePort
         let urlHost = host == "127.0.0.1" || host == "::1" || host == "0.0.0.0" ? "localhost" : host
         let endpoint = "https://\(urlHost):\(apnsPort)"
         let control = "http://\(host.contains(":") ? "[\(host)]" : host):\(controlPort)"
         say("""
             livepush simulator is running (\(simulator.configuration.endpoint.environment.rawValue))
               APNs endpoint:  \(endpoint)   (HTTP/2 over TLS, ALPN h2)
+              Channels API:   https://\(urlHost):\(managePort)   (broadcast channel management; broadcasts go to the APNs endpoint)
               Control API:    \(control)
               Dashboard:      \(control)\(DashboardRoutes.path)   (open in a browser)
               CA certificate: \(simulator.caCertificatePath)   (trust this in your client)

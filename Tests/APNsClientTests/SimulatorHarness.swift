@@ -34,6 +34,7 @@ struct SimulatorHarness {
     }
 
     var endpoint: APNsEndpoint { APNsEndpoint(host: "127.0.0.1", port: simulator.apnsPort!) }
+    var managementEndpoint: APNsEndpoint { APNsEndpoint(host: "127.0.0.1", port: simulator.managePort!) }
 
     func tokens() throws -> ProviderTokenSource {
         try ProviderTokenSource(key: key, keyID: keyID, teamID: teamID)
@@ -50,6 +51,7 @@ struct SimulatorHarness {
         try APNsClient(
             configuration: APNsClientConfiguration(
                 endpoint: endpoint,
+                channelManagementEndpoint: managementEndpoint,
                 additionalTrustRootFile: trustCA ? simulator.caCertificatePath : nil,
                 maximumConnections: maximumConnections,
                 connectTimeout: connectTimeout,

@@ -24,6 +24,7 @@ public struct SimulatorCertificates: Sendable {
         "localhost", "127.0.0.1", "::1",
         "api.sandbox.push.apple.com", "api.push.apple.com",
         "api-broadcast.sandbox.push.apple.com", "api-broadcast.push.apple.com",
+        "api-manage-broadcast.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com",
     ]
 
     static let caValidity: TimeInterval = 10 * 365 * 86400

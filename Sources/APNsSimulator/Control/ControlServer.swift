@@ -43,6 +43,7 @@ public struct ControlServer: Sendable {
         let router = Router()
         router.middlewares.add(ControlErrorMiddleware())
         DeviceRoutes(world: world).add(to: router)
+        ChannelRoutes(world: world).add(to: router)
         ServiceRoutes(world: world, keys: keys, faults: faults, caCertificatePEM: caCertificatePEM).add(to: router)
         EventStreamRoute(events: world.events, heartbeat: heartbeatInterval).add(to: router)
         DashboardRoutes.add(to: router)

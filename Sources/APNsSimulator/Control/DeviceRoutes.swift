@@ -40,6 +40,9 @@ struct DeviceRoutes: Sendable {
         router.post("/v1/devices/:deviceId/activities") { request, context -> Response in
             let id = try ControlResponse.parameter("deviceId", context)
             let body = try await ControlResponse.require(ActivityRequest.self, from: request)
+            if body.channelId != nil {
+                return ControlResponse.json(try await Self.run { try await world.startChannelActivity(deviceID: id, body) }, status: .created)
+            }
             return ControlResponse.json(try await Self.run { try await world.startActivity(deviceID: id, body) }, status: .created)
         }
         router.get("/v1/activities/:activityId") { _, context -> Response in

@@ -14,6 +14,8 @@ struct ActivityPushContent: Sendable {
     var attributesType: String?
     var attributes: JSONValue?
     var inputPushToken: Bool
+    /// `input-push-channel` (start, iOS 18+): the channel the new activity subscribes to.
+    var inputPushChannel: String?
 
     /// The body as JSON, for history records (a string when it is not JSON).
     static func jsonForRecord(_ payload: Data) -> JSONValue {
@@ -51,7 +53,8 @@ struct ActivityPushContent: Sendable {
             sound: aps["alert"]?["sound"]?.stringValue ?? aps["sound"]?.stringValue,
             attributesType: aps["attributes-type"]?.stringValue,
             attributes: aps["attributes"],
-            inputPushToken: input
+            inputPushToken: input,
+            inputPushChannel: aps["input-push-channel"]?.stringValue
         ))
     }
 

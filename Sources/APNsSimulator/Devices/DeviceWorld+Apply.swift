@@ -10,16 +10,37 @@ extension DeviceWorld {
     /// decoding against the schema. An applied push replaces the content state and the stale date (absent:
     /// no stale date, as a new `ActivityContent` has none) and keeps the relevance score when it has none.
     func applyToActivity(_ push: ReceivedPush, activityID: String, at now: Date) -> DeviceOutcome {
+        let template = makeRecord(push, status: 200, reason: nil, outcome: DeviceOutcome(.applied), deviceID: nil, activityID: activityID)
+        var cache = ContentStateCheckCache()
+        return applyUpdate(ActivityPushContent.read(push.payload), record: template, activityID: activityID, at: now, cache: &cache)
+    }
+
+    /// Applies a read payload to one activity and records it in its history. `template` is the history
+    /// entry (its outcome, device and activity are filled in here); `cache` carries the content-state
+    /// decoding verdict across the subscribers of one broadcast.
+    func applyUpdate(
+        _ read: Result<ActivityPushContent, DeviceReadError>, record template: PushRecord, activityID: String,
+        at now: Date, cache: inout ContentStateCheckCache
+    ) -> DeviceOutcome {
         guard var activity = activities[activityID] else { return DeviceOutcome(.dropped, "activity no longer exists") }
-        let outcome = decideUpdate(push, activity: &activity, at: now)
-        let entry = makeRecord(push, status: 200, reason: nil, outcome: outcome, deviceID: activity.deviceID,
-                               activityID: activityID)
+        let outcome: DeviceOutcome
+        switch read {
+        case .success(let content):
+            outcome = decideUpdate(content, priority: APNsPriority(rawValue: template.priority) ?? .immediate,
+                                   apnsID: template.apnsId, activity: &activity, at: now, cache: &cache)
+        case .failure(let error):
+            outcome = DeviceOutcome(.decodeFailure, error.message)
+        }
+        var entry = template
+        entry.outcome = outcome
+        entry.deviceId = activity.deviceID
+        entry.activityId = activityID
         activity.appendHistory(entry, limit: rules.historyLimit)
         activities[activityID] = activity
         switch outcome.kind {
         case .applied:
             publish(.activityUpdated, data: SimulatorJSON.tree(entry), at: now)
-            if let alert = activity.alerts.last, alert.apnsId == push.apnsID {
+            if let alert = activity.alerts.last, alert.apnsId == template.apnsId {
                 publish(.alertShown, data: alertData(alert, activity: activity), at: now)
             }
             announce(activityID: activityID, at: now)
@@ -31,12 +52,10 @@ extension DeviceWorld {
         return outcome
     }
 
-    private func decideUpdate(_ push: ReceivedPush, activity: inout SimulatedActivity, at now: Date) -> DeviceOutcome {
-        let content: ActivityPushContent
-        switch ActivityPushContent.read(push.payload) {
-        case .success(let read): content = read
-        case .failure(let error): return DeviceOutcome(.decodeFailure, error.message)
-        }
+    private func decideUpdate(
+        _ content: ActivityPushContent, priority: APNsPriority, apnsID: String, activity: inout SimulatedActivity,
+        at now: Date, cache: inout ContentStateCheckCache
+    ) -> DeviceOutcome {
         let state = activity.lifecycle(at: now)
         if state == .ended || state == .dismissed {
             return DeviceOutcome(.ignoredAfterEnd, "the activity ended at \(Self.iso(activity.endedAt ?? now))")
@@ -50,7 +69,7 @@ extension DeviceWorld {
         case let other:
             return DeviceOutcome(.dropped, "aps.event is \(other.map { "'\($0)'" } ?? "missing"); expected update or end")
         }
-        if push.priority == .immediate, let limit = budget(for: activity.deviceID) {
+        if priority == .immediate, let limit = budget(for: activity.deviceID) {
             if activity.budget.count(within: 3600, at: now) >= limit {
                 return DeviceOutcome(.throttled, "over the budget of \(limit) priority-10 pushes per hour; send routine updates at priority 5")
             }
@@ -65,9 +84,8 @@ extension DeviceWorld {
         }
         // An end may omit content-state: the activity keeps showing its last state until dismissed.
         if let contentState = content.contentState {
-            let mismatches = activity.schema.check(contentState)
-            if !mismatches.isEmpty {
-                return DeviceOutcome(.decodeFailure, mismatches.map(\.description).joined(separator: "; "))
+            if let failure = cache.failure(of: contentState, against: activity.schema) {
+                return DeviceOutcome(.decodeFailure, failure)
             }
             activity.contentState = contentState
         } else if !isEnd {
@@ -76,8 +94,8 @@ extension DeviceWorld {
         activity.lastTimestamp = timestamp
         activity.staleDate = content.staleDate
         if let score = content.relevanceScore { activity.relevanceScore = score }
-        if push.priority == .immediate { activity.budget.record(now) }
-        if let alert = content.resolvedAlert(table: table(for: activity), receivedAt: now, apnsID: push.apnsID) {
+        if priority == .immediate { activity.budget.record(now) }
+        if let alert = content.resolvedAlert(table: table(for: activity), receivedAt: now, apnsID: apnsID) {
             activity.alerts.append(alert)
         }
         if isEnd {
@@ -138,6 +156,10 @@ extension DeviceWorld {
         if !mismatches.isEmpty {
             return DeviceOutcome(.decodeFailure, mismatches.map(\.description).joined(separator: "; "))
         }
+        if let channelID = content.inputPushChannel,
+           !hasChannel(channelID, bundleID: bundleID, environment: device.environment) {
+            return DeviceOutcome(.dropped, "input-push-channel '\(channelID)' is not a channel of \(bundleID) in \(device.environment.rawValue); the activity does not start")
+        }
         let issueToken = content.inputPushToken || rules.issueUpdateTokenWithoutInputPushToken
         var activity = SimulatedActivity(
             id: UUID().uuidString, deviceID: deviceID, bundleID: bundleID, attributesType: attributesType,
@@ -153,7 +175,9 @@ extension DeviceWorld {
             publish(.alertShown, data: alertData(alert, activity: activity), at: now)
         }
         if issueToken { issueUpdateToken(activityID: activity.id, at: now) }
-        return DeviceOutcome(.started, "activity \(activity.id)\(issueToken ? "" : ", no update token (input-push-token absent)")")
+        if let channelID = content.inputPushChannel { subscribe(activityID: activity.id, channelID: channelID, at: now) }
+        let channelNote = content.inputPushChannel.map { ", subscribed to channel \($0)" } ?? ""
+        return DeviceOutcome(.started, "activity \(activity.id)\(issueToken ? "" : ", no update token (input-push-token absent)")\(channelNote)")
     }
 
     /// Adds an activity to the world and its device, and publishes it.

@@ -102,6 +102,60 @@ extension DeviceWorld {
 
     /// Starts an activity from the app (`Activity.request` with push type token) and issues its update token.
     public func startActivity(deviceID: String, _ request: ActivityRequest) throws(DeviceWorldError) -> ActivityCreated {
+        guard request.channelId == nil else {
+            throw DeviceWorldError(.invalid, field: "channelId",
+                "an activity subscribed to a channel gets no update token; start it with startChannelActivity")
+        }
+        let now = clock.now()
+        let activity = try makeActivity(deviceID: deviceID, request, at: now)
+        insert(activity, at: now)
+        let token = issueUpdateToken(activityID: activity.id, at: now) ?? ""
+        return ActivityCreated(activityId: activity.id, pushToken: token)
+    }
+
+    /// Starts an activity subscribed to `request.channelId` (`Activity.request` with push type
+    /// `.channel(id)`): no update token; a message the channel stores is applied at once.
+    public func startChannelActivity(deviceID: String, _ request: ActivityRequest) throws(DeviceWorldError) -> ChannelActivityCreated {
+        let now = clock.now()
+        let (activity, channelID) = try makeChannelActivity(deviceID: deviceID, request, at: now)
+        insert(activity, at: now)
+        subscribe(activityID: activity.id, channelID: channelID, at: now)
+        return ChannelActivityCreated(activityId: activity.id, channelId: channelID)
+    }
+
+    /// Starts `count` activities alike, each subscribed to `request.channelId`. Checks the request once.
+    public func startChannelActivities(deviceID: String, _ request: ActivityRequest, count: Int) throws(DeviceWorldError) -> BulkActivitiesCreated {
+        guard (1...1_000_000).contains(count) else {
+            throw DeviceWorldError(.invalid, field: "count", "\(count) is outside 1-1000000")
+        }
+        let now = clock.now()
+        let (first, channelID) = try makeChannelActivity(deviceID: deviceID, request, at: now)
+        let existing = devices[deviceID]?.activityIDs.count ?? 0
+        devices[deviceID]?.activityIDs.reserveCapacity(existing + count)
+        for index in 0..<count {
+            var activity = first
+            if index > 0 { activity = first.copy(id: UUID().uuidString) }
+            insert(activity, at: now)
+            subscribe(activityID: activity.id, channelID: channelID, at: now)
+        }
+        return BulkActivitiesCreated(created: count, channelId: channelID, subscriberCount: channels[channelID]?.subscribers.count ?? 0)
+    }
+
+    private func makeChannelActivity(deviceID: String, _ request: ActivityRequest, at now: Date) throws(DeviceWorldError) -> (SimulatedActivity, String) {
+        guard let channelID = request.channelId, !channelID.isEmpty else {
+            throw DeviceWorldError(.invalid, field: "channelId", "is missing; give the base64 id of a channel of the activity's app")
+        }
+        let activity = try makeActivity(deviceID: deviceID, request, at: now)
+        guard let environment = devices[deviceID]?.environment,
+              hasChannel(channelID, bundleID: activity.bundleID, environment: environment) else {
+            throw DeviceWorldError(.notFound, field: "channelId",
+                "no channel '\(channelID)' for \(activity.bundleID) in \(devices[deviceID]?.environment.rawValue ?? "this environment"); the activity does not start")
+        }
+        return (activity, channelID)
+    }
+
+    /// Checks an app-started activity and builds it (not yet inserted).
+    private func makeActivity(deviceID: String, _ request: ActivityRequest, at now: Date) throws(DeviceWorldError) -> SimulatedActivity {
         let device = try requireDevice(deviceID)
         guard let bundleID = request.bundleId ?? device.apps.first?.bundleID, device.appIndex(bundleID) != nil else {
             throw DeviceWorldError(.invalid, field: "bundleId", "app '\(request.bundleId ?? "")' is not installed on device \(deviceID)")
@@ -133,16 +187,12 @@ extension DeviceWorld {
             throw DeviceWorldError(.invalid, field: "contentState",
                 "does not match the content-state schema: \(mismatches.map(\.description).joined(separator: "; "))")
         }
-        let now = clock.now()
-        let activity = SimulatedActivity(
+        return SimulatedActivity(
             id: UUID().uuidString, deviceID: deviceID, bundleID: bundleID, attributesType: request.attributesType,
             attributes: request.attributes, schema: schema, startedAt: now, contentState: request.contentState,
             pushToken: nil, relevanceScore: request.relevanceScore ?? 0, staleDate: request.staleDate,
             lastTimestamp: nil
         )
-        insert(activity, at: now)
-        let token = issueUpdateToken(activityID: activity.id, at: now) ?? ""
-        return ActivityCreated(activityId: activity.id, pushToken: token)
     }
 
     /// One activity with its full history.

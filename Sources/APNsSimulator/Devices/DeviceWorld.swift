@@ -30,6 +30,9 @@ public actor DeviceWorld {
     var pendingOutcomes: [String: DeviceOutcome] = [:]
     var pendingOrder: [String] = []
     var sequence = 0
+    /// Broadcast channels by id, and each app's channel ids in creation order (docs/apns-protocol.md §10).
+    var channels: [String: SimulatedChannel] = [:]
+    var channelOrder: [AppKey: [String]] = [:]
 
     struct AppKey: Hashable, Sendable {
         var bundleID: String

@@ -50,6 +50,8 @@ public struct PushRecord: Sendable, Hashable, Codable {
     public var outcome: DeviceOutcome
     public var deviceId: String?
     public var activityId: String?
+    /// The broadcast channel it came through (nil for a push to a token, whose `token` is then empty).
+    public var channelId: String?
 }
 
 /// The lifecycle state of an activity, as `ActivityState`.

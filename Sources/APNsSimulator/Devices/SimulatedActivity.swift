@@ -13,6 +13,8 @@ struct SimulatedActivity: Sendable {
     let startedAt: Date
     var contentState: JSONValue
     var pushToken: String?
+    /// The broadcast channel it is subscribed to (nil: none, or the channel was deleted).
+    var channelID: String? = nil
     var relevanceScore: Double
     var staleDate: Date?
     var lastTimestamp: Date?
@@ -24,6 +26,15 @@ struct SimulatedActivity: Sendable {
     var budget = SlidingWindowCounter()
     /// The lifecycle last published on the event stream.
     var announced: ActivityLifecycle = .active
+
+    /// The same fresh activity under another id (bulk starts share every value but the id).
+    func copy(id: String) -> SimulatedActivity {
+        SimulatedActivity(
+            id: id, deviceID: deviceID, bundleID: bundleID, attributesType: attributesType, attributes: attributes,
+            schema: schema, startedAt: startedAt, contentState: contentState, pushToken: pushToken,
+            relevanceScore: relevanceScore, staleDate: staleDate, lastTimestamp: lastTimestamp
+        )
+    }
 
     func lifecycle(at now: Date) -> ActivityLifecycle {
         if let dismissalDate, dismissalDate <= now { return .dismissed }
@@ -63,7 +74,7 @@ struct SimulatedActivity: Sendable {
         ActivitySnapshot(
             activityId: id, deviceId: deviceID, bundleId: bundleID, attributesType: attributesType,
             attributes: attributes, contentState: contentState, contentStateSchema: schema,
-            pushToken: pushToken, state: lifecycle(at: now), relevanceScore: relevanceScore,
+            pushToken: pushToken, channelId: channelID, state: lifecycle(at: now), relevanceScore: relevanceScore,
             startedAt: startedAt, staleDate: staleDate, lastTimestamp: lastTimestamp, endedAt: endedAt,
             endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts, history: history
         )
@@ -81,6 +92,8 @@ public struct ActivitySnapshot: Sendable, Hashable, Codable {
     public var contentStateSchema: ContentStateSchema
     /// The current update token (nil when none was issued).
     public var pushToken: String?
+    /// The broadcast channel it is subscribed to.
+    public var channelId: String?
     public var state: ActivityLifecycle
     public var relevanceScore: Double
     public var startedAt: Date

@@ -20,6 +20,10 @@ public struct SimulatorEvent: Sendable, Hashable {
         case pushExchange
         case webhookDelivered
         case webhookFailed
+        case channelCreated
+        case channelDeleted
+        case channelSubscribed
+        case broadcastApplied
     }
 
     /// Increasing number, per world.

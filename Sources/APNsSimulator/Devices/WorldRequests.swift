@@ -80,12 +80,16 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
     public var staleDate: Date?
     /// Which installed app starts it (default: the device's first app).
     public var bundleId: String?
+    /// Start it subscribed to this broadcast channel (`pushType: .channel(id)`, iOS 18): it gets the
+    /// channel's broadcasts and no update token.
+    public var channelId: String?
 
     public init(
         attributesType: String, attributes: JSONValue, contentState: JSONValue,
         contentStateSchema: ContentStateSchema? = nil, relevanceScore: Double? = nil, staleDate: Date? = nil,
-        bundleId: String? = nil
+        bundleId: String? = nil, channelId: String? = nil
     ) {
+        self.channelId = channelId
         self.attributesType = attributesType
         self.attributes = attributes
         self.contentState = contentState
@@ -96,7 +100,7 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case attributesType, attributes, contentState, contentStateSchema, relevanceScore, staleDate, bundleId
+        case attributesType, attributes, contentState, contentStateSchema, relevanceScore, staleDate, bundleId, channelId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +111,7 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
         contentStateSchema = try container.decodeIfPresent(ContentStateSchema.self, forKey: .contentStateSchema)
         relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
+        channelId = try container.decodeIfPresent(String.self, forKey: .channelId)
         // Decoded by hand so that a bad date names its field on every platform.
         if let text = try container.decodeIfPresent(String.self, forKey: .staleDate) {
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -125,6 +130,31 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
 public struct DeviceCreated: Sendable, Hashable, Codable {
     public var deviceId: String
     public var pushToStartToken: String
+}
+
+/// The answer to `POST /v1/devices/{id}/activities` with a `channelId`: the activity has no update token.
+public struct ChannelActivityCreated: Sendable, Hashable, Codable {
+    public var activityId: String
+    public var channelId: String
+}
+
+/// `POST /v1/devices/{id}/activities/bulk`: `count` activities alike, each subscribed to `activity.channelId`
+/// (for load tests of broadcasts).
+public struct BulkActivityRequest: Sendable, Hashable, Codable {
+    public var count: Int
+    public var activity: ActivityRequest
+
+    public init(count: Int, activity: ActivityRequest) {
+        self.count = count
+        self.activity = activity
+    }
+}
+
+/// The answer to `POST /v1/devices/{id}/activities/bulk`.
+public struct BulkActivitiesCreated: Sendable, Hashable, Codable {
+    public var created: Int
+    public var channelId: String
+    public var subscriberCount: Int
 }
 
 /// The answer to `POST /v1/devices/{id}/activities`.

@@ -17,7 +17,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     typealias OutboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
 
-    private struct PendingRequest {
+    struct PendingRequest {
         var headers: HPACKHeaders
         var body: ByteBuffer?
         var bodyBytes = 0
@@ -29,14 +29,14 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private static let windowTarget = 65535
     private static let forcedCloseDelay = TimeAmount.seconds(5)
 
-    private let shared: EndpointContext
-    private var context: ChannelHandlerContext?
+    let shared: EndpointContext
+    var context: ChannelHandlerContext?
     private var pending: [HTTP2StreamID: PendingRequest] = [:]
     /// Streams opened and not answered yet (pending or in flight).
-    private var unanswered: Set<HTTP2StreamID> = []
+    var unanswered: Set<HTTP2StreamID> = []
     /// When the client reset streams it had not had an answer for, within the configured window.
     private var unansweredResets: [NIODeadline] = []
-    private var auth: ConnectionAuthentication
+    var auth: ConnectionAuthentication
     private var raisedStreamLimit = false
     private var answeredStreams = 0
     private var inFlight = 0
@@ -46,10 +46,10 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private var worldBatch: [EndpointWorkItem] = []
     private var worldCallbacks: [((PushVerdict?) -> Void)?] = []
     private var worldBatchScheduled = false
-    private var closed = false
+    var closed = false
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
-    private var logger: Logger
+    var logger: Logger
 
     /// - Parameter clientCertificate: the certificate verified in the TLS handshake; nil: token authentication.
     init(shared: EndpointContext, connectionID: Int, clientCertificate: ClientCertificate? = nil) {
@@ -206,6 +206,14 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
                    exchange: exchange, started: request.started, goAway: faults.goAway)
             return
         }
+        if shared.role == .channelManagement {
+            processManagement(streamID, request, fields, body: body, exchange: exchange, goAway: faults.goAway)
+            return
+        }
+        if BroadcastRequestChecks.isBroadcastPath(fields.path) {
+            processBroadcast(streamID, request, fields, body: body, exchange: exchange, goAway: faults.goAway)
+            return
+        }
 
         let checked: (push: ReceivedPush, verified: ConnectionAuthentication.Verified)
         do {
@@ -241,7 +249,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
     /// Queues work for the devices. Everything queued during one event-loop tick goes to the
     /// `DeviceWorld` actor in a single hop (one task), and the verdicts come back in one callback.
-    private func enqueue(_ item: EndpointWorkItem, then: ((PushVerdict?) -> Void)? = nil) {
+    func enqueue(_ item: EndpointWorkItem, then: ((PushVerdict?) -> Void)? = nil) {
         worldBatch.append(item)
         worldCallbacks.append(then)
         guard !worldBatchScheduled, let context else { return }
@@ -280,7 +288,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         finished(goAway: goAway)
     }
 
-    private func finished(goAway fault: GoAwayFault?) {
+    func finished(goAway fault: GoAwayFault?) {
         inFlight -= 1
         answeredStreams += 1
         if let fault, answeredStreams >= fault.afterStreams {
@@ -310,7 +318,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     }
 
     /// Answers completing in the same event-loop tick share one flush (one TLS record, one syscall).
-    private func scheduleFlush() {
+    func scheduleFlush() {
         guard !flushScheduled, let context else { return }
         flushScheduled = true
         context.eventLoop.assumeIsolated().execute {
@@ -322,7 +330,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     // MARK: - Connection control
 
     /// After the first accepted push, the stream limit goes from 1 to `maxConcurrentStreams`.
-    private func raiseStreamLimit() {
+    func raiseStreamLimit() {
         guard !raisedStreamLimit, let context else { return }
         raisedStreamLimit = true
         let configuration = shared.configuration
@@ -393,7 +401,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     // MARK: - Helpers
 
     /// The request's headers for the push log, with the provider token replaced by `bearer …`.
-    private static func loggedHeaders(_ headers: HPACKHeaders) -> [HeaderField] {
+    static func loggedHeaders(_ headers: HPACKHeaders) -> [HeaderField] {
         var out: [HeaderField] = []
         out.reserveCapacity(headers.count)
         for (name, value, _) in headers {
@@ -402,7 +410,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         return out
     }
 
-    private static func seconds(since start: NIODeadline) -> Double {
+    static func seconds(since start: NIODeadline) -> Double {
         Double((NIODeadline.now() - start).nanoseconds) / 1_000_000_000
     }
 }

@@ -36,6 +36,7 @@ public final class APNsEndpointServer: Sendable {
     private let privateKeyPEM: String
     private let clientCertificateAuthorityPEM: String?
     private let group: any EventLoopGroup
+    private let listenPort: Int
     private let state = Locked<(running: Running?, connections: [ObjectIdentifier: any Channel], nextID: Int)>((nil, [:], 1))
 
     /// - Parameters:
@@ -49,12 +50,14 @@ public final class APNsEndpointServer: Sendable {
     public init(
         configuration: EndpointConfiguration, certificateChainPEM: String, privateKeyPEM: String,
         clientCertificateAuthorityPEM: String? = nil, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
+        role: EndpointRole = .apns,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         metricsFactory: any MetricsFactory = MetricsSystem.factory,
         logger: Logger = Logger(label: "livepush.simulator.apns")
     ) {
+        self.listenPort = role == .apns ? configuration.port : configuration.resolvedManagePort
         self.shared = EndpointContext(
-            configuration: configuration, keys: keys, faults: faults, world: world, metricsFactory: metricsFactory, logger: logger
+            configuration: configuration, role: role, keys: keys, faults: faults, world: world, metricsFactory: metricsFactory, logger: logger
         )
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
@@ -87,13 +90,13 @@ public final class APNsEndpointServer: Sendable {
             }
         let server: any Channel
         do {
-            server = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+            server = try await bootstrap.bind(host: configuration.host, port: listenPort).get()
         } catch {
-            throw StartError.cannotBind(host: configuration.host, port: configuration.port, reason: ListenCheck.reason(error))
+            throw StartError.cannotBind(host: configuration.host, port: listenPort, reason: ListenCheck.reason(error))
         }
-        let port = server.localAddress?.port ?? configuration.port
+        let port = server.localAddress?.port ?? listenPort
         state.withLock { $0.running = Running(server: server, port: port) }
-        shared.logger.info("APNs endpoint listening", metadata: [
+        shared.logger.info(shared.role == .apns ? "APNs endpoint listening" : "channel management endpoint listening", metadata: [
             "host": "\(configuration.host)", "port": "\(port)", "environment": "\(configuration.environment.rawValue)",
         ])
         return port

@@ -64,6 +64,18 @@ public struct EndpointConfiguration: Sendable {
     /// reported to get 400 `TopicDisallowed` (a field report, not Apple documentation). nil accepts them
     /// for the certificate's bundle id.
     public var liveActivityOverCertificateReason: APNsReason? = .topicDisallowed
+    /// The port of the broadcast channel management API (docs/apns-protocol.md §10.1), served with the
+    /// same TLS and authentication as the APNs port; 0 picks a free one. nil: 2195, Apple's sandbox
+    /// management port, or a free one when `port` is 0 (so that in-process simulators, as tests and the
+    /// demo start them, never compete for a fixed port).
+    public var managePort: Int?
+
+    /// The management port to bind.
+    var resolvedManagePort: Int {
+        managePort ?? (port == 0 ? 0 : APNsEnvironment.sandbox.channelManagementPort)
+    }
+    /// Broadcast channels settings: limits, answers Apple leaves open, apps without the capability.
+    public var broadcast = BroadcastConfiguration()
     /// The clock for `iat` checks, 410 timestamps and the token update window.
     public var clock: any WallClock = SystemWallClock()
 

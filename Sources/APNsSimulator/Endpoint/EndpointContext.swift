@@ -5,6 +5,8 @@ import Metrics
 /// What every connection of the endpoint shares: settings, trusted keys, faults, the devices, metrics.
 final class EndpointContext: Sendable {
     let configuration: EndpointConfiguration
+    /// Which API this endpoint serves.
+    let role: EndpointRole
     let checks: PushRequestChecks
     let keys: TrustedKeys
     let faults: FaultInjector
@@ -13,11 +15,12 @@ final class EndpointContext: Sendable {
     let logger: Logger
 
     init(
-        configuration: EndpointConfiguration, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
-        metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
+        configuration: EndpointConfiguration, role: EndpointRole = .apns, keys: TrustedKeys, faults: FaultInjector,
+        world: DeviceWorld, metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
     ) {
         self.metrics = EndpointMetrics(factory: metricsFactory)
         self.configuration = configuration
+        self.role = role
         self.checks = PushRequestChecks(configuration: configuration, keys: keys)
         self.keys = keys
         self.faults = faults
@@ -36,12 +39,21 @@ final class EndpointContext: Sendable {
             host = host[..<colon]
         }
         switch host.lowercased() {
-        case "api.push.apple.com", "api-broadcast.push.apple.com":
+        case "api.push.apple.com", "api-broadcast.push.apple.com", "api-manage-broadcast.push.apple.com":
             return .production
-        case "api.sandbox.push.apple.com", "api-broadcast.sandbox.push.apple.com", "api.development.push.apple.com":
+        case "api.sandbox.push.apple.com", "api-broadcast.sandbox.push.apple.com", "api.development.push.apple.com",
+             "api-manage-broadcast.sandbox.push.apple.com":
             return .sandbox
         default:
             return configuration.environment
         }
     }
+}
+
+/// The API an endpoint listens for.
+public enum EndpointRole: Sendable, Hashable {
+    /// Device pushes (`/3/device/<token>`) and broadcasts (`/4/broadcasts/apps/<bundle id>`).
+    case apns
+    /// Broadcast channel management (`/1/apps/<bundle id>/channels`, `…/all-channels`).
+    case channelManagement
 }

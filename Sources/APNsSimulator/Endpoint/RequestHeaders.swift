@@ -15,6 +15,8 @@ struct RequestHeaderFields {
     var priority: String?
     var topic: String?
     var collapseID: String?
+    var channelID: String?
+    var requestID: String?
     /// The first header name seen twice, if any.
     var duplicate: String?
 
@@ -33,6 +35,8 @@ struct RequestHeaderFields {
             case "apns-priority": Self.set(&priority, value, name, &duplicate)
             case "apns-topic": Self.set(&topic, value, name, &duplicate)
             case "apns-collapse-id": Self.set(&collapseID, value, name, &duplicate)
+            case "apns-channel-id": Self.set(&channelID, value, name, &duplicate)
+            case "apns-request-id": Self.set(&requestID, value, name, &duplicate)
             default:
                 if duplicate == nil, others.contains(name) { duplicate = name }
                 others.append(name)

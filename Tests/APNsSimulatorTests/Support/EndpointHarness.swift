@@ -17,6 +17,9 @@ final class EndpointHarness: Sendable {
     static let payload = Array(#"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":1}}}"#.utf8)
 
     let endpoint: APNsEndpointServer
+    /// The channel management API on its own port, sharing keys, faults and devices.
+    let management: APNsEndpointServer
+    let managementPort: Int
     let keys: TrustedKeys
     let faults: FaultInjector
     let world: DeviceWorld
@@ -36,9 +39,11 @@ final class EndpointHarness: Sendable {
         return (certificates, directory)
     }()
 
-    private init(endpoint: APNsEndpointServer, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
+    private init(endpoint: APNsEndpointServer, management: APNsEndpointServer, managementPort: Int, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
                  signingKey: APNsSigningKey, caPEM: String, port: Int, directory: String, clock: ManualWallClock) {
         self.endpoint = endpoint
+        self.management = management
+        self.managementPort = managementPort
         self.keys = keys
         self.faults = faults
         self.world = world
@@ -83,7 +88,14 @@ final class EndpointHarness: Sendable {
             metricsFactory: metricsFactory ?? MetricsSystem.factory, logger: logger
         )
         let port = try await endpoint.start()
-        return EndpointHarness(endpoint: endpoint, keys: keys, faults: faults, world: world, signingKey: signingKey,
+        let management = APNsEndpointServer(
+            configuration: configuration, certificateChainPEM: certificates.serverCertificatePEM,
+            privateKeyPEM: certificates.serverPrivateKeyPEM, clientCertificateAuthorityPEM: certificates.caCertificatePEM,
+            keys: keys, faults: faults, world: world, role: .channelManagement,
+            metricsFactory: metricsFactory ?? MetricsSystem.factory, logger: logger
+        )
+        let managementPort = try await management.start()
+        return EndpointHarness(endpoint: endpoint, management: management, managementPort: managementPort, keys: keys, faults: faults, world: world, signingKey: signingKey,
                                caPEM: certificates.caCertificatePEM, port: port, directory: directory, clock: clock)
     }
 
@@ -103,7 +115,46 @@ final class EndpointHarness: Sendable {
         try ProviderCertificate.issue(bundleID: bundleID, environment: environment, directory: directory)
     }
 
-    func stop() async { await endpoint.shutdown(gracePeriod: .seconds(1)) }
+    func stop() async {
+        await endpoint.shutdown(gracePeriod: .seconds(1))
+        await management.shutdown(gracePeriod: .seconds(1))
+    }
+
+    /// A raw HTTP/2 connection to the channel management port.
+    func connectManagement() async throws -> RawHTTP2Client {
+        try await RawHTTP2Client.connect(port: managementPort, caPEM: caPEM, alpn: ["h2"])
+    }
+
+    /// Headers of a channel management request (`replacing` sets or removes one, as in `request`).
+    func management(
+        method: String, path: String = "/1/apps/\(EndpointHarness.bundleID)/channels", jwt: String? = nil,
+        replacing overrides: [String: String?] = [:]
+    ) -> [(String, String)] {
+        var headers: [(String, String)] = [(":method", method), (":scheme", "https"), (":path", path), (":authority", "localhost")]
+        var fields: [(String, String?)] = [("authorization", "bearer " + (jwt ?? defaultJWT))]
+        for (name, value) in overrides {
+            if let index = fields.firstIndex(where: { $0.0 == name }) { fields[index].1 = value } else { fields.append((name, value)) }
+        }
+        for (name, value) in fields { if let value { headers.append((name, value)) } }
+        return headers
+    }
+
+    /// Headers of a broadcast to `channel` (`replacing` sets or removes one).
+    func broadcast(
+        channel: String, path: String = "/4/broadcasts/apps/\(EndpointHarness.bundleID)", jwt: String? = nil,
+        replacing overrides: [String: String?] = [:]
+    ) -> [(String, String)] {
+        var headers: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", path), (":authority", "localhost")]
+        var fields: [(String, String?)] = [
+            ("authorization", "bearer " + (jwt ?? defaultJWT)), ("apns-channel-id", channel),
+            ("apns-push-type", "liveactivity"), ("apns-expiration", "0"), ("apns-priority", "10"),
+        ]
+        for (name, value) in overrides {
+            if let index = fields.firstIndex(where: { $0.0 == name }) { fields[index].1 = value } else { fields.append((name, value)) }
+        }
+        for (name, value) in fields { if let value { headers.append((name, value)) } }
+        return headers
+    }
 
     /// A provider token signed now (by the harness clock) unless told otherwise.
     func jwt(keyID: String = EndpointHarness.keyID, teamID: String = EndpointHarness.teamID,

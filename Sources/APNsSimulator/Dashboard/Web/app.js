@@ -4,11 +4,12 @@ import { h } from "./dom.js";
 import { deviceView, updateDeviceView, tickClocks, showBanner, visibleState, activityTitle, BANNER_SECONDS } from "./devices.js";
 import { renderLog, LOG_LIMIT } from "./push-log.js";
 import { followEvents } from "./stream.js";
+import { CHANNEL_EVENT_KINDS, renderChannels, channelRefresher } from "./channels.js";
 
 const EVENT_KINDS = [
   "appRegistered", "deviceAdded", "appInstalled", "tokenIssued", "tokenRotated", "activityStarted",
   "activityUpdated", "activityStale", "activityEnded", "activityDismissed", "alertShown", "decodeFailure",
-  "pushIgnored", "pushExchange", "webhookDelivered", "webhookFailed",
+  "pushIgnored", "pushExchange", "webhookDelivered", "webhookFailed", ...CHANNEL_EVENT_KINDS,
 ];
 
 const state = {
@@ -24,6 +25,7 @@ const state = {
 const elements = {
   devices: document.getElementById("devices"),
   log: document.getElementById("push-log-rows"),
+  channels: document.getElementById("channel-rows"),
   error: document.getElementById("load-error"),
   connection: document.getElementById("connection"),
 };
@@ -107,8 +109,11 @@ async function loadEverything() {
   state.touchedDuringLoad = touched;
   let devices;
   let pushes;
+  let channels;
   try {
-    [devices, pushes] = await Promise.all([getJSON("/v1/devices"), getJSON(`/v1/pushes?limit=${LOG_LIMIT}`)]);
+    [devices, pushes, channels] = await Promise.all([
+      getJSON("/v1/devices"), getJSON(`/v1/pushes?limit=${LOG_LIMIT}`), getJSON("/v1/channels"),
+    ]);
   } finally {
     if (state.touchedDuringLoad === touched) state.touchedDuringLoad = null;
   }
@@ -121,6 +126,7 @@ async function loadEverything() {
   renderDevices();
   for (const device of devices.devices) bannerAlerts(device, true);
   renderLog(elements.log, state.pushes);
+  renderChannels(elements.channels, channels.channels);
   clearError();
   for (const deviceId of touched) refreshDevice(deviceId);
 }
@@ -155,8 +161,14 @@ async function refreshAllDevices() {
   }
 }
 
+const refreshChannels = channelRefresher(() => getJSON("/v1/channels"), elements.channels, reportError);
+
 function applyEvent(event) {
   const data = event.data || {};
+  if (CHANNEL_EVENT_KINDS.includes(event.kind)) {
+    refreshChannels();
+    return;
+  }
   if (event.kind === "pushExchange") {
     if (!state.pushes.some((entry) => samePush(entry, data))) {
       state.pushes.unshift(data);

@@ -1,0 +1,21 @@
+import LiveActivity
+
+/// The content-state decoding verdict for the last schema checked. One broadcast reaches many activities
+/// that mostly share a schema (the app's `ContentState`), so the check runs once per distinct schema in
+/// a row instead of once per activity; the verdict is the same because it depends only on the two.
+struct ContentStateCheckCache {
+    private var schema: ContentStateSchema?
+    private var contentState: JSONValue?
+    private var verdict: String?
+
+    /// Why `contentState` does not decode with `schema`, or nil when it does.
+    mutating func failure(of contentState: JSONValue, against schema: ContentStateSchema) -> String? {
+        if let cached = self.schema, cached == schema, self.contentState == contentState { return verdict }
+        let mismatches = schema.check(contentState)
+        let failure = mismatches.isEmpty ? nil : mismatches.map(\.description).joined(separator: "; ")
+        self.schema = schema
+        self.contentState = contentState
+        verdict = failure
+        return failure
+    }
+}

@@ -1,0 +1,54 @@
+import APNsAuth
+import APNsClient
+import APNsCore
+import ArgumentParser
+import Foundation
+import Logging
+
+/// The client of `livepush channels` and `livepush send --channel`: a .p8 key's provider token or a
+/// provider certificate, the extra CA, one connection, the request deadline.
+enum ChannelClientFactory {
+    static func make(
+        endpoint: APNsEndpoint, channelEndpoint: APNsEndpoint?, caFile: String?, credentials: CredentialOptions,
+        certificate: CertificateOptions, timeout: Double, verbose: Bool
+    ) throws -> APNsClient {
+        let clientCertificate = try certificate.resolve()
+        var tokens: ProviderTokenSource?
+        if clientCertificate == nil {
+            let resolved = try credentials.resolve()
+            tokens = try ProviderTokenSource(key: resolved.key, keyID: resolved.keyID, teamID: resolved.teamID)
+        }
+        var logger = Logger(label: "livepush.channels")
+        logger.logLevel = verbose ? .debug : .error
+        return try APNsClient(
+            configuration: APNsClientConfiguration(
+                endpoint: endpoint,
+                channelManagementEndpoint: channelEndpoint,
+                additionalTrustRootFile: caFile.map { NSString(string: $0).expandingTildeInPath },
+                clientCertificate: clientCertificate,
+                maximumConnections: 1,
+                requestTimeout: .milliseconds(Int(timeout * 1000))
+            ),
+            tokens: tokens,
+            logger: logger
+        )
+    }
+}
+
+/// Prints a failed broadcast or channel request and exits non-zero: 1 for APNs' refusal, 2 when there
+/// was no answer.
+enum ChannelErrorPrinter {
+    static func report(_ error: APNsBroadcastError) throws -> Never {
+        switch error {
+        case .rejected(let status, let reason, let requestID):
+            print("status: \(status)")
+            print("reason: \(reason.rawValue)")
+            if let requestID { print("apns-request-id: \(requestID)") }
+            OutcomePrinter.printToStandardError("what to do: \(reason.broadcastRemedy)")
+            throw ExitCode(1)
+        case .transport, .unexpectedAnswer, .invalidRequest:
+            OutcomePrinter.printToStandardError("error: \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import APNsClient
+import APNsCore
+import ArgumentParser
+import Foundation
+
+/// What every `livepush channels` subcommand takes: the app, the management endpoint, credentials.
+struct ChannelOptions: ParsableArguments {
+    @OptionGroup var credentials: CredentialOptions
+    @OptionGroup var certificate: CertificateOptions
+    @Option(name: .customLong("bundle-id"), help: "The app's plain bundle id (no .push-type.liveactivity suffix).")
+    var bundleID: String
+    @Option(help: "Apple's environment: sandbox (api-manage-broadcast.sandbox.push.apple.com:2195) or production (api-manage-broadcast.push.apple.com:2196).")
+    var environment: APNsEnvironment?
+    @Option(help: "Any channel management endpoint instead, e.g. https://127.0.0.1:2195 for `livepush simulator`.")
+    var url: String?
+    @Option(name: .customLong("ca-file"), help: "Extra CA certificate (PEM) to trust, e.g. the simulator's ca.pem.")
+    var caFile: String?
+    @Option(name: .customLong("request-id"), help: "apns-request-id, a lowercase UUID echoed back (default: APNs generates one).")
+    var requestID: String?
+    @Option(help: "The deadline of one request, in seconds.")
+    var timeout: Double = 30
+    @Flag(name: .long, help: "Log the client's connection events to stderr.")
+    var verbose = false
+
+    func validate() throws {
+        do {
+            try APNsBroadcastRequest.checkBundleID(bundleID)
+        } catch {
+            throw ValidationError("--bundle-id: \(error.description)")
+        }
+        try certificate.validate(against: credentials)
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        _ = try requestUUID()
+    }
+
+    /// The management endpoint: Apple's for `--environment`, or `--url`.
+    func endpoint() throws -> APNsEndpoint {
+        switch (environment, url) {
+        case (.some, .some):
+            throw CommandFailure("give either --environment or --url, not both")
+        case (let environment?, nil):
+            return .channelManagement(environment)
+        case (nil, let url?):
+            do { return try APNsEndpoint(url: url) } catch { throw CommandFailure("--url: \(error.description)") }
+        case (nil, nil):
+            throw CommandFailure("say where the channels are: --environment sandbox|production, or --url https://HOST:PORT (the local simulator's management port is https://127.0.0.1:2195)")
+        }
+    }
+
+    func requestUUID() throws -> UUID? {
+        guard let requestID else { return nil }
+        guard let parsed = APNsID.parse(requestID, allowUppercase: false) else {
+            throw ValidationError("--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
+        }
+        return parsed
+    }
+
+    static func channelID(_ text: String) throws -> APNsChannelID {
+        do {
+            return try APNsChannelID(text)
+        } catch {
+            throw ValidationError("--channel: \(error.description)")
+        }
+    }
+
+    /// Runs `body` with a client for the management endpoint and reports a refusal or failure.
+    func withClient(_ body: (APNsClient) async throws(APNsBroadcastError) -> Void) async throws {
+        let endpoint = try endpoint()
+        let client = try ChannelClientFactory.make(
+            endpoint: endpoint, channelEndpoint: endpoint, caFile: caFile, credentials: credentials,
+            certificate: certificate, timeout: timeout, verbose: verbose
+        )
+        do {
+            try await body(client)
+            await client.shutdown()
+        } catch {
+            await client.shutdown()
+            try ChannelErrorPrinter.report(error)
+        }
+    }
+}

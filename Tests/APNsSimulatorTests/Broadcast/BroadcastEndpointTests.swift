@@ -1,0 +1,146 @@
+import APNsAuth
+import APNsCore
+import Foundation
+import Testing
+@testable import APNsSimulator
+
+/// The simulated broadcast service over real sockets: the channel management port and the broadcast
+/// route of the APNs port, one test per reason (docs/apns-protocol.md §10.3).
+@Suite struct BroadcastEndpointTests {
+    static let createBody = Array(#"{"message-storage-policy":0,"push-type":"LiveActivity"}"#.utf8)
+    static let update = Array(#"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":1}}}"#.utf8)
+
+    /// Creates a channel over the management port; returns its id.
+    private func create(_ harness: EndpointHarness, policy: Int = 0) async throws -> String {
+        let client = try await harness.connectManagement()
+        defer { Task { await client.close() } }
+        let answer = try await client.send(harness.management(method: "POST"), body: Array(#"{"message-storage-policy":\#(policy),"push-type":"LiveActivity"}"#.utf8))
+        #expect(answer.status == 201)
+        return try #require(answer["apns-channel-id"])
+    }
+
+    private func expect(
+        _ client: RawHTTP2Client, _ headers: [(String, String)], body: [UInt8] = [], status: Int, reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let answer = try await client.send(headers, body: body)
+        #expect(answer.status == status, sourceLocation: sourceLocation)
+        #expect(answer.reason == reason, sourceLocation: sourceLocation)
+        #expect(answer["apns-request-id"].flatMap { APNsID.parse($0) } != nil, "broadcast errors carry apns-request-id", sourceLocation: sourceLocation)
+        #expect(answer["apns-id"] == nil, sourceLocation: sourceLocation)
+    }
+
+    @Test func createReadListDeleteOverTheManagementPort() async throws {
+        let harness = try await EndpointHarness.start()
+        let client = try await harness.connectManagement()
+        let requestID = UUID().uuidString.lowercased()
+        let created = try await client.send(harness.management(method: "POST", replacing: ["apns-request-id": requestID]), body: Self.createBody)
+        #expect(created.status == 201)
+        #expect(created["apns-request-id"] == requestID)
+        #expect(created.body.isEmpty)
+        let id = try #require(created["apns-channel-id"])
+        #expect(Data(base64Encoded: id)?.count == 16)
+        let read = try await client.send(harness.management(method: "GET", replacing: ["apns-channel-id": id]))
+        #expect(read.status == 200)
+        #expect(String(decoding: read.body, as: UTF8.self) == #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
+        let list = try await client.send(harness.management(method: "GET", path: "/1/apps/\(EndpointHarness.bundleID)/all-channels"))
+        #expect(list.status == 200)
+        #expect(list.json?["channels"] as? [String] == [id])
+        let deleted = try await client.send(harness.management(method: "DELETE", replacing: ["apns-channel-id": id]))
+        #expect(deleted.status == 204)
+        try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": id]), status: 400, reason: "ChannelNotRegistered")
+        try await expect(client, harness.management(method: "DELETE", replacing: ["apns-channel-id": id]), status: 400, reason: "ChannelNotRegistered")
+        await client.close()
+        await harness.stop()
+    }
+
+    @Test func managementRejections() async throws {
+        let harness = try await EndpointHarness.start(keyTopics: ["com.example.scores"]) {
+            $0.broadcast.disabledBundleIDs = ["com.example.disabled"]
+        }
+        let client = try await harness.connectManagement()
+        try await expect(client, harness.management(method: "PUT"), body: Self.createBody, status: 405, reason: "MethodNotAllowed")
+        try await expect(client, harness.management(method: "POST", path: "/1/apps/\(EndpointHarness.bundleID)/all-channels"), status: 405, reason: "MethodNotAllowed")
+        try await expect(client, harness.management(method: "GET", path: "/1/apps/\(EndpointHarness.bundleID)/channel"), status: 404, reason: "BadPath")
+        try await expect(client, harness.management(method: "GET", path: "/1/apps//channels"), status: 404, reason: "BadPath")
+        try await expect(client, harness.management(method: "GET", path: "/3/device/abcd"), status: 404, reason: "BadPath")
+        try await expect(client, harness.management(method: "POST", path: "/1/apps/\(EndpointHarness.topic)/channels"), body: Self.createBody, status: 400, reason: "TopicDisallowed")
+        try await expect(client, harness.management(method: "POST", replacing: ["authorization": nil]), body: Self.createBody, status: 403, reason: "MissingProviderToken")
+        try await expect(client, harness.management(method: "POST", path: "/1/apps/com.example.other/channels"), body: Self.createBody, status: 403, reason: "TopicMismatch")
+        try await expect(client, harness.management(method: "POST", replacing: ["apns-request-id": "nope"]), body: Self.createBody, status: 400, reason: "BadMessageId")
+        try await expect(client, harness.management(method: "POST"), status: 400, reason: "PayloadEmpty")
+        try await expect(client, harness.management(method: "POST"), body: Array("{not json".utf8), status: 400, reason: "BadRequestPayload")
+        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":0,"push-type":"LiveActivity","colour":"red"}"#.utf8), status: 400, reason: "BadRequestParams")
+        try await expect(client, harness.management(method: "POST"), body: Array(#"{"push-type":"LiveActivity"}"#.utf8), status: 400, reason: "MissingChannelQueueSize")
+        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":2,"push-type":"LiveActivity"}"#.utf8), status: 400, reason: "MissingChannelQueueSize")
+        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":1}"#.utf8), status: 400, reason: "MissingPushType")
+        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":1,"push-type":"Alert"}"#.utf8), status: 400, reason: "InvalidPushType")
+        try await expect(client, harness.management(method: "GET"), status: 400, reason: "MissingChannelId")
+        try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": "***"]), status: 400, reason: "BadChannelId")
+        try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": String(repeating: "QUFB", count: 100)]), status: 400, reason: "BadChannelId")
+        await client.close()
+        await harness.stop()
+
+        let open = try await EndpointHarness.start { $0.broadcast.disabledBundleIDs = ["com.example.disabled"] }
+        let second = try await open.connectManagement()
+        try await expect(second, open.management(method: "POST", path: "/1/apps/com.example.disabled/channels"), body: Self.createBody, status: 400, reason: "FeatureNotEnabled")
+        await second.close()
+        await open.stop()
+    }
+
+    @Test func theChannelLimitIsPerAppAndConfigurable() async throws {
+        let harness = try await EndpointHarness.start { $0.broadcast.maximumChannelsPerApp = 1 }
+        _ = try await create(harness)
+        let client = try await harness.connectManagement()
+        try await expect(client, harness.management(method: "POST"), body: Self.createBody, status: 400, reason: "CannotCreateChannelConfig")
+        await client.close()
+        await harness.stop()
+    }
+
+    @Test func broadcastRejections() async throws {
+        let harness = try await EndpointHarness.start { $0.broadcast.pushTypeCaseInsensitive = false }
+        let channel = try await create(harness)
+        let client = try await harness.connect()
+        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/"), body: Self.update, status: 404, reason: "BadPath")
+        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/a.b/extra"), body: Self.update, status: 404, reason: "BadPath")
+        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/\(EndpointHarness.topic)"), body: Self.update, status: 400, reason: "TopicDisallowed")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["authorization": "bearer x.y.z"]), body: Self.update, status: 403, reason: "InvalidProviderToken")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-channel-id": nil]), body: Self.update, status: 400, reason: "MissingChannelId")
+        try await expect(client, harness.broadcast(channel: "%%%"), body: Self.update, status: 400, reason: "BadChannelId")
+        try await expect(client, harness.broadcast(channel: "AAAAAAAAAAAAAAAAAAAAAA=="), body: Self.update, status: 400, reason: "ChannelNotRegistered")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": nil]), body: Self.update, status: 400, reason: "MissingPushType")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "alert"]), body: Self.update, status: 400, reason: "InvalidPushType")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "LIVEACTIVITY"]), body: Self.update, status: 400, reason: "InvalidPushType")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": nil]), body: Self.update, status: 400, reason: "BadExpirationDate")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "soon"]), body: Self.update, status: 400, reason: "BadExpirationDate")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "1900000000"]), body: Self.update, status: 400, reason: "BadExpirationDate")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-priority": nil]), body: Self.update, status: 400, reason: "BadPriority")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-priority": "7"]), body: Self.update, status: 400, reason: "BadPriority")
+        try await expect(client, harness.broadcast(channel: channel), status: 400, reason: "PayloadEmpty")
+        try await expect(client, harness.broadcast(channel: channel), body: Array(repeating: UInt8(ascii: " "), count: 5121), status: 413, reason: "PayloadTooLarge")
+        try await expect(client, harness.broadcast(channel: channel), body: Array("{oops".utf8), status: 400, reason: "BadRequestPayload")
+        await client.close()
+        await harness.stop()
+    }
+
+    @Test func anAcceptedBroadcastEchoesItsRequestID() async throws {
+        let harness = try await EndpointHarness.start()
+        let channel = try await create(harness)
+        let client = try await harness.connect()
+        let requestID = UUID().uuidString.lowercased()
+        let answer = try await client.send(harness.broadcast(channel: channel, replacing: ["apns-request-id": requestID, "apns-priority": "1", "apns-push-type": "LiveActivity"]), body: Self.update)
+        #expect(answer.status == 200)
+        #expect(answer["apns-request-id"] == requestID)
+        #expect(answer["apns-unique-id"].flatMap { UUID(uuidString: $0) } != nil)
+        #expect(answer["apns-id"] == nil)
+        #expect(answer.body.isEmpty)
+        let snapshot = try await harness.world.channel(id: channel)
+        #expect(snapshot.broadcastCount == 1)
+        #expect(snapshot.lastBroadcast?.requestId == requestID)
+        let log = await harness.world.pushes(limit: 10)
+        #expect(log.last?.path == "/4/broadcasts/apps/\(EndpointHarness.bundleID)")
+        #expect(log.last?.status == 200)
+        await client.close()
+        await harness.stop()
+    }
+}

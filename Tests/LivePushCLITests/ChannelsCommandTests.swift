@@ -1,0 +1,124 @@
+import APNsAuth
+import APNsClient
+import APNsCore
+import APNsSimulator
+import ArgumentParser
+import Foundation
+import Testing
+@testable import LivePushCLI
+
+/// `livepush channels …` and `livepush send --channel`: validation messages, and the commands run
+/// in-process against a local simulator.
+@Suite(.serialized) struct ChannelsCommandTests {
+    static let bundleID = "com.example.scores"
+    static let channel = "dHJpcC10by10aGUtbW9vbg=="
+
+    private func message<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) -> String? {
+        do {
+            _ = try C.parse(arguments)
+            return nil
+        } catch {
+            return C.message(for: error)
+        }
+    }
+
+    @Test func channelOptionsSayWhatIsAccepted() {
+        let target = ["--url", "https://127.0.0.1:2195", "--bundle-id", Self.bundleID]
+        #expect(message(ChannelsCommand.Create.self, target + ["--storage-policy", "2"])
+            == "--storage-policy 2 is not a storage policy; accepted: 0 (no storage) or 1 (most recent message)")
+        #expect(message(ChannelsCommand.Create.self, target)?.contains("--storage-policy") == true)
+        #expect(message(ChannelsCommand.Read.self, target + ["--channel", "not base64!"])?
+            .hasPrefix("--channel: channel id 'not base64!' is not base64") == true)
+        #expect(message(ChannelsCommand.Delete.self, target + ["--channel", ""]) == "--channel: channel id is empty; expected the base64 id APNs returned when the channel was created")
+        #expect(message(ChannelsCommand.List.self, ["--url", "https://127.0.0.1:2195", "--bundle-id", "a.b.push-type.liveactivity"])?
+            .hasPrefix("--bundle-id: bundle id 'a.b.push-type.liveactivity' ends in '.push-type.liveactivity'") == true)
+        #expect(message(ChannelsCommand.List.self, target + ["--request-id", "ABC"])?
+            .hasPrefix("--request-id 'ABC' is not a lowercase UUID") == true)
+        #expect(message(ChannelsCommand.List.self, target) == nil)
+    }
+
+    @Test func theManagementEndpointFollowsTheEnvironment() throws {
+        let production = try ChannelsCommand.List.parse(["--environment", "production", "--bundle-id", Self.bundleID])
+        #expect(try production.options.endpoint() == APNsEndpoint(host: "api-manage-broadcast.push.apple.com", port: 2196, environment: .production))
+        let sandbox = try ChannelsCommand.List.parse(["--environment", "sandbox", "--bundle-id", Self.bundleID])
+        #expect(try sandbox.options.endpoint().description == "https://api-manage-broadcast.sandbox.push.apple.com:2195")
+        let neither = try ChannelsCommand.List.parse(["--bundle-id", Self.bundleID])
+        #expect(throws: CommandFailure.self) { try neither.options.endpoint() }
+    }
+
+    @Test func sendToAChannelChecksTheBroadcastRules() throws {
+        let base = ["--url", "https://127.0.0.1:2197", "--bundle-id", Self.bundleID, "--content-state", #"{"score":1}"#]
+        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--token", String(repeating: "ab", count: 32)])?
+            .hasPrefix("--token and --channel are two targets") == true)
+        #expect(message(SendCommand.self, base)?.hasPrefix("say whom to send to: --token HEX") == true)
+        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--event", "start"])?
+            .hasPrefix("--event start cannot be broadcast") == true)
+        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--priority", "7"])
+            == "--priority 7 is not allowed for a broadcast; use 10, 5 or 1")
+        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--collapse-id", "x"])?
+            .hasPrefix("--collapse-id is for pushes to a token") == true)
+        #expect(message(SendCommand.self, base + ["--token", String(repeating: "ab", count: 32), "--request-id", UUID().uuidString.lowercased()])?
+            .hasPrefix("--request-id is for broadcasts") == true)
+
+        let send = try SendCommand.parse(base + ["--channel", Self.channel, "--priority", "1"])
+        let request = try send.makeBroadcast(now: Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(request.path == "/4/broadcasts/apps/\(Self.bundleID)")
+        #expect(request.priority == .low)
+        #expect(request.expiration == .immediately, "a broadcast without --expiration sends 0")
+        let big = try SendCommand.parse(["--url", "https://127.0.0.1:2197", "--bundle-id", Self.bundleID, "--channel", Self.channel,
+                                         "--content-state", #"{"text":"\#(String(repeating: "x", count: 5200))"}"#])
+        #expect(throws: CommandFailure.self) { try big.makeBroadcast(now: Date()) }
+    }
+
+    @Test func createBroadcastListAndDeleteAgainstTheSimulator() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-cli-channels-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = APNsSigningKey.generate()
+        let keyFile = folder.appendingPathComponent("key.p8").path
+        try key.write(toFile: keyFile, overwrite: false)
+        var configuration = SimulatorConfiguration()
+        configuration.dataDirectory = folder.appendingPathComponent("data").path
+        configuration.endpoint.port = 0
+        configuration.controlPort = 0
+        configuration.shutdownGracePeriod = 0.2
+        let keys = TrustedKeys()
+        keys.register(keyID: "CLIKEY0001", teamID: "TEAM000001", publicKey: key.publicKey)
+        let simulator = try Simulator(configuration: configuration, keys: keys)
+        try await simulator.start()
+        defer { Task { await simulator.shutdown() } }
+        let credentials = ["--key-file", keyFile, "--key-id", "CLIKEY0001", "--team-id", "TEAM000001", "--ca-file", simulator.caCertificatePath]
+        let manage = credentials + ["--url", "https://127.0.0.1:\(simulator.managePort!)", "--bundle-id", Self.bundleID]
+
+        try await ChannelsCommand.Create.parse(manage + ["--storage-policy", "1"]).run()
+        let channel = try #require(await simulator.world.allChannels().first)
+        #expect(channel.messageStoragePolicy == 1)
+        try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
+        try await ChannelsCommand.List.parse(manage).run()
+
+        let device = try await simulator.world.addDevice(DeviceRegistration(name: "iPhone", bundleId: Self.bundleID, environment: "sandbox"))
+        let subscribed = try await simulator.world.startChannelActivity(deviceID: device.deviceId, ActivityRequest(
+            attributesType: "MatchAttributes", attributes: ["home": "A"], contentState: ["score": 0], channelId: channel.channelId
+        ))
+        let send = credentials + ["--url", "https://127.0.0.1:\(simulator.apnsPort!)", "--bundle-id", Self.bundleID,
+                                  "--channel", channel.channelId, "--content-state", #"{"score":3}"#, "--expiration", "+1h", "--priority", "5"]
+        try await SendCommand.parse(send).run()
+        #expect(try await simulator.world.activity(id: subscribed.activityId).contentState["score"] == 3)
+
+        try await ChannelsCommand.Delete.parse(manage + ["--channel", channel.channelId]).run()
+        #expect(await simulator.world.allChannels().isEmpty)
+        await #expect {
+            try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
+        } throws: { error in
+            (error as? ExitCode)?.rawValue == 1
+        }
+        await #expect {
+            try await SendCommand.parse(send).run()
+        } throws: { error in
+            (error as? ExitCode)?.rawValue == 1
+        }
+        let refused = await simulator.world.pushes(limit: 20).filter { $0.status == 400 }.compactMap(\.reason)
+        #expect(refused == ["ChannelNotRegistered", "ChannelNotRegistered"])
+        await simulator.shutdown()
+    }
+}
