@@ -49,7 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = ServerMetrics()
         metrics.bootstrapMetricsSystem()
         let client = try APNsClient(
-            configuration: settings.server.apnsClientConfiguration(endpoint: settings.endpoint, additionalTrustRootFile: settings.caFile),
+            configuration: settings.server.apnsClientConfiguration(
+                endpoint: settings.endpoint, additionalTrustRootFile: settings.caFile, channelManagementEndpoint: settings.manageURL),
             tokens: try ProviderTokenSource(key: credentials.key, keyID: credentials.keyID, teamID: credentials.teamID),
             logger: Logger(label: "livepush.apns")
         )

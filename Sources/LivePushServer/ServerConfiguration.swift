@@ -114,10 +114,14 @@ package struct ServerConfiguration: Sendable {
         return delay * (1 - 0.5 * min(max(random, 0), 1))
     }
 
-    /// The APNs client of this server: its connection count and its reconnect-only policy.
-    package func apnsClientConfiguration(endpoint: APNsEndpoint, additionalTrustRootFile: String? = nil) -> APNsClientConfiguration {
+    /// The APNs client of this server: its connection count and its reconnect-only policy; broadcast
+    /// channels are managed on `channelManagementEndpoint` (default: Apple's management host of the
+    /// environment, or the push host on port 2195 for a custom URL such as the simulator's).
+    package func apnsClientConfiguration(
+        endpoint: APNsEndpoint, additionalTrustRootFile: String? = nil, channelManagementEndpoint: APNsEndpoint? = nil
+    ) -> APNsClientConfiguration {
         APNsClientConfiguration(
-            endpoint: endpoint, additionalTrustRootFile: additionalTrustRootFile,
+            endpoint: endpoint, channelManagementEndpoint: channelManagementEndpoint, additionalTrustRootFile: additionalTrustRootFile,
             maximumConnections: apnsConnections, retry: apnsRetry
         )
     }

@@ -87,6 +87,11 @@ import Testing
         start.attributesType = "AdventureAttributes"
         start.attributes = ["heroName": "Cake"]
         start.inputPushToken = true
+        let channel = try await send(http, "POST", "/v1/channels", backend,
+                                     ChannelCreationBody(name: "typed", bundleId: "com.example.rangers", storagePolicy: 1, groupId: "party-typed"),
+                                     schema: "ChannelCreation", document)
+        #expect(channel.status == 201, "\(channel.text)")
+        start.inputPushChannel = try decoder.decode(ChannelView.self, from: channel.data).id
         let started = try await send(http, "POST", "/v1/users/player-1/start", backend, start, schema: "Start", document)
         #expect(started.status == 202, "\(started.text)")
         _ = try decoder.decode(AcceptedPushes.self, from: started.data)
@@ -247,6 +252,7 @@ struct ContractRun {
     var properties = 0
     private var serial = 0
     private var mintedToken: String?
+    private var createdChannel: String?
     /// The document's example id (its example bodies register activity `rangers-1` for user `rangers-1`),
     /// so the user token may change what the examples registered.
     static let contractUser = "rangers-1"
@@ -362,6 +368,16 @@ struct ContractRun {
 
     // MARK: - Checks
 
+    /// A channel for the starts that subscribe to one.
+    mutating func channelId() async throws -> String {
+        if let id = createdChannel { return id }
+        let created = try await harness.http.post("/v1/channels", key: ServerHarness.backendKey,
+                                                  #"{"name":"contract-start","bundleId":"com.example.rangers","storagePolicy":0}"#)
+        let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
+        createdChannel = id
+        return id
+    }
+
     /// A user token for `contractUser`, the owner of the activities the targets register.
     mutating func userToken() async throws -> String {
         if let token = mintedToken { return token }
@@ -377,6 +393,11 @@ struct ContractRun {
         let path: String
         if let fixedPath { path = fixedPath } else { path = try await target(operation, body: body) }
         var body = body
+        if case .accepted = expectation, case .object(var fields)? = body, fields["inputPushChannel"]?.stringValue != nil {
+            // An accepted start names a channel that exists.
+            fields["inputPushChannel"] = .string(try await channelId())
+            body = .object(fields)
+        }
         if operation.id == "createChannel", body?["name"]?.stringValue == ContractRun.contractUser, case .object(var fields)? = body {
             // Channel names are unique: each accepted create needs its own.
             fields["name"] = .string(fresh("channel"))

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ServeSettingsTests {
     /// A value each setting accepts, as a flag or variable would give it.
     static let samples: [String: String] = [
-        "database": "x.sqlite", "environment": "production", "url": "https://127.0.0.1:2197", "caFile": "/tmp/ca.pem",
+        "database": "x.sqlite", "environment": "production", "url": "https://127.0.0.1:2197", "manageUrl": "https://127.0.0.1:2195", "caFile": "/tmp/ca.pem",
         "keyFile": "/tmp/AuthKey.p8", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "host": "0.0.0.0", "port": "9091",
         "appKey": "dev-app-key-0123456789", "backendKey": "dev-backend-key-0123456789", "workers": "3", "batchSize": "7",
         "connections": "2", "hourlyBudget": "5", "frequentHourlyBudget": "50", "maxActiveDuration": "2h",
@@ -71,7 +71,7 @@ import Testing
             "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
             "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
-            "shutdownTimeout", "appTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
+            "shutdownTimeout", "manageUrl", "appTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
             "webhookTimeout", "webhookMaxAge",
         ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")

@@ -45,6 +45,7 @@ final class SimulatorHarness: Sendable {
         client = try APNsClient(
             configuration: APNsClientConfiguration(
                 endpoint: APNsEndpoint(host: "127.0.0.1", port: port, environment: .sandbox),
+                channelManagementEndpoint: APNsEndpoint(host: "127.0.0.1", port: try require(simulator.managePort)),
                 additionalTrustRootFile: simulator.caCertificatePath, trustOnlyAdditionalRoots: true,
                 maximumConnections: 2, connectTimeout: .seconds(5), requestTimeout: .seconds(10),
                 retry: ServerConfiguration().apnsRetry // the server's client: the outbox backs off
@@ -61,6 +62,15 @@ final class SimulatorHarness: Sendable {
             attributesType: Self.attributesType, attributes: .object(["hero": .string(name)]),
             contentState: .object(["hp": .number(hp)])
         ))
+    }
+
+    /// A simulated device with one activity subscribed to a broadcast channel (APNs' channel id).
+    func startChannelActivity(name: String, channel: String) async throws -> String {
+        let device = try await simulator.world.addDevice(DeviceRegistration(name: name, bundleId: Self.bundleId, environment: "sandbox"))
+        return try await simulator.world.startChannelActivity(deviceID: device.deviceId, ActivityRequest(
+            attributesType: Self.attributesType, attributes: .object(["hero": .string(name)]),
+            contentState: .object(["hp": .number(1)]), channelId: channel
+        )).activityId
     }
 
     /// The content-state the simulated activity shows.

@@ -339,6 +339,10 @@ enum OpenAPIDocument {
             "type": "boolean",
             "example": true,
             "description": "iOS 18+: the device reports the started activity's update token (input-push-token). Default false."
+          },
+          "inputPushChannel": {
+            "type": "string", "minLength": 1, "maxLength": 128, "format": "uuid",
+            "description": "iOS 18+: the id of one of our channels (POST /v1/channels); the started activity subscribes to it (input-push-channel carries APNs' channel id). Unknown: 404 exists; deleted: 409 deleted; another app's channel: 400 bundleId."
           }
         }
       },

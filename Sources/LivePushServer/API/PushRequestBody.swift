@@ -43,7 +43,8 @@ enum PushRequestBody {
             expiration: expiration, collapseId: collapseId,
             attributesType: kind == .start ? try body.requiredString("attributesType", maxLength: 128) : nil,
             attributes: kind == .start ? try requiredObject(body, "attributes") : nil,
-            inputPushToken: kind == .start ? try body.bool("inputPushToken") ?? false : false
+            inputPushToken: kind == .start ? try body.bool("inputPushToken") ?? false : false,
+            inputPushChannel: kind == .start ? try body.string("inputPushChannel", maxLength: 128) : nil
         )
     }
 

@@ -21,6 +21,10 @@ struct PushContent: Sendable {
     var attributes: JSONValue?
     /// Start only (iOS 18+): ask the device for the new activity's update token.
     var inputPushToken = false
+    /// Start only (iOS 18+): our channel id as the request gave it; `PushService` resolves it.
+    var inputPushChannel: String?
+    /// APNs' id of that channel, once resolved: the payload's `input-push-channel`.
+    var inputPushChannelAPNsId: String?
 
     /// The payload for one target, with the timestamp fixed now.
     func payload(kind: LiveActivityEvent, timestamp: Date, dismissalDate: Date?) -> LiveActivityPayload {
@@ -29,7 +33,7 @@ struct PushContent: Sendable {
             return .start(
                 attributesType: attributesType ?? "", attributes: attributes ?? .object([:]), contentState: contentState ?? .object([:]),
                 alert: alert ?? LiveActivityAlert(), timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore,
-                inputPushToken: inputPushToken
+                inputPushToken: inputPushToken, inputPushChannel: inputPushChannelAPNsId
             )
         case .update:
             return .update(contentState: contentState ?? .object([:]), alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)

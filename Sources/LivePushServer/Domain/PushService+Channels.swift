@@ -50,3 +50,21 @@ extension PushService {
         return items
     }
 }
+
+extension PushService {
+    /// The live channel a push-to-start subscribes the new activity to: ours, of the same app.
+    func subscriptionChannel(_ text: String, for tokens: [PushToStartTokenRecord]) async throws(DomainError) -> ChannelRecord {
+        guard let id = UUID(uuidString: text),
+              let channel = try await stored({ () async throws(PushStoreError) in try await store.channel(id: id) })
+        else {
+            throw .notFound("inputPushChannel", "no channel '\(text)' is stored; give the id POST /v1/channels answered")
+        }
+        guard !channel.isDeleted else {
+            throw .conflict("inputPushChannel", "deleted", "channel '\(text)' was deleted; an activity cannot subscribe to it")
+        }
+        if let other = tokens.first(where: { $0.bundleId != channel.bundleId }) {
+            throw .invalid("inputPushChannel", "bundleId", "channel '\(text)' belongs to \(channel.bundleId) but the push-to-start token of device '\(other.deviceId)' is for \(other.bundleId)")
+        }
+        return channel
+    }
+}

@@ -73,6 +73,8 @@ final class PushService: Sendable {
 
     /// Starts an activity on every device of a user that has a valid push-to-start token for the type.
     func start(user userId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+        var content = content
+        let requestedChannel = content.inputPushChannel
         let attributesType = content.attributesType ?? ""
         let tokens = try await stored { () async throws(PushStoreError) in
             try await store.pushToStartTokens(forUser: userId, attributesType: attributesType)
@@ -80,6 +82,9 @@ final class PushService: Sendable {
         let valid = tokens.filter { $0.tokenState.isValid }
         guard !valid.isEmpty else {
             throw .notFound("userId", "user '\(userId)' has no valid push-to-start token for '\(attributesType)'; the app stores one with PUT /v1/push-to-start-tokens")
+        }
+        if let requestedChannel {
+            content.inputPushChannelAPNsId = try await subscriptionChannel(requestedChannel, for: valid).apnsChannelId
         }
         let skipped = tokens.filter { !$0.tokenState.isValid }.map {
             AcceptedPushes.Skipped(pushToStartTokenId: $0.id.lowercased, reason: "push-to-start token of device '\($0.deviceId)' is invalid")

@@ -10,7 +10,7 @@ extension ServeSetting {
         config,
         .text("database", \.database, placeholder: "FILE|URL",
               help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL."),
-        environment, url,
+        environment, url, manageUrl,
         .path("caFile", \.caFile, placeholder: "PEM", help: "Extra CA certificate to trust, e.g. the simulator's ca.pem."),
         keyFile, keyId, teamId,
         .text("host", \.server.host, placeholder: "ADDRESS", help: "Address to listen on."),
@@ -95,6 +95,16 @@ extension ServeSetting {
     package static let url = ServeSetting.parsed(
         "url", \.url, placeholder: "URL",
         help: "Any APNs endpoint instead, e.g. https://127.0.0.1:2197 for `livepush simulator`.", defaultText: "none"
+    ) { raw, origin throws(ServerConfigurationError) in
+        do throws(APNsEndpoint.ParseError) { return try APNsEndpoint(url: raw) } catch {
+            throw ServerConfigurationError(setting: origin.label + ":", rule: error.description)
+        }
+    }
+
+    package static let manageUrl = ServeSetting.parsed(
+        "manageUrl", \.manageURL, placeholder: "URL",
+        help: "Broadcast channel management endpoint, e.g. https://127.0.0.1:2195 for `livepush simulator`.",
+        defaultText: "Apple's for --environment; the --url host on port 2195"
     ) { raw, origin throws(ServerConfigurationError) in
         do throws(APNsEndpoint.ParseError) { return try APNsEndpoint(url: raw) } catch {
             throw ServerConfigurationError(setting: origin.label + ":", rule: error.description)

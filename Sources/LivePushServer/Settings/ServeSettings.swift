@@ -15,6 +15,9 @@ package struct ServeSettings: Sendable {
     package var database = PushStoreOpener.defaultDatabase
     package var environment: APNsEnvironment?
     package var url: APNsEndpoint?
+    /// Where broadcast channels are managed; nil: Apple's management host of the environment, or the
+    /// `url` host on port 2195 (the simulator's default `--manage-port`).
+    package var manageURL: APNsEndpoint?
     package var caFile: String?
     package var keyFile: String?
     package var keyID: String?

@@ -201,11 +201,13 @@ package struct SendBody: Codable, Sendable, Hashable {
     package var attributes: JSONValue?
     /// Start only.
     package var inputPushToken: Bool?
+    /// Start only (iOS 18+): a channel id of ours; the started activity subscribes to that channel.
+    package var inputPushChannel: String?
 
     package init(contentState: JSONValue? = nil, priority: Int? = nil, importance: Importance? = nil, alert: Alert? = nil,
                  sound: String? = nil, staleDate: APIDate? = nil, relevanceScore: Double? = nil, expiration: APIDate? = nil,
                  collapseId: String? = nil, dismissalDate: APIDate? = nil, attributesType: String? = nil,
-                 attributes: JSONValue? = nil, inputPushToken: Bool? = nil) {
+                 attributes: JSONValue? = nil, inputPushToken: Bool? = nil, inputPushChannel: String? = nil) {
         self.contentState = contentState
         self.priority = priority
         self.importance = importance
@@ -219,12 +221,13 @@ package struct SendBody: Codable, Sendable, Hashable {
         self.attributesType = attributesType
         self.attributes = attributes
         self.inputPushToken = inputPushToken
+        self.inputPushChannel = inputPushChannel
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case contentState, priority, importance, alert, sound, staleDate, relevanceScore, expiration, collapseId
         case dismissalDate
-        case attributesType, attributes, inputPushToken
+        case attributesType, attributes, inputPushToken, inputPushChannel
     }
 
     /// The fields every kind reads.
@@ -237,7 +240,7 @@ package struct SendBody: Codable, Sendable, Hashable {
         switch kind {
         case .update: return commonFields
         case .end: return commonFields.union(["dismissalDate"])
-        case .start: return commonFields.union(["attributesType", "attributes", "inputPushToken"])
+        case .start: return commonFields.union(["attributesType", "attributes", "inputPushToken", "inputPushChannel"])
         }
     }
 }
