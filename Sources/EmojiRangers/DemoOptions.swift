@@ -14,6 +14,10 @@ package struct DemoOptions: Sendable {
     package var controlPort = 0
     /// The LivePush server's HTTP port (0: a free one).
     package var serverPort = 0
+    /// Simulated spectators following the party through one broadcast channel (0: none).
+    package var spectators = 300
+    /// The accepted spectator counts.
+    package static let spectatorCounts: ClosedRange<Int> = 0...100_000
 
     /// Seconds between two events at speed 1.
     package static let eventInterval: TimeInterval = 2
@@ -29,6 +33,9 @@ package struct DemoOptions: Sendable {
         }
         guard HeroRoster.partySizes.contains(partySize) else {
             throw .invalidOption(option: "--party-size", rule: "is \(partySize); accepted: 3 or 4")
+        }
+        guard Self.spectatorCounts.contains(spectators) else {
+            throw .invalidOption(option: "--spectators", rule: "is \(spectators); accepted: 0 (none) to \(Self.spectatorCounts.upperBound)")
         }
         for (option, port) in [("--port", apnsPort), ("--control-port", controlPort), ("--server-port", serverPort)] {
             guard (0...65535).contains(port) else {

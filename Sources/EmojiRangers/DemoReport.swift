@@ -39,6 +39,9 @@ package struct DemoEventReport: Sendable, Hashable {
     package var lockScreensFollowRelevance: Bool?
     /// For a knocked-down event: the alert titles the devices showed (resolved from the localization table).
     package var alertTitles: [String]
+    /// The spectators following through the broadcast channel (0: none) and how many show this event.
+    package var spectatorsFollowing = 0
+    package var spectatorsReached = 0
 
     /// True when the event's relevance puts the party adventure above the side quest.
     package var adventureFirst: Bool { event.relevanceScore > SideQuest.relevanceScore }
@@ -51,6 +54,9 @@ package struct DemoEventReport: Sendable, Hashable {
         }
         out += skipped.map { "skipped: \($0)" }
         if staleSeen == false { out.append("\(event.hero?.name ?? "the hero")'s activity never showed as stale") }
+        if spectatorsReached < spectatorsFollowing {
+            out.append("the broadcast reached \(spectatorsReached) of \(spectatorsFollowing) spectators")
+        }
         if lockScreensFollowRelevance == false {
             out.append("relevance \(Int(event.relevanceScore)) did not put the \(adventureFirst ? "adventure" : "side quest") first on every Lock Screen")
         }
@@ -73,6 +79,7 @@ package struct DemoEventReport: Sendable, Hashable {
         }
         if let title = alertTitles.first { outcome += ", alert “\(title)”" }
         if downgrades > 0 { outcome += ", \(downgrades) downgraded to p5" }
+        if spectatorsFollowing > 0, spectatorsReached == spectatorsFollowing { outcome += ", 1 broadcast → \(spectatorsReached) spectators" }
         if event.isEnd { outcome += ", ended" }
         return "[\(number)/\(eventCount)] p\(event.priority.rawValue) \(event.contentState.eventDescription)  → \(audience)  \(outcome)"
     }
@@ -105,6 +112,9 @@ package struct DemoSummary: Sendable, Hashable {
     /// Pushes the simulated devices could not decode (0 when the payloads match the app's ContentState).
     package var decodeFailures: Int
     package var heroes: [DemoHeroState]
+    /// Spectators following through the channel, and how many the broadcast of each event reached.
+    package var spectators = 0
+    package var spectatorsReached: [Int] = []
     /// Every problem, per event; empty when every push arrived.
     package var problems: [String]
 
@@ -121,6 +131,10 @@ package struct DemoSummary: Sendable, Hashable {
         ]
         // The adventure's content state is the party's (every hero's activity gets the same group
         // updates): say it once, and on a hero's line only where that activity shows something else.
+        if spectators > 0 {
+            out.append("  spectators: \(spectators) following one broadcast channel; reached per event: "
+                + spectatorsReached.map(String.init).joined(separator: ", ") + " (one broadcast request each)")
+        }
         let shared = Self.mostCommon(heroes.map(\.contentState))
         if let shared { out.append("  the party's activities show: \(Self.describe(shared))") }
         out.append("  final state of each hero's activity:")
@@ -165,6 +179,8 @@ package enum DemoProgress: Sendable, Hashable {
     case playerJoined(hero: Hero, deviceName: String, activityId: String)
     /// Every app reported its tokens to the server.
     case tokensRegistered(activities: Int, pushToStartTokens: Int)
+    /// Spectators started activities subscribed to the party's broadcast channel.
+    case spectatorsJoined(count: Int, channelId: String)
     /// One event was pushed and followed to the devices.
     case event(DemoEventReport)
 
@@ -175,6 +191,8 @@ package enum DemoProgress: Sendable, Hashable {
             return "\(hero.label) joins on \(deviceName): adventure activity \(activityId.prefix(8))… started"
         case .tokensRegistered(let activities, let pushToStartTokens):
             return "the apps reported \(activities) activity tokens and \(pushToStartTokens) push-to-start tokens to the server (POST /v1/activities, PUT /v1/push-to-start-tokens)"
+        case .spectatorsJoined(let count, let channelId):
+            return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelId.prefix(8))…)"
         case .event(let report):
             return report.line
         }

@@ -26,11 +26,13 @@ extension EmojiRangersDemo {
             throw .invalidOption(option: "--party-size", rule: error.description)
         }
         let seats = try await seatPlayers(party, adventure: adventure, progress: progress)
+        let stands = try await seatSpectators(adventure: adventure, progress: progress)
         var reports: [DemoEventReport] = []
         var relevance = AdventureEngine.routineRelevance
         for event in adventure.events {
             if Task.isCancelled { throw .cancelled }
             var report = try await push(event, of: adventure, seats: seats)
+            if let stands { try await broadcast(event, of: adventure, to: stands, report: &report) }
             if Task.isCancelled { throw .cancelled }
             if event.relevanceScore != relevance, !event.isEnd {
                 report.lockScreensFollowRelevance = await everyLockScreenShowsFirst(adventure: report.adventureFirst, seats)
@@ -40,7 +42,10 @@ extension EmojiRangersDemo {
             progress(.event(report))
             if !event.isEnd { await pause(options.interval) }
         }
-        return await summarize(adventure: adventure, seats: seats, reports: reports)
+        var summary = await summarize(adventure: adventure, seats: seats, reports: reports)
+        summary.spectators = stands?.count ?? 0
+        summary.spectatorsReached = stands == nil ? [] : reports.map(\.spectatorsReached)
+        return summary
     }
 
     // MARK: - Players

@@ -25,12 +25,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .customLong("control-port"), help: "The simulator's control port, which serves the dashboard (0 picks a free one).")
     var controlPort = 0
     @Option(name: .customLong("server-port"), help: "The LivePush server's HTTP port (0 picks a free one).") var serverPort = 0
+    @Option(help: "Simulated spectators following the party through one broadcast channel (0 to 100000).") var spectators = DemoOptions().spectators
     @Flag(help: "Show the components' info logs on stderr.") var verbose = false
 
     func options() -> DemoOptions {
         var options = DemoOptions()
         options.speed = speed
         options.partySize = partySize
+        options.spectators = spectators
         options.seed = seed ?? UInt64.random(in: 1...999_999)
         options.apnsPort = port
         options.controlPort = controlPort

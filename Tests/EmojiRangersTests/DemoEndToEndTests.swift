@@ -45,14 +45,22 @@ import FoundationNetworking
         #expect(summary.heroes.count == 4)
         let adventure = try AdventureEngine.plan(party: try HeroRoster.party(size: 4), seed: 7)
         let final = try #require(adventure.events.last?.contentState.jsonValue)
-        #expect(lines.count == 4 + 1 + adventure.events.count, "a line per player, one for the tokens, one per event")
+        #expect(lines.count == 4 + 1 + 1 + adventure.events.count, "a line per player, one for the tokens, one for the spectators, one per event")
+        // Every event reached every spectator by one broadcast.
+        let spectators = DemoOptions().spectators
+        #expect(summary.spectators == spectators && spectators > 0)
+        #expect(summary.spectatorsReached == Array(repeating: spectators, count: adventure.events.count), "\(summary.spectatorsReached)")
         // The party's health is said once, not under every hero (each activity shows the same state).
         let summaryText = summary.lines.joined(separator: "\n")
         #expect(summary.lines.filter { $0.contains("health") }.count == 1, "\(summaryText)")
         #expect(summary.lines.contains("  the party's activities show: \(DemoSummary.describe(final))"), "\(summaryText)")
 
         var alerts: [AlertRecord] = []
-        let devices = await world.allDevices()
+        let all = await world.allDevices()
+        let stands = all.filter { $0.name == "Spectators' iPad" }
+        #expect(stands.count == 1 && stands.first?.activities.count == spectators, "the spectators' activities follow the channel")
+        #expect(stands.first?.activities.allSatisfy { $0.contentState == final } == true)
+        let devices = all.filter { $0.name != "Spectators' iPad" }
         #expect(devices.count == 4)
         for device in devices {
             #expect(device.activities.count == 2, "the party adventure and the side quest")
@@ -76,7 +84,9 @@ import FoundationNetworking
         #expect(relevanceChecks.allSatisfy { $0.lockScreensFollowRelevance == true })
         #expect(reports.filter { $0.staleSeen != nil }.map(\.event.kind) == [.connectionLost])
         #expect(seen[.decodeFailure, default: 0] == 0)
-        let log = await world.pushes(limit: 1000)
+        let everything = await world.pushes(limit: 1000)
+        let log = everything.filter { $0.path.hasPrefix("/3/device/") }
+        #expect(everything.filter { $0.path.hasPrefix("/4/broadcasts/") }.count == adventure.events.count, "one broadcast per event")
         #expect(log.count == summary.pushes)
         #expect(log.allSatisfy { $0.status == 200 && $0.outcome?.kind == .applied })
         #expect(log.contains { $0.headers.contains { $0.name == "apns-priority" && $0.value == "10" } })
@@ -88,6 +98,7 @@ import FoundationNetworking
         options.speed = 200
         options.partySize = 3
         options.seed = 11
+        options.spectators = 0 // the fault below refuses every request, channel creation included
         var logger = Logger(label: "emoji-rangers.test")
         logger.logLevel = .critical
         let demo = try await EmojiRangersDemo.start(options: options, logger: logger)
