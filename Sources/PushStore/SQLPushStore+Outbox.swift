@@ -74,13 +74,7 @@ extension SQLPushStore {
     }
 
     package func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem] {
-        try Validation.identifier(owner, field: "owner")
-        guard (1...10_000).contains(limit) else {
-            throw .invalidInput(field: "limit", rule: "is \(limit); claim 1 to 10000 items at a time")
-        }
-        guard lease > 0, lease <= 86_400 else {
-            throw .invalidInput(field: "lease", rule: "is \(lease) s; a lease lasts more than 0 and at most 86400 s")
-        }
+        try Validation.claim(owner: owner, limit: limit, lease: lease, of: "items")
         let dialect = self.dialect
         let until = now.addingTimeInterval(lease)
         return try await run("claim") { session throws(PushStoreError) in

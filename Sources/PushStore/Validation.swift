@@ -18,6 +18,17 @@ enum Validation {
         }
     }
 
+    /// A claim's parameters: an owner id, 1 to 10000 `things` at a time, a lease of more than 0 and at most a day.
+    static func claim(owner: String, limit: Int, lease: TimeInterval, of things: String) throws(PushStoreError) {
+        try identifier(owner, field: "owner")
+        guard (1...10_000).contains(limit) else {
+            throw .invalidInput(field: "limit", rule: "is \(limit); claim 1 to 10000 \(things) at a time")
+        }
+        guard lease > 0, lease <= 86_400 else {
+            throw .invalidInput(field: "lease", rule: "is \(lease) s; a lease lasts more than 0 and at most 86400 s")
+        }
+    }
+
     /// Each value at most once (one decision per activity of a batch).
     static func distinct(_ values: [String], field: String) throws(PushStoreError) {
         var seen = Set<String>()
