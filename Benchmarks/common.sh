@@ -1,10 +1,12 @@
 # Shared by Benchmarks/run.sh and Benchmarks/server.sh (sourced, not run): where things listen, the
 # livepush binary, a local simulator, and the raw client's command.
-# Environment: BENCH_PORT (APNs, default 22197), BENCH_CONTROL_PORT (default 22198), BENCH_BIN (a livepush
+# Environment: BENCH_PORT (APNs, default 22197), BENCH_CONTROL_PORT (default 22198), BENCH_MANAGE_PORT
+# (channel management, default 22195), BENCH_BIN (a livepush
 # binary to use instead of building one, e.g. a copy of an earlier build, to compare).
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${BENCH_PORT:-22197}"
 CONTROL_PORT="${BENCH_CONTROL_PORT:-22198}"
+MANAGE_PORT="${BENCH_MANAGE_PORT:-22195}"
 BUNDLE=com.example.apple-samplecode.Emoji-Rangers
 TOKEN=$(printf '%064x' 1)
 CONTENT='{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}'
@@ -26,7 +28,7 @@ bench_binary() {
 bench_simulator() {
   "$BIN" keygen --out "$1/bench.p8" >/dev/null
   export LIVEPUSH_KEY_FILE="$1/bench.p8" LIVEPUSH_KEY_ID=BENCHKEY01 LIVEPUSH_TEAM_ID=BENCHTEAM1
-  "$BIN" simulator --port "$PORT" --control-port "$CONTROL_PORT" --data-dir "$1/sim" \
+  "$BIN" simulator --port "$PORT" --control-port "$CONTROL_PORT" --manage-port "$MANAGE_PORT" --data-dir "$1/sim" \
     --accept-unknown-tokens --no-rate-limit >"$1/sim.log" 2>&1 &
   SIM=$!
   for _ in $(seq 1 100); do grep -q "is running" "$1/sim.log" 2>/dev/null && break; sleep 0.1; done

@@ -158,4 +158,22 @@ import Testing
         #expect(try await client.listChannels(bundleID: Self.bundleID) == [created.channelID])
         await client.shutdown()
     }
+
+    @Test func aBroadcastFollowsTheDevicePushRetryRules() async throws {
+        let harness = try await SimulatorHarness.start()
+        defer { Task { await harness.stop() } }
+        let setup = try harness.client()
+        let channel = try await setup.createChannel(bundleID: Self.bundleID, storagePolicy: .noStorage).channelID
+        await setup.shutdown()
+        let ids = try await subscribers(harness, channel: channel, count: 1)
+        // The first provider token is two hours old: 403 ExpiredProviderToken, renewed once, sent again.
+        let tokens = StaleFirstTokens(key: harness.key, keyID: harness.keyID, teamID: harness.teamID)
+        let client = try harness.client(tokens: tokens)
+        let receipt = try await client.broadcast(try broadcast(channel, health: 0.6))
+        #expect(receipt.attempts == 2)
+        #expect(tokens.renewals == 1)
+        #expect(client.openConnectionCount == 1, "broadcasts use the device-push connections")
+        #expect(try await harness.simulator.world.activity(id: ids[0]).contentState["currentHealthLevel"] == .number(0.6))
+        await client.shutdown()
+    }
 }

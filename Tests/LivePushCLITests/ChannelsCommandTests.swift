@@ -117,7 +117,12 @@ import Testing
         } throws: { error in
             (error as? ExitCode)?.rawValue == 1
         }
-        let refused = await simulator.world.pushes(limit: 20).filter { $0.status == 400 }.compactMap(\.reason)
+        // Exchanges are recorded just after they are answered: wait for both refusals.
+        var refused: [String] = []
+        for _ in 0..<200 where refused.count < 2 {
+            refused = await simulator.world.pushes(limit: 20).filter { $0.status == 400 }.compactMap(\.reason)
+            if refused.count < 2 { try await Task.sleep(for: .milliseconds(25)) }
+        }
         #expect(refused == ["ChannelNotRegistered", "ChannelNotRegistered"])
         await simulator.shutdown()
     }

@@ -65,14 +65,16 @@ extension DeviceWorld {
     @discardableResult
     func subscribe(activityID: String, channelID: String, at now: Date) -> Bool {
         guard let activity = activities[activityID], let environment = devices[activity.deviceID]?.environment,
-              var channel = channels[channelID], channel.bundleID == activity.bundleID, channel.environment == environment
+              let (bundleID, channelEnvironment, stored) = channels[channelID].map({ ($0.bundleID, $0.environment, $0.deliverableMessage(at: now)) }),
+              bundleID == activity.bundleID, channelEnvironment == environment
         else { return false }
-        channel.subscribers.append(activityID)
-        let stored = channel.deliverableMessage(at: now)
-        channels[channelID] = channel
+        // In place, with no copy of the channel alive: a copy would make every subscription copy the
+        // whole subscriber list.
+        channels[channelID]?.subscribers.append(activityID)
         activities[activityID]?.channelID = channelID
+        let count = channels[channelID]?.subscribers.count ?? 0
         publish(.channelSubscribed, data: .object([
-            "channelId": .string(channelID), "activityId": .string(activityID), "subscriberCount": .number(Double(channel.subscribers.count)),
+            "channelId": .string(channelID), "activityId": .string(activityID), "subscriberCount": .number(Double(count)),
         ]), at: now)
         if let stored {
             var cache = ContentStateCheckCache()

@@ -130,8 +130,7 @@ extension DeviceWorld {
         }
         let now = clock.now()
         let (first, channelID) = try makeChannelActivity(deviceID: deviceID, request, at: now)
-        let existing = devices[deviceID]?.activityIDs.count ?? 0
-        devices[deviceID]?.activityIDs.reserveCapacity(existing + count)
+        activities.reserveCapacity(activities.count + count)
         for index in 0..<count {
             var activity = first
             if index > 0 { activity = first.copy(id: UUID().uuidString) }

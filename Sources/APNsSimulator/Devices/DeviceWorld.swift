@@ -20,7 +20,7 @@ public actor DeviceWorld {
     var appOrder: [AppKey] = []
     var devices: [String: SimulatedDevice] = [:]
     var deviceOrder: [String] = []
-    var activities: [String: SimulatedActivity] = [:]
+    var activities = ActivityTable()
     var tokens: [String: TokenRecord] = [:]
     var tokenRates: [String: SlidingWindowCounter] = [:]
     var pushLog: [PushLogEntry] = []

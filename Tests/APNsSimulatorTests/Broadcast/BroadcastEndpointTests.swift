@@ -101,6 +101,9 @@ import Testing
         let harness = try await EndpointHarness.start { $0.broadcast.pushTypeCaseInsensitive = false }
         let channel = try await create(harness)
         let client = try await harness.connect()
+        var get = harness.broadcast(channel: channel)
+        get[0] = (":method", "GET")
+        try await expect(client, get, status: 405, reason: "MethodNotAllowed")
         try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/"), body: Self.update, status: 404, reason: "BadPath")
         try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/a.b/extra"), body: Self.update, status: 404, reason: "BadPath")
         try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/\(EndpointHarness.topic)"), body: Self.update, status: 400, reason: "TopicDisallowed")
@@ -137,9 +140,15 @@ import Testing
         let snapshot = try await harness.world.channel(id: channel)
         #expect(snapshot.broadcastCount == 1)
         #expect(snapshot.lastBroadcast?.requestId == requestID)
-        let log = await harness.world.pushes(limit: 10)
-        #expect(log.last?.path == "/4/broadcasts/apps/\(EndpointHarness.bundleID)")
-        #expect(log.last?.status == 200)
+        // The exchange is recorded after the answer is written: wait for it.
+        var recorded: PushLogEntry?
+        for _ in 0..<200 where recorded == nil {
+            recorded = await harness.world.pushes(limit: 10).first { $0.apnsId == requestID }
+            if recorded == nil { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(recorded?.path == "/4/broadcasts/apps/\(EndpointHarness.bundleID)")
+        #expect(recorded?.status == 200)
+        #expect(recorded?.apnsUniqueId == answer["apns-unique-id"])
         await client.close()
         await harness.stop()
     }

@@ -25,6 +25,10 @@ import Testing
         defer { Task { await browser.close() } }
         try await browser.open(scene.dashboardURL)
         #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="live"]') && document.querySelectorAll('#channel-rows tr[data-channel-id]').length === 1"#))
+        // The page follows the event stream once the simulator has subscribed it (the page may show "live"
+        // from the response head a moment before).
+        for _ in 0..<200 where world.events.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(world.events.subscriberCount > 0)
         var row = try await Self.row(browser, scores.channelId)
         #expect(row["subscribers"] == "2")
         #expect(row["storage"] == "1 (most recent)")

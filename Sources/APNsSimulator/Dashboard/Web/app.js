@@ -20,6 +20,8 @@ const state = {
   pendingDevices: new Map(),
   // While a full load is in flight: the devices that events touched meanwhile (its answer may predate them).
   touchedDuringLoad: null,
+  // Whether a channel event arrived since the last full load started (its channels may predate it).
+  channelsTouchedDuringLoad: false,
 };
 
 const elements = {
@@ -107,6 +109,7 @@ const samePush = (a, b) => a.apnsId === b.apnsId && a.receivedAt === b.receivedA
 async function loadEverything() {
   const touched = new Set();
   state.touchedDuringLoad = touched;
+  state.channelsTouchedDuringLoad = false;
   let devices;
   let pushes;
   let channels;
@@ -129,6 +132,7 @@ async function loadEverything() {
   renderChannels(elements.channels, channels.channels);
   clearError();
   for (const deviceId of touched) refreshDevice(deviceId);
+  if (state.channelsTouchedDuringLoad) refreshChannels();
 }
 
 /** Re-reads one device soon (events often come in bursts for the same device). */
@@ -166,6 +170,7 @@ const refreshChannels = channelRefresher(() => getJSON("/v1/channels"), elements
 function applyEvent(event) {
   const data = event.data || {};
   if (CHANNEL_EVENT_KINDS.includes(event.kind)) {
+    state.channelsTouchedDuringLoad = true;
     refreshChannels();
     return;
   }
