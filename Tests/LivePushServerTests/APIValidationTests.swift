@@ -164,6 +164,41 @@ import Testing
         await harness.stop()
     }
 
+    /// The path parameters follow the document's `Id` pattern: a control character is 400 invalid naming the
+    /// parameter, from the route (not the store's message about a body field), on every route with an id.
+    @Test func pathIdsWithAControlCharacterAreRefusedNamingTheParameter() async throws {
+        let harness = try await ServerHarness()
+        let http = harness.http
+        let cases: [(method: String, path: String, key: String, body: String?, parameter: String)] = [
+            ("GET", "/v1/activities/bad%07id", ServerHarness.backendKey, nil, "activityId"),
+            ("POST", "/v1/activities/bad%00id/update", ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#, "activityId"),
+            ("PUT", "/v1/activities/bad%1Fid/push-token", ServerHarness.appKey, #"{"pushToken":"\#(token)"}"#, "activityId"),
+            ("POST", "/v1/activities/bad%7Fid/ended", ServerHarness.appKey, nil, "activityId"),
+            ("POST", "/v1/activities/bad%C2%85id/dismissed", ServerHarness.appKey, nil, "activityId"),
+            ("POST", "/v1/groups/party%0A1/update", ServerHarness.backendKey, #"{"contentState":{"hp":1}}"#, "groupId"),
+            ("POST", "/v1/groups/party%0D1/end", ServerHarness.backendKey, "{}", "groupId"),
+            ("POST", "/v1/users/player%091/start", ServerHarness.backendKey,
+             #"{"contentState":{"hp":1},"attributesType":"T","attributes":{},"alert":{"title":"x"}}"#, "userId"),
+        ]
+        for item in cases {
+            let response = try await http.request(item.method, item.path, key: item.key, body: item.body.map { Data($0.utf8) }).response
+            #expect(response.status == 400 && response.errorField == item.parameter && response.errorRule == "invalid",
+                    "\(item.method) \(item.path): \(response.status) \(response.text)")
+            #expect(response.text.contains("control character U+"), "\(response.text)")
+        }
+        // The message names the character and where it is: U+0085 (NEL) is the 4th character of "bad\u{85}id".
+        let nel = try await http.request("POST", "/v1/activities/bad%C2%85id/dismissed", key: ServerHarness.appKey, body: nil).response
+        #expect(nel.text.contains("U+0085 at position 4"), "\(nel.text)")
+        // A start's attributesType follows the same rule, checked by the route (no token is looked up with it).
+        let start = try await http.post("/v1/users/player-1/start", key: ServerHarness.backendKey,
+                                        #"{"contentState":{"hp":1},"attributesType":"Adventure\u0007","attributes":{},"alert":{"title":"x"}}"#)
+        #expect(start.status == 400 && start.errorField == "attributesType" && start.errorRule == "invalid", "\(start.text)")
+        // Printable text just outside the control ranges (U+00A0, a space) passes the check and is looked up.
+        let printable = try await http.get("/v1/activities/no%C2%A0such%20id", key: ServerHarness.backendKey)
+        #expect(printable.status == 404 && printable.errorRule == "exists", "\(printable.text)")
+        await harness.stop()
+    }
+
     @Test func bodiesThatAreNotUTF8AreRefusedNamingTheField() async throws {
         let harness = try await ServerHarness()
         let body = Data(#"{"activityId":"bad-"#.utf8) + Data([0xFF, 0xFE])

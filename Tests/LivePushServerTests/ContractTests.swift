@@ -454,6 +454,24 @@ struct ContractRun {
                     #expect(response.status != 400, "\(operation.id) \(name) of \(length) characters: \(response.status) \(response.text)")
                 }
             }
+            // The pattern (the Id rule: no control character) holds in the path too: a value breaking it is
+            // 400 naming the parameter; the same value without the bad character passes validation.
+            if let pattern = parameter["schema"]?["pattern"]?.stringValue {
+                let expression = try NSRegularExpression(pattern: pattern)
+                for (value, expected) in [("bad\u{7}id", true), ("bad\u{85}id", true), ("good\u{A0}id", false)] {
+                    checks += 1
+                    let matches = expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+                    #expect(matches != expected, "\(operation.id): '\(name)' pattern \(pattern) and \(value.debugDescription)")
+                    let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                    let path = operation.path.replacingOccurrences(of: "{\(name)}", with: encoded)
+                    let response = try await harness.http.request(operation.method, path, key: operation.key, body: body.map { $0.serialized() }).response
+                    if expected {
+                        #expect(response.status == 400 && response.errorField == name, "\(operation.id) \(name) \(value.debugDescription): \(response.status) \(response.text)")
+                    } else {
+                        #expect(response.status != 400, "\(operation.id) \(name) \(value.debugDescription): \(response.status) \(response.text)")
+                    }
+                }
+            }
         }
     }
 

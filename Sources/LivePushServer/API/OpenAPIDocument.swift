@@ -35,7 +35,7 @@ enum OpenAPIDocument {
               },
               "rule": {
                 "type": "string",
-                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
+                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id with a control character), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
               },
               "message": {"type": "string", "description": "One sentence for a person: what was wrong and what is accepted."}
             }
@@ -55,14 +55,16 @@ enum OpenAPIDocument {
         "type": "string",
         "minLength": 1,
         "maxLength": 255,
-        "description": "The app's bundle id: 1 to 255 characters.",
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$",
+        "description": "The app's bundle id: 1 to 255 characters, none of them a control character (400 invalid).",
         "example": "com.example.rangers"
       },
       "AttributesType": {
         "type": "string",
         "minLength": 1,
         "maxLength": 128,
-        "description": "The ActivityAttributes type name: 1 to 128 characters.",
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$",
+        "description": "The ActivityAttributes type name: 1 to 128 characters, none of them a control character (400 invalid).",
         "example": "AdventureAttributes"
       },
       "DeviceToken": {
@@ -113,15 +115,16 @@ enum OpenAPIDocument {
           "bundleId": {"$ref": "#/components/schemas/BundleId"},
           "attributesType": {"$ref": "#/components/schemas/AttributesType"},
           "environment": {"$ref": "#/components/schemas/Environment"},
-          "userId": {"$ref": "#/components/schemas/Id"},
+          "userId": {"allOf": [{"$ref": "#/components/schemas/Id"}], "nullable": true, "description": "null counts as absent."},
           "groups": {
             "type": "array",
+            "nullable": true,
             "maxItems": 32,
             "items": {"$ref": "#/components/schemas/Id"},
             "example": ["party-1"],
             "description": "At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i])."
           },
-          "frequentPushesEnabled": {"type": "boolean", "example": false, "description": "ActivityAuthorizationInfo().frequentPushesEnabled. Default false."}
+          "frequentPushesEnabled": {"type": "boolean", "nullable": true, "example": false, "description": "ActivityAuthorizationInfo().frequentPushesEnabled. Default false (also for null)."}
         }
       },
       "PushTokenRotation": {
@@ -234,7 +237,7 @@ enum OpenAPIDocument {
       "EndedByApp": {
         "type": "object",
         "additionalProperties": false,
-        "properties": {"dismissalDate": {"$ref": "#/components/schemas/DismissalDate"}}
+        "properties": {"dismissalDate": {"allOf": [{"$ref": "#/components/schemas/DismissalDate"}], "nullable": true, "description": "null counts as absent."}}
       },
       "DismissedByApp": {
         "type": "object",
@@ -286,6 +289,7 @@ enum OpenAPIDocument {
           },
           "locArgs": {
             "type": "array",
+            "nullable": true,
             "maxItems": 32,
             "items": {"type": "string", "minLength": 1, "maxLength": 1024},
             "example": ["Cake"],
@@ -298,11 +302,11 @@ enum OpenAPIDocument {
         "type": "object",
         "additionalProperties": false,
         "minProperties": 1,
-        "description": "At least one of title, body and sound (400 nonEmpty). The sound goes here or in the top-level 'sound', not both (400 duplicate).",
+        "description": "At least one of title, body and sound not null (400 nonEmpty). The sound goes here or in the top-level 'sound', not both (400 duplicate).",
         "properties": {
-          "title": {"$ref": "#/components/schemas/AlertText"},
-          "body": {"$ref": "#/components/schemas/AlertText"},
-          "sound": {"$ref": "#/components/schemas/Sound"}
+          "title": {"allOf": [{"$ref": "#/components/schemas/AlertText"}], "nullable": true},
+          "body": {"allOf": [{"$ref": "#/components/schemas/AlertText"}], "nullable": true},
+          "sound": {"allOf": [{"$ref": "#/components/schemas/Sound"}], "nullable": true}
         },
         "example": {"title": "Loot found", "body": {"locKey": "LOOT_FOUND", "locArgs": ["Cake"]}, "sound": "default"}
       },
@@ -322,7 +326,7 @@ enum OpenAPIDocument {
         "description": "contentState is optional: without it the ended activity keeps showing its last state.",
         "properties": {
 \#(pushFields),
-          "dismissalDate": {"$ref": "#/components/schemas/DismissalDate"}
+          "dismissalDate": {"allOf": [{"$ref": "#/components/schemas/DismissalDate"}], "nullable": true}
         }
       },
       "Start": {
@@ -337,6 +341,7 @@ enum OpenAPIDocument {
           "attributes": {"type": "object", "example": {"heroName": "Cake"}, "description": "The static ActivityAttributes as a JSON object."},
           "inputPushToken": {
             "type": "boolean",
+            "nullable": true,
             "example": true,
             "description": "iOS 18+: the device reports the started activity's update token (input-push-token). Default false."
           },
@@ -561,22 +566,22 @@ enum OpenAPIDocument {
         "name": "activityId",
         "in": "path",
         "required": true,
-        "description": "The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1). Over 128: 400 maxLength; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+        "description": "The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
       },
       "groupId": {
         "name": "groupId",
         "in": "path",
         "required": true,
-        "description": "The group id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1). Over 128: 400 maxLength; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+        "description": "The group id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
       },
       "userId": {
         "name": "userId",
         "in": "path",
         "required": true,
-        "description": "The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1). Over 128: 400 maxLength; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+        "description": "The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
       }
     }
   },
@@ -977,21 +982,24 @@ enum OpenAPIDocument {
     /// does not combine with allOf).
     private static let pushFields = #"""
           "contentState": {"$ref": "#/components/schemas/ContentState"},
-          "priority": {"$ref": "#/components/schemas/Priority"},
-          "importance": {"$ref": "#/components/schemas/Importance"},
-          "alert": {"$ref": "#/components/schemas/Alert"},
+          "priority": {"allOf": [{"$ref": "#/components/schemas/Priority"}], "nullable": true},
+          "importance": {"allOf": [{"$ref": "#/components/schemas/Importance"}], "nullable": true},
+          "alert": {"allOf": [{"$ref": "#/components/schemas/Alert"}], "nullable": true},
           "sound": {
             "allOf": [{"$ref": "#/components/schemas/Sound"}],
+            "nullable": true,
             "description": "The alert's sound; an alternative to alert.sound (not both: 400 duplicate)."
           },
-          "staleDate": {"$ref": "#/components/schemas/Date"},
-          "relevanceScore": {"type": "number", "example": 50, "description": "A finite number; the highest score is shown first."},
+          "staleDate": {"allOf": [{"$ref": "#/components/schemas/Date"}], "nullable": true},
+          "relevanceScore": {"type": "number", "nullable": true, "example": 50, "description": "A finite number; the highest score is shown first."},
           "expiration": {
             "allOf": [{"$ref": "#/components/schemas/Date"}],
+            "nullable": true,
             "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
           },
           "collapseId": {
             "type": "string",
+            "nullable": true,
             "minLength": 1,
             "maxLength": 64,
             "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",

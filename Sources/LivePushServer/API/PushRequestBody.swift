@@ -41,11 +41,21 @@ enum PushRequestBody {
             staleDate: try body.date("staleDate", now: now), relevanceScore: try body.number("relevanceScore"),
             dismissalDate: kind == .end ? try body.date("dismissalDate", now: now, earliest: JSONBody.earliestDismissal) : nil,
             expiration: expiration, collapseId: collapseId,
-            attributesType: kind == .start ? try body.requiredString("attributesType", maxLength: 128) : nil,
+            attributesType: kind == .start ? try attributesType(body) : nil,
             attributes: kind == .start ? try requiredObject(body, "attributes") : nil,
             inputPushToken: kind == .start ? try body.bool("inputPushToken") ?? false : false,
             inputPushChannel: kind == .start ? try body.string("inputPushChannel", maxLength: 128) : nil
         )
+    }
+
+    /// A start's `attributesType`: 1 to 128 characters, none a control character (the document's
+    /// `AttributesType`, the rule the store holds a push-to-start token's type to).
+    private static func attributesType(_ body: JSONBody) throws(APIError) -> String {
+        let text = try body.requiredString("attributesType", maxLength: 128)
+        if let (position, scalar) = RouteInputs.firstControlCharacter(text) {
+            throw .badRequest("attributesType", "invalid", "'attributesType' has the control character U+\(String(format: "%04X", scalar.value)) at position \(position); a type name is printable text: no U+0000 to U+001F or U+007F to U+009F")
+        }
+        return text
     }
 
     private static func requiredObject(_ body: JSONBody, _ key: String) throws(APIError) -> JSONValue {

@@ -7,7 +7,8 @@ enum RouteInputs {
     static let maximumIdLength = 128
 
     /// A path parameter, percent-decoded (an id registered as `café/1` is reached as `caf%C3%A9%2F1`):
-    /// 1 to 128 characters, counted after decoding.
+    /// 1 to 128 characters, counted after decoding, none of them a control character (the `Id` schema of
+    /// /openapi.json; the store refuses such an id too, but the route names the parameter and the rule).
     static func pathId(_ name: String, _ context: some RequestContext) throws(APIError) -> String {
         guard let raw = context.parameters.get(name), !raw.isEmpty else {
             throw .badRequest(name, "required", "'\(name)' is missing from the path")
@@ -19,7 +20,19 @@ enum RouteInputs {
         guard value.count <= maximumIdLength else {
             throw .badRequest(name, "maxLength", "'\(name)' has \(value.count) characters; at most \(maximumIdLength) are accepted")
         }
+        if let (position, scalar) = firstControlCharacter(value) {
+            throw .badRequest(name, "invalid", "'\(name)' has the control character U+\(String(format: "%04X", scalar.value)) at position \(position); ids are printable text: no U+0000 to U+001F or U+007F to U+009F")
+        }
         return value
+    }
+
+    /// The first control character (general category Cc: U+0000 to U+001F, U+007F to U+009F) and its
+    /// 1-based position in scalars, or nil.
+    static func firstControlCharacter(_ value: String) -> (Int, Unicode.Scalar)? {
+        for (offset, scalar) in value.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
+            return (offset + 1, scalar)
+        }
+        return nil
     }
 
     static func token(_ body: JSONBody, _ key: String) throws(APIError) -> DeviceToken {
