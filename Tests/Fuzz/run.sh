@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# API fuzzing: schemathesis (pinned in requirements.txt, installed into .build/fuzz-venv) reads
+# `livepush serve`'s /openapi.json and sends what it generates from it: valid requests (which the
+# server must accept), invalid ones (which it must refuse with a documented 4xx), requests without or
+# with a wrong key, other methods. Every check schemathesis has runs, so the document must state every
+# rule the server enforces and the server must answer as the document says.
+#
+#   bash Tests/Fuzz/run.sh [path/to/livepush]      (default: .build/debug/livepush)
+#
+# Starts `livepush simulator` and `livepush serve` (SQLite in a temporary folder, against the
+# simulator) on free loopback ports, makes a backend key (`livepush keys create`) and an app
+# credential (`app_credential` below), then runs schemathesis twice: the backend's operations (and the
+# unauthenticated ones) with the backend key, the app's operations with the app credential. Each run
+# is bounded (examples per operation, seconds per run) and seeded. Prints schemathesis's report, then
+# `fuzz: N passed, N failed` (one per run); exits 1 if a run found anything.
+#
+# Environment: FUZZ_VENV (virtualenv folder), FUZZ_SEED (default 20261123), FUZZ_MAX_EXAMPLES
+# (per operation and phase, default 40), FUZZ_MAX_TIME (seconds per run, default 100),
+# FUZZ_KEEP=1 (keep the temporary folder: logs and schemathesis's JUnit reports).
+set -uo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+LIVEPUSH="${1:-$ROOT/.build/debug/livepush}"
+case "$LIVEPUSH" in /*) ;; *) LIVEPUSH="$PWD/$LIVEPUSH" ;; esac
+VENV="${FUZZ_VENV:-$ROOT/.build/fuzz-venv}"
+SEED="${FUZZ_SEED:-20261123}"
+MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-40}"
+MAX_TIME="${FUZZ_MAX_TIME:-100}"
+
+KEY_ID=FUZZKEY001   # 10 uppercase letters or digits, as Apple's
+TEAM_ID=FUZZTEAM01
+FUZZ_USER=fuzz-user
+
+STARTED=$(date +%s)
+log() { printf '%s\n' "$*" >&2; }
+die() { log "fuzz: setup failed: $*"; echo "fuzz: 0 passed, 1 failed"; exit 1; }
+
+[ -x "$LIVEPUSH" ] || die "no livepush binary at $LIVEPUSH (run swift build first)"
+
+# ---------------------------------------------------------------------------------------------
+# 1. Tools: apt-get only for what is missing (apt-get update only then), pip into a virtualenv.
+
+install_system_packages() {
+    local missing=()
+    command -v curl >/dev/null || missing+=(curl)
+    command -v jq >/dev/null || missing+=(jq)
+    command -v python3 >/dev/null || missing+=(python3)
+    if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || die "missing ${missing[*]}; needs root or sudo to install them"
+        sudo=(sudo -n)
+    fi
+    log "installing ${missing[*]} (apt-get)"
+    local apt_log
+    apt_log="$(mktemp)"
+    if ! { timeout 300 "${sudo[@]}" apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive timeout 300 "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+            "${missing[@]}"; } >"$apt_log" 2>&1; then
+        cat "$apt_log" >&2
+        rm -f "$apt_log"
+        die "apt-get install ${missing[*]} failed"
+    fi
+    rm -f "$apt_log"
+}
+
+install_python_packages() {
+    # The stamp is the hash of requirements.txt plus the interpreter's version: reinstall when
+    # either changes, else reuse the virtualenv as it is.
+    local want have=""
+    want="$(sha256sum "$HERE/requirements.txt" | cut -d' ' -f1) $(python3 -c 'import sys; print(sys.version.split()[0])')"
+    [ -f "$VENV/.fuzz-stamp" ] && have="$(cat "$VENV/.fuzz-stamp")"
+    if [ -x "$VENV/bin/st" ] && [ "$have" = "$want" ]; then return 0; fi
+    log "installing schemathesis into $VENV (pip)"
+    rm -rf "$VENV"
+    timeout 120 python3 -m venv "$VENV" || die "python3 -m venv $VENV failed"
+    if ! timeout 300 "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-input \
+        -r "$HERE/requirements.txt" >"$VENV/pip-install.log" 2>&1; then
+        cat "$VENV/pip-install.log" >&2
+        die "pip install -r requirements.txt failed (into $VENV)"
+    fi
+    echo "$want" >"$VENV/.fuzz-stamp"
+}
+
+install_system_packages
+install_python_packages
+ST="$VENV/bin/st"
+PYTHON="$VENV/bin/python"
+
+# ---------------------------------------------------------------------------------------------
+# 2. The simulator and the server on free loopback ports, their files in a temporary folder.
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/livepush-fuzz.XXXXXX")"
+SIM_PID="" SERVE_PID=""
+stop_process() {   # stop_process PID
+    local pid=$1
+    [ -n "$pid" ] || return 0
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    fi
+    wait "$pid" 2>/dev/null
+}
+cleanup() {
+    stop_process "$SERVE_PID"; SERVE_PID=""
+    stop_process "$SIM_PID"; SIM_PID=""
+    if [ "${FUZZ_KEEP:-0}" = 1 ]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+logs_tail() {
+    log "--- simulator output (tail) ---"
+    tail -n 20 "$WORK/simulator.out" "$WORK/simulator.log" >&2 2>/dev/null
+    log "--- server log (tail) ---"
+    tail -n 40 "$WORK/serve.log" >&2 2>/dev/null
+    log "--- end of logs ---"
+}
+
+KEY="$WORK/key.p8"
+"$LIVEPUSH" keygen --out "$KEY" >/dev/null || die "livepush keygen failed"
+
+"$LIVEPUSH" simulator --host 127.0.0.1 --port 0 --control-port 0 --data-dir "$WORK/simulator" \
+    --key-file "$KEY" --key-id "$KEY_ID" --team-id "$TEAM_ID" \
+    >"$WORK/simulator.out" 2>"$WORK/simulator.log" &
+SIM_PID=$!
+
+APNS_PORT=""
+for _ in $(seq 1 300); do   # the port appears in its banner; 30 s at most
+    kill -0 "$SIM_PID" 2>/dev/null || { logs_tail; die "the simulator exited at start"; }
+    APNS_PORT=$(sed -n 's|^ *APNs endpoint: *https://[^:]*:\([0-9][0-9]*\).*|\1|p' "$WORK/simulator.out")
+    [ -n "$APNS_PORT" ] && [ -s "$WORK/simulator/ca.pem" ] && break
+    sleep 0.1
+done
+[ -n "$APNS_PORT" ] || { logs_tail; die "the simulator printed no port within 30 s"; }
+
+DATABASE="$WORK/livepush.sqlite"
+# A development app key: the app credential when the server has no user-bound app tokens.
+DEV_APP_KEY="fuzz-app-key-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+BACKEND_KEY=$("$LIVEPUSH" keys create --scope backend --name fuzz --database "$DATABASE" 2>"$WORK/keys.log") ||
+    { cat "$WORK/keys.log" >&2; die "livepush keys create --scope backend failed"; }
+BACKEND_KEY=$(printf '%s' "$BACKEND_KEY" | tail -n 1 | tr -d '[:space:]')
+[ -n "$BACKEND_KEY" ] || die "livepush keys create printed no key"
+
+"$LIVEPUSH" serve --url "https://127.0.0.1:$APNS_PORT" --ca-file "$WORK/simulator/ca.pem" \
+    --key-file "$KEY" --key-id "$KEY_ID" --team-id "$TEAM_ID" --database "$DATABASE" \
+    --host 127.0.0.1 --port 0 --app-key "$DEV_APP_KEY" \
+    >"$WORK/serve.out" 2>"$WORK/serve.log" &
+SERVE_PID=$!
+
+SERVE_PORT=""
+for _ in $(seq 1 300); do   # it logs "livepush serve listening" with port=N; 30 s at most
+    kill -0 "$SERVE_PID" 2>/dev/null || { logs_tail; die "livepush serve exited at start"; }
+    SERVE_PORT=$(sed -n 's|.*port=\([0-9][0-9]*\).*livepush serve listening.*|\1|p; s|.*livepush serve listening.*port=\([0-9][0-9]*\).*|\1|p' "$WORK/serve.log" | head -n 1)
+    [ -n "$SERVE_PORT" ] && break
+    sleep 0.1
+done
+[ -n "$SERVE_PORT" ] || { logs_tail; die "livepush serve logged no listening port within 30 s"; }
+BASE="http://127.0.0.1:$SERVE_PORT"
+curl -sf --max-time 5 "$BASE/health" >/dev/null || { logs_tail; die "$BASE/health does not answer"; }
+log "server: $BASE (simulator APNs port $APNS_PORT, SQLite $DATABASE)"
+
+# ---------------------------------------------------------------------------------------------
+# 3. Credentials.
+
+# app_credential -> the bearer credential of the app's routes on stdout. A user-bound app token
+# (POST /v1/users/{userId}/app-tokens with the backend key, answering {"token", "expiresAt"}) when the
+# server has that route, else the development app key given to `livepush serve --app-key`.
+app_credential() {
+    local status body="$WORK/app-token.json"
+    status=$(curl -sS --max-time 10 -o "$body" -w '%{http_code}' -X POST \
+        -H "Authorization: Bearer $BACKEND_KEY" -H 'content-type: application/json' \
+        "$BASE/v1/users/$FUZZ_USER/app-tokens" 2>/dev/null)
+    if [ "$status" = 201 ] || [ "$status" = 200 ]; then
+        if jq -er '.token | select(type == "string" and length > 0)' "$body" 2>/dev/null; then
+            log "app credential: a user-bound app token of $FUZZ_USER (HTTP $status)"
+            return 0
+        fi
+        log "POST /v1/users/$FUZZ_USER/app-tokens answered $status without a token: $(head -c 300 "$body")"
+    fi
+    log "app credential: the development app key (POST /v1/users/$FUZZ_USER/app-tokens answered ${status:-nothing})"
+    printf '%s\n' "$DEV_APP_KEY"
+}
+APP_CREDENTIAL=$(app_credential)
+
+# ---------------------------------------------------------------------------------------------
+# 4. The runs. Each takes the operations whose security names its credential, by operationId, from
+# the document the server serves (the unauthenticated ones go with the backend run).
+
+curl -sf --max-time 10 "$BASE/openapi.json" >"$WORK/openapi.json" || die "GET /openapi.json failed"
+operations() {   # operations backend|app -> one operationId a line
+    "$PYTHON" - "$WORK/openapi.json" "$1" <<'PY'
+import json, sys
+document, audience = json.load(open(sys.argv[1])), sys.argv[2]
+for item in document["paths"].values():
+    for operation in item.values():
+        if not isinstance(operation, dict) or "operationId" not in operation:
+            continue
+        schemes = {name for requirement in operation.get("security", []) for name in requirement}
+        backend = not schemes or "backendKey" in schemes
+        if (audience == "backend") == backend:
+            print(operation["operationId"])
+PY
+}
+
+PASSED=0 FAILED=0
+run_schemathesis() {   # run_schemathesis NAME CREDENTIAL
+    local name=$1 credential=$2 filters=() id status
+    while read -r id; do filters+=(--include-operation-id "$id"); done < <(operations "$name")
+    [ ${#filters[@]} -gt 0 ] || { log "fuzz: no $name operations in the document"; FAILED=$((FAILED + 1)); return; }
+    local command=(
+        "$ST" run "$BASE/openapi.json"
+        --checks all
+        --phases examples,coverage,fuzzing,stateful
+        --header "Authorization: Bearer $credential"
+        "${filters[@]}"
+        --max-examples "$MAX_EXAMPLES"
+        --max-time "$MAX_TIME"
+        --seed "$SEED"
+        --generation-deterministic
+        --workers 1
+        --request-timeout 10
+        --continue-on-failure
+        --suppress-health-check all
+        --no-color
+        --output-sanitize false
+        --report junit --report-junit-path "$WORK/junit-$name.xml"
+    )
+    log "== schemathesis, $name credential: $(( ${#filters[@]} / 2 )) operations, seed $SEED, $MAX_EXAMPLES examples, ${MAX_TIME}s at most"
+    (cd "$WORK" && timeout $((MAX_TIME + 120)) "${command[@]}") >"$WORK/schemathesis-$name.txt" 2>&1
+    status=$?
+    cat "$WORK/schemathesis-$name.txt"
+    if [ "$status" = 0 ]; then
+        echo "PASS schemathesis ($name credential)"
+        PASSED=$((PASSED + 1))
+    else
+        echo "FAIL schemathesis ($name credential): exit status $status"
+        FAILED=$((FAILED + 1))
+        logs_tail
+    fi
+}
+
+run_schemathesis backend "$BACKEND_KEY"
+run_schemathesis app "$APP_CREDENTIAL"
+
+kill -0 "$SERVE_PID" 2>/dev/null || { log "livepush serve died during the run"; logs_tail; FAILED=$((FAILED + 1)); }
+log "took $(($(date +%s) - STARTED)) s"
+echo "fuzz: $PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]
