@@ -199,6 +199,19 @@ import Testing
         await harness.stop()
     }
 
+    /// A date given as a number is held to its range as that number: a Date rounds a tiny negative
+    /// dismissal date (-2.2e-309 s) to exactly 1970-01-01, which used to slip past the earliest bound.
+    @Test func numericDatesAreComparedBeforeRounding() async throws {
+        let harness = try await ServerHarness()
+        let http = harness.http
+        #expect(try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "round-1", token: token)).status == 201)
+        let tiny = try await http.post("/v1/activities/round-1/ended", key: ServerHarness.appKey, #"{"dismissalDate":-2.225073858507203e-309}"#)
+        #expect(tiny.status == 400 && tiny.errorField == "dismissalDate" && tiny.errorRule == "dateRange", "\(tiny.status) \(tiny.text)")
+        let zero = try await http.post("/v1/activities/round-1/ended", key: ServerHarness.appKey, #"{"dismissalDate":0}"#)
+        #expect(zero.status == 200, "\(zero.text)")
+        await harness.stop()
+    }
+
     @Test func bodiesThatAreNotUTF8AreRefusedNamingTheField() async throws {
         let harness = try await ServerHarness()
         let body = Data(#"{"activityId":"bad-"#.utf8) + Data([0xFF, 0xFE])

@@ -164,6 +164,10 @@ struct JSONBody: Sendable {
             guard seconds.isFinite else {
                 throw .badRequest(name(key), "date", "'\(name(key))' is \(seconds); expected Unix seconds or ISO 8601 such as 2026-11-22T10:00:00Z")
             }
+            // Compared as the number given: a Date rounds (-1e-300 s becomes exactly 1970-01-01).
+            guard seconds >= earliest.timeIntervalSince1970 else {
+                throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(JSONValue.number(seconds)) seconds, before \(ISO8601DateFormatter().string(from: earliest)) (Unix \(Int(earliest.timeIntervalSince1970)))")
+            }
             date = Date(timeIntervalSince1970: seconds)
         case .string(let text):
             do {

@@ -302,6 +302,11 @@ enum OpenAPIDocument {
         "type": "object",
         "additionalProperties": false,
         "minProperties": 1,
+        "anyOf": [
+          {"required": ["title"], "properties": {"title": {"$ref": "#/components/schemas/AlertText"}}},
+          {"required": ["body"], "properties": {"body": {"$ref": "#/components/schemas/AlertText"}}},
+          {"required": ["sound"], "properties": {"sound": {"$ref": "#/components/schemas/Sound"}}}
+        ],
         "description": "At least one of title, body and sound not null (400 nonEmpty). The sound goes here or in the top-level 'sound', not both (400 duplicate).",
         "properties": {
           "title": {"allOf": [{"$ref": "#/components/schemas/AlertText"}], "nullable": true},
