@@ -212,6 +212,61 @@ import Testing
         await harness.stop()
     }
 
+    /// Absolute dates have a fixed window, 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z (it used to end
+    /// 10 years from now, which no schema can state), in every form; a dismissal date from Unix 0; an
+    /// expiration stays within 30 days from now.
+    @Test func datesHaveAFixedWindowEndingBefore2100() async throws {
+        let harness = try await ServerHarness { $0.workerCount = 0 }
+        let http = harness.http
+        let key = ServerHarness.backendKey
+        #expect(try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "w1", token: token)).status == 201)
+        func update(_ field: String, _ value: String) async throws -> TestResponse {
+            try await http.post("/v1/activities/w1/update", key: key, #"{"contentState":{"hp":1},"\#(field)":\#(value)}"#)
+        }
+        for value in ["4102444799", "4102444799.5", #""4102444799""#, #""2099-12-31T23:59:59Z""#, #""2099-12-31T23:59:59.999Z""#,
+                      #""2100-01-01T00:30:00+01:00""#, "978307200", #""0978307200""#, #""2001-01-01T00:00:00Z""#, #""+999d""#] {
+            let accepted = try await update("staleDate", value)
+            #expect(accepted.status == 202, "staleDate \(value): \(accepted.text)")
+        }
+        for value in ["4102444800", #""4102444800""#, #""2100-01-01T00:00:00Z""#, #""2099-12-31T23:30:00-01:00""#, "978307199.5",
+                      #""2001-01-01T00:30:00+01:00""#] {
+            let refused = try await update("staleDate", value)
+            #expect(refused.status == 400 && refused.errorField == "staleDate" && refused.errorRule == "dateRange", "staleDate \(value): \(refused.text)")
+            #expect(refused.text.contains("to before 2100-01-01T00:00:00Z"), "\(refused.text)")
+        }
+        for (value, rule) in [(#""+2592000s""#, nil), (#""+30d""#, nil), (#""+720h""#, nil), (#""+2592001s""#, "dateRange"),
+                              (#""+31d""#, "dateRange"), (#""+0s""#, "future"), (#""2099-12-31T00:00:00Z""#, "dateRange"), ("4102444800", "dateRange")] {
+            let answer = try await update("expiration", value)
+            if let rule {
+                #expect(answer.status == 400 && answer.errorField == "expiration" && answer.errorRule == rule, "expiration \(value): \(answer.text)")
+            } else {
+                #expect(answer.status == 202, "expiration \(value): \(answer.text)")
+            }
+        }
+        let lateDismissal = try await http.post("/v1/activities/w1/end", key: key, #"{"dismissalDate":4102444800}"#)
+        #expect(lateDismissal.status == 400 && lateDismissal.errorField == "dismissalDate" && lateDismissal.errorRule == "dateRange", "\(lateDismissal.text)")
+        let lastDismissal = try await http.post("/v1/activities/w1/end", key: key, #"{"dismissalDate":"2099-12-31T23:59:59Z"}"#)
+        #expect(lastDismissal.status == 202, "\(lastDismissal.text)")
+        await harness.stop()
+    }
+
+    /// The channel list's `?bundleId=` follows the document's BundleId (it used to take any text, which
+    /// matched nothing), and a channel's bundleId has no control character (checked before APNs is asked).
+    @Test func channelBundleIdsAreChecked() async throws {
+        let harness = try await ServerHarness()
+        let http = harness.http
+        let key = ServerHarness.backendKey
+        for (query, rule) in [("", "nonEmpty"), (String(repeating: "a", count: 256), "maxLength"), ("com%07example", "invalid")] {
+            let answer = try await http.get("/v1/channels?bundleId=\(query)", key: key)
+            #expect(answer.status == 400 && answer.errorField == "bundleId" && answer.errorRule == rule, "?bundleId=\(query.prefix(20)): \(answer.text)")
+        }
+        let listed = try await http.get("/v1/channels?bundleId=\(String(repeating: "a", count: 255))", key: key)
+        #expect(listed.status == 200, "\(listed.text)")
+        let create = try await http.post("/v1/channels", key: key, #"{"name":"c1","bundleId":"com.example\u0007","storagePolicy":1}"#)
+        #expect(create.status == 400 && create.errorField == "bundleId" && create.errorRule == "invalid", "\(create.text)")
+        await harness.stop()
+    }
+
     @Test func bodiesThatAreNotUTF8AreRefusedNamingTheField() async throws {
         let harness = try await ServerHarness()
         let body = Data(#"{"activityId":"bad-"#.utf8) + Data([0xFF, 0xFE])

@@ -120,6 +120,67 @@ import Testing
         await harness.stop()
     }
 
+    /// The date patterns of the document at their boundaries: each sample matches its form's pattern exactly
+    /// when expected, and the server agrees (a match is accepted; a value outside the window is refused).
+    /// `server: false` marks the values the pattern leaves out although the server takes them (an ISO 8601
+    /// offset that brings a 2000-12-31 or 2100-01-01 moment inside the window), as the document says.
+    @Test func datePatternsHoldAtTheirBoundaries() async throws {
+        let harness = try await ServerHarness { $0.workerCount = 0 }
+        let document = try await ContractDocument(harness.http)
+        let http = harness.http
+        func form(_ schema: String, _ index: Int) throws -> NSRegularExpression {
+            let branches = try #require(document.lookup("#/components/schemas/\(schema)")["oneOf"]?.arrayValue)
+            return try NSRegularExpression(pattern: try #require(branches[index]["pattern"]?.stringValue))
+        }
+        // (schema, form, value, matches, what the server does when it differs from `matches`)
+        typealias Sample = (schema: String, form: Int, value: String, matches: Bool, server: Bool?)
+        let samples: [Sample] = [
+            ("Date", 2, "978307199", false, nil), ("Date", 2, "978307200", true, nil), ("Date", 2, "000978307200", true, nil),
+            ("Date", 2, "1685959200", true, nil), ("Date", 2, "4102444799", true, nil), ("Date", 2, "4102444800", false, nil),
+            ("Date", 2, "9999999999", false, nil), ("Date", 2, "99999999999", false, nil), ("Date", 2, "0", false, nil),
+            ("DismissalDate", 2, "0", true, nil), ("DismissalDate", 2, "978307199", true, nil), ("DismissalDate", 2, "4102444799", true, nil),
+            ("DismissalDate", 2, "4102444800", false, nil),
+            ("Date", 1, "2001-01-01T00:00:00Z", true, nil), ("Date", 1, "2000-12-31T23:59:59Z", false, nil),
+            ("Date", 1, "2001-01-01T00:00:00-05:00", true, nil), ("Date", 1, "2001-01-01T00:30:00+01:00", false, nil),
+            ("Date", 1, "2000-12-31T23:30:00-01:00", false, true), ("Date", 1, "2099-12-31T23:59:59.999Z", true, nil),
+            ("Date", 1, "2099-12-31T20:00:00+05:00", true, nil), ("Date", 1, "2099-12-31T23:30:00-01:00", false, nil),
+            ("Date", 1, "2100-01-01T00:00:00Z", false, nil), ("Date", 1, "2100-01-01T00:30:00+01:00", false, true),
+            ("Date", 1, "2026-11-22T10:00:00.250+02:00", true, nil),
+            ("DismissalDate", 1, "1970-01-01T00:00:00Z", true, nil), ("DismissalDate", 1, "1969-12-31T23:59:59Z", false, nil),
+            ("Date", 3, "+99999999s", true, nil), ("Date", 3, "-999999m", true, nil), ("Date", 3, "+9999h", true, nil),
+            ("Date", 3, "-999d", true, nil), ("Date", 3, "+000030m", true, nil), ("Date", 3, "+100000000s", false, true),
+            ("Date", 3, "+1000d", false, true), ("Date", 3, "+30", false, false),
+            ("Expiration", 0, "+1s", true, nil), ("Expiration", 0, "+2592000s", true, nil), ("Expiration", 0, "+2592001s", false, nil),
+            ("Expiration", 0, "+43200m", true, nil), ("Expiration", 0, "+43201m", false, nil), ("Expiration", 0, "+720h", true, nil),
+            ("Expiration", 0, "+721h", false, nil), ("Expiration", 0, "+30d", true, nil), ("Expiration", 0, "+31d", false, nil),
+            ("Expiration", 0, "+0030d", true, nil), ("Expiration", 0, "+0s", false, nil), ("Expiration", 0, "+0d", false, nil),
+            ("Expiration", 0, "-5m", false, nil),
+        ]
+        var serial = 0
+        for sample in samples {
+            let pattern = try form(sample.schema, sample.form)
+            let matches = pattern.firstMatch(in: sample.value, range: NSRange(sample.value.startIndex..., in: sample.value)) != nil
+            #expect(matches == sample.matches, "\(sample.schema) form \(sample.form): \(sample.value)")
+            let accepted = sample.server ?? sample.matches
+            // Each sample goes to a fresh activity (an end ends it).
+            serial += 1
+            let id = "pattern-\(serial)"
+            #expect(try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: ContractRun.randomHex(64))).status == 201)
+            let (path, field) = switch sample.schema {
+            case "DismissalDate": ("/v1/activities/\(id)/end", "dismissalDate")
+            case "Expiration": ("/v1/activities/\(id)/update", "expiration")
+            default: ("/v1/activities/\(id)/update", "staleDate")
+            }
+            let answer = try await http.post(path, key: ServerHarness.backendKey, #"{"contentState":{"hp":1},"\#(field)":"\#(sample.value)"}"#)
+            if accepted {
+                #expect(answer.status == 202, "\(field) \(sample.value): \(answer.text)")
+            } else {
+                #expect(answer.status == 400 && answer.errorField == field, "\(field) \(sample.value): \(answer.text)")
+            }
+        }
+        await harness.stop()
+    }
+
     /// Encodes `body`, checks its keys are the document's properties of `schema`, and sends it.
     private func send(_ http: TestHTTP, _ method: String, _ path: String, _ key: String, _ body: some Encodable,
                       schema: String?, _ document: ContractDocument) async throws -> TestResponse {
@@ -529,14 +590,27 @@ struct ContractRun {
         try await expect(operation, body: Self.setting(base, path, to: wrong), refused(nil), "\(field) a \(wrong.typeName)", path: negativePath)
 
         if let branches = resolved["oneOf"]?.arrayValue {
-            // A number branch's minimum (dates: 2001-01-01).
+            // A number branch's minimum and maximum (dates: 2001-01-01 to before 2100-01-01).
             for branch in branches.map({ document.resolve($0) }) where branch["type"]?.stringValue == "number" {
                 if let minimum = branch["minimum"]?.numberValue {
                     try await expect(operation, body: Self.setting(base, path, to: .number(minimum - 1)), refused(nil), "\(field) below its minimum", path: negativePath)
                 }
+                if let maximum = branch["maximum"]?.numberValue {
+                    let over = branch["exclusiveMaximum"]?.boolValue == true ? maximum : maximum + 1
+                    try await expect(operation, body: Self.setting(base, path, to: .number(over)), refused(nil), "\(field) \(over), over its maximum", path: negativePath)
+                }
             }
-            // The branch the example takes is checked as the property's schema.
-            guard let current, let branch = branches.map({ document.resolve($0) }).first(where: { $0["type"]?.stringValue == current.typeName }) else { return }
+            // The branch the example takes (its type, and its pattern when it has one) is checked as the
+            // property's schema.
+            func takes(_ branch: [String: JSONValue]) throws -> Bool {
+                guard let current, branch["type"]?.stringValue == current.typeName else { return false }
+                guard let pattern = branch["pattern"]?.stringValue, let text = current.stringValue else { return true }
+                return try NSRegularExpression(pattern: pattern).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            }
+            guard let branch = try branches.map({ document.resolve($0) }).first(where: takes) else {
+                if current != nil { Issue.record("\(operation.id): the example of \(field) takes none of its forms") }
+                return
+            }
             resolved = branch
         }
 

@@ -20,13 +20,13 @@ struct ChannelRoutes: Sendable {
             try body.allowOnly(ChannelCreationBody.fields)
             let creation = ChannelService.Creation(
                 name: try Self.printable(body, "name", try body.requiredString("name", maxLength: RouteInputs.maximumIdLength)),
-                bundleId: try body.requiredString("bundleId", maxLength: 255),
+                bundleId: try Self.printable(body, "bundleId", try body.requiredString("bundleId", maxLength: 255)),
                 storagePolicy: try Self.storagePolicy(body),
                 groupId: try body.string("groupId", maxLength: RouteInputs.maximumIdLength).map { value throws(APIError) in try Self.printable(body, "groupId", value) })
             return APIResponse.json(ChannelView(try await channels.create(creation)), status: .created)
         }
         routes.get("channels") { request, _ -> Response in
-            let bundleId = request.uri.queryParameters.get("bundleId")
+            let bundleId = try Self.bundleIdQuery(request)
             let list = try await channels.list(bundleId: bundleId)
             return APIResponse.json(ChannelList(channels: list.map(ChannelView.init), limit: ChannelService.limit))
         }
@@ -54,6 +54,22 @@ struct ChannelRoutes: Sendable {
             throw APIError.notFound("channelId", "no channel '\(text)' is stored; channel ids are the UUIDs POST /v1/channels answers")
         }
         return id
+    }
+
+    /// `?bundleId=` of the list: the document's BundleId (1 to 255 characters, no control character), or
+    /// absent for every app's channels. Before, any text was taken and simply matched nothing.
+    static func bundleIdQuery(_ request: Request) throws(APIError) -> String? {
+        guard let value = request.uri.queryParameters.get("bundleId") else { return nil }
+        guard !value.isEmpty else {
+            throw .badRequest("bundleId", "nonEmpty", "'bundleId' is empty; give the app's bundle id (1 to 255 characters) or leave it out for every app's channels")
+        }
+        guard value.count <= 255 else {
+            throw .badRequest("bundleId", "maxLength", "'bundleId' has \(value.count) characters; at most 255 are accepted")
+        }
+        if let (position, scalar) = RouteInputs.firstControlCharacter(value) {
+            throw .badRequest("bundleId", "invalid", "'bundleId' has the control character U+\(String(format: "%04X", scalar.value)) at position \(position); a bundle id is printable text: no U+0000 to U+001F or U+007F to U+009F")
+        }
+        return value
     }
 
     /// Ids are checked before APNs is asked to create anything: no control characters.

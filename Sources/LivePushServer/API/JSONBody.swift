@@ -148,25 +148,28 @@ struct JSONBody: Sendable {
     static let earliestDate = Date(timeIntervalSinceReferenceDate: 0)
     /// For a dismissal date any past moment means "at once", and 0 is the usual way to say it.
     static let earliestDismissal = Date(timeIntervalSince1970: 0)
-    /// How far ahead a date may be by default: ten years. A Live Activity lasts hours, so anything later
-    /// is a unit mistake (milliseconds for seconds) or a placeholder such as 9999-12-31.
-    static let latestAhead: TimeInterval = 3_653 * 86_400
+    /// Every date is before 2100-01-01T00:00:00Z (Unix 4102444800). A Live Activity lasts hours, so
+    /// anything later is a unit mistake (milliseconds for seconds) or a placeholder such as 9999-12-31.
+    /// A fixed bound rather than one counted from now, so /openapi.json can state it exactly.
+    static let endOfDates = Date(timeIntervalSince1970: 4_102_444_800)
 
-    /// A date: Unix seconds, ISO 8601 or relative (`+30m`), from 2001 to `latestAhead` from now (or
-    /// `maximumAhead` when given).
+    /// A date: Unix seconds, ISO 8601 or relative (`+30m`), from `earliest` (2001-01-01T00:00:00Z by
+    /// default) to before 2100-01-01T00:00:00Z, and at most `maximumAhead` from now when given.
     func date(
-        _ key: String, now: Date, earliest: Date = JSONBody.earliestDate, maximumAhead: TimeInterval = JSONBody.latestAhead
+        _ key: String, now: Date, earliest: Date = JSONBody.earliestDate, maximumAhead: TimeInterval? = nil
     ) throws(APIError) -> Date? {
         guard let value = fields[key], value != .null else { return nil }
         let date: Date
+        let formatter = ISO8601DateFormatter()
+        let window = "from \(formatter.string(from: earliest)) (Unix \(Int(earliest.timeIntervalSince1970))) to before \(formatter.string(from: Self.endOfDates)) (Unix \(Int(Self.endOfDates.timeIntervalSince1970)))"
         switch value {
         case .number(let seconds):
             guard seconds.isFinite else {
                 throw .badRequest(name(key), "date", "'\(name(key))' is \(seconds); expected Unix seconds or ISO 8601 such as 2026-11-22T10:00:00Z")
             }
             // Compared as the number given: a Date rounds (-1e-300 s becomes exactly 1970-01-01).
-            guard seconds >= earliest.timeIntervalSince1970 else {
-                throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(JSONValue.number(seconds)) seconds, before \(ISO8601DateFormatter().string(from: earliest)) (Unix \(Int(earliest.timeIntervalSince1970)))")
+            guard seconds >= earliest.timeIntervalSince1970, seconds < Self.endOfDates.timeIntervalSince1970 else {
+                throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(JSONValue.number(seconds)) seconds; accepted: \(window)")
             }
             date = Date(timeIntervalSince1970: seconds)
         case .string(let text):
@@ -178,11 +181,15 @@ struct JSONBody: Sendable {
         default:
             throw .badRequest(name(key), "date", "'\(name(key))' is a JSON \(value.typeName); expected Unix seconds or an ISO 8601 string")
         }
-        let latest = now.addingTimeInterval(maximumAhead)
-        guard date >= earliest, date <= latest else {
-            let formatter = ISO8601DateFormatter()
-            let ahead = maximumAhead >= 86_400 ? "\(Int(maximumAhead / 86_400)) days" : "\(Int(maximumAhead)) seconds"
-            throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(formatter.string(from: date)); accepted: from \(formatter.string(from: earliest)) to \(ahead) from now (\(formatter.string(from: latest)))")
+        guard date >= earliest, date < Self.endOfDates else {
+            throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(formatter.string(from: date)); accepted: \(window)")
+        }
+        if let maximumAhead {
+            let latest = now.addingTimeInterval(maximumAhead)
+            guard date <= latest else {
+                let ahead = maximumAhead >= 86_400 ? "\(Int(maximumAhead / 86_400)) days" : "\(Int(maximumAhead)) seconds"
+                throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(formatter.string(from: date)); accepted: at most \(ahead) from now (\(formatter.string(from: latest)))")
+            }
         }
         return date
     }

@@ -11,7 +11,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "LivePush provider server",
     "version": "1.0.0",
-    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <credential>'. Backend keys send, read and mint user tokens. Apps act for one user: with a user token the backend mints (POST /v1/users/{userId}/app-tokens), or, without accounts, with an installation token that the app key opens (POST /v1/installations); an app credential touches only its user's activities and push-to-start tokens (403 otherUser). A development app key (--app-key) acts for any user. Each principal has a rate limit: 429 rateLimit with Retry-After. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001 to 10 years ahead. Every refusal is a 4xx or 503 with {\"error\":{\"field\",\"rule\",\"message\"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500)."
+    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <credential>'. Backend keys send, read and mint user tokens. Apps act for one user: with a user token the backend mints (POST /v1/users/{userId}/app-tokens), or, without accounts, with an installation token that the app key opens (POST /v1/installations); an app credential touches only its user's activities and push-to-start tokens (403 otherUser). A development app key (--app-key) acts for any user. Each principal has a rate limit: 429 rateLimit with Retry-After. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z; an expiration at most 30 days ahead. Every refusal is a 4xx or 503 with {\"error\":{\"field\",\"rule\",\"message\"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500)."
   },
   "components": {
     "securitySchemes": {
@@ -82,28 +82,36 @@ enum OpenAPIDocument {
         "description": "The APNs environment of the token: sandbox (development builds) or production (TestFlight, App Store). A server configured for one environment refuses the other with 400 serverEnvironment."
       },
       "Date": {
-        "description": "A date, in one of three forms, from 2001-01-01T00:00:00Z to 10 years from now (400 date for another form, 400 dateRange outside the range). 'expiration' takes at most 30 days from now.",
+        "description": "A date from 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z (Unix 978307200 to 4102444800, not included), in one of four forms (400 date for another form, 400 dateRange outside the window).",
         "oneOf": [
-          {"type": "number", "minimum": 978307200, "description": "Unix seconds (978307200 is 2001-01-01T00:00:00Z)."},
+          {"type": "number", "minimum": 978307200, "maximum": 4102444800, "exclusiveMaximum": true, "description": "Unix seconds (978307200 is 2001-01-01T00:00:00Z, 4102444800 is 2100-01-01T00:00:00Z)."},
           {
             "type": "string",
             "format": "date-time",
-            "description": "ISO 8601 with Z or an offset, with or without fractional seconds: 2026-11-22T10:00:00Z."
+            "pattern": "^(?:(?:200[2-9]|20[1-8][0-9]|209[0-8])-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2001-(?:0[2-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2001-01-(?:0[2-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2001-01-01T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-]00:00|-(?:[01][0-9]|2[0-3]):[0-5][0-9])|2099-(?:0[1-9]|1[01])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2099-12-(?:0[1-9]|[12][0-9]|30)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2099-12-31T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-]00:00|\\+(?:[01][0-9]|2[0-3]):[0-5][0-9]))$",
+            "description": "ISO 8601 with Z or an offset, with or without fractional seconds: 2026-11-22T10:00:00Z, years 2001 to 2099. The window is on the moment: on 2001-01-01 an offset ahead of UTC, and on 2099-12-31 one behind it, can put the moment outside (400 dateRange), so the pattern leaves those out; so does it 2000-12-31 and 2100-01-01 written with an offset that brings the moment inside, which are accepted."
           },
-          {"type": "string", "pattern": "^[0-9]+$", "description": "Unix seconds as digits: \"1685959200\"."},
-          {"type": "string", "pattern": "^[+-][0-9]+[smhd]$", "description": "Relative to now: +30m, +2h, +45s, +1d, -5m."}
+          {"type": "string", "pattern": "^0*(?:9783072[0-9]{2}|978307[3-9][0-9]{2}|97830[89][0-9]{3}|9783[1-9][0-9]{4}|978[4-9][0-9]{5}|979[0-9]{6}|9[89][0-9]{7}|[1-3][0-9]{9}|40[0-9]{8}|410[01][0-9]{6}|4102[0-3][0-9]{5}|41024[0-3][0-9]{4}|410244[0-3][0-9]{3}|4102444[0-7][0-9]{2})$", "description": "Unix seconds as digits, leading zeros allowed: \"1685959200\", from \"978307200\" to \"4102444799\"."},
+          {"type": "string", "pattern": "^[+-]0*(?:[0-9]{1,8}s|[0-9]{1,6}m|[0-9]{1,4}h|[0-9]{1,3}d)$", "description": "Relative to now: +30m, +2h, +45s, +1d, -5m; s (up to 8 digits), m (6), h (4), d (3): at most about 3.2 years either way, so inside the window. A larger amount is accepted too while the moment it names is inside the window (400 dateRange outside it)."}
         ],
         "example": "+30m"
       },
       "DismissalDate": {
-        "description": "When the system removes the ended activity from the Lock Screen: a Date as above, except that any moment from 1970-01-01T00:00:00Z (Unix 0) is accepted: a past one means at once (400 date, 400 dateRange).",
+        "description": "When the system removes the ended activity from the Lock Screen: a Date as above, except that any moment from 1970-01-01T00:00:00Z (Unix 0) is accepted: a past one means at once (400 date, 400 dateRange). The window ends before 2100-01-01T00:00:00Z as for every date.",
         "oneOf": [
-          {"type": "number", "minimum": 0, "description": "Unix seconds; 0 (or any past moment) dismisses at once."},
-          {"type": "string", "format": "date-time"},
-          {"type": "string", "pattern": "^[0-9]+$"},
-          {"type": "string", "pattern": "^[+-][0-9]+[smhd]$"}
+          {"type": "number", "minimum": 0, "maximum": 4102444800, "exclusiveMaximum": true, "description": "Unix seconds; 0 (or any past moment) dismisses at once."},
+          {"type": "string", "format": "date-time", "pattern": "^(?:(?:197[1-9]|19[89][0-9]|20[0-8][0-9]|209[0-8])-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|1970-01-01T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-]00:00|-(?:[01][0-9]|2[0-3]):[0-5][0-9])|1970-(?:0[2-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|1970-01-(?:0[2-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2099-(?:0[1-9]|1[01])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2099-12-(?:0[1-9]|[12][0-9]|30)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])|2099-12-31T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-]00:00|\\+(?:[01][0-9]|2[0-3]):[0-5][0-9]))$", "description": "ISO 8601, years 1970 to 2099 (the offsets on the first and last day as for a Date)."},
+          {"type": "string", "pattern": "^0*(?:[0-9]{1,9}|[1-3][0-9]{9}|40[0-9]{8}|410[01][0-9]{6}|4102[0-3][0-9]{5}|41024[0-3][0-9]{4}|410244[0-3][0-9]{3}|4102444[0-7][0-9]{2})$", "description": "Unix seconds as digits, from \"0\" to \"4102444799\"."},
+          {"type": "string", "pattern": "^[+-]0*(?:[0-9]{1,8}s|[0-9]{1,6}m|[0-9]{1,4}h|[0-9]{1,3}d)$", "description": "Relative to now, as for a Date."}
         ],
         "example": "+15m"
+      },
+      "Expiration": {
+        "description": "Until when APNs keeps trying to deliver the push: a moment in the future (400 future for now or earlier) and at most 30 days from now (400 dateRange): APNs keeps an undelivered push at most 30 days. Listed here in the relative form, whose every value is inside that window: +1 to +2592000 seconds, +1 to +43200 minutes, +1 to +720 hours, +1 to +30 days (leading zeros allowed). Unix seconds (a number or digits) and ISO 8601 are accepted too when they name a moment in the same window; they are not listed as forms because the window moves with now, which a schema cannot state. Default: none.",
+        "oneOf": [
+          {"type": "string", "pattern": "^\\+0*(?:(?:[1-9][0-9]{0,5}|1[0-9]{6}|2[0-4][0-9]{5}|25[0-8][0-9]{4}|259[01][0-9]{3}|2592000)s|(?:[1-9][0-9]{0,3}|[1-3][0-9]{4}|4[0-2][0-9]{3}|43[01][0-9]{2}|43200)m|(?:[1-9][0-9]?|[1-6][0-9]{2}|7[01][0-9]|720)h|(?:[1-9]|[12][0-9]|30)d)$"}
+        ],
+        "example": "+1h"
       },
       "ActivityRegistration": {
         "type": "object",
@@ -140,6 +148,7 @@ enum OpenAPIDocument {
         "properties": {
           "userId": {
             "allOf": [{"$ref": "#/components/schemas/Id"}],
+            "nullable": true,
             "description": "Whose device it is. With an app token: its user (leave it out, or give the same id; another is 403 otherUser). Required with a development app key (400 required)."
           },
           "deviceId": {"$ref": "#/components/schemas/Id"},
@@ -165,6 +174,7 @@ enum OpenAPIDocument {
           },
           "groupId": {
             "allOf": [{"$ref": "#/components/schemas/Id"}],
+            "nullable": true,
             "description": "A group whose updates and ends also go out through this channel (one broadcast per group request)."
           }
         }
@@ -204,7 +214,7 @@ enum OpenAPIDocument {
         "additionalProperties": false,
         "properties": {
           "ttlSeconds": {
-            "type": "integer", "minimum": 60, "maximum": 604800, "example": 3600,
+            "type": "integer", "nullable": true, "minimum": 60, "maximum": 604800, "example": 3600,
             "description": "How long the token lives: 60 seconds to 7 days (400 range; not a whole number: 400 integer). Default: the server's appTokenLifetime (1 hour)."
           }
         },
@@ -318,7 +328,11 @@ enum OpenAPIDocument {
       "Update": {
         "type": "object",
         "additionalProperties": false,
-        "not": {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
+        "not": {"anyOf": [
+          {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
+          {"description": "priority agrees with importance when both are given (400 consistent): not 5 with timeSensitive.", "required": ["priority", "importance"], "properties": {"priority": {"enum": [5]}, "importance": {"enum": ["timeSensitive", "time-sensitive"]}}},
+          {"description": "Nor 10 with routine (400 consistent).", "required": ["priority", "importance"], "properties": {"priority": {"enum": [10]}, "importance": {"enum": ["routine"]}}}
+        ]},
         "required": ["contentState"],
         "properties": {
 \#(pushFields)
@@ -327,7 +341,11 @@ enum OpenAPIDocument {
       "End": {
         "type": "object",
         "additionalProperties": false,
-        "not": {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
+        "not": {"anyOf": [
+          {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
+          {"description": "priority agrees with importance when both are given (400 consistent): not 5 with timeSensitive.", "required": ["priority", "importance"], "properties": {"priority": {"enum": [5]}, "importance": {"enum": ["timeSensitive", "time-sensitive"]}}},
+          {"description": "Nor 10 with routine (400 consistent).", "required": ["priority", "importance"], "properties": {"priority": {"enum": [10]}, "importance": {"enum": ["routine"]}}}
+        ]},
         "description": "contentState is optional: without it the ended activity keeps showing its last state.",
         "properties": {
 \#(pushFields),
@@ -337,7 +355,11 @@ enum OpenAPIDocument {
       "Start": {
         "type": "object",
         "additionalProperties": false,
-        "not": {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
+        "not": {"anyOf": [
+          {"description": "sound and alert.sound are not both given (400 duplicate).", "required": ["sound", "alert"], "properties": {"alert": {"required": ["sound"]}}},
+          {"description": "priority agrees with importance when both are given (400 consistent): not 5 with timeSensitive.", "required": ["priority", "importance"], "properties": {"priority": {"enum": [5]}, "importance": {"enum": ["timeSensitive", "time-sensitive"]}}},
+          {"description": "Nor 10 with routine (400 consistent).", "required": ["priority", "importance"], "properties": {"priority": {"enum": [10]}, "importance": {"enum": ["routine"]}}}
+        ]},
         "required": ["contentState", "attributesType", "attributes", "alert"],
         "description": "alert is required: the device drops a push-to-start without one.",
         "properties": {
@@ -557,8 +579,8 @@ enum OpenAPIDocument {
         "name": "channelId",
         "in": "path",
         "required": true,
-        "description": "The channel id POST /v1/channels answered (a UUID): 1 to 128 characters; any other text names no channel (404 exists).",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128}
+        "description": "The channel id POST /v1/channels answered (a UUID): 1 to 128 characters, counted after percent-decoding, none of them a control character (U+0000 to U+001F, U+007F to U+009F); any other text names no channel (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
       },
       "idempotencyKey": {
         "name": "Idempotency-Key",
@@ -849,7 +871,7 @@ enum OpenAPIDocument {
         "operationId": "listChannels",
         "summary": "The live channels, of one app with ?bundleId= (backend)",
         "security": [{"backendKey": []}],
-        "parameters": [{"name": "bundleId", "in": "query", "required": false, "schema": {"type": "string", "minLength": 1, "maxLength": 255}}],
+        "parameters": [{"name": "bundleId", "in": "query", "required": false, "description": "Only this app's channels: 1 to 255 characters, none of them a control character (400 nonEmpty, maxLength, invalid). Left out: every app's.", "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}}],
         "responses": {
           "200": {"description": "The channels.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChannelList"}}}},
           "400": {"$ref": "#/components/responses/BadRequest"},
@@ -997,11 +1019,7 @@ enum OpenAPIDocument {
           },
           "staleDate": {"allOf": [{"$ref": "#/components/schemas/Date"}], "nullable": true},
           "relevanceScore": {"type": "number", "nullable": true, "example": 50, "description": "A finite number; the highest score is shown first."},
-          "expiration": {
-            "allOf": [{"$ref": "#/components/schemas/Date"}],
-            "nullable": true,
-            "description": "A Date in the future and at most 30 days from now (400 future, 400 dateRange): APNs keeps an undelivered push at most 30 days. Default: none."
-          },
+          "expiration": {"allOf": [{"$ref": "#/components/schemas/Expiration"}], "nullable": true},
           "collapseId": {
             "type": "string",
             "nullable": true,
