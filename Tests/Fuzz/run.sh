@@ -8,9 +8,10 @@
 #   bash Tests/Fuzz/run.sh [path/to/livepush]      (default: .build/debug/livepush)
 #
 # Starts `livepush simulator` and `livepush serve` (SQLite in a temporary folder, against the
-# simulator) on free loopback ports, makes a backend key (`livepush keys create`) and an app
-# credential (`app_credential` below), then runs schemathesis twice: the backend's operations (and the
-# unauthenticated ones) with the backend key, the app's operations with the app credential. Each run
+# simulator; rate limits off, see there) on free loopback ports, makes a backend key and an app key
+# (`livepush keys create`) and a user token (`app_credential` below), then runs schemathesis three
+# times: the backend's operations (channels included, and the unauthenticated ones) with the backend
+# key, the app's operations with the user token, opening an installation with the app key. Each run
 # is bounded (examples per operation, seconds per run) and seeded. Prints schemathesis's report, then
 # `fuzz: N passed, N failed` (one per run); exits 1 if a run found anything.
 #
@@ -123,7 +124,7 @@ logs_tail() {
 KEY="$WORK/key.p8"
 "$LIVEPUSH" keygen --out "$KEY" >/dev/null || die "livepush keygen failed"
 
-"$LIVEPUSH" simulator --host 127.0.0.1 --port 0 --control-port 0 --data-dir "$WORK/simulator" \
+"$LIVEPUSH" simulator --host 127.0.0.1 --port 0 --control-port 0 --manage-port 0 --data-dir "$WORK/simulator" \
     --key-file "$KEY" --key-id "$KEY_ID" --team-id "$TEAM_ID" \
     >"$WORK/simulator.out" 2>"$WORK/simulator.log" &
 SIM_PID=$!
@@ -138,16 +139,26 @@ done
 [ -n "$APNS_PORT" ] || { logs_tail; die "the simulator printed no port within 30 s"; }
 
 DATABASE="$WORK/livepush.sqlite"
-# A development app key: the app credential when the server has no user-bound app tokens.
-DEV_APP_KEY="fuzz-app-key-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 BACKEND_KEY=$("$LIVEPUSH" keys create --scope backend --name fuzz --database "$DATABASE" 2>"$WORK/keys.log") ||
     { cat "$WORK/keys.log" >&2; die "livepush keys create --scope backend failed"; }
 BACKEND_KEY=$(printf '%s' "$BACKEND_KEY" | tail -n 1 | tr -d '[:space:]')
 [ -n "$BACKEND_KEY" ] || die "livepush keys create printed no key"
+# An app key of scope app: the credential that opens installations (POST /v1/installations) and
+# does nothing else (403 installerKey).
+INSTALLER_KEY=$("$LIVEPUSH" keys create --scope app --name fuzz-installer --database "$DATABASE" 2>>"$WORK/keys.log") ||
+    { cat "$WORK/keys.log" >&2; die "livepush keys create --scope app failed"; }
+INSTALLER_KEY=$(printf '%s' "$INSTALLER_KEY" | tail -n 1 | tr -d '[:space:]')
+[ -n "$INSTALLER_KEY" ] || die "livepush keys create --scope app printed no key"
 
+# Rate limits off (0): schemathesis sends thousands of requests a minute with one credential, which is
+# not the traffic the limits are for; with them on (120 a minute for an app principal) nearly every app
+# request after the first seconds would be a documented 429, and the run would test the limiter instead
+# of the rules behind it. RateLimitTests cover 429 and Retry-After; the document lists 429 on every
+# operation that has a limit.
 "$LIVEPUSH" serve --url "https://127.0.0.1:$APNS_PORT" --ca-file "$WORK/simulator/ca.pem" \
     --key-file "$KEY" --key-id "$KEY_ID" --team-id "$TEAM_ID" --database "$DATABASE" \
-    --host 127.0.0.1 --port 0 --app-key "$DEV_APP_KEY" \
+    --host 127.0.0.1 --port 0 \
+    --app-rate-limit 0 --backend-rate-limit 0 \
     >"$WORK/serve.out" 2>"$WORK/serve.log" &
 SERVE_PID=$!
 
@@ -166,42 +177,44 @@ log "server: $BASE (simulator APNs port $APNS_PORT, SQLite $DATABASE)"
 # ---------------------------------------------------------------------------------------------
 # 3. Credentials.
 
-# app_credential -> the bearer credential of the app's routes on stdout. A user-bound app token
-# (POST /v1/users/{userId}/app-tokens with the backend key, answering {"token", "expiresAt"}) when the
-# server has that route, else the development app key given to `livepush serve --app-key`.
+# app_credential -> the bearer credential of the app's routes on stdout: a user-bound app token, as an
+# app gets it from its backend (POST /v1/users/{userId}/app-tokens with the backend key, answering
+# {"token", "userId", "expiresAt"}; it lives the server's default hour, longer than a run).
 app_credential() {
     local status body="$WORK/app-token.json"
     status=$(curl -sS --max-time 10 -o "$body" -w '%{http_code}' -X POST \
         -H "Authorization: Bearer $BACKEND_KEY" -H 'content-type: application/json' \
         "$BASE/v1/users/$FUZZ_USER/app-tokens" 2>/dev/null)
-    if [ "$status" = 201 ] || [ "$status" = 200 ]; then
-        if jq -er '.token | select(type == "string" and length > 0)' "$body" 2>/dev/null; then
-            log "app credential: a user-bound app token of $FUZZ_USER (HTTP $status)"
-            return 0
-        fi
-        log "POST /v1/users/$FUZZ_USER/app-tokens answered $status without a token: $(head -c 300 "$body")"
+    if [ "$status" = 201 ] && jq -er '.token | select(type == "string" and length > 0)' "$body" 2>/dev/null; then
+        log "app credential: a user-bound app token of $FUZZ_USER"
+        return 0
     fi
-    log "app credential: the development app key (POST /v1/users/$FUZZ_USER/app-tokens answered ${status:-nothing})"
-    printf '%s\n' "$DEV_APP_KEY"
+    log "POST /v1/users/$FUZZ_USER/app-tokens answered ${status:-nothing}: $(head -c 300 "$body" 2>/dev/null)"
+    return 1
 }
-APP_CREDENTIAL=$(app_credential)
+APP_CREDENTIAL=$(app_credential) || { logs_tail; die "no user-bound app token"; }
 
 # ---------------------------------------------------------------------------------------------
 # 4. The runs. Each takes the operations whose security names its credential, by operationId, from
-# the document the server serves (the unauthenticated ones go with the backend run).
+# the document the server serves (the unauthenticated ones go with the backend run); of the app's,
+# opening an installation goes with the installer key, the others with the user token.
 
 curl -sf --max-time 10 "$BASE/openapi.json" >"$WORK/openapi.json" || die "GET /openapi.json failed"
-operations() {   # operations backend|app -> one operationId a line
+operations() {   # operations backend|app|installer -> one operationId a line
     "$PYTHON" - "$WORK/openapi.json" "$1" <<'PY'
 import json, sys
 document, audience = json.load(open(sys.argv[1])), sys.argv[2]
+installer = {"openInstallation"}
 for item in document["paths"].values():
     for operation in item.values():
         if not isinstance(operation, dict) or "operationId" not in operation:
             continue
         schemes = {name for requirement in operation.get("security", []) for name in requirement}
-        backend = not schemes or "backendKey" in schemes
-        if (audience == "backend") == backend:
+        if not schemes or "backendKey" in schemes:
+            group = "backend"
+        else:
+            group = "installer" if operation["operationId"] in installer else "app"
+        if group == audience:
             print(operation["operationId"])
 PY
 }
@@ -212,7 +225,7 @@ run_schemathesis() {   # run_schemathesis NAME CREDENTIAL
     while read -r id; do filters+=(--include-operation-id "$id"); done < <(operations "$name")
     [ ${#filters[@]} -gt 0 ] || { log "fuzz: no $name operations in the document"; FAILED=$((FAILED + 1)); return; }
     local command=(
-        "$ST" run "$BASE/openapi.json"
+        "$ST" --config-file "$HERE/schemathesis.toml" run "$BASE/openapi.json"
         --checks all
         --phases examples,coverage,fuzzing,stateful
         --header "Authorization: Bearer $credential"
@@ -245,6 +258,7 @@ run_schemathesis() {   # run_schemathesis NAME CREDENTIAL
 
 run_schemathesis backend "$BACKEND_KEY"
 run_schemathesis app "$APP_CREDENTIAL"
+run_schemathesis installer "$INSTALLER_KEY"
 
 kill -0 "$SERVE_PID" 2>/dev/null || { log "livepush serve died during the run"; logs_tail; FAILED=$((FAILED + 1)); }
 log "took $(($(date +%s) - STARTED)) s"
