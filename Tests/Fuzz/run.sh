@@ -8,11 +8,12 @@
 #   bash Tests/Fuzz/run.sh [path/to/livepush]      (default: .build/debug/livepush)
 #
 # Starts `livepush simulator` and `livepush serve` (SQLite in a temporary folder, against the
-# simulator; rate limits off, see there) on free loopback ports, makes a backend key and an app key
-# (`livepush keys create`) and a user token (`app_credential` below), then runs schemathesis three
-# times: the backend's operations (channels included, and the unauthenticated ones) with the backend
-# key, the app's operations with the user token, opening an installation with the app key. Each run
-# is bounded (examples per operation, seconds per run) and seeded. Prints schemathesis's report, then
+# simulator's APNs and channel management ports; rate limits off, see there) on free loopback ports,
+# makes a backend key and an app key (`livepush keys create`) and a user token (`app_credential`
+# below), then runs schemathesis three times: the backend's operations (channels included, and the
+# unauthenticated ones) with the backend key, the app's operations with the user token, opening an
+# installation with the app key. Each run is bounded (examples per operation, seconds per run) and
+# seeded; schemathesis.toml holds what the command line cannot say. Prints schemathesis's report, then
 # `fuzz: N passed, N failed` (one per run); exits 1 if a run found anything.
 #
 # Environment: FUZZ_VENV (virtualenv folder), FUZZ_SEED (default 20261123), FUZZ_MAX_EXAMPLES
@@ -129,14 +130,15 @@ KEY="$WORK/key.p8"
     >"$WORK/simulator.out" 2>"$WORK/simulator.log" &
 SIM_PID=$!
 
-APNS_PORT=""
-for _ in $(seq 1 300); do   # the port appears in its banner; 30 s at most
+APNS_PORT="" MANAGE_PORT=""
+for _ in $(seq 1 300); do   # the ports appear in its banner; 30 s at most
     kill -0 "$SIM_PID" 2>/dev/null || { logs_tail; die "the simulator exited at start"; }
     APNS_PORT=$(sed -n 's|^ *APNs endpoint: *https://[^:]*:\([0-9][0-9]*\).*|\1|p' "$WORK/simulator.out")
-    [ -n "$APNS_PORT" ] && [ -s "$WORK/simulator/ca.pem" ] && break
+    MANAGE_PORT=$(sed -n 's|^ *Channels API: *https://[^:]*:\([0-9][0-9]*\).*|\1|p' "$WORK/simulator.out")
+    [ -n "$APNS_PORT" ] && [ -n "$MANAGE_PORT" ] && [ -s "$WORK/simulator/ca.pem" ] && break
     sleep 0.1
 done
-[ -n "$APNS_PORT" ] || { logs_tail; die "the simulator printed no port within 30 s"; }
+[ -n "$APNS_PORT" ] && [ -n "$MANAGE_PORT" ] || { logs_tail; die "the simulator printed no APNs or channels port within 30 s"; }
 
 DATABASE="$WORK/livepush.sqlite"
 BACKEND_KEY=$("$LIVEPUSH" keys create --scope backend --name fuzz --database "$DATABASE" 2>"$WORK/keys.log") ||
@@ -155,7 +157,7 @@ INSTALLER_KEY=$(printf '%s' "$INSTALLER_KEY" | tail -n 1 | tr -d '[:space:]')
 # request after the first seconds would be a documented 429, and the run would test the limiter instead
 # of the rules behind it. RateLimitTests cover 429 and Retry-After; the document lists 429 on every
 # operation that has a limit.
-"$LIVEPUSH" serve --url "https://127.0.0.1:$APNS_PORT" --ca-file "$WORK/simulator/ca.pem" \
+"$LIVEPUSH" serve --url "https://127.0.0.1:$APNS_PORT" --manage-url "https://127.0.0.1:$MANAGE_PORT" --ca-file "$WORK/simulator/ca.pem" \
     --key-file "$KEY" --key-id "$KEY_ID" --team-id "$TEAM_ID" --database "$DATABASE" \
     --host 127.0.0.1 --port 0 \
     --app-rate-limit 0 --backend-rate-limit 0 \
@@ -172,7 +174,7 @@ done
 [ -n "$SERVE_PORT" ] || { logs_tail; die "livepush serve logged no listening port within 30 s"; }
 BASE="http://127.0.0.1:$SERVE_PORT"
 curl -sf --max-time 5 "$BASE/health" >/dev/null || { logs_tail; die "$BASE/health does not answer"; }
-log "server: $BASE (simulator APNs port $APNS_PORT, SQLite $DATABASE)"
+log "server: $BASE (simulator APNs port $APNS_PORT, channels port $MANAGE_PORT, SQLite $DATABASE)"
 
 # ---------------------------------------------------------------------------------------------
 # 3. Credentials.

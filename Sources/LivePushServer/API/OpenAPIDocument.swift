@@ -335,6 +335,8 @@ enum OpenAPIDocument {
         ]},
         "required": ["contentState"],
         "properties": {
+          "contentState": {"$ref": "#/components/schemas/ContentState"},
+          "alert": {"allOf": [{"$ref": "#/components/schemas/Alert"}], "nullable": true},
 \#(pushFields)
         }
       },
@@ -346,8 +348,10 @@ enum OpenAPIDocument {
           {"description": "priority agrees with importance when both are given (400 consistent): not 5 with timeSensitive.", "required": ["priority", "importance"], "properties": {"priority": {"enum": [5]}, "importance": {"enum": ["timeSensitive", "time-sensitive"]}}},
           {"description": "Nor 10 with routine (400 consistent).", "required": ["priority", "importance"], "properties": {"priority": {"enum": [10]}, "importance": {"enum": ["routine"]}}}
         ]},
-        "description": "contentState is optional: without it the ended activity keeps showing its last state.",
+        "description": "contentState is optional: without it (or with null) the ended activity keeps showing its last state.",
         "properties": {
+          "contentState": {"allOf": [{"$ref": "#/components/schemas/ContentState"}], "nullable": true},
+          "alert": {"allOf": [{"$ref": "#/components/schemas/Alert"}], "nullable": true},
 \#(pushFields),
           "dismissalDate": {"allOf": [{"$ref": "#/components/schemas/DismissalDate"}], "nullable": true}
         }
@@ -361,8 +365,10 @@ enum OpenAPIDocument {
           {"description": "Nor 10 with routine (400 consistent).", "required": ["priority", "importance"], "properties": {"priority": {"enum": [10]}, "importance": {"enum": ["routine"]}}}
         ]},
         "required": ["contentState", "attributesType", "attributes", "alert"],
-        "description": "alert is required: the device drops a push-to-start without one.",
+        "description": "alert is required and not null: the device drops a push-to-start without one.",
         "properties": {
+          "contentState": {"$ref": "#/components/schemas/ContentState"},
+          "alert": {"$ref": "#/components/schemas/Alert"},
 \#(pushFields),
           "attributesType": {"$ref": "#/components/schemas/AttributesType"},
           "attributes": {"type": "object", "example": {"heroName": "Cake"}, "description": "The static ActivityAttributes as a JSON object."},
@@ -373,7 +379,7 @@ enum OpenAPIDocument {
             "description": "iOS 18+: the device reports the started activity's update token (input-push-token). Default false."
           },
           "inputPushChannel": {
-            "type": "string", "minLength": 1, "maxLength": 128, "format": "uuid",
+            "type": "string", "nullable": true, "minLength": 1, "maxLength": 128, "format": "uuid",
             "description": "iOS 18+: the id of one of our channels (POST /v1/channels); the started activity subscribes to it (input-push-channel carries APNs' channel id). Unknown: 404 exists; deleted: 409 deleted; another app's channel: 400 bundleId."
           }
         }
@@ -885,7 +891,7 @@ enum OpenAPIDocument {
     "/v1/channels/{channelId}": {
       "get": {
         "operationId": "getChannel",
-        "summary": "A channel with its newest broadcasts (backend)",
+        "summary": "A channel with its newest broadcasts (backend); a deleted channel stays readable, with deletedAt, for its history",
         "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/channelId"}],
         "responses": {
@@ -1008,10 +1014,8 @@ enum OpenAPIDocument {
     /// The fields an update, an end and a start share (each schema is flat: additionalProperties false
     /// does not combine with allOf).
     private static let pushFields = #"""
-          "contentState": {"$ref": "#/components/schemas/ContentState"},
           "priority": {"allOf": [{"$ref": "#/components/schemas/Priority"}], "nullable": true},
           "importance": {"allOf": [{"$ref": "#/components/schemas/Importance"}], "nullable": true},
-          "alert": {"allOf": [{"$ref": "#/components/schemas/Alert"}], "nullable": true},
           "sound": {
             "allOf": [{"$ref": "#/components/schemas/Sound"}],
             "nullable": true,
