@@ -221,6 +221,9 @@ for item in document["paths"].values():
 PY
 }
 
+# Every check but use_after_free: a deleted channel stays readable (GET answers it with deletedAt and
+# its broadcast history), as the document says, where that check expects a 404 after a DELETE; the
+# channel's is the API's only DELETE. (Off here: `--checks all` overrides schemathesis.toml.)
 PASSED=0 FAILED=0
 run_schemathesis() {   # run_schemathesis NAME CREDENTIAL
     local name=$1 credential=$2 filters=() id status
@@ -229,6 +232,7 @@ run_schemathesis() {   # run_schemathesis NAME CREDENTIAL
     local command=(
         "$ST" --config-file "$HERE/schemathesis.toml" run "$BASE/openapi.json"
         --checks all
+        --exclude-checks use_after_free
         --phases examples,coverage,fuzzing,stateful
         --header "Authorization: Bearer $credential"
         "${filters[@]}"
