@@ -24,7 +24,7 @@ import Testing
         let (limited, headers) = try await http.request("POST", "/v1/activities", key: alice, body: Data(registrationJSON(activityId: "a-9", token: IdentityTests.hex(9)).utf8))
         #expect(limited.status == 429 && limited.errorRule == "rateLimit", "\(limited.text)")
         let retryAfter = try #require(headers["retry-after"].flatMap(Int.init))
-        #expect((55...60).contains(retryAfter), "one request a minute refills: \(retryAfter)")
+        #expect((30...60).contains(retryAfter), "one request a minute refills (less the seconds the test took): \(retryAfter)")
         #expect(try await harness.store.activity(id: "a-9") == nil, "nothing of a limited request is done")
 
         #expect(try await http.post("/v1/activities", key: bob, registrationJSON(activityId: "b-1", token: IdentityTests.hex(0x21))).status == 201,
