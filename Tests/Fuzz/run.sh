@@ -43,51 +43,11 @@ die() { log "fuzz: setup failed: $*"; echo "fuzz: 0 passed, 1 failed"; exit 1; }
 # ---------------------------------------------------------------------------------------------
 # 1. Tools: apt-get only for what is missing (apt-get update only then), pip into a virtualenv.
 
-install_system_packages() {
-    local missing=()
-    command -v curl >/dev/null || missing+=(curl)
-    command -v jq >/dev/null || missing+=(jq)
-    command -v python3 >/dev/null || missing+=(python3)
-    if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
-    [ ${#missing[@]} -eq 0 ] && return 0
-    local sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null || die "missing ${missing[*]}; needs root or sudo to install them"
-        sudo=(sudo -n)
-    fi
-    log "installing ${missing[*]} (apt-get)"
-    local apt_log
-    apt_log="$(mktemp)"
-    if ! { timeout 300 "${sudo[@]}" apt-get update -qq &&
-        DEBIAN_FRONTEND=noninteractive timeout 300 "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
-            "${missing[@]}"; } >"$apt_log" 2>&1; then
-        cat "$apt_log" >&2
-        rm -f "$apt_log"
-        die "apt-get install ${missing[*]} failed"
-    fi
-    rm -f "$apt_log"
-}
+# shellcheck source=../Support/tools.sh
+source "$HERE/../Support/tools.sh"
 
-install_python_packages() {
-    # The stamp is the hash of requirements.txt plus the interpreter's version: reinstall when
-    # either changes, else reuse the virtualenv as it is.
-    local want have=""
-    want="$(sha256sum "$HERE/requirements.txt" | cut -d' ' -f1) $(python3 -c 'import sys; print(sys.version.split()[0])')"
-    [ -f "$VENV/.fuzz-stamp" ] && have="$(cat "$VENV/.fuzz-stamp")"
-    if [ -x "$VENV/bin/st" ] && [ "$have" = "$want" ]; then return 0; fi
-    log "installing schemathesis into $VENV (pip)"
-    rm -rf "$VENV"
-    timeout 120 python3 -m venv "$VENV" || die "python3 -m venv $VENV failed"
-    if ! timeout 300 "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-input \
-        -r "$HERE/requirements.txt" >"$VENV/pip-install.log" 2>&1; then
-        cat "$VENV/pip-install.log" >&2
-        die "pip install -r requirements.txt failed (into $VENV)"
-    fi
-    echo "$want" >"$VENV/.fuzz-stamp"
-}
-
-install_system_packages
-install_python_packages
+install_system_packages curl jq python3
+install_python_venv "$VENV" "$HERE/requirements.txt" fuzz
 ST="$VENV/bin/st"
 PYTHON="$VENV/bin/python"
 
