@@ -43,7 +43,8 @@ import Testing
             payload: Data(#"{"aps":{"event":"update","timestamp":\#(Int(Date().timeIntervalSince1970)),"content-state":{"score":1}}}"#.utf8),
             receivedAt: Date()
         ))
-        #expect(try await browser.waitUntil(#"document.querySelectorAll('#channel-rows tr[data-channel-id]').length === 2 && document.querySelector('#channel-rows tr[data-channel-id="\#(scores.channelId)"] .broadcast-count')?.textContent === '1'"#))
+        // Waits for the whole final state: the table may pass through intermediate ones while events arrive.
+        #expect(try await browser.waitUntil(#"document.querySelectorAll('#channel-rows tr[data-channel-id]').length === 2 && document.querySelector('#channel-rows tr[data-channel-id="\#(scores.channelId)"] .broadcast-count')?.textContent === '1' && document.querySelector('#channel-rows tr[data-channel-id="\#(scores.channelId)"] .subscriber-count')?.textContent === '3'"#))
         row = try await Self.row(browser, scores.channelId)
         #expect(row["subscribers"] == "3")
         #expect(row["last"]?.stringValue?.contains("3 applied") == true)

@@ -34,15 +34,25 @@ export function renderChannels(body, channels) {
   body.replaceChildren(...channels.map(channelRow));
 }
 
-/** A refresher that coalesces bursts of channel events (a bulk subscription sends one per activity). */
+/**
+ * A refresher that coalesces bursts of channel events (a bulk subscription sends one per activity).
+ * Loads may overlap (an event during a load starts the next one) and finish out of order: an answer
+ * older than the one on screen is dropped, so the table never goes back to an earlier state.
+ */
 export function channelRefresher(load, body, onError) {
   let pending = null;
+  let issued = 0;
+  let shown = 0;
   return () => {
     if (pending) return;
     pending = setTimeout(async () => {
       pending = null;
+      const ticket = ++issued;
       try {
-        renderChannels(body, (await load()).channels);
+        const channels = (await load()).channels;
+        if (ticket < shown) return;
+        shown = ticket;
+        renderChannels(body, channels);
       } catch (error) {
         onError(error);
       }
