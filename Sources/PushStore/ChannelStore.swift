@@ -39,6 +39,9 @@ package protocol ChannelStore: Sendable {
 
     func channel(id: UUID) async throws(PushStoreError) -> ChannelRecord?
 
+    /// The live channel of a bundle with this name, if any.
+    func channel(named name: String, bundleId: String) async throws(PushStoreError) -> ChannelRecord?
+
     /// The live channels, oldest first; of one bundle when `bundleId` is given.
     func channels(bundleId: String?) async throws(PushStoreError) -> [ChannelRecord]
 

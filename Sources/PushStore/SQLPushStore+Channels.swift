@@ -38,6 +38,14 @@ extension SQLPushStore {
         }
     }
 
+    package func channel(named name: String, bundleId: String) async throws(PushStoreError) -> ChannelRecord? {
+        try await run("channelNamed", readOnly: true) { session throws(PushStoreError) in
+            try await session.first(
+                "SELECT * FROM channels WHERE bundle_id = ? AND name = ? AND deleted_at IS NULL", [.text(bundleId), .text(name)]
+            ).map(RowDecoding.channel)
+        }
+    }
+
     package func channels(bundleId: String?) async throws(PushStoreError) -> [ChannelRecord] {
         try await run("channels", readOnly: true) { session throws(PushStoreError) in
             let rows = if let bundleId {

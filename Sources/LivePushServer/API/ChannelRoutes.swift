@@ -18,11 +18,13 @@ struct ChannelRoutes: Sendable {
         routes.post("channels") { request, _ -> Response in
             let body = try await JSONBody.read(request)
             try body.allowOnly(ChannelCreationBody.fields)
+            // Checked before APNs is asked to create anything.
+            let groupId = try body.string("groupId", maxLength: RouteInputs.maximumIdLength)
             let creation = ChannelService.Creation(
-                name: try Self.printable(body, "name", try body.requiredString("name", maxLength: RouteInputs.maximumIdLength)),
-                bundleId: try Self.printable(body, "bundleId", try body.requiredString("bundleId", maxLength: 255)),
+                name: try RouteInputs.printable("name", try body.requiredString("name", maxLength: RouteInputs.maximumIdLength), kind: "ids are"),
+                bundleId: try RouteInputs.printable("bundleId", try body.requiredString("bundleId", maxLength: 255), kind: "a bundle id is"),
                 storagePolicy: try Self.storagePolicy(body),
-                groupId: try body.string("groupId", maxLength: RouteInputs.maximumIdLength).map { value throws(APIError) in try Self.printable(body, "groupId", value) })
+                groupId: try groupId.map { value throws(APIError) in try RouteInputs.printable("groupId", value, kind: "ids are") })
             return APIResponse.json(ChannelView(try await channels.create(creation)), status: .created)
         }
         routes.get("channels") { request, _ -> Response in
@@ -66,18 +68,7 @@ struct ChannelRoutes: Sendable {
         guard value.count <= 255 else {
             throw .badRequest("bundleId", "maxLength", "'bundleId' has \(value.count) characters; at most 255 are accepted")
         }
-        if let (position, scalar) = RouteInputs.firstControlCharacter(value) {
-            throw .badRequest("bundleId", "invalid", "'bundleId' has the control character U+\(String(format: "%04X", scalar.value)) at position \(position); a bundle id is printable text: no U+0000 to U+001F or U+007F to U+009F")
-        }
-        return value
-    }
-
-    /// Ids are checked before APNs is asked to create anything: no control characters.
-    static func printable(_ body: JSONBody, _ key: String, _ value: String) throws(APIError) -> String {
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .badRequest(body.name(key), "invalid", "'\(body.name(key))' contains a control character; only printable text is accepted")
-        }
-        return value
+        return try RouteInputs.printable("bundleId", value, kind: "a bundle id is")
     }
 
     static func storagePolicy(_ body: JSONBody) throws(APIError) -> Int {

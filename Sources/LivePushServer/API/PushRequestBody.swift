@@ -51,11 +51,7 @@ enum PushRequestBody {
     /// A start's `attributesType`: 1 to 128 characters, none a control character (the document's
     /// `AttributesType`, the rule the store holds a push-to-start token's type to).
     private static func attributesType(_ body: JSONBody) throws(APIError) -> String {
-        let text = try body.requiredString("attributesType", maxLength: 128)
-        if let (position, scalar) = RouteInputs.firstControlCharacter(text) {
-            throw .badRequest("attributesType", "invalid", "'attributesType' has the control character U+\(String(format: "%04X", scalar.value)) at position \(position); a type name is printable text: no U+0000 to U+001F or U+007F to U+009F")
-        }
-        return text
+        try RouteInputs.printable("attributesType", try body.requiredString("attributesType", maxLength: 128), kind: "a type name is")
     }
 
     private static func requiredObject(_ body: JSONBody, _ key: String) throws(APIError) -> JSONValue {

@@ -20,19 +20,17 @@ enum RouteInputs {
         guard value.count <= maximumIdLength else {
             throw .badRequest(name, "maxLength", "'\(name)' has \(value.count) characters; at most \(maximumIdLength) are accepted")
         }
-        if let (position, scalar) = firstControlCharacter(value) {
-            throw .badRequest(name, "invalid", "'\(name)' has the control character U+\(String(format: "%04X", scalar.value)) at position \(position); ids are printable text: no U+0000 to U+001F or U+007F to U+009F")
-        }
-        return value
+        return try printable(name, value, kind: "ids are")
     }
 
-    /// The first control character (general category Cc: U+0000 to U+001F, U+007F to U+009F) and its
-    /// 1-based position in scalars, or nil.
-    static func firstControlCharacter(_ value: String) -> (Int, Unicode.Scalar)? {
+    /// `value` when it has no control character (general category Cc: U+0000 to U+001F, U+007F to
+    /// U+009F), else 400 invalid naming `field`, the character and its 1-based position in scalars;
+    /// `kind` says what the value is (`ids are`, `a bundle id is`).
+    static func printable(_ field: String, _ value: String, kind: String) throws(APIError) -> String {
         for (offset, scalar) in value.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
-            return (offset + 1, scalar)
+            throw .badRequest(field, "invalid", "'\(field)' has the control character U+\(String(format: "%04X", scalar.value)) at position \(offset + 1); \(kind) printable text: no U+0000 to U+001F or U+007F to U+009F")
         }
-        return nil
+        return value
     }
 
     static func token(_ body: JSONBody, _ key: String) throws(APIError) -> DeviceToken {

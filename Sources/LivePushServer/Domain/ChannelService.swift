@@ -43,9 +43,7 @@ final class ChannelService: Sendable {
         if used + 1 >= Self.warnAt {
             logger.warning("broadcast channels near APNs' limit", metadata: ["bundleId": "\(creation.bundleId)", "used": "\(used + 1)", "limit": "\(Self.limit)"])
         }
-        if try await stored({ () async throws(PushStoreError) in try await store.channels(bundleId: creation.bundleId) })
-            .contains(where: { $0.name == creation.name })
-        {
+        if try await stored({ () async throws(PushStoreError) in try await store.channel(named: creation.name, bundleId: creation.bundleId) }) != nil {
             throw .conflict("name", "exists", "a channel named '\(creation.name)' exists for \(creation.bundleId); names are unique among live channels")
         }
         let apnsId: String
