@@ -1,3 +1,4 @@
+import APNsAuth
 import APNsCore
 import Crypto
 import Foundation
@@ -11,11 +12,7 @@ package enum APIKeys {
     package static func generate(scope: ApiKeyScope) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let encoded = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return "lp_\(scope.rawValue)_\(encoded)"
+        return "lp_\(scope.rawValue)_\(Base64URL.encode(bytes))"
     }
 
     /// The SHA-256 of a key as 64 lowercase hex digits: what the store keeps.
