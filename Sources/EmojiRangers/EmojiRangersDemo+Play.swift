@@ -122,11 +122,25 @@ extension EmojiRangersDemo {
         ) else {
             throw .device("no activity plays \(event.hero?.name ?? "the hero") for event \(event.number)")
         }
-        let answer = try await backend.send("POST", request.path, body: request.body, as: AcceptedPushes.self)
-        let pushIds = Set(answer.pushIds.map { $0.lowercased() })
-        let downgrades = answer.downgraded.count
-        let skipped = answer.skipped.map(\.reason)
-        var deliveries = try await follow(pushIds: pushIds, to: audience)
+        var deliveries: [(delivery: DemoDelivery, apnsId: String?)]
+        let downgrades: Int
+        let skipped: [String]
+        if request.isGroupSend {
+            // A group send answers with its id at once; its pushes carry that id in each history record.
+            let answer = try await backend.send("POST", request.path, body: request.body, as: GroupSendView.self)
+            let progress = try await finished(answer)
+            deliveries = try await follow(audience, expected: progress.counts.targeted - progress.counts.skipped) {
+                $0.sendId == answer.sendId
+            }
+            downgrades = progress.counts.downgraded
+            skipped = progress.counts.skipped == 0 ? [] : ["\(progress.counts.skipped) members were ended, dismissed or without a valid token"]
+        } else {
+            let answer = try await backend.send("POST", request.path, body: request.body, as: AcceptedPushes.self)
+            let pushIds = Set(answer.pushIds.map { $0.lowercased() })
+            downgrades = answer.downgraded.count
+            skipped = answer.skipped.map(\.reason)
+            deliveries = try await follow(audience, expected: pushIds.count) { pushIds.contains($0.pushId.lowercased()) }
+        }
         var titles: [String] = []
         for index in deliveries.indices {
             let seat = audience[index]
@@ -148,18 +162,30 @@ extension EmojiRangersDemo {
         )
     }
 
-    /// Reads each audience activity's delivery history from the server until every push id has an outcome.
-    private func follow(pushIds: Set<String>, to audience: [Seat]) async throws(DemoError) -> [(delivery: DemoDelivery, apnsId: String?)] {
+    /// The group send's progress once it has finished (or after 20 s).
+    private func finished(_ send: GroupSendView) async throws(DemoError) -> GroupSendView {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            let progress = try await backend.get("/v1/sends/\(send.sendId)", as: GroupSendView.self)
+            if progress.state == "finished" || Date() > deadline || Task.isCancelled { return progress }
+            await pause(0.02)
+        }
+    }
+
+    /// Reads each audience activity's delivery history from the server until each has a record of the push
+    /// (`matches`), or `expected` of them do.
+    private func follow(
+        _ audience: [Seat], expected: Int? = nil, matches: (DeliveryView) -> Bool
+    ) async throws(DemoError) -> [(delivery: DemoDelivery, apnsId: String?)] {
         let deadline = Date().addingTimeInterval(20)
         var found: [String: DeliveryView] = [:]
         while true {
             for seat in audience where found[seat.activityId] == nil {
                 let detail = try await backend.get("/v1/activities/\(seat.activityId)", as: ActivityDetail.self)
-                let record = detail.deliveries.first { pushIds.contains($0.pushId.lowercased()) }
-                if let record { found[seat.activityId] = record }
+                if let record = detail.deliveries.first(where: matches) { found[seat.activityId] = record }
             }
-            // Skipped activities get no push id: wait only for the pushes that exist.
-            if found.count >= min(pushIds.count, audience.count) || Date() > deadline || Task.isCancelled { break }
+            // Skipped activities get no push: wait only for the pushes that exist.
+            if found.count >= min(expected ?? audience.count, audience.count) || Date() > deadline || Task.isCancelled { break }
             await pause(0.02)
         }
         return audience.map { seat in

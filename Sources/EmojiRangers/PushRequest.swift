@@ -9,6 +9,9 @@ struct PushRequest: Sendable {
     /// The stale date given, if any.
     var staleDate: Date?
 
+    /// A send to the party's group (answered with a group send id), not to one activity.
+    var isGroupSend: Bool { path.hasPrefix("/v1/groups/") }
+
     /// The request for `event`: the party's group route, or the hero's activity route for a per-hero event.
     /// Dates are whole Unix seconds (what `aps` carries), scaled to the demo's pace from `now`.
     static func make(

@@ -84,6 +84,9 @@ package struct ActivityRecord: Sendable, Hashable, Codable {
     /// The newest content-state accepted for it, with that push's timestamp.
     package var lastContentState: JSONValue?
     package var lastTimestamp: Date?
+    /// When the newest push whose content it took was accepted (to the fraction of a second): a group
+    /// send accepted before that is older than what the activity shows.
+    package var lastAcceptedAt: Date? = nil
 }
 
 /// An activity after a change of its state, and whether this change took it out of `active` (so that

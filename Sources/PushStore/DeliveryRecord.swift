@@ -12,7 +12,8 @@ package enum DeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable 
     case failed
     /// Its expiration passed before it could be delivered.
     case expired
-    /// A newer routine update replaced it while it waited.
+    /// A newer push replaced it while it waited (a newer routine update, or for a group send's push, any
+    /// push to the activity accepted after the group send).
     case coalesced
 }
 
@@ -75,6 +76,31 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
     package var coalescedInto: UUID?
     /// When the record was written.
     package var recordedAt: Date
+    /// The group send the push belonged to, if any.
+    package var sendId: UUID? = nil
+
+    package init(
+        pushId: UUID, target: OutboxTarget, kind: LiveActivityEvent, acceptedAt: Date, sentAt: Date?, priority: APNsPriority,
+        requestedPriority: APNsPriority, downgradeReason: String?, apnsId: String?, status: Int?, reason: String?, attempts: Int,
+        outcome: DeliveryOutcome, coalescedInto: UUID?, recordedAt: Date, sendId: UUID? = nil
+    ) {
+        self.pushId = pushId
+        self.target = target
+        self.kind = kind
+        self.acceptedAt = acceptedAt
+        self.sentAt = sentAt
+        self.priority = priority
+        self.requestedPriority = requestedPriority
+        self.downgradeReason = downgradeReason
+        self.apnsId = apnsId
+        self.status = status
+        self.reason = reason
+        self.attempts = attempts
+        self.outcome = outcome
+        self.coalescedInto = coalescedInto
+        self.recordedAt = recordedAt
+        self.sendId = sendId
+    }
 
     /// The activity the push went to, nil for push-to-start pushes.
     package var activityId: String? { target.activityId }
@@ -82,13 +108,13 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
 
 extension DeliveryRecord {
     /// The record of `item` leaving the outbox with `result` (whose push id is the item's).
-    init(_ item: OutboxItem, _ result: DeliveryResult, coalescedInto: UUID? = nil, recordedAt: Date) {
+    package init(_ item: OutboxItem, _ result: DeliveryResult, coalescedInto: UUID? = nil, recordedAt: Date) {
         self.init(
             pushId: item.pushId, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
             sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
             downgradeReason: item.downgradeReason, apnsId: result.apnsId, status: result.status,
             reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: coalescedInto,
-            recordedAt: recordedAt)
+            recordedAt: recordedAt, sendId: item.sendId)
     }
 }
 

@@ -64,13 +64,15 @@ package struct OutboxItem: Sendable, Hashable, Codable {
     package var claim: OutboxClaim?
     /// The error of the last failed attempt.
     package var lastError: String?
+    /// The group send this push belongs to (a retry of one of its pushes), if any.
+    package var sendId: UUID?
 
     package init(
         pushId: UUID = UUID(), target: OutboxTarget, kind: LiveActivityEvent, payload: Data,
         priority: APNsPriority, requestedPriority: APNsPriority? = nil, importance: PushImportance,
         downgradeReason: String? = nil, collapseKey: String? = nil, expiration: Date? = nil,
         acceptedAt: Date, attempts: Int = 0, nextAttemptAt: Date? = nil, claim: OutboxClaim? = nil,
-        lastError: String? = nil
+        lastError: String? = nil, sendId: UUID? = nil
     ) {
         self.pushId = pushId
         self.target = target
@@ -87,6 +89,7 @@ package struct OutboxItem: Sendable, Hashable, Codable {
         self.nextAttemptAt = nextAttemptAt ?? acceptedAt
         self.claim = claim
         self.lastError = lastError
+        self.sendId = sendId
     }
 
     /// True for the pushes that coalesce while waiting: routine updates.

@@ -10,7 +10,7 @@ import LiveActivity
 /// method is atomic: it either completes or changes nothing. Several processes may share one
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
 package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, ApiKeyStore,
-    ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore
+    ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore
 {
     /// Closes the database connections. Later calls throw `unavailable`.
     func close() async
@@ -43,7 +43,9 @@ package protocol ActivityStore: Sendable {
     /// transaction: each activity takes it with its timestamp unless it holds a newer one; an activity
     /// that is not stored is skipped, and a nil `contentState` (an end without a final state) keeps each
     /// activity's stored state while recording the timestamp. Returns how many activities were changed.
-    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
+    /// `acceptedAt` (when the push was accepted, to the fraction of a second) is kept as the newest
+    /// acceptance of each activity changed: a group send expanded later compares it with its own.
+    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date)
         async throws(PushStoreError) -> Int
 
     /// Marks the activity whose *current* token is `token` as having an invalid token, `at` being when the

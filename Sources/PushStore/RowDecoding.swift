@@ -73,7 +73,8 @@ enum RowDecoding {
             endedAt: try row.optionalDate("ended_at"),
             dismissalDate: try row.optionalDate("dismissal_date"),
             lastContentState: contentState,
-            lastTimestamp: try row.optionalDate("last_timestamp")
+            lastTimestamp: try row.optionalDate("last_timestamp"),
+            lastAcceptedAt: try row.optionalDate("last_accepted_at")
         )
     }
 
@@ -124,7 +125,7 @@ enum RowDecoding {
     static let outboxColumns = [
         "push_id", "target_kind", "target_id", "kind", "payload", "priority", "requested_priority", "importance",
         "downgrade_reason", "collapse_key", "expiration", "accepted_at", "attempts", "next_attempt_at",
-        "claim_owner", "claim_until", "last_error", "available_at",
+        "claim_owner", "claim_until", "last_error", "available_at", "send_id",
     ]
 
     /// Column values of a new (unclaimed) item.
@@ -135,7 +136,7 @@ enum RowDecoding {
             .int(item.priority.rawValue), .int(item.requestedPriority.rawValue), .text(item.importance.rawValue),
             .text(item.downgradeReason), .text(item.collapseKey), .date(item.expiration), .date(item.acceptedAt),
             .int(item.attempts), .date(item.nextAttemptAt), .text(item.claim?.owner), .date(item.claim?.until),
-            .text(item.lastError), .date(item.nextAttemptAt),
+            .text(item.lastError), .date(item.nextAttemptAt), .uuid(item.sendId),
         ]
     }
 
@@ -159,13 +160,14 @@ enum RowDecoding {
             attempts: try row.int("attempts"),
             nextAttemptAt: try row.date("next_attempt_at"),
             claim: claim,
-            lastError: try row.optionalString("last_error")
+            lastError: try row.optionalString("last_error"),
+            sendId: try row.optionalUUID("send_id")
         )
     }
 
     static let deliveryColumns = [
         "push_id", "target_kind", "target_id", "kind", "accepted_at", "sent_at", "priority", "requested_priority",
-        "downgrade_reason", "apns_id", "status", "reason", "attempts", "outcome", "coalesced_into", "recorded_at",
+        "downgrade_reason", "apns_id", "status", "reason", "attempts", "outcome", "coalesced_into", "recorded_at", "send_id",
     ]
 
     static func deliveryValues(_ record: DeliveryRecord) -> [SQLValue] {
@@ -175,7 +177,7 @@ enum RowDecoding {
             .date(record.acceptedAt), .date(record.sentAt), .int(record.priority.rawValue),
             .int(record.requestedPriority.rawValue), .text(record.downgradeReason), .text(record.apnsId),
             .int(record.status), .text(record.reason), .int(record.attempts), .text(record.outcome.rawValue),
-            .uuid(record.coalescedInto), .date(record.recordedAt),
+            .uuid(record.coalescedInto), .date(record.recordedAt), .uuid(record.sendId),
         ]
     }
 
@@ -195,7 +197,8 @@ enum RowDecoding {
             attempts: try row.int("attempts"),
             outcome: try row.enumValue("outcome", as: DeliveryOutcome.self),
             coalescedInto: try row.optionalUUID("coalesced_into"),
-            recordedAt: try row.date("recorded_at")
+            recordedAt: try row.date("recorded_at"),
+            sendId: try row.optionalUUID("send_id")
         )
     }
 
@@ -233,6 +236,29 @@ enum RowDecoding {
             createdAt: try row.date("created_at"),
             nextAttemptAt: try row.date("next_attempt_at"),
             lastError: try row.optionalString("last_error")
+        )
+    }
+
+    static func groupSend(_ row: SQLRow) throws(PushStoreError) -> GroupSend {
+        GroupSend(
+            sendId: try row.uuid("send_id"),
+            groupId: try row.string("group_id"),
+            kind: try row.enumValue("kind", as: LiveActivityEvent.self),
+            payload: try row.data("payload"),
+            timestamp: try row.date("timestamp"),
+            requestedPriority: try priority(row, "requested_priority"),
+            importance: try row.enumValue("importance", as: PushImportance.self),
+            collapseKey: try row.optionalString("collapse_key"),
+            expiration: try row.optionalDate("expiration"),
+            dismissalDate: try row.optionalDate("dismissal_date"),
+            acceptedAt: try row.date("accepted_at"),
+            createdBy: try row.string("created_by"),
+            progress: GroupSendProgress(
+                targeted: try row.int("targeted"), sent: try row.int("sent"), failed: try row.int("failed"),
+                downgraded: try row.int("downgraded"), coalesced: try row.int("coalesced"), skipped: try row.int("skipped"),
+                retrying: try row.int("retrying")),
+            expanded: try row.bool("expanded"),
+            finishedAt: try row.optionalDate("finished_at")
         )
     }
 

@@ -143,7 +143,7 @@ extension SQLPushStore {
 
     /// The ids among `ids` whose activity is active, locked (PostgreSQL, in id order) for the rest of the
     /// transaction, so that of concurrent state changes exactly one sees each of them active.
-    private static func activeAmong(_ session: any SQLSession, _ ids: [SQLValue], dialect: SQLDialect)
+    static func activeAmong(_ session: any SQLSession, _ ids: [SQLValue], dialect: SQLDialect)
         async throws(PushStoreError) -> Set<String>
     {
         var active = Set<String>()
@@ -162,7 +162,7 @@ extension SQLPushStore {
 
     /// Marks the activities ended (a dismissed one stays dismissed), keeping an end time and a dismissal
     /// date already set; returns the `returning` columns of the rows changed.
-    private static func end(
+    static func end(
         _ session: any SQLSession, _ ids: [SQLValue], at: Date, dismissalDate: Date?, returning: String
     ) async throws(PushStoreError) -> [SQLRow] {
         try await queryIn(
@@ -204,36 +204,44 @@ extension SQLPushStore {
         }
     }
 
-    package func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?)
+    package func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date)
         async throws(PushStoreError) -> Int
     {
         for (index, update) in updates.enumerated() {
             try Validation.identifier(update.activityId, field: "updates[\(index)].activityId")
         }
         guard !updates.isEmpty else { return 0 }
+        return try await run("recordContentStates") { session throws(PushStoreError) in
+            try await Self.recordContentState(session, updates, contentState: contentState, acceptedAt: acceptedAt)
+        }
+    }
+
+    /// ``recordContentState(_:contentState:acceptedAt:)`` inside a transaction.
+    static func recordContentState(
+        _ session: any SQLSession, _ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date
+    ) async throws(PushStoreError) -> Int {
         // nil (an end without a final state) keeps the stored state and records only the timestamp.
         let state: SQLValue = contentState.map { .text(String(decoding: $0.serialized(), as: UTF8.self)) } ?? .null
         // One statement per timestamp and chunk of ids: a group send issues (nearly) all its activities the
         // same whole-second timestamp. Oldest first, so an id given twice keeps its newest state.
         var idsByTimestamp = [Date: [SQLValue]]()
         for update in updates { idsByTimestamp[update.timestamp, default: []].append(.text(update.activityId)) }
-        let batches = idsByTimestamp.sorted { $0.key < $1.key }
-        return try await run("recordContentStates") { session throws(PushStoreError) in
-            var changed = 0
-            for (timestamp, ids) in batches {
-                changed += try await Self.queryIn(
-                    session,
-                    """
-                    UPDATE activities SET last_content_state = COALESCE(?, last_content_state), last_timestamp = ?,
-                        updated_at = ?
-                    WHERE (last_timestamp IS NULL OR last_timestamp <= ?) AND activity_id IN ({IN})
-                    RETURNING activity_id
-                    """,
-                    leading: [state, .date(timestamp), .date(timestamp), .date(timestamp)], values: ids
-                ).count
-            }
-            return changed
+        var changed = 0
+        for (timestamp, ids) in idsByTimestamp.sorted(by: { $0.key < $1.key }) {
+            changed += try await queryIn(
+                session,
+                """
+                UPDATE activities SET last_content_state = COALESCE(?, last_content_state), last_timestamp = ?,
+                    last_accepted_at = CASE WHEN last_accepted_at IS NULL OR last_accepted_at < ? THEN ? ELSE last_accepted_at END,
+                    updated_at = ?
+                WHERE (last_timestamp IS NULL OR last_timestamp <= ?) AND activity_id IN ({IN})
+                RETURNING activity_id
+                """,
+                leading: [state, .date(timestamp), .date(acceptedAt), .date(acceptedAt), .date(timestamp), .date(timestamp)],
+                values: ids
+            ).count
         }
+        return changed
     }
 
     package func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {

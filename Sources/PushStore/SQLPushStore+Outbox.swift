@@ -60,6 +60,7 @@ extension SQLPushStore {
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
                 items: records, values: RowDecoding.deliveryValues)
+            try await Self.countRetriedOutcomes(session, records, at: now)
             try await Self.insertRows(
                 session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
                 items: pending, values: RowDecoding.outboxValues)
@@ -144,6 +145,7 @@ extension SQLPushStore {
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
                 items: records, values: RowDecoding.deliveryValues)
+            try await Self.countRetriedOutcomes(session, records, at: at)
             return CompletionReport(records: records, notHeld: notHeld)
         }
     }

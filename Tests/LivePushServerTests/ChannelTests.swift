@@ -69,7 +69,8 @@ import Testing
 
         sender.enqueueChannelAnswers([.refused(status: 503, reason: "ServiceUnavailable"), .failed("connection reset")])
         let group = try await http.post("/v1/groups/party-1/update", key: Self.backend, #"{"contentState":{"hp":3}}"#)
-        #expect(group.status == 202 && group.json?["pushIds"]?.arrayValue?.count == 2, "one device push and one broadcast: \(group.text)")
+        #expect(group.status == 202 && group.json?["broadcastPushIds"]?.arrayValue?.count == 1 && group.json?["sendId"] != nil,
+                "one group send to the device and one broadcast: \(group.text)")
         #expect(await ServerHarness.eventually { sender.broadcasts.count == 3 && sender.requests.count == 1 })
         #expect(sender.broadcasts.allSatisfy { $0.expiration == nil }, "a channel that stores nothing gets expiration 0")
         let history = try await http.get("/v1/channels/\(id)", key: Self.backend)

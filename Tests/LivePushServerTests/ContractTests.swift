@@ -15,7 +15,7 @@ import Testing
         let document = try await ContractDocument(harness.http)
         var run = ContractRun(harness: harness, document: document)
         let operations = document.operations()
-        #expect(operations.count == 22)
+        #expect(operations.count == 23)
         let expectedFields: [String: Set<String>] = [
             "registerActivity": ActivityRegistrationBody.fields, "rotatePushToken": PushTokenRotationBody.fields,
             "storePushToStartToken": PushToStartTokenBody.fields, "activityEnded": EndedBody.fields,
@@ -99,7 +99,10 @@ import Testing
         update.dismissalDate = APIDate(now.addingTimeInterval(900))
         let ended = try await send(http, "POST", "/v1/groups/party-typed/end", backend, update, schema: "End", document)
         #expect(ended.status == 202, "\(ended.text)")
-        _ = try decoder.decode(AcceptedPushes.self, from: ended.data)
+        let groupSend = try decoder.decode(GroupSendView.self, from: ended.data)
+        #expect(groupSend.state == "accepted" && groupSend.groupId == "party-typed" && groupSend.broadcastPushIds.count == 1)
+        let progress = try await http.get("/v1/sends/\(groupSend.sendId)", key: backend)
+        #expect(try decoder.decode(GroupSendView.self, from: progress.data).sendId == groupSend.sendId, "\(progress.text)")
 
         let detail = try await http.get("/v1/activities/typed-1", key: backend)
         #expect(try decoder.decode(ActivityDetail.self, from: detail.data).activity.activityId == "typed-1")

@@ -218,12 +218,18 @@ import Testing
             #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: hex, groups: ["party"])).status == 201)
         }
         let update = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":5}}"#)
-        #expect(update.status == 202 && update.json?["pushIds"]?.arrayValue?.count == 3)
+        #expect(update.status == 202 && update.json?["state"]?.stringValue == "accepted", "\(update.text)")
+        let updated = try await harness.finishedGroupSend(update)
+        #expect(updated["counts"]?["targeted"]?.numberValue == 3 && updated["counts"]?["sent"]?.numberValue == 3, "\(updated)")
         let end = try await harness.http.post("/v1/activities/g2/end", key: ServerHarness.backendKey, #"{"contentState":{"hp":0},"dismissalDate":"+1m"}"#)
         #expect(end.status == 202)
         #expect(try await harness.store.activity(id: "g2")?.state == .ended)
         let groupEnd = try await harness.http.post("/v1/groups/party/end", key: ServerHarness.backendKey, #"{"contentState":{"hp":0}}"#)
-        #expect(groupEnd.status == 202 && groupEnd.json?["pushIds"]?.arrayValue?.count == 2)
+        #expect(groupEnd.status == 202)
+        // The ended member is skipped; the others get the end and are ended when their page is sent.
+        let ended = try await harness.finishedGroupSend(groupEnd)
+        #expect(ended["counts"]?["sent"]?.numberValue == 2 && ended["counts"]?["skipped"]?.numberValue == 1, "\(ended)")
+        for id in ["g1", "g3"] { #expect(try await harness.store.activity(id: id)?.state == .ended) }
         let again = try await harness.http.post("/v1/activities/g1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":9}}"#)
         #expect(again.status == 409 && again.errorRule == "active")
         #expect(await ServerHarness.eventually { sender.requests.count == 6 })
@@ -245,7 +251,9 @@ import Testing
         for hp in [1, 2] {
             #expect(try await harness.http.post("/v1/activities/t1/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":\#(hp)},"importance":"timeSensitive"}"#).status == 202)
         }
-        #expect(try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":7},"importance":"timeSensitive"}"#).status == 202)
+        let group = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":7},"importance":"timeSensitive"}"#)
+        #expect(group.status == 202)
+        #expect(try await harness.finishedGroupSend(group)["counts"]?["sent"]?.numberValue == 3)
         #expect(await ServerHarness.eventually { sender.requests.count == 5 })
         var sentTimestamps = [String: [Double]]()
         for request in sender.requests {

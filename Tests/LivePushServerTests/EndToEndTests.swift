@@ -170,7 +170,9 @@ import Testing
                 #expect(try await update(server, created.activityId, hp: round, priority: round % 2 == 0 ? 5 : 10).status == 202)
             }
         }
-        #expect(try await server.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":100},"priority":10}"#).status == 202)
+        let group = try await server.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":100},"priority":10}"#)
+        #expect(group.status == 202)
+        #expect(try await server.finishedGroupSend(group, timeout: 60)["state"]?.stringValue == "finished")
         #expect(try await ServerHarness.eventually(timeout: 60) { try await server.store.outboxDepth() == 0 })
         for created in activities {
             #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 100)

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import LiveActivity
 import LivePushServer
 import Logging
 @testable import PushStore
@@ -176,5 +177,19 @@ extension PushStore {
         return try await store.backend.read { session throws(PushStoreError) in
             try await session.first("SELECT COUNT(*) AS n FROM activities")?.int("n") ?? 0
         }
+    }
+}
+
+extension ServerHarness {
+    /// The progress of the group send a `POST /v1/groups/…` answered, once it has finished (or what it
+    /// was when `timeout` ran out).
+    func finishedGroupSend(_ answer: TestResponse, timeout: TimeInterval = 20) async throws -> JSONValue {
+        let sendId = try #require(answer.json?["sendId"]?.stringValue, "not a group send answer: \(answer.text)")
+        var progress = JSONValue.null
+        _ = try await Self.eventually(timeout: timeout) {
+            progress = try await http.get("/v1/sends/\(sendId)", key: Self.backendKey).json ?? .null
+            return progress["state"]?.stringValue == "finished"
+        }
+        return progress
     }
 }

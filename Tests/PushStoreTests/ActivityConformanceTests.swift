@@ -243,12 +243,12 @@ struct ActivityConformanceTests {
         try await withStore(kind) { store, _ in
             _ = try await store.register(Fixture.registration("a"))
             #expect(try await store.recordContentState(
-                [(activityId: "a", timestamp: Fixture.start + 20)], contentState: ["score": 2, "team": "red"]) == 1)
+                [(activityId: "a", timestamp: Fixture.start + 20)], contentState: ["score": 2, "team": "red"], acceptedAt: Fixture.start + 20) == 1)
             let newer = try #require(try await store.activity(id: "a"))
             #expect(newer.lastContentState == ["score": 2, "team": "red"])
             #expect(newer.lastTimestamp == Fixture.start + 20)
             #expect(try await store.recordContentState(
-                [(activityId: "a", timestamp: Fixture.start + 10)], contentState: ["score": 1]) == 0)
+                [(activityId: "a", timestamp: Fixture.start + 10)], contentState: ["score": 1], acceptedAt: Fixture.start + 10) == 0)
             let older = try #require(try await store.activity(id: "a"))
             #expect(older.lastContentState == ["score": 2, "team": "red"])
             #expect(older.lastTimestamp == Fixture.start + 20)
@@ -259,12 +259,12 @@ struct ActivityConformanceTests {
     func batchOperationsForAGroupSend(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             for id in ["a", "b", "c"] { _ = try await store.register(Fixture.registration(id)) }
-            _ = try await store.recordContentState([(activityId: "c", timestamp: Fixture.start + 50)], contentState: ["hp": 9])
+            _ = try await store.recordContentState([(activityId: "c", timestamp: Fixture.start + 50)], contentState: ["hp": 9], acceptedAt: Fixture.start)
 
             let changed = try await store.recordContentState(
                 [(activityId: "a", timestamp: Fixture.start + 10), (activityId: "missing", timestamp: Fixture.start + 10),
                  (activityId: "b", timestamp: Fixture.start + 11), (activityId: "c", timestamp: Fixture.start + 12)],
-                contentState: ["hp": 5])
+                contentState: ["hp": 5], acceptedAt: Fixture.start)
             #expect(changed == 2, "a and b; the missing one is skipped; c keeps its newer state")
             #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
             #expect(try await store.activity(id: "a")?.lastTimestamp == Fixture.start + 10)
@@ -272,7 +272,7 @@ struct ActivityConformanceTests {
             #expect(try await store.activity(id: "c")?.lastContentState == ["hp": 9])
 
             // An end without a final state: the timestamp moves on, the stored state stays.
-            #expect(try await store.recordContentState([(activityId: "a", timestamp: Fixture.start + 20)], contentState: nil) == 1)
+            #expect(try await store.recordContentState([(activityId: "a", timestamp: Fixture.start + 20)], contentState: nil, acceptedAt: Fixture.start) == 1)
             #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
             #expect(try await store.activity(id: "a")?.lastTimestamp == Fixture.start + 20)
 

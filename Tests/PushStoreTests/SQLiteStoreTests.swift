@@ -144,7 +144,11 @@ struct SQLiteStoreTests {
         try await sqlite.backend.transaction { session throws(PushStoreError) in
             try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
             try await session.execute("ALTER TABLE push_to_start_tokens DROP COLUMN token_valid_since")
-            for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels"] {
+            for column in ["outbox.send_id", "deliveries.send_id", "activities.last_accepted_at"] {
+                let parts = column.split(separator: ".")
+                try await session.execute("ALTER TABLE \(parts[0]) DROP COLUMN \(parts[1])")
+            }
+            for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages"] {
                 try await session.execute("DROP TABLE \(table)")
             }
             try await session.execute("DELETE FROM schema_migrations WHERE version > 1")

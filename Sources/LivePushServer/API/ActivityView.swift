@@ -44,6 +44,7 @@ extension DeliveryView {
         reason = record.reason
         attempts = record.attempts
         coalescedInto = record.coalescedInto?.lowercased
+        sendId = record.sendId?.lowercased
     }
 }
 

@@ -34,8 +34,9 @@ struct BackendRoutes: Sendable {
             }
             routes.post("groups/:groupId/\(kind.rawValue)") { request, context -> Response in
                 let groupId = try RouteInputs.pathId("groupId", context)
+                let principal = try context.requireIdentity().name
                 return try await idempotent.respond(request, context, status: .accepted) { body in
-                    try await pushes.send(kind, toGroup: groupId, try PushRequestBody.parse(body, kind: kind, now: clock.now()))
+                    try await pushes.send(kind, toGroup: groupId, try PushRequestBody.parse(body, kind: kind, now: clock.now()), createdBy: principal)
                 }
             }
         }
@@ -44,6 +45,9 @@ struct BackendRoutes: Sendable {
             return try await idempotent.respond(request, context, status: .accepted) { body in
                 try await pushes.start(user: userId, try PushRequestBody.parse(body, kind: .start, now: clock.now()))
             }
+        }
+        routes.get("sends/:sendId") { _, context -> Response in
+            APIResponse.json(try await pushes.groupSend(id: try RouteInputs.pathId("sendId", context)))
         }
         routes.get("activities/:activityId") { _, context -> Response in
             let detail = try await activities.detail(activityId: try RouteInputs.pathId("activityId", context))

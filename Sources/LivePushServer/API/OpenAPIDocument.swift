@@ -440,7 +440,8 @@ enum OpenAPIDocument {
           "outcome": {"type": "string", "enum": ["accepted", "rejected", "failed", "expired", "coalesced"]},
           "reason": {"type": "string"},
           "attempts": {"type": "integer"},
-          "coalescedInto": {"type": "string", "format": "uuid"}
+          "coalescedInto": {"type": "string", "format": "uuid"},
+          "sendId": {"type": "string", "format": "uuid", "description": "The group send the push belonged to (GET /v1/sends/{sendId})."}
         }
       },
       "Pending": {
@@ -520,6 +521,34 @@ enum OpenAPIDocument {
           }
         }
       },
+      "GroupSend": {
+        "type": "object",
+        "description": "A group send: one record when accepted, sent in pages of the group's members by the workers. The 202 answer carries every count at 0.",
+        "required": ["sendId", "groupId", "kind", "state", "acceptedAt", "counts", "broadcastPushIds"],
+        "properties": {
+          "sendId": {"type": "string", "format": "uuid"},
+          "groupId": {"type": "string"},
+          "kind": {"type": "string", "enum": ["update", "end"]},
+          "state": {"type": "string", "enum": ["accepted", "expanding", "sending", "finished"], "description": "accepted: no member handed out yet; expanding: members still being handed out; sending: all handed out, outcomes pending; finished: every push has its outcome."},
+          "acceptedAt": {"type": "string", "format": "date-time"},
+          "finishedAt": {"type": "string", "format": "date-time"},
+          "counts": {
+            "type": "object",
+            "required": ["targeted", "sent", "failed", "downgraded", "coalesced", "skipped", "retrying", "pending"],
+            "properties": {
+              "targeted": {"type": "integer", "description": "Members handed out so far."},
+              "sent": {"type": "integer", "description": "Accepted by APNs."},
+              "failed": {"type": "integer", "description": "Refused by APNs, undeliverable or expired."},
+              "downgraded": {"type": "integer", "description": "Sent at priority 5: the activity's hourly priority-10 budget was used."},
+              "coalesced": {"type": "integer", "description": "Not sent: a push accepted later for the activity, or a newer routine update to the group, replaced it."},
+              "skipped": {"type": "integer", "description": "Not sent: ended, dismissed or without a valid token when its page was sent."},
+              "retrying": {"type": "integer", "description": "Waiting for another attempt."},
+              "pending": {"type": "integer", "description": "Targeted and without an outcome yet (retrying included)."}
+            }
+          },
+          "broadcastPushIds": {"type": "array", "items": {"type": "string", "format": "uuid"}, "description": "The broadcasts to the channels linked to the group."}
+        }
+      },
       "Health": {
         "type": "object",
         "required": ["status", "outboxDepth"],
@@ -578,9 +607,21 @@ enum OpenAPIDocument {
         "headers": {"Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]}, "description": "Present on the stored answer given again for an Idempotency-Key."}},
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Accepted"}}}
       },
-      "Activity": {"description": "The activity.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Activity"}}}}
+      "Activity": {"description": "The activity.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Activity"}}}},
+      "GroupSendAccepted": {
+        "description": "Stored (durable): the workers send it in pages of the group's members; read its progress at GET /v1/sends/{sendId}. A replay of an Idempotency-Key carries the header Idempotent-Replayed: true.",
+        "headers": {"Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]}, "description": "Present on the stored answer given again for an Idempotency-Key."}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/GroupSend"}}}
+      }
     },
     "parameters": {
+      "sendId": {
+        "name": "sendId",
+        "in": "path",
+        "required": true,
+        "description": "The send id a group send answered (a UUID): 1 to 128 characters, counted after percent-decoding, none of them a control character; any other text names no send (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
+      },
       "channelId": {
         "name": "channelId",
         "in": "path",
@@ -633,6 +674,26 @@ enum OpenAPIDocument {
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "409": {"$ref": "#/components/responses/Conflict"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/sends/{sendId}": {
+      "get": {
+        "operationId": "getGroupSend",
+        "summary": "A group send's progress (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/sendId"}],
+        "responses": {
+          "200": {
+            "description": "The send and its counts so far.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/GroupSend"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "404": {"$ref": "#/components/responses/NotFound"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
       }
@@ -760,12 +821,12 @@ enum OpenAPIDocument {
     "/v1/groups/{groupId}/update": {
       "post": {
         "operationId": "updateGroup",
-        "summary": "Update every active activity of a group (backend); the others are listed as skipped",
+        "summary": "Update every active activity of a group (backend): answered at once with a send id, sent in pages",
         "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/groupId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Update"}}}},
         "responses": {
-          "202": {"$ref": "#/components/responses/Accepted"},
+          "202": {"$ref": "#/components/responses/GroupSendAccepted"},
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
@@ -781,12 +842,12 @@ enum OpenAPIDocument {
     "/v1/groups/{groupId}/end": {
       "post": {
         "operationId": "endGroup",
-        "summary": "End every active activity of a group (backend)",
+        "summary": "End every active activity of a group (backend): answered at once with a send id, sent in pages",
         "security": [{"backendKey": []}],
         "parameters": [{"$ref": "#/components/parameters/groupId"}, {"$ref": "#/components/parameters/idempotencyKey"}],
         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/End"}}}},
         "responses": {
-          "202": {"$ref": "#/components/responses/Accepted"},
+          "202": {"$ref": "#/components/responses/GroupSendAccepted"},
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},

@@ -41,34 +41,41 @@ final class PushService: Sendable {
         return try await accept(kind, content, activities: [activity], skipped: [], endCause: .backend).accepted
     }
 
-    /// Updates or ends every active activity of a group; the others are listed as skipped. Channels
+    /// Updates or ends every active activity of a group: one stored record (the payload and the options),
+    /// answered at once whatever the group's size; the workers send it in pages of its members. Channels
     /// linked to the group get the same update or end as one broadcast each.
-    func send(_ kind: LiveActivityEvent, toGroup groupId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
-        let members = try await stored { () async throws(PushStoreError) in try await store.activities(inGroup: groupId) }
+    func send(_ kind: LiveActivityEvent, toGroup groupId: String, _ content: PushContent, createdBy: String) async throws(DomainError) -> GroupSendView {
+        let hasMembers = try await stored { () async throws(PushStoreError) in try await store.groupHasMembers(groupId) }
         let channels = try await stored { () async throws(PushStoreError) in try await store.channels(linkedToGroup: groupId) }
-        guard !members.isEmpty || !channels.isEmpty else {
+        guard hasMembers || !channels.isEmpty else {
             throw .notFound("groupId", "no activity is registered in group '\(groupId)' and no channel is linked to it")
         }
-        var broadcast = AcceptedPushes()
-        if !channels.isEmpty {
-            // Checked before anything is written: a payload too large for a broadcast refuses the request.
-            broadcast = try await acceptBroadcasts(try await broadcastItems(kind, to: channels, content))
+        let now = clock.now()
+        // Checked before anything is written: a payload the devices or a broadcast would refuse refuses the request.
+        let timestamp = timestamps.next(for: "group:" + groupId, now: now, stored: nil)
+        let payload = try PushContent.validate(content.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? content.dismissalDate : nil))
+        let broadcastItems = channels.isEmpty ? [] : try await broadcastItems(kind, to: channels, content)
+        let send = GroupSend(
+            groupId: groupId, kind: kind, payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority,
+            importance: content.importance, collapseKey: content.collapseId,
+            expiration: content.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
+            dismissalDate: kind == .end ? (content.dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)) : nil,
+            acceptedAt: now, createdBy: createdBy, expanded: !hasMembers, finishedAt: hasMembers ? nil : now)
+        if hasMembers {
+            try await stored { () async throws(PushStoreError) in try await store.createGroupSend(send) }
+            signal.wake(items: configuration.workerCount)
+            logger.info("group send accepted", metadata: ["sendId": "\(send.sendId)", "groupId": "\(groupId)", "kind": "\(kind.rawValue)"])
         }
-        guard !members.isEmpty else { return broadcast }
-        var eligible: [ActivityRecord] = []
-        var skipped: [AcceptedPushes.Skipped] = []
-        for activity in members {
-            if let refusal = Eligibility.refusalToAccept(activity) {
-                // Ended and dismissed members are simply no longer part of the group's audience.
-                if activity.state == .active { skipped.append(.init(activityId: activity.activityId, reason: refusal.message)) }
-            } else {
-                eligible.append(activity)
-            }
-        }
-        var answer = try await accept(kind, content, activities: eligible, skipped: skipped, endCause: .backend).accepted
-        answer.pushIds += broadcast.pushIds
-        answer.downgraded += broadcast.downgraded
-        return answer
+        let broadcast = broadcastItems.isEmpty ? AcceptedPushes() : try await acceptBroadcasts(broadcastItems)
+        return GroupSendView(send, broadcastPushIds: broadcast.pushIds)
+    }
+
+    /// A group send's progress.
+    func groupSend(id: String) async throws(DomainError) -> GroupSendView {
+        guard let uuid = UUID(uuidString: id),
+              let send = try await stored({ () async throws(PushStoreError) in try await store.groupSend(id: uuid) })
+        else { throw .notFound("sendId", "no group send '\(id)'") }
+        return GroupSendView(send, broadcastPushIds: [])
     }
 
     /// Starts an activity on every device of a user that has a valid push-to-start token for the type.
@@ -228,7 +235,7 @@ final class PushService: Sendable {
         guard !activityIds.isEmpty else { return [] }
         do {
             _ = try await store.recordContentState(
-                activityIds.map { (activityId: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState)
+                activityIds.map { (activityId: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState, acceptedAt: now)
             if kind == .end {
                 let ended = try await store.markEnded(
                     activityIds: activityIds, at: now,

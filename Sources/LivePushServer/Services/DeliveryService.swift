@@ -12,10 +12,10 @@ final class DeliveryService: Service, Sendable {
     let store: any PushStore
     let sender: any PushSending
     let configuration: ServerConfiguration
-    private let metrics: ServerMetrics
+    let metrics: ServerMetrics
     let clock: any WallClock
     let logger: Logger
-    private let webhook: any DomainEvents
+    let webhook: any DomainEvents
     private let signal: OutboxSignal
     private let listening: ListeningGate
     private let stopping = Locked(false)
@@ -68,7 +68,10 @@ final class DeliveryService: Service, Sendable {
         // With a stable instance id, a restarted process takes back the claims it held when it died.
         do {
             let released = try await store.release(owner: owner)
-            if released > 0 { logger.info("took back claims left by an earlier run", metadata: ["owner": "\(owner)", "count": "\(released)"]) }
+            let pages = try await store.releasePages(owner: owner)
+            if released + pages > 0 {
+                logger.info("took back claims left by an earlier run", metadata: ["owner": "\(owner)", "pushes": "\(released)", "groupPages": "\(pages)"])
+            }
         } catch {
             logger.error("releasing earlier claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
         }
@@ -76,37 +79,62 @@ final class DeliveryService: Service, Sendable {
             // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
             let seen = signal.generation
             if isStopping { break }
-            let items: [OutboxItem]
-            do {
-                items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
-            } catch {
-                logger.error("claiming from the outbox failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
-                await signal.wait(after: seen, timeout: pollInterval)
-                continue
-            }
-            if items.isEmpty {
+            // Outbox pushes first (single sends, retries, broadcasts), then the next page of a group send.
+            let sentPushes = await sendOutboxBatch(owner: owner)
+            if isStopping { break }
+            let sentPage = await sendNextPage(owner: owner)
+            if sentPushes == nil && sentPage == nil {
                 // Until this process accepts pushes, or the poll interval passes (retries coming due, pushes
                 // accepted by other instances), or stop() is called.
                 await signal.wait(after: seen, timeout: pollInterval)
-                continue
             }
-            let activities = await targetActivities(of: items)
-            let results = await withTaskGroup(of: DeliveryResult?.self) { group in
-                for item in items {
-                    group.addTask { await self.process(item, owner: owner, activities: activities) }
-                }
-                var out: [DeliveryResult] = []
-                for await result in group { if let result { out.append(result) } }
-                return out
-            }
-            await finish(results, owner: owner)
         }
         do {
             let released = try await store.release(owner: owner)
-            if released > 0 { logger.info("released outbox claims", metadata: ["owner": "\(owner)", "count": "\(released)"]) }
+            let pages = try await store.releasePages(owner: owner)
+            if released + pages > 0 {
+                logger.info("released claims", metadata: ["owner": "\(owner)", "pushes": "\(released)", "groupPages": "\(pages)"])
+            }
         } catch {
-            logger.error("releasing outbox claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+            logger.error("releasing claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
         }
+    }
+
+    /// Claims and sends one batch of due outbox pushes; nil when there was none (or the claim failed).
+    private func sendOutboxBatch(owner: String) async -> Int? {
+        let items: [OutboxItem]
+        do {
+            items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
+        } catch {
+            logger.error("claiming from the outbox failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+            return nil
+        }
+        guard !items.isEmpty else { return nil }
+        let activities = await targetActivities(of: items)
+        let results = await withTaskGroup(of: DeliveryResult?.self) { group in
+            for item in items {
+                group.addTask { await self.process(item, owner: owner, activities: activities) }
+            }
+            var out: [DeliveryResult] = []
+            for await result in group { if let result { out.append(result) } }
+            return out
+        }
+        await finish(results, owner: owner)
+        return items.count
+    }
+
+    /// Claims and sends the next page of a group send; nil when there was none (or the claim failed).
+    private func sendNextPage(owner: String) async -> Int? {
+        let page: GroupSendPage?
+        do {
+            page = try await store.claimPage(owner: owner, pageSize: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
+        } catch {
+            logger.error("claiming a group page failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+            return nil
+        }
+        guard let page else { return nil }
+        await sendPage(page, owner: owner)
+        return page.activities.count
     }
 
     private var pollInterval: Duration { .milliseconds(Int(configuration.pollInterval * 1000)) }
@@ -265,7 +293,7 @@ final class DeliveryService: Service, Sendable {
         return known.rawValue
     }
 
-    private func invalidate(_ target: ResolvedTarget, item: OutboxItem, reason: APNsReason, at date: Date) async {
+    func invalidate(_ target: ResolvedTarget, item: OutboxItem, reason: APNsReason, at date: Date) async {
         do {
             switch item.target {
             case .activity:

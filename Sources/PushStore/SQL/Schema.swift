@@ -194,6 +194,55 @@ enum Schema {
             "CREATE INDEX channels_bundle ON channels (bundle_id, deleted_at)",
             "CREATE INDEX channels_group ON channels (group_id)",
         ],
+        // 5: group sends, one record per accepted request, expanded in pages by the workers; the pages out
+        // with a worker; the group send of an outbox retry and of a history record; when each activity last
+        // took a push (to the fraction of a second), which a group send expanded later compares with its own.
+        [
+            """
+            CREATE TABLE group_sends (
+                send_id TEXT PRIMARY KEY,
+                group_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                payload {BLOB} NOT NULL,
+                timestamp {REAL} NOT NULL,
+                requested_priority {INT} NOT NULL,
+                importance TEXT NOT NULL,
+                collapse_key TEXT,
+                expiration {REAL},
+                dismissal_date {REAL},
+                accepted_at {REAL} NOT NULL,
+                created_by TEXT NOT NULL,
+                next_member TEXT NOT NULL,
+                expanded {INT} NOT NULL,
+                open_pages {INT} NOT NULL,
+                targeted {INT} NOT NULL,
+                sent {INT} NOT NULL,
+                failed {INT} NOT NULL,
+                downgraded {INT} NOT NULL,
+                coalesced {INT} NOT NULL,
+                skipped {INT} NOT NULL,
+                retrying {INT} NOT NULL,
+                finished_at {REAL}
+            )
+            """,
+            "CREATE INDEX group_sends_open ON group_sends (expanded, accepted_at, send_id)",
+            "CREATE INDEX group_sends_group ON group_sends (group_id, accepted_at)",
+            """
+            CREATE TABLE group_send_pages (
+                send_id TEXT NOT NULL,
+                first_id TEXT NOT NULL,
+                last_id TEXT NOT NULL,
+                claim_owner TEXT NOT NULL,
+                claim_until {REAL} NOT NULL,
+                PRIMARY KEY (send_id, first_id)
+            )
+            """,
+            "CREATE INDEX group_send_pages_until ON group_send_pages (claim_until)",
+            "CREATE INDEX group_send_pages_owner ON group_send_pages (claim_owner)",
+            "ALTER TABLE outbox ADD COLUMN send_id TEXT",
+            "ALTER TABLE deliveries ADD COLUMN send_id TEXT",
+            "ALTER TABLE activities ADD COLUMN last_accepted_at {REAL}",
+        ],
     ]
 
     /// The migrations with the column types of one database.

@@ -48,6 +48,8 @@ package struct DeliveryView: Codable, Sendable, Hashable {
     package var reason: String?
     package var attempts: Int
     package var coalescedInto: String?
+    /// The group send the push belonged to (`GET /v1/sends/{sendId}`), if any.
+    package var sendId: String?
 }
 
 /// A push still in the outbox.
@@ -123,6 +125,42 @@ package struct AcceptedPushes: Codable, Sendable, Hashable {
     package var coalesced: [Coalesced] = []
     package var downgraded: [Downgraded] = []
     package var skipped: [Skipped] = []
+}
+
+/// A group send: its id (to read its progress at `GET /v1/sends/{sendId}`) and how far it has come. The
+/// 202 answer of `POST /v1/groups/{groupId}/update|end` is this, with every count 0; the pushes go out in
+/// pages of the group's members (so the answer takes as long for 100,000 members as for 10).
+package struct GroupSendView: Codable, Sendable, Hashable {
+    package struct Counts: Codable, Sendable, Hashable {
+        /// Members handed out to be sent so far (all of them once `state` is `sending` or `finished`).
+        package var targeted: Int
+        /// Accepted by APNs.
+        package var sent: Int
+        /// Refused by APNs, undeliverable, or expired.
+        package var failed: Int
+        /// Sent at priority 5 because the activity's priority-10 budget was used.
+        package var downgraded: Int
+        /// Not sent: a push accepted later for the activity, or a newer routine group update, replaced it.
+        package var coalesced: Int
+        /// Not sent: the member was ended, dismissed or without a valid token when its turn came.
+        package var skipped: Int
+        /// Waiting for another attempt (APNs or the connection failed).
+        package var retrying: Int
+        /// Not yet sent, coalesced, skipped or failed (retrying included).
+        package var pending: Int
+    }
+
+    package var sendId: String
+    package var groupId: String
+    package var kind: String
+    /// `accepted` (no member handed out yet), `expanding` (members still being handed out), `sending` (all
+    /// handed out, outcomes pending) or `finished`.
+    package var state: String
+    package var acceptedAt: Date
+    package var finishedAt: Date?
+    package var counts: Counts
+    /// The broadcasts to the channels linked to the group (their push ids), sent besides the members.
+    package var broadcastPushIds: [String]
 }
 
 /// Every refusal: `{"error":{"field":…,"rule":…,"message":…}}` (`field` is null when no one field is at fault).

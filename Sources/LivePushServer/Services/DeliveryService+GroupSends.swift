@@ -1,0 +1,214 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Logging
+import PushStore
+
+extension DeliveryService {
+    /// Sends one claimed page of a group send: each member's plan, the priority-10 budget for those sent,
+    /// the pushes concurrently, then every outcome, retry, content state and end in one store call. When
+    /// the store cannot take them, the page's claim expires and the page is sent again (harmless: its push
+    /// ids and timestamps are the same, so the device keeps one).
+    func sendPage(_ page: GroupSendPage, owner: String) async {
+        let send = page.send
+        let now = clock.now()
+        var outcome = GroupSendPageOutcome()
+        var planned: [(activity: ActivityRecord, timestamp: Date)] = []
+        for activity in page.activities {
+            let pushId = GroupSendPlan.pushId(sendId: send.sendId, activityId: activity.activityId)
+            switch GroupSendPlan.plan(activity, in: page, now: now) {
+            case .send(let timestamp): planned.append((activity, timestamp))
+            case .skipped: outcome.skipped += 1
+            case .expired:
+                outcome.records.append(record(send, pushId: pushId, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                                              result: DeliveryResult(pushId: pushId, outcome: .expired, reason: "expired before it could be sent", attempts: 0)))
+            case .coalesced(let reason, let by):
+                var entry = record(send, pushId: pushId, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                                   result: DeliveryResult(pushId: pushId, outcome: .coalesced, reason: reason, attempts: 0))
+                entry.coalescedInto = by
+                outcome.records.append(entry)
+            }
+        }
+        let budgets: [String: BudgetDecision]
+        do {
+            budgets = try await budgetDecisions(send, for: planned.map(\.activity), now: now)
+        } catch {
+            logger.error("checking a group page's priority-10 budget failed; the page will be sent again", metadata: [
+                "sendId": "\(send.sendId)", "error": "\(error)"])
+            return
+        }
+        let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
+        metrics.recordAccepted(items.count)
+        let sent = await withTaskGroup(of: (PagePush, PageSendResult).self) { group in
+            for push in items {
+                group.addTask { (push, await self.sendOnce(push.item, to: push.activity)) }
+            }
+            var out: [(PagePush, PageSendResult)] = []
+            out.reserveCapacity(items.count)
+            for await result in group { out.append(result) }
+            return out
+        }
+        let recordedAt = clock.now()
+        for (push, result) in sent {
+            switch result {
+            case .final(let delivery): outcome.records.append(DeliveryRecord(push.item, delivery, recordedAt: recordedAt))
+            case .retry(let retry): outcome.retries.append(retry)
+            }
+            // Accepted for the activity (sent, or to be retried): its content and timestamp are recorded.
+            outcome.contentStates.append((push.activity.activityId, push.timestamp))
+            if send.kind == .end { outcome.ended.append(push.activity.activityId) }
+        }
+        outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
+        await complete(page, owner: owner, outcome: outcome, activities: page.activities)
+    }
+
+    /// A page's push to one member, with the timestamp it carries.
+    struct PagePush: Sendable {
+        var item: OutboxItem
+        var activity: ActivityRecord
+        var timestamp: Date
+    }
+
+    /// One push per planned member: the send's payload with the member's timestamp (encoded once per
+    /// distinct timestamp), at priority 10 within its budget, else 5 with the reason.
+    private func pageItems(
+        _ send: GroupSend, planned: [(activity: ActivityRecord, timestamp: Date)], budgets: [String: BudgetDecision], now: Date,
+        outcome: inout GroupSendPageOutcome
+    ) -> [PagePush] {
+        var template = try? LiveActivityPayload.decode(from: send.payload)
+        var bodies: [Date: Data] = [send.timestamp: send.payload]
+        var items: [PagePush] = []
+        items.reserveCapacity(planned.count)
+        for (activity, timestamp) in planned {
+            let pushId = GroupSendPlan.pushId(sendId: send.sendId, activityId: activity.activityId)
+            let (priority, downgrade) = PushService.priority(send.requestedPriority, for: activity, decision: budgets[activity.activityId])
+            var body = bodies[timestamp]
+            if body == nil, template != nil {
+                template?.timestamp = timestamp
+                body = try? template?.validatedBody()
+                bodies[timestamp] = body
+            }
+            guard let body else {
+                outcome.records.append(record(send, pushId: pushId, activity: activity, priority: priority, downgrade: downgrade,
+                                              result: DeliveryResult(pushId: pushId, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp", attempts: 0)))
+                continue
+            }
+            if downgrade != nil {
+                outcome.downgraded += 1
+                metrics.recordDowngrade()
+            }
+            items.append(PagePush(item: OutboxItem(
+                pushId: pushId, target: .activity(id: activity.activityId), kind: send.kind, payload: body, priority: priority,
+                requestedPriority: send.requestedPriority, importance: send.importance, downgradeReason: downgrade,
+                collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt, sendId: send.sendId
+            ), activity: activity, timestamp: timestamp))
+        }
+        return items
+    }
+
+    /// The history entry of a push that was never sent.
+    private func record(_ send: GroupSend, pushId: UUID, activity: ActivityRecord, priority: APNsPriority, downgrade: String?,
+                        result: DeliveryResult) -> DeliveryRecord {
+        DeliveryRecord(
+            pushId: pushId, target: .activity(id: activity.activityId), kind: send.kind, acceptedAt: send.acceptedAt, sentAt: nil,
+            priority: priority, requestedPriority: send.requestedPriority, downgradeReason: downgrade, apnsId: nil, status: nil,
+            reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil, recordedAt: clock.now(),
+            sendId: send.sendId)
+    }
+
+    /// For a priority-10 send: each member's hourly budget checked and counted in one store step.
+    private func budgetDecisions(_ send: GroupSend, for activities: [ActivityRecord], now: Date)
+        async throws(PushStoreError) -> [String: BudgetDecision]
+    {
+        guard send.requestedPriority == .immediate, !activities.isEmpty else { return [:] }
+        let requests = activities.map { activity in
+            (activityId: activity.activityId,
+             limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget)
+        }
+        return try await store.consumeHighPriority(requests, at: now)
+    }
+
+    enum PageSendResult: Sendable {
+        case final(DeliveryResult)
+        /// The push as an outbox item for a later attempt.
+        case retry(OutboxItem)
+    }
+
+    /// One attempt at a group push to `activity` (its token as read with the page).
+    private func sendOnce(_ item: OutboxItem, to activity: ActivityRecord) async -> PageSendResult {
+        let target = ResolvedTarget(token: activity.pushToken, bundleId: activity.bundleId)
+        let request: APNsRequest
+        do {
+            let headers = try APNsRequestHeaders.liveActivity(
+                bundleID: target.bundleId, priority: item.priority,
+                expiration: item.expiration.map(APNsExpiration.at) ?? .serverDefault,
+                collapseID: item.collapseKey, apnsID: item.pushId)
+            request = APNsRequest(token: target.token, headers: headers, body: item.payload)
+        } catch {
+            return .final(DeliveryResult(pushId: item.pushId, outcome: .rejected, reason: error.description, attempts: 0))
+        }
+        let sendStarted = clock.now()
+        let outcome = await sender.deliver(request)
+        let sentAt = clock.now()
+        let attempts = outcome.attempts
+        switch DeliveryDecision.classify(outcome) {
+        case .accepted(let apnsId):
+            return .final(DeliveryResult(pushId: item.pushId, outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts))
+        case .invalidToken(let status, let reason, let apnsId):
+            await invalidate(target, item: item, reason: reason, at: sendStarted)
+            return .final(DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status,
+                                         reason: reason.rawValue, attempts: attempts))
+        case .rejected(let status, let reason, let apnsId):
+            return .final(DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status,
+                                         reason: reason, attempts: attempts))
+        case .retryLater(let lastError, let status):
+            let next = sentAt.addingTimeInterval(configuration.outboxRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1)))
+            if let expiration = item.expiration, next >= expiration {
+                return .final(DeliveryResult(pushId: item.pushId, outcome: .expired, sentAt: sentAt, status: status,
+                                             reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts))
+            }
+            return .retry(retryItem(item, attempts: attempts, at: next, lastError: lastError))
+        case .interrupted:
+            return .retry(retryItem(item, attempts: 0, at: sentAt, lastError: "interrupted by shutdown"))
+        }
+    }
+
+    private func retryItem(_ item: OutboxItem, attempts: Int, at next: Date, lastError: String) -> OutboxItem {
+        var retry = item
+        retry.attempts = attempts
+        retry.nextAttemptAt = next
+        retry.lastError = DeliveryResult.shortened(lastError)
+        return retry
+    }
+
+    /// Records the page; then counts, logs, and tells the webhook about the ends.
+    private func complete(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, activities: [ActivityRecord]) async {
+        let now = clock.now()
+        let report: GroupSendPageReport
+        do {
+            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now)
+        } catch {
+            logger.error("recording a group page failed; it will be sent again when its claim expires", metadata: [
+                "sendId": "\(page.send.sendId)", "first": "\(page.firstId)", "error": "\(error)"])
+            return
+        }
+        guard report.held else {
+            logger.warning("a group page's claim was taken over before its outcomes were recorded", metadata: [
+                "sendId": "\(page.send.sendId)", "first": "\(page.firstId)"])
+            return
+        }
+        for record in outcome.records {
+            let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
+            metrics.recordOutcome(record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
+                                  latency: .milliseconds(Int64(elapsed * 1000)))
+        }
+        metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
+        if !report.endedNow.isEmpty {
+            let users = Dictionary(activities.map { ($0.activityId, $0.userId) }, uniquingKeysWith: { first, _ in first })
+            await webhook.notify(report.endedNow.map { .activityEnded($0, userId: users[$0] ?? nil, cause: .backend, at: now) })
+        }
+        logger.debug("group page sent", metadata: [
+            "sendId": "\(page.send.sendId)", "members": "\(page.activities.count)", "records": "\(outcome.records.count)",
+            "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)"])
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// The ``GroupSendStore`` operations.
+extension SQLPushStore {
+    package func createGroupSend(_ send: GroupSend) async throws(PushStoreError) {
+        try Validation.identifier(send.groupId, field: "groupId")
+        try Validation.identifier(send.createdBy, field: "createdBy", max: 200)
+        try Validation.priority(send.requestedPriority, field: "requestedPriority")
+        try Validation.optionalIdentifier(send.collapseKey, field: "collapseKey", max: 64)
+        guard send.kind != .start else {
+            throw .invalidInput(field: "kind", rule: "is start; a group send is an update or an end")
+        }
+        let columns = [
+            "send_id", "group_id", "kind", "payload", "timestamp", "requested_priority", "importance", "collapse_key",
+            "expiration", "dismissal_date", "accepted_at", "created_by", "next_member", "expanded", "open_pages",
+            "targeted", "sent", "failed", "downgraded", "coalesced", "skipped", "retrying", "finished_at",
+        ]
+        let values: [SQLValue] = [
+            .uuid(send.sendId), .text(send.groupId), .text(send.kind.rawValue), .blob(send.payload), .date(send.timestamp),
+            .int(send.requestedPriority.rawValue), .text(send.importance.rawValue), .text(send.collapseKey),
+            .date(send.expiration), .date(send.dismissalDate), .date(send.acceptedAt), .text(send.createdBy), .text(""),
+            .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .null,
+        ]
+        let dialect = self.dialect
+        try await run("createGroupSend") { session throws(PushStoreError) in
+            if try await session.first("SELECT send_id FROM group_sends WHERE send_id = ?", [.uuid(send.sendId)]) != nil {
+                throw .conflict(detail: "group send \(send.sendId.uuidString.lowercased()) exists")
+            }
+            try await Self.insertRows(session, dialect: dialect, table: "group_sends", columns: columns, rows: [values])
+        }
+    }
+
+    package func groupSend(id: UUID) async throws(PushStoreError) -> GroupSend? {
+        try await run("groupSend", readOnly: true) { session throws(PushStoreError) in
+            try await session.first("SELECT * FROM group_sends WHERE send_id = ?", [.uuid(id)]).map(RowDecoding.groupSend)
+        }
+    }
+
+    package func groupHasMembers(_ group: String) async throws(PushStoreError) -> Bool {
+        try Validation.identifier(group, field: "group")
+        return try await run("groupHasMembers", readOnly: true) { session throws(PushStoreError) in
+            try await session.first("SELECT activity_id FROM activity_groups WHERE group_name = ? LIMIT 1", [.text(group)]) != nil
+        }
+    }
+
+    package func claimPage(owner: String, pageSize: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> GroupSendPage? {
+        try Validation.claim(owner: owner, limit: pageSize, lease: lease, of: "members")
+        let dialect = self.dialect
+        let until = now.addingTimeInterval(lease)
+        return try await run("claimPage") { session throws(PushStoreError) -> GroupSendPage? in
+            // A page whose claimer died (or stopped) first: it was handed out before any new one.
+            if let row = try await session.first(
+                """
+                UPDATE group_send_pages SET claim_owner = ?, claim_until = ?
+                WHERE (send_id, first_id) IN (
+                    SELECT send_id, first_id FROM group_send_pages WHERE claim_until <= ?
+                    ORDER BY claim_until, send_id, first_id LIMIT 1\(dialect.skipLockedClause)
+                )
+                RETURNING send_id, first_id, last_id
+                """,
+                [.text(owner), .date(until), .date(now)])
+            {
+                guard let sendRow = try await session.first("SELECT * FROM group_sends WHERE send_id = ?", [try row.value("send_id")]) else {
+                    throw .database(detail: "page of a missing group send \(try row.string("send_id"))")
+                }
+                return try await Self.page(session, send: try RowDecoding.groupSend(sendRow),
+                                           first: try row.string("first_id"), last: try row.string("last_id"))
+            }
+            // Else the next members of the oldest send still being expanded. A send found empty is expanded;
+            // look at the next one (a few per call: each costs one indexed read).
+            for _ in 0..<8 {
+                guard let row = try await session.first(
+                    "SELECT * FROM group_sends WHERE expanded = 0 ORDER BY accepted_at, send_id LIMIT 1\(dialect.forUpdateClause)", [])
+                else { return nil }
+                let send = try RowDecoding.groupSend(row)
+                let ids = try await session.query(
+                    "SELECT activity_id FROM activity_groups WHERE group_name = ? AND activity_id > ? ORDER BY activity_id LIMIT ?",
+                    [.text(send.groupId), .text(try row.string("next_member")), .int(pageSize)]
+                ) { row throws(PushStoreError) in try row.string("activity_id") }
+                guard let first = ids.first, let last = ids.last else {
+                    try await session.execute(
+                        """
+                        UPDATE group_sends SET expanded = 1,
+                            finished_at = CASE WHEN open_pages = 0 AND retrying = 0 THEN ? ELSE finished_at END
+                        WHERE send_id = ?
+                        """, [.date(now), .uuid(send.sendId)])
+                    continue
+                }
+                try await session.execute(
+                    "INSERT INTO group_send_pages (send_id, first_id, last_id, claim_owner, claim_until) VALUES (?, ?, ?, ?, ?)",
+                    [.uuid(send.sendId), .text(first), .text(last), .text(owner), .date(until)])
+                try await session.execute(
+                    """
+                    UPDATE group_sends SET next_member = ?, open_pages = open_pages + 1, targeted = targeted + ?, expanded = ?
+                    WHERE send_id = ?
+                    """, [.text(last), .int(ids.count), .int(ids.count < pageSize ? 1 : 0), .uuid(send.sendId)])
+                return try await Self.page(session, send: send, first: first, last: last)
+            }
+            return nil
+        }
+    }
+
+    /// The page `first...last` of `send`: its members as stored now, and a newer routine update that
+    /// replaces it.
+    private static func page(_ session: any SQLSession, send: GroupSend, first: String, last: String)
+        async throws(PushStoreError) -> GroupSendPage
+    {
+        let activities = try await session.query(
+            """
+            SELECT a.* FROM activity_groups g JOIN activities a ON a.activity_id = g.activity_id
+            WHERE g.group_name = ? AND g.activity_id >= ? AND g.activity_id <= ? ORDER BY g.activity_id
+            """, [.text(send.groupId), .text(first), .text(last)]
+        ) { row throws(PushStoreError) in try RowDecoding.activity(row) }
+        var newer: UUID?
+        if send.isCoalescable {
+            newer = try await session.first(
+                """
+                SELECT send_id FROM group_sends WHERE group_id = ? AND kind = 'update' AND importance = 'routine'
+                    AND accepted_at > ? ORDER BY accepted_at DESC LIMIT 1
+                """, [.text(send.groupId), .date(send.acceptedAt)]
+            ).map { row throws(PushStoreError) in try row.uuid("send_id") }
+        }
+        return GroupSendPage(send: send, firstId: first, lastId: last, activities: activities, supersededBy: newer)
+    }
+
+    package func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date)
+        async throws(PushStoreError) -> GroupSendPageReport
+    {
+        try Validation.identifier(owner, field: "owner")
+        try Validation.batch(outcome.retries, field: "retries", pushId: \.pushId) { item, field throws(PushStoreError) in
+            var unclaimed = item
+            unclaimed.claim = nil
+            try Validation.outboxItem(unclaimed, field: field)
+        }
+        let records = outcome.records.map { record in
+            var shortened = record
+            shortened.reason = record.reason.map { DeliveryResult.shortened($0) }
+            return shortened
+        }
+        let dialect = self.dialect
+        let send = page.send
+        return try await run("completePage") { session throws(PushStoreError) -> GroupSendPageReport in
+            let held = try await session.query(
+                "DELETE FROM group_send_pages WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
+                [.uuid(send.sendId), .text(page.firstId), .text(owner)])
+            guard !held.isEmpty else { return GroupSendPageReport(held: false, endedNow: []) }
+            // Push ids are derived from the send and the activity: a page sent twice records each push once.
+            try await Self.insertRows(
+                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
+                items: records, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.deliveryValues)
+            try await Self.insertRows(
+                session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
+                items: outcome.retries, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.outboxValues)
+            if !outcome.contentStates.isEmpty {
+                _ = try await Self.recordContentState(session, outcome.contentStates, contentState: outcome.contentState,
+                                                      acceptedAt: send.acceptedAt)
+            }
+            var endedNow: [String] = []
+            if !outcome.ended.isEmpty {
+                let ids = outcome.ended.sorted().map { SQLValue.text($0) }
+                let active = try await Self.activeAmong(session, ids, dialect: dialect)
+                _ = try await Self.end(session, ids, at: at, dismissalDate: send.dismissalDate, returning: "activity_id")
+                endedNow = outcome.ended.filter { active.contains($0) }
+            }
+            let counts = Self.outcomeCounts(records)
+            try await session.execute(
+                """
+                UPDATE group_sends SET sent = sent + ?, failed = failed + ?, coalesced = coalesced + ?, skipped = skipped + ?,
+                    downgraded = downgraded + ?, retrying = retrying + ?, open_pages = open_pages - 1
+                WHERE send_id = ?
+                """,
+                [.int(counts.sent), .int(counts.failed), .int(counts.coalesced), .int(outcome.skipped), .int(outcome.downgraded),
+                 .int(outcome.retries.count), .uuid(send.sendId)])
+            try await Self.finishIfDone(session, sendId: send.sendId, at: at)
+            return GroupSendPageReport(held: true, endedNow: endedNow)
+        }
+    }
+
+    package func releasePages(owner: String) async throws(PushStoreError) -> Int {
+        try Validation.identifier(owner, field: "owner")
+        return try await run("releasePages") { session throws(PushStoreError) in
+            try await session.query(
+                "UPDATE group_send_pages SET claim_until = ? WHERE claim_owner = ? RETURNING first_id",
+                [.date(Date(timeIntervalSince1970: 0)), .text(owner)]
+            ).count
+        }
+    }
+
+    /// Adds the outcomes of group sends' retried pushes (outbox items that left the outbox) to their sends.
+    static func countRetriedOutcomes(_ session: any SQLSession, _ records: [DeliveryRecord], at: Date) async throws(PushStoreError) {
+        var bySend = [UUID: [DeliveryRecord]]()
+        for record in records { if let sendId = record.sendId { bySend[sendId, default: []].append(record) } }
+        for (sendId, records) in bySend.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            let counts = outcomeCounts(records)
+            try await session.execute(
+                """
+                UPDATE group_sends SET sent = sent + ?, failed = failed + ?, coalesced = coalesced + ?, retrying = retrying - ?
+                WHERE send_id = ?
+                """, [.int(counts.sent), .int(counts.failed), .int(counts.coalesced), .int(records.count), .uuid(sendId)])
+            try await finishIfDone(session, sendId: sendId, at: at)
+        }
+    }
+
+    private static func outcomeCounts(_ records: [DeliveryRecord]) -> (sent: Int, failed: Int, coalesced: Int) {
+        var counts = (sent: 0, failed: 0, coalesced: 0)
+        for record in records {
+            switch record.outcome {
+            case .accepted: counts.sent += 1
+            case .rejected, .failed, .expired: counts.failed += 1
+            case .coalesced: counts.coalesced += 1
+            }
+        }
+        return counts
+    }
+
+    private static func finishIfDone(_ session: any SQLSession, sendId: UUID, at: Date) async throws(PushStoreError) {
+        try await session.execute(
+            """
+            UPDATE group_sends SET finished_at = ?
+            WHERE send_id = ? AND finished_at IS NULL AND expanded = 1 AND open_pages = 0 AND retrying = 0
+            """, [.date(at), .uuid(sendId)])
+    }
+}
