@@ -37,6 +37,13 @@ enum Migrator {
             }
             return applied
         }
+        if !applied.isEmpty {
+            // A read connection that loaded the schema before the migration sees the change at its next
+            // statement; make that this one, so that no query's `SELECT *` is described by the old schema.
+            _ = try await backend.read { session throws(PushStoreError) in
+                try await session.query("SELECT version FROM schema_migrations LIMIT 1")
+            }
+        }
         if applied.isEmpty {
             logger.debug("store schema is current", metadata: ["backend": "\(dialect.name)"])
         } else {

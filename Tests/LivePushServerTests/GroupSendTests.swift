@@ -1,0 +1,147 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import LivePushServer
+import Testing
+
+@testable import PushStore
+
+/// Group sends end to end: one record when accepted, sent in pages, recovered after a crash, and the
+/// per-activity rules (coalescing, timestamps, budget) applied when each page is sent. Both stores.
+@Suite struct GroupSendTests {
+    static func restartWithWorkers(_ harness: ServerHarness, budget: Int? = nil) async throws {
+        try await harness.restart { configuration in
+            configuration.port = 0
+            configuration.workerCount = 1
+            configuration.instanceID = "fixed"
+            configuration.pollInterval = 0.02
+            configuration.retryBaseDelay = 0.02
+            configuration.retryMaximumDelay = 0.1
+            configuration.lifecycleInterval = 3600
+            if let budget { configuration.hourlyPriority10Budget = budget }
+            configuration.appKeys = [ServerHarness.appKey]
+            configuration.backendKeys = [ServerHarness.backendKey]
+        }
+    }
+
+    static func register(_ harness: ServerHarness, _ ids: [String], group: String = "party") async throws {
+        for (index, id) in ids.enumerated() {
+            let hex = String(format: "%064x", 0x5EED0000 + index)
+            let answer = try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: hex, groups: [group]))
+            #expect(answer.status == 201, "\(answer.text)")
+        }
+    }
+
+    /// The hp each token was sent, in order.
+    static func sentHP(_ sender: FakeSender) throws -> [String: [Double]] {
+        var sent = [String: [Double]]()
+        for request in sender.requests {
+            let hp = try #require(try JSONValue.parse(request.body)["aps"]?["content-state"]?["hp"]?.numberValue)
+            sent[request.token.hex, default: []].append(hp)
+        }
+        return sent
+    }
+
+    /// Accepting writes one record, no push: the 202 comes before any member is read. A worker that died
+    /// holding a page gives it back when its instance starts again; every member gets the push once.
+    @Test(arguments: TestDatabase.available)
+    func a202IsDurableAndAPageLeftByACrashIsSentAfterRestart(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, database: database) {
+            $0.workerCount = 0
+            $0.instanceID = "fixed"
+        }
+        let ids = (1...5).map { "m\($0)" }
+        try await Self.register(harness, ids)
+        let answer = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":4}}"#)
+        #expect(answer.status == 202 && answer.json?["state"]?.stringValue == "accepted", "\(answer.text)")
+        #expect(answer.json?["counts"]?["targeted"]?.numberValue == 0)
+        #expect(try await harness.store.outboxDepth() == 0, "no push row per member at acceptance")
+        // A worker of this instance claimed the first page and died before sending it.
+        let page = try #require(try await harness.store.claimPage(owner: "fixed-w0", pageSize: 3, now: Date(), lease: 3600))
+        #expect(page.activities.count == 3)
+
+        try await Self.restartWithWorkers(harness)
+        let progress = try await harness.finishedGroupSend(answer)
+        #expect(progress["counts"]?["sent"]?.numberValue == 5 && progress["counts"]?["targeted"]?.numberValue == 5, "\(progress)")
+        #expect(progress["counts"]?["pending"]?.numberValue == 0)
+        #expect(sender.requests.count == 5, "each member once")
+        for id in ids {
+            let history = try await harness.store.deliveries(activityId: id, limit: 5)
+            #expect(history.count == 1 && history.first?.outcome == .accepted && history.first?.sendId?.uuidString.lowercased() == answer.json?["sendId"]?.stringValue)
+        }
+        await harness.stop()
+    }
+
+    /// A push accepted for a member after the group send replaces the group's push to it; a newer routine
+    /// update to the group replaces the older one; each member's timestamps only increase.
+    @Test(arguments: TestDatabase.available)
+    func newerPushesReplaceAWaitingGroupSend(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, database: database) {
+            $0.workerCount = 0
+            $0.instanceID = "fixed"
+        }
+        try await Self.register(harness, ["a", "b"])
+        let first = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1},"importance":"timeSensitive"}"#)
+        let single = try await harness.http.post("/v1/activities/a/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":2},"importance":"timeSensitive"}"#)
+        #expect(first.status == 202 && single.status == 202)
+        try await Self.restartWithWorkers(harness)
+        let progress = try await harness.finishedGroupSend(first)
+        #expect(progress["counts"]?["sent"]?.numberValue == 1 && progress["counts"]?["coalesced"]?.numberValue == 1, "\(progress)")
+        #expect(try await ServerHarness.eventually { try await harness.store.outboxDepth() == 0 })
+        let a = String(format: "%064x", 0x5EED0000), b = String(format: "%064x", 0x5EED0001)
+        #expect(try Self.sentHP(sender) == [a: [2], b: [1]], "a got only the newer push")
+        let groupRecord = try await harness.store.deliveries(activityId: "a", limit: 5).first { $0.sendId != nil }
+        #expect(groupRecord?.outcome == .coalesced)
+
+        // Two routine group updates waiting: the older one is replaced for every member.
+        try await harness.restart { configuration in
+            configuration.port = 0
+            configuration.workerCount = 0
+            configuration.instanceID = "fixed"
+            configuration.appKeys = [ServerHarness.appKey]
+            configuration.backendKeys = [ServerHarness.backendKey]
+        }
+        let older = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":5}}"#)
+        let newer = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":6}}"#)
+        try await Self.restartWithWorkers(harness)
+        #expect(try await harness.finishedGroupSend(older)["counts"]?["coalesced"]?.numberValue == 2)
+        #expect(try await harness.finishedGroupSend(newer)["counts"]?["sent"]?.numberValue == 2)
+        #expect(try Self.sentHP(sender) == [a: [2, 6], b: [1, 6]])
+        // Timestamps only increase per token, in the order sent.
+        var last = [String: Double]()
+        for request in sender.requests {
+            let timestamp = try #require(try JSONValue.parse(request.body)["aps"]?["timestamp"]?.numberValue)
+            if let previous = last[request.token.hex] { #expect(timestamp > previous) }
+            last[request.token.hex] = timestamp
+        }
+        await harness.stop()
+    }
+
+    /// Priority 10 within each member's hourly budget, then priority 5, counted as downgraded.
+    @Test(arguments: TestDatabase.available)
+    func thePriority10BudgetAppliesPerMember(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, database: database) { $0.hourlyPriority10Budget = 1 }
+        try await Self.register(harness, ["a", "b", "c"])
+        let first = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":1},"priority":10}"#)
+        #expect(try await harness.finishedGroupSend(first)["counts"]?["downgraded"]?.numberValue == 0)
+        let second = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":2},"priority":10}"#)
+        let progress = try await harness.finishedGroupSend(second)
+        #expect(progress["counts"]?["downgraded"]?.numberValue == 3 && progress["counts"]?["sent"]?.numberValue == 3, "\(progress)")
+        #expect(sender.requests.map(\.headers.priority) == [.immediate, .immediate, .immediate, .conservesPower, .conservesPower, .conservesPower])
+        let record = try #require(try await harness.store.deliveries(activityId: "b", limit: 1).first)
+        #expect(record.priority == .conservesPower && record.downgradeReason?.contains("budget") == true)
+        await harness.stop()
+    }
+
+    @Test func anUnknownSendIsNotFound() async throws {
+        let harness = try await ServerHarness()
+        let missing = try await harness.http.get("/v1/sends/\(UUID().uuidString.lowercased())", key: ServerHarness.backendKey)
+        #expect(missing.status == 404 && missing.errorRule == "exists" || missing.status == 404, "\(missing.text)")
+        #expect(try await harness.http.get("/v1/sends/not-a-uuid", key: ServerHarness.backendKey).status == 404)
+        #expect(try await harness.http.get("/v1/sends/\(UUID().uuidString)", key: ServerHarness.appKey).status == 403)
+        await harness.stop()
+    }
+}
