@@ -52,13 +52,23 @@ package final class ServerMetrics: Sendable {
 
     /// Counts a push's final outcome by outcome, APNs reason and priority, and its latency.
     func recordOutcome(_ outcome: DeliveryOutcome, reason: String?, priority: APNsPriority, latency: Duration) {
+        recordOutcomes(outcome, reason: reason, priority: priority, count: 1)
+        self.latency.record(max(latency, .zero))
+    }
+
+    /// Counts `count` pushes with the same outcome, reason and priority (a group page's, in one step).
+    func recordOutcomes(_ outcome: DeliveryOutcome, reason: String?, priority: APNsPriority, count: Int) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "livepush", subsystem: "server", metricName: "pushes", unitName: "total",
                 helpText: "Pushes by final outcome, APNs reason and priority."
             ),
             labels: [("outcome", outcome.rawValue), ("reason", reason ?? ""), ("priority", String(priority.rawValue))]
-        ).increment()
+        ).increment(by: Int64(count))
+    }
+
+    /// Records a push's latency from acceptance to its outcome.
+    func recordLatency(_ latency: Duration) {
         self.latency.record(max(latency, .zero))
     }
 

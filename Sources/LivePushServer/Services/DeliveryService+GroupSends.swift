@@ -128,6 +128,12 @@ extension DeliveryService {
         return try await store.consumeHighPriority(requests, at: now)
     }
 
+    private struct OutcomeKey: Hashable {
+        var outcome: DeliveryOutcome
+        var reason: String?
+        var priority: APNsPriority
+    }
+
     enum PageSendResult: Sendable {
         case final(DeliveryResult)
         /// The push as an outbox item for a later attempt.
@@ -197,10 +203,14 @@ extension DeliveryService {
                 "sendId": "\(page.send.sendId)", "first": "\(page.firstId)"])
             return
         }
+        // One counter step per (outcome, reason, priority) of the page, not one per push.
+        var counts: [OutcomeKey: Int] = [:]
         for record in outcome.records {
-            let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
-            metrics.recordOutcome(record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
-                                  latency: .milliseconds(Int64(elapsed * 1000)))
+            counts[OutcomeKey(outcome: record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority), default: 0] += 1
+            metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
+        }
+        for (key, count) in counts {
+            metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
         }
         metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
         if !report.endedNow.isEmpty {

@@ -75,14 +75,31 @@ final class DeliveryService: Service, Sendable {
         } catch {
             logger.error("releasing earlier claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
         }
+        // When the outbox (or the group pages) was found empty, it is not asked again until this process
+        // accepts something or the poll interval passes: while a group send's pages go out, no empty outbox
+        // claim takes the writer, and single sends do not pay for a page claim each.
+        var outboxEmpty: (generation: UInt64, at: ContinuousClock.Instant)?
+        var pagesEmpty: (generation: UInt64, at: ContinuousClock.Instant)?
         while true {
             // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
             let seen = signal.generation
             if isStopping { break }
             // Outbox pushes first (single sends, retries, broadcasts), then the next page of a group send.
-            let sentPushes = await sendOutboxBatch(owner: owner)
+            var sentPushes: Int?
+            if let empty = outboxEmpty, empty.generation == seen, ContinuousClock.now - empty.at < pollInterval {
+                sentPushes = nil
+            } else {
+                sentPushes = await sendOutboxBatch(owner: owner)
+                outboxEmpty = sentPushes == nil ? (seen, ContinuousClock.now) : nil
+            }
             if isStopping { break }
-            let sentPage = await sendNextPage(owner: owner)
+            var sentPage: Int?
+            if let empty = pagesEmpty, empty.generation == seen, ContinuousClock.now - empty.at < pollInterval {
+                sentPage = nil
+            } else {
+                sentPage = await sendNextPage(owner: owner)
+                pagesEmpty = sentPage == nil ? (seen, ContinuousClock.now) : nil
+            }
             if sentPushes == nil && sentPage == nil {
                 // Until this process accepts pushes, or the poll interval passes (retries coming due, pushes
                 // accepted by other instances), or stop() is called.
