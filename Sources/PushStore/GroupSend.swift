@@ -89,7 +89,8 @@ package struct GroupSendPage: Sendable, Hashable {
     package var send: GroupSend
     package var firstId: String
     package var lastId: String
-    /// The members in the slice, read when the page was claimed, ordered by id.
+    /// The members in the slice, read when the page was claimed, ordered by id (without their groups and
+    /// last content state, which sending does not need).
     package var activities: [ActivityRecord]
     /// For a routine update: a newer routine update to the same group, which replaces this one.
     package var supersededBy: UUID?

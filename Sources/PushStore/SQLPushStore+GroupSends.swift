@@ -105,9 +105,15 @@ extension SQLPushStore {
     private static func page(_ session: any SQLSession, send: GroupSend, first: String, last: String)
         async throws(PushStoreError) -> GroupSendPage
     {
+        // What sending needs, without each member's groups and last content state (JSON the page would
+        // parse for nothing): the records carry no groups and no content state.
         let activities = try await session.query(
             """
-            SELECT a.* FROM activity_groups g JOIN activities a ON a.activity_id = g.activity_id
+            SELECT a.activity_id, a.push_token, a.bundle_id, a.attributes_type, a.environment, a.user_id,
+                '[]' AS groups_json, a.frequent_pushes, a.state, a.token_state, a.token_invalid_reason,
+                a.token_invalidated_at, a.token_valid_since, a.registered_at, a.updated_at, a.started_at, a.ended_at,
+                a.dismissal_date, NULL AS last_content_state, a.last_timestamp, a.last_accepted_at
+            FROM activity_groups g JOIN activities a ON a.activity_id = g.activity_id
             WHERE g.group_name = ? AND g.activity_id >= ? AND g.activity_id <= ? ORDER BY g.activity_id
             """, [.text(send.groupId), .text(first), .text(last)]
         ) { row throws(PushStoreError) in try RowDecoding.activity(row) }
