@@ -253,12 +253,8 @@ enum RowDecoding {
             dismissalDate: try row.optionalDate("dismissal_date"),
             acceptedAt: try row.date("accepted_at"),
             createdBy: try row.string("created_by"),
-            progress: GroupSendProgress(
-                targeted: try row.int("targeted"), sent: try row.int("sent"), failed: try row.int("failed"),
-                downgraded: try row.int("downgraded"), coalesced: try row.int("coalesced"), skipped: try row.int("skipped"),
-                retrying: try row.int("retrying")),
-            expanded: try row.bool("expanded"),
-            finishedAt: try row.optionalDate("finished_at")
+            progress: GroupSendProgress(targeted: try row.int("targeted")),
+            expanded: try row.bool("expanded")
         )
     }
 

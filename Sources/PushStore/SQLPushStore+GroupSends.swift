@@ -12,14 +12,13 @@ extension SQLPushStore {
         }
         let columns = [
             "send_id", "group_id", "kind", "payload", "timestamp", "requested_priority", "importance", "collapse_key",
-            "expiration", "dismissal_date", "accepted_at", "created_by", "next_member", "expanded", "open_pages",
-            "targeted", "sent", "failed", "downgraded", "coalesced", "skipped", "retrying", "finished_at",
+            "expiration", "dismissal_date", "accepted_at", "created_by", "next_member", "targeted", "expanded", "expanded_at",
         ]
         let values: [SQLValue] = [
             .uuid(send.sendId), .text(send.groupId), .text(send.kind.rawValue), .blob(send.payload), .date(send.timestamp),
             .int(send.requestedPriority.rawValue), .text(send.importance.rawValue), .text(send.collapseKey),
             .date(send.expiration), .date(send.dismissalDate), .date(send.acceptedAt), .text(send.createdBy), .text(""),
-            .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .null,
+            .int(0), .int(0), .null,
         ]
         let dialect = self.dialect
         try await run("createGroupSend") { session throws(PushStoreError) in
@@ -32,8 +31,41 @@ extension SQLPushStore {
 
     package func groupSend(id: UUID) async throws(PushStoreError) -> GroupSend? {
         try await run("groupSend", readOnly: true) { session throws(PushStoreError) in
-            try await session.first("SELECT * FROM group_sends WHERE send_id = ?", [.uuid(id)]).map(RowDecoding.groupSend)
+            guard let row = try await session.first("SELECT * FROM group_sends WHERE send_id = ?", [.uuid(id)]) else { return nil }
+            return try await Self.withProgress(session, try RowDecoding.groupSend(row), expandedAt: try row.optionalDate("expanded_at"))
         }
+    }
+
+    /// `send` with its counts (the sum of its tallies) and, when nothing of it is pending, when it finished.
+    /// Read in this order without a transaction: the send row (by the caller), then whether a page is out,
+    /// then the tallies. A page recorded in between has its tally written before it is removed, so a send
+    /// seen finished is seen with every count.
+    private static func withProgress(_ session: any SQLSession, _ send: GroupSend, expandedAt: Date?) async throws(PushStoreError) -> GroupSend {
+        var send = send
+        let pagesOut = try await session.first("SELECT first_id FROM group_send_pages WHERE send_id = ? LIMIT 1", [.uuid(send.sendId)]) != nil
+        var lastTally: Date?
+        if let row = try await session.first(
+            """
+            SELECT COUNT(*) AS n, CAST(SUM(sent) AS BIGINT) AS sent, CAST(SUM(failed) AS BIGINT) AS failed,
+                CAST(SUM(downgraded) AS BIGINT) AS downgraded, CAST(SUM(coalesced) AS BIGINT) AS coalesced,
+                CAST(SUM(skipped) AS BIGINT) AS skipped, CAST(SUM(retrying) AS BIGINT) AS retrying, MAX(recorded_at) AS last
+            FROM group_send_tallies WHERE send_id = ?
+            """, [.uuid(send.sendId)]), try row.int("n") > 0
+        {
+            send.progress.sent = try row.int("sent")
+            send.progress.failed = try row.int("failed")
+            send.progress.downgraded = try row.int("downgraded")
+            send.progress.coalesced = try row.int("coalesced")
+            send.progress.skipped = try row.int("skipped")
+            send.progress.retrying = try row.int("retrying")
+            lastTally = try row.optionalDate("last")
+        }
+        if send.expanded, !pagesOut, send.progress.retrying == 0, let expandedAt {
+            send.finishedAt = max(lastTally ?? expandedAt, expandedAt)
+        } else {
+            send.finishedAt = nil
+        }
+        return send
     }
 
     package func groupHasMembers(_ group: String) async throws(PushStoreError) -> Bool {
@@ -79,21 +111,16 @@ extension SQLPushStore {
                 ) { row throws(PushStoreError) in try row.string("activity_id") }
                 guard let first = ids.first, let last = ids.last else {
                     try await session.execute(
-                        """
-                        UPDATE group_sends SET expanded = 1,
-                            finished_at = CASE WHEN open_pages = 0 AND retrying = 0 THEN ? ELSE finished_at END
-                        WHERE send_id = ?
-                        """, [.date(now), .uuid(send.sendId)])
+                        "UPDATE group_sends SET expanded = 1, expanded_at = ? WHERE send_id = ?", [.date(now), .uuid(send.sendId)])
                     continue
                 }
                 try await session.execute(
                     "INSERT INTO group_send_pages (send_id, first_id, last_id, claim_owner, claim_until) VALUES (?, ?, ?, ?, ?)",
                     [.uuid(send.sendId), .text(first), .text(last), .text(owner), .date(until)])
+                let lastPage = ids.count < pageSize
                 try await session.execute(
-                    """
-                    UPDATE group_sends SET next_member = ?, open_pages = open_pages + 1, targeted = targeted + ?, expanded = ?
-                    WHERE send_id = ?
-                    """, [.text(last), .int(ids.count), .int(ids.count < pageSize ? 1 : 0), .uuid(send.sendId)])
+                    "UPDATE group_sends SET next_member = ?, targeted = targeted + ?, expanded = ?, expanded_at = ? WHERE send_id = ?",
+                    [.text(last), .int(ids.count), .int(lastPage ? 1 : 0), lastPage ? .date(now) : .null, .uuid(send.sendId)])
                 return try await Self.page(session, send: send, first: first, last: last)
             }
             return nil
@@ -169,15 +196,9 @@ extension SQLPushStore {
                 endedNow = outcome.ended.filter { active.contains($0) }
             }
             let counts = Self.outcomeCounts(records)
-            try await session.execute(
-                """
-                UPDATE group_sends SET sent = sent + ?, failed = failed + ?, coalesced = coalesced + ?, skipped = skipped + ?,
-                    downgraded = downgraded + ?, retrying = retrying + ?, open_pages = open_pages - 1
-                WHERE send_id = ?
-                """,
-                [.int(counts.sent), .int(counts.failed), .int(counts.coalesced), .int(outcome.skipped), .int(outcome.downgraded),
-                 .int(outcome.retries.count), .uuid(send.sendId)])
-            try await Self.finishIfDone(session, sendId: send.sendId, at: at)
+            try await Self.addTally(
+                session, sendId: send.sendId, at: at, sent: counts.sent, failed: counts.failed, downgraded: outcome.downgraded,
+                coalesced: counts.coalesced, skipped: outcome.skipped, retrying: outcome.retries.count)
             return GroupSendPageReport(held: true, endedNow: endedNow)
         }
     }
@@ -198,13 +219,21 @@ extension SQLPushStore {
         for record in records { if let sendId = record.sendId { bySend[sendId, default: []].append(record) } }
         for (sendId, records) in bySend.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             let counts = outcomeCounts(records)
-            try await session.execute(
-                """
-                UPDATE group_sends SET sent = sent + ?, failed = failed + ?, coalesced = coalesced + ?, retrying = retrying - ?
-                WHERE send_id = ?
-                """, [.int(counts.sent), .int(counts.failed), .int(counts.coalesced), .int(records.count), .uuid(sendId)])
-            try await finishIfDone(session, sendId: sendId, at: at)
+            try await addTally(session, sendId: sendId, at: at, sent: counts.sent, failed: counts.failed, downgraded: 0,
+                               coalesced: counts.coalesced, skipped: 0, retrying: -records.count)
         }
+    }
+
+    private static func addTally(
+        _ session: any SQLSession, sendId: UUID, at: Date, sent: Int, failed: Int, downgraded: Int, coalesced: Int, skipped: Int,
+        retrying: Int
+    ) async throws(PushStoreError) {
+        try await session.execute(
+            """
+            INSERT INTO group_send_tallies (send_id, recorded_at, sent, failed, downgraded, coalesced, skipped, retrying)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.uuid(sendId), .date(at), .int(sent), .int(failed), .int(downgraded), .int(coalesced), .int(skipped), .int(retrying)])
     }
 
     private static func outcomeCounts(_ records: [DeliveryRecord]) -> (sent: Int, failed: Int, coalesced: Int) {
@@ -219,11 +248,4 @@ extension SQLPushStore {
         return counts
     }
 
-    private static func finishIfDone(_ session: any SQLSession, sendId: UUID, at: Date) async throws(PushStoreError) {
-        try await session.execute(
-            """
-            UPDATE group_sends SET finished_at = ?
-            WHERE send_id = ? AND finished_at IS NULL AND expanded = 1 AND open_pages = 0 AND retrying = 0
-            """, [.date(at), .uuid(sendId)])
-    }
 }

@@ -194,8 +194,8 @@ enum Schema {
             "CREATE INDEX channels_bundle ON channels (bundle_id, deleted_at)",
             "CREATE INDEX channels_group ON channels (group_id)",
         ],
-        // 5: group sends, one record per accepted request, expanded in pages by the workers; the pages out
-        // with a worker; the group send of an outbox retry and of a history record; when each activity last
+        // 5: group sends, one record per accepted request, expanded in pages by the workers; their tallies;
+        // the pages out with a worker; the group send of an outbox retry and of a history record; when each activity last
         // took a push (to the fraction of a second), which a group send expanded later compares with its own.
         [
             """
@@ -213,18 +213,26 @@ enum Schema {
                 accepted_at {REAL} NOT NULL,
                 created_by TEXT NOT NULL,
                 next_member TEXT NOT NULL,
-                expanded {INT} NOT NULL,
-                open_pages {INT} NOT NULL,
                 targeted {INT} NOT NULL,
+                expanded {INT} NOT NULL,
+                expanded_at {REAL}
+            )
+            """,
+            // What each recorded page (or batch of retried pushes) added to its send's counts: rows are only
+            // ever inserted, so workers recording pages of one send never wait for each other on a row lock.
+            """
+            CREATE TABLE group_send_tallies (
+                send_id TEXT NOT NULL,
+                recorded_at {REAL} NOT NULL,
                 sent {INT} NOT NULL,
                 failed {INT} NOT NULL,
                 downgraded {INT} NOT NULL,
                 coalesced {INT} NOT NULL,
                 skipped {INT} NOT NULL,
-                retrying {INT} NOT NULL,
-                finished_at {REAL}
+                retrying {INT} NOT NULL
             )
             """,
+            "CREATE INDEX group_send_tallies_send ON group_send_tallies (send_id)",
             "CREATE INDEX group_sends_open ON group_sends (expanded, accepted_at, send_id)",
             "CREATE INDEX group_sends_group ON group_sends (group_id, accepted_at)",
             """
