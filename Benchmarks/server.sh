@@ -84,7 +84,7 @@ store_calls() {
       match($0, /operation="[^"]*"/); op = substr($0, RSTART + 11, RLENGTH - 12)
       if ($0 ~ /_sum\{/) sum[op] = $NF; else count[op] = $NF
     }
-    END { for (op in count) if (count[op] >= 100 || op ~ /enqueue|InGroup|recordContentStates/)
+    END { for (op in count) if (count[op] >= 100 || op ~ /enqueue|InGroup|recordContentStates|Page|pageMembers/)
       printf "%s %d × %.2f ms, ", op, count[op], 1000 * sum[op] / count[op]; print "" }'
 }
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f\n", ($14 + $15) / hz}' "/proc/$1/stat"; }

@@ -79,7 +79,9 @@ extension SQLPushStore {
         try Validation.claim(owner: owner, limit: pageSize, lease: lease, of: "members")
         let dialect = self.dialect
         let until = now.addingTimeInterval(lease)
-        return try await run("claimPage") { session throws(PushStoreError) -> GroupSendPage? in
+        // The claim is one short transaction (on PostgreSQL it holds the send's row lock while it cuts the
+        // range); the members are read after it commits, outside it.
+        let claimed = try await run("claimPage") { session throws(PushStoreError) -> (GroupSend, String, String)? in
             // A page whose claimer died (or stopped) first: it was handed out before any new one.
             if let row = try await session.first(
                 """
@@ -95,8 +97,7 @@ extension SQLPushStore {
                 guard let sendRow = try await session.first("SELECT * FROM group_sends WHERE send_id = ?", [try row.value("send_id")]) else {
                     throw .database(detail: "page of a missing group send \(try row.string("send_id"))")
                 }
-                return try await Self.page(session, send: try RowDecoding.groupSend(sendRow),
-                                           first: try row.string("first_id"), last: try row.string("last_id"))
+                return (try RowDecoding.groupSend(sendRow), try row.string("first_id"), try row.string("last_id"))
             }
             // Else the next members of the oldest send still being expanded. A send found empty is expanded;
             // look at the next one (a few per call: each costs one indexed read).
@@ -121,9 +122,13 @@ extension SQLPushStore {
                 try await session.execute(
                     "UPDATE group_sends SET next_member = ?, targeted = targeted + ?, expanded = ?, expanded_at = ? WHERE send_id = ?",
                     [.text(last), .int(ids.count), .int(lastPage ? 1 : 0), lastPage ? .date(now) : .null, .uuid(send.sendId)])
-                return try await Self.page(session, send: send, first: first, last: last)
+                return (send, first, last)
             }
             return nil
+        }
+        guard let (send, first, last) = claimed else { return nil }
+        return try await run("pageMembers", readOnly: true) { session throws(PushStoreError) in
+            try await Self.page(session, send: send, first: first, last: last)
         }
     }
 
