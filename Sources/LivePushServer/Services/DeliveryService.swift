@@ -78,28 +78,15 @@ final class DeliveryService: Service, Sendable {
         // When the outbox (or the group pages) was found empty, it is not asked again until this process
         // accepts something or the poll interval passes: while a group send's pages go out, no empty outbox
         // claim takes the writer, and single sends do not pay for a page claim each.
-        var outboxEmpty: (generation: UInt64, at: ContinuousClock.Instant)?
-        var pagesEmpty: (generation: UInt64, at: ContinuousClock.Instant)?
+        var outbox = FoundEmpty(), pages = FoundEmpty()
         while true {
             // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
             let seen = signal.generation
             if isStopping { break }
             // Outbox pushes first (single sends, retries, broadcasts), then the next page of a group send.
-            var sentPushes: Int?
-            if let empty = outboxEmpty, empty.generation == seen, ContinuousClock.now - empty.at < pollInterval {
-                sentPushes = nil
-            } else {
-                sentPushes = await sendOutboxBatch(owner: owner)
-                outboxEmpty = sentPushes == nil ? (seen, ContinuousClock.now) : nil
-            }
+            let sentPushes = await outbox.unlessEmpty(generation: seen, interval: pollInterval) { await sendOutboxBatch(owner: owner) }
             if isStopping { break }
-            var sentPage: Int?
-            if let empty = pagesEmpty, empty.generation == seen, ContinuousClock.now - empty.at < pollInterval {
-                sentPage = nil
-            } else {
-                sentPage = await sendNextPage(owner: owner)
-                pagesEmpty = sentPage == nil ? (seen, ContinuousClock.now) : nil
-            }
+            let sentPage = await pages.unlessEmpty(generation: seen, interval: pollInterval) { await sendNextPage(owner: owner) }
             if sentPushes == nil && sentPage == nil {
                 // Until this process accepts pushes, or the poll interval passes (retries coming due, pushes
                 // accepted by other instances), or stop() is called.
@@ -152,6 +139,19 @@ final class DeliveryService: Service, Sendable {
         guard let page else { return nil }
         await sendPage(page, owner: owner)
         return page.activities.count
+    }
+
+    /// When a source of work was last found empty, and the signal's generation then.
+    private struct FoundEmpty {
+        private var last: (generation: UInt64, at: ContinuousClock.Instant)?
+
+        /// `body`'s answer, or nil without asking when it was empty at this generation within `interval`.
+        mutating func unlessEmpty(generation: UInt64, interval: Duration, _ body: () async -> Int?) async -> Int? {
+            if let last, last.generation == generation, ContinuousClock.now - last.at < interval { return nil }
+            let found = await body()
+            last = found == nil ? (generation, ContinuousClock.now) : nil
+            return found
+        }
     }
 
     private var pollInterval: Duration { .milliseconds(Int(configuration.pollInterval * 1000)) }
