@@ -44,6 +44,8 @@ struct SimulatorCommand: AsyncParsableCommand {
     var acceptUnknownTokens = false
     @Flag(name: .customLong("no-rate-limit"), help: "Never answer 429 TooManyRequests for many pushes in a row to one token (for load tests).")
     var noRateLimit = false
+    @Option(name: .customLong("push-log-limit"), help: "How many exchanges the push log (GET /v1/pushes) keeps, newest last (1 to 10,000,000).")
+    var pushLogLimit = 2000
     @Option(name: .customLong("max-concurrent-streams"), help: "SETTINGS_MAX_CONCURRENT_STREAMS after a connection's first accepted push.")
     var maxConcurrentStreams = 1000
     @Option(name: .customLong("certificate-name"), help: "An extra host name or IP address for the server certificate (repeatable).")
@@ -76,6 +78,9 @@ struct SimulatorCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
         guard (0...65535).contains(controlPort) else { throw ValidationError("--control-port \(controlPort) is outside 0...65535") }
         guard (0...65535).contains(managePort) else { throw ValidationError("--manage-port \(managePort) is outside 0...65535") }
+        guard (1...10_000_000).contains(pushLogLimit) else {
+            throw ValidationError("--push-log-limit \(pushLogLimit) is outside 1...10000000")
+        }
         guard channelLimit >= 0 else { throw ValidationError("--channel-limit \(channelLimit) must be 0 or more") }
         guard [200, 201].contains(channelCreateStatus) else {
             throw ValidationError("--channel-create-status \(channelCreateStatus) is neither 201 (documented) nor 200 (reported)")
@@ -129,6 +134,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         configuration.extraCertificateNames = certificateNames
         configuration.deviceRules.acceptUnknownTokens = acceptUnknownTokens
         if noRateLimit { configuration.deviceRules.tooManyRequests = nil }
+        configuration.deviceRules.pushLogLimit = pushLogLimit
 
         let keys = TrustedKeys()
         var trusted: ProviderCredentials?
