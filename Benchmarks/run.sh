@@ -26,10 +26,11 @@ CPU_BEFORE=$(awk '{print $14+$15}' /proc/$SIM/stat)
 
 echo "== machine: $(nproc) cores; count $COUNT, concurrency $CONCURRENCY"
 echo "== h2load, 1 connection, $CONCURRENCY streams"
-h2load -n "$COUNT" -c 1 -m "$CONCURRENCY" -d "$WORK/body.json" \
+/usr/bin/time -f "%U %S" -o "$WORK/h2load.cpu" h2load -n "$COUNT" -c 1 -m "$CONCURRENCY" -d "$WORK/body.json" \
   -H "authorization: bearer $JWT" -H "apns-push-type: liveactivity" \
   -H "apns-topic: $BUNDLE.push-type.liveactivity" -H "apns-priority: 5" -H "content-type: application/json" \
   "$URL" | grep -E "finished in|requests:|status codes:|time for request:"
+awk -v n="$COUNT" '{printf "h2load CPU: %.3f s (%.1f µs per request)\n", $1 + $2, 1e6 * ($1 + $2) / n}' "$WORK/h2load.cpu"
 echo "== h2load, $CONNECTIONS connections, $CONCURRENCY streams each"
 h2load -n "$COUNT" -c "$CONNECTIONS" -m "$CONCURRENCY" -d "$WORK/body.json" \
   -H "authorization: bearer $JWT" -H "apns-push-type: liveactivity" \
