@@ -2,7 +2,7 @@
 # Scale-out and crash recovery of `livepush serve`, over real processes and sockets, against one local
 # simulator (accepting any token, its push log large enough to hold every push):
 #
-#   1. crash right after the 202: one instance (SQLite), a group of RECOVERY_ACTIVITIES, one group update,
+#   1. crash right after the 202: one instance (on SQLite, then on PostgreSQL), a group of RECOVERY_ACTIVITIES, one group update,
 #      `kill -9` as soon as the 202 arrives, a restart with the same flags (the default claim lease of 60 s
 #      left as it is): every activity gets the update; the time from the restart to the last push must be
 #      under RECOVERY_BOUND seconds (a restarted instance releases its own claims at once, so it does not
@@ -17,8 +17,10 @@
 # device keeps one, its timestamp being the same), bounded by what was in flight when the process died.
 #
 # Usage: Tests/ScaleOut/run.sh BINARY  (LIVEPUSH_TEST_POSTGRES_URL must be set: scripts/postgres-test-db.sh)
-# Environment: SCALEOUT_ACTIVITIES (5000), SCALEOUT_INSTANCES (3), SCALEOUT_LEASE (5s),
-#   SCALEOUT_RECOVERY_ACTIVITIES (2000), SCALEOUT_RECOVERY_BOUND (10, seconds), SCALEOUT_TIMEOUT (180 s per
+# Environment: SCALEOUT_ACTIVITIES (5000), SCALEOUT_INSTANCES (3), SCALEOUT_LEASE (15s: longer than a page
+#   takes in a debug build on a loaded machine, so that no live page is taken over),
+#   SCALEOUT_RECOVERY_ACTIVITIES (2000), SCALEOUT_RECOVERY_BOUND (10, seconds), SCALEOUT_RECOVERY_STORES
+#   ("sqlite postgres"), SCALEOUT_TIMEOUT (180 s per
 #   part), SCALEOUT_PARTS ("recovery-202 recovery-midway scaleout"), SCALEOUT_BASE_PORT (23100),
 #   SCALEOUT_SERVE_ARGS (more `livepush serve` flags).
 set -euo pipefail
@@ -34,15 +36,20 @@ BIN="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 PG_URL="${LIVEPUSH_TEST_POSTGRES_URL:-}"
 ACTIVITIES="${SCALEOUT_ACTIVITIES:-5000}"
 INSTANCES="${SCALEOUT_INSTANCES:-3}"
-LEASE="${SCALEOUT_LEASE:-5s}"
+LEASE="${SCALEOUT_LEASE:-15s}"
 RECOVERY_ACTIVITIES="${SCALEOUT_RECOVERY_ACTIVITIES:-2000}"
 RECOVERY_BOUND="${SCALEOUT_RECOVERY_BOUND:-10}"
 TIMEOUT="${SCALEOUT_TIMEOUT:-180}"
 PARTS="${SCALEOUT_PARTS:-recovery-202 recovery-midway scaleout}"
+RECOVERY_STORES="${SCALEOUT_RECOVERY_STORES:-sqlite postgres}"
+# What one process has in flight at most with the default settings: 8 workers, a page of 128 members each.
+IN_FLIGHT=$((8 * 128))
 BASE_PORT="${SCALEOUT_BASE_PORT:-23100}"
 SIM_PORT=$BASE_PORT CONTROL_PORT=$((BASE_PORT + 1)) MANAGE_PORT=$((BASE_PORT + 2))
 APP_KEY=scaleout-app-key-0123456789 BACKEND_KEY=scaleout-backend-key-0123456789
-case " $PARTS " in *" scaleout "*) [ -n "$PG_URL" ] || die "LIVEPUSH_TEST_POSTGRES_URL is not set (scripts/postgres-test-db.sh prints it)";; esac
+case " $PARTS $RECOVERY_STORES " in *" scaleout "* | *" postgres "*)
+  [ -n "$PG_URL" ] || die "LIVEPUSH_TEST_POSTGRES_URL is not set (scripts/postgres-test-db.sh prints it)";;
+esac
 
 install_system_packages curl:curl jq:jq wrk:wrk psql:postgresql-client
 
@@ -67,7 +74,7 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b - a}'; }
 "$BIN" keygen --out "$WORK/key.p8" >/dev/null
 export LIVEPUSH_KEY_FILE="$WORK/key.p8" LIVEPUSH_KEY_ID=SCALEKEY01 LIVEPUSH_TEAM_ID=SCALETEAM1
 "$BIN" simulator --port "$SIM_PORT" --control-port "$CONTROL_PORT" --manage-port "$MANAGE_PORT" --data-dir "$WORK/sim" \
-  --accept-unknown-tokens --no-rate-limit --push-log-limit $((3 * (ACTIVITIES + RECOVERY_ACTIVITIES) + 1000)) \
+  --accept-unknown-tokens --no-rate-limit --push-log-limit $((2 * ACTIVITIES + 6 * RECOVERY_ACTIVITIES + 1000)) \
   >"$WORK/sim.log" 2>&1 &
 SIM=$!
 for _ in $(seq 1 200); do grep -q "is running" "$WORK/sim.log" 2>/dev/null && break; sleep 0.1; done
@@ -155,38 +162,53 @@ check_delivered() {
   [ "$distinct" -eq "$2" ] || die "$3: $distinct distinct pushes for $2 activities (one each expected)"
 }
 
+# A fresh PostgreSQL schema for the `livepush serve` processes started next (the role's search_path
+# for this database points at it until the script ends).
+new_schema() {
+  [ -n "$PG_DB" ] || PG_DB="$(psql -tA "$PG_URL" -c "SELECT current_database()")"
+  if [ -n "$PG_SCHEMA" ]; then psql -q "$PG_URL" -c "SET client_min_messages = warning" -c "DROP SCHEMA $PG_SCHEMA CASCADE" >/dev/null; fi
+  PG_SCHEMA="scaleout_$$_$1"
+  psql -q "$PG_URL" -c "CREATE SCHEMA $PG_SCHEMA" \
+    -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" SET search_path = $PG_SCHEMA" >/dev/null
+}
+
+# recovery PART STORE: one instance killed right after the 202 (recovery-202) or midway, then restarted.
+recovery() {
+  local part="$1" store="$2" port=$((BASE_PORT + 10)) database group="recovery-$HP" send killed restarted done_at took
+  if [ "$store" = postgres ]; then new_schema "$HP"; database="$PG_URL"; else database="$WORK/$part-$HP.sqlite"; fi
+  log "$part ($store): 1 instance, $RECOVERY_ACTIVITIES activities, kill -9 $([ "$part" = recovery-202 ] && echo "right after the 202" || echo "once a third were sent"), restart"
+  start_server "$part" "$port" "$database"
+  register "$port" "$group" "$RECOVERY_ACTIVITIES"
+  send=$(group_update "$port" "$group" "$HP")
+  [ "$part" = recovery-midway ] && wait_sent "$port" "$send" $((RECOVERY_ACTIVITIES / 3))
+  kill9 "$part"
+  killed=$(now)
+  restarted=$(now)
+  start_server "$part" "$port" "$database"
+  wait_finished "$port" "$send"
+  done_at=$(now)
+  check_delivered "$HP" "$RECOVERY_ACTIVITIES" "$part ($store)"
+  took=$(elapsed "$restarted" "$done_at")
+  log "$part ($store): all $RECOVERY_ACTIVITIES delivered ${took}s after the restart, duplicates: $DUPLICATES (at most $IN_FLIGHT were in flight)"
+  [ "$DUPLICATES" -le "$IN_FLIGHT" ] || die "$part ($store): $DUPLICATES duplicates, more than the $IN_FLIGHT pushes a process has in flight"
+  awk -v t="$took" -v b="$RECOVERY_BOUND" 'BEGIN {exit !(t < b)}' ||
+    die "$part ($store): took ${took}s after the restart; the bound is ${RECOVERY_BOUND}s (a restarted instance takes back its own claims at once)"
+  kill9 "$part"
+}
+
 parts_passed=0
 HP=0
 for part in $PARTS; do
   HP=$((HP + 1))
   case "$part" in
   recovery-202 | recovery-midway)
-    port=$((BASE_PORT + 10))
-    database="$WORK/$part.sqlite"
-    group="recovery-$HP"
-    log "$part: 1 instance (SQLite), $RECOVERY_ACTIVITIES activities, kill -9 $([ "$part" = recovery-202 ] && echo "right after the 202" || echo "once a third were sent"), restart"
-    start_server "$part" "$port" "$database"
-    register "$port" "$group" "$RECOVERY_ACTIVITIES"
-    send=$(group_update "$port" "$group" "$HP")
-    [ "$part" = recovery-midway ] && wait_sent "$port" "$send" $((RECOVERY_ACTIVITIES / 3))
-    kill9 "$part"
-    killed=$(now)
-    restarted=$(now)
-    start_server "$part" "$port" "$database"
-    wait_finished "$port" "$send"
-    done_at=$(now)
-    check_delivered "$HP" "$RECOVERY_ACTIVITIES" "$part"
-    took=$(elapsed "$restarted" "$done_at")
-    log "$part: all $RECOVERY_ACTIVITIES delivered ${took}s after the restart (killed at $(elapsed "$killed" "$restarted")s before it), duplicates: $DUPLICATES"
-    awk -v t="$took" -v b="$RECOVERY_BOUND" 'BEGIN {exit !(t < b)}' ||
-      die "$part: took ${took}s after the restart; the bound is ${RECOVERY_BOUND}s (a restarted instance takes back its own claims at once)"
-    kill9 "$part"
+    for store in $RECOVERY_STORES; do
+      recovery "$part" "$store"
+      HP=$((HP + 1))
+    done
     ;;
   scaleout)
-    PG_DB="$(psql -tA "$PG_URL" -c "SELECT current_database()")"
-    PG_SCHEMA="scaleout_$$"
-    psql -q "$PG_URL" -c "CREATE SCHEMA $PG_SCHEMA" \
-      -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" SET search_path = $PG_SCHEMA" >/dev/null
+    new_schema "$HP"
     log "scaleout: $INSTANCES instances on PostgreSQL (schema $PG_SCHEMA), $ACTIVITIES activities, lease $LEASE, kill -9 of one once a third were sent"
     for i in $(seq 1 "$INSTANCES"); do start_server "scale-$i" $((BASE_PORT + 20 + i)) "$PG_URL" --claim-lease "$LEASE"; done
     first=$((BASE_PORT + 21)) last=$((BASE_PORT + 20 + INSTANCES))
