@@ -200,9 +200,9 @@ for store in $STORES; do
       if awk -v s="$started" -v e="$(now)" 'BEGIN {exit !(e - s < 3)}'; then sleep 0.1; else sleep 0.5; fi
     done
     wait "$CURL" 2>/dev/null || true   # at most 2 s more after a timeout (curl -m)
-    ids=$(jq '.pushIds | length' "$WORK/answer.json" 2>/dev/null || echo "no")
+    send_id=$(jq -r '.sendId // "none"' "$WORK/answer.json" 2>/dev/null || echo "none")
     echo "   HTTP $(cat "$WORK/code") after $(awk -v s="$started" -v e="$(cat "$WORK/answered")" 'BEGIN {printf "%.2f", e - s}') s," \
-      "$ids push ids"
+      "group send $send_id"
     [ -n "$finished" ] || finished=$(now)
     delivered=$((done_count - before))
     others=$(( $(pushes other) - other_before ))
