@@ -144,6 +144,7 @@ let package = Package(
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
                 "EmojiRangers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -23,6 +23,11 @@ public final class APNsClient: Sendable {
     let managementPool: ConnectionPool
     private let tokens: (any ProviderTokenProviding)?
     private let logger: Logger
+    /// Runs tasks on an event loop of the client's group. With a group of one thread (a sender that makes
+    /// one), `withTaskExecutorPreference(client.taskExecutor)` (or a task group's
+    /// `addTask(executorPreference:)`) runs the sending tasks where the answers are read: no thread hop
+    /// per request. Measured in BENCHMARKS.md ("Client CPU per push against h2load").
+    public let taskExecutor: EventLoopTaskExecutor
     private let requestCounter: String = "livepush_apns_requests_total"
     private let latency = Metrics.Timer(label: "livepush_apns_request_duration_seconds")
 
@@ -39,6 +44,7 @@ public final class APNsClient: Sendable {
         self.configuration = configuration
         self.tokens = tokens
         self.logger = logger
+        self.taskExecutor = EventLoopTaskExecutor(group.next())
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         tls.applicationProtocols = ["h2"]

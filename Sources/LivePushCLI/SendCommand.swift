@@ -107,6 +107,7 @@ struct SendCommand: AsyncParsableCommand {
                 retry: count > 1 ? .none : APNsRetryPolicy()
             ),
             tokens: tokens,
+            group: APNsEventLoop.shared,
             logger: logger
         )
         defer { Task { await client.shutdown() } }
@@ -116,7 +117,9 @@ struct SendCommand: AsyncParsableCommand {
             await client.shutdown()
             try OutcomePrinter.report(outcome, remedy: certificateRemedy(outcome))
         } else {
-            let report = await LoadRunner(client: client, request: request, count: count, concurrency: concurrency).run()
+            // The sending tasks run on the connections' event loop: no thread hop per push.
+            let runner = LoadRunner(client: client, request: request, count: count, concurrency: concurrency)
+            let report = await withTaskExecutorPreference(client.taskExecutor) { await runner.run() }
             await client.shutdown()
             print(report.summary)
             if report.failures > 0 { throw ExitCode(1) }

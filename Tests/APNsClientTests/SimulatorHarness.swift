@@ -4,6 +4,8 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveActivity
+import NIOCore
+import NIOPosix
 
 /// A running local simulator (ephemeral ports, temporary data dir) with one trusted key, plus helpers to
 /// make clients and simulated activities.
@@ -46,7 +48,8 @@ struct SimulatorHarness {
         maximumConnections: Int = 1,
         connectTimeout: Duration = .seconds(5),
         requestTimeout: Duration = .seconds(10),
-        retry: APNsRetryPolicy = APNsRetryPolicy(maximumAttempts: 5, baseDelay: 0.01, maximumDelay: 0.05)
+        retry: APNsRetryPolicy = APNsRetryPolicy(maximumAttempts: 5, baseDelay: 0.01, maximumDelay: 0.05),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) throws -> APNsClient {
         try APNsClient(
             configuration: APNsClientConfiguration(
@@ -58,7 +61,8 @@ struct SimulatorHarness {
                 requestTimeout: requestTimeout,
                 retry: retry
             ),
-            tokens: try tokens ?? self.tokens()
+            tokens: try tokens ?? self.tokens(),
+            group: group
         )
     }
 
