@@ -97,6 +97,30 @@ if [ "$(psql_admin -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")"
   psql_admin -c "CREATE DATABASE $DB_NAME OWNER $DB_USER" >&2
 fi
 
+# 3b. Room for the tests: each PostgreSQL test opens its own pool on its own schema and Swift Testing runs
+#     them in parallel, well over the default 100 connections (refused connections then time out).
+WANT_CONNECTIONS=500
+have=$(psql_admin -tAc "SHOW max_connections")
+if [ "$have" -lt "$WANT_CONNECTIONS" ]; then
+  psql_admin -c "ALTER SYSTEM SET max_connections = $WANT_CONNECTIONS" >&2
+  restarted=no
+  if [ -n "$SOCKET_DIR" ]; then
+    log "raising max_connections from $have to $WANT_CONNECTIONS (pg_ctl restart)"
+    as_postgres "$BIN/pg_ctl" -D "$SOCKET_DIR/data" -l "$SOCKET_DIR/server.log" -w \
+      -o "-h $HOST -p $PORT -k $SOCKET_DIR" restart >&2 && restarted=yes
+  elif command -v pg_ctlcluster >/dev/null 2>&1 &&
+    [ "$(pg_lsclusters -h 2>/dev/null | awk -v v="$VERSION" '$1 == v && $2 == "main" {print $4}')" = online ]; then
+    log "raising max_connections from $have to $WANT_CONNECTIONS (pg_ctlcluster restart)"
+    "${AS_ROOT[@]}" pg_ctlcluster "$VERSION" main restart >&2 && restarted=yes
+  fi
+  if [ "$restarted" = yes ]; then
+    for _ in $(seq 1 30); do ready && break; sleep 1; done
+    ready || fail "the server did not come back after the restart for max_connections"
+  else
+    log "warning: max_connections is $have and this server cannot be restarted from here; parallel tests may run out of connections"
+  fi
+fi
+
 # 4. Check that the URL works over TCP with the password, then print it.
 PGPASSWORD=$DB_PASSWORD psql -X -q -h "$HOST" -p "$PORT" -U "$DB_USER" -d "$DB_NAME" -tAc "SELECT 1" >/dev/null \
   || fail "cannot log in as $DB_USER on $HOST:$PORT with the password"
