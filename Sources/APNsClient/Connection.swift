@@ -96,7 +96,11 @@ final class APNsConnection: Sendable {
         }
 
         let timeout = channel.eventLoop.scheduleTask(in: connectTimeout) {
-            ready.fail(APNsClientError.timedOut(seconds: Double(connectTimeout.nanoseconds) / 1e9))
+            // The request was never sent: a failed connection attempt, not a request that timed out.
+            ready.fail(APNsClientError.connectFailed(
+                endpoint: endpointText,
+                detail: "no TLS and HTTP/2 handshake within \(Double(connectTimeout.nanoseconds) / 1e9) s"
+            ))
         }
         do {
             let (multiplexer, observer) = try await pipelineReady.futureResult.get()

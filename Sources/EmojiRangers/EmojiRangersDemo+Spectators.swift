@@ -19,7 +19,7 @@ extension EmojiRangersDemo {
     func seatSpectators(adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> Stands? {
         guard options.spectators > 0 else { return nil }
         let creation = ChannelCreationBody(name: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))", bundleId: Self.bundleId, storagePolicy: 1)
-        let channel = try await backend.send("POST", "/v1/channels", body: creation, as: ChannelView.self)
+        let channel = try await createChannel(creation)
         do {
             let stand = try await simulator.world.addDevice(DeviceRegistration(name: "Spectators' iPad", bundleId: Self.bundleId, environment: "sandbox"))
             // The spectator app calls Activity.request(..., pushType: .channel(apnsChannelId)).
@@ -32,6 +32,23 @@ extension EmojiRangersDemo {
         }
         progress(.spectatorsJoined(count: options.spectators, channelId: channel.id))
         return Stands(channelId: channel.id, apnsChannelId: channel.apnsChannelId, count: options.spectators)
+    }
+
+    /// `POST /v1/channels`, as a backend does it: the server answers 502 or 503 when APNs could not be
+    /// reached (nothing was created, "retry later"), so those are tried again after 0.5, 1 and 2 s.
+    private func createChannel(_ creation: ChannelCreationBody) async throws(DemoError) -> ChannelView {
+        var delay = 0.5
+        var attempt = 1
+        while true {
+            do {
+                return try await backend.send("POST", "/v1/channels", body: creation, as: ChannelView.self)
+            } catch {
+                guard attempt < 4, case .api(_, _, let status, _) = error, status == 502 || status == 503 else { throw error }
+            }
+            try? await Task.sleep(for: .seconds(delay))
+            attempt += 1
+            delay *= 2
+        }
     }
 
     /// Sends the event to the spectators as one broadcast (`POST /v1/channels/{id}/update|end`), waits for

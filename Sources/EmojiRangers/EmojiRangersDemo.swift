@@ -164,7 +164,7 @@ package final class EmojiRangersDemo: Sendable {
                     endpoint: APNsEndpoint(host: "127.0.0.1", port: simulator.apnsPort ?? 0, environment: .sandbox),
                     channelManagementEndpoint: APNsEndpoint(host: "127.0.0.1", port: simulator.managePort ?? 0),
                     additionalTrustRootFile: simulator.caCertificatePath, trustOnlyAdditionalRoots: true,
-                    maximumConnections: 2, connectTimeout: .seconds(5), requestTimeout: .seconds(10),
+                    maximumConnections: 2, connectTimeout: .seconds(10), requestTimeout: .seconds(10),
                     retry: ServerConfiguration().apnsRetry // the demo server's outbox backs off, not the client
                 ),
                 tokens: try ProviderTokenSource(key: key, keyID: keyID, teamID: teamID),

@@ -222,4 +222,32 @@ import Testing
         }
         await client.shutdown()
     }
+
+    @Test func aServerThatNeverCompletesTheHandshakeIsAConnectFailureThatCanBeRetried() async throws {
+        // A listener that accepts the TCP connection and never says a word: no TLS, no HTTP/2 settings.
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = listener.localAddress!.port!
+        let client = try APNsClient(
+            configuration: APNsClientConfiguration(
+                endpoint: APNsEndpoint(host: "127.0.0.1", port: port), connectTimeout: .milliseconds(300), retry: .none
+            ),
+            tokens: nil
+        )
+        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "silence")
+        do {
+            _ = try await client.send(request)
+            Issue.record("the server never completed the handshake, yet the request was answered")
+        } catch {
+            // The request never left: a retry cannot duplicate it (a request timeout could have).
+            guard case .connectFailed(_, let detail) = error else {
+                Issue.record("expected connectFailed, got \(error)")
+                return
+            }
+            #expect(detail == "no TLS and HTTP/2 handshake within 0.3 s")
+            #expect(error.certainlyNotProcessed && error.isRetryable)
+        }
+        await client.shutdown()
+        try await listener.close()
+    }
 }
