@@ -16,6 +16,8 @@ package final class ServerMetrics: Sendable {
     private let webhookFailedAttempts: Prometheus.Counter
     private let webhookDropped: Prometheus.Counter
     private let webhookDepth: Prometheus.Gauge
+    private let claimRenewals: Prometheus.Counter
+    private let claimsLost: Prometheus.Counter
 
     static let latencyBuckets: [Duration] = [
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
@@ -43,6 +45,10 @@ package final class ServerMetrics: Sendable {
         webhookDropped = registry.makeCounter(descriptor: Self.name(
             "webhook_dropped", "Webhook events given up on: not delivered within their maximum age."))
         webhookDepth = registry.makeGauge(descriptor: Self.name("webhook_depth", unit: "", "Webhook events waiting, claimed or not."))
+        claimRenewals = registry.makeCounter(descriptor: Self.name(
+            "claim_renewals", "Claims on an outbox batch or group page extended because their pushes were still being sent."))
+        claimsLost = registry.makeCounter(descriptor: Self.name(
+            "claims_lost", "Claims found taken over by another worker while their pushes were still being sent (their lease had ended)."))
     }
 
     /// `livepush_server_<name>_<unit>` with its help text.
@@ -88,6 +94,8 @@ package final class ServerMetrics: Sendable {
     func recordWebhookFailedAttempt() { webhookFailedAttempts.increment() }
     func recordWebhookDropped() { webhookDropped.increment() }
     func setWebhookDepth(_ depth: Int) { webhookDepth.set(Int64(depth)) }
+    func recordClaimRenewal() { claimRenewals.increment() }
+    func recordClaimLost() { claimsLost.increment() }
 
     /// Sends every swift-metrics metric of the process (APNs client, store, provider tokens) to this
     /// registry, so `/metrics` shows them too. Call once per process, before anything records.

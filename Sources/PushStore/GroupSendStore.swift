@@ -17,6 +17,10 @@ package protocol GroupSendStore: Sendable {
     /// expanded (and finished when nothing of them is pending). Nil when there is no work.
     func claimPage(owner: String, pageSize: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> GroupSendPage?
 
+    /// Extends `owner`'s claim on the page to `until` (a worker still sending it); false when the page is
+    /// no longer `owner`'s (taken over after its lease ended, or completed).
+    func renewPage(_ page: GroupSendPage, owner: String, until: Date) async throws(PushStoreError) -> Bool
+
     /// Records what a worker did with its page in one transaction: the history records, the retries (into
     /// the outbox), the content state and ends of the activities, the send's progress; and removes the
     /// page. Writes nothing when `owner` no longer holds the page.

@@ -106,6 +106,11 @@ package protocol OutboxStore: Sendable {
     /// claims; an item whose claimer died is claimable again when its lease ends.
     func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem]
 
+    /// Extends `owner`'s claim on these pushes to `until` (a worker still sending them, so their lease
+    /// does not end under it); returns how many it still held. Items claimed by another owner since,
+    /// or gone, are left alone.
+    func renewClaims(owner: String, pushIds: [UUID], until: Date) async throws(PushStoreError) -> Int
+
     /// Removes claimed items from the outbox and writes their delivery records, in one transaction (what
     /// a worker does after a batch of sends). Items `owner` does not hold (gone, or claimed again by
     /// another worker after the lease ended) are skipped and listed in the report instead of failing

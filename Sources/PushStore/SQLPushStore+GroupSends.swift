@@ -132,6 +132,16 @@ extension SQLPushStore {
         }
     }
 
+    package func renewPage(_ page: GroupSendPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
+        try Validation.identifier(owner, field: "owner")
+        return try await run("renewPage") { session throws(PushStoreError) in
+            try await !session.query(
+                "UPDATE group_send_pages SET claim_until = ? WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
+                [.date(until), .uuid(page.send.sendId), .text(page.firstId), .text(owner)]
+            ).isEmpty
+        }
+    }
+
     /// The page `first...last` of `send`: its members as stored now, and a newer routine update that
     /// replaces it.
     private static func page(_ session: any SQLSession, send: GroupSend, first: String, last: String)

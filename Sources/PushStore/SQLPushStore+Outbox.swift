@@ -100,6 +100,17 @@ extension SQLPushStore {
         }
     }
 
+    package func renewClaims(owner: String, pushIds: [UUID], until: Date) async throws(PushStoreError) -> Int {
+        try Validation.identifier(owner, field: "owner")
+        guard !pushIds.isEmpty else { return 0 }
+        return try await run("renewClaims") { session throws(PushStoreError) in
+            try await Self.queryIn(
+                session, "UPDATE outbox SET claim_until = ?, available_at = ? WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING push_id",
+                leading: [.date(until), .date(until), .text(owner)], values: pushIds.map { .uuid($0) }
+            ).count
+        }
+    }
+
     /// The item, locked, after checking that `owner` holds its claim.
     private static func claimedItem(_ session: any SQLSession, dialect: SQLDialect, pushId: UUID, owner: String)
         async throws(PushStoreError) -> OutboxItem

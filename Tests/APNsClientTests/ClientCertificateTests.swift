@@ -24,7 +24,7 @@ import Testing
         try APNsClient(
             configuration: APNsClientConfiguration(
                 endpoint: harness.endpoint, additionalTrustRootFile: harness.simulator.caCertificatePath,
-                clientCertificate: certificate, maximumConnections: 1, connectTimeout: .seconds(5), retry: .none
+                clientCertificate: certificate, maximumConnections: 1, connectTimeout: .seconds(30), retry: .none
             ),
             tokens: nil
         )

@@ -46,7 +46,7 @@ struct SimulatorHarness {
         tokens: (any ProviderTokenProviding)? = nil,
         trustCA: Bool = true,
         maximumConnections: Int = 1,
-        connectTimeout: Duration = .seconds(5),
+        connectTimeout: Duration = .seconds(30),
         requestTimeout: Duration = .seconds(10),
         retry: APNsRetryPolicy = APNsRetryPolicy(maximumAttempts: 5, baseDelay: 0.01, maximumDelay: 0.05),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton

@@ -16,11 +16,21 @@ final class FakeSender: PushSending, @unchecked Sendable {
 
     var requests: [APNsRequest] { lock.withLock { sent } }
 
+    private var answerLatency: Duration = .zero
+    /// How long each push waits for its answer (after it is recorded as sent).
+    var latency: Duration {
+        get { lock.withLock { answerLatency } }
+        set { lock.withLock { answerLatency = newValue } }
+    }
+
     func deliver(_ request: APNsRequest) async -> APNsDeliveryOutcome {
-        let answer: Result<APNsResponse, APNsClientError> = lock.withLock {
+        let (answer, latency): (Result<APNsResponse, APNsClientError>, Duration) = lock.withLock {
             sent.append(request)
-            return script.isEmpty ? .success(APNsResponse(status: 200, apnsID: request.headers.apnsID?.uuidString.lowercased())) : script.removeFirst()
+            let answer: Result<APNsResponse, APNsClientError> = script.isEmpty
+                ? .success(APNsResponse(status: 200, apnsID: request.headers.apnsID?.uuidString.lowercased())) : script.removeFirst()
+            return (answer, answerLatency)
         }
+        if latency > .zero { try? await Task.sleep(for: latency) }
         return APNsDeliveryOutcome(result: answer, attempts: 1, duration: .milliseconds(1))
     }
 

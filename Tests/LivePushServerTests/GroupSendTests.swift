@@ -136,6 +136,37 @@ import Testing
         await harness.stop()
     }
 
+    /// A page that takes longer than the claim lease to send stays its worker's (the claim is renewed
+    /// while it is sent): another instance asking for work meanwhile gets nothing, and each member gets
+    /// the push once.
+    @Test(arguments: TestDatabase.available)
+    func aPageSlowerThanItsLeaseIsNotHandedToAnotherInstance(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        sender.latency = .seconds(4)
+        let harness = try await ServerHarness(sender: sender, database: database) {
+            $0.claimLease = 1.5
+            $0.instanceID = "fixed"
+            $0.workerCount = 1
+        }
+        let ids = ["a", "b", "c"]
+        try await Self.register(harness, ids)
+        let answer = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":3}}"#)
+        #expect(answer.status == 202, "\(answer.text)")
+        #expect(await ServerHarness.eventually { sender.requests.count == ids.count }, "the worker is sending its page")
+        // Another instance polls for work for twice the lease while the page's answers are awaited.
+        let until = ContinuousClock.now + .seconds(3)
+        while ContinuousClock.now < until {
+            let stolen = try await harness.store.claimPage(owner: "other-instance", pageSize: 128, now: Date(), lease: 30)
+            #expect(stolen?.firstId == nil, "the page was handed out while its worker was still sending it")
+            if stolen != nil { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        let progress = try await harness.finishedGroupSend(answer)
+        #expect(progress["counts"]?["sent"]?.numberValue == 3, "\(progress)")
+        #expect(sender.requests.count == ids.count, "each member once")
+        await harness.stop()
+    }
+
     @Test func anUnknownSendIsNotFound() async throws {
         let harness = try await ServerHarness()
         let missing = try await harness.http.get("/v1/sends/\(UUID().uuidString.lowercased())", key: ServerHarness.backendKey)

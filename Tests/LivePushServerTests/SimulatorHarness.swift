@@ -47,7 +47,7 @@ final class SimulatorHarness: Sendable {
                 endpoint: APNsEndpoint(host: "127.0.0.1", port: port, environment: .sandbox),
                 channelManagementEndpoint: APNsEndpoint(host: "127.0.0.1", port: try require(simulator.managePort)),
                 additionalTrustRootFile: simulator.caCertificatePath, trustOnlyAdditionalRoots: true,
-                maximumConnections: 2, connectTimeout: .seconds(5), requestTimeout: .seconds(10),
+                maximumConnections: 2, connectTimeout: .seconds(30), requestTimeout: .seconds(10),
                 retry: ServerConfiguration().apnsRetry // the server's client: the outbox backs off
             ),
             tokens: try ProviderTokenSource(key: key, keyID: "KEYID12345", teamID: "TEAMID1234"),

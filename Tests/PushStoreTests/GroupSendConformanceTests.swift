@@ -94,6 +94,26 @@ struct GroupSendConformanceTests {
         }
     }
 
+    /// A worker still sending its page renews the claim: the page is not handed out when the first lease
+    /// would have ended; a renewal by anyone else, or after the page is recorded, is refused.
+    @Test(arguments: StoreKind.available)
+    func aRenewedPageIsNotHandedOutAgain(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            for id in ["a", "b"] { _ = try await store.register(Fixture.registration(id, groups: ["party"])) }
+            try await store.createGroupSend(Self.send("party"))
+            let page = try #require(try await store.claimPage(owner: "slow", pageSize: 10, now: t, lease: 30))
+            #expect(try await store.renewPage(page, owner: "slow", until: t + 50))
+            #expect(try await !store.renewPage(page, owner: "thief", until: t + 90), "only the holder renews")
+            #expect(try await store.claimPage(owner: "other", pageSize: 10, now: t + 31, lease: 30) == nil, "renewed past its first lease")
+            let taken = try #require(try await store.claimPage(owner: "other", pageSize: 10, now: t + 50, lease: 30), "the renewed lease ended")
+            #expect(taken.firstId == page.firstId)
+            #expect(try await !store.renewPage(page, owner: "slow", until: t + 100), "taken over: the late worker is told")
+            #expect(try await store.completePage(taken, owner: "other", outcome: GroupSendPageOutcome(), at: t + 51).held)
+            #expect(try await !store.renewPage(taken, owner: "other", until: t + 100), "a recorded page is gone")
+        }
+    }
+
     /// Retries go to the outbox with the send's id; their outcome there completes the send. An end marks
     /// its members ended (reporting those it took out of `active`), and the records are kept once when a
     /// page is recorded twice.

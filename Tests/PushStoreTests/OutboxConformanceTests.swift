@@ -103,6 +103,26 @@ struct OutboxConformanceTests {
         }
     }
 
+    /// A worker still sending its batch renews its claims: nothing is handed out when the first lease
+    /// would have ended; only the holder's claims are renewed.
+    @Test(arguments: StoreKind.available)
+    func renewedClaimsOutlastTheirFirstLease(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let items = [Fixture.update("a", importance: .timeSensitive), Fixture.update("b", importance: .timeSensitive)]
+            _ = try await store.enqueue(items)
+            let claimed = try await store.claim(owner: "slow", limit: 10, now: t, lease: 30)
+            #expect(claimed.count == 2)
+            #expect(try await store.renewClaims(owner: "slow", pushIds: items.map(\.pushId) + [UUID()], until: t + 50) == 2)
+            #expect(try await store.renewClaims(owner: "thief", pushIds: items.map(\.pushId), until: t + 90) == 0)
+            #expect(try await store.renewClaims(owner: "slow", pushIds: [], until: t + 90) == 0)
+            #expect(try await store.claim(owner: "other", limit: 10, now: t + 31, lease: 30).isEmpty, "renewed past the first lease")
+            let taken = try await store.claim(owner: "other", limit: 10, now: t + 50, lease: 30)
+            #expect(Set(taken.map(\.pushId)) == Set(items.map(\.pushId)), "the renewed lease ended")
+            #expect(try await store.renewClaims(owner: "slow", pushIds: items.map(\.pushId), until: t + 100) == 0, "taken over")
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func anExpiredLeaseCanBeClaimedAgain(kind: StoreKind) async throws {
         try await withStore(kind) { store, harness in

@@ -114,16 +114,22 @@ final class DeliveryService: Service, Sendable {
             return nil
         }
         guard !items.isEmpty else { return nil }
-        let activities = await targetActivities(of: items)
-        let results = await withTaskGroup(of: DeliveryResult?.self) { group in
-            for item in items {
-                group.addTask { await self.process(item, owner: owner, activities: activities) }
+        let pushIds = items.map(\.pushId)
+        let store = self.store
+        await renewingClaim(on: ["owner": "\(owner)", "pushes": "\(items.count)"]) { until throws(PushStoreError) in
+            try await store.renewClaims(owner: owner, pushIds: pushIds, until: until) > 0
+        } _: {
+            let activities = await targetActivities(of: items)
+            let results = await withTaskGroup(of: DeliveryResult?.self) { group in
+                for item in items {
+                    group.addTask { await self.process(item, owner: owner, activities: activities) }
+                }
+                var out: [DeliveryResult] = []
+                for await result in group { if let result { out.append(result) } }
+                return out
             }
-            var out: [DeliveryResult] = []
-            for await result in group { if let result { out.append(result) } }
-            return out
+            await finish(results, owner: owner)
         }
-        await finish(results, owner: owner)
         return items.count
     }
 
@@ -137,7 +143,12 @@ final class DeliveryService: Service, Sendable {
             return nil
         }
         guard let page else { return nil }
-        await sendPage(page, owner: owner)
+        let store = self.store
+        await renewingClaim(on: ["owner": "\(owner)", "sendId": "\(page.send.sendId)", "first": "\(page.firstId)"]) { until throws(PushStoreError) in
+            try await store.renewPage(page, owner: owner, until: until)
+        } _: {
+            await sendPage(page, owner: owner)
+        }
         return page.activities.count
     }
 
