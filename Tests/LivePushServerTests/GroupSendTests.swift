@@ -164,6 +164,9 @@ import Testing
         let progress = try await harness.finishedGroupSend(answer)
         #expect(progress["counts"]?["sent"]?.numberValue == 3, "\(progress)")
         #expect(sender.requests.count == ids.count, "each member once")
+        let metrics = try await harness.http.get("/metrics").text
+        let renewals = metrics.split(separator: "\n").first { $0.hasPrefix("livepush_server_claim_renewals_total ") }
+        #expect(renewals.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 >= 1 } == true, "\(renewals ?? "no renewal counter")")
         await harness.stop()
     }
 
