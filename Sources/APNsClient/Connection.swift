@@ -12,19 +12,19 @@ final class APNsConnection: Sendable {
     let id: Int
     let channel: any Channel
     let state: ConnectionState
-    private let multiplexer: NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>
+    private let requests: NIOLoopBound<APNsRequestsHandler>
     private let observer: NIOLoopBound<ConnectionObserver>
     private let authority: String
 
     private init(
         id: Int, channel: any Channel, state: ConnectionState,
-        multiplexer: NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>, observer: NIOLoopBound<ConnectionObserver>,
+        requests: NIOLoopBound<APNsRequestsHandler>, observer: NIOLoopBound<ConnectionObserver>,
         authority: String
     ) {
         self.id = id
         self.channel = channel
         self.state = state
-        self.multiplexer = multiplexer
+        self.requests = requests
         self.observer = observer
         self.authority = authority
     }
@@ -50,7 +50,7 @@ final class APNsConnection: Sendable {
         // the TLS handshake (its SETTINGS come at once) can arrive before the HTTP/2 handler.
         let loop = group.next()
         let ready = loop.makePromise(of: Void.self)
-        let pipelineReady = loop.makePromise(of: (NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>, NIOLoopBound<ConnectionObserver>).self)
+        let pipelineReady = loop.makePromise(of: (NIOLoopBound<APNsRequestsHandler>, NIOLoopBound<ConnectionObserver>).self)
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.so_keepalive), value: 1)
@@ -64,25 +64,16 @@ final class APNsConnection: Sendable {
                         HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
                         HTTP2Setting(parameter: .enablePush, value: 0),
                     ]
-                    var streamConfiguration = NIOHTTP2Handler.StreamConfiguration()
-                    streamConfiguration.targetWindowSize = 1 << 20
-                    let http2 = NIOHTTP2Handler(
-                        mode: .client,
-                        eventLoop: channel.eventLoop,
-                        connectionConfiguration: connectionConfiguration,
-                        streamConfiguration: streamConfiguration,
-                        inboundStreamInitializer: { channel in
-                            // APNs never pushes streams to the client.
-                            channel.close()
-                        }
-                    )
+                    // Frames, not a child channel per stream: APNsRequestsHandler matches answers to requests.
+                    let http2 = NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration)
                     let observer = ConnectionObserver(state: state, ready: ready, idlePingInterval: idlePing, logger: logger)
+                    let requests = APNsRequestsHandler(state: state)
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(tls)
                     try operations.addHandler(http2)
                     try operations.addHandler(observer)
-                    let multiplexer = try http2.syncMultiplexer()
-                    pipelineReady.succeed((NIOLoopBound(multiplexer, eventLoop: channel.eventLoop), NIOLoopBound(observer, eventLoop: channel.eventLoop)))
+                    try operations.addHandler(requests)
+                    pipelineReady.succeed((NIOLoopBound(requests, eventLoop: channel.eventLoop), NIOLoopBound(observer, eventLoop: channel.eventLoop)))
                 }
             }
 
@@ -103,11 +94,11 @@ final class APNsConnection: Sendable {
             ))
         }
         do {
-            let (multiplexer, observer) = try await pipelineReady.futureResult.get()
+            let (requests, observer) = try await pipelineReady.futureResult.get()
             try await ready.futureResult.get()
             timeout.cancel()
             return APNsConnection(
-                id: id, channel: channel, state: state, multiplexer: multiplexer, observer: observer,
+                id: id, channel: channel, state: state, requests: requests, observer: observer,
                 authority: endpoint.authority
             )
         } catch {
@@ -128,6 +119,11 @@ final class APNsConnection: Sendable {
     /// full header value (`bearer <jwt>`) or nil.
     func execute(_ request: WireRequest, authorization: String?, timeout: Duration) -> EventLoopFuture<WireResponse> {
         let loop = channel.eventLoop
+        // HTTP/2 forbids NUL, CR and LF in a field value (RFC 9113 §8.2.1); no connection can send it.
+        for field in request.fields where field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
+            return loop.makeFailedFuture(APNsClientError.protocolError(
+                "header \(field.name) contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
+        }
         let promise = loop.makePromise(of: WireResponse.self)
         var headers = HPACKHeaders()
         headers.reserveCapacity(10)
@@ -153,31 +149,11 @@ final class APNsConnection: Sendable {
 
         let timeoutAmount = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
             + timeout.components.attoseconds / 1_000_000_000)
-        let seconds = Double(timeoutAmount.nanoseconds) / 1e9
-        let multiplexer = self.multiplexer
+        let requests = self.requests
         let observer = self.observer
         let execute: @Sendable () -> Void = {
             observer.value.noteActivity()
-            let handler = APNsStreamHandler(
-                requestHeaders: requestHeaders, body: body, promise: promise,
-                goAwayReason: { state.goAwayReason },
-                refusedByGoAway: { state.isRefusedByGoAway(streamID: $0) }
-            )
-            let boundHandler = NIOLoopBound(handler, eventLoop: loop)
-            let streamPromise = loop.makePromise(of: (any Channel).self)
-            multiplexer.value.createStreamChannel(promise: streamPromise) { streamChannel in
-                streamChannel.eventLoop.makeCompletedFuture {
-                    try streamChannel.pipeline.syncOperations.addHandler(boundHandler.value)
-                }
-            }
-            let timer = loop.scheduleTask(in: timeoutAmount) {
-                boundHandler.value.failFromOutside(.timedOut(seconds: seconds))
-                streamPromise.futureResult.whenSuccess { $0.close(promise: nil) }
-            }
-            streamPromise.futureResult.whenFailure { error in
-                boundHandler.value.failFromOutside(.connectionClosed(processed: false, detail: "could not open a stream: \(error)"))
-            }
-            promise.futureResult.whenComplete { _ in timer.cancel() }
+            requests.value.send(headers: requestHeaders, body: body, promise: promise, timeout: timeoutAmount)
         }
         if loop.inEventLoop {
             execute()

@@ -92,6 +92,49 @@ import Testing
         #expect(outcome.attempts == 1)
     }
 
+    /// 3,000 error answers carry about 78 KB of JSON bodies on one connection, more than the 65,535-byte
+    /// connection window HTTP/2 starts with: the client must give the window back as it reads, or the
+    /// server stops sending answers and every request after the first ~2,500 times out.
+    @Test func answersBeyondTheFirstConnectionWindowKeepComing() async throws {
+        let harness = try await SimulatorHarness.start()
+        defer { Task { await harness.stop() } }
+        let client = try harness.client(maximumConnections: 1, requestTimeout: .seconds(10))
+        let request = try SimulatorHarness.update(token: String(repeating: "ab", count: 40), health: 1, text: "nobody")
+        let total = 3_000
+        let reasons = await withTaskGroup(of: String.self) { group in
+            var reasons: [String: Int] = [:]
+            for index in 0..<total {
+                if index >= 100, let reason = await group.next() { reasons[reason, default: 0] += 1 }
+                group.addTask {
+                    let outcome = await client.deliver(request)
+                    return outcome.reason?.rawValue ?? outcome.error.map { "\($0)" } ?? "accepted"
+                }
+            }
+            for await reason in group { reasons[reason, default: 0] += 1 }
+            return reasons
+        }
+        #expect(client.openConnectionCount == 1)
+        await client.shutdown()
+        #expect(reasons == ["BadDeviceToken": total], "\(reasons)")
+    }
+
+    /// A header value HTTP/2 cannot carry fails at once as a protocol error: not sent, not retried, and
+    /// the connection stays usable.
+    @Test func aHeaderValueWithALineBreakIsRefusedBeforeSending() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        let client = try harness.client(maximumConnections: 1)
+        var request = try SimulatorHarness.update(token: "abcd", health: 1, text: "split")
+        request.headers.collapseID = "score\r\ninjected: 1"
+        let outcome = await client.deliver(request)
+        #expect(outcome.error == .protocolError("header apns-collapse-id contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
+        #expect(outcome.attempts == 1)
+        request.headers.collapseID = "score"
+        #expect(await client.deliver(request).isAccepted)
+        #expect(client.openConnectionCount == 1)
+        await client.shutdown()
+    }
+
     @Test func rotatedTokenGets410WithItsTimestamp() async throws {
         let harness = try await SimulatorHarness.start()
         defer { Task { await harness.stop() } }

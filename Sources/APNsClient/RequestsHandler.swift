@@ -1,0 +1,243 @@
+import APNsCore
+import Foundation
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Sends requests as HTTP/2 frames on one connection and matches the answers by stream id, without a
+/// child channel (and its pipeline) per request: per request one HEADERS frame, one DATA frame, one
+/// flush and one deadline. Sits after `NIOHTTP2Handler` (no stream multiplexer), which still enforces
+/// the protocol: stream states, the server's stream limit (requests above it wait in its buffer) and
+/// outbound flow control. Inbound flow control is ours: without a multiplexer nobody else returns the
+/// window the answers use. Every method runs on the connection's event loop.
+final class APNsRequestsHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    /// One request waiting for its answer.
+    private struct Exchange {
+        var promise: EventLoopPromise<WireResponse>
+        var deadline: Scheduled<Void>?
+        /// The server has the stream (its HEADERS left through the HTTP/2 state machine).
+        var opened = false
+        var status: Int?
+        var apnsID: String?
+        var requestID: String?
+        var uniqueID: String?
+        var channelID: String?
+        var body: ByteBuffer?
+        /// Answer bytes received on this stream since its window was last returned.
+        var unreturned = 0
+    }
+
+    /// The receive window we give each stream (SETTINGS_INITIAL_WINDOW_SIZE); half of it used is returned.
+    static let streamWindow = 1 << 20
+    /// The connection's receive window is the protocol's initial 65,535 bytes; returned once a quarter is used.
+    private static let connectionReturnThreshold = 16_384
+    /// The last client stream id (2^31 - 1); a connection that reaches it takes no more requests.
+    private static let lastStreamID = Int32.max
+
+    private let state: ConnectionState
+    private var context: ChannelHandlerContext?
+    private var exchanges: [HTTP2StreamID: Exchange] = [:]
+    private var nextStreamID: Int32 = 1
+    private var connectionUnreturned = 0
+    private var closed = false
+
+    init(state: ConnectionState) {
+        self.state = state
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        failAll { _, _ in .connectionClosed(processed: false, detail: "the connection's handler was removed") }
+        self.context = nil
+    }
+
+    /// Sends one request; `promise` gets the answer or a typed error, at the latest after `timeout`.
+    func send(headers: HPACKHeaders, body: ByteBuffer, promise: EventLoopPromise<WireResponse>, timeout: TimeAmount) {
+        guard let context, !closed else {
+            promise.fail(APNsClientError.connectionClosed(processed: false, detail: "the connection is closed"))
+            return
+        }
+        guard nextStreamID < Self.lastStreamID else {
+            // Stream ids are used up: the pool opens a new connection for what comes next.
+            state.update { $0.goingAway = true }
+            promise.fail(APNsClientError.connectionClosed(processed: false, detail: "the connection used up its stream ids"))
+            return
+        }
+        let streamID = HTTP2StreamID(nextStreamID)
+        nextStreamID += 2
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let deadline = context.eventLoop.scheduleTask(in: timeout) {
+            bound.value.timedOut(streamID, seconds: seconds)
+        }
+        exchanges[streamID] = Exchange(promise: promise, deadline: deadline)
+        let endStream = body.readableBytes == 0
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)
+        if !endStream {
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
+        }
+        context.flush()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        let streamID = frame.streamID
+        guard streamID != .rootStream else {
+            context.fireChannelRead(data)
+            return
+        }
+        switch frame.payload {
+        case .headers(let headers):
+            guard exchanges[streamID] != nil else { return }
+            if exchanges[streamID]?.status == nil {
+                for (name, value, _) in headers.headers {
+                    switch name {
+                    case ":status": exchanges[streamID]?.status = Int(value)
+                    case "apns-id": exchanges[streamID]?.apnsID = value
+                    case "apns-unique-id": exchanges[streamID]?.uniqueID = value
+                    case "apns-request-id": exchanges[streamID]?.requestID = value
+                    case "apns-channel-id": exchanges[streamID]?.channelID = value
+                    default: break
+                    }
+                }
+            }
+            if headers.endStream { finish(streamID) }
+        case .data(let data):
+            // Flow-controlled bytes count against both windows, answered or not (a late answer too).
+            let length = data.data.readableBytes + (data.paddingBytes.map { $0 + 1 } ?? 0)
+            returnConnectionWindow(context: context, adding: length)
+            guard exchanges[streamID] != nil else { return }
+            if case .byteBuffer(var buffer) = data.data, buffer.readableBytes > 0 {
+                if exchanges[streamID]?.body == nil {
+                    exchanges[streamID]?.body = buffer
+                } else {
+                    exchanges[streamID]?.body?.writeBuffer(&buffer)
+                }
+            }
+            if data.endStream {
+                finish(streamID)
+            } else {
+                returnStreamWindow(context: context, streamID, adding: length)
+            }
+        default:
+            // RST_STREAM closes the stream: its StreamClosedEvent says why.
+            break
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let created = event as? NIOHTTP2StreamCreatedEvent {
+            exchanges[created.streamID]?.opened = true
+        } else if let closedStream = event as? StreamClosedEvent {
+            streamClosed(closedStream.streamID, reason: closedStream.reason)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A frame of one stream could not be sent or was refused: that request fails; the connection lives.
+        if let streamError = error as? NIOHTTP2Errors.StreamError {
+            if let closedStream = streamError.baseError as? NIOHTTP2Errors.StreamClosed {
+                streamClosed(streamError.streamID, reason: closedStream.errorCode)
+            } else {
+                let opened = exchanges[streamError.streamID]?.opened ?? false
+                fail(streamError.streamID, with: opened
+                    ? .protocolError("stream \(streamError.streamID): \(streamError.baseError)")
+                    : .connectionClosed(processed: false, detail: "the request could not be sent: \(streamError.baseError)"))
+            }
+            return
+        }
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closed = true
+        failAll { streamID, exchange in
+            self.closedError(processed: exchange.opened, streamID: streamID, detail: "connection closed before the answer")
+        }
+        context.fireChannelInactive()
+    }
+
+    // MARK: - Answers
+
+    private func finish(_ streamID: HTTP2StreamID) {
+        guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
+        exchange.deadline?.cancel()
+        guard let status = exchange.status else {
+            exchange.promise.fail(APNsClientError.protocolError("the answer had no :status"))
+            return
+        }
+        let body = exchange.body.map { Data($0.readableBytesView) } ?? Data()
+        exchange.promise.succeed(WireResponse(
+            status: status, apnsID: exchange.apnsID, requestID: exchange.requestID, uniqueID: exchange.uniqueID,
+            channelID: exchange.channelID, body: body
+        ))
+    }
+
+    /// The stream closed before its answer ended: reset by the server (or by us), or refused.
+    private func streamClosed(_ streamID: HTTP2StreamID, reason: HTTP2ErrorCode?) {
+        guard let exchange = exchanges[streamID] else { return }
+        // REFUSED_STREAM (also how streams above a GOAWAY's last stream id end) means not processed.
+        let processed = reason != .refusedStream && exchange.opened
+        let detail = reason.map { "stream reset (\($0))" } ?? "stream closed without an answer"
+        fail(streamID, with: closedError(processed: processed, streamID: streamID, detail: detail))
+    }
+
+    private func timedOut(_ streamID: HTTP2StreamID, seconds: Double) {
+        guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
+        exchange.promise.fail(APNsClientError.timedOut(seconds: seconds))
+        // Tell the server we gave up (a stream still waiting for the stream limit is dropped unsent).
+        guard let context, !closed else { return }
+        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
+    }
+
+    private func fail(_ streamID: HTTP2StreamID, with error: APNsClientError) {
+        guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
+        exchange.deadline?.cancel()
+        exchange.promise.fail(error)
+    }
+
+    private func failAll(_ error: (HTTP2StreamID, Exchange) -> APNsClientError) {
+        let pending = exchanges
+        exchanges.removeAll()
+        for (streamID, exchange) in pending {
+            exchange.deadline?.cancel()
+            exchange.promise.fail(error(streamID, exchange))
+        }
+    }
+
+    /// A stream above the last one a GOAWAY let through was not processed, even though its HEADERS went out
+    /// (a request sent while the GOAWAY was on its way).
+    private func closedError(processed: Bool, streamID: HTTP2StreamID, detail: String) -> APNsClientError {
+        let processed = processed && !state.isRefusedByGoAway(streamID: Int(streamID))
+        if let reason = state.goAwayReason { return .goAway(reason: reason, processed: processed) }
+        return .connectionClosed(processed: processed, detail: detail)
+    }
+
+    // MARK: - Inbound flow control
+
+    private func returnConnectionWindow(context: ChannelHandlerContext, adding length: Int) {
+        connectionUnreturned += length
+        guard connectionUnreturned >= Self.connectionReturnThreshold, !closed else { return }
+        let increment = connectionUnreturned
+        connectionUnreturned = 0
+        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
+    }
+
+    private func returnStreamWindow(context: ChannelHandlerContext, _ streamID: HTTP2StreamID, adding length: Int) {
+        guard var exchange = exchanges[streamID] else { return }
+        exchange.unreturned += length
+        if exchange.unreturned >= Self.streamWindow / 2, !closed {
+            let increment = exchange.unreturned
+            exchange.unreturned = 0
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
+        }
+        exchanges[streamID] = exchange
+    }
+}
