@@ -65,6 +65,9 @@ final class APNsConnection: Sendable {
                         HTTP2Setting(parameter: .enablePush, value: 0),
                     ]
                     // Frames, not a child channel per stream: APNsRequestsHandler matches answers to requests.
+                    // The header block is ours (fixed lowercase names; values checked in `execute`) and we read
+                    // only the answer fields we know: validating every block again costs CPU on every request.
+                    connectionConfiguration.headerBlockValidation = .disabled
                     let http2 = NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration)
                     let observer = ConnectionObserver(state: state, ready: ready, idlePingInterval: idlePing, logger: logger)
                     let requests = APNsRequestsHandler(state: state)

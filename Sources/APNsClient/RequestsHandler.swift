@@ -5,8 +5,8 @@ import NIOHPACK
 import NIOHTTP2
 
 /// Sends requests as HTTP/2 frames on one connection and matches the answers by stream id, without a
-/// child channel (and its pipeline) per request: per request one HEADERS frame, one DATA frame, one
-/// flush and one deadline. Sits after `NIOHTTP2Handler` (no stream multiplexer), which still enforces
+/// child channel (and its pipeline) per request: per request one HEADERS frame, one DATA frame and one
+/// deadline, and one flush for all the requests of one event-loop turn. Sits after `NIOHTTP2Handler` (no stream multiplexer), which still enforces
 /// the protocol: stream states, the server's stream limit (requests above it wait in its buffer) and
 /// outbound flow control. Inbound flow control is ours: without a multiplexer nobody else returns the
 /// window the answers use. Every method runs on the connection's event loop.
@@ -43,6 +43,12 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     private var nextStreamID: Int32 = 1
     private var connectionUnreturned = 0
     private var closed = false
+    /// A flush is queued on the event loop: requests sent before it runs share its one write (and TLS record).
+    private var flushQueued = false
+    /// Requests written since the last flush.
+    private var unflushed = 0
+    /// The most requests that wait for a shared flush.
+    static let flushBatch = 16
 
     init(state: ConnectionState) {
         self.state = state
@@ -82,6 +88,23 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         if !endStream {
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
         }
+        // Requests sent in one turn of the event loop share a flush (one write, one TLS record), queued
+        // behind the tasks already waiting (requests resumed by the answers just read); every
+        // `flushBatch` requests go out at once, so the server is not left idle while a large turn runs,
+        // and a request alone on its connection (no answer can bring another one) goes out at once.
+        unflushed += 1
+        if unflushed >= Self.flushBatch || exchanges.count == 1 {
+            flushQueuedRequests()
+        } else if !flushQueued {
+            flushQueued = true
+            context.eventLoop.execute { bound.value.flushQueuedRequests() }
+        }
+    }
+
+    private func flushQueuedRequests() {
+        flushQueued = false
+        guard unflushed > 0, let context, !closed else { return }
+        unflushed = 0
         context.flush()
     }
 
