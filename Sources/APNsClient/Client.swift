@@ -143,14 +143,11 @@ public final class APNsClient: Sendable {
         do {
             let connection = try await pool.connection(avoiding: avoiding)
             connectionID = connection.id
-            let response = try await connection.execute(
+            result = await connection.execute(
                 request, authorization: jwt.map { "bearer \($0)" }, timeout: configuration.requestTimeout
-            ).get()
-            result = .success(response)
-        } catch let error as APNsClientError {
-            result = .failure(error)
+            )
         } catch {
-            result = .failure(.protocolError("\(error)"))
+            result = .failure(error)
         }
         let elapsed = ContinuousClock.now - start
         latency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)

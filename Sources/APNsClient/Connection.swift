@@ -118,16 +118,15 @@ final class APNsConnection: Sendable {
         }
     }
 
-    /// Sends one request and returns the answer, or fails with a typed error. `authorization` is the
-    /// full header value (`bearer <jwt>`) or nil.
-    func execute(_ request: WireRequest, authorization: String?, timeout: Duration) -> EventLoopFuture<WireResponse> {
+    /// Sends one request and returns the answer or a typed error. `authorization` is the full header
+    /// value (`bearer <jwt>`) or nil.
+    func execute(_ request: WireRequest, authorization: String?, timeout: Duration) async -> Result<WireResponse, APNsClientError> {
         let loop = channel.eventLoop
         // HTTP/2 forbids NUL, CR and LF in a field value (RFC 9113 §8.2.1); no connection can send it.
         for field in request.fields where field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
-            return loop.makeFailedFuture(APNsClientError.protocolError(
+            return .failure(.protocolError(
                 "header \(field.name) contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
         }
-        let promise = loop.makePromise(of: WireResponse.self)
         var headers = HPACKHeaders()
         headers.reserveCapacity(10)
         headers.add(name: ":method", value: request.method)
@@ -147,23 +146,26 @@ final class APNsConnection: Sendable {
         let requestHeaders = headers
         let body = channel.allocator.buffer(bytes: request.body)
         let state = self.state
-        state.update { $0.inFlight += 1 }
-        promise.futureResult.whenComplete { _ in state.update { $0.inFlight -= 1 } }
-
         let timeoutAmount = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
             + timeout.components.attoseconds / 1_000_000_000)
         let requests = self.requests
         let observer = self.observer
-        let execute: @Sendable () -> Void = {
-            observer.value.noteActivity()
-            requests.value.send(headers: requestHeaders, body: body, promise: promise, timeout: timeoutAmount)
+        state.update { $0.inFlight += 1 }
+        // The answer resumes the caller straight from the handler: no promise, future or callback list.
+        return await withUnsafeContinuation { continuation in
+            let execute: @Sendable () -> Void = {
+                observer.value.noteActivity()
+                requests.value.send(headers: requestHeaders, body: body, timeout: timeoutAmount) { result in
+                    state.update { $0.inFlight -= 1 }
+                    continuation.resume(returning: result)
+                }
+            }
+            if loop.inEventLoop {
+                execute()
+            } else {
+                loop.execute(execute)
+            }
         }
-        if loop.inEventLoop {
-            execute()
-        } else {
-            loop.execute(execute)
-        }
-        return promise.futureResult
     }
 
     /// Closes the connection after in-flight requests finish (GOAWAY from our side).

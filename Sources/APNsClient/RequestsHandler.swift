@@ -6,18 +6,22 @@ import NIOHTTP2
 
 /// Sends requests as HTTP/2 frames on one connection and matches the answers by stream id, without a
 /// child channel (and its pipeline) per request: per request one HEADERS frame, one DATA frame and one
-/// deadline, and one flush for all the requests of one event-loop turn. Sits after `NIOHTTP2Handler` (no stream multiplexer), which still enforces
-/// the protocol: stream states, the server's stream limit (requests above it wait in its buffer) and
-/// outbound flow control. Inbound flow control is ours: without a multiplexer nobody else returns the
-/// window the answers use. Every method runs on the connection's event loop.
+/// deadline, a flush shared by the requests of one event-loop turn and one timer for all deadlines. Sits after `NIOHTTP2Handler`
+/// (no stream multiplexer), which still enforces the protocol: stream states, the server's stream
+/// limit (requests above it wait in its buffer) and outbound flow control. Inbound flow control is
+/// ours: without a multiplexer nobody else returns the window the answers use. Every method runs on the connection's event loop.
 final class APNsRequestsHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
 
+    /// Called once per request, on the event loop, with the answer or a typed error.
+    typealias Completion = @Sendable (Result<WireResponse, APNsClientError>) -> Void
+
     /// One request waiting for its answer.
     private struct Exchange {
-        var promise: EventLoopPromise<WireResponse>
-        var deadline: Scheduled<Void>?
+        var complete: Completion
+        var deadline: NIODeadline
+        var timeout: TimeAmount
         /// The server has the stream (its HEADERS left through the HTTP/2 state machine).
         var opened = false
         var status: Int?
@@ -45,6 +49,9 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     private var closed = false
     /// A flush is queued on the event loop: requests sent before it runs share its one write (and TLS record).
     private var flushQueued = false
+    /// The one timer for every request's deadline, set to the earliest of them (see `expireRequests`).
+    private var deadlineTimer: Scheduled<Void>?
+    private var deadlineTimerAt: NIODeadline?
     /// Requests written since the last flush.
     private var unflushed = 0
     /// The most requests that wait for a shared flush.
@@ -63,26 +70,25 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         self.context = nil
     }
 
-    /// Sends one request; `promise` gets the answer or a typed error, at the latest after `timeout`.
-    func send(headers: HPACKHeaders, body: ByteBuffer, promise: EventLoopPromise<WireResponse>, timeout: TimeAmount) {
+    /// Sends one request; `complete` gets the answer or a typed error, at the latest after `timeout`.
+    func send(headers: HPACKHeaders, body: ByteBuffer, timeout: TimeAmount, complete: @escaping Completion) {
         guard let context, !closed else {
-            promise.fail(APNsClientError.connectionClosed(processed: false, detail: "the connection is closed"))
+            complete(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
             return
         }
         guard nextStreamID < Self.lastStreamID else {
             // Stream ids are used up: the pool opens a new connection for what comes next.
             state.update { $0.goingAway = true }
-            promise.fail(APNsClientError.connectionClosed(processed: false, detail: "the connection used up its stream ids"))
+            complete(.failure(.connectionClosed(processed: false, detail: "the connection used up its stream ids")))
             return
         }
         let streamID = HTTP2StreamID(nextStreamID)
         nextStreamID += 2
-        let seconds = Double(timeout.nanoseconds) / 1e9
-        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let deadline = context.eventLoop.scheduleTask(in: timeout) {
-            bound.value.timedOut(streamID, seconds: seconds)
+        let deadline = NIODeadline.now() + timeout
+        exchanges[streamID] = Exchange(complete: complete, deadline: deadline, timeout: timeout)
+        if deadlineTimerAt.map({ deadline < $0 }) ?? true {
+            setDeadlineTimer(at: deadline, context: context)
         }
-        exchanges[streamID] = Exchange(promise: promise, deadline: deadline)
         let endStream = body.readableBytes == 0
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)
         if !endStream {
@@ -97,6 +103,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
             flushQueuedRequests()
         } else if !flushQueued {
             flushQueued = true
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
             context.eventLoop.execute { bound.value.flushQueuedRequests() }
         }
     }
@@ -117,20 +124,25 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         }
         switch frame.payload {
         case .headers(let headers):
-            guard exchanges[streamID] != nil else { return }
-            if exchanges[streamID]?.status == nil {
+            // The answer's fields are read into a copy and stored once (one lookup, not one per field).
+            guard var exchange = headers.endStream ? exchanges.removeValue(forKey: streamID) : exchanges[streamID] else { return }
+            if exchange.status == nil {
                 for (name, value, _) in headers.headers {
                     switch name {
-                    case ":status": exchanges[streamID]?.status = Int(value)
-                    case "apns-id": exchanges[streamID]?.apnsID = value
-                    case "apns-unique-id": exchanges[streamID]?.uniqueID = value
-                    case "apns-request-id": exchanges[streamID]?.requestID = value
-                    case "apns-channel-id": exchanges[streamID]?.channelID = value
+                    case ":status": exchange.status = Int(value)
+                    case "apns-id": exchange.apnsID = value
+                    case "apns-unique-id": exchange.uniqueID = value
+                    case "apns-request-id": exchange.requestID = value
+                    case "apns-channel-id": exchange.channelID = value
                     default: break
                     }
                 }
             }
-            if headers.endStream { finish(streamID) }
+            if headers.endStream {
+                complete(exchange)
+            } else {
+                exchanges[streamID] = exchange
+            }
         case .data(let data):
             // Flow-controlled bytes count against both windows, answered or not (a late answer too).
             let length = data.data.readableBytes + (data.paddingBytes.map { $0 + 1 } ?? 0)
@@ -191,16 +203,19 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     private func finish(_ streamID: HTTP2StreamID) {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
-        exchange.deadline?.cancel()
+        complete(exchange)
+    }
+
+    private func complete(_ exchange: Exchange) {
         guard let status = exchange.status else {
-            exchange.promise.fail(APNsClientError.protocolError("the answer had no :status"))
+            exchange.complete(.failure(.protocolError("the answer had no :status")))
             return
         }
         let body = exchange.body.map { Data($0.readableBytesView) } ?? Data()
-        exchange.promise.succeed(WireResponse(
+        exchange.complete(.success(WireResponse(
             status: status, apnsID: exchange.apnsID, requestID: exchange.requestID, uniqueID: exchange.uniqueID,
             channelID: exchange.channelID, body: body
-        ))
+        )))
     }
 
     /// The stream closed before its answer ended: reset by the server (or by us), or refused.
@@ -212,9 +227,38 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         fail(streamID, with: closedError(processed: processed, streamID: streamID, detail: detail))
     }
 
-    private func timedOut(_ streamID: HTTP2StreamID, seconds: Double) {
+    // MARK: - Deadlines
+
+    /// One timer per connection instead of one per request: it fires at the earliest deadline, fails the
+    /// requests whose deadline has passed and sets itself to the next one. Answered requests leave
+    /// nothing to cancel; with one timeout for all requests it fires about once per timeout.
+    private func setDeadlineTimer(at deadline: NIODeadline, context: ChannelHandlerContext) {
+        deadlineTimer?.cancel()
+        deadlineTimerAt = deadline
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        deadlineTimer = context.eventLoop.scheduleTask(deadline: deadline) { bound.value.expireRequests() }
+    }
+
+    private func expireRequests() {
+        deadlineTimer = nil
+        deadlineTimerAt = nil
+        let now = NIODeadline.now()
+        var expired: [HTTP2StreamID] = []
+        var next: NIODeadline?
+        for (streamID, exchange) in exchanges {
+            if exchange.deadline <= now {
+                expired.append(streamID)
+            } else if next.map({ exchange.deadline < $0 }) ?? true {
+                next = exchange.deadline
+            }
+        }
+        for streamID in expired { timedOut(streamID) }
+        if let next, let context, !closed { setDeadlineTimer(at: next, context: context) }
+    }
+
+    private func timedOut(_ streamID: HTTP2StreamID) {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
-        exchange.promise.fail(APNsClientError.timedOut(seconds: seconds))
+        exchange.complete(.failure(.timedOut(seconds: Double(exchange.timeout.nanoseconds) / 1e9)))
         // Tell the server we gave up (a stream still waiting for the stream limit is dropped unsent).
         guard let context, !closed else { return }
         context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
@@ -222,16 +266,17 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     private func fail(_ streamID: HTTP2StreamID, with error: APNsClientError) {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
-        exchange.deadline?.cancel()
-        exchange.promise.fail(error)
+        exchange.complete(.failure(error))
     }
 
     private func failAll(_ error: (HTTP2StreamID, Exchange) -> APNsClientError) {
         let pending = exchanges
         exchanges.removeAll()
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+        deadlineTimerAt = nil
         for (streamID, exchange) in pending {
-            exchange.deadline?.cancel()
-            exchange.promise.fail(error(streamID, exchange))
+            exchange.complete(.failure(error(streamID, exchange)))
         }
     }
 

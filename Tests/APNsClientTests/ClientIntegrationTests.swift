@@ -225,6 +225,31 @@ import Testing
         await client.shutdown()
     }
 
+    @Test func eachRequestTimesOutOnItsOwnDeadline() async throws {
+        // One timer serves every deadline of a connection: after the first request expires it must be
+        // set again for the second, which was sent later and expires later.
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5_000))
+        let client = try harness.client(requestTimeout: .milliseconds(600))
+        let first = try SimulatorHarness.update(token: "abcd", health: 1, text: "first")
+        let second = try SimulatorHarness.update(token: "abce", health: 1, text: "second")
+        async let firstElapsed: Duration = {
+            let started = ContinuousClock.now
+            await #expect(throws: APNsClientError.timedOut(seconds: 0.6)) { _ = try await client.send(first) }
+            return ContinuousClock.now - started
+        }()
+        try await Task.sleep(for: .milliseconds(400))
+        let secondStarted = ContinuousClock.now
+        await #expect(throws: APNsClientError.timedOut(seconds: 0.6)) { _ = try await client.send(second) }
+        let secondElapsed = ContinuousClock.now - secondStarted
+        #expect(await firstElapsed < .seconds(3))
+        #expect(secondElapsed >= .milliseconds(550), "the second request expired at the first one's deadline")
+        #expect(secondElapsed < .seconds(3))
+        #expect(client.openedConnectionCount == 1)
+        await client.shutdown()
+    }
+
     @Test func anUntrustedCertificateIsATLSError() async throws {
         let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
         defer { Task { await harness.stop() } }
