@@ -73,6 +73,32 @@ import Testing
         await harness.stop()
     }
 
+    /// A proxy in front of APNs answers one member with a 600-character reason: the page is recorded
+    /// all the same (the reason shortened to what the store keeps), the others with it, once; the
+    /// metric's reason label is `other`.
+    @Test(arguments: TestDatabase.available)
+    func anOverlongReasonInAPageIsShortenedAndNeverBlocksTheOthers(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let long = String(repeating: "proxy says no ", count: 43)
+        sender.enqueue([.success(APNsResponse(status: 400, reason: APNsReason(rawValue: long)))])
+        let harness = try await ServerHarness(sender: sender, database: database)
+        let ids = (1...3).map { "r\($0)" }
+        try await Self.register(harness, ids)
+        let answer = try await harness.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":2}}"#)
+        #expect(answer.status == 202, "\(answer.text)")
+        let progress = try await harness.finishedGroupSend(answer)
+        #expect(progress["counts"]?["sent"]?.numberValue == 2 && progress["counts"]?["failed"]?.numberValue == 1, "\(progress)")
+        var history: [DeliveryRecord] = []
+        for id in ids { history += try await harness.store.deliveries(activityId: id, limit: 5) }
+        #expect(history.count == 3, "one record per member")
+        let refused = try #require(history.first { $0.outcome == .rejected })
+        #expect(refused.reason?.count == DeliveryResult.maximumReasonLength && refused.reason?.hasSuffix("…") == true)
+        #expect(sender.requests.count == 3, "the page is not sent again")
+        let metrics = harness.server.metrics.render()
+        #expect(metrics.contains(#"reason="other""#) && !metrics.contains("proxy says no"))
+        await harness.stop()
+    }
+
     /// A push accepted for a member after the group send replaces the group's push to it; a newer routine
     /// update to the group replaces the older one; each member's timestamps only increase.
     @Test(arguments: TestDatabase.available)

@@ -62,6 +62,48 @@ import Testing
         await harness.stop()
     }
 
+    /// Every send route takes the key: activity update and end, group update and end, start by user,
+    /// channel update and end. The retry of each answers the first answer and sends nothing more.
+    @Test(arguments: TestDatabase.available)
+    func everySendRouteReplaysItsFirstAnswerAndSendsOnce(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, database: database)
+        let http = harness.http
+        for (index, id) in ["solo", "member"].enumerated() {
+            let registered = try await http.post("/v1/activities", key: ServerHarness.appKey,
+                                                 registrationJSON(activityId: id, token: IdentityTests.hex(UInt8(index + 20)), groups: index == 1 ? ["crew"] : []))
+            #expect(registered.status == 201, "\(registered.text)")
+        }
+        let token = #"{"userId":"fan","deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(IdentityTests.hex(30))"}"#
+        #expect(try await http.put("/v1/push-to-start-tokens", key: ServerHarness.appKey, token).status == 200)
+        let created = try await http.post("/v1/channels", key: ServerHarness.backendKey, #"{"name":"match","bundleId":"com.example.rangers","storagePolicy":0}"#)
+        let channel = try #require(created.json?["id"]?.stringValue, "\(created.text)")
+
+        let routes: [(path: String, body: String)] = [
+            ("/v1/activities/solo/update", #"{"contentState":{"hp":1}}"#),
+            ("/v1/groups/crew/update", #"{"contentState":{"hp":2}}"#),
+            ("/v1/channels/\(channel)/update", #"{"contentState":{"hp":3}}"#),
+            ("/v1/users/fan/start", #"{"contentState":{"hp":4},"attributesType":"T","attributes":{},"alert":{"title":"Go"}}"#),
+            ("/v1/groups/crew/end", #"{"contentState":{"hp":5}}"#),
+            ("/v1/activities/solo/end", #"{"contentState":{"hp":6}}"#),
+            ("/v1/channels/\(channel)/end", #"{"contentState":{"hp":7}}"#),
+        ]
+        for (index, route) in routes.enumerated() {
+            let key = "route-\(index)"
+            let first = try await Self.send(harness, route.path, idempotencyKey: key, route.body)
+            #expect(first.response.status == 202 && first.headers["idempotent-replayed"] == nil, "\(route.path): \(first.response.text)")
+            let again = try await Self.send(harness, route.path, idempotencyKey: key, route.body)
+            #expect(again.response.status == 202 && again.headers["idempotent-replayed"] == "true", "\(route.path): \(again.response.text)")
+            #expect(again.response.data == first.response.data, "\(route.path): the same answer")
+            // Each push goes out before the next route's (an end would otherwise replace an unsent update).
+            #expect(await ServerHarness.eventually { sender.requests.count + sender.broadcasts.count == index + 1 },
+                    "\(route.path): \(sender.requests.count) pushes, \(sender.broadcasts.count) broadcasts")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(sender.requests.count + sender.broadcasts.count == routes.count, "a replay sends nothing")
+        await harness.stop()
+    }
+
     @Test(arguments: TestDatabase.available)
     func concurrentRetriesSendOnce(database: TestDatabase) async throws {
         let sender = FakeSender()

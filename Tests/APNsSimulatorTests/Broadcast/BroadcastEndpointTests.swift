@@ -98,7 +98,10 @@ import Testing
     }
 
     @Test func broadcastRejections() async throws {
-        let harness = try await EndpointHarness.start { $0.broadcast.pushTypeCaseInsensitive = false }
+        let harness = try await EndpointHarness.start {
+            $0.broadcast.pushTypeCaseInsensitive = false
+            $0.broadcast.disabledBundleIDs = ["com.example.disabled"]
+        }
         let channel = try await create(harness)
         let client = try await harness.connect()
         var get = harness.broadcast(channel: channel)
@@ -108,6 +111,8 @@ import Testing
         try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/a.b/extra"), body: Self.update, status: 404, reason: "BadPath")
         try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/\(EndpointHarness.topic)"), body: Self.update, status: 400, reason: "TopicDisallowed")
         try await expect(client, harness.broadcast(channel: channel, replacing: ["authorization": "bearer x.y.z"]), body: Self.update, status: 403, reason: "InvalidProviderToken")
+        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/com.example.disabled"), body: Self.update, status: 400, reason: "FeatureNotEnabled")
+        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-request-id": "not-a-uuid"]), body: Self.update, status: 400, reason: "BadMessageId")
         try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-channel-id": nil]), body: Self.update, status: 400, reason: "MissingChannelId")
         try await expect(client, harness.broadcast(channel: "%%%"), body: Self.update, status: 400, reason: "BadChannelId")
         try await expect(client, harness.broadcast(channel: "AAAAAAAAAAAAAAAAAAAAAA=="), body: Self.update, status: 400, reason: "ChannelNotRegistered")
