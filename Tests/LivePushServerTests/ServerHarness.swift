@@ -45,6 +45,8 @@ final class ServerHarness: @unchecked Sendable {
     /// Servers replaced by ``replaceWithoutShutdown(configure:)``, still running, with their stores.
     private var abandoned: [(server: LivePushServer, store: any PushStore)] = []
     let configure: @Sendable (inout ServerConfiguration) -> Void
+    /// The server's and the store's logger, when a test reads what they log (warnings only otherwise).
+    let logger: Logger?
 
     /// Starts a server; `configure` adjusts the test defaults (fast polling and retries, no sweeps).
     let clock: any WallClock
@@ -53,7 +55,8 @@ final class ServerHarness: @unchecked Sendable {
     let schema = "livepush_server_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
 
     init(sender: any PushSending = FakeSender(), database: TestDatabase = .sqlite, directory: URL? = nil,
-         clock: any WallClock = SystemWallClock(), configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws {
+         clock: any WallClock = SystemWallClock(), logger: Logger? = nil,
+         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("livepush-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
@@ -62,15 +65,18 @@ final class ServerHarness: @unchecked Sendable {
         self.configure = configure
         self.clock = clock
         self.database = database
-        let (store, server, port) = try await Self.boot(store: try await Self.openStore(database, path: databasePath, schema: schema), sender: sender, clock: clock, configure: configure)
+        self.logger = logger
+        let (store, server, port) = try await Self.boot(
+            store: try await Self.openStore(database, path: databasePath, schema: schema, logger: logger), sender: sender, clock: clock,
+            logger: logger, configure: configure)
         self.store = store
         self.server = server
         self.http = TestHTTP(port: port)
     }
 
-    private static func openStore(_ database: TestDatabase, path: String, schema: String) async throws -> any PushStore {
-        var logger = Logger(label: "livepush.store.test")
-        logger.logLevel = .warning
+    private static func openStore(_ database: TestDatabase, path: String, schema: String, logger given: Logger?) async throws -> any PushStore {
+        var logger = given ?? Logger(label: "livepush.store.test")
+        if given == nil { logger.logLevel = .warning }
         switch database {
         case .sqlite:
             return try await SQLitePushStore(path: path, logger: logger)
@@ -80,7 +86,7 @@ final class ServerHarness: @unchecked Sendable {
         }
     }
 
-    private static func boot(store: any PushStore, sender: any PushSending, clock: any WallClock,
+    private static func boot(store: any PushStore, sender: any PushSending, clock: any WallClock, logger given: Logger?,
                              configure: @Sendable (inout ServerConfiguration) -> Void) async throws -> (any PushStore, LivePushServer, Int) {
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -94,8 +100,8 @@ final class ServerHarness: @unchecked Sendable {
         configuration.appKeys = [appKey]
         configuration.backendKeys = [backendKey]
         configure(&configuration)
-        var logger = Logger(label: "livepush.server.test")
-        logger.logLevel = .warning
+        var logger = given ?? Logger(label: "livepush.server.test")
+        if given == nil { logger.logLevel = .warning }
         let server = try LivePushServer(configuration: configuration, store: store, sender: sender, clock: clock, logger: logger)
         let port = try await server.start()
         return (store, server, port)
@@ -106,8 +112,8 @@ final class ServerHarness: @unchecked Sendable {
         await server.shutdown()
         await store.close()
         let (store, server, port) = try await Self.boot(
-            store: try await Self.openStore(database, path: databasePath, schema: schema), sender: sender, clock: clock,
-            configure: configure ?? self.configure)
+            store: try await Self.openStore(database, path: databasePath, schema: schema, logger: logger), sender: sender, clock: clock,
+            logger: logger, configure: configure ?? self.configure)
         self.store = store
         self.server = server
         self.http = TestHTTP(port: port)
@@ -118,8 +124,8 @@ final class ServerHarness: @unchecked Sendable {
     func replaceWithoutShutdown(configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws {
         abandoned.append((server, store))
         let (store, server, port) = try await Self.boot(
-            store: try await Self.openStore(database, path: databasePath, schema: schema), sender: sender, clock: clock,
-            configure: configure)
+            store: try await Self.openStore(database, path: databasePath, schema: schema, logger: logger), sender: sender, clock: clock,
+            logger: logger, configure: configure)
         self.store = store
         self.server = server
         self.http = TestHTTP(port: port)
