@@ -86,6 +86,37 @@ import Testing
         await harness.stop()
     }
 
+    /// Priority 10 counts against each channel's hourly budget: past it a broadcast goes out at priority 5
+    /// and the answer says why. A channel that stores no message has the larger budget (APNs gives such
+    /// channels the higher publishing budget); each channel has its own.
+    @Test(arguments: TestDatabase.available)
+    func priority10BroadcastsSpendEachChannelsBudget(database: TestDatabase) async throws {
+        let sender = FakeSender()
+        let harness = try await ServerHarness(sender: sender, database: database) {
+            $0.hourlyPriority10Budget = 2
+            $0.frequentHourlyPriority10Budget = 3
+        }
+        let stored = try #require(try await Self.create(harness, name: "stored", policy: 1).json?["id"]?.stringValue)
+        let scores = try #require(try await Self.create(harness, name: "scores", policy: 0).json?["id"]?.stringValue)
+        var downgraded: [String: [Int]] = [:]
+        for (name, id) in [("stored", stored), ("scores", scores)] {
+            for index in 0..<4 {
+                let answer = try await harness.http.post("/v1/channels/\(id)/update", key: Self.backend, #"{"contentState":{"n":\#(index)},"priority":10}"#)
+                #expect(answer.status == 202, "\(answer.text)")
+                if let reason = answer.json?["downgraded"]?.arrayValue?.first?["reason"]?.stringValue {
+                    #expect(reason.contains("budget"), "\(reason)")
+                    downgraded[name, default: []].append(index)
+                }
+            }
+        }
+        #expect(downgraded["stored"] == [2, 3], "a storing channel has the hourly budget (2)")
+        #expect(downgraded["scores"] == [3], "a channel without storage has the larger budget (3)")
+        #expect(await ServerHarness.eventually { sender.broadcasts.count == 8 })
+        let priorities = sender.broadcasts.map(\.priority.rawValue)
+        #expect(priorities.filter { $0 == 5 }.count == 3 && priorities.filter { $0 == 10 }.count == 5, "\(priorities)")
+        await harness.stop()
+    }
+
     @Test func theChannelLimitIsReportedBeforeAPNsRefuses() async throws {
         let sender = FakeSender()
         let harness = try await ServerHarness(sender: sender)
