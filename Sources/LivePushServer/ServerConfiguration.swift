@@ -100,17 +100,20 @@ package struct ServerConfiguration: Sendable {
     /// `retryBaseDelay` doubled per send, at most `retryMaximumDelay`, less up to half of it (jitter;
     /// `random` is in 0...1).
     package func outboxRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
-        let exponent = Double(min(max(attempts - 1, 0), 30))
-        let delay = min(retryMaximumDelay, retryBaseDelay * pow(2, exponent))
-        return delay * (1 - 0.5 * min(max(random, 0), 1))
+        Self.backOff(afterAttempts: attempts, base: retryBaseDelay, maximum: retryMaximumDelay, random: random)
     }
 
     /// The seconds to wait before the next attempt of a webhook event that has failed `attempts` times:
-    /// `webhookRetryBaseDelay` doubled per failure, at most `webhookRetryMaximumDelay`, less up to half
-    /// of it (jitter; `random` is in 0...1).
+    /// the same rule with `webhookRetryBaseDelay` and `webhookRetryMaximumDelay`.
     package func webhookRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
+        Self.backOff(afterAttempts: attempts, base: webhookRetryBaseDelay, maximum: webhookRetryMaximumDelay, random: random)
+    }
+
+    /// `base` doubled per attempt after the first, at most `maximum`, less up to half of it (jitter, so
+    /// that failures at the same moment do not retry together; `random` is in 0...1).
+    static func backOff(afterAttempts attempts: Int, base: TimeInterval, maximum: TimeInterval, random: Double) -> TimeInterval {
         let exponent = Double(min(max(attempts - 1, 0), 30))
-        let delay = min(webhookRetryMaximumDelay, webhookRetryBaseDelay * pow(2, exponent))
+        let delay = min(maximum, base * pow(2, exponent))
         return delay * (1 - 0.5 * min(max(random, 0), 1))
     }
 

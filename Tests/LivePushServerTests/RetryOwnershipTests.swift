@@ -35,6 +35,20 @@ import Testing
         #expect(configuration.outboxRetryDelay(afterAttempts: 3, random: 1) == 2, "jitter takes off at most half")
     }
 
+    @Test func webhookBackOffHasItsOwnBaseAndMaximum() {
+        var configuration = ServerConfiguration()
+        configuration.retryBaseDelay = 100
+        configuration.webhookRetryBaseDelay = 1
+        configuration.webhookRetryMaximumDelay = 300
+        #expect(configuration.webhookRetryDelay(afterAttempts: 1, random: 0) == 1)
+        #expect(configuration.webhookRetryDelay(afterAttempts: 4, random: 0) == 8)
+        #expect(configuration.webhookRetryDelay(afterAttempts: 12, random: 0) == 300, "doubling stops at the maximum")
+        #expect(configuration.webhookRetryDelay(afterAttempts: 1_000, random: 0) == 300, "no overflow after many failures")
+        #expect(configuration.webhookRetryDelay(afterAttempts: 4, random: 1) == 4, "jitter takes off at most half")
+        #expect(configuration.webhookRetryDelay(afterAttempts: 4, random: 7) == 4, "random is clamped to 0...1")
+        #expect(configuration.webhookRetryDelay(afterAttempts: 0, random: 0) == 1, "no attempt yet waits the base")
+    }
+
     @Test(arguments: TestDatabase.available)
     func a503IsOneAPNsRequestPerOutboxAttempt(database: TestDatabase) async throws {
         let sim = try await SimulatorHarness()
