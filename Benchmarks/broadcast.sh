@@ -31,6 +31,8 @@ DEVICE=$(curl -sSf -X POST "$CONTROL/v1/devices" -H 'content-type: application/j
 CREATED=$("$BIN" channels create --url "https://127.0.0.1:$MANAGE_PORT" --ca-file "$WORK/sim/ca.pem" \
   --bundle-id "$BUNDLE" --storage-policy 0)
 CHANNEL=$(printf '%s\n' "$CREATED" | awk '$1 == "channel-id:" {print $2}')
+# A base64 id may hold / + =: percent-encoded in the control API's path.
+CHANNEL_PATH=$(jq -rn --arg id "$CHANNEL" '$id | @uri')
 [ -n "$CHANNEL" ] || { echo "no channel id in: $CREATED" >&2; exit 1; }
 RSS_START=$(rss_mb VmRSS)
 
@@ -50,7 +52,7 @@ SENT=$(now)
 ANSWERED=$(now)
 APPLIED=""
 for _ in $(seq 1 600); do
-  curl -sSf "$CONTROL/v1/channels/$CHANNEL?subscribers=0" >"$WORK/channel.json"
+  curl -sSf "$CONTROL/v1/channels/$CHANNEL_PATH?subscribers=0" >"$WORK/channel.json"
   if [ "$(jq -r '.lastBroadcast.outcomes.applied // 0' "$WORK/channel.json")" = "$SUBSCRIBERS" ]; then APPLIED=$(now); break; fi
   sleep 0.05
 done

@@ -39,9 +39,14 @@ enum ControlResponse {
         return value
     }
 
+    /// A path parameter, percent-decoded: channel ids are base64 and may hold `/`, `+` and `=`, which a
+    /// client sends as `%2F`, `%2B` and `%3D`.
     static func parameter(_ name: String, _ context: some RequestContext) throws -> String {
-        guard let value = context.parameters.get(name), !value.isEmpty else {
+        guard let raw = context.parameters.get(name), !raw.isEmpty else {
             throw ControlError(.badRequest, field: name, "is missing from the path")
+        }
+        guard let value = raw.removingPercentEncoding, !value.isEmpty else {
+            throw ControlError(.badRequest, field: name, "'\(raw)' is not valid percent-encoding (%XX with two hex digits, UTF-8)")
         }
         return value
     }
