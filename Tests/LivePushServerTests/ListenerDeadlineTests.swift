@@ -100,6 +100,25 @@ import Testing
         await harness.stop()
     }
 
+    /// The header deadline is also the idle timeout: a connection that never sends a byte, and a
+    /// keep-alive connection that goes quiet after its answer, are closed when the next header is late.
+    @Test func idleConnectionsAreClosedAtTheHeaderDeadline() async throws {
+        let harness = try await ServerHarness { $0.requestHeaderTimeout = 1 }
+        let port = try #require(harness.server.port)
+        let opened = Date()
+        let silent = try await RawConnection.open(port: port)
+        let quiet = try await RawConnection.open(port: port)
+        try await quiet.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(await ServerHarness.eventually(timeout: 10) { quiet.text.contains("HTTP/1.1 200") })
+        let answered = Date()
+        #expect(await ServerHarness.eventually(timeout: 30) { silent.closed != nil && quiet.closed != nil })
+        let silentAfter = try #require(silent.closed).timeIntervalSince(opened)
+        #expect(silentAfter >= 0.9 && silentAfter < 15, "a silent connection closed after \(silentAfter) s")
+        let quietAfter = try #require(quiet.closed).timeIntervalSince(answered)
+        #expect(quietAfter >= 0.5 && quietAfter < 15, "an idle keep-alive connection closed \(quietAfter) s after its answer")
+        await harness.stop()
+    }
+
     @Test func anEarlyAnswerStillLeavesADeadline() async throws {
         // Answered early (401 before the body: the server discards the rest), then the body, then
         // silence: the next request's header deadline runs, the connection is not left without one.
