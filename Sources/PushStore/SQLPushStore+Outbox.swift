@@ -6,18 +6,18 @@ extension SQLPushStore {
         try Validation.batch(items, field: "items", pushId: \.pushId, Validation.outboxItem)
         guard !items.isEmpty else { return EnqueueResult(accepted: [], coalesced: []) }
 
-        // Within the batch, a later routine update to the same activity replaces an earlier one.
+        // Within the batch, a later routine update to the same activity or channel replaces an earlier one.
         var survivors = [OutboxItem]()
-        var survivorIndexByTarget = [String: Int]()
+        var survivorIndexByTarget = [CoalescingTarget: Int]()
         var replacedInBatch = [(item: OutboxItem, by: Int)]()  // `by`: index into survivors, fixed up below
         for item in items {
-            if item.isCoalescable, let activityId = item.target.activityId {
-                if let previous = survivorIndexByTarget[activityId] {
+            if let target = CoalescingTarget(item) {
+                if let previous = survivorIndexByTarget[target] {
                     replacedInBatch.append((survivors[previous], previous))
                     survivors[previous] = item
                     continue
                 }
-                survivorIndexByTarget[activityId] = survivors.count
+                survivorIndexByTarget[target] = survivors.count
             }
             survivors.append(item)
         }
@@ -34,17 +34,20 @@ extension SQLPushStore {
             }
             var pending = survivingItems
             var replacements = batchReplacements
-            let targets = survivorIndex.keys.sorted().map { SQLValue.text($0) }
-            let waiting = try await Self.queryIn(
-                session,
-                """
-                SELECT * FROM outbox WHERE target_kind = 'activity' AND kind = 'update' AND importance = 'routine'
-                    AND claim_owner IS NULL AND target_id IN ({IN}) ORDER BY target_id, push_id\(dialect.forUpdateClause)
-                """, values: targets)
+            var waiting = [SQLRow]()
+            for kind in CoalescingTarget.kinds {
+                let targets = survivorIndex.keys.filter { $0.kind == kind }.map(\.id).sorted().map { SQLValue.text($0) }
+                waiting += try await Self.queryIn(
+                    session,
+                    """
+                    SELECT * FROM outbox WHERE target_kind = ? AND kind = 'update' AND importance = 'routine'
+                        AND claim_owner IS NULL AND target_id IN ({IN}) ORDER BY target_id, push_id\(dialect.forUpdateClause)
+                    """, leading: [.text(kind)], values: targets)
+            }
             var replacedIds = [SQLValue]()
             for row in waiting {
                 let old = try RowDecoding.outboxItem(row)
-                guard let activityId = old.target.activityId, let index = survivorIndex[activityId] else { continue }
+                guard let target = CoalescingTarget(old), let index = survivorIndex[target] else { continue }
                 pending[index].attempts = max(pending[index].attempts, old.attempts)
                 pending[index].nextAttemptAt = max(pending[index].nextAttemptAt, old.nextAttemptAt)
                 replacements.append((old, pending[index].pushId))
@@ -211,6 +214,22 @@ extension SQLPushStore {
                 items.append(try RowDecoding.outboxItem(row))
             }
             return items
+        }
+    }
+}
+
+/// What a routine update replaces when it is still waiting: the update to the same activity, or the
+/// broadcast to the same channel. Push-to-start pushes are never replaced (each starts an activity).
+struct CoalescingTarget: Hashable {
+    static let kinds = ["activity", "channel"]
+    var kind: String
+    var id: String
+
+    init?(_ item: OutboxItem) {
+        guard item.isCoalescable else { return nil }
+        switch item.target {
+        case .activity, .channel: (kind, id) = RowDecoding.targetColumns(item.target)
+        case .pushToStartToken: return nil
         }
     }
 }

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import LiveActivity
 import Testing
 
 @testable import PushStore
@@ -178,6 +179,47 @@ struct OutboxConformanceTests {
             #expect(history.first?.outcome == .coalesced)
             #expect(history.first?.coalescedInto == u2.pushId)
             #expect(history.first?.sentAt == nil)
+        }
+    }
+
+    /// A routine broadcast still waiting is replaced by a newer one to the same channel, as an update
+    /// to an activity is; other channels, other importances, ends and an activity whose id happens to
+    /// read like the channel's are left alone.
+    @Test(arguments: StoreKind.available)
+    func routineBroadcastsToAChannelCoalesce(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let match = UUID()
+            let otherMatch = UUID()
+            func broadcast(_ channel: UUID, _ score: Int, kind event: LiveActivityEvent = .update, importance: PushImportance = .routine, at: Date)
+                -> OutboxItem
+            {
+                OutboxItem(target: .channel(id: channel), kind: event, payload: Fixture.payload(score), priority: .conservesPower,
+                           importance: importance, acceptedAt: at)
+            }
+            let b1 = broadcast(match, 1, at: t)
+            let urgent = broadcast(match, 2, importance: .timeSensitive, at: t + 1)
+            let end = broadcast(match, 9, kind: .end, at: t + 1)
+            let elsewhere = broadcast(otherMatch, 1, at: t + 1)
+            let lookalike = Fixture.update(match.uuidString.lowercased(), score: 1, at: t + 1)
+            _ = try await store.enqueue([b1, urgent, end, elsewhere, lookalike])
+
+            let b2 = broadcast(match, 3, at: t + 2)
+            let result = try await store.enqueue([b2])
+            #expect(result.coalesced == [CoalescedPush(replaced: b1.pushId, by: b2.pushId)])
+            #expect(try await store.outboxDepth() == 5, "urgent, end, the other channel's, the activity's and the newest")
+            let history = try await store.deliveries(channelId: match, limit: 10)
+            #expect(history.count == 1 && history.first?.pushId == b1.pushId && history.first?.outcome == .coalesced
+                    && history.first?.coalescedInto == b2.pushId, "\(history)")
+            #expect(try await store.deliveries(channelId: otherMatch, limit: 10).isEmpty)
+            #expect(try await store.pendingItems(activityId: match.uuidString.lowercased()).map(\.pushId) == [lookalike.pushId])
+
+            // Within one batch too: the newest of three stays.
+            let c1 = broadcast(otherMatch, 4, at: t + 3)
+            let c2 = broadcast(otherMatch, 5, at: t + 4)
+            let batch = try await store.enqueue([c1, c2])
+            #expect(Set(batch.coalesced) == [CoalescedPush(replaced: c1.pushId, by: c2.pushId),
+                                             CoalescedPush(replaced: elsewhere.pushId, by: c2.pushId)])
         }
     }
 
