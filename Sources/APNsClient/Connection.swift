@@ -68,6 +68,9 @@ final class APNsConnection: Sendable {
                     // The header block is ours (fixed lowercase names; values checked in `execute`) and we read
                     // only the answer fields we know: validating every block again costs CPU on every request.
                     connectionConfiguration.headerBlockValidation = .disabled
+                    // A late answer to a request we reset is a protocol error unless swift-nio-http2 still
+                    // remembers the reset: remember as many as can time out together (the stream limit).
+                    connectionConfiguration.maximumRecentlyResetStreams = 1_000
                     let http2 = NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration)
                     let observer = ConnectionObserver(state: state, ready: ready, idlePingInterval: idlePing, logger: logger)
                     let requests = APNsRequestsHandler(state: state)

@@ -97,6 +97,11 @@ final class ConnectionObserver: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // One stream's error fails that request (APNsRequestsHandler); the connection and the others go on.
+        if error is NIOHTTP2Errors.StreamError {
+            context.fireErrorCaught(error)
+            return
+        }
         ready.fail(error)
         logger.debug("APNs connection error: \(error)")
         context.close(promise: nil)

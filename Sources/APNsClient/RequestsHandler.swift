@@ -36,7 +36,11 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     /// The receive window we give each stream (SETTINGS_INITIAL_WINDOW_SIZE); half of it used is returned.
     static let streamWindow = 1 << 20
-    /// The connection's receive window is the protocol's initial 65,535 bytes; returned once a quarter is used.
+    /// The connection's receive window: raised from the protocol's 65,535 bytes when the connection opens,
+    /// and returned as answers use it. The margin keeps the connection open even if bytes we never see
+    /// (DATA of a stream we reset, which swift-nio-http2 drops) are never returned.
+    static let connectionWindow = 1 << 30
+    /// Used connection window is returned once this much has accumulated.
     private static let connectionReturnThreshold = 16_384
     /// The last client stream id (2^31 - 1); a connection that reaches it takes no more requests.
     private static let lastStreamID = Int32.max
@@ -47,6 +51,10 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     private var nextStreamID: Int32 = 1
     private var connectionUnreturned = 0
     private var closed = false
+    /// The server sent GOAWAY, or stream ids ran out: no new request goes out on this connection.
+    private var refusingNewRequests = false
+    /// Stream ids ran out: the connection closes once its last answer is in.
+    private var closeWhenDrained = false
     /// A flush is queued on the event loop: requests sent before it runs share its one write (and TLS record).
     private var flushQueued = false
     /// The one timer for every request's deadline, set to the earliest of them (see `expireRequests`).
@@ -65,6 +73,13 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         self.context = context
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        // After NIOHTTP2Handler's preface and SETTINGS, which it writes when the channel becomes active.
+        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(
+            streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: Self.connectionWindow - 65_535))), promise: nil)
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         failAll { _, _ in .connectionClosed(processed: false, detail: "the connection's handler was removed") }
         self.context = nil
@@ -76,9 +91,16 @@ final class APNsRequestsHandler: ChannelInboundHandler {
             complete(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
             return
         }
+        guard !refusingNewRequests else {
+            complete(.failure(closedError(processed: false, streamID: nil, detail: "the connection is going away")))
+            return
+        }
         guard nextStreamID < Self.lastStreamID else {
             // Stream ids are used up: the pool opens a new connection for what comes next.
             state.update { $0.goingAway = true }
+            refusingNewRequests = true
+            closeWhenDrained = true
+            closeIfDrained()
             complete(.failure(.connectionClosed(processed: false, detail: "the connection used up its stream ids")))
             return
         }
@@ -119,6 +141,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         let streamID = frame.streamID
         guard streamID != .rootStream else {
+            if case .goAway(let lastStreamID, _, _) = frame.payload { goingAway(lastStreamID: lastStreamID, context: context) }
             context.fireChannelRead(data)
             return
         }
@@ -144,7 +167,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
                 exchanges[streamID] = exchange
             }
         case .data(let data):
-            // Flow-controlled bytes count against both windows, answered or not (a late answer too).
+            // Flow-controlled bytes count against both windows, whether or not a request still waits for them.
             let length = data.data.readableBytes + (data.paddingBytes.map { $0 + 1 } ?? 0)
             returnConnectionWindow(context: context, adding: length)
             guard exchanges[streamID] != nil else { return }
@@ -207,6 +230,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     }
 
     private func complete(_ exchange: Exchange) {
+        defer { closeIfDrained() }
         guard let status = exchange.status else {
             exchange.complete(.failure(.protocolError("the answer had no :status")))
             return
@@ -225,6 +249,29 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         let processed = reason != .refusedStream && exchange.opened
         let detail = reason.map { "stream reset (\($0))" } ?? "stream closed without an answer"
         fail(streamID, with: closedError(processed: processed, streamID: streamID, detail: detail))
+    }
+
+    // MARK: - Going away
+
+    /// GOAWAY: requests above its last stream id will not be processed. Those swift-nio-http2 still holds
+    /// back (waiting for the server's stream limit) are reset, so it never sends them on a connection that
+    /// is going away (a protocol error that would close it under the requests still being answered), and
+    /// fail as not processed, to be sent again on another connection. Sent ones above the last id are
+    /// closed by swift-nio-http2 itself (their StreamClosedEvent fails them the same way).
+    private func goingAway(lastStreamID: HTTP2StreamID, context: ChannelHandlerContext) {
+        refusingNewRequests = true
+        let heldBack = exchanges.filter { $0.key > lastStreamID && !$0.value.opened }.map(\.key).sorted()
+        guard !heldBack.isEmpty else { return }
+        for streamID in heldBack {
+            fail(streamID, with: closedError(processed: false, streamID: streamID, detail: "not sent before the server's GOAWAY"))
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
+        }
+        context.flush()
+    }
+
+    private func closeIfDrained() {
+        guard closeWhenDrained, exchanges.isEmpty, let context, !closed else { return }
+        context.close(promise: nil)
     }
 
     // MARK: - Deadlines
@@ -260,13 +307,16 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
         exchange.complete(.failure(.timedOut(seconds: Double(exchange.timeout.nanoseconds) / 1e9)))
         // Tell the server we gave up (a stream still waiting for the stream limit is dropped unsent).
-        guard let context, !closed else { return }
-        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
+        if let context, !closed {
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
+        }
+        closeIfDrained()
     }
 
     private func fail(_ streamID: HTTP2StreamID, with error: APNsClientError) {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
         exchange.complete(.failure(error))
+        closeIfDrained()
     }
 
     private func failAll(_ error: (HTTP2StreamID, Exchange) -> APNsClientError) {
@@ -282,8 +332,8 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     /// A stream above the last one a GOAWAY let through was not processed, even though its HEADERS went out
     /// (a request sent while the GOAWAY was on its way).
-    private func closedError(processed: Bool, streamID: HTTP2StreamID, detail: String) -> APNsClientError {
-        let processed = processed && !state.isRefusedByGoAway(streamID: Int(streamID))
+    private func closedError(processed: Bool, streamID: HTTP2StreamID?, detail: String) -> APNsClientError {
+        let processed = processed && !(streamID.map { state.isRefusedByGoAway(streamID: Int($0)) } ?? false)
         if let reason = state.goAwayReason { return .goAway(reason: reason, processed: processed) }
         return .connectionClosed(processed: processed, detail: detail)
     }
@@ -301,11 +351,12 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     private func returnStreamWindow(context: ChannelHandlerContext, _ streamID: HTTP2StreamID, adding length: Int) {
         guard var exchange = exchanges[streamID] else { return }
         exchange.unreturned += length
-        if exchange.unreturned >= Self.streamWindow / 2, !closed {
-            let increment = exchange.unreturned
-            exchange.unreturned = 0
+        let increment = exchange.unreturned >= Self.streamWindow / 2 && !closed ? exchange.unreturned : 0
+        if increment > 0 { exchange.unreturned = 0 }
+        // Stored before writing: a failing write can close the channel (and fail every request) within the call.
+        exchanges[streamID] = exchange
+        if increment > 0 {
             context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
         }
-        exchanges[streamID] = exchange
     }
 }
