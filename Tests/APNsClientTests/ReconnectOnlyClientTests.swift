@@ -59,6 +59,31 @@ import Testing
         #expect(outcomes.allSatisfy { $0.attempts <= 3 })
     }
 
+    /// A GOAWAY while the server's stream limit is full of requests it will still answer, and more wait in
+    /// swift-nio-http2's buffer: the waiting ones must not be sent on the departing connection (a protocol
+    /// error that would close it under the answers still to come). Every request is answered, or sent
+    /// again at once on a new connection; none ends as an unknown outcome.
+    @Test func aGoAwayWithRequestsHeldBackForTheStreamLimitLosesNone() async throws {
+        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true) {
+            $0.endpoint.initialMaxConcurrentStreams = 4
+            $0.endpoint.maxConcurrentStreams = 4
+        }
+        defer { Task { await harness.stop() } }
+        _ = try harness.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 300, goAwayAfterStreams: 1))
+        let client = try harness.client(maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
+        // Several rounds, each on a new connection: how the answers and the GOAWAY fall into reads varies.
+        var outcomes: [APNsDeliveryOutcome] = []
+        for round in 0..<5 {
+            let requests = try (1...12).map { try SimulatorHarness.update(token: String(format: "%08x", 0x600 + round * 16 + $0), health: 1, text: "#\($0)") }
+            outcomes += await withTaskGroup(of: APNsDeliveryOutcome.self) { group in
+                for request in requests { group.addTask { await client.deliver(request) } }
+                return await group.reduce(into: [APNsDeliveryOutcome]()) { $0.append($1) }
+            }
+        }
+        await client.shutdown()
+        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+    }
+
     /// `rounds` rounds of two updates sent at once (each to its own token); every outcome.
     private static func deliverInPairs(_ client: APNsClient, rounds: Int) async throws -> [APNsDeliveryOutcome] {
         var outcomes = [APNsDeliveryOutcome]()
