@@ -19,7 +19,13 @@ import Testing
         // A simulator that served a connection and stopped (its side of the connection is left in
         // TIME_WAIT): restarting on the same port must pass, as the endpoint itself could bind it. And the
         // probe itself must not keep the port.
-        let harness = try await EndpointHarness.start()
+        // A port outside the kernel's ephemeral range (32768-60999), so that no other test's connection is
+        // given it as its local port between the stop and the checks (which would make it truly taken).
+        var started: EndpointHarness?
+        for candidate in (0..<50).map({ _ in Int.random(in: 24_000...29_999) }) where started == nil {
+            started = try? await EndpointHarness.start { $0.port = candidate }
+        }
+        let harness = try #require(started, "no free port in 24000-29999")
         let port = harness.port
         let client = try await harness.connect()
         #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
