@@ -6,10 +6,11 @@ import NIOHTTP2
 
 /// Sends requests as HTTP/2 frames on one connection and matches the answers by stream id, without a
 /// child channel (and its pipeline) per request: per request one HEADERS frame, one DATA frame and one
-/// deadline, a flush shared by the requests of one event-loop turn and one timer for all deadlines. Sits after `NIOHTTP2Handler`
-/// (no stream multiplexer), which still enforces the protocol: stream states, the server's stream
-/// limit (requests above it wait in its buffer) and outbound flow control. Inbound flow control is
-/// ours: without a multiplexer nobody else returns the window the answers use. Every method runs on the connection's event loop.
+/// deadline, a flush shared by the requests of one event-loop turn and one timer for all deadlines.
+/// Sits after `NIOHTTP2Handler` (no stream multiplexer), which still enforces the protocol: stream
+/// states, the server's stream limit (requests above it wait in its buffer) and outbound flow control.
+/// Inbound flow control is ours: without a multiplexer nobody else returns the window the answers use.
+/// Every method runs on the connection's event loop.
 final class APNsRequestsHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
