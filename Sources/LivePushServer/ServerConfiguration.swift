@@ -62,6 +62,9 @@ package struct ServerConfiguration: Sendable {
     package var webhookRetryMaximumDelay: TimeInterval = 300
     /// Webhook POSTs in flight at once.
     package var webhookConcurrency = 8
+    /// Lets the webhook POST to loopback, private, link-local, CGNAT, multicast and metadata addresses
+    /// (``WebhookTargetPolicy``); off, such a target is refused. For development against a local receiver.
+    package var webhookAllowPrivateTargets = false
     /// Development API keys accepted besides the stored ones (never stored or logged).
     package var appKeys: [String] = []
     package var backendKeys: [String] = []
@@ -160,6 +163,13 @@ package struct ServerConfiguration: Sendable {
                         "is required with a webhook URL: each POST is signed with it (LivePush-Signature) so the receiver "
                             + "can check it came from this server; make one with `openssl rand -hex 32` and give it to "
                             + "both (--webhook-secret or $LIVEPUSH_WEBHOOK_SECRET)")
+            if !webhookAllowPrivateTargets, let host = webhookURL.host, let range = WebhookTargetPolicy.literalRefusal(host: host) {
+                throw ServerConfigurationError(
+                    setting: "webhookUrl",
+                    rule: "'\(host)' is a \(range) address: webhook POSTs there are refused, so that the server cannot be "
+                        + "made to reach its own network; give a public host, or set --webhook-allow-private-targets "
+                        + "(LIVEPUSH_WEBHOOK_ALLOW_PRIVATE_TARGETS) for development against a local receiver")
+            }
         }
         if let appTokenSecret {
             try require(appTokenSecret.utf8.count >= 32, "appTokenSecret", "must have at least 32 characters (e.g. `openssl rand -hex 32`)")

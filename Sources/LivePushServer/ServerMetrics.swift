@@ -16,6 +16,7 @@ package final class ServerMetrics: Sendable {
     private let webhookFailedAttempts: Prometheus.Counter
     private let webhookDropped: Prometheus.Counter
     private let webhookDepth: Prometheus.Gauge
+    private let webhookRefusedTargets: Prometheus.Counter
     private let claimRenewals: Prometheus.Counter
     private let claimsLost: Prometheus.Counter
 
@@ -45,6 +46,8 @@ package final class ServerMetrics: Sendable {
         webhookDropped = registry.makeCounter(descriptor: Self.name(
             "webhook_dropped", "Webhook events given up on: not delivered within their maximum age."))
         webhookDepth = registry.makeGauge(descriptor: Self.name("webhook_depth", unit: "", "Webhook events waiting, claimed or not."))
+        webhookRefusedTargets = registry.makeCounter(descriptor: Self.name(
+            "webhook_refused_targets", "Webhook POSTs not made: the host resolved to a loopback, private, link-local or metadata address."))
         claimRenewals = registry.makeCounter(descriptor: Self.name(
             "claim_renewals", "Claims on an outbox batch or group page extended because their pushes were still being sent."))
         claimsLost = registry.makeCounter(descriptor: Self.name(
@@ -94,6 +97,7 @@ package final class ServerMetrics: Sendable {
     func recordWebhookFailedAttempt() { webhookFailedAttempts.increment() }
     func recordWebhookDropped() { webhookDropped.increment() }
     func setWebhookDepth(_ depth: Int) { webhookDepth.set(Int64(depth)) }
+    func recordWebhookRefusedTarget() { webhookRefusedTargets.increment() }
     func recordClaimRenewal() { claimRenewals.increment() }
     func recordClaimLost() { claimsLost.increment() }
 

@@ -19,6 +19,7 @@ import Testing
         "webhookMaxAge": "12h", "instanceId": "livepush-a", "logLevel": "debug",
         "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "appRateLimit": "60",
         "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100",
+        "webhookAllowPrivateTargets": "true",
     ]
 
     private func read(_ arguments: [String], _ environment: [String: String] = [:]) async throws(ServerConfigurationError) -> ServeSettings {
@@ -72,7 +73,7 @@ import Testing
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
             "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
             "shutdownTimeout", "manageUrl", "appTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
-            "webhookTimeout", "webhookMaxAge",
+            "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets",
         ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

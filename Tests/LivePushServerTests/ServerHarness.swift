@@ -165,6 +165,8 @@ extension ServerConfiguration {
     mutating func useWebhook(_ url: URL) {
         webhookURL = url
         webhookSecret = ServerHarness.webhookSecret
+        // The test receivers listen on 127.0.0.1, which the webhook refuses otherwise.
+        webhookAllowPrivateTargets = true
     }
 }
 

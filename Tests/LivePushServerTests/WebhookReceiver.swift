@@ -29,12 +29,16 @@ final class WebhookReceiver: @unchecked Sendable {
     private let failures: Int
     /// Answers nothing (a backend that hangs) until stopped, then 503.
     private let hangs: Bool
+    /// The first POSTs answered with this redirect (a receiver that points elsewhere).
+    private let redirect: (status: HTTPResponse.Status, location: String, count: Int)?
     private var stopping = false
 
-    init(delay: Duration = .zero, failFirst failures: Int = 0, hangs: Bool = false) {
+    init(delay: Duration = .zero, failFirst failures: Int = 0, hangs: Bool = false,
+         redirectFirst count: Int = 0, with status: HTTPResponse.Status = .temporaryRedirect, to location: String = "") {
         self.delay = delay
         self.failures = failures
         self.hangs = hangs
+        redirect = count > 0 ? (status, location, count) : nil
     }
 
     /// The JSON bodies answered 2xx.
@@ -44,7 +48,7 @@ final class WebhookReceiver: @unchecked Sendable {
 
     func start() async throws {
         let router = Router()
-        router.post("/hook") { [self] request, _ -> HTTPResponse.Status in
+        router.post("/hook") { [self] request, _ -> Response in
             let buffer = try await request.body.collect(upTo: 1 << 20)
             var post = Post(
                 signature: request.headers.first { $0.name.canonicalName == "livepush-signature" }?.value,
@@ -54,13 +58,18 @@ final class WebhookReceiver: @unchecked Sendable {
             let index = lock.withLock { attempts.append(post); return attempts.count - 1 }
             while hangs, !lock.withLock({ stopping }) { try await Task.sleep(for: .milliseconds(20)) }
             if delay > .zero { try await Task.sleep(for: delay) }
-            let status: HTTPResponse.Status = hangs || index < failures ? .serviceUnavailable : .noContent
+            var status: HTTPResponse.Status = hangs || index < failures ? .serviceUnavailable : .noContent
+            var headers = HTTPFields()
+            if let redirect, index < redirect.count {
+                status = redirect.status
+                headers[.location] = redirect.location
+            }
             post.status = status.code
             lock.withLock {
                 attempts[index] = post
                 if status == .noContent, let value = post.json { received.append(value) }
             }
-            return status
+            return Response(status: status, headers: headers)
         }
         let (bound, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "webhook.receiver")

@@ -43,7 +43,8 @@ final class WebhookService: Service, Sendable {
         // A service that returns early stops the application: without a webhook, wait for shutdown.
         guard let url = configuration.webhookURL, let secret = configuration.webhookSecret else { return await waitForShutdown() }
         guard await listening.wait() != nil else { return }
-        let poster = WebhookPoster(url: url, secret: secret, timeout: configuration.webhookTimeout)
+        let poster = WebhookPoster(url: url, secret: secret, timeout: configuration.webhookTimeout,
+                                   allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger)
         defer { poster.close() }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {

@@ -70,6 +70,8 @@ extension ServeSetting {
         .duration("webhookTimeout", \.server.webhookTimeout, help: "A webhook POST not answered this long has failed and is retried."),
         .duration("webhookMaxAge", \.server.webhookMaximumAge,
                   help: "A webhook event not delivered this long after it happened is dropped (retries back off to 5 min)."),
+        .boolean("webhookAllowPrivateTargets", \.server.webhookAllowPrivateTargets,
+                 help: "Let the webhook POST to loopback, private, link-local, CGNAT and metadata addresses (refused by default); for a local receiver in development."),
         .parsed("instanceId", \.server.instanceID, placeholder: "ID",
                 help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
                 defaultText: "livepush-HOST-PORT (random with port 0)") { raw, _ in raw },

@@ -22,6 +22,8 @@ package struct ServeSetting: Sendable {
         case integer
         /// Seconds or a number with a unit, `DurationText` (JSON: a number of seconds or such a string).
         case duration
+        /// `true` or `false` (JSON: a boolean); the flag alone means true.
+        case boolean
 
         /// What a bad value should have been, for error messages.
         var expected: String {
@@ -29,6 +31,7 @@ package struct ServeSetting: Sendable {
             case .text: return "a string"
             case .integer: return "a whole number"
             case .duration: return "a duration; accepted: \(DurationText.forms)"
+            case .boolean: return "true or false"
             }
         }
     }
@@ -38,6 +41,7 @@ package struct ServeSetting: Sendable {
         case text(String)
         case integer(Int)
         case seconds(TimeInterval)
+        case boolean(Bool)
     }
 
     /// The config file's key, and the base of the flag and environment variable names.
@@ -105,6 +109,25 @@ extension ServeSetting {
             defaultText: DurationText.text(ServeSettings()[keyPath: path]), isSecret: false, kind: .duration
         ) { settings, value, _ in
             if case .seconds(let seconds) = value { settings[keyPath: path] = seconds }
+        }
+    }
+
+    /// A switch stored at `path` (off by default); `--flag` alone turns it on.
+    static func boolean(_ key: String, _ path: WritableKeyPath<ServeSettings, Bool> & Sendable, help: String) -> ServeSetting {
+        ServeSetting(
+            key: key, sources: everywhere, placeholder: "true|false", help: help,
+            defaultText: "\(ServeSettings()[keyPath: path])", isSecret: false, kind: .boolean
+        ) { settings, value, _ in
+            if case .boolean(let on) = value { settings[keyPath: path] = on }
+        }
+    }
+
+    /// The value of a boolean setting given as text (a flag or an environment variable).
+    static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off": return false
+        default: return nil
         }
     }
 

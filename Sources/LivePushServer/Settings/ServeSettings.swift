@@ -157,6 +157,15 @@ extension ServeSetting {
                 } else {
                     value = nil
                 }
+            case .boolean:
+                if case .file = origin, let on = try? await reader.fetchBool(forKey: configKey) {
+                    value = .boolean(on)
+                } else if let text = try await reader.fetchString(forKey: configKey) {
+                    guard let on = Self.boolean(text) else { throw origin.refusal(raw: text, expected: kind.expected) }
+                    value = .boolean(on)
+                } else {
+                    value = nil
+                }
             }
         } catch let error as ServerConfigurationError {
             throw error
@@ -188,6 +197,15 @@ extension ServeSetting {
             }
             guard let setting = all.first(where: { $0.flag == name && $0.sources.contains(.flag) }) else {
                 throw ServerConfigurationError(setting: "", rule: "unknown option '\(name)'\(suggestion(for: name))", isUsageError: true)
+            }
+            if value == nil, setting.kind == .boolean {
+                // A switch alone is on; a value may follow it (`--name false`) or be attached (`--name=false`).
+                if index < arguments.endIndex, boolean(arguments[index]) != nil {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    value = "true"
+                }
             }
             if value == nil {
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("--") else {
