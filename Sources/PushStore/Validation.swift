@@ -3,18 +3,32 @@ import Foundation
 
 /// Input rules shared by both stores. Each failure names the field and says what is accepted.
 enum Validation {
-    /// Ids and names: 1 to `max` characters, no control characters.
+    /// Ids and names: 1 to `max` characters and at most 4 × `max` bytes of UTF-8, no control (Cc) or
+    /// format (Cf) characters. A character is a grapheme cluster, which can hold any number of scalars (a
+    /// one-character id of 10,001 bytes once passed), hence the bytes; 4 per character keeps every id of
+    /// `max` single-scalar characters. Format characters are invisible (U+200B) or reorder the text around
+    /// them (U+202E) in logs and dashboards, so two ids that look the same could differ.
     static func identifier(_ value: String, field: String, max: Int = 128) throws(PushStoreError) {
         guard !value.isEmpty else {
             throw .invalidInput(field: field, rule: "must not be empty; give 1 to \(max) characters")
         }
         // Printable ASCII (nearly every id) needs no character counting or Unicode lookups.
         if value.utf8.count <= max, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
+        let maximumBytes = 4 * max
+        guard value.utf8.count <= maximumBytes else {
+            throw .invalidInput(
+                field: field, rule: "is \(value.utf8.count) bytes of UTF-8; at most \(maximumBytes) are accepted (4 for each of the \(max) characters)")
+        }
         guard value.count <= max else {
             throw .invalidInput(field: field, rule: "has \(value.count) characters; at most \(max) are accepted")
         }
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .invalidInput(field: field, rule: "contains a control character; only printable text is accepted")
+        }
+        if let format = value.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
+            throw .invalidInput(
+                field: field,
+                rule: "contains the format character U+\(String(format: "%04X", format.value)); ids are visible text: no Unicode format characters (category Cf, e.g. U+200B, U+202E, U+FEFF)")
         }
     }
 

@@ -25,13 +25,15 @@ struct AppRoutes: Sendable {
             let body = try await JSONBody.read(request)
             try body.allowOnly(ActivityRegistrationBody.fields)
             let registration = ActivityRegistration(
-                activityId: try body.requiredString("activityId", maxLength: RouteInputs.maximumIdLength),
+                activityId: try RouteInputs.requiredId(body, "activityId"),
                 pushToken: try RouteInputs.token(body, "pushToken"),
-                bundleId: try body.requiredString("bundleId", maxLength: 255),
-                attributesType: try body.requiredString("attributesType", maxLength: 128),
+                bundleId: try RouteInputs.requiredId(body, "bundleId", maxLength: 255, kind: "a bundle id is"),
+                attributesType: try RouteInputs.requiredId(body, "attributesType", maxLength: 128, kind: "a type name is"),
                 environment: try RouteInputs.environment(body),
-                userId: try body.string("userId", maxLength: RouteInputs.maximumIdLength),
-                groups: try body.stringArray("groups", maxCount: 32) ?? [],
+                userId: try RouteInputs.id(body, "userId"),
+                groups: try (body.stringArray("groups", maxCount: 32) ?? []).enumerated().map { index, group throws(APIError) in
+                    try RouteInputs.printable("groups[\(index)]", group, kind: "ids are")
+                },
                 frequentPushesEnabled: try body.bool("frequentPushesEnabled") ?? false,
                 at: Date()
             )
@@ -48,10 +50,10 @@ struct AppRoutes: Sendable {
             let body = try await JSONBody.read(request)
             try body.allowOnly(PushToStartTokenBody.fields)
             let registration = PushToStartRegistration(
-                userId: try body.string("userId", maxLength: RouteInputs.maximumIdLength) ?? "",
-                deviceId: try body.requiredString("deviceId", maxLength: RouteInputs.maximumIdLength),
-                bundleId: try body.requiredString("bundleId", maxLength: 255),
-                attributesType: try body.requiredString("attributesType", maxLength: 128),
+                userId: try RouteInputs.id(body, "userId") ?? "",
+                deviceId: try RouteInputs.requiredId(body, "deviceId"),
+                bundleId: try RouteInputs.requiredId(body, "bundleId", maxLength: 255, kind: "a bundle id is"),
+                attributesType: try RouteInputs.requiredId(body, "attributesType", maxLength: 128, kind: "a type name is"),
                 environment: try RouteInputs.environment(body),
                 token: try RouteInputs.token(body, "token"),
                 at: Date()

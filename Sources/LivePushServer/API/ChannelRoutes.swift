@@ -65,6 +65,7 @@ struct ChannelRoutes: Sendable {
         guard !value.isEmpty else {
             throw .badRequest("bundleId", "nonEmpty", "'bundleId' is empty; give the app's bundle id (1 to 255 characters) or leave it out for every app's channels")
         }
+        try JSONBody.checkBytes("bundleId", value, maxLength: 255)
         guard value.count <= 255 else {
             throw .badRequest("bundleId", "maxLength", "'bundleId' has \(value.count) characters; at most 255 are accepted")
         }

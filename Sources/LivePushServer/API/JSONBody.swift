@@ -73,10 +73,21 @@ struct JSONBody: Sendable {
         guard !text.isEmpty else {
             throw .badRequest(name(key), "nonEmpty", "'\(name(key))' is empty; expected 1 to \(maxLength) characters")
         }
+        try Self.checkBytes(name(key), text, maxLength: maxLength)
         guard text.count <= maxLength else {
             throw .badRequest(name(key), "maxLength", "'\(name(key))' has \(text.count) characters; at most \(maxLength) are accepted")
         }
         return text
+    }
+
+    /// A character is a grapheme cluster, which can hold any number of scalars ("e" and 10,000 combining
+    /// accents is one character), so a text of at most `maxLength` characters is also held to 4 bytes of
+    /// UTF-8 per character: what `maxLength` characters of one scalar each can take. Checked before the
+    /// characters are counted, which is itself work proportional to the bytes.
+    static func checkBytes(_ field: String, _ text: String, maxLength: Int) throws(APIError) {
+        let bytes = text.utf8.count
+        guard bytes > 4 * maxLength else { return }
+        throw .badRequest(field, "maxBytes", "'\(field)' is \(bytes) bytes of UTF-8; at most \(4 * maxLength) are accepted (\(maxLength) characters of at most 4 bytes each)")
     }
 
     func requiredString(_ key: String, maxLength: Int = 256) throws(APIError) -> String {
@@ -135,6 +146,7 @@ struct JSONBody: Sendable {
         }
         var out: [String] = []
         for (index, element) in array.enumerated() {
+            if let text = element.stringValue { try Self.checkBytes("\(name(key))[\(index)]", text, maxLength: maxLength) }
             guard let text = element.stringValue, !text.isEmpty, text.count <= maxLength else {
                 throw .badRequest("\(name(key))[\(index)]", "type", "'\(name(key))[\(index)]' must be a string of 1 to \(maxLength) characters")
             }

@@ -35,7 +35,7 @@ enum OpenAPIDocument {
               },
               "rule": {
                 "type": "string",
-                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id with a control character), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
+                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
               },
               "message": {"type": "string", "description": "One sentence for a person: what was wrong and what is accepted."}
             }
@@ -47,24 +47,24 @@ enum OpenAPIDocument {
         "type": "string",
         "minLength": 1,
         "maxLength": 128,
-        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$",
-        "description": "An id: 1 to 128 characters (Unicode characters, not bytes), none of them a control character (400 invalid).",
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$",
+        "description": "An id: 1 to 128 characters (Unicode characters, not bytes), none of them a control character or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).",
         "example": "rangers-1"
       },
       "BundleId": {
         "type": "string",
         "minLength": 1,
         "maxLength": 255,
-        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$",
-        "description": "The app's bundle id: 1 to 255 characters, none of them a control character (400 invalid).",
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$",
+        "description": "The app's bundle id: 1 to 255 characters, none of them a control character or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).",
         "example": "com.example.rangers"
       },
       "AttributesType": {
         "type": "string",
         "minLength": 1,
         "maxLength": 128,
-        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$",
-        "description": "The ActivityAttributes type name: 1 to 128 characters, none of them a control character (400 invalid).",
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$",
+        "description": "The ActivityAttributes type name: 1 to 128 characters, none of them a control character or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).",
         "example": "AdventureAttributes"
       },
       "DeviceToken": {
@@ -619,15 +619,15 @@ enum OpenAPIDocument {
         "name": "sendId",
         "in": "path",
         "required": true,
-        "description": "The send id a group send answered (a UUID): 1 to 128 characters, counted after percent-decoding, none of them a control character; any other text names no send (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
+        "description": "The send id a group send answered (a UUID): 1 to 128 characters, counted after percent-decoding, at most 4 UTF-8 bytes per character (400 maxBytes), none of them a control character or a Unicode format character (category Cf); any other text names no send (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
       },
       "channelId": {
         "name": "channelId",
         "in": "path",
         "required": true,
-        "description": "The channel id POST /v1/channels answered (a UUID): 1 to 128 characters, counted after percent-decoding, none of them a control character (U+0000 to U+001F, U+007F to U+009F); any other text names no channel (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
+        "description": "The channel id POST /v1/channels answered (a UUID): 1 to 128 characters, counted after percent-decoding, at most 4 UTF-8 bytes per character (400 maxBytes), none of them a control character or a Unicode format character (category Cf) (U+0000 to U+001F, U+007F to U+009F); any other text names no channel (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
       },
       "idempotencyKey": {
         "name": "Idempotency-Key",
@@ -640,22 +640,22 @@ enum OpenAPIDocument {
         "name": "activityId",
         "in": "path",
         "required": true,
-        "description": "The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
+        "description": "The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
       },
       "groupId": {
         "name": "groupId",
         "in": "path",
         "required": true,
-        "description": "The group id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
+        "description": "The group id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
       },
       "userId": {
         "name": "userId",
         "in": "path",
         "required": true,
-        "description": "The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}
+        "description": "The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
       }
     }
   },
@@ -938,7 +938,7 @@ enum OpenAPIDocument {
         "operationId": "listChannels",
         "summary": "The live channels, of one app with ?bundleId= (backend)",
         "security": [{"backendKey": []}],
-        "parameters": [{"name": "bundleId", "in": "query", "required": false, "description": "Only this app's channels: 1 to 255 characters, none of them a control character (400 nonEmpty, maxLength, invalid). Left out: every app's.", "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"}}],
+        "parameters": [{"name": "bundleId", "in": "query", "required": false, "description": "Only this app's channels: 1 to 255 characters, none of them a control character (400 nonEmpty, maxLength, invalid). Left out: every app's.", "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}}],
         "responses": {
           "200": {"description": "The channels.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChannelList"}}}},
           "400": {"$ref": "#/components/responses/BadRequest"},
@@ -1090,7 +1090,8 @@ enum OpenAPIDocument {
             "nullable": true,
             "minLength": 1,
             "maxLength": 64,
-            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes).",
+            "pattern": "^[^ \\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]([^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]*[^ \\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB])?$",
+            "description": "1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes). Sent as the apns-collapse-id header: no control or format character and no leading or trailing space (400 invalid).",
             "example": "loot"
           }
 """#

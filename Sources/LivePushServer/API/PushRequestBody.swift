@@ -36,6 +36,7 @@ enum PushRequestBody {
         if let collapseId, collapseId.utf8.count > APNsRequestHeaders.maximumCollapseIDBytes {
             throw .badRequest("collapseId", "maxBytes", "'collapseId' is \(collapseId.utf8.count) bytes; APNs accepts at most 64")
         }
+        if let collapseId { _ = try RouteInputs.headerValue("collapseId", collapseId, header: "apns-collapse-id") }
         return PushContent(
             contentState: contentState, requestedPriority: priority, importance: importance, alert: alert,
             staleDate: try body.date("staleDate", now: now), relevanceScore: try body.number("relevanceScore"),
