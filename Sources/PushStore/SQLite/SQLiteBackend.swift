@@ -44,6 +44,7 @@ final class SQLiteBackend: SQLBackend {
     /// Opens (creating if needed) the database file, in WAL mode with `synchronous=FULL` so that a
     /// committed transaction survives a crash or power loss.
     static func open(path: String, logger: Logger) async throws(PushStoreError) -> SQLiteBackend {
+        try SQLiteFileMode.secure(path: path, logger: logger)
         let (connection, threadPool) = try await openConnection(path: path, logger: logger)
         do throws(PushStoreError) {
             let session = SQLiteSession(connection: connection)
