@@ -102,7 +102,9 @@ package final class LivePushServer: Service, Sendable {
         )
         return Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines)])),
+            server: .http1(configuration: .init(additionalChannelHandlers: [
+                TransferCodingHandler(), RequestDeadlineHandler(deadlines: deadlines),
+            ])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
             services: [webhook, delivery, sweeper],
             onServerRunning: { channel in

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LiveActivity
 import NIOCore
+import NIOHTTP1
 
 /// Reads a request body as a JSON object, naming the field and the rule on every problem.
 struct JSONBody: Sendable {
@@ -21,10 +22,13 @@ struct JSONBody: Sendable {
         try parse(try await collect(request), allowEmpty: allowEmpty)
     }
 
-    /// The body's bytes, at most `maximumBytes`.
+    /// The body's bytes, at most `maximumBytes`. A body the HTTP decoder cannot frame (a chunk size that
+    /// is not hex digits) is a bad request, not one too large.
     static func collect(_ request: Request) async throws(APIError) -> ByteBuffer {
         do {
             return try await request.body.collect(upTo: maximumBytes)
+        } catch let error as HTTPParserError {
+            throw APIError(.badRequest, field: nil, rule: "framing", "the request body is not framed as HTTP/1.1 requires (\(error)); send Content-Length or valid chunked encoding")
         } catch {
             throw APIError(.contentTooLarge, field: nil, rule: "maxBodySize", "the request body is over \(maximumBytes) bytes")
         }
