@@ -55,7 +55,7 @@ package final class LivePushServer: Service, Sendable {
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
             store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey, clock: clock)
-        identity = IdentityService(key: tokenKey, configuration: configuration, clock: clock, logger: logger)
+        identity = IdentityService(key: tokenKey, store: store, configuration: configuration, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
         channels = ChannelService(store: store, sender: sender, configuration: configuration, clock: clock, logger: logger)
         let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
@@ -76,10 +76,17 @@ package final class LivePushServer: Service, Sendable {
         let router = Router(context: APIRequestContext.self)
         let methods = MethodTable()
         router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
+        // One budget of failed requests per client address for both audiences, checked before any credential.
+        let addressLimit = AddressLimitMiddleware(
+            perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
         AppRoutes(activities: activities, identity: identity, clock: clock).add(to: router.group("v1")
+            .add(middleware: addressLimit)
             .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
-            .add(middleware: RateLimitMiddleware(perMinute: configuration.appRateLimit, burst: configuration.appRateBurst, metrics: metrics)))
+            .add(middleware: RateLimitMiddleware(
+                perMinute: configuration.appRateLimit, burst: configuration.appRateBurst,
+                installations: (configuration.installationRateLimit, configuration.installationRateBurst), metrics: metrics)))
         let backend = router.group("v1")
+            .add(middleware: addressLimit)
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
             .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics))
         let idempotent = IdempotentSend(service: idempotency)
@@ -100,10 +107,12 @@ package final class LivePushServer: Service, Sendable {
             header: .milliseconds(Int64(configuration.requestHeaderTimeout * 1000)),
             body: .milliseconds(Int64(configuration.requestBodyTimeout * 1000))
         )
+        let connections = ConnectionCap(maximum: configuration.maximumConnections, metrics: metrics)
         return Application(
             router: makeRouter(),
+            // The cap first: a connection over it is closed before anything of it is read.
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                TransferCodingHandler(), RequestDeadlineHandler(deadlines: deadlines),
+                connections.handler(), TransferCodingHandler(), RequestDeadlineHandler(deadlines: deadlines),
             ])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
             services: [webhook, delivery, sweeper],

@@ -73,6 +73,9 @@ package struct ServerConfiguration: Sendable {
     package var appTokenSecret: String?
     /// How long a user token lives when the backend does not say (60 s to 7 days).
     package var appTokenLifetime: TimeInterval = 3600
+    /// How long an installation token lives (1 hour to 90 days); the app renews it before then
+    /// (`POST /v1/installations/{installationId}/token`), else opens a new installation.
+    package var installationTokenLifetime: TimeInterval = 30 * 86_400
     /// Requests per minute each app principal (user, installation, app key) may make on the app routes,
     /// with bursts up to `appRateBurst` at once; 0: no limit. Development app keys are not limited.
     package var appRateLimit = 120
@@ -80,6 +83,23 @@ package struct ServerConfiguration: Sendable {
     /// The same per key on the backend routes (development backend keys included).
     package var backendRateLimit = 60_000
     package var backendRateBurst = 2000
+    /// Requests per minute, and at once, of all the installations one app key opened, together (each is
+    /// also held to `appRateLimit`); 0: no shared limit. Anyone with the app key can open installations,
+    /// so without it their number would multiply the limit. 100 a second covers an app whose installations
+    /// each make a few requests per Live Activity with a large installed base; raise it for more, and
+    /// prefer user tokens (each user has its own budget) where the app has accounts.
+    package var installationRateLimit = 6_000
+    package var installationRateBurst = 600
+    /// Failed requests (401, 403; no credential) per minute, and at once, of one client address (IPv6:
+    /// per /64) before every request from it is answered 429 without its credential being looked up; 0:
+    /// no limit. Clients that authenticate never spend it: it is generous for many app users behind one
+    /// carrier NAT whose tokens expire, and stops a client trying keys after 60.
+    package var addressFailureLimit = 120
+    package var addressFailureBurst = 60
+    /// The most API connections open at once; one more is closed as it is accepted. 10,000 idle
+    /// connections take about 100 MB (about 10 KB each); the process's file limit (`ulimit -n`) must be
+    /// above it with room for the store's and the APNs client's connections.
+    package var maximumConnections = 10_000
     /// How many delivery records `GET /v1/activities/{id}` returns.
     package var historyLimit = 50
     /// Names this process's outbox claims; unique among running instances. Keep it stable across restarts
@@ -175,10 +195,16 @@ package struct ServerConfiguration: Sendable {
             try require(appTokenSecret.utf8.count >= 32, "appTokenSecret", "must have at least 32 characters (e.g. `openssl rand -hex 32`)")
         }
         try require((60...(7 * 86_400)).contains(appTokenLifetime), "appTokenLifetime", "must be 60 seconds to 7 days")
+        try require((3600...(90 * 86_400)).contains(installationTokenLifetime), "installationTokenLifetime", "must be 1 hour to 90 days")
         try require((0...100_000_000).contains(appRateLimit), "appRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
         try require((0...100_000_000).contains(backendRateLimit), "backendRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
         try require((1...1_000_000).contains(appRateBurst), "appRateBurst", "must be 1 to 1000000 requests")
         try require((1...1_000_000).contains(backendRateBurst), "backendRateBurst", "must be 1 to 1000000 requests")
+        try require((0...100_000_000).contains(installationRateLimit), "installationRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
+        try require((1...1_000_000).contains(installationRateBurst), "installationRateBurst", "must be 1 to 1000000 requests")
+        try require((0...100_000_000).contains(addressFailureLimit), "addressFailureLimit", "must be 0 (no limit) to 100000000 failed requests per minute")
+        try require((1...1_000_000).contains(addressFailureBurst), "addressFailureBurst", "must be 1 to 1000000 failed requests")
+        try require((1...1_000_000).contains(maximumConnections), "maxConnections", "must be 1 to 1000000 connections")
         if let webhookSecret {
             try require(webhookSecret.count >= Self.minimumWebhookSecretLength, "webhookSecret",
                         "must have at least \(Self.minimumWebhookSecretLength) characters; make one with `openssl rand -hex 32`")

@@ -10,34 +10,57 @@ import LiveActivity
 /// method is atomic: it either completes or changes nothing. Several processes may share one
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
 package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, ApiKeyStore,
-    ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore
+    ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore, AppTokenStandingStore
 {
     /// Closes the database connections. Later calls throw `unavailable`.
     func close() async
+}
+
+/// Who may register over an activity that is already stored.
+package enum RegistrationOwnership: Sendable, Hashable {
+    /// Any registration replaces the stored one, owner included (a development key acts for anyone).
+    case replace
+    /// Only a registration for the stored activity's own user changes it.
+    case keep
+}
+
+extension ActivityStore {
+    /// ``register(_:ownership:)`` that may replace the owner (development keys, tests).
+    package func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
+        try await register(registration, ownership: .replace)
+    }
 }
 
 /// Registered Live Activities: their tokens, state and last content.
 package protocol ActivityStore: Sendable {
     /// Stores an activity or updates it (by `activityId`). A new token replaces the current one, which
     /// is retired; the same token again makes it valid again. State, start and content are kept.
-    /// Throws `conflict` for a retired token or a token that another activity holds.
-    func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord
+    /// Throws `conflict` for a retired token or a token that another activity holds. With
+    /// ``RegistrationOwnership/keep`` an activity stored for another user (or none) is not touched:
+    /// `taken` is thrown, decided inside the write's transaction, so of two users racing for one new id
+    /// exactly one owns it.
+    func register(_ registration: ActivityRegistration, ownership: RegistrationOwnership) async throws(PushStoreError)
+        -> ActivityRecord
 
     /// Replaces an activity's token; the old one is retired and never used again. The activity's current
     /// token given again makes it valid again (as ``register(_:)`` does): the app reports it as current.
     func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord
 
     /// Marks an activity ended (it may stay visible until `dismissalDate`). `endedNow` in the answer says
-    /// whether this call took it out of `active` (true for exactly one of concurrent calls).
-    func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange
+    /// whether this call took it out of `active` (true for exactly one of concurrent calls). With a
+    /// `journal`, that end's `activity.ended` event is stored in the same transaction.
+    func markEnded(activityId: String, at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+        -> ActivityStateChange
 
     /// Marks many activities ended in one transaction (a group end): for each the same as
     /// ``markEnded(activityId:at:dismissalDate:)``, except that an activity that is not stored is skipped.
-    /// Returns the ids of the activities this call took out of `active`, in the order given.
-    func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String]
+    /// Returns the ids of the activities this call took out of `active`, in the order given (with a
+    /// `journal`, their events are stored in the same transaction).
+    func markEnded(activityIds: [String], at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+        -> [String]
 
     /// Marks an activity dismissed (no longer on the Lock Screen); `endedNow` as for ``markEnded(activityId:at:dismissalDate:)``.
-    func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange
+    func markDismissed(activityId: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError) -> ActivityStateChange
 
     /// Records one content-state accepted for many activities (a single or group send) in one
     /// transaction: each activity takes it with its timestamp unless it holds a newer one; an activity
@@ -51,8 +74,10 @@ package protocol ActivityStore: Sendable {
     /// Marks the activity whose *current* token is `token` as having an invalid token, `at` being when the
     /// refused push was sent. Returns that activity when this call changed it; nil when no activity holds
     /// `token` as a valid current token (retired tokens never match) or when the app reported the token
-    /// again after `at` (APNs' answer to an older push does not overrule the app).
-    func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord?
+    /// again after `at` (APNs' answer to an older push does not overrule the app). With a `journal`, the
+    /// `token.invalid` event is stored in the same transaction.
+    func markTokenInvalid(token: DeviceToken, reason: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
+        -> ActivityRecord?
 
     func activity(id: String) async throws(PushStoreError) -> ActivityRecord?
 
@@ -78,8 +103,13 @@ package protocol ActivityStore: Sendable {
 /// The push-to-start tokens of users' devices, one per device and attributes type.
 package protocol PushToStartStore: Sendable {
     /// Stores the token of a device for an attributes type, replacing the one stored before (the
-    /// record keeps its id; the token becomes valid).
+    /// record keeps its id; the token becomes valid). A token value that another user holds as a valid
+    /// token is refused with `taken` (checked under a lock on the value): it moves only once its holder
+    /// released it (``releasePushToStartTokens(userId:deviceId:)``, or a sign-out).
     func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError) -> PushToStartTokenRecord
+
+    /// Deletes a user's push-to-start tokens, of one device or (nil) of all; returns how many.
+    func releasePushToStartTokens(userId: String, deviceId: String?) async throws(PushStoreError) -> Int
 
     /// A user's push-to-start tokens for an attributes type, valid or not, ordered by device.
     func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError) -> [PushToStartTokenRecord]
@@ -87,8 +117,9 @@ package protocol PushToStartStore: Sendable {
     func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord?
 
     /// Marks valid push-to-start tokens equal to `token` invalid, `at` being when the refused push was sent
-    /// (a token stored again after that stays valid); returns the records this call changed.
-    func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date)
+    /// (a token stored again after that stays valid); returns the records this call changed (with a
+    /// `journal`, their `token.invalid` events are stored in the same transaction).
+    func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date, journal: WebhookJournal?)
         async throws(PushStoreError) -> [PushToStartTokenRecord]
 }
 

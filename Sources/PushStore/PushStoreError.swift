@@ -14,6 +14,8 @@ package enum PushStoreRecordKind: String, Sendable, Hashable, Codable {
 package enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No record of this kind with this id (or token) exists.
     case notFound(kind: PushStoreRecordKind, id: String)
+    /// The id (or token value) is held by another owner; the caller may not take it.
+    case taken(kind: PushStoreRecordKind, id: String)
     /// The change contradicts what is stored (a retired token, a token held by another activity, an
     /// outbox item claimed by another worker, a duplicate id).
     case conflict(detail: String)
@@ -28,6 +30,8 @@ package enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .notFound(let kind, let id):
             return "no \(kind.rawValue) '\(id)' is stored"
+        case .taken(let kind, let id):
+            return "\(kind.rawValue) '\(id)' is held by another owner"
         case .conflict(let detail):
             return "conflict: \(detail)"
         case .invalidInput(let field, let rule):

@@ -24,13 +24,14 @@ extension SQLPushStore {
             """,
             [.text(token.hex), .text(token.hex), .text(activityId)])
         guard let row = rows.first else { return }
-        let other = try row.string("activity_id")
+        // Another activity may be another user's: its id is never named.
+        let whose = try row.string("activity_id") == activityId ? "this activity" : "another activity"
         if try row.string("why") == "retired" {
             throw .conflict(
-                detail: "push token \(token.shortened) was replaced for activity '\(other)' and is never used again; "
+                detail: "push token \(token.shortened) was replaced for \(whose) and is never used again; "
                     + "register the activity's current token")
         }
-        throw .conflict(detail: "push token \(token.shortened) is the current token of activity '\(other)'")
+        throw .conflict(detail: "push token \(token.shortened) is the current token of another activity")
     }
 
     static func retire(_ session: any SQLSession, token: DeviceToken, activityId: String, at: Date)
@@ -41,7 +42,9 @@ extension SQLPushStore {
             [.text(token.hex), .text(activityId), .date(at)])
     }
 
-    package func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
+    package func register(_ registration: ActivityRegistration, ownership: RegistrationOwnership) async throws(PushStoreError)
+        -> ActivityRecord
+    {
         try Validation.registration(registration)
         let dialect = self.dialect
         return try await run("register") { session throws(PushStoreError) in
@@ -68,6 +71,10 @@ extension SQLPushStore {
             } else {
                 let existing = try await Self.fetchActivity(session, id: id, forUpdate: dialect.forUpdateClause)
                 guard let existing else { throw .conflict(detail: "activity '\(id)' was deleted while registering") }
+                // Decided here, on the row this transaction holds: whoever stored the id first keeps it.
+                if ownership == .keep, existing.userId == nil || existing.userId != registration.userId {
+                    throw .taken(kind: .activity, id: id)
+                }
                 if existing.pushToken != registration.pushToken {
                     try await Self.retire(session, token: existing.pushToken, activityId: id, at: registration.at)
                 }

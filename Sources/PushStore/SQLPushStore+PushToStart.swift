@@ -7,7 +7,19 @@ extension SQLPushStore {
         -> PushToStartTokenRecord
     {
         try Validation.pushToStart(registration)
+        let dialect = self.dialect
         return try await run("upsertPushToStartToken") { session throws(PushStoreError) in
+            // One user holds a token value at a time: checked under a lock on the value (PostgreSQL; SQLite
+            // has one writer), so two users storing it at once cannot both pass.
+            if let lock = dialect.keyLockStatement {
+                try await session.execute(lock, [.text("push-to-start:" + registration.token.hex)])
+            }
+            if try await session.first(
+                "SELECT id FROM push_to_start_tokens WHERE token = ? AND user_id <> ? AND token_state = 'valid'",
+                [.text(registration.token.hex), .text(registration.userId)]) != nil
+            {
+                throw .taken(kind: .pushToStartToken, id: registration.token.shortened)
+            }
             let rows = try await session.query(
                 """
                 INSERT INTO push_to_start_tokens (id, user_id, device_id, bundle_id, attributes_type, environment,
@@ -27,6 +39,21 @@ extension SQLPushStore {
                 ])
             guard let row = rows.first else { throw .database(detail: "upsert of a push-to-start token returned no row") }
             return try RowDecoding.pushToStart(row)
+        }
+    }
+
+    package func releasePushToStartTokens(userId: String, deviceId: String?) async throws(PushStoreError) -> Int {
+        try Validation.identifier(userId, field: "userId")
+        if let deviceId { try Validation.identifier(deviceId, field: "deviceId") }
+        return try await run("releasePushToStartTokens") { session throws(PushStoreError) in
+            if let deviceId {
+                return try await session.query(
+                    "DELETE FROM push_to_start_tokens WHERE user_id = ? AND device_id = ? RETURNING id",
+                    [.text(userId), .text(deviceId)]
+                ).count
+            }
+            return try await session.query("DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(userId)])
+                .count
         }
     }
 

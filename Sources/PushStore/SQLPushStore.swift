@@ -50,7 +50,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         } catch {
             Counter(label: "livepush_store_errors_total", dimensions: dimensions).increment()
             switch error {
-            case .invalidInput, .notFound, .conflict:
+            case .invalidInput, .notFound, .conflict, .taken:
                 logger.debug("store operation refused", metadata: ["operation": "\(operation)", "error": "\(error)"])
             case .unavailable, .database:
                 logger.error("store operation failed", metadata: ["operation": "\(operation)", "error": "\(error)"])

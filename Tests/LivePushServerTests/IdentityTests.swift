@@ -37,12 +37,21 @@ import Testing
         let claimed = try await http.post("/v1/activities", key: attacker, registrationJSON(activityId: "a-1", token: Self.hex(0x21), userId: "victim"))
         #expect(claimed.status == 403 && claimed.errorField == "userId", "\(claimed.text)")
         let hijack = try await http.post("/v1/activities", key: attacker, registrationJSON(activityId: "victim-ride", token: Self.hex(0x22)))
-        #expect(hijack.status == 403 && hijack.errorField == "activityId", "\(hijack.text)")
+        #expect(hijack.status == 409 && hijack.errorField == "activityId" && hijack.errorRule == "taken", "\(hijack.text)")
+        #expect(!hijack.text.contains("victim\""), "the answer does not name the owner: \(hijack.text)")
+        // Another user's activity is answered exactly like a missing one: no existence oracle.
         let rotate = try await http.put("/v1/activities/victim-ride/push-token", key: attacker, #"{"pushToken":"\#(Self.hex(0x23))"}"#)
-        #expect(rotate.status == 403 && rotate.errorRule == "otherUser", "\(rotate.text)")
-        #expect(try await http.post("/v1/activities/victim-ride/ended", key: attacker, "{}").status == 403)
-        #expect(try await http.post("/v1/activities/victim-ride/dismissed", key: attacker, "{}").status == 403)
-        #expect(try await http.post("/v1/activities/nobody/ended", key: attacker, "{}").status == 404)
+        let rotateMissing = try await http.put("/v1/activities/nobody/push-token", key: attacker, #"{"pushToken":"\#(Self.hex(0x23))"}"#)
+        #expect(rotate.status == 404 && rotate.errorRule == "exists", "\(rotate.text)")
+        #expect(rotate.text.replacingOccurrences(of: "victim-ride", with: "nobody") == rotateMissing.text)
+        for path in ["ended", "dismissed"] {
+            let foreign = try await http.post("/v1/activities/victim-ride/\(path)", key: attacker, "{}")
+            let missing = try await http.post("/v1/activities/nobody/\(path)", key: attacker, "{}")
+            #expect(foreign.status == 404 && foreign.text.replacingOccurrences(of: "victim-ride", with: "nobody") == missing.text, "\(foreign.text)")
+        }
+        // A token collision does not name the other user's activity.
+        let collision = try await http.post("/v1/activities", key: attacker, registrationJSON(activityId: "a-2", token: Self.hex(0x11)))
+        #expect(collision.status == 409 && !collision.text.contains("victim-ride"), "\(collision.text)")
 
         let stored = try #require(try await harness.store.activity(id: "victim-ride"))
         #expect(stored.userId == "victim" && stored.state == .active && stored.pushToken.hex == Self.hex(0x11), "nothing of the victim's changed")
@@ -79,6 +88,7 @@ import Testing
 
         let registered = try await http.post("/v1/activities", key: token, registrationJSON(activityId: "i-1", token: Self.hex(0x41)))
         #expect(registered.status == 201 && registered.json?["userId"]?.stringValue == installation, "\(registered.text)")
+        #expect(opened.json?["expiresAt"]?.stringValue != nil, "installation tokens expire")
         let other = try await http.post("/v1/activities", key: token, registrationJSON(activityId: "i-2", token: Self.hex(0x43), userId: "victim"))
         #expect(other.status == 403)
         let again = try await http.post("/v1/installations", key: token, "")

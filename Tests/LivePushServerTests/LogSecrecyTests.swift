@@ -79,7 +79,7 @@ import Testing
         let forged = userToken.dropLast(4) + "AAAA"
         #expect(try await http.get("/v1/activities/ride", key: String(forged)).status == 401)
         let otherToken = try await IdentityTests.token(harness, for: "someone-else")
-        #expect(try await http.request("POST", "/v1/activities/ride/ended", key: otherToken).status == 403)
+        #expect(try await http.request("POST", "/v1/activities/ride/ended", key: otherToken).status == 404)
         let wrongKey = "lp_backend_" + String(repeating: "w", count: 43)
         #expect(try await http.post("/v1/groups/g/update", key: wrongKey, #"{"contentState":{}}"#).status == 401)
         // The development key, whose use the log announces.

@@ -94,11 +94,32 @@ struct APIKeyChecker: Sendable {
         } catch {
             throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "app tokens cannot be checked right now; retry later")
         }
+        let content: AppToken
         do {
-            let content = try codec.verify(token, now: clock.now())
-            return Principal(scope: .app, credential: .appToken(content.kind, subject: content.subject))
+            content = try codec.verify(token, now: clock.now())
         } catch {
             throw APIError(.unauthorized, field: "Authorization", rule: error == .expired ? "expired" : "appToken", error.description)
+        }
+        try await checkStanding(content)
+        return Principal(scope: .app, credential: .appToken(content.kind, subject: content.subject, keyId: content.keyId))
+    }
+
+    /// Revocation that bites at once: a token whose minting key was revoked, or whose subject was signed
+    /// out after it was minted, is refused on its next request (one store read, on every instance).
+    private func checkStanding(_ token: AppToken) async throws(APIError) {
+        let standing: AppTokenStanding
+        do {
+            standing = try await store.appTokenStanding(subject: token.subject, keyId: token.keyId)
+        } catch {
+            throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "app tokens cannot be checked right now; retry later")
+        }
+        if standing.keyActive == false {
+            let minter = token.kind == .user ? "backend key that minted it" : "app key that opened the installation"
+            throw APIError(.unauthorized, field: "Authorization", rule: "revoked", "the \(minter) was revoked; the token no longer works")
+        }
+        guard token.generation >= standing.generation else {
+            let remedy = token.kind == .user ? "ask the backend for a new user token" : "open a new installation"
+            throw APIError(.unauthorized, field: "Authorization", rule: "revoked", "the token was withdrawn (signed out); \(remedy)")
         }
     }
 }

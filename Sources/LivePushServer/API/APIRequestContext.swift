@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdAuth
+import NIOCore
 import PushStore
 
 /// Who a request acts for: the scope of its credential and the credential itself.
@@ -10,8 +11,9 @@ package struct Principal: Sendable, Hashable {
         case developmentKey
         /// A stored API key (`livepush keys create`).
         case storedKey(UUID)
-        /// An app token (user or installation) acting for `subject`.
-        case appToken(AppToken.Kind, subject: String)
+        /// An app token (user or installation) acting for `subject`, minted by the stored key `keyId` (nil:
+        /// a development key).
+        case appToken(AppToken.Kind, subject: String, keyId: UUID?)
     }
 
     package var scope: ApiKeyScope
@@ -28,7 +30,7 @@ package struct Principal: Sendable, Hashable {
         switch credential {
         case .developmentKey: return .anyUser
         case .storedKey: return .installer
-        case .appToken(_, let subject): return .user(subject)
+        case .appToken(_, let subject, _): return .user(subject)
         }
     }
 
@@ -38,20 +40,23 @@ package struct Principal: Sendable, Hashable {
         switch credential {
         case .developmentKey: return "\(scope.rawValue):development"
         case .storedKey(let id): return "\(scope.rawValue):key:\(id.uuidString.lowercased())"
-        case .appToken(let kind, let subject): return "app:\(kind.rawValue):\(subject)"
+        case .appToken(let kind, let subject, _): return "app:\(kind.rawValue):\(subject)"
         }
     }
 }
 
-/// The request context of the API: Hummingbird's core context and the principal the authentication
-/// middleware of the route's audience found.
-package struct APIRequestContext: AuthRequestContext, RequestContext {
+/// The request context of the API: Hummingbird's core context, the principal the authentication
+/// middleware of the route's audience found, and the client's address (failed requests are limited per
+/// address).
+package struct APIRequestContext: AuthRequestContext, RequestContext, RemoteAddressRequestContext {
     package var coreContext: CoreRequestContextStorage
     package var identity: Principal?
+    package let remoteAddress: SocketAddress?
 
     package init(source: Source) {
         coreContext = .init(source: source)
         identity = nil
+        remoteAddress = source.channel.remoteAddress
     }
 }
 

@@ -18,8 +18,18 @@ struct AppRoutes: Sendable {
         routes.post("installations") { request, context -> Response in
             let body = try await JSONBody.read(request, allowEmpty: true)
             try body.allowOnly(InstallationBody.fields)
-            let opened = try await identity.openInstallation(as: try context.actor)
-            return APIResponse.json(InstallationView(installationId: opened.installationId, token: opened.token), status: .created)
+            let opened = try await identity.openInstallation(as: try context.actor, keyId: try context.requireIdentity().keyId)
+            return APIResponse.json(
+                InstallationView(installationId: opened.installationId, token: opened.token, expiresAt: opened.expiresAt), status: .created)
+        }
+        // Before its token expires, an installation renews it with that token.
+        routes.post("installations/:installationId/token") { request, context -> Response in
+            let installationId = try RouteInputs.pathId("installationId", context)
+            let body = try await JSONBody.read(request, allowEmpty: true)
+            try body.allowOnly(EmptyBody.fields)
+            let renewed = try await identity.renewInstallation(installationId, as: try context.requireIdentity())
+            return APIResponse.json(
+                InstallationView(installationId: installationId, token: renewed.token, expiresAt: renewed.expiresAt), status: .created)
         }
         routes.post("activities") { request, context -> Response in
             let body = try await JSONBody.read(request)
@@ -59,6 +69,12 @@ struct AppRoutes: Sendable {
                 at: Date()
             )
             return APIResponse.json(PushToStartView(try await activities.storePushToStartToken(registration, as: try context.actor)))
+        }
+        // The app signs out (or the device changes hands): its push-to-start tokens may then go to another user.
+        routes.delete("push-to-start-tokens/:deviceId") { _, context -> Response in
+            let deviceId = try RouteInputs.pathId("deviceId", context)
+            let released = try await activities.releasePushToStartTokens(deviceId: deviceId, as: try context.actor)
+            return APIResponse.json(ReleasedPushToStartTokensView(deviceId: deviceId, released: released))
         }
         routes.post("activities/:activityId/ended") { request, context -> Response in
             let activityId = try RouteInputs.pathId("activityId", context)

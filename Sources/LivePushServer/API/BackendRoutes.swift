@@ -22,8 +22,16 @@ struct BackendRoutes: Sendable {
             let body = try await JSONBody.read(request, allowEmpty: true)
             try body.allowOnly(AppTokenRequestBody.fields)
             let lifetime = try body.integer("ttlSeconds").map(TimeInterval.init)
-            let issued = try await identity.userToken(for: userId, lifetime: lifetime)
+            let issued = try await identity.userToken(for: userId, lifetime: lifetime, mintedBy: try context.requireIdentity().keyId)
             return APIResponse.json(AppTokenView(token: issued.token, userId: userId, expiresAt: issued.expiresAt), status: .created)
+        }
+        // Withdraws the user's (or an installation's) app tokens without signing anyone else out.
+        routes.post("users/:userId/sign-out") { request, context -> Response in
+            let userId = try RouteInputs.pathId("userId", context)
+            let body = try await JSONBody.read(request, allowEmpty: true)
+            try body.allowOnly(EmptyBody.fields)
+            let withdrawal = try await identity.signOut(userId)
+            return APIResponse.json(SignOutView(userId: userId, pushToStartTokensReleased: withdrawal.releasedPushToStartTokens))
         }
         for kind in [LiveActivityEvent.update, .end] {
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in

@@ -11,7 +11,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "LivePush provider server",
     "version": "1.0.0",
-    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <credential>'. Backend keys send, read and mint user tokens. Apps act for one user: with a user token the backend mints (POST /v1/users/{userId}/app-tokens), or, without accounts, with an installation token that the app key opens (POST /v1/installations); an app credential touches only its user's activities and push-to-start tokens (403 otherUser). A development app key (--app-key) acts for any user. Each principal has a rate limit: 429 rateLimit with Retry-After. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z; an expiration at most 30 days ahead. Every refusal is a 4xx or 503 with {\"error\":{\"field\",\"rule\",\"message\"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500)."
+    "description": "Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <credential>'. Backend keys send, read and mint user tokens. Apps act for one user: with a user token the backend mints (POST /v1/users/{userId}/app-tokens), or, without accounts, with an installation token that the app key opens (POST /v1/installations); an app credential touches only its user's activities and push-to-start tokens: naming another userId is 403 otherUser, and another user's activity is answered exactly like a missing one (404 exists). User tokens expire (60 s to 7 days), installation tokens too (renewed by POST /v1/installations/{installationId}/token); revoking the key that minted a token, or POST /v1/users/{userId}/sign-out, withdraws it at once (401 revoked). User ids may not start with inst_ (installations' prefix). A development app key (--app-key) acts for any user. Each principal has a rate limit: 429 rateLimit with Retry-After. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z; an expiration at most 30 days ahead. Every refusal is a 4xx or 503 with {\"error\":{\"field\",\"rule\",\"message\"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500)."
   },
   "components": {
     "securitySchemes": {
@@ -35,7 +35,7 @@ enum OpenAPIDocument {
               },
               "rule": {
                 "type": "string",
-                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired (401); scope, otherUser (another user's data), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict (409). Storage: unavailable (503)."
+                "description": "Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503)."
               },
               "message": {"type": "string", "description": "One sentence for a person: what was wrong and what is accepted."}
             }
@@ -238,10 +238,27 @@ enum OpenAPIDocument {
       },
       "Installation": {
         "type": "object",
-        "required": ["installationId", "token"],
+        "required": ["installationId", "token", "expiresAt"],
         "properties": {
           "installationId": {"type": "string", "example": "inst_3q2-7wEjQz6v1hQ9mK0b4A", "description": "inst_ and 22 base64url characters; the backend addresses it as a user id (POST /v1/users/{installationId}/start)."},
-          "token": {"type": "string", "description": "Acts for the installation; does not expire. Keep it in the keychain."}
+          "token": {"type": "string", "description": "Acts for the installation until expiresAt (the server's installationTokenLifetime, 30 days by default); renew it before then with POST /v1/installations/{installationId}/token. Revoking the app key that opened the installation, or POST /v1/users/{installationId}/sign-out, withdraws it at once. Keep it in the keychain."},
+          "expiresAt": {"type": "string", "format": "date-time"}
+        }
+      },
+      "SignOut": {
+        "type": "object",
+        "required": ["userId", "pushToStartTokensReleased"],
+        "properties": {
+          "userId": {"type": "string"},
+          "pushToStartTokensReleased": {"type": "integer", "minimum": 0, "description": "How many push-to-start tokens of the user were deleted, so that the devices may store them for another user."}
+        }
+      },
+      "ReleasedPushToStartTokens": {
+        "type": "object",
+        "required": ["deviceId", "released"],
+        "properties": {
+          "deviceId": {"type": "string"},
+          "released": {"type": "integer", "minimum": 0}
         }
       },
       "EndedByApp": {
@@ -565,7 +582,7 @@ enum OpenAPIDocument {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "Forbidden": {
-        "description": "403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential acting on another user's activity or naming another userId), installerKey (an app key does more than open installations), appToken (an app token opening an installation).",
+        "description": "403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "NotFound": {
@@ -655,6 +672,20 @@ enum OpenAPIDocument {
         "in": "path",
         "required": true,
         "description": "The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
+      },
+      "installationId": {
+        "name": "installationId",
+        "in": "path",
+        "required": true,
+        "description": "The installation id (inst_ and 22 base64url characters, as POST /v1/installations answered): 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
+      },
+      "deviceId": {
+        "name": "deviceId",
+        "in": "path",
+        "required": true,
+        "description": "The app's id for the device, as given when storing its push-to-start tokens: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.",
         "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]+$"}
       }
     }
@@ -916,6 +947,43 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/v1/installations/{installationId}/token": {
+      "post": {
+        "operationId": "renewInstallationToken",
+        "summary": "Renew an installation's token before it expires, with that token: same installation, new expiry (app)",
+        "security": [{"appKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/installationId"}],
+        "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InstallationRequest"}}}},
+        "responses": {
+          "201": {"description": "The installation with its new token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Installation"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/users/{userId}/sign-out": {
+      "post": {
+        "operationId": "signOutUser",
+        "summary": "Withdraw every app token of one user (or installation) issued so far, and release its push-to-start tokens (backend)",
+        "security": [{"backendKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/userId"}],
+        "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InstallationRequest"}}}},
+        "responses": {
+          "200": {"description": "Signed out: earlier tokens get 401 revoked from now on, on every instance.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SignOut"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
+          "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
     "/v1/channels": {
       "post": {
         "operationId": "createChannel",
@@ -1038,8 +1106,25 @@ enum OpenAPIDocument {
           "400": {"$ref": "#/components/responses/BadRequest"},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "403": {"$ref": "#/components/responses/Forbidden"},
+          "409": {"$ref": "#/components/responses/Conflict"},
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "413": {"$ref": "#/components/responses/ContentTooLarge"},
+          "503": {"$ref": "#/components/responses/Unavailable"}
+        }
+      }
+    },
+    "/v1/push-to-start-tokens/{deviceId}": {
+      "delete": {
+        "operationId": "releasePushToStartTokens",
+        "summary": "Release the user's push-to-start tokens of one device, when the app signs out or the device changes hands (app)",
+        "security": [{"appKey": []}],
+        "parameters": [{"$ref": "#/components/parameters/deviceId"}],
+        "responses": {
+          "200": {"description": "How many were released (0 when none were stored).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ReleasedPushToStartTokens"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "429": {"$ref": "#/components/responses/TooManyRequests"},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
       }

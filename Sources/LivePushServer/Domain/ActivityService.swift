@@ -25,12 +25,18 @@ final class ActivityService: Sendable {
     func register(_ registration: ActivityRegistration, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
         var owned = registration
         owned.userId = try actor.owner(claimed: registration.userId)
-        if case .user = actor,
-           let existing = try await stored({ () async throws(PushStoreError) in try await store.activity(id: registration.activityId) })
-        {
-            try actor.mayChange(existing)
+        let ownership = actor.registrationOwnership
+        let record: ActivityRecord
+        do {
+            record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in
+                try await store.register(stamped, ownership: ownership)
+            }
+        } catch where error.rule == "taken" {
+            // The same answer whether the id was taken long ago or a moment ago by a racing request.
+            throw .conflict(
+                "activityId", "taken",
+                "activity id '\(registration.activityId)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`")
         }
-        let record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.register(stamped) }
         logger.info("activity registered", metadata: ["activityId": "\(record.activityId)", "token": "\(record.pushToken.shortened)"])
         return record
     }
@@ -53,18 +59,39 @@ final class ActivityService: Sendable {
             throw .invalid("userId", "required", "'userId' is required with a development app key (an app token gives it)")
         }
         owned.userId = user
-        let record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
+        let record: PushToStartTokenRecord
+        do {
+            record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
+        } catch where error.rule == "taken" {
+            throw .conflict(
+                "token", "heldByAnotherUser",
+                "this push-to-start token is stored for another user; it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)")
+        }
         logger.info("push-to-start token stored", metadata: ["userId": "\(record.userId)", "token": "\(record.token.shortened)"])
         return record
     }
 
-    /// 404 when the activity is not stored, 403 when the actor may not change it.
+    /// The user's push-to-start tokens of one device are deleted (the app signs out, or hands the device
+    /// over): another user may then store the same token values. Returns how many were released.
+    func releasePushToStartTokens(deviceId: String, as actor: AppActor) async throws(DomainError) -> Int {
+        guard let user = try actor.owner(claimed: nil) else {
+            throw .forbidden("Authorization", "userToken", "release push-to-start tokens with the user's token (or the installation's); a development key acts for no one user")
+        }
+        let released = try await stored { () async throws(PushStoreError) in
+            try await store.releasePushToStartTokens(userId: user, deviceId: deviceId)
+        }
+        logger.info("push-to-start tokens released", metadata: ["userId": "\(user)", "count": "\(released)"])
+        return released
+    }
+
+    /// 404 when the activity is not stored or is another user's (the same answer, so that no credential
+    /// learns which ids exist).
     private func checkOwnership(activityId: String, _ actor: AppActor) async throws(DomainError) {
         if case .installer = actor { throw AppActor.installerRefusal }
-        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) else {
-            throw .notFound("activityId", "no activity '\(activityId)' is registered; register it with POST /v1/activities")
+        let activity = try await stored { () async throws(PushStoreError) in try await store.activity(id: activityId) }
+        guard let activity, actor.owns(activity) else {
+            throw .notFound("activityId", "no activity '\(activityId)' is registered for this credential; register it with POST /v1/activities")
         }
-        try actor.mayChange(activity)
     }
 
     /// Checks a registration's environment, stamps it with the time it arrived and stores it.

@@ -28,19 +28,22 @@ package enum AppActor: Sendable, Hashable {
         }
     }
 
-    /// Throws unless this actor may change `activity` (its user's own activities; any for a
-    /// development key).
-    func mayChange(_ activity: ActivityRecord) throws(DomainError) {
+    /// Whether this actor may see and change `activity`: its user's own activities (any for a development
+    /// key). Another user's activity is answered exactly like a missing one (``ActivityService``), so that
+    /// no credential learns which ids exist.
+    func owns(_ activity: ActivityRecord) -> Bool {
         switch self {
-        case .anyUser:
-            return
-        case .installer:
-            throw Self.installerRefusal
-        case .user(let user):
-            guard activity.userId == user else {
-                throw .forbidden("activityId", "otherUser", "activity '\(activity.activityId)' does not belong to user '\(user)', for whom this credential acts")
-            }
+        case .anyUser: return true
+        case .installer: return false
+        case .user(let user): return activity.userId == user
         }
+    }
+
+    /// How registrations by this actor treat an activity already stored: a user or installation never
+    /// takes another's; a development key may.
+    var registrationOwnership: RegistrationOwnership {
+        if case .anyUser = self { return .replace }
+        return .keep
     }
 
     static let installerRefusal = DomainError.forbidden(

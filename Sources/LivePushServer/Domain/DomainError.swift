@@ -56,6 +56,8 @@ struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         switch error {
         case .notFound(let kind, let id):
             self = .notFound(kind.rawValue + "Id", "no \(kind.rawValue) '\(id)' is registered")
+        case .taken(let kind, let id):
+            self = .conflict(kind.rawValue + "Id", "taken", "\(kind.rawValue) '\(id)' is held by another user or installation")
         case .conflict(let detail):
             self = .conflict(nil, "conflict", detail)
         case .invalidInput(let field, let rule):

@@ -5,9 +5,12 @@ import Logging
 import PushStore
 
 /// Issues the credentials apps act with: user tokens the backend asks for, and installation tokens for
-/// apps without accounts. The rules of what each may do are ``AppActor``'s.
+/// apps without accounts; renews installation tokens and signs subjects out. The rules of what each may
+/// do are ``AppActor``'s; whether a token still counts is ``APIKeyChecker``'s, from the store's
+/// ``AppTokenStanding``.
 final class IdentityService: Sendable {
     let key: AppTokenKey
+    let store: any AppTokenStandingStore
     let configuration: ServerConfiguration
     let clock: any WallClock
     let logger: Logger
@@ -15,39 +18,82 @@ final class IdentityService: Sendable {
     /// The shortest and longest user-token lifetimes a backend may ask for.
     static let lifetimes: ClosedRange<TimeInterval> = 60...(7 * 86_400)
 
-    init(key: AppTokenKey, configuration: ServerConfiguration, clock: any WallClock, logger: Logger) {
+    init(key: AppTokenKey, store: any AppTokenStandingStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger) {
         self.key = key
+        self.store = store
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
     }
 
-    /// A signed token acting for `userId` until `expiresAt` (`lifetime` seconds, else the configured default).
-    func userToken(for userId: String, lifetime: TimeInterval?) async throws(DomainError) -> (token: String, expiresAt: Date) {
+    /// A signed token acting for `userId` until `expiresAt` (`lifetime` seconds, else the configured
+    /// default), minted by the stored backend key `keyId` (nil: a development key): revoking that key, or
+    /// signing the user out, withdraws it.
+    func userToken(for userId: String, lifetime: TimeInterval?, mintedBy keyId: UUID?) async throws(DomainError)
+        -> (token: String, expiresAt: Date)
+    {
+        guard !userId.hasPrefix(AppToken.installationPrefix) else {
+            throw .invalid("userId", "reservedPrefix", "user ids may not start with '\(AppToken.installationPrefix)', which names installations; installations get their tokens from POST /v1/installations")
+        }
         let seconds = lifetime ?? configuration.appTokenLifetime
         guard Self.lifetimes.contains(seconds) else {
             throw .invalid("ttlSeconds", "range", "is \(Int(seconds)); a user token lives 60 to \(Int(Self.lifetimes.upperBound)) seconds (7 days)")
         }
-        let now = Int64(clock.now().timeIntervalSince1970)
-        let expires = now + Int64(seconds)
-        let codec = try await stored { () async throws(PushStoreError) in try await key.codec() }
-        let token = codec.sign(AppToken(subject: userId, kind: .user, issuedAt: now, expiresAt: expires))
-        logger.debug("user token issued", metadata: ["userId": "\(userId)", "expiresAt": "\(expires)"])
-        return (token, Date(timeIntervalSince1970: TimeInterval(expires)))
+        let issued = try await mint(subject: userId, kind: .user, lifetime: seconds, keyId: keyId)
+        logger.debug("user token issued", metadata: ["userId": "\(userId)", "expiresAt": "\(issued.expiresAt.timeIntervalSince1970)"])
+        return issued
     }
 
-    /// A new installation: a random id (`inst_` and 22 base64url characters) and a token that acts for it.
-    /// Only app keys open installations (an app token already acts for someone).
-    func openInstallation(as actor: AppActor) async throws(DomainError) -> (installationId: String, token: String) {
+    /// A new installation: a random id (`inst_` and 22 base64url characters) and a token that acts for it
+    /// for the configured installation-token lifetime. Only app keys open installations (an app token
+    /// already acts for someone); `keyId` is the stored app key's id (nil: a development key).
+    func openInstallation(as actor: AppActor, keyId: UUID?) async throws(DomainError)
+        -> (installationId: String, token: String, expiresAt: Date)
+    {
         if case .user = actor {
             throw .forbidden("Authorization", "appToken", "installations are opened with the app key; this credential already acts for one user or installation")
         }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let id = "inst_" + Base64URL.encode(bytes)
-        let codec = try await stored { () async throws(PushStoreError) in try await key.codec() }
-        let token = codec.sign(AppToken(subject: id, kind: .installation, issuedAt: Int64(clock.now().timeIntervalSince1970), expiresAt: nil))
+        let id = AppToken.installationPrefix + Base64URL.encode(bytes)
+        let issued = try await mint(subject: id, kind: .installation, lifetime: configuration.installationTokenLifetime, keyId: keyId)
         logger.info("installation opened", metadata: ["installationId": "\(id)"])
-        return (id, token)
+        return (id, issued.token, issued.expiresAt)
+    }
+
+    /// A fresh token for the installation whose own, still valid, token made the request: same
+    /// installation, same app key, a new expiry. Any other credential gets the answer of a missing one.
+    func renewInstallation(_ installationId: String, as principal: Principal) async throws(DomainError)
+        -> (token: String, expiresAt: Date)
+    {
+        guard case .appToken(.installation, let subject, let keyId) = principal.credential, subject == installationId else {
+            throw .notFound("installationId", "no installation '\(installationId)' is open for this credential; renew with the installation's own token, or open a new installation with the app key")
+        }
+        let issued = try await mint(subject: installationId, kind: .installation, lifetime: configuration.installationTokenLifetime, keyId: keyId)
+        logger.info("installation token renewed", metadata: ["installationId": "\(installationId)"])
+        return issued
+    }
+
+    /// Withdraws every app token of `subject` (a user, or an installation) issued so far, and releases
+    /// its push-to-start tokens; tokens minted afterwards work.
+    func signOut(_ subject: String) async throws(DomainError) -> AppTokenWithdrawal {
+        let now = clock.now()
+        let withdrawal = try await stored { () async throws(PushStoreError) in try await store.withdrawAppTokens(subject: subject, at: now) }
+        logger.info("app tokens withdrawn", metadata: [
+            "subject": "\(subject)", "generation": "\(withdrawal.generation)", "pushToStartTokensReleased": "\(withdrawal.releasedPushToStartTokens)",
+        ])
+        return withdrawal
+    }
+
+    /// Signs a token of the subject's current generation.
+    private func mint(subject: String, kind: AppToken.Kind, lifetime: TimeInterval, keyId: UUID?) async throws(DomainError)
+        -> (token: String, expiresAt: Date)
+    {
+        let now = Int64(clock.now().timeIntervalSince1970)
+        let expires = now + Int64(lifetime)
+        let codec = try await stored { () async throws(PushStoreError) in try await key.codec() }
+        let standing = try await stored { () async throws(PushStoreError) in try await store.appTokenStanding(subject: subject, keyId: nil) }
+        let token = codec.sign(AppToken(subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyId: keyId, generation: standing.generation))
+        return (token, Date(timeIntervalSince1970: TimeInterval(expires)))
     }
 }

@@ -17,25 +17,41 @@ package struct AppToken: Sendable, Hashable, Codable {
     package var kind: Kind
     /// Seconds since 1970: the JWT `iat`.
     package var issuedAt: Int64
-    /// Seconds since 1970: the JWT `exp`; nil for installation tokens, which do not expire.
+    /// Seconds since 1970: the JWT `exp`. Installation tokens minted before they expired have none and
+    /// are refused (see ``AppTokenCodec``).
     package var expiresAt: Int64?
+    /// The stored API key that minted it (a backend key for a user token, the app key that opened an
+    /// installation): revoking that key withdraws the token. Nil for development keys.
+    package var keyId: UUID?
+    /// The subject's app-token generation when it was minted: a sign-out raises the subject's generation
+    /// and every token below it is refused.
+    package var generation: Int
 
     /// Who issues every token: the JWT `iss`.
     package static let issuer = "livepush"
 
-    package init(subject: String, kind: Kind, issuedAt: Int64, expiresAt: Int64?) {
+    package init(subject: String, kind: Kind, issuedAt: Int64, expiresAt: Int64?, keyId: UUID? = nil, generation: Int = 0) {
         self.subject = subject
         self.kind = kind
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+        self.keyId = keyId
+        self.generation = generation
     }
 
-    /// The JWT claims: `iss`, `sub`, `typ` (the kind), `iat` and, for user tokens, `exp`.
+    /// The prefix of installation ids; user ids may not start with it, so that a user token can never
+    /// act for an installation.
+    package static let installationPrefix = "inst_"
+
+    /// The JWT claims: `iss`, `sub`, `typ` (the kind), `iat`, `exp`, and `key` (the minting key's id)
+    /// and `gen` (the subject's generation) when they apply.
     struct Claims: Codable {
         var iss: String
         var sub: String
         var typ: AppToken.Kind
         var iat: Int64
         var exp: Int64?
+        var key: String?
+        var gen: Int?
     }
 }

@@ -18,7 +18,9 @@ package struct AppTokenCodec: Sendable {
 
     /// The signed token.
     package func sign(_ token: AppToken) -> String {
-        let claims = AppToken.Claims(iss: AppToken.issuer, sub: token.subject, typ: token.kind, iat: token.issuedAt, exp: token.expiresAt)
+        let claims = AppToken.Claims(
+            iss: AppToken.issuer, sub: token.subject, typ: token.kind, iat: token.issuedAt, exp: token.expiresAt,
+            key: token.keyId?.uuidString.lowercased(), gen: token.generation == 0 ? nil : token.generation)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // Encoding five plain fields cannot fail.
@@ -66,13 +68,19 @@ package struct AppTokenCodec: Sendable {
         }
         guard claims.iss == AppToken.issuer else { throw .claims("iss is not '\(AppToken.issuer)'") }
         guard !claims.sub.isEmpty else { throw .claims("sub is empty") }
-        switch claims.typ {
-        case .user:
-            guard let exp = claims.exp else { throw .claims("a user token has an exp") }
-            guard Double(exp) > now.timeIntervalSince1970 else { throw .expired }
-        case .installation:
-            if let exp = claims.exp, Double(exp) <= now.timeIntervalSince1970 { throw .expired }
+        // Both kinds expire: an installation token without exp (minted before they did) is refused, and
+        // the app opens a new installation.
+        guard let exp = claims.exp else { throw .claims("the token has no exp; open a new installation or ask the backend for a new token") }
+        guard Double(exp) > now.timeIntervalSince1970 else { throw .expired }
+        // Separate namespaces: a user token never acts for an installation.
+        let isInstallationId = claims.sub.hasPrefix(AppToken.installationPrefix)
+        guard isInstallationId == (claims.typ == .installation) else { throw .claims("sub does not fit the token's kind") }
+        var keyId: UUID?
+        if let key = claims.key {
+            guard let parsed = UUID(uuidString: key) else { throw .claims("key is not a key id") }
+            keyId = parsed
         }
-        return AppToken(subject: claims.sub, kind: claims.typ, issuedAt: claims.iat, expiresAt: claims.exp)
+        return AppToken(
+            subject: claims.sub, kind: claims.typ, issuedAt: claims.iat, expiresAt: exp, keyId: keyId, generation: claims.gen ?? 0)
     }
 }

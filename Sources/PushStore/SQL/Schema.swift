@@ -251,6 +251,17 @@ enum Schema {
             "ALTER TABLE deliveries ADD COLUMN send_id TEXT",
             "ALTER TABLE activities ADD COLUMN last_accepted_at {REAL}",
         ],
+        // 6: app-token generations: a backend signs a user (or an installation) out by raising its
+        // generation, and tokens minted under a lower one are refused from then on.
+        [
+            """
+            CREATE TABLE app_token_generations (
+                subject TEXT PRIMARY KEY,
+                generation {INT} NOT NULL,
+                withdrawn_at {REAL} NOT NULL
+            )
+            """,
+        ],
     ]
 
     /// The migrations with the column types of one database.

@@ -105,6 +105,13 @@ package struct InstallationBody: Codable, Sendable, Hashable {
     package static let fields: Set<String> = []
 }
 
+/// `POST /v1/installations/{installationId}/token` and `POST /v1/users/{userId}/sign-out`: no body, or `{}`.
+package struct EmptyBody: Codable, Sendable, Hashable {
+    package init() {}
+
+    package static let fields: Set<String> = []
+}
+
 /// `POST /v1/activities/{activityId}/dismissed`: no body, or `{}`.
 package struct DismissedBody: Codable, Sendable, Hashable {
     package init() {}

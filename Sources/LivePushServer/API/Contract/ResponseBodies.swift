@@ -94,10 +94,26 @@ package struct AppTokenView: Codable, Sendable, Hashable {
 }
 
 /// A new installation (`POST /v1/installations`, 201): its id (the backend addresses it as a user id)
-/// and the token that acts for it. The token does not expire; the app keeps it in its keychain.
+/// and the token that acts for it, until `expiresAt`; the app keeps it in its keychain and renews it.
 package struct InstallationView: Codable, Sendable, Hashable {
     package var installationId: String
     package var token: String
+    /// When the token stops working; renew it before then (`POST /v1/installations/{installationId}/token`).
+    package var expiresAt: Date
+}
+
+/// The answer of `POST /v1/users/{userId}/sign-out`: every app token of the user issued before now is
+/// refused from now on, and the user's push-to-start tokens were released.
+package struct SignOutView: Codable, Sendable, Hashable {
+    package var userId: String
+    package var pushToStartTokensReleased: Int
+}
+
+/// The answer of `DELETE /v1/push-to-start-tokens/{deviceId}`: how many of the device's tokens (one per
+/// attributes type and bundle) were released.
+package struct ReleasedPushToStartTokensView: Codable, Sendable, Hashable {
+    package var deviceId: String
+    package var released: Int
 }
 
 /// The 202 answer of a send request: the push ids written to the outbox and what the policy did.

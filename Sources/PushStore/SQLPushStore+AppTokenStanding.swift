@@ -1,0 +1,40 @@
+import Foundation
+
+/// The ``AppTokenStandingStore`` operations.
+extension SQLPushStore {
+    package func appTokenStanding(subject: String, keyId: UUID?) async throws(PushStoreError) -> AppTokenStanding {
+        try Validation.identifier(subject, field: "subject")
+        return try await run("appTokenStanding", readOnly: true) { session throws(PushStoreError) in
+            // One round trip for both: this runs on every request made with an app token.
+            guard let row = try await session.first(
+                """
+                SELECT (SELECT generation FROM app_token_generations WHERE subject = ?) AS generation,
+                    (SELECT CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END FROM api_keys WHERE id = ?) AS key_active
+                """,
+                [.text(subject), .text(keyId?.uuidString.lowercased() ?? "")])
+            else { throw .database(detail: "the app-token standing query returned no row") }
+            let generation = try row.optionalInt("generation") ?? 0
+            let keyActive: Bool? = keyId == nil ? nil : (try row.optionalInt("key_active") ?? 0) != 0
+            return AppTokenStanding(generation: generation, keyActive: keyActive)
+        }
+    }
+
+    package func withdrawAppTokens(subject: String, at: Date) async throws(PushStoreError) -> AppTokenWithdrawal {
+        try Validation.identifier(subject, field: "subject")
+        return try await run("withdrawAppTokens") { session throws(PushStoreError) in
+            let rows = try await session.query(
+                """
+                INSERT INTO app_token_generations (subject, generation, withdrawn_at) VALUES (?, 1, ?)
+                ON CONFLICT (subject) DO UPDATE SET generation = app_token_generations.generation + 1,
+                    withdrawn_at = excluded.withdrawn_at
+                RETURNING generation
+                """,
+                [.text(subject), .date(at)])
+            guard let row = rows.first else { throw .database(detail: "raising the app-token generation returned no row") }
+            let released = try await session.query(
+                "DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(subject)]
+            ).count
+            return AppTokenWithdrawal(generation: try row.int("generation"), releasedPushToStartTokens: released)
+        }
+    }
+}
