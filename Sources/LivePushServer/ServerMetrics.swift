@@ -84,7 +84,7 @@ package final class ServerMetrics: Sendable {
     /// Counts a request refused with 429 by the rate limit of its scope (`app` or `backend`).
     func recordRateLimited(scope: String) {
         registry.makeCounter(
-            descriptor: Self.name("rate_limited_requests", "Requests refused with 429 because their principal went over its rate limit."),
+            descriptor: Self.name("rate_limited_requests", "Requests refused with 429 by a rate limit: scope app or backend (a principal's own), installations (shared by the installations of one app key), address (a client address's failed requests)."),
             labels: [("scope", scope)]
         ).increment()
     }

@@ -19,6 +19,8 @@ import Testing
         "webhookMaxAge": "12h", "instanceId": "livepush-a", "logLevel": "debug",
         "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "appRateLimit": "60",
         "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100",
+        "installationRateLimit": "3000", "installationRateBurst": "300", "addressFailureLimit": "30", "addressFailureBurst": "20",
+        "maxConnections": "500",
         "webhookAllowPrivateTargets": "true",
     ]
 
@@ -73,7 +75,8 @@ import Testing
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
             "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
             "shutdownTimeout", "manageUrl", "appTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
-            "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets",
+            "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets", "installationRateLimit", "installationRateBurst", "addressFailureLimit", "addressFailureBurst",
+            "maxConnections",
         ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

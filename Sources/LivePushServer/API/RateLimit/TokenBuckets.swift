@@ -40,6 +40,25 @@ package final class TokenBuckets: Sendable {
         }
     }
 
+    /// The seconds until `name`'s bucket holds a whole request at `now`; nil when it does now. Takes nothing:
+    /// for limits that charge a request only once its outcome is known (failed authentications).
+    package func wait(_ name: String, now: Double) -> Double? {
+        buckets.withLock { buckets in
+            guard let bucket = buckets[name] else { return nil }
+            let tokens = min(burst, bucket.tokens + max(0, now - bucket.updated) * perSecond)
+            return tokens >= 1 ? nil : (1 - tokens) / perSecond
+        }
+    }
+
+    /// Gives back a request `take` allowed (another limit refused it after all), up to the burst.
+    package func refund(_ name: String) {
+        buckets.withLock { buckets in
+            guard var bucket = buckets[name] else { return }
+            bucket.tokens = min(burst, bucket.tokens + 1)
+            buckets[name] = bucket
+        }
+    }
+
     /// How many buckets are held (for tests).
     package var count: Int { buckets.withLock { $0.count } }
 
