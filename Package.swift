@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LiveActivity", targets: ["LiveActivity"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsSimulator", targets: ["APNsSimulator"]),
+        .library(name: "LivePushTesting", targets: ["LivePushTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -131,6 +132,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Scoped test helpers for our tests and our users': a simulator, a server, webhooks, each stopped
+        // on every path.
+        .target(
+            name: "LivePushTesting",
+            dependencies: [
+                "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The Emoji Rangers demo of `livepush demo`: the adventure engine and the in-process orchestration.
         .target(
             name: "EmojiRangers",
@@ -175,6 +187,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LivePushTestingTests",
+            dependencies: [
+                "LivePushTesting", "APNsClient", "APNsCore",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "APNsAuthTests",
             dependencies: [

@@ -70,6 +70,15 @@ package final class PostgresPushStore: SQLPushStore, @unchecked Sendable {
         if let outcome { throw outcome }
     }
 
+    /// Drops `schema` with everything in it (a test's own schema, when the test ends). Refuses a name
+    /// that is not a schema name.
+    package func dropSchema(_ schema: String) async throws(PushStoreError) {
+        guard Self.isSchemaName(schema) else { throw .invalidInput(field: "schema", rule: "'\(schema)' is not a schema name") }
+        try await backend.transaction { session throws(PushStoreError) in
+            try await session.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+        }
+    }
+
     static func isSchemaName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...63).contains(bytes.count), let first = bytes.first else { return false }

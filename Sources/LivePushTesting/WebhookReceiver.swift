@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+import LiveActivity
+import Logging
+import NIOCore
+
+/// How a ``WebhookReceiver`` answers: a healthy receiver, or one that is slow, failing, hanging or
+/// redirecting, to test what the server does then.
+public struct WebhookBehavior: Sendable {
+    /// How long each answer waits (a slow backend).
+    public var delay: Duration = .zero
+    /// The first POSTs answered 503 (a backend that is failing).
+    public var failFirst = 0
+    /// Answers nothing (a backend that hangs) until stopped, then 503.
+    public var hangs = false
+    /// The first POSTs answered with this redirect (a receiver that points elsewhere).
+    public var redirect: (status: Int, location: String, count: Int)?
+
+    public init(delay: Duration = .zero, failFirst: Int = 0, hangs: Bool = false, redirect: (status: Int, location: String, count: Int)? = nil) {
+        self.delay = delay
+        self.failFirst = failFirst
+        self.hangs = hangs
+        self.redirect = redirect
+    }
+}
+
+/// Runs `body` with an HTTP server on a loopback port the kernel picks that keeps what is POSTed to
+/// `/hook` (the server's webhook), and stops it afterwards, whatever `body` does.
+public func withWebhookReceiver<Result>(
+    _ behavior: WebhookBehavior = WebhookBehavior(),
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (WebhookReceiver) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        let receiver = WebhookReceiver(behavior)
+        try await receiver.start()
+        return receiver
+    } stop: { receiver in
+        await receiver.stop()
+    } _: { receiver in
+        try await body(receiver)
+    }
+}
+
+/// A loopback HTTP server that keeps what is POSTed to it: every attempt with its headers and raw body,
+/// and the JSON bodies of those it answered 2xx.
+public final class WebhookReceiver: @unchecked Sendable {
+    // @unchecked: the lists and the task are guarded by `lock`.
+
+    /// One POST as it arrived.
+    public struct Post: Sendable {
+        public var signature: String?
+        public var eventId: String?
+        public var contentType: String?
+        public var body: Data
+        /// The status it was answered with (nil: not answered yet).
+        public var status: Int?
+        public var json: JSONValue? { try? JSONValue.parse(body) }
+    }
+
+    private let lock = NSLock()
+    private var received: [JSONValue] = []
+    private var attempts: [Post] = []
+    private var task: Task<Void, any Error>?
+    private var boundPort = 0
+    private var stopping = false
+    private let behavior: WebhookBehavior
+
+    init(_ behavior: WebhookBehavior) {
+        self.behavior = behavior
+    }
+
+    /// The JSON bodies answered 2xx, in arrival order.
+    public var bodies: [JSONValue] { lock.withLock { received } }
+    /// Every POST, in arrival order.
+    public var posts: [Post] { lock.withLock { attempts } }
+    /// The port on 127.0.0.1.
+    public var port: Int { lock.withLock { boundPort } }
+    /// The URL to give the server.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/hook")! }
+
+    func start() async throws {
+        let router = Router()
+        router.post("/hook") { [self] request, _ -> Response in
+            let buffer = try await request.body.collect(upTo: 1 << 20)
+            var post = Post(
+                signature: request.headers.first { $0.name.canonicalName == "livepush-signature" }?.value,
+                eventId: request.headers.first { $0.name.canonicalName == "livepush-event-id" }?.value,
+                contentType: request.headers[.contentType], body: Data(buffer.readableBytesView))
+            let index = lock.withLock { attempts.append(post); return attempts.count - 1 }
+            while behavior.hangs, !lock.withLock({ stopping }) { try await Task.sleep(for: .milliseconds(20)) }
+            if behavior.delay > .zero { try await Task.sleep(for: behavior.delay) }
+            var status: HTTPResponse.Status = behavior.hangs || index < behavior.failFirst ? .serviceUnavailable : .noContent
+            var headers = HTTPFields()
+            if let redirect = behavior.redirect, index < redirect.count {
+                status = HTTPResponse.Status(code: redirect.status)
+                headers[.location] = redirect.location
+            }
+            post.status = status.code
+            lock.withLock {
+                attempts[index] = post
+                if status == .noContent, let value = post.json { received.append(value) }
+            }
+            return Response(status: status, headers: headers)
+        }
+        let (bound, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "livepush.testing.webhook")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: logger)
+        let task = Task { try await app.run() }
+        lock.withLock { self.task = task }
+        for await value in bound { lock.withLock { boundPort = value } }
+    }
+
+    func stop() async {
+        let task = lock.withLock {
+            stopping = true
+            return self.task
+        }
+        task?.cancel()
+        _ = await task?.result
+    }
+
+    /// A URL where nothing listens (a backend that is down): a receiver's port once it stopped.
+    public static func downURL() async throws -> URL {
+        try await withWebhookReceiver { $0.url }
+    }
+}

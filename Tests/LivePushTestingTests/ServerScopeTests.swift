@@ -1,0 +1,61 @@
+import Foundation
+import LivePushTesting
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `withServer` over `withSimulator`: a user's backend test against `livepush serve` and a simulated
+/// iPhone, on every store there is, and the webhook receiver.
+@Suite struct ServerScopeTests {
+    static func call(_ server: TestServer, _ method: String, _ path: String, key: String, _ json: String) async throws -> (Int, Data) {
+        var request = URLRequest(url: server.url.appendingPathComponent(path))
+        request.httpMethod = method
+        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(json.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    @Test(arguments: TestStore.available)
+    func aBackendUpdateThroughTheServerReachesTheIPhone(store: TestStore) async throws {
+        try await withSimulator { apns in
+            try await withServer(ServerOptions(store: store), over: apns) { server in
+                let activity = try await apns.startActivity(contentState: ["hp": 1])
+                let registration = #"{"activityId":"\#(activity.id)","pushToken":"\#(activity.pushToken)","bundleId":"\#(apns.bundleID)","attributesType":"AdventureAttributes","environment":"sandbox","userId":"ava"}"#
+                #expect(try await Self.call(server, "POST", "v1/activities", key: server.appKey, registration).0 == 201)
+                let update = try await Self.call(server, "POST", "v1/activities/\(activity.id)/update", key: server.backendKey, #"{"contentState":{"hp":0.5}}"#)
+                #expect(update.0 == 202)
+                #expect(await eventually { (try? await apns.contentState(of: activity)["hp"]) == 0.5 })
+            }
+        }
+    }
+
+    @Test func aThrowingBodyStillStopsTheServer() async throws {
+        struct Planned: Error {}
+        var port = 0
+        await #expect(throws: Planned.self) {
+            try await withSimulator { apns in
+                try await withServer(over: apns) { server in
+                    port = server.port
+                    throw Planned()
+                }
+            }
+        }
+        #expect(!(await SimulatorScopeTests.accepts(port: port)))
+    }
+
+    @Test func theWebhookReceiverKeepsWhatIsPostedAndStops() async throws {
+        var url = URL(fileURLWithPath: "/")
+        try await withWebhookReceiver { receiver in
+            url = receiver.url
+            var request = URLRequest(url: receiver.url)
+            request.httpMethod = "POST"
+            request.httpBody = Data(#"{"event":"token.invalid"}"#.utf8)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 204)
+            #expect(receiver.bodies.first?["event"] == "token.invalid")
+        }
+        #expect(!(await SimulatorScopeTests.accepts(port: url.port ?? 0)))
+    }
+}
