@@ -48,7 +48,7 @@ package final class LivePushServer: Service, Sendable {
         self.store = store
         self.clock = clock
         let webhookSignal = OutboxSignal(itemsPerWorker: configuration.webhookConcurrency)
-        let events = WebhookQueue(store: store, isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
+        let events = WebhookQueue(isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
         webhook = WebhookService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
                                  signal: webhookSignal, listening: listening)
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)

@@ -23,8 +23,9 @@ package protocol GroupSendStore: Sendable {
 
     /// Records what a worker did with its page in one transaction: the history records, the retries (into
     /// the outbox), the content state and ends of the activities, the send's progress; and removes the
-    /// page. Writes nothing when `owner` no longer holds the page.
-    func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date)
+    /// page. Writes nothing when `owner` no longer holds the page. With a `journal`, the `activity.ended`
+    /// events of the ends are stored in the same transaction.
+    func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date, journal: WebhookJournal?)
         async throws(PushStoreError) -> GroupSendPageReport
 
     /// Makes every page `owner` holds claimable at once (a graceful stop, or a restart under the same

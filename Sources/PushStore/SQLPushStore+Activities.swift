@@ -136,7 +136,9 @@ extension SQLPushStore {
         }
     }
 
-    package func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
+    package func markEnded(activityId: String, at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+        -> ActivityStateChange
+    {
         try Validation.identifier(activityId, field: "activityId")
         let dialect = self.dialect
         let ids: [SQLValue] = [.text(activityId)]
@@ -144,7 +146,12 @@ extension SQLPushStore {
             let wasActive = try await Self.activeAmong(session, ids, dialect: dialect)
             let changed = try await Self.end(session, ids, at: at, dismissalDate: dismissalDate, returning: "*")
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
-            return ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: !wasActive.isEmpty)
+            let change = ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: !wasActive.isEmpty)
+            if change.endedNow {
+                try await Self.record([.activityEnded(activityId: activityId, userId: change.activity.userId, at: at)],
+                                      in: journal, session: session, dialect: dialect)
+            }
+            return change
         }
     }
 
@@ -182,7 +189,9 @@ extension SQLPushStore {
             leading: [.date(at), .date(dismissalDate), .date(at)], values: ids)
     }
 
-    package func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
+    package func markDismissed(activityId: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
+        -> ActivityStateChange
+    {
         try Validation.identifier(activityId, field: "activityId")
         let dialect = self.dialect
         return try await run("markDismissed") { session throws(PushStoreError) in
@@ -194,7 +203,12 @@ extension SQLPushStore {
                 """,
                 [.date(at), .date(at), .text(activityId)])
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
-            return ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: wasActive)
+            let change = ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: wasActive)
+            if change.endedNow {
+                try await Self.record([.activityEnded(activityId: activityId, userId: change.activity.userId, at: at)],
+                                      in: journal, session: session, dialect: dialect)
+            }
+            return change
         }
     }
 
@@ -251,23 +265,45 @@ extension SQLPushStore {
         return changed
     }
 
-    package func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
+    package func markEnded(activityIds: [String], at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+        -> [String]
+    {
         for (index, activityId) in activityIds.enumerated() {
             try Validation.identifier(activityId, field: "activityIds[\(index)]")
         }
         guard !activityIds.isEmpty else { return [] }
         let ids = Array(Set(activityIds)).sorted().map { SQLValue.text($0) }
         let dialect = self.dialect
-        let endedNow = try await run("markEndedBatch") { session throws(PushStoreError) -> Set<String> in
+        return try await run("markEndedBatch") { session throws(PushStoreError) -> [String] in
             let active = try await Self.activeAmong(session, ids, dialect: dialect)
-            _ = try await Self.end(session, ids, at: at, dismissalDate: dismissalDate, returning: "activity_id")
-            return active
+            let changed = try await Self.end(session, ids, at: at, dismissalDate: dismissalDate, returning: "activity_id, user_id")
+            let endedNow = activityIds.filter { active.contains($0) }
+            try await Self.recordEnds(endedNow, rows: changed, at: at, in: journal, session: session, dialect: dialect)
+            return endedNow
         }
-        return activityIds.filter { endedNow.contains($0) }
     }
 
-    package func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {
+    /// Stores the `activity.ended` events of `endedNow` (in that order), with the users of the `rows` the
+    /// end returned (`activity_id, user_id`).
+    static func recordEnds(_ endedNow: [String], rows: [SQLRow], at: Date, in journal: WebhookJournal?, session: any SQLSession,
+                           dialect: SQLDialect) async throws(PushStoreError)
+    {
+        guard journal != nil, !endedNow.isEmpty else { return }
+        var users = [String: String?]()
+        for row in rows { users[try row.string("activity_id")] = try row.optionalString("user_id") }
+        var seen = Set<String>()
+        let facts = endedNow.compactMap { id -> WebhookFact? in
+            guard seen.insert(id).inserted else { return nil }
+            return .activityEnded(activityId: id, userId: users[id] ?? nil, at: at)
+        }
+        try await record(facts, in: journal, session: session, dialect: dialect)
+    }
+
+    package func markTokenInvalid(token: DeviceToken, reason: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
+        -> ActivityRecord?
+    {
         try Validation.text(reason, field: "reason", max: 200)
+        let dialect = self.dialect
         return try await run("markTokenInvalid") { session throws(PushStoreError) in
             let changed = try await session.query(
                 """
@@ -278,7 +314,11 @@ extension SQLPushStore {
                 """,
                 [.text(reason), .date(at), .date(at), .text(token.hex), .date(at)])
             guard let row = changed.first else { return nil }
-            return try RowDecoding.activity(row)
+            let activity = try RowDecoding.activity(row)
+            try await Self.record(
+                [.activityTokenInvalid(activityId: activity.activityId, userId: activity.userId, token: token, reason: reason, at: at)],
+                in: journal, session: session, dialect: dialect)
+            return activity
         }
     }
 

@@ -171,7 +171,7 @@ extension SQLPushStore {
         return GroupSendPage(send: send, firstId: first, lastId: last, activities: activities, supersededBy: newer)
     }
 
-    package func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date)
+    package func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date, journal: WebhookJournal?)
         async throws(PushStoreError) -> GroupSendPageReport
     {
         try Validation.identifier(owner, field: "owner")
@@ -207,8 +207,9 @@ extension SQLPushStore {
             if !outcome.ended.isEmpty {
                 let ids = outcome.ended.sorted().map { SQLValue.text($0) }
                 let active = try await Self.activeAmong(session, ids, dialect: dialect)
-                _ = try await Self.end(session, ids, at: at, dismissalDate: send.dismissalDate, returning: "activity_id")
+                let changed = try await Self.end(session, ids, at: at, dismissalDate: send.dismissalDate, returning: "activity_id, user_id")
                 endedNow = outcome.ended.filter { active.contains($0) }
+                try await Self.recordEnds(endedNow, rows: changed, at: at, in: journal, session: session, dialect: dialect)
             }
             let counts = Self.outcomeCounts(records)
             try await Self.addTally(

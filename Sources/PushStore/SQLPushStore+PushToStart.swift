@@ -84,10 +84,11 @@ extension SQLPushStore {
         }
     }
 
-    package func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError)
-        -> [PushToStartTokenRecord]
+    package func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date, journal: WebhookJournal?)
+        async throws(PushStoreError) -> [PushToStartTokenRecord]
     {
         try Validation.text(reason, field: "reason", max: 200)
+        let dialect = self.dialect
         return try await run("markPushToStartTokenInvalid") { session throws(PushStoreError) in
             var records = [PushToStartTokenRecord]()
             for row in try await session.query(
@@ -100,7 +101,11 @@ extension SQLPushStore {
             {
                 records.append(try RowDecoding.pushToStart(row))
             }
-            return records.sorted { $0.id.uuidString < $1.id.uuidString }
+            records.sort { $0.id.uuidString < $1.id.uuidString }
+            try await Self.record(
+                records.map { .pushToStartTokenInvalid(tokenId: $0.id, userId: $0.userId, token: token, reason: reason, at: at) },
+                in: journal, session: session, dialect: dialect)
+            return records
         }
     }
 }

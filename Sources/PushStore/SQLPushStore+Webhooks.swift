@@ -3,23 +3,45 @@ import Foundation
 /// The ``WebhookOutbox`` operations.
 extension SQLPushStore {
     package func enqueueWebhooks(_ deliveries: [WebhookDelivery]) async throws(PushStoreError) {
+        try Self.validateWebhooks(deliveries)
+        guard !deliveries.isEmpty else { return }
+        let dialect = self.dialect
+        try await run("enqueueWebhooks") { session throws(PushStoreError) in
+            try await Self.insertWebhooks(session, dialect: dialect, deliveries)
+        }
+    }
+
+    /// Stores the events `journal` makes of `facts` in the caller's transaction: they commit, or roll
+    /// back, with the change they report.
+    static func record(_ facts: [WebhookFact], in journal: WebhookJournal?, session: any SQLSession, dialect: SQLDialect)
+        async throws(PushStoreError)
+    {
+        guard let journal, !facts.isEmpty else { return }
+        let deliveries = journal.deliveries(for: facts)
+        try validateWebhooks(deliveries)
+        try await insertWebhooks(session, dialect: dialect, deliveries)
+    }
+
+    private static func validateWebhooks(_ deliveries: [WebhookDelivery]) throws(PushStoreError) {
         for (index, delivery) in deliveries.enumerated() {
             try Validation.identifier(delivery.event, field: "deliveries[\(index)].event", max: 64)
             guard delivery.attempts >= 0 else {
                 throw .invalidInput(field: "deliveries[\(index)].attempts", rule: "is \(delivery.attempts); must be 0 or more")
             }
         }
+    }
+
+    private static func insertWebhooks(_ session: any SQLSession, dialect: SQLDialect, _ deliveries: [WebhookDelivery])
+        async throws(PushStoreError)
+    {
         guard !deliveries.isEmpty else { return }
-        let dialect = self.dialect
-        try await run("enqueueWebhooks") { session throws(PushStoreError) in
-            try await Self.insertRows(
-                session, dialect: dialect, table: "webhook_outbox",
-                columns: ["id", "event", "body", "attempts", "created_at", "next_attempt_at", "last_error", "available_at"],
-                items: deliveries
-            ) { delivery in
-                [.uuid(delivery.id), .text(delivery.event), .blob(delivery.body), .int(delivery.attempts),
-                 .date(delivery.createdAt), .date(delivery.nextAttemptAt), .text(delivery.lastError), .date(delivery.nextAttemptAt)]
-            }
+        try await insertRows(
+            session, dialect: dialect, table: "webhook_outbox",
+            columns: ["id", "event", "body", "attempts", "created_at", "next_attempt_at", "last_error", "available_at"],
+            items: deliveries
+        ) { delivery in
+            [.uuid(delivery.id), .text(delivery.event), .blob(delivery.body), .int(delivery.attempts),
+             .date(delivery.createdAt), .date(delivery.nextAttemptAt), .text(delivery.lastError), .date(delivery.nextAttemptAt)]
         }
     }
 

@@ -6,71 +6,79 @@ import Logging
 import PushStore
 import Testing
 
-/// The webhook's intake: one operation's events in one store write, nothing without a webhook, and a
-/// failed write that never fails the caller.
+/// The webhook's intake: the journal turns store facts into the events' JSON (the format the webhook has
+/// always received), there is none without a webhook, and a committed change wakes the webhook.
 @Suite struct WebhookQueueTests {
-    private func queue(_ outbox: RecordingWebhookOutbox, enabled: Bool = true, signal: OutboxSignal = OutboxSignal(itemsPerWorker: 8)) -> WebhookQueue {
+    private static let at = Date(timeIntervalSince1970: 1_777_636_800)
+
+    private func queue(enabled: Bool = true, signal: OutboxSignal = OutboxSignal(itemsPerWorker: 8)) -> WebhookQueue {
         var logger = Logger(label: "livepush.webhook.test")
         logger.logLevel = .critical
-        return WebhookQueue(store: outbox, isEnabled: enabled, clock: SystemWallClock(), logger: logger, signal: signal)
+        return WebhookQueue(isEnabled: enabled, clock: SystemWallClock(), logger: logger, signal: signal)
     }
 
     private func ended(_ count: Int) -> [WebhookEvent] {
-        (0..<count).map { .activityEnded("a\($0)", userId: "u\($0)", cause: .backend, at: Date(timeIntervalSince1970: 1_777_636_800)) }
+        (0..<count).map { .activityEnded("a\($0)", userId: "u\($0)", cause: .backend, at: Self.at) }
     }
 
-    @Test func aGroupEndsEventsAreStoredInOneWrite() async throws {
-        let outbox = RecordingWebhookOutbox()
-        let signal = OutboxSignal(itemsPerWorker: 8)
-        let before = signal.generation
-        await queue(outbox, signal: signal).notify(ended(10_000))
-        #expect(outbox.writes.map(\.count) == [10_000])
-        #expect(signal.generation != before, "the webhook service is woken")
-        let first = try #require(outbox.writes.first?.first)
+    @Test func aGroupEndsFactsBecomeOneRowEach() throws {
+        let facts = (0..<10_000).map { WebhookFact.activityEnded(activityId: "a\($0)", userId: "u\($0)", at: Self.at) }
+        let rows = try #require(queue().journal(endCause: .backend)).deliveries(for: facts)
+        #expect(rows.count == 10_000)
+        let first = try #require(rows.first)
         #expect(first.event == "activity.ended" && first.attempts == 0)
         let json = try JSONValue.parse(first.body)
         #expect(json["activityId"]?.stringValue == "a0" && json["reason"]?.stringValue == "backend")
         #expect(json["at"]?.stringValue == "2026-05-01T12:00:00Z")
-        #expect(Set(outbox.writes[0].map(\.id)).count == 10_000, "each event has its own id")
+        #expect(Set(rows.map(\.id)).count == 10_000, "each event has its own id")
     }
 
-    @Test func withoutAWebhookNothingIsWritten() async {
-        let outbox = RecordingWebhookOutbox()
-        await queue(outbox, enabled: false).notify(ended(3))
-        await queue(outbox).notify([])
-        #expect(outbox.writes.isEmpty)
+    /// The bodies are byte for byte those the server wrote before events moved into the store's transactions.
+    @Test func theEventsJSONIsUnchanged() throws {
+        let token = try DeviceToken(hex: String(repeating: "ab", count: 32))
+        let tokenId = UUID()
+        let encoder = APIResponse.encoder()
+        let cases: [(WebhookFact, WebhookEvent.EndCause?, WebhookEvent)] = [
+            (.activityEnded(activityId: "a1", userId: "u1", at: Self.at), .app, .activityEnded("a1", userId: "u1", cause: .app, at: Self.at)),
+            (.activityEnded(activityId: "a2", userId: nil, at: Self.at), .maximumDuration,
+             .activityEnded("a2", userId: nil, cause: .maximumDuration, at: Self.at)),
+            (.activityTokenInvalid(activityId: "a3", userId: "u3", token: token, reason: "BadDeviceToken", at: Self.at), nil,
+             WebhookEvent(event: .tokenInvalid, activityId: "a3", userId: "u3", reason: "BadDeviceToken", token: token.shortened, at: Self.at)),
+            (.pushToStartTokenInvalid(tokenId: tokenId, userId: "u4", token: token, reason: "Unregistered", at: Self.at), nil,
+             WebhookEvent(event: .tokenInvalid, pushToStartTokenId: tokenId.uuidString.lowercased(), userId: "u4", reason: "Unregistered",
+                          token: token.shortened, at: Self.at)),
+        ]
+        for (fact, cause, expected) in cases {
+            let journal = try #require(cause.map { queue().journal(endCause: $0) } ?? queue().tokenJournal)
+            let row = try #require(journal.deliveries(for: [fact]).first)
+            #expect(row.event == expected.event.rawValue)
+            #expect(row.body == (try encoder.encode(expected)), "\(String(decoding: row.body, as: UTF8.self))")
+        }
+        #expect(queue().tokenJournal?.deliveries(for: [.activityEnded(activityId: "a", userId: nil, at: Self.at)]).isEmpty == true,
+                "an end needs its cause")
     }
 
-    @Test func aFailedWriteIsOnlyLogged() async {
-        let outbox = RecordingWebhookOutbox(failing: true)
+    @Test func withoutAWebhookThereIsNoJournalAndNobodyIsWoken() {
         let signal = OutboxSignal(itemsPerWorker: 8)
         let before = signal.generation
-        await queue(outbox, signal: signal).notify(ended(2))
-        #expect(outbox.writes.count == 1 && signal.generation == before, "nothing stored, nobody woken, nothing thrown")
+        let quiet = queue(enabled: false, signal: signal)
+        #expect(quiet.journal(endCause: .backend) == nil && quiet.tokenJournal == nil)
+        quiet.committed(3)
+        #expect(signal.generation == before)
+    }
+
+    @Test func aCommittedChangeWakesTheWebhook() {
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let before = signal.generation
+        queue(signal: signal).committed(0)
+        #expect(signal.generation == before, "nothing stored, nobody woken")
+        queue(signal: signal).committed(2)
+        #expect(signal.generation != before)
+    }
+
+    @Test func logLinesNameTheFirstTenIds() {
         let metadata = WebhookQueue.describe(ended(12), error: PushStoreError.unavailable(detail: "down"))
         #expect(metadata["event"] == "activity.ended" && metadata["count"] == "12")
         #expect(metadata["ids"]?.description.hasSuffix("a9 and 2 more") == true, "\(metadata)")
     }
-}
-
-/// Records each `enqueueWebhooks` call; `failing` makes it throw.
-final class RecordingWebhookOutbox: WebhookOutbox, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [[WebhookDelivery]] = []
-    private let failing: Bool
-
-    init(failing: Bool = false) { self.failing = failing }
-
-    var writes: [[WebhookDelivery]] { lock.withLock { recorded } }
-
-    func enqueueWebhooks(_ deliveries: [WebhookDelivery]) async throws(PushStoreError) {
-        lock.withLock { recorded.append(deliveries) }
-        if failing { throw .unavailable(detail: "the test store is down") }
-    }
-
-    func claimWebhooks(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [WebhookDelivery] { [] }
-    func completeWebhook(id: UUID, owner: String) async throws(PushStoreError) {}
-    func rescheduleWebhook(id: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String) async throws(PushStoreError) {}
-    func releaseWebhooks(owner: String) async throws(PushStoreError) -> Int { 0 }
-    func webhookDepth() async throws(PushStoreError) -> Int { 0 }
 }

@@ -109,8 +109,8 @@ final class ActivityService: Sendable {
         try await checkOwnership(activityId: activityId, actor)
         let now = clock.now()
         let dismissal = dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)
-        return try await reportEnd(activityId: activityId, at: now) { () async throws(PushStoreError) in
-            try await store.markEnded(activityId: activityId, at: now, dismissalDate: dismissal)
+        return try await reportEnd(activityId: activityId) { (journal) async throws(PushStoreError) in
+            try await store.markEnded(activityId: activityId, at: now, dismissalDate: dismissal, journal: journal)
         }
     }
 
@@ -118,8 +118,8 @@ final class ActivityService: Sendable {
     func dismissedByApp(activityId: String, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
         try await checkOwnership(activityId: activityId, actor)
         let now = clock.now()
-        return try await reportEnd(activityId: activityId, at: now) { () async throws(PushStoreError) in
-            try await store.markDismissed(activityId: activityId, at: now)
+        return try await reportEnd(activityId: activityId) { (journal) async throws(PushStoreError) in
+            try await store.markDismissed(activityId: activityId, at: now, journal: journal)
         }
     }
 
@@ -134,19 +134,20 @@ final class ActivityService: Sendable {
         return (activity, deliveries, pending)
     }
 
-    /// Runs an end or dismissal change; tells the webhook when this call took the activity out of `active`.
+    /// Runs an end or dismissal change with the webhook's journal (the `activity.ended` event is stored in
+    /// the change's transaction when this call took the activity out of `active`), then wakes the webhook.
     private func reportEnd(
-        activityId: String, at now: Date, _ change: () async throws(PushStoreError) -> ActivityStateChange
+        activityId: String, _ change: (WebhookJournal?) async throws(PushStoreError) -> ActivityStateChange
     ) async throws(DomainError) -> ActivityRecord {
         let result: ActivityStateChange
         do {
-            result = try await change()
+            result = try await change(events.journal(endCause: .app))
         } catch .notFound {
             throw .notFound("activityId", "no activity '\(activityId)' is registered")
         } catch {
             throw DomainError(error)
         }
-        if result.endedNow { await events.notify(.activityEnded(activityId, userId: result.activity.userId, cause: .app, at: now)) }
+        if result.endedNow { events.committed(1) }
         return result.activity
     }
 

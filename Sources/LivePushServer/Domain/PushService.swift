@@ -116,9 +116,10 @@ final class PushService: Sendable {
             }
         }
         let change = try await stored { () async throws(PushStoreError) in
-            try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal)
+            try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal,
+                                      journal: events.journal(endCause: .maximumDuration))
         }
-        if change.endedNow { await events.notify(.activityEnded(activity.activityId, userId: activity.userId, cause: .maximumDuration, at: now)) }
+        if change.endedNow { events.committed(1) }
         return change.endedNow
     }
 
@@ -163,8 +164,7 @@ final class PushService: Sendable {
             items.append(item)
         }
         try await enqueue(items, into: &answer)
-        let users = Dictionary(activities.map { ($0.activityId, $0.userId) }, uniquingKeysWith: { first, _ in first })
-        let ended = await afterAcceptance(activityIds: items.compactMap(\.target.activityId), users: users, kind: kind,
+        let ended = await afterAcceptance(activityIds: items.compactMap(\.target.activityId), kind: kind,
                                           contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal,
                                           endCause: endCause, now: now)
         return (answer, ended)
@@ -230,18 +230,20 @@ final class PushService: Sendable {
     /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
     /// group's can be many thousands); failures are logged (the pushes are accepted already).
     @discardableResult
-    private func afterAcceptance(activityIds: [String], users: [String: String?], kind: LiveActivityEvent, contentState: JSONValue?,
+    private func afterAcceptance(activityIds: [String], kind: LiveActivityEvent, contentState: JSONValue?,
                                  timestamps: [String: Date], dismissal: Date?, endCause: WebhookEvent.EndCause, now: Date) async -> [String] {
         guard !activityIds.isEmpty else { return [] }
         do {
             _ = try await store.recordContentState(
                 activityIds.map { (activityId: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState, acceptedAt: now)
             if kind == .end {
+                // The request's events are stored with the ends, in one transaction: a group end of 100,000
+                // activities is one store call.
                 let ended = try await store.markEnded(
                     activityIds: activityIds, at: now,
-                    dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay))
-                // One write for the request's events: a group end of 100,000 activities is one store call.
-                await events.notify(ended.map { .activityEnded($0, userId: users[$0] ?? nil, cause: endCause, at: now) })
+                    dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay),
+                    journal: events.journal(endCause: endCause))
+                events.committed(ended.count)
                 return ended
             }
         } catch {

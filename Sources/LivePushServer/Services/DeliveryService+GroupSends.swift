@@ -192,7 +192,8 @@ extension DeliveryService {
         let now = clock.now()
         let report: GroupSendPageReport
         do {
-            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now)
+            // The activity.ended events of the page's ends are stored in the same transaction.
+            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: webhook.journal(endCause: .backend))
         } catch {
             logger.error("recording a group page failed; it will be sent again when its claim expires", metadata: [
                 "sendId": "\(page.send.sendId)", "first": "\(page.firstId)", "error": "\(error)"])
@@ -213,10 +214,7 @@ extension DeliveryService {
             metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
         }
         metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
-        if !report.endedNow.isEmpty {
-            let users = Dictionary(activities.map { ($0.activityId, $0.userId) }, uniquingKeysWith: { first, _ in first })
-            await webhook.notify(report.endedNow.map { .activityEnded($0, userId: users[$0] ?? nil, cause: .backend, at: now) })
-        }
+        webhook.committed(report.endedNow.count)
         logger.debug("group page sent", metadata: [
             "sendId": "\(page.send.sendId)", "members": "\(page.activities.count)", "records": "\(outcome.records.count)",
             "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)"])

@@ -325,22 +325,21 @@ final class DeliveryService: Service, Sendable {
         do {
             switch item.target {
             case .activity:
-                if let activity = try await store.markTokenInvalid(token: target.token, reason: reason.rawValue, at: date) {
+                // The token.invalid event is stored in the same transaction as the invalidation.
+                if let activity = try await store.markTokenInvalid(token: target.token, reason: reason.rawValue, at: date,
+                                                                   journal: webhook.tokenJournal) {
                     logger.info("token marked invalid", metadata: ["activityId": "\(activity.activityId)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    await webhook.notify(WebhookEvent(event: .tokenInvalid, activityId: activity.activityId, userId: activity.userId,
-                                                reason: reason.rawValue, token: target.token.shortened, at: date))
+                    webhook.committed(1)
                 }
             case .channel:
                 break
             case .pushToStartToken:
-                let records = try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date)
+                let records = try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date,
+                                                                          journal: webhook.tokenJournal)
                 for record in records {
                     logger.info("push-to-start token marked invalid", metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
                 }
-                await webhook.notify(records.map { record in
-                    WebhookEvent(event: .tokenInvalid, pushToStartTokenId: record.id.lowercased, userId: record.userId,
-                                 reason: reason.rawValue, token: target.token.shortened, at: date)
-                })
+                webhook.committed(records.count)
             }
         } catch {
             logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])

@@ -3,45 +3,71 @@ import Foundation
 import Logging
 import PushStore
 
-/// The webhook's intake: what the domain reports is stored in the store's webhook outbox (one
-/// operation's events in one write), then the ``WebhookService`` is woken to deliver it. Stored events
-/// outlive a restart or a crash. Without a webhook URL nothing is stored.
+/// The webhook's intake (the transactional outbox pattern): it gives the store operations that change
+/// what the webhook reports a ``WebhookJournal``, which turns the store's facts into `WebhookEvent`
+/// JSON rows that the operation inserts into the webhook outbox in its own transaction; once the
+/// operation committed, the ``WebhookService`` is woken to deliver them. So an event is stored exactly
+/// when its change is, and a crash between the change and the report cannot lose it. Without a webhook
+/// URL there is no journal and nothing is stored.
 final class WebhookQueue: DomainEvents, Sendable {
-    private let store: any WebhookOutbox
     private let isEnabled: Bool
     private let clock: any WallClock
     private let logger: Logger
     private let signal: OutboxSignal
 
-    init(store: any WebhookOutbox, isEnabled: Bool, clock: any WallClock, logger: Logger, signal: OutboxSignal) {
-        self.store = store
+    init(isEnabled: Bool, clock: any WallClock, logger: Logger, signal: OutboxSignal) {
         self.isEnabled = isEnabled
         self.clock = clock
         self.logger = logger
         self.signal = signal
     }
 
-    func notify(_ events: [WebhookEvent]) async {
-        guard isEnabled, !events.isEmpty else { return }
-        let now = clock.now()
-        let encoder = APIResponse.encoder()
-        var deliveries: [WebhookDelivery] = []
-        deliveries.reserveCapacity(events.count)
-        for event in events {
-            do {
-                deliveries.append(WebhookDelivery(event: event.event.rawValue, body: try encoder.encode(event), createdAt: now))
-            } catch {
-                logger.error("a webhook event could not be encoded; it is not delivered", metadata: Self.describe([event], error: error))
+    func journal(endCause: WebhookEvent.EndCause) -> WebhookJournal? {
+        makeJournal(endCause: endCause)
+    }
+
+    var tokenJournal: WebhookJournal? { makeJournal(endCause: nil) }
+
+    func committed(_ count: Int) {
+        if isEnabled, count > 0 { signal.wake(items: count) }
+    }
+
+    private func makeJournal(endCause: WebhookEvent.EndCause?) -> WebhookJournal? {
+        guard isEnabled else { return nil }
+        let clock = self.clock
+        let logger = self.logger
+        return WebhookJournal { facts in
+            let now = clock.now()
+            let encoder = APIResponse.encoder()
+            var deliveries: [WebhookDelivery] = []
+            deliveries.reserveCapacity(facts.count)
+            for fact in facts {
+                guard let event = Self.event(fact, endCause: endCause) else {
+                    logger.error("a store change has no webhook event for its journal; it is not reported", metadata: ["fact": "\(fact)"])
+                    continue
+                }
+                do {
+                    deliveries.append(WebhookDelivery(event: event.event.rawValue, body: try encoder.encode(event), createdAt: now))
+                } catch {
+                    logger.error("a webhook event could not be encoded; it is not delivered", metadata: Self.describe([event], error: error))
+                }
             }
+            return deliveries
         }
-        guard !deliveries.isEmpty else { return }
-        do {
-            try await store.enqueueWebhooks(deliveries)
-        } catch {
-            logger.error("storing webhook events failed; they are not delivered", metadata: Self.describe(events, error: error))
-            return
+    }
+
+    /// The event a store fact is reported as (the JSON the webhook has always received); nil for an end
+    /// given to a journal without its cause.
+    static func event(_ fact: WebhookFact, endCause: WebhookEvent.EndCause?) -> WebhookEvent? {
+        switch fact {
+        case .activityEnded(let activityId, let userId, let at):
+            return endCause.map { .activityEnded(activityId, userId: userId, cause: $0, at: at) }
+        case .activityTokenInvalid(let activityId, let userId, let token, let reason, let at):
+            return WebhookEvent(event: .tokenInvalid, activityId: activityId, userId: userId, reason: reason, token: token.shortened, at: at)
+        case .pushToStartTokenInvalid(let tokenId, let userId, let token, let reason, let at):
+            return WebhookEvent(event: .tokenInvalid, pushToStartTokenId: tokenId.uuidString.lowercased(), userId: userId,
+                                reason: reason, token: token.shortened, at: at)
         }
-        signal.wake(items: deliveries.count)
     }
 
     /// The kinds and ids of `events` for a log line (the first ten ids, then how many more).

@@ -1,0 +1,64 @@
+import APNsCore
+import Foundation
+
+/// A change a webhook event reports, as the store sees it in the transaction that makes it.
+package enum WebhookFact: Sendable, Hashable {
+    /// The activity left `active` (ended or dismissed).
+    case activityEnded(activityId: String, userId: String?, at: Date)
+    /// The activity's current token was refused by APNs for good.
+    case activityTokenInvalid(activityId: String, userId: String?, token: DeviceToken, reason: String, at: Date)
+    /// A push-to-start token was refused by APNs for good.
+    case pushToStartTokenInvalid(tokenId: UUID, userId: String?, token: DeviceToken, reason: String, at: Date)
+}
+
+/// Turns the facts of a store operation into webhook outbox rows, which the operation inserts in its own
+/// transaction (the transactional outbox pattern): an event is stored if and only if the change it
+/// reports commits, so a crash between the two cannot lose it. The server builds it (it owns the
+/// events' JSON); nil where no webhook is configured, and then nothing is stored.
+package struct WebhookJournal: Sendable {
+    private let rows: @Sendable ([WebhookFact]) -> [WebhookDelivery]
+
+    package init(_ rows: @escaping @Sendable ([WebhookFact]) -> [WebhookDelivery]) {
+        self.rows = rows
+    }
+
+    /// The outbox rows for `facts` (none for none).
+    package func deliveries(for facts: [WebhookFact]) -> [WebhookDelivery] {
+        facts.isEmpty ? [] : rows(facts)
+    }
+}
+
+// The operations without a journal: nothing is reported (tools, tests, a server without a webhook).
+extension ActivityStore {
+    package func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
+        try await markEnded(activityId: activityId, at: at, dismissalDate: dismissalDate, journal: nil)
+    }
+
+    package func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
+        try await markEnded(activityIds: activityIds, at: at, dismissalDate: dismissalDate, journal: nil)
+    }
+
+    package func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
+        try await markDismissed(activityId: activityId, at: at, journal: nil)
+    }
+
+    package func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {
+        try await markTokenInvalid(token: token, reason: reason, at: at, journal: nil)
+    }
+}
+
+extension PushToStartStore {
+    package func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date)
+        async throws(PushStoreError) -> [PushToStartTokenRecord]
+    {
+        try await markPushToStartTokenInvalid(token: token, reason: reason, at: at, journal: nil)
+    }
+}
+
+extension GroupSendStore {
+    package func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date)
+        async throws(PushStoreError) -> GroupSendPageReport
+    {
+        try await completePage(page, owner: owner, outcome: outcome, at: at, journal: nil)
+    }
+}
