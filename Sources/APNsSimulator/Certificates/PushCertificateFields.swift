@@ -3,7 +3,7 @@ import SwiftASN1
 import X509
 
 /// Where Apple's APNs provider certificates carry the app and the environment, as the simulator writes
-/// and reads them (shared/apns-facts.md §2: the allowed topics are in certificate extensions):
+/// and reads them (docs/apns-protocol.md §6: the allowed topics are in certificate extensions):
 ///
 /// - subject `UID` (0.9.2342.19200300.100.1.1): the bundle id, also the default `apns-topic`;
 /// - subject `CN`: `Apple Development IOS Push Services: <bundle id>` (sandbox) or
