@@ -170,7 +170,4 @@ final class WebhookPoster: Sendable {
                 }
             }
     }
-
-    /// Nothing to free: each POST closes its own connection.
-    func close() {}
 }

@@ -45,7 +45,6 @@ final class WebhookService: Service, Sendable {
         guard await listening.wait() != nil else { return }
         let poster = WebhookPoster(url: url, secret: secret, timeout: configuration.webhookTimeout,
                                    allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger)
-        defer { poster.close() }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await work(poster)
