@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "APNsClientTests",
             dependencies: [
-                "APNsClient", "APNsCore", "APNsAuth", "LiveActivity", "APNsSimulator",
+                "APNsClient", "APNsCore", "APNsAuth", "LiveActivity", "APNsSimulator", "LivePushTesting",
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

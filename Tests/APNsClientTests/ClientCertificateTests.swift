@@ -2,6 +2,7 @@ import APNsClient
 import APNsCore
 import APNsSimulator
 import Foundation
+import LivePushTesting
 import Testing
 
 /// Certificate-based connections: the client presents a provider certificate (PEM files) instead of
@@ -11,76 +12,78 @@ import Testing
 
     /// Issues a certificate with the simulator's CA (or another one) and writes it to files.
     private func certificate(
-        _ harness: SimulatorHarness, bundleID: String = SimulatorHarness.bundleID, caDirectory: String? = nil
+        _ apns: SimulatedAPNs, bundleID: String = Rangers.bundleID, caDirectory: String? = nil
     ) throws -> APNsClientCertificate {
         let issued = try ProviderCertificate.issue(
-            bundleID: bundleID, environment: .sandbox, directory: caDirectory ?? harness.directory.path
+            bundleID: bundleID, environment: .sandbox, directory: caDirectory ?? apns.directory.path
         )
-        let paths = try issued.write(to: harness.directory.appendingPathComponent("client-\(UUID().uuidString)").path)
+        let paths = try issued.write(to: apns.directory.appendingPathComponent("client-\(UUID().uuidString)").path)
         return APNsClientCertificate(certificateChainFile: paths.certificate, privateKeyFile: paths.key)
     }
 
-    private func client(_ harness: SimulatorHarness, certificate: APNsClientCertificate) throws -> APNsClient {
-        try APNsClient(
-            configuration: APNsClientConfiguration(
-                endpoint: harness.endpoint, additionalTrustRootFile: harness.simulator.caCertificatePath,
-                clientCertificate: certificate, maximumConnections: 1, connectTimeout: .seconds(30), retry: .none
-            ),
-            tokens: nil
+    /// Runs `body` with a client that presents `certificate` and signs no provider token.
+    private func withCertificateClient<Result>(
+        _ apns: SimulatedAPNs, certificate: APNsClientCertificate, _ body: (APNsClient) async throws -> Result
+    ) async throws -> Result {
+        let configuration = APNsClientConfiguration(
+            endpoint: apns.endpoint, additionalTrustRootFile: apns.caCertificatePath,
+            clientCertificate: certificate, maximumConnections: 1, connectTimeout: .seconds(30), retry: .none
         )
+        return try await withAPNsClient(configuration, tokens: nil, body)
     }
 
     private static func alert() throws -> APNsRequest {
         APNsRequest(
             token: try DeviceToken(hex: token),
-            headers: try APNsRequestHeaders(pushType: .alert, topic: SimulatorHarness.bundleID, priority: .immediate),
+            headers: try APNsRequestHeaders(pushType: .alert, topic: Rangers.bundleID, priority: .immediate),
             body: Data(#"{"aps":{"alert":{"title":"Hello"}}}"#.utf8)
         )
     }
 
     @Test func anAlertOverACertificateIsAccepted() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        let client = try client(harness, certificate: try certificate(harness))
-        let response = try await client.send(Self.alert())
-        #expect(response.status == 200)
-        await client.shutdown()
-        await harness.stop()
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            try await withCertificateClient(apns, certificate: try certificate(apns)) { client in
+                let response = try await client.send(Self.alert())
+                #expect(response.status == 200)
+            }
+        }
     }
 
     @Test func aLiveActivityPushOverACertificateIsTopicDisallowed() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        let client = try client(harness, certificate: try certificate(harness))
-        let response = try await client.send(SimulatorHarness.update(token: Self.token, health: 0.5, text: "over a certificate"))
-        #expect(response.status == 400)
-        #expect(response.reason == .topicDisallowed)
-        await client.shutdown()
-        await harness.stop()
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            try await withCertificateClient(apns, certificate: try certificate(apns)) { client in
+                let response = try await client.send(Rangers.update(token: Self.token, health: 0.5, text: "over a certificate"))
+                #expect(response.status == 400)
+                #expect(response.reason == .topicDisallowed)
+            }
+        }
     }
 
     @Test func anotherAppsCertificateIsTopicDisallowed() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        let client = try client(harness, certificate: try certificate(harness, bundleID: "com.example.other"))
-        #expect(try await client.send(Self.alert()).reason == .topicDisallowed)
-        await client.shutdown()
-        await harness.stop()
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            try await withCertificateClient(apns, certificate: try certificate(apns, bundleID: "com.example.other")) { client in
+                let response = try await client.send(Self.alert())
+                #expect(response.reason == .topicDisallowed)
+            }
+        }
     }
 
     @Test func aCertificateFromAnotherCAFailsTheHandshake() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        let otherCA = harness.directory.appendingPathComponent("other-ca").path
-        let client = try client(harness, certificate: try certificate(harness, caDirectory: otherCA))
-        let alert = try Self.alert()
-        do {
-            _ = try await client.send(alert)
-            Issue.record("a certificate the simulator's CA did not sign was accepted")
-        } catch {
-            guard case .tlsFailed = error else {
-                Issue.record("expected tlsFailed, got \(error)")
-                return
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            let otherCA = apns.directory.appendingPathComponent("other-ca").path
+            try await withCertificateClient(apns, certificate: try certificate(apns, caDirectory: otherCA)) { client in
+                let alert = try Self.alert()
+                do throws(APNsClientError) {
+                    _ = try await client.send(alert)
+                    Issue.record("a certificate the simulator's CA did not sign was accepted")
+                } catch {
+                    guard case .tlsFailed = error else {
+                        Issue.record("expected tlsFailed, got \(error)")
+                        return
+                    }
+                }
             }
         }
-        await client.shutdown()
-        await harness.stop()
     }
 
     @Test func unreadableCertificateFilesAreNamed() async throws {

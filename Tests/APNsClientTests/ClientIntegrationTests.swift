@@ -4,43 +4,41 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveActivity
-import NIOPosix
+import LivePushTesting
 import Testing
 
 /// The client against the local simulator, over real TLS HTTP/2 sockets.
 @Suite(.serialized) struct ClientIntegrationTests {
     @Test func updateReachesTheSimulatedActivityWithEveryHeader() async throws {
-        let harness = try await SimulatorHarness.start()
-        defer { Task { await harness.stop() } }
-        let (activityID, token) = try await harness.startActivity()
-        let client = try harness.client()
-        let apnsID = UUID()
-        var request = try SimulatorHarness.update(token: token, health: 0.941, text: "Power Panda found a sword!")
-        request.headers.apnsID = apnsID
-        request.headers.collapseID = "loot"
-        request.headers.expiration = .at(Date(timeIntervalSince1970: 2_000_000_000))
+        try await withSimulator(Rangers.simulator()) { apns in
+            let activity = try await apns.startRangersActivity()
+            let apnsID = UUID()
+            var request = try Rangers.update(token: activity.pushToken, health: 0.941, text: "Power Panda found a sword!")
+            request.headers.apnsID = apnsID
+            request.headers.collapseID = "loot"
+            request.headers.expiration = .at(Date(timeIntervalSince1970: 2_000_000_000))
 
-        let outcome = await client.deliver(request)
-        await client.shutdown()
+            let outcome = try await apns.withClient { client in await client.deliver(request) }
 
-        let response = try #require(outcome.response)
-        #expect(response.status == 200)
-        #expect(response.apnsID?.lowercased() == apnsID.uuidString.lowercased())
-        #expect(response.apnsUniqueID != nil, "sandbox answers carry apns-unique-id")
-        #expect(outcome.attempts == 1, "\(outcome.result)")
+            let response = try #require(outcome.response)
+            #expect(response.status == 200)
+            #expect(response.apnsID?.lowercased() == apnsID.uuidString.lowercased())
+            #expect(response.apnsUniqueID != nil, "sandbox answers carry apns-unique-id")
+            #expect(outcome.attempts == 1, "\(outcome.result)")
 
-        let activity = try await harness.simulator.world.activity(id: activityID)
-        #expect(activity.contentState["eventDescription"] == "Power Panda found a sword!")
-        #expect(activity.contentState["currentHealthLevel"] == .number(0.941))
-        let received = try #require(activity.history.last)
-        let headers = Dictionary(received.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        #expect(headers["apns-push-type"] == "liveactivity")
-        #expect(headers["apns-topic"] == "\(SimulatorHarness.bundleID).push-type.liveactivity")
-        #expect(headers["apns-priority"] == "5")
-        #expect(headers["apns-collapse-id"] == "loot")
-        #expect(headers["apns-expiration"] == "2000000000")
-        #expect(headers["apns-id"] == apnsID.uuidString.lowercased())
-        #expect(received.payload["aps"]?["event"] == "update")
+            let shown = try await apns.snapshot(of: activity)
+            #expect(shown.contentState["eventDescription"] == "Power Panda found a sword!")
+            #expect(shown.contentState["currentHealthLevel"] == .number(0.941))
+            let received = try #require(shown.history.last)
+            let headers = Dictionary(received.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            #expect(headers["apns-push-type"] == "liveactivity")
+            #expect(headers["apns-topic"] == "\(Rangers.bundleID).push-type.liveactivity")
+            #expect(headers["apns-priority"] == "5")
+            #expect(headers["apns-collapse-id"] == "loot")
+            #expect(headers["apns-expiration"] == "2000000000")
+            #expect(headers["apns-id"] == apnsID.uuidString.lowercased())
+            #expect(received.payload["aps"]?["event"] == "update")
+        }
     }
 
     /// APNs allows one stream until the first accepted request; the client must follow the server's
@@ -52,270 +50,264 @@ import Testing
     /// frame (a linear scan): hundreds of streams in flight on a machine busy with the whole suite take
     /// seconds (300 with a 10 s deadline timed out once in CI).
     @Test func manyConcurrentRequestsShareOneConnection() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        defer { Task { await harness.stop() } }
-        _ = try harness.simulator.faults.add(FaultRule(latencyMilliseconds: 500))
-        let client = try harness.client(maximumConnections: 1, requestTimeout: .seconds(60))
-        let count = 150
-        let failures = await withTaskGroup(of: String?.self) { group in
-            for index in 0..<count {
-                group.addTask {
-                    let token = String(format: "%064x", index + 1)
-                    do {
-                        let response = try await client.send(try SimulatorHarness.update(token: token, health: 0.5, text: "Loot #\(index)"))
-                        return response.status == 200 ? nil : "status \(response.status) \(response.reason?.rawValue ?? "")"
-                    } catch {
-                        return "\(error)"
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(latencyMilliseconds: 500))
+            let count = 150
+            try await apns.withClient(apns.clientConfiguration(maximumConnections: 1, requestTimeout: .seconds(60))) { client in
+                let failures = await withTaskGroup(of: String?.self) { group in
+                    for index in 0..<count {
+                        group.addTask {
+                            let token = String(format: "%064x", index + 1)
+                            do {
+                                let response = try await client.send(try Rangers.update(token: token, health: 0.5, text: "Loot #\(index)"))
+                                return response.status == 200 ? nil : "status \(response.status) \(response.reason?.rawValue ?? "")"
+                            } catch {
+                                return "\(error)"
+                            }
+                        }
                     }
+                    var failures = [String]()
+                    for await failure in group { if let failure { failures.append(failure) } }
+                    return failures
                 }
+                #expect(failures.isEmpty, "\(failures.count) of \(count) failed; first: \(failures.prefix(3))")
+                #expect(client.openConnectionCount == 1)
             }
-            var failures = [String]()
-            for await failure in group { if let failure { failures.append(failure) } }
-            return failures
+            let log = await apns.simulator.world.pushes(limit: 1000)
+            #expect(log.filter { $0.status == 200 }.count >= count)
         }
-        #expect(failures.isEmpty, "\(failures.count) of \(count) failed; first: \(failures.prefix(3))")
-        #expect(client.openConnectionCount == 1)
-        await client.shutdown()
-        let log = await harness.simulator.world.pushes(limit: 1000)
-        #expect(log.filter { $0.status == 200 }.count >= count)
     }
 
     @Test func rejectionsComeBackTypedAndAreNotRetried() async throws {
-        let harness = try await SimulatorHarness.start()
-        defer { Task { await harness.stop() } }
-        let client = try harness.client()
-        let request = try SimulatorHarness.update(token: String(repeating: "ab", count: 40), health: 1, text: "nobody")
-        let outcome = await client.deliver(request)
-        await client.shutdown()
-        #expect(outcome.response?.status == 400)
-        #expect(outcome.reason == .badDeviceToken)
-        #expect(outcome.attempts == 1)
+        try await withSimulator(Rangers.simulator()) { apns in
+            let request = try Rangers.update(token: String(repeating: "ab", count: 40), health: 1, text: "nobody")
+            let outcome = try await apns.withClient { client in await client.deliver(request) }
+            #expect(outcome.response?.status == 400)
+            #expect(outcome.reason == .badDeviceToken)
+            #expect(outcome.attempts == 1)
+        }
     }
 
     /// 3,000 error answers carry about 78 KB of JSON bodies on one connection, more than the 65,535-byte
     /// connection window HTTP/2 starts with: the client must give the window back as it reads, or the
     /// server stops sending answers and every request after the first ~2,500 times out.
     @Test func answersBeyondTheFirstConnectionWindowKeepComing() async throws {
-        let harness = try await SimulatorHarness.start()
-        defer { Task { await harness.stop() } }
-        let client = try harness.client(maximumConnections: 1, requestTimeout: .seconds(10))
-        let request = try SimulatorHarness.update(token: String(repeating: "ab", count: 40), health: 1, text: "nobody")
-        let total = 3_000
-        let reasons = await withTaskGroup(of: String.self) { group in
-            var reasons: [String: Int] = [:]
-            for index in 0..<total {
-                if index >= 100, let reason = await group.next() { reasons[reason, default: 0] += 1 }
-                group.addTask {
-                    let outcome = await client.deliver(request)
-                    return outcome.reason?.rawValue ?? outcome.error.map { "\($0)" } ?? "accepted"
+        try await withSimulator(Rangers.simulator()) { apns in
+            let request = try Rangers.update(token: String(repeating: "ab", count: 40), health: 1, text: "nobody")
+            let total = 3_000
+            let reasons = try await apns.withClient(apns.clientConfiguration(maximumConnections: 1, requestTimeout: .seconds(10))) { client in
+                let reasons = await withTaskGroup(of: String.self) { group in
+                    var reasons: [String: Int] = [:]
+                    for index in 0..<total {
+                        if index >= 100, let reason = await group.next() { reasons[reason, default: 0] += 1 }
+                        group.addTask {
+                            let outcome = await client.deliver(request)
+                            return outcome.reason?.rawValue ?? outcome.error.map { "\($0)" } ?? "accepted"
+                        }
+                    }
+                    for await reason in group { reasons[reason, default: 0] += 1 }
+                    return reasons
                 }
+                #expect(client.openConnectionCount == 1)
+                return reasons
             }
-            for await reason in group { reasons[reason, default: 0] += 1 }
-            return reasons
+            #expect(reasons == ["BadDeviceToken": total], "\(reasons)")
         }
-        #expect(client.openConnectionCount == 1)
-        await client.shutdown()
-        #expect(reasons == ["BadDeviceToken": total], "\(reasons)")
     }
 
     /// A header value HTTP/2 cannot carry fails at once as a protocol error: not sent, not retried, and
     /// the connection stays usable.
     @Test func aHeaderValueWithALineBreakIsRefusedBeforeSending() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        defer { Task { await harness.stop() } }
-        let client = try harness.client(maximumConnections: 1)
-        var request = try SimulatorHarness.update(token: "abcd", health: 1, text: "split")
-        request.headers.collapseID = "score\r\ninjected: 1"
-        let outcome = await client.deliver(request)
-        #expect(outcome.error == .protocolError("header apns-collapse-id contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
-        #expect(outcome.attempts == 1)
-        request.headers.collapseID = "score"
-        #expect(await client.deliver(request).isAccepted)
-        #expect(client.openConnectionCount == 1)
-        await client.shutdown()
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            try await apns.withClient(apns.clientConfiguration(maximumConnections: 1)) { client in
+                var request = try Rangers.update(token: "abcd", health: 1, text: "split")
+                request.headers.collapseID = "score\r\ninjected: 1"
+                let outcome = await client.deliver(request)
+                #expect(outcome.error == .protocolError("header apns-collapse-id contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
+                #expect(outcome.attempts == 1)
+                request.headers.collapseID = "score"
+                #expect(await client.deliver(request).isAccepted)
+                #expect(client.openConnectionCount == 1)
+            }
+        }
     }
 
     @Test func rotatedTokenGets410WithItsTimestamp() async throws {
-        let harness = try await SimulatorHarness.start()
-        defer { Task { await harness.stop() } }
-        let (activityID, oldToken) = try await harness.startActivity()
-        let newToken = try await harness.simulator.world.rotateActivityToken(activityID: activityID)
-        let client = try harness.client()
-        let stale = await client.deliver(try SimulatorHarness.update(token: oldToken, health: 0.2, text: "to the old token"))
-        let fresh = await client.deliver(try SimulatorHarness.update(token: newToken, health: 0.3, text: "to the new token"))
-        await client.shutdown()
-        #expect(stale.response?.status == 410)
-        #expect(stale.reason == .unregistered)
-        #expect(stale.response?.timestamp != nil)
-        #expect(stale.reason?.invalidatesToken == true)
-        #expect(stale.attempts == 1)
-        #expect(fresh.isAccepted)
+        try await withSimulator(Rangers.simulator()) { apns in
+            let activity = try await apns.startRangersActivity()
+            let newToken = try await apns.simulator.world.rotateActivityToken(activityID: activity.id)
+            let (stale, fresh) = try await apns.withClient { client in
+                let stale = await client.deliver(try Rangers.update(token: activity.pushToken, health: 0.2, text: "to the old token"))
+                let fresh = await client.deliver(try Rangers.update(token: newToken, health: 0.3, text: "to the new token"))
+                return (stale, fresh)
+            }
+            #expect(stale.response?.status == 410)
+            #expect(stale.reason == .unregistered)
+            #expect(stale.response?.timestamp != nil)
+            #expect(stale.reason?.invalidatesToken == true)
+            #expect(stale.attempts == 1)
+            #expect(fresh.isAccepted)
+        }
     }
 
     @Test func expiredProviderTokenIsRenewedOnceAndRetried() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        defer { Task { await harness.stop() } }
-        let tokens = StaleFirstTokens(key: harness.key, keyID: harness.keyID, teamID: harness.teamID)
-        let client = try harness.client(tokens: tokens)
-        let outcome = await client.deliver(try SimulatorHarness.update(token: "abcd", health: 1, text: "renew"))
-        await client.shutdown()
-        #expect(outcome.isAccepted)
-        #expect(outcome.attempts == 2)
-        #expect(tokens.renewals == 1)
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            let tokens = StaleFirstTokens(apns)
+            let outcome = try await apns.withClient(tokens: tokens) { client in
+                await client.deliver(try Rangers.update(token: "abcd", health: 1, text: "renew"))
+            }
+            #expect(outcome.isAccepted)
+            #expect(outcome.attempts == 2)
+            #expect(tokens.renewals == 1)
+        }
     }
 
     @Test func goAwayIsRecoveredOnANewConnection() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        defer { Task { await harness.stop() } }
-        _ = try harness.simulator.faults.add(FaultRule(goAwayAfterStreams: 7))
-        let client = try harness.client(maximumConnections: 2)
-        var outcomes = [APNsDeliveryOutcome]()
-        // In sequence, so every GOAWAY finds the next push still to be sent.
-        for index in 0..<30 {
-            outcomes.append(await client.deliver(try SimulatorHarness.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)")))
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(goAwayAfterStreams: 7))
+            try await apns.withClient(apns.clientConfiguration(maximumConnections: 2)) { client in
+                var outcomes = [APNsDeliveryOutcome]()
+                // In sequence, so every GOAWAY finds the next push still to be sent.
+                for index in 0..<30 {
+                    outcomes.append(await client.deliver(try Rangers.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)")))
+                }
+                #expect(outcomes.allSatisfy { $0.isAccepted }, "every push survives the GOAWAYs: \(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+                #expect(client.openedConnectionCount >= 30 / 7, "each GOAWAY moved the client to a new connection")
+            }
         }
-        await client.shutdown()
-        #expect(outcomes.allSatisfy { $0.isAccepted }, "every push survives the GOAWAYs: \(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
-        #expect(client.openedConnectionCount >= 30 / 7, "each GOAWAY moved the client to a new connection")
     }
 
     @Test func abruptConnectionResetsAreRetried() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true) { $0.faultSeed = 7 }
-        defer { Task { await harness.stop() } }
-        _ = try harness.simulator.faults.add(FaultRule(share: 0.2, resetConnection: true))
-        let client = try harness.client(retry: APNsRetryPolicy(maximumAttempts: 12, baseDelay: 0.005, maximumDelay: 0.02))
-        var outcomes = [APNsDeliveryOutcome]()
-        for index in 0..<30 {
-            outcomes.append(await client.deliver(try SimulatorHarness.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)")))
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true) { $0.faultSeed = 7 }) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(share: 0.2, resetConnection: true))
+            let retry = APNsRetryPolicy(maximumAttempts: 12, baseDelay: 0.005, maximumDelay: 0.02)
+            try await apns.withClient(apns.clientConfiguration(retry: retry)) { client in
+                var outcomes = [APNsDeliveryOutcome]()
+                for index in 0..<30 {
+                    outcomes.append(await client.deliver(try Rangers.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)")))
+                }
+                #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+                #expect(outcomes.contains { $0.attempts > 1 }, "some pushes met a reset connection and were sent again")
+                #expect(client.openedConnectionCount > 1)
+            }
         }
-        await client.shutdown()
-        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
-        #expect(outcomes.contains { $0.attempts > 1 }, "some pushes met a reset connection and were sent again")
-        #expect(client.openedConnectionCount > 1)
     }
 
     @Test func injected503sAreRetriedWithBackoff() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true) { $0.faultSeed = 42 }
-        defer { Task { await harness.stop() } }
-        _ = try harness.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.3))
-        let client = try harness.client(retry: APNsRetryPolicy(maximumAttempts: 12, baseDelay: 0.005, maximumDelay: 0.02))
-        var accepted = 0
-        var retried = 0
-        for index in 0..<40 {
-            let outcome = await client.deliver(try SimulatorHarness.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)"))
-            if outcome.isAccepted { accepted += 1 }
-            if outcome.attempts > 1 { retried += 1 }
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true) { $0.faultSeed = 42 }) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.3))
+            let retry = APNsRetryPolicy(maximumAttempts: 12, baseDelay: 0.005, maximumDelay: 0.02)
+            let (accepted, retried) = try await apns.withClient(apns.clientConfiguration(retry: retry)) { client in
+                var accepted = 0
+                var retried = 0
+                for index in 0..<40 {
+                    let outcome = await client.deliver(try Rangers.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)"))
+                    if outcome.isAccepted { accepted += 1 }
+                    if outcome.attempts > 1 { retried += 1 }
+                }
+                return (accepted, retried)
+            }
+            #expect(accepted == 40)
+            #expect(retried > 0)
         }
-        await client.shutdown()
-        #expect(accepted == 40)
-        #expect(retried > 0)
     }
 
     @Test func aServerThatNeverAnswersEndsInATimeout() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        defer { Task { await harness.stop() } }
-        _ = try harness.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5_000))
-        let client = try harness.client(requestTimeout: .milliseconds(300))
-        let started = ContinuousClock.now
-        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "slow")
-        await #expect(throws: APNsClientError.timedOut(seconds: 0.3)) {
-            _ = try await client.send(request)
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5_000))
+            try await apns.withClient(apns.clientConfiguration(requestTimeout: .milliseconds(300))) { client in
+                let started = ContinuousClock.now
+                let request = try Rangers.update(token: "abcd", health: 1, text: "slow")
+                await #expect(throws: APNsClientError.timedOut(seconds: 0.3)) {
+                    _ = try await client.send(request)
+                }
+                #expect(ContinuousClock.now - started < .seconds(4))
+            }
         }
-        #expect(ContinuousClock.now - started < .seconds(4))
-        await client.shutdown()
     }
 
     @Test func eachRequestTimesOutOnItsOwnDeadline() async throws {
         // One timer serves every deadline of a connection: after the first request expires it must be
         // set again for the second, which was sent later and expires later.
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        defer { Task { await harness.stop() } }
-        _ = try harness.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5_000))
-        let client = try harness.client(requestTimeout: .milliseconds(600))
-        let first = try SimulatorHarness.update(token: "abcd", health: 1, text: "first")
-        let second = try SimulatorHarness.update(token: "abce", health: 1, text: "second")
-        async let firstElapsed: Duration = {
-            let started = ContinuousClock.now
-            await #expect(throws: APNsClientError.timedOut(seconds: 0.6)) { _ = try await client.send(first) }
-            return ContinuousClock.now - started
-        }()
-        try await Task.sleep(for: .milliseconds(400))
-        let secondStarted = ContinuousClock.now
-        await #expect(throws: APNsClientError.timedOut(seconds: 0.6)) { _ = try await client.send(second) }
-        let secondElapsed = ContinuousClock.now - secondStarted
-        #expect(await firstElapsed < .seconds(3))
-        #expect(secondElapsed >= .milliseconds(550), "the second request expired at the first one's deadline")
-        #expect(secondElapsed < .seconds(3))
-        #expect(client.openedConnectionCount == 1)
-        await client.shutdown()
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5_000))
+            try await apns.withClient(apns.clientConfiguration(requestTimeout: .milliseconds(600))) { client in
+                let first = try Rangers.update(token: "abcd", health: 1, text: "first")
+                let second = try Rangers.update(token: "abce", health: 1, text: "second")
+                async let firstElapsed: Duration = {
+                    let started = ContinuousClock.now
+                    await #expect(throws: APNsClientError.timedOut(seconds: 0.6)) { _ = try await client.send(first) }
+                    return ContinuousClock.now - started
+                }()
+                try await Task.sleep(for: .milliseconds(400))
+                let secondStarted = ContinuousClock.now
+                await #expect(throws: APNsClientError.timedOut(seconds: 0.6)) { _ = try await client.send(second) }
+                let secondElapsed = ContinuousClock.now - secondStarted
+                #expect(await firstElapsed < .seconds(3))
+                #expect(secondElapsed >= .milliseconds(550), "the second request expired at the first one's deadline")
+                #expect(secondElapsed < .seconds(3))
+                #expect(client.openedConnectionCount == 1)
+            }
+        }
     }
 
     @Test func anUntrustedCertificateIsATLSError() async throws {
-        let harness = try await SimulatorHarness.start(acceptUnknownTokens: true)
-        defer { Task { await harness.stop() } }
-        let client = try harness.client(trustCA: false)
-        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "untrusted")
-        do {
-            _ = try await client.send(request)
-            Issue.record("the request must not succeed without trusting the simulator's CA")
-        } catch {
-            guard case .tlsFailed = error else {
-                Issue.record("expected tlsFailed, got \(error)")
-                return
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            try await apns.withClient(apns.untrustingClientConfiguration()) { client in
+                let request = try Rangers.update(token: "abcd", health: 1, text: "untrusted")
+                do throws(APNsClientError) {
+                    _ = try await client.send(request)
+                    Issue.record("the request must not succeed without trusting the simulator's CA")
+                } catch {
+                    guard case .tlsFailed = error else {
+                        Issue.record("expected tlsFailed, got \(error)")
+                        return
+                    }
+                }
             }
         }
-        await client.shutdown()
     }
 
     @Test func aRefusedConnectionIsAConnectError() async throws {
-        // A port nobody listens on: bind an ephemeral one, then close it.
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = listener.localAddress!.port!
-        try await listener.close()
-        let client = try APNsClient(
-            configuration: APNsClientConfiguration(endpoint: APNsEndpoint(host: "127.0.0.1", port: port), retry: .none),
-            tokens: nil
-        )
-        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "nobody home")
-        do {
-            _ = try await client.send(request)
-            Issue.record("nothing listens there, yet the request was answered")
-        } catch {
-            guard case .connectFailed = error else {
-                Issue.record("expected connectFailed, got \(error)")
-                return
+        // A port nobody listens on: a listener's, once it closed.
+        let port = try await withSilentListener { port in port }
+        let configuration = APNsClientConfiguration(endpoint: APNsEndpoint(host: "127.0.0.1", port: port), retry: .none)
+        try await withAPNsClient(configuration, tokens: nil) { client in
+            let request = try Rangers.update(token: "abcd", health: 1, text: "nobody home")
+            do throws(APNsClientError) {
+                _ = try await client.send(request)
+                Issue.record("nothing listens there, yet the request was answered")
+            } catch {
+                guard case .connectFailed = error else {
+                    Issue.record("expected connectFailed, got \(error)")
+                    return
+                }
+                #expect(error.description == "cannot connect to 127.0.0.1:\(port): connection refused (is the simulator or APNs host reachable?)")
             }
-            #expect(error.description == "cannot connect to 127.0.0.1:\(port): connection refused (is the simulator or APNs host reachable?)")
         }
-        await client.shutdown()
     }
 
     @Test func aServerThatNeverCompletesTheHandshakeIsAConnectFailureThatCanBeRetried() async throws {
         // A listener that accepts the TCP connection and never says a word: no TLS, no HTTP/2 settings.
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = listener.localAddress!.port!
-        let client = try APNsClient(
-            configuration: APNsClientConfiguration(
+        try await withSilentListener { port in
+            let configuration = APNsClientConfiguration(
                 endpoint: APNsEndpoint(host: "127.0.0.1", port: port), connectTimeout: .milliseconds(300), retry: .none
-            ),
-            tokens: nil
-        )
-        let request = try SimulatorHarness.update(token: "abcd", health: 1, text: "silence")
-        do {
-            _ = try await client.send(request)
-            Issue.record("the server never completed the handshake, yet the request was answered")
-        } catch {
-            // The request never left: a retry cannot duplicate it (a request timeout could have).
-            guard case .connectFailed(_, let detail) = error else {
-                Issue.record("expected connectFailed, got \(error)")
-                return
+            )
+            try await withAPNsClient(configuration, tokens: nil) { client in
+                let request = try Rangers.update(token: "abcd", health: 1, text: "silence")
+                do throws(APNsClientError) {
+                    _ = try await client.send(request)
+                    Issue.record("the server never completed the handshake, yet the request was answered")
+                } catch {
+                    // The request never left: a retry cannot duplicate it (a request timeout could have).
+                    guard case .connectFailed(_, let detail) = error else {
+                        Issue.record("expected connectFailed, got \(error)")
+                        return
+                    }
+                    #expect(detail == "no TLS and HTTP/2 handshake within 0.3 s")
+                    #expect(error.certainlyNotProcessed && error.isRetryable)
+                }
             }
-            #expect(detail == "no TLS and HTTP/2 handshake within 0.3 s")
-            #expect(error.certainlyNotProcessed && error.isRetryable)
         }
-        await client.shutdown()
-        try await listener.close()
     }
 }

@@ -1,0 +1,29 @@
+import APNsClient
+import Logging
+
+/// Runs `body` with an `APNsClient` made from `configuration` and `tokens`, and shuts the client down
+/// afterwards, whatever `body` does: for a client ``SimulatedAPNs/withClient(_:tokens:isolation:_:)``
+/// does not make, as one that authenticates with a client certificate (`tokens: nil`) or one for an
+/// endpoint where nothing, or something else, listens.
+///
+/// ```swift
+/// try await withAPNsClient(configuration, tokens: nil) { client in
+///     _ = try await client.send(request)
+/// }
+/// ```
+public func withAPNsClient<Result>(
+    _ configuration: APNsClientConfiguration,
+    tokens: (any ProviderTokenProviding)?,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (APNsClient) async throws -> Result
+) async throws -> Result {
+    var logger = Logger(label: "livepush.testing.client")
+    logger.logLevel = .critical
+    return try await withScopedResource {
+        try APNsClient(configuration: configuration, tokens: tokens, logger: logger)
+    } stop: { client in
+        await client.shutdown()
+    } _: { client in
+        try await body(client)
+    }
+}
