@@ -150,7 +150,7 @@ public final class APNsClient: Sendable {
             result = .failure(error)
         }
         let elapsed = ContinuousClock.now - start
-        latency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        latency.record(duration: elapsed)
         let (status, reason): (String, String) = switch result {
         case .success(let response): (String(response.status), response.reason?.rawValue ?? "")
         case .failure(let error): ("error", Self.errorKind(error))

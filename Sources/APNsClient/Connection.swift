@@ -40,10 +40,8 @@ final class APNsConnection: Sendable {
     ) async throws(APNsClientError) -> APNsConnection {
         let state = ConnectionState()
         let serverHostname = Self.isIPAddress(endpoint.host) ? nil : endpoint.host
-        let idlePing = TimeAmount.nanoseconds(Int64(configuration.idlePingInterval.components.seconds) * 1_000_000_000
-            + configuration.idlePingInterval.components.attoseconds / 1_000_000_000)
-        let connectTimeout = TimeAmount.nanoseconds(Int64(configuration.connectTimeout.components.seconds) * 1_000_000_000
-            + configuration.connectTimeout.components.attoseconds / 1_000_000_000)
+        let idlePing = TimeAmount(configuration.idlePingInterval)
+        let connectTimeout = TimeAmount(configuration.connectTimeout)
         let endpointText = endpoint.description
 
         // Everything is in the pipeline before the connection exists, so no byte the server sends after
@@ -149,8 +147,7 @@ final class APNsConnection: Sendable {
         let requestHeaders = headers
         let body = channel.allocator.buffer(bytes: request.body)
         let state = self.state
-        let timeoutAmount = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
-            + timeout.components.attoseconds / 1_000_000_000)
+        let timeoutAmount = TimeAmount(timeout)
         let requests = self.requests
         let observer = self.observer
         state.update { $0.inFlight += 1 }
