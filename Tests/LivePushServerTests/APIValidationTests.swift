@@ -296,7 +296,7 @@ import Testing
         #expect(json["openapi"]?.stringValue?.hasPrefix("3.") == true)
         let paths = try #require(json["paths"]?.objectValue)
         let routes = harness.server.makeRouter().routes
-        #expect(routes.count == 23)
+        #expect(routes.count == 26)
         for route in routes {
             let path = route.path.description.split(separator: "/").map { part in
                 part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)

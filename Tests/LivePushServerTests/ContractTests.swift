@@ -15,7 +15,7 @@ import Testing
         let document = try await ContractDocument(harness.http)
         var run = ContractRun(harness: harness, document: document)
         let operations = document.operations()
-        #expect(operations.count == 23)
+        #expect(operations.count == 26)
         let expectedFields: [String: Set<String>] = [
             "registerActivity": ActivityRegistrationBody.fields, "rotatePushToken": PushTokenRotationBody.fields,
             "storePushToStartToken": PushToStartTokenBody.fields, "activityEnded": EndedBody.fields,
@@ -23,6 +23,7 @@ import Testing
             "updateGroup": SendBody.fields(for: .update), "endActivity": SendBody.fields(for: .end),
             "endGroup": SendBody.fields(for: .end), "startForUser": SendBody.fields(for: .start),
             "mintAppToken": AppTokenRequestBody.fields, "openInstallation": InstallationBody.fields,
+            "renewInstallationToken": EmptyBody.fields, "signOutUser": EmptyBody.fields,
             "createChannel": ChannelCreationBody.fields, "updateChannel": SendBody.fields(for: .update),
             "endChannel": SendBody.fields(for: .end),
         ]
@@ -318,6 +319,8 @@ struct ContractRun {
     var properties = 0
     private var serial = 0
     private var mintedToken: String?
+    /// The token of each installation a target path names (renewal takes the installation's own token).
+    private var installationTokens: [String: String] = [:]
     private var createdChannel: String?
     /// The document's example id (its example bodies register activity `rangers-1` for user `rangers-1`),
     /// so the user token may change what the examples registered.
@@ -420,6 +423,12 @@ struct ContractRun {
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{groupId}", with: group)
         }
+        if path.contains("{installationId}") {
+            let opened = try await http.post("/v1/installations", key: ServerHarness.appKey, "")
+            let id = try #require(opened.json?["installationId"]?.stringValue, "\(opened.text)")
+            path = path.replacingOccurrences(of: "{installationId}", with: id)
+            installationTokens[path] = try #require(opened.json?["token"]?.stringValue)
+        }
         if path.contains("{userId}") {
             let user = fresh("contract-user")
             let type = body?["attributesType"]?.stringValue ?? "AdventureAttributes"
@@ -469,7 +478,8 @@ struct ContractRun {
             fields["name"] = .string(fresh("channel"))
             body = .object(fields)
         }
-        let response = try await harness.http.request(operation.method, path, key: key ?? operation.key, body: body.map { $0.serialized() }).response
+        let response = try await harness.http.request(
+            operation.method, path, key: installationTokens[path] ?? key ?? operation.key, body: body.map { $0.serialized() }).response
         let context = "\(operation.id) \(what): \(response.status) \(response.text)"
         switch expectation {
         case .accepted(let tolerated):

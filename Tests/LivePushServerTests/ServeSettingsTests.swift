@@ -17,7 +17,7 @@ import Testing
         "requestHeaderTimeout": "10s", "requestBodyTimeout": "2m", "shutdownTimeout": "45s",
         "webhookUrl": "https://example.com/hook", "webhookSecret": "0123456789abcdef0123456789abcdef", "webhookTimeout": "5s",
         "webhookMaxAge": "12h", "instanceId": "livepush-a", "logLevel": "debug",
-        "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "appRateLimit": "60",
+        "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "installationTokenLifetime": "7d", "appRateLimit": "60",
         "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100",
         "installationRateLimit": "3000", "installationRateBurst": "300", "addressFailureLimit": "30", "addressFailureBurst": "20",
         "maxConnections": "500",
@@ -74,7 +74,7 @@ import Testing
             "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
             "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
             "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
-            "shutdownTimeout", "manageUrl", "appTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
+            "shutdownTimeout", "manageUrl", "appTokenLifetime", "installationTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
             "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets", "installationRateLimit", "installationRateBurst", "addressFailureLimit", "addressFailureBurst",
             "maxConnections",
         ])

@@ -78,7 +78,7 @@ struct ActivityConformanceTests {
                 Issue.record("registering another activity's token gave \(String(describing: held))")
                 return
             }
-            #expect(detail.contains("activity 'a'"))
+            #expect(detail.contains("another activity") && !detail.contains("'a'"), "another activity (maybe another user's) is not named: \(detail)")
             #expect(!detail.contains(second.hex), "tokens are shortened in messages")
             #expect(try await store.activityCount() == 1)
         }
