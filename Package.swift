@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "APNsCore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -109,6 +110,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Writes a text file's contents into a Swift constant (the contract, embedded by the plugin below).
+        .executableTarget(name: "EmbedText", swiftSettings: swiftSettings),
+        // Embeds API/Contract/openapi.json, the API's one contract, into LivePushServer.
+        .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["EmbedText"]),
         // The provider server of `livepush serve`: HTTP API, outbox workers, priority policy, lifecycle.
         .target(
             name: "LivePushServer",
@@ -130,7 +135,9 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            swiftSettings: swiftSettings
+            exclude: ["API/Contract/openapi.json"], // embedded by the plugin
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedOpenAPIDocument"]
         ),
         // Scoped test helpers for our tests and our users': a simulator, a server, webhooks, each stopped
         // on every path.
@@ -172,13 +179,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PushStoreTests",
-            dependencies: ["PushStore", "APNsCore", "LiveActivity"],
+            dependencies: ["PushStore", "APNsCore", "LiveActivity", "LivePushTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LivePushServerTests",
             dependencies: [
-                "LivePushServer", "PushStore", "APNsCore", "APNsAuth", "APNsClient", "LiveActivity", "APNsSimulator",
+                "LivePushServer", "PushStore", "APNsCore", "APNsAuth", "APNsClient", "LiveActivity", "APNsSimulator", "LivePushTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The webhook tests check LivePush-Signature as a receiver would, with their own HMAC.
@@ -220,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "APNsSimulatorTests",
             dependencies: [
-                "APNsSimulator", "APNsCore", "APNsAuth", "LiveActivity",
+                "APNsSimulator", "APNsCore", "APNsAuth", "LiveActivity", "LivePushTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SwiftASN1
 
 /// An APNs provider key: the P-256 private key from a `.p8` file, used to sign provider tokens.
 /// Its `description` never shows key material.
@@ -15,20 +16,20 @@ public struct APNsSigningKey: Sendable, CustomStringConvertible {
     /// Parses a `.p8` key: PEM `BEGIN PRIVATE KEY` (PKCS#8) or `BEGIN EC PRIVATE KEY` (SEC1), P-256.
     /// CRLF line ends, a missing final newline and base64 lines of any length are accepted.
     public init(pemRepresentation: String) throws(APNsKeyError) {
-        let block = try PEMBlock(parsing: pemRepresentation, preferring: ["PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY"])
-        switch block.label {
+        let document = try PEMDocument(keyFileText: pemRepresentation, preferring: ["PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY"])
+        switch document.discriminator {
         case "PRIVATE KEY", "EC PRIVATE KEY":
             break
         case "ENCRYPTED PRIVATE KEY":
-            throw .unsupportedPEMLabel("\(block.label) (password-protected; export it unencrypted)")
+            throw .unsupportedPEMLabel("\(document.discriminator) (password-protected; export it unencrypted)")
         default:
-            throw .unsupportedPEMLabel(block.label)
+            throw .unsupportedPEMLabel(document.discriminator)
         }
-        if let key = try? P256.Signing.PrivateKey(derRepresentation: block.der) {
+        if let key = try? P256.Signing.PrivateKey(derRepresentation: document.derBytes) {
             self.init(privateKey: key)
             return
         }
-        throw Self.diagnose(der: block.der)
+        throw Self.diagnose(der: document.derBytes)
     }
 
     /// Reads and parses a `.p8` key file.
@@ -61,7 +62,7 @@ public struct APNsSigningKey: Sendable, CustomStringConvertible {
 
     /// The key as a `.p8` file: PKCS#8 PEM (`BEGIN PRIVATE KEY`), 64-character lines, final newline.
     public var pemRepresentation: String {
-        PEMBlock.render(label: "PRIVATE KEY", der: privateKey.derRepresentation)
+        PEMDocument(type: "PRIVATE KEY", derBytes: Array(privateKey.derRepresentation)).fileText
     }
 
     /// The public half, which verifies provider tokens signed with this key.
@@ -69,7 +70,7 @@ public struct APNsSigningKey: Sendable, CustomStringConvertible {
 
     /// The public key as PEM (`BEGIN PUBLIC KEY`, SubjectPublicKeyInfo), e.g. to register with a simulator.
     public var publicKeyPEM: String {
-        PEMBlock.render(label: "PUBLIC KEY", der: publicKey.derRepresentation)
+        PEMDocument(type: "PUBLIC KEY", derBytes: Array(publicKey.derRepresentation)).fileText
     }
 
     public var description: String { "APNsSigningKey(P-256, private key redacted)" }
