@@ -12,11 +12,11 @@ import Testing
 
     /// Creates a channel over the management port; returns its id.
     private func create(_ harness: EndpointHarness, policy: Int = 0) async throws -> String {
-        let client = try await harness.connectManagement()
-        defer { Task { await client.close() } }
-        let answer = try await client.send(harness.management(method: "POST"), body: Array(#"{"message-storage-policy":\#(policy),"push-type":"LiveActivity"}"#.utf8))
-        #expect(answer.status == 201)
-        return try #require(answer["apns-channel-id"])
+        try await harness.withManagementConnection { client in
+            let answer = try await client.send(harness.management(method: "POST"), body: Array(#"{"message-storage-policy":\#(policy),"push-type":"LiveActivity"}"#.utf8))
+            #expect(answer.status == 201)
+            return try #require(answer["apns-channel-id"])
+        }
     }
 
     private func expect(
@@ -31,130 +31,130 @@ import Testing
     }
 
     @Test func createReadListDeleteOverTheManagementPort() async throws {
-        let harness = try await EndpointHarness.start()
-        let client = try await harness.connectManagement()
-        let requestID = UUID().uuidString.lowercased()
-        let created = try await client.send(harness.management(method: "POST", replacing: ["apns-request-id": requestID]), body: Self.createBody)
-        #expect(created.status == 201)
-        #expect(created["apns-request-id"] == requestID)
-        #expect(created.body.isEmpty)
-        let id = try #require(created["apns-channel-id"])
-        #expect(Data(base64Encoded: id)?.count == 16)
-        let read = try await client.send(harness.management(method: "GET", replacing: ["apns-channel-id": id]))
-        #expect(read.status == 200)
-        #expect(String(decoding: read.body, as: UTF8.self) == #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
-        let list = try await client.send(harness.management(method: "GET", path: "/1/apps/\(EndpointHarness.bundleID)/all-channels"))
-        #expect(list.status == 200)
-        #expect(list.json?["channels"] as? [String] == [id])
-        let deleted = try await client.send(harness.management(method: "DELETE", replacing: ["apns-channel-id": id]))
-        #expect(deleted.status == 204)
-        try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": id]), status: 400, reason: "ChannelNotRegistered")
-        try await expect(client, harness.management(method: "DELETE", replacing: ["apns-channel-id": id]), status: 400, reason: "ChannelNotRegistered")
-        await client.close()
-        await harness.stop()
+        try await withEndpoint { harness in
+            try await harness.withManagementConnection { client in
+                let requestID = UUID().uuidString.lowercased()
+                let created = try await client.send(harness.management(method: "POST", replacing: ["apns-request-id": requestID]), body: Self.createBody)
+                #expect(created.status == 201)
+                #expect(created["apns-request-id"] == requestID)
+                #expect(created.body.isEmpty)
+                let id = try #require(created["apns-channel-id"])
+                #expect(Data(base64Encoded: id)?.count == 16)
+                let read = try await client.send(harness.management(method: "GET", replacing: ["apns-channel-id": id]))
+                #expect(read.status == 200)
+                #expect(String(decoding: read.body, as: UTF8.self) == #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
+                let list = try await client.send(harness.management(method: "GET", path: "/1/apps/\(EndpointHarness.bundleID)/all-channels"))
+                #expect(list.status == 200)
+                #expect(list.json?["channels"] as? [String] == [id])
+                let deleted = try await client.send(harness.management(method: "DELETE", replacing: ["apns-channel-id": id]))
+                #expect(deleted.status == 204)
+                try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": id]), status: 400, reason: "ChannelNotRegistered")
+                try await expect(client, harness.management(method: "DELETE", replacing: ["apns-channel-id": id]), status: 400, reason: "ChannelNotRegistered")
+            }
+        }
     }
 
     @Test func managementRejections() async throws {
-        let harness = try await EndpointHarness.start(keyTopics: ["com.example.scores"]) {
+        try await withEndpoint(keyTopics: ["com.example.scores"], configure: {
             $0.broadcast.disabledBundleIDs = ["com.example.disabled"]
+        }) { harness in
+            try await harness.withManagementConnection { client in
+                try await expect(client, harness.management(method: "PUT"), body: Self.createBody, status: 405, reason: "MethodNotAllowed")
+                try await expect(client, harness.management(method: "POST", path: "/1/apps/\(EndpointHarness.bundleID)/all-channels"), status: 405, reason: "MethodNotAllowed")
+                try await expect(client, harness.management(method: "GET", path: "/1/apps/\(EndpointHarness.bundleID)/channel"), status: 404, reason: "BadPath")
+                try await expect(client, harness.management(method: "GET", path: "/1/apps//channels"), status: 404, reason: "BadPath")
+                try await expect(client, harness.management(method: "GET", path: "/3/device/abcd"), status: 404, reason: "BadPath")
+                try await expect(client, harness.management(method: "POST", path: "/1/apps/\(EndpointHarness.topic)/channels"), body: Self.createBody, status: 400, reason: "TopicDisallowed")
+                try await expect(client, harness.management(method: "POST", replacing: ["authorization": nil]), body: Self.createBody, status: 403, reason: "MissingProviderToken")
+                try await expect(client, harness.management(method: "POST", path: "/1/apps/com.example.other/channels"), body: Self.createBody, status: 403, reason: "TopicMismatch")
+                try await expect(client, harness.management(method: "POST", replacing: ["apns-request-id": "nope"]), body: Self.createBody, status: 400, reason: "BadMessageId")
+                try await expect(client, harness.management(method: "POST"), status: 400, reason: "PayloadEmpty")
+                try await expect(client, harness.management(method: "POST"), body: Array("{not json".utf8), status: 400, reason: "BadRequestPayload")
+                try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":0,"push-type":"LiveActivity","colour":"red"}"#.utf8), status: 400, reason: "BadRequestParams")
+                try await expect(client, harness.management(method: "POST"), body: Array(#"{"push-type":"LiveActivity"}"#.utf8), status: 400, reason: "MissingChannelQueueSize")
+                try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":2,"push-type":"LiveActivity"}"#.utf8), status: 400, reason: "MissingChannelQueueSize")
+                try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":1}"#.utf8), status: 400, reason: "MissingPushType")
+                try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":1,"push-type":"Alert"}"#.utf8), status: 400, reason: "InvalidPushType")
+                try await expect(client, harness.management(method: "GET"), status: 400, reason: "MissingChannelId")
+                try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": "***"]), status: 400, reason: "BadChannelId")
+                try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": String(repeating: "QUFB", count: 100)]), status: 400, reason: "BadChannelId")
+            }
         }
-        let client = try await harness.connectManagement()
-        try await expect(client, harness.management(method: "PUT"), body: Self.createBody, status: 405, reason: "MethodNotAllowed")
-        try await expect(client, harness.management(method: "POST", path: "/1/apps/\(EndpointHarness.bundleID)/all-channels"), status: 405, reason: "MethodNotAllowed")
-        try await expect(client, harness.management(method: "GET", path: "/1/apps/\(EndpointHarness.bundleID)/channel"), status: 404, reason: "BadPath")
-        try await expect(client, harness.management(method: "GET", path: "/1/apps//channels"), status: 404, reason: "BadPath")
-        try await expect(client, harness.management(method: "GET", path: "/3/device/abcd"), status: 404, reason: "BadPath")
-        try await expect(client, harness.management(method: "POST", path: "/1/apps/\(EndpointHarness.topic)/channels"), body: Self.createBody, status: 400, reason: "TopicDisallowed")
-        try await expect(client, harness.management(method: "POST", replacing: ["authorization": nil]), body: Self.createBody, status: 403, reason: "MissingProviderToken")
-        try await expect(client, harness.management(method: "POST", path: "/1/apps/com.example.other/channels"), body: Self.createBody, status: 403, reason: "TopicMismatch")
-        try await expect(client, harness.management(method: "POST", replacing: ["apns-request-id": "nope"]), body: Self.createBody, status: 400, reason: "BadMessageId")
-        try await expect(client, harness.management(method: "POST"), status: 400, reason: "PayloadEmpty")
-        try await expect(client, harness.management(method: "POST"), body: Array("{not json".utf8), status: 400, reason: "BadRequestPayload")
-        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":0,"push-type":"LiveActivity","colour":"red"}"#.utf8), status: 400, reason: "BadRequestParams")
-        try await expect(client, harness.management(method: "POST"), body: Array(#"{"push-type":"LiveActivity"}"#.utf8), status: 400, reason: "MissingChannelQueueSize")
-        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":2,"push-type":"LiveActivity"}"#.utf8), status: 400, reason: "MissingChannelQueueSize")
-        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":1}"#.utf8), status: 400, reason: "MissingPushType")
-        try await expect(client, harness.management(method: "POST"), body: Array(#"{"message-storage-policy":1,"push-type":"Alert"}"#.utf8), status: 400, reason: "InvalidPushType")
-        try await expect(client, harness.management(method: "GET"), status: 400, reason: "MissingChannelId")
-        try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": "***"]), status: 400, reason: "BadChannelId")
-        try await expect(client, harness.management(method: "GET", replacing: ["apns-channel-id": String(repeating: "QUFB", count: 100)]), status: 400, reason: "BadChannelId")
-        await client.close()
-        await harness.stop()
 
-        let open = try await EndpointHarness.start { $0.broadcast.disabledBundleIDs = ["com.example.disabled"] }
-        let second = try await open.connectManagement()
-        try await expect(second, open.management(method: "POST", path: "/1/apps/com.example.disabled/channels"), body: Self.createBody, status: 400, reason: "FeatureNotEnabled")
-        await second.close()
-        await open.stop()
+        try await withEndpoint(configure: { $0.broadcast.disabledBundleIDs = ["com.example.disabled"] }) { open in
+            try await open.withManagementConnection { second in
+                try await expect(second, open.management(method: "POST", path: "/1/apps/com.example.disabled/channels"), body: Self.createBody, status: 400, reason: "FeatureNotEnabled")
+            }
+        }
     }
 
     @Test func theChannelLimitIsPerAppAndConfigurable() async throws {
-        let harness = try await EndpointHarness.start { $0.broadcast.maximumChannelsPerApp = 1 }
-        _ = try await create(harness)
-        let client = try await harness.connectManagement()
-        try await expect(client, harness.management(method: "POST"), body: Self.createBody, status: 400, reason: "CannotCreateChannelConfig")
-        await client.close()
-        await harness.stop()
+        try await withEndpoint(configure: { $0.broadcast.maximumChannelsPerApp = 1 }) { harness in
+            _ = try await create(harness)
+            try await harness.withManagementConnection { client in
+                try await expect(client, harness.management(method: "POST"), body: Self.createBody, status: 400, reason: "CannotCreateChannelConfig")
+            }
+        }
     }
 
     @Test func broadcastRejections() async throws {
-        let harness = try await EndpointHarness.start {
+        try await withEndpoint(configure: {
             $0.broadcast.pushTypeCaseInsensitive = false
             $0.broadcast.disabledBundleIDs = ["com.example.disabled"]
+        }) { harness in
+            let channel = try await create(harness)
+            try await harness.withConnection { client in
+                var get = harness.broadcast(channel: channel)
+                get[0] = (":method", "GET")
+                try await expect(client, get, status: 405, reason: "MethodNotAllowed")
+                try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/"), body: Self.update, status: 404, reason: "BadPath")
+                try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/a.b/extra"), body: Self.update, status: 404, reason: "BadPath")
+                try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/\(EndpointHarness.topic)"), body: Self.update, status: 400, reason: "TopicDisallowed")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["authorization": "bearer x.y.z"]), body: Self.update, status: 403, reason: "InvalidProviderToken")
+                try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/com.example.disabled"), body: Self.update, status: 400, reason: "FeatureNotEnabled")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-request-id": "not-a-uuid"]), body: Self.update, status: 400, reason: "BadMessageId")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-channel-id": nil]), body: Self.update, status: 400, reason: "MissingChannelId")
+                try await expect(client, harness.broadcast(channel: "%%%"), body: Self.update, status: 400, reason: "BadChannelId")
+                try await expect(client, harness.broadcast(channel: "AAAAAAAAAAAAAAAAAAAAAA=="), body: Self.update, status: 400, reason: "ChannelNotRegistered")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": nil]), body: Self.update, status: 400, reason: "MissingPushType")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "alert"]), body: Self.update, status: 400, reason: "InvalidPushType")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "LIVEACTIVITY"]), body: Self.update, status: 400, reason: "InvalidPushType")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": nil]), body: Self.update, status: 400, reason: "BadExpirationDate")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "soon"]), body: Self.update, status: 400, reason: "BadExpirationDate")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "1900000000"]), body: Self.update, status: 400, reason: "BadExpirationDate")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-priority": nil]), body: Self.update, status: 400, reason: "BadPriority")
+                try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-priority": "7"]), body: Self.update, status: 400, reason: "BadPriority")
+                try await expect(client, harness.broadcast(channel: channel), status: 400, reason: "PayloadEmpty")
+                try await expect(client, harness.broadcast(channel: channel), body: Array(repeating: UInt8(ascii: " "), count: 5121), status: 413, reason: "PayloadTooLarge")
+                try await expect(client, harness.broadcast(channel: channel), body: Array("{oops".utf8), status: 400, reason: "BadRequestPayload")
+            }
         }
-        let channel = try await create(harness)
-        let client = try await harness.connect()
-        var get = harness.broadcast(channel: channel)
-        get[0] = (":method", "GET")
-        try await expect(client, get, status: 405, reason: "MethodNotAllowed")
-        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/"), body: Self.update, status: 404, reason: "BadPath")
-        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/a.b/extra"), body: Self.update, status: 404, reason: "BadPath")
-        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/\(EndpointHarness.topic)"), body: Self.update, status: 400, reason: "TopicDisallowed")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["authorization": "bearer x.y.z"]), body: Self.update, status: 403, reason: "InvalidProviderToken")
-        try await expect(client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/com.example.disabled"), body: Self.update, status: 400, reason: "FeatureNotEnabled")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-request-id": "not-a-uuid"]), body: Self.update, status: 400, reason: "BadMessageId")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-channel-id": nil]), body: Self.update, status: 400, reason: "MissingChannelId")
-        try await expect(client, harness.broadcast(channel: "%%%"), body: Self.update, status: 400, reason: "BadChannelId")
-        try await expect(client, harness.broadcast(channel: "AAAAAAAAAAAAAAAAAAAAAA=="), body: Self.update, status: 400, reason: "ChannelNotRegistered")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": nil]), body: Self.update, status: 400, reason: "MissingPushType")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "alert"]), body: Self.update, status: 400, reason: "InvalidPushType")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "LIVEACTIVITY"]), body: Self.update, status: 400, reason: "InvalidPushType")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": nil]), body: Self.update, status: 400, reason: "BadExpirationDate")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "soon"]), body: Self.update, status: 400, reason: "BadExpirationDate")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "1900000000"]), body: Self.update, status: 400, reason: "BadExpirationDate")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-priority": nil]), body: Self.update, status: 400, reason: "BadPriority")
-        try await expect(client, harness.broadcast(channel: channel, replacing: ["apns-priority": "7"]), body: Self.update, status: 400, reason: "BadPriority")
-        try await expect(client, harness.broadcast(channel: channel), status: 400, reason: "PayloadEmpty")
-        try await expect(client, harness.broadcast(channel: channel), body: Array(repeating: UInt8(ascii: " "), count: 5121), status: 413, reason: "PayloadTooLarge")
-        try await expect(client, harness.broadcast(channel: channel), body: Array("{oops".utf8), status: 400, reason: "BadRequestPayload")
-        await client.close()
-        await harness.stop()
     }
 
     @Test func anAcceptedBroadcastEchoesItsRequestID() async throws {
-        let harness = try await EndpointHarness.start()
-        let channel = try await create(harness)
-        let client = try await harness.connect()
-        let requestID = UUID().uuidString.lowercased()
-        let answer = try await client.send(harness.broadcast(channel: channel, replacing: ["apns-request-id": requestID, "apns-priority": "1", "apns-push-type": "LiveActivity"]), body: Self.update)
-        #expect(answer.status == 200)
-        #expect(answer["apns-request-id"] == requestID)
-        #expect(answer["apns-unique-id"].flatMap { UUID(uuidString: $0) } != nil)
-        #expect(answer["apns-id"] == nil)
-        #expect(answer.body.isEmpty)
-        let snapshot = try await harness.world.channel(id: channel)
-        #expect(snapshot.broadcastCount == 1)
-        #expect(snapshot.lastBroadcast?.requestId == requestID)
-        // The exchange is recorded after the answer is written: wait for it.
-        var recorded: PushLogEntry?
-        for _ in 0..<200 where recorded == nil {
-            recorded = await harness.world.pushes(limit: 10).first { $0.apnsId == requestID }
-            if recorded == nil { try await Task.sleep(for: .milliseconds(25)) }
+        try await withEndpoint { harness in
+            let channel = try await create(harness)
+            try await harness.withConnection { client in
+                let requestID = UUID().uuidString.lowercased()
+                let answer = try await client.send(harness.broadcast(channel: channel, replacing: ["apns-request-id": requestID, "apns-priority": "1", "apns-push-type": "LiveActivity"]), body: Self.update)
+                #expect(answer.status == 200)
+                #expect(answer["apns-request-id"] == requestID)
+                #expect(answer["apns-unique-id"].flatMap { UUID(uuidString: $0) } != nil)
+                #expect(answer["apns-id"] == nil)
+                #expect(answer.body.isEmpty)
+                let snapshot = try await harness.world.channel(id: channel)
+                #expect(snapshot.broadcastCount == 1)
+                #expect(snapshot.lastBroadcast?.requestId == requestID)
+                // The exchange is recorded after the answer is written: wait for it.
+                var recorded: PushLogEntry?
+                for _ in 0..<200 where recorded == nil {
+                    recorded = await harness.world.pushes(limit: 10).first { $0.apnsId == requestID }
+                    if recorded == nil { try await Task.sleep(for: .milliseconds(25)) }
+                }
+                #expect(recorded?.path == "/4/broadcasts/apps/\(EndpointHarness.bundleID)")
+                #expect(recorded?.status == 200)
+                #expect(recorded?.apnsUniqueId == answer["apns-unique-id"])
+            }
         }
-        #expect(recorded?.path == "/4/broadcasts/apps/\(EndpointHarness.bundleID)")
-        #expect(recorded?.status == 200)
-        #expect(recorded?.apnsUniqueId == answer["apns-unique-id"])
-        await client.close()
-        await harness.stop()
     }
 }

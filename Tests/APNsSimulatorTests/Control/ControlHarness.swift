@@ -2,12 +2,30 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveActivity
+import LivePushTesting
 import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A control server on 127.0.0.1 with an ephemeral port, and a JSON client for it.
+/// Runs `body` with a control server on 127.0.0.1 (an ephemeral port), and stops it afterwards, whatever
+/// `body` does.
+@discardableResult
+func withControl<Result>(
+    rules: DeviceRules = DeviceRules(), clock: any WallClock = SystemWallClock(), heartbeat: Duration = .seconds(15),
+    isolation: isolated (any Actor)? = #isolation, _ body: (ControlHarness) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        try await ControlHarness.start(rules: rules, clock: clock, heartbeat: heartbeat)
+    } stop: { harness in
+        await harness.stop()
+    } _: { harness in
+        try await body(harness)
+    }
+}
+
+/// A control server on 127.0.0.1 with an ephemeral port, and a JSON client for it
+/// (``withControl(rules:clock:heartbeat:isolation:_:)``).
 struct ControlHarness {
     let world: DeviceWorld
     let keys: TrustedKeys
@@ -24,7 +42,7 @@ struct ControlHarness {
 
     static let caPEM = "-----BEGIN CERTIFICATE-----\nTESTCA\n-----END CERTIFICATE-----\n"
 
-    static func start(
+    fileprivate static func start(
         rules: DeviceRules = DeviceRules(), clock: any WallClock = SystemWallClock(), heartbeat: Duration = .seconds(15)
     ) async throws -> ControlHarness {
         let world = DeviceWorld(clock: clock, rules: rules)
@@ -43,7 +61,7 @@ struct ControlHarness {
         return ControlHarness(world: world, keys: keys, faults: faults, port: port, task: task)
     }
 
-    func stop() async {
+    fileprivate func stop() async {
         task.cancel()
         _ = await task.result
     }
@@ -77,6 +95,23 @@ struct ControlHarness {
     }
 }
 
+/// Runs `body` with a reader of the streaming response at `url`, and stops reading afterwards, whatever
+/// `body` does.
+@discardableResult
+func withStreamingReader<Result>(
+    _ url: URL, isolation: isolated (any Actor)? = #isolation, _ body: (StreamingReader) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        let reader = StreamingReader()
+        reader.start(url)
+        return reader
+    } stop: { reader in
+        reader.stop()
+    } _: { reader in
+        try await body(reader)
+    }
+}
+
 /// Reads a streaming response (Server-Sent Events) chunk by chunk.
 final class StreamingReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let chunks: AsyncStream<String>
@@ -88,13 +123,13 @@ final class StreamingReader: NSObject, URLSessionDataDelegate, @unchecked Sendab
         super.init()
     }
 
-    func start(_ url: URL) {
+    fileprivate func start(_ url: URL) {
         let session = URLSession(configuration: .default, delegate: self, delegateQueue: nil)
         self.session = session
         session.dataTask(with: url).resume()
     }
 
-    func stop() {
+    fileprivate func stop() {
         session?.invalidateAndCancel()
         continuation.finish()
     }

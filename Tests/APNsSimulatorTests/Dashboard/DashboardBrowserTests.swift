@@ -12,143 +12,145 @@ import Testing
                    "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
     func dashboardFollowsAnAdventureLive() async throws {
         let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
-        let scene = try await DashboardScene.start()
-        let world = scene.world
-        try await world.registerApp(AppRegistration(
-            bundleId: DashboardScene.bundleID, environment: "sandbox",
-            localizations: ["%@ is knocked down!": "%@ is knocked down!", "Use a potion to heal %@!": "Use a potion to heal %@!"]))
-        let ava = try await world.addDevice(DeviceRegistration(name: "Ava's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
-        let ben = try await world.addDevice(DeviceRegistration(name: "Ben's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
-        func adventure(_ hero: String, health: Double, _ event: String, relevance: Double, on device: DeviceCreated) async throws -> ActivityCreated {
-            try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
-                attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
-                contentState: ["currentHealthLevel": .number(health), "eventDescription": .string(event)],
-                relevanceScore: relevance))
+        try await withDashboardScene { scene in
+            let world = scene.world
+            try await world.registerApp(AppRegistration(
+                bundleId: DashboardScene.bundleID, environment: "sandbox",
+                localizations: ["%@ is knocked down!": "%@ is knocked down!", "Use a potion to heal %@!": "Use a potion to heal %@!"]))
+            let ava = try await world.addDevice(DeviceRegistration(name: "Ava's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
+            let ben = try await world.addDevice(DeviceRegistration(name: "Ben's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
+            func adventure(_ hero: String, health: Double, _ event: String, relevance: Double, on device: DeviceCreated) async throws -> ActivityCreated {
+                try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                    attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
+                    contentState: ["currentHealthLevel": .number(health), "eventDescription": .string(event)],
+                    relevanceScore: relevance))
+            }
+            let panda = try await adventure("Power Panda", health: 1.0, "Ready for adventure", relevance: 50, on: ava)
+            let spouty = try await adventure("Spouty", health: 0.8, "Exploring the caves", relevance: 100, on: ava)
+            let spider = try await adventure("Red Spider", health: 0.7, "Went home early", relevance: 10, on: ava)
+            _ = try await world.endActivity(activityID: spider.activityId, immediate: true)
+            let cat = try await adventure("Cosmic Cat", health: 0.9, "Facing the boss", relevance: 20, on: ben)
+            let score = try await world.startActivity(deviceID: ben.deviceId, ActivityRequest(
+                attributesType: "GameAttributes", attributes: ["title": "Giants vs Dodgers"],
+                contentState: ["score": "3 : 2", "inning": 7]))
+
+            try await HeadlessChromium.with(binary: binary) { browser in
+                try await browser.open(scene.dashboardURL)
+
+                // What the page shows from the GET routes, once it follows the event stream.
+                #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="live"]') && document.querySelectorAll('article.phone').length === 2"#))
+                var page = try await Self.whatAPersonSees(browser)
+                #expect(page["devices"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Ava's iPhone", "Ben's iPhone"])
+                #expect(Self.activity(panda.activityId, in: page)?["title"] == "Power Panda")
+                #expect(Self.activity(panda.activityId, in: page)?["health"] == "100")
+                #expect(Self.activity(panda.activityId, in: page)?["event"] == "Ready for adventure")
+                #expect(Self.order(ava.deviceId, in: page) == [spouty.activityId, panda.activityId, spider.activityId])
+                #expect(Self.activity(spider.activityId, in: page)?["badge"]?.stringValue?.lowercased() == "dismissed")
+                #expect(Self.activity(spider.activityId, in: page)?["state"] == "dismissed")
+                #expect(Self.activity(score.activityId, in: page)?["title"] == "Giants vs Dodgers")
+                let keyValues = Self.activity(score.activityId, in: page)?["keyValues"]?.stringValue ?? ""
+                #expect(keyValues.contains("inning") && keyValues.contains("7") && keyValues.contains("score") && keyValues.contains("3 : 2"))
+                #expect(Self.activity(score.activityId, in: page)?["health"] == .null)
+                #expect(page["connectionText"]?.stringValue?.hasPrefix("Live") == true)
+
+                // The adventure, pushed through the APNs endpoint while the page is open.
+                let now = Date().timeIntervalSince1970.rounded(.down)
+                let knockedDown = try await scene.push(to: panda.pushToken, priority: 10, aps: [
+                    "event": "update", "timestamp": .number(now), "relevance-score": 200,
+                    "content-state": ["currentHealthLevel": 0.4, "eventDescription": "Power Panda is knocked down!"],
+                    "alert": [
+                        "title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]],
+                        "body": ["loc-key": "Use a potion to heal %@!", "loc-args": ["Power Panda"]],
+                        "sound": "HeroDown.caf",
+                    ],
+                ])
+                #expect(knockedDown.status == 200)
+                #expect(try await browser.waitUntil(#"[...document.querySelectorAll('.banner')].some(b => b.innerText.includes('Power Panda is knocked down!') && b.innerText.includes('Use a potion to heal Power Panda!') && b.innerText.includes('HeroDown.caf'))"#),
+                        "the alert shows as a banner")
+                #expect(try await browser.evaluate("document.querySelector('.banners').getAttribute('aria-live')") == "polite")
+
+                try await scene.push(to: panda.pushToken, priority: 5, aps: [
+                    "event": "update", "timestamp": .number(now + 1),
+                    "content-state": ["currentHealthLevel": "low", "eventDescription": "Broken update"],
+                ])
+                try await scene.push(to: spouty.pushToken, priority: 5, aps: [
+                    "event": "update", "timestamp": .number(now + 2), "stale-date": .number(now - 60),
+                    "content-state": ["currentHealthLevel": 0.8, "eventDescription": "Spouty lost connection"],
+                ])
+                try await scene.push(to: cat.pushToken, priority: 10, aps: [
+                    "event": "end", "timestamp": .number(now + 3), "dismissal-date": .number(now + 3600),
+                    "content-state": ["currentHealthLevel": 0.65, "eventDescription": "The boss is defeated!"],
+                ])
+                let unknown = try await scene.push(to: String(repeating: "ab", count: 32), priority: 10, aps: [
+                    "event": "update", "timestamp": .number(now + 4), "content-state": [:],
+                ])
+                #expect(unknown.status == 400)
+                #expect(try await scene.waitForLog(count: 5).count == 5)
+                let cake = try await adventure("Captain Cake", health: 1.0, "Joins the party", relevance: 30, on: ben)
+
+                #expect(try await browser.waitUntil("""
+                    document.querySelectorAll('#push-log-rows tr.log-row').length === 5
+                    && document.querySelector('li[data-activity-id="\(spouty.activityId)"]')?.dataset.state === 'stale'
+                    && document.querySelector('li[data-activity-id="\(cat.activityId)"]')?.dataset.state === 'ended'
+                    && document.querySelector('li[data-activity-id="\(panda.activityId)"] .health-bar')?.getAttribute('aria-valuenow') === '40'
+                    && document.querySelector('li[data-activity-id="\(cake.activityId)"]') !== null
+                    """), "the page applies the live events")
+                page = try await Self.whatAPersonSees(browser)
+
+                let pandaNow = try #require(Self.activity(panda.activityId, in: page))
+                #expect(pandaNow["health"] == "40")
+                #expect(pandaNow["width"] == "40%")
+                #expect(pandaNow["healthText"] == "40%")
+                #expect(pandaNow["event"] == "Power Panda is knocked down!")
+                #expect(pandaNow["alerts"]?.arrayValue?.first?.stringValue?.contains("Power Panda is knocked down! — Use a potion to heal Power Panda! 🔊 HeroDown.caf") == true)
+                #expect(Self.order(ava.deviceId, in: page) == [panda.activityId, spouty.activityId, spider.activityId], "ordered by relevance")
+                let spoutyNow = try #require(Self.activity(spouty.activityId, in: page))
+                #expect(spoutyNow["badge"]?.stringValue?.lowercased() == "stale")
+                #expect(spoutyNow["event"] == "Spouty lost connection")
+                let catNow = try #require(Self.activity(cat.activityId, in: page))
+                #expect(catNow["badge"]?.stringValue?.lowercased() == "ended")
+                #expect(catNow["final"] == true)
+                #expect(catNow["event"] == "The boss is defeated!")
+                #expect(catNow["health"] == "65")
+                #expect(Self.order(ben.deviceId, in: page) == [cake.activityId, cat.activityId, score.activityId], "a new activity appears, by relevance")
+
+                let log = try #require(page["log"]?.arrayValue)
+                #expect(log.count == 5)
+                let rejected = try #require(log.first, "newest first")
+                #expect(rejected["status"]?.stringValue?.contains("400") == true)
+                #expect(rejected["status"]?.stringValue?.contains("BadDeviceToken") == true)
+                #expect(rejected["token"] == "abab…abab")
+                #expect(rejected["outcome"] == "not delivered")
+                let applied = try #require(log.last)
+                #expect(applied["status"] == "200")
+                #expect(applied["outcome"] == "applied")
+                #expect(applied["headers"]?.stringValue?.contains("liveactivity") == true)
+                #expect(applied["headers"]?.stringValue?.contains("priority 10") == true)
+                #expect(applied["headers"]?.stringValue?.contains(DashboardScene.topic) == true)
+                #expect(applied["token"]?.stringValue == DeviceToken.shorten(panda.pushToken))
+                let failure = try #require(log.first { $0["outcome"] == "decode failure" })
+                #expect(failure["detail"]?.stringValue?.contains("currentHealthLevel") == true)
+                #expect(failure["headers"]?.stringValue?.contains("priority 5") == true)
+
+                let screenshot = try await browser.screenshot()
+                #expect(screenshot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+                if let path = ProcessInfo.processInfo.environment["LIVEPUSH_DASHBOARD_SCREENSHOT"] {
+                    try screenshot.write(to: URL(fileURLWithPath: path))
+                }
+
+                // The banner fades; the alert stays in the activity's history.
+                #expect(try await browser.waitUntil("document.querySelectorAll('.banner').length === 0"), "the banner fades")
+                #expect(try await browser.waitUntil(#"document.querySelector('.alert-entry')?.innerText.includes('Power Panda is knocked down!')"#))
+
+                // The event stream drops: the indicator says so and the page keeps what it showed.
+                // What this test is about, not teardown: the simulator goes away under the page.
+                await scene.simulator.shutdown()
+                #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="reconnecting"]')?.innerText.includes('reconnecting')"#),
+                        "the indicator shows the reconnection")
+                page = try await Self.whatAPersonSees(browser)
+                #expect(page["devices"]?.arrayValue?.count == 2)
+            }
         }
-        let panda = try await adventure("Power Panda", health: 1.0, "Ready for adventure", relevance: 50, on: ava)
-        let spouty = try await adventure("Spouty", health: 0.8, "Exploring the caves", relevance: 100, on: ava)
-        let spider = try await adventure("Red Spider", health: 0.7, "Went home early", relevance: 10, on: ava)
-        _ = try await world.endActivity(activityID: spider.activityId, immediate: true)
-        let cat = try await adventure("Cosmic Cat", health: 0.9, "Facing the boss", relevance: 20, on: ben)
-        let score = try await world.startActivity(deviceID: ben.deviceId, ActivityRequest(
-            attributesType: "GameAttributes", attributes: ["title": "Giants vs Dodgers"],
-            contentState: ["score": "3 : 2", "inning": 7]))
-
-        let browser = try HeadlessChromium.launch(binary: binary)
-        try await browser.open(scene.dashboardURL)
-
-        // What the page shows from the GET routes, once it follows the event stream.
-        #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="live"]') && document.querySelectorAll('article.phone').length === 2"#))
-        var page = try await Self.whatAPersonSees(browser)
-        #expect(page["devices"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Ava's iPhone", "Ben's iPhone"])
-        #expect(Self.activity(panda.activityId, in: page)?["title"] == "Power Panda")
-        #expect(Self.activity(panda.activityId, in: page)?["health"] == "100")
-        #expect(Self.activity(panda.activityId, in: page)?["event"] == "Ready for adventure")
-        #expect(Self.order(ava.deviceId, in: page) == [spouty.activityId, panda.activityId, spider.activityId])
-        #expect(Self.activity(spider.activityId, in: page)?["badge"]?.stringValue?.lowercased() == "dismissed")
-        #expect(Self.activity(spider.activityId, in: page)?["state"] == "dismissed")
-        #expect(Self.activity(score.activityId, in: page)?["title"] == "Giants vs Dodgers")
-        let keyValues = Self.activity(score.activityId, in: page)?["keyValues"]?.stringValue ?? ""
-        #expect(keyValues.contains("inning") && keyValues.contains("7") && keyValues.contains("score") && keyValues.contains("3 : 2"))
-        #expect(Self.activity(score.activityId, in: page)?["health"] == .null)
-        #expect(page["connectionText"]?.stringValue?.hasPrefix("Live") == true)
-
-        // The adventure, pushed through the APNs endpoint while the page is open.
-        let now = Date().timeIntervalSince1970.rounded(.down)
-        let knockedDown = try await scene.push(to: panda.pushToken, priority: 10, aps: [
-            "event": "update", "timestamp": .number(now), "relevance-score": 200,
-            "content-state": ["currentHealthLevel": 0.4, "eventDescription": "Power Panda is knocked down!"],
-            "alert": [
-                "title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]],
-                "body": ["loc-key": "Use a potion to heal %@!", "loc-args": ["Power Panda"]],
-                "sound": "HeroDown.caf",
-            ],
-        ])
-        #expect(knockedDown.status == 200)
-        #expect(try await browser.waitUntil(#"[...document.querySelectorAll('.banner')].some(b => b.innerText.includes('Power Panda is knocked down!') && b.innerText.includes('Use a potion to heal Power Panda!') && b.innerText.includes('HeroDown.caf'))"#),
-                "the alert shows as a banner")
-        #expect(try await browser.evaluate("document.querySelector('.banners').getAttribute('aria-live')") == "polite")
-
-        try await scene.push(to: panda.pushToken, priority: 5, aps: [
-            "event": "update", "timestamp": .number(now + 1),
-            "content-state": ["currentHealthLevel": "low", "eventDescription": "Broken update"],
-        ])
-        try await scene.push(to: spouty.pushToken, priority: 5, aps: [
-            "event": "update", "timestamp": .number(now + 2), "stale-date": .number(now - 60),
-            "content-state": ["currentHealthLevel": 0.8, "eventDescription": "Spouty lost connection"],
-        ])
-        try await scene.push(to: cat.pushToken, priority: 10, aps: [
-            "event": "end", "timestamp": .number(now + 3), "dismissal-date": .number(now + 3600),
-            "content-state": ["currentHealthLevel": 0.65, "eventDescription": "The boss is defeated!"],
-        ])
-        let unknown = try await scene.push(to: String(repeating: "ab", count: 32), priority: 10, aps: [
-            "event": "update", "timestamp": .number(now + 4), "content-state": [:],
-        ])
-        #expect(unknown.status == 400)
-        #expect(try await scene.waitForLog(count: 5).count == 5)
-        let cake = try await adventure("Captain Cake", health: 1.0, "Joins the party", relevance: 30, on: ben)
-
-        #expect(try await browser.waitUntil("""
-            document.querySelectorAll('#push-log-rows tr.log-row').length === 5
-            && document.querySelector('li[data-activity-id="\(spouty.activityId)"]')?.dataset.state === 'stale'
-            && document.querySelector('li[data-activity-id="\(cat.activityId)"]')?.dataset.state === 'ended'
-            && document.querySelector('li[data-activity-id="\(panda.activityId)"] .health-bar')?.getAttribute('aria-valuenow') === '40'
-            && document.querySelector('li[data-activity-id="\(cake.activityId)"]') !== null
-            """), "the page applies the live events")
-        page = try await Self.whatAPersonSees(browser)
-
-        let pandaNow = try #require(Self.activity(panda.activityId, in: page))
-        #expect(pandaNow["health"] == "40")
-        #expect(pandaNow["width"] == "40%")
-        #expect(pandaNow["healthText"] == "40%")
-        #expect(pandaNow["event"] == "Power Panda is knocked down!")
-        #expect(pandaNow["alerts"]?.arrayValue?.first?.stringValue?.contains("Power Panda is knocked down! — Use a potion to heal Power Panda! 🔊 HeroDown.caf") == true)
-        #expect(Self.order(ava.deviceId, in: page) == [panda.activityId, spouty.activityId, spider.activityId], "ordered by relevance")
-        let spoutyNow = try #require(Self.activity(spouty.activityId, in: page))
-        #expect(spoutyNow["badge"]?.stringValue?.lowercased() == "stale")
-        #expect(spoutyNow["event"] == "Spouty lost connection")
-        let catNow = try #require(Self.activity(cat.activityId, in: page))
-        #expect(catNow["badge"]?.stringValue?.lowercased() == "ended")
-        #expect(catNow["final"] == true)
-        #expect(catNow["event"] == "The boss is defeated!")
-        #expect(catNow["health"] == "65")
-        #expect(Self.order(ben.deviceId, in: page) == [cake.activityId, cat.activityId, score.activityId], "a new activity appears, by relevance")
-
-        let log = try #require(page["log"]?.arrayValue)
-        #expect(log.count == 5)
-        let rejected = try #require(log.first, "newest first")
-        #expect(rejected["status"]?.stringValue?.contains("400") == true)
-        #expect(rejected["status"]?.stringValue?.contains("BadDeviceToken") == true)
-        #expect(rejected["token"] == "abab…abab")
-        #expect(rejected["outcome"] == "not delivered")
-        let applied = try #require(log.last)
-        #expect(applied["status"] == "200")
-        #expect(applied["outcome"] == "applied")
-        #expect(applied["headers"]?.stringValue?.contains("liveactivity") == true)
-        #expect(applied["headers"]?.stringValue?.contains("priority 10") == true)
-        #expect(applied["headers"]?.stringValue?.contains(DashboardScene.topic) == true)
-        #expect(applied["token"]?.stringValue == DeviceToken.shorten(panda.pushToken))
-        let failure = try #require(log.first { $0["outcome"] == "decode failure" })
-        #expect(failure["detail"]?.stringValue?.contains("currentHealthLevel") == true)
-        #expect(failure["headers"]?.stringValue?.contains("priority 5") == true)
-
-        let screenshot = try await browser.screenshot()
-        #expect(screenshot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
-        if let path = ProcessInfo.processInfo.environment["LIVEPUSH_DASHBOARD_SCREENSHOT"] {
-            try screenshot.write(to: URL(fileURLWithPath: path))
-        }
-
-        // The banner fades; the alert stays in the activity's history.
-        #expect(try await browser.waitUntil("document.querySelectorAll('.banner').length === 0"), "the banner fades")
-        #expect(try await browser.waitUntil(#"document.querySelector('.alert-entry')?.innerText.includes('Power Panda is knocked down!')"#))
-
-        // The event stream drops: the indicator says so and the page keeps what it showed.
-        await scene.stop()
-        #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="reconnecting"]')?.innerText.includes('reconnecting')"#),
-                "the indicator shows the reconnection")
-        page = try await Self.whatAPersonSees(browser)
-        #expect(page["devices"]?.arrayValue?.count == 2)
-        await browser.close()
     }
 
     /// The page as a person reads it (innerText of what is shown), as JSON.

@@ -1,4 +1,5 @@
 import Foundation
+import LivePushTesting
 import LiveActivity
 import Testing
 @testable import APNsSimulator
@@ -12,71 +13,72 @@ import Testing
                    "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
     func dumpDomAndScreenshotAfterARun() async throws {
         let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
-        let scene = try await DashboardScene.start()
-        let world = scene.world
-        let device = try await world.addDevice(DeviceRegistration(name: "Zoe's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
-        func adventure(_ hero: String, relevance: Double) async throws -> ActivityCreated {
-            try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
-                attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
-                contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: relevance))
+        try await withDashboardScene { scene in
+            let world = scene.world
+            let device = try await world.addDevice(DeviceRegistration(name: "Zoe's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
+            func adventure(_ hero: String, relevance: Double) async throws -> ActivityCreated {
+                try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                    attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
+                    contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: relevance))
+            }
+            let panda = try await adventure("Power Panda", relevance: 10)
+            let spouty = try await adventure("Spouty", relevance: 5)
+            let now = Date().timeIntervalSince1970.rounded(.down)
+            try await scene.push(to: panda.pushToken, priority: 10, aps: [
+                "event": "update", "timestamp": .number(now),
+                "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda is knocked down!"],
+                "alert": ["title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]], "sound": "HeroDown.caf"],
+            ])
+            try await scene.push(to: panda.pushToken, priority: 5, aps: [
+                "event": "update", "timestamp": .number(now + 1), "stale-date": .number(now - 10),
+                "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda lost connection"],
+            ])
+            try await scene.push(to: spouty.pushToken, priority: 10, aps: [
+                "event": "end", "timestamp": .number(now + 2), "dismissal-date": .number(now + 600),
+                "content-state": ["currentHealthLevel": 0.5, "eventDescription": "Adventure over"],
+            ])
+            try await scene.push(to: spouty.pushToken, priority: 5, aps: [
+                "event": "update", "timestamp": .number(now + 3), "content-state": ["currentHealthLevel": 0.1, "eventDescription": "Too late"],
+            ])
+            #expect(try await scene.waitForLog(count: 4).count == 4)
+
+            try await withTemporaryDirectory(prefix: "livepush-cli") { folder in
+                let screenshotPath = folder.appendingPathComponent("dashboard.png").path
+                let common = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--hide-scrollbars"]
+                let dump = try CommandLineChromium(binary, common + ["--user-data-dir=\(folder.path)/dump", "--dump-dom", scene.dashboardURL])
+                let shot = try CommandLineChromium(binary, common + [
+                    "--user-data-dir=\(folder.path)/shot", "--window-size=1280,1000", "--screenshot=\(screenshotPath)", scene.dashboardURL,
+                ])
+
+                // Both pages have rendered the GET routes once they subscribe to the event stream.
+                var subscribed = false
+                for _ in 0..<1200 where !subscribed {
+                    subscribed = world.events.subscriberCount >= 2
+                    if !subscribed { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(subscribed, "both pages follow the event stream")
+                // The pages' event streams end with the simulator, and with them the command-line runs.
+                await scene.simulator.shutdown()
+
+                let html = try await dump.finish()
+                _ = try await shot.finish()
+                #expect(html.contains("Zoe's iPhone"))
+                #expect(html.contains(">Power Panda</h4>"))
+                #expect(html.contains(#"aria-valuenow="25""#))
+                #expect(html.contains("width: 25%"))
+                #expect(html.contains("Power Panda lost connection"))
+                #expect(html.contains(#"class="badge badge-stale">stale<"#))
+                #expect(html.contains(#"class="badge badge-ended">ended<"#))
+                #expect(html.contains("Adventure over"))
+                #expect(html.contains(#"<span class="alert-text">Power Panda is knocked down!</span>"#))
+                #expect(html.contains("🔊 HeroDown.caf"))
+                #expect(html.contains("ignored (after end)"))
+                #expect(html.contains("the activity ended at"), "the ignored push's reason is shown")
+                #expect(html.contains(#"data-state="reconnecting""#), "the indicator shows the dropped stream")
+                let png = try Data(contentsOf: URL(fileURLWithPath: screenshotPath))
+                #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a PNG of the page")
+            }
         }
-        let panda = try await adventure("Power Panda", relevance: 10)
-        let spouty = try await adventure("Spouty", relevance: 5)
-        let now = Date().timeIntervalSince1970.rounded(.down)
-        try await scene.push(to: panda.pushToken, priority: 10, aps: [
-            "event": "update", "timestamp": .number(now),
-            "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda is knocked down!"],
-            "alert": ["title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]], "sound": "HeroDown.caf"],
-        ])
-        try await scene.push(to: panda.pushToken, priority: 5, aps: [
-            "event": "update", "timestamp": .number(now + 1), "stale-date": .number(now - 10),
-            "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda lost connection"],
-        ])
-        try await scene.push(to: spouty.pushToken, priority: 10, aps: [
-            "event": "end", "timestamp": .number(now + 2), "dismissal-date": .number(now + 600),
-            "content-state": ["currentHealthLevel": 0.5, "eventDescription": "Adventure over"],
-        ])
-        try await scene.push(to: spouty.pushToken, priority: 5, aps: [
-            "event": "update", "timestamp": .number(now + 3), "content-state": ["currentHealthLevel": 0.1, "eventDescription": "Too late"],
-        ])
-        #expect(try await scene.waitForLog(count: 4).count == 4)
-
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let screenshotPath = folder.appendingPathComponent("dashboard.png").path
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--hide-scrollbars"]
-        let dump = try CommandLineChromium(binary, common + ["--user-data-dir=\(folder.path)/dump", "--dump-dom", scene.dashboardURL])
-        let shot = try CommandLineChromium(binary, common + [
-            "--user-data-dir=\(folder.path)/shot", "--window-size=1280,1000", "--screenshot=\(screenshotPath)", scene.dashboardURL,
-        ])
-
-        // Both pages have rendered the GET routes once they subscribe to the event stream.
-        var subscribed = false
-        for _ in 0..<1200 where !subscribed {
-            subscribed = world.events.subscriberCount >= 2
-            if !subscribed { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(subscribed, "both pages follow the event stream")
-        await scene.stop()
-
-        let html = try await dump.finish()
-        _ = try await shot.finish()
-        #expect(html.contains("Zoe's iPhone"))
-        #expect(html.contains(">Power Panda</h4>"))
-        #expect(html.contains(#"aria-valuenow="25""#))
-        #expect(html.contains("width: 25%"))
-        #expect(html.contains("Power Panda lost connection"))
-        #expect(html.contains(#"class="badge badge-stale">stale<"#))
-        #expect(html.contains(#"class="badge badge-ended">ended<"#))
-        #expect(html.contains("Adventure over"))
-        #expect(html.contains(#"<span class="alert-text">Power Panda is knocked down!</span>"#))
-        #expect(html.contains("🔊 HeroDown.caf"))
-        #expect(html.contains("ignored (after end)"))
-        #expect(html.contains("the activity ended at"), "the ignored push's reason is shown")
-        #expect(html.contains(#"data-state="reconnecting""#), "the indicator shows the dropped stream")
-        let png = try Data(contentsOf: URL(fileURLWithPath: screenshotPath))
-        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a PNG of the page")
     }
 }
 

@@ -3,45 +3,40 @@ import APNsCore
 import Crypto
 import Foundation
 import LiveActivity
+import LivePushTesting
 import Logging
 @testable import APNsSimulator
 
+/// Runs `body` with a whole simulator (LivePushTesting's, for the app ``DashboardScene/bundleID``) and an
+/// HTTP/2 connection that sends pushes to it as a provider does; closes and stops both afterwards, whatever
+/// `body` does.
+@discardableResult
+func withDashboardScene<Result>(
+    isolation: isolated (any Actor)? = #isolation, _ body: (DashboardScene) async throws -> Result
+) async throws -> Result {
+    let options = SimulatorOptions(bundleID: DashboardScene.bundleID, attributesTypes: []) { $0.shutdownGracePeriod = 1 }
+    return try await withSimulator(options) { apns in
+        let connect = { try await RawHTTP2Client.connect(port: apns.simulator.apnsPort ?? 0, caPEM: apns.simulator.certificates.caCertificatePEM) }
+        return try await withRawHTTP2Client(connect) { client in
+            let jwt = ProviderToken.sign(key: apns.signingKey, keyID: apns.keyID, teamID: apns.teamID, issuedAt: Date()).jwt
+            return try await body(DashboardScene(simulator: apns.simulator, client: client, jwt: jwt))
+        }
+    }
+}
+
 /// A whole simulator (APNs endpoint + control port with the dashboard) on ephemeral loopback ports, a
-/// trusted provider key, and an HTTP/2 connection that sends pushes as a provider does.
+/// trusted provider key, and an HTTP/2 connection that sends pushes as a provider does
+/// (``withDashboardScene(isolation:_:)``).
 struct DashboardScene {
     static let bundleID = "com.example.emojirangers"
     static let topic = "com.example.emojirangers.push-type.liveactivity"
-    static let teamID = "TEAM000042"
-    static let keyID = "KEY0000042"
 
     let simulator: Simulator
     let client: RawHTTP2Client
     let jwt: String
-    let directory: URL
 
     var world: DeviceWorld { simulator.world }
     var dashboardURL: String { "http://127.0.0.1:\(simulator.controlPort ?? 0)/dashboard" }
-
-    static func start() async throws -> DashboardScene {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-dashboard-\(UUID().uuidString)")
-        var configuration = SimulatorConfiguration()
-        configuration.endpoint.host = "127.0.0.1"
-        configuration.endpoint.port = 0
-        configuration.controlHost = "127.0.0.1"
-        configuration.controlPort = 0
-        configuration.dataDirectory = directory.path
-        configuration.shutdownGracePeriod = 1
-        var logger = Logger(label: "test.dashboard")
-        logger.logLevel = .critical
-        let simulator = try Simulator(configuration: configuration, logger: logger)
-        let signingKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
-        simulator.keys.register(keyID: keyID, teamID: teamID, publicKey: signingKey.privateKey.publicKey)
-        try await simulator.start()
-        let client = try await RawHTTP2Client.connect(
-            port: simulator.apnsPort ?? 0, caPEM: simulator.certificates.caCertificatePEM)
-        let jwt = ProviderToken.sign(key: signingKey, keyID: keyID, teamID: teamID, issuedAt: Date()).jwt
-        return DashboardScene(simulator: simulator, client: client, jwt: jwt, directory: directory)
-    }
 
     /// Sends a Live Activity push over HTTP/2 to the simulator's APNs endpoint.
     @discardableResult
@@ -63,11 +58,5 @@ struct DashboardScene {
             try await Task.sleep(for: .milliseconds(50))
         }
         return log
-    }
-
-    func stop() async {
-        await client.close()
-        await simulator.shutdown()
-        try? FileManager.default.removeItem(at: directory)
     }
 }

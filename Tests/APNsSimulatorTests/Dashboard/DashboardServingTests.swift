@@ -7,14 +7,14 @@ import FoundationNetworking
 /// The dashboard's page and assets over a real control-port socket.
 @Suite struct DashboardServingTests {
     @Test func rootRedirectsToTheDashboard() async throws {
-        let harness = try await ControlHarness.start()
-        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-        let (_, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(harness.port)/")!)
-        let http = try #require(response as? HTTPURLResponse)
-        #expect(http.statusCode == 302)
-        #expect(http.value(forHTTPHeaderField: "Location") == "/dashboard")
-        session.invalidateAndCancel()
-        await harness.stop()
+        try await withControl { harness in
+            let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+            let (_, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(harness.port)/")!)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.statusCode == 302)
+            #expect(http.value(forHTTPHeaderField: "Location") == "/dashboard")
+            session.invalidateAndCancel()
+        }
     }
 
     /// Each file of the dashboard: its path, content type, and a line that shows it is the right file.
@@ -31,42 +31,42 @@ import FoundationNetworking
     ]
 
     @Test func pageAndAssetsHaveTheirContentTypes() async throws {
-        let harness = try await ControlHarness.start()
-        for file in Self.files {
-            let answer = try await harness.request("GET", file.path)
-            #expect(answer.status == 200, "\(file.path)")
-            #expect(answer.contentType == file.contentType, "\(file.path)")
-            #expect(answer.text.contains(file.excerpt), "\(file.path)")
+        try await withControl { harness in
+            for file in Self.files {
+                let answer = try await harness.request("GET", file.path)
+                #expect(answer.status == 200, "\(file.path)")
+                #expect(answer.contentType == file.contentType, "\(file.path)")
+                #expect(answer.text.contains(file.excerpt), "\(file.path)")
+            }
         }
-        await harness.stop()
     }
 
     @Test func pageReferencesOnlyServedAssets() async throws {
-        let harness = try await ControlHarness.start()
-        let page = try await harness.request("GET", "/dashboard")
-        var references: [String] = []
-        for source in [page.text] + (try await scripts(harness)) {
-            let pattern = try Regex(#"["'](?:/dashboard/|\./)([a-z\-]+\.(?:js|css|svg))["']"#)
-            references += source.matches(of: pattern).map { String($0.output[1].substring ?? "") }
+        try await withControl { harness in
+            let page = try await harness.request("GET", "/dashboard")
+            var references: [String] = []
+            for source in [page.text] + (try await scripts(harness)) {
+                let pattern = try Regex(#"["'](?:/dashboard/|\./)([a-z\-]+\.(?:js|css|svg))["']"#)
+                references += source.matches(of: pattern).map { String($0.output[1].substring ?? "") }
+            }
+            #expect(Set(references).isSuperset(of: ["app.js", "dashboard.css", "icon.svg", "dom.js", "devices.js", "push-log.js", "stream.js"]))
+            for name in Set(references) {
+                let answer = try await harness.request("GET", "/dashboard/\(name)")
+                #expect(answer.status == 200, "\(name) is referenced but not served")
+            }
+            #expect(!page.text.contains("http://") && !page.text.contains("https://"), "the page must not load anything from outside")
         }
-        #expect(Set(references).isSuperset(of: ["app.js", "dashboard.css", "icon.svg", "dom.js", "devices.js", "push-log.js", "stream.js"]))
-        for name in Set(references) {
-            let answer = try await harness.request("GET", "/dashboard/\(name)")
-            #expect(answer.status == 200, "\(name) is referenced but not served")
-        }
-        #expect(!page.text.contains("http://") && !page.text.contains("https://"), "the page must not load anything from outside")
-        await harness.stop()
     }
 
     @Test func unknownFileIsA404NamingTheServedFiles() async throws {
-        let harness = try await ControlHarness.start()
-        for path in ["/dashboard/secret.txt", "/dashboard/..%2FPackage.swift"] {
-            let answer = try await harness.request("GET", path)
-            #expect(answer.status == 404)
-            #expect(answer.json?["error"]?["field"] == "file")
-            #expect(answer.json?["error"]?["message"]?.stringValue?.contains("app.js") == true)
+        try await withControl { harness in
+            for path in ["/dashboard/secret.txt", "/dashboard/..%2FPackage.swift"] {
+                let answer = try await harness.request("GET", path)
+                #expect(answer.status == 404)
+                #expect(answer.json?["error"]?["field"] == "file")
+                #expect(answer.json?["error"]?["message"]?.stringValue?.contains("app.js") == true)
+            }
         }
-        await harness.stop()
     }
 
     private func scripts(_ harness: ControlHarness) async throws -> [String] {

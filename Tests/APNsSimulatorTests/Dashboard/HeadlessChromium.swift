@@ -1,4 +1,5 @@
 import Foundation
+import LivePushTesting
 import LiveActivity
 
 /// Chromium in headless mode, driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
@@ -57,8 +58,24 @@ final class HeadlessChromium: @unchecked Sendable {
         self.profile = profile
     }
 
+    /// Runs `body` with a browser (a fresh profile, a window of the given size), and closes it afterwards,
+    /// whatever `body` does.
+    @discardableResult
+    static func with<Result>(
+        binary: String, width: Int = 1440, height: Int = 1000, isolation: isolated (any Actor)? = #isolation,
+        _ body: (HeadlessChromium) async throws -> Result
+    ) async throws -> Result {
+        try await withScopedResource {
+            try launch(binary: binary, width: width, height: height)
+        } stop: { browser in
+            await browser.close()
+        } _: { browser in
+            try await body(browser)
+        }
+    }
+
     /// Starts the browser with a fresh profile and a window of the given size.
-    static func launch(binary: String, width: Int = 1440, height: Int = 1000) throws -> HeadlessChromium {
+    private static func launch(binary: String, width: Int = 1440, height: Int = 1000) throws -> HeadlessChromium {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-chromium-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let arguments = [
@@ -132,7 +149,7 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Closes the browser and waits for it to exit.
-    func close() async {
+    private func close() async {
         _ = try? await send("Browser.close", toPage: false)
         var checks = 0
         while process.isRunning, checks < 100 {

@@ -1,9 +1,25 @@
 import Foundation
+import LivePushTesting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Runs `body` with a ``LoopbackHTTPReceiver`` answering `status`, and stops it afterwards, whatever `body`
+/// does: a port read inside and used after the scope refuses connections.
+@discardableResult
+func withLoopbackHTTPReceiver<Result>(
+    status: Int = 204, isolation: isolated (any Actor)? = #isolation, _ body: (LoopbackHTTPReceiver) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        try LoopbackHTTPReceiver(status: status)
+    } stop: { receiver in
+        receiver.stop()
+    } _: { receiver in
+        try await body(receiver)
+    }
+}
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 (ephemeral port) that records each request body and answers
 /// with a fixed status. It runs on its own thread with blocking sockets, away from Swift concurrency.
@@ -21,7 +37,7 @@ final class LoopbackHTTPReceiver: @unchecked Sendable {
     private let status: Int
     private let finished = DispatchSemaphore(value: 0)
 
-    init(status: Int = 204) throws {
+    fileprivate init(status: Int = 204) throws {
         self.status = status
         (requests, continuation) = AsyncStream.makeStream(of: Received.self)
         #if canImport(Glibc)
@@ -59,7 +75,7 @@ final class LoopbackHTTPReceiver: @unchecked Sendable {
 
     /// Stops accepting and waits (briefly) until the serving thread has closed the socket, so the port
     /// refuses connections when this returns.
-    func stop() {
+    fileprivate func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         _ = finished.wait(timeout: .now() + 5)
         continuation.finish()

@@ -1,45 +1,45 @@
 import APNsCore
 import APNsSimulator
 import Foundation
+import LivePushTesting
 import LiveActivity
 import Testing
 
 @Suite struct TokenWebhookTests {
     @Test func newTokensArePostedToTheDevicesWebhook() async throws {
-        let receiver = try LoopbackHTTPReceiver()
-        defer { receiver.stop() }
-        let world = DeviceWorld(logger: ControlHarness.quietLogger)
-        let device = try await world.addDevice(DeviceRegistration(
-            name: "Hooked", bundleId: "com.example.hook", environment: "production",
-            webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
-        var requests = receiver.requests.makeAsyncIterator()
-        let first = try #require(await requests.next())
-        #expect(first.requestLine == "POST /tokens HTTP/1.1")
-        #expect(first.headers["content-type"] == "application/json")
-        let startBody = try JSONValue.parse(first.body)
-        #expect(startBody["kind"] == "pushToStartToken")
-        #expect(startBody["token"]?.stringValue == device.pushToStartToken)
-        #expect(startBody["bundleId"] == "com.example.hook")
-        #expect(startBody["activityId"] == .null)
+        try await withLoopbackHTTPReceiver { receiver in
+            let world = DeviceWorld(logger: ControlHarness.quietLogger)
+            let device = try await world.addDevice(DeviceRegistration(
+                name: "Hooked", bundleId: "com.example.hook", environment: "production",
+                webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
+            var requests = receiver.requests.makeAsyncIterator()
+            let first = try #require(await requests.next())
+            #expect(first.requestLine == "POST /tokens HTTP/1.1")
+            #expect(first.headers["content-type"] == "application/json")
+            let startBody = try JSONValue.parse(first.body)
+            #expect(startBody["kind"] == "pushToStartToken")
+            #expect(startBody["token"]?.stringValue == device.pushToStartToken)
+            #expect(startBody["bundleId"] == "com.example.hook")
+            #expect(startBody["activityId"] == .null)
 
-        let activity = try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
-            attributesType: "HookAttributes", attributes: [:], contentState: ["score": 1]))
-        let second = try #require(await requests.next())
-        let tokenBody = try JSONValue.parse(second.body)
-        #expect(tokenBody["kind"] == "pushToken")
-        #expect(tokenBody["activityId"]?.stringValue == activity.activityId)
-        #expect(tokenBody["token"]?.stringValue == activity.pushToken)
-        #expect(tokenBody["attributesType"] == "HookAttributes")
+            let activity = try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                attributesType: "HookAttributes", attributes: [:], contentState: ["score": 1]))
+            let second = try #require(await requests.next())
+            let tokenBody = try JSONValue.parse(second.body)
+            #expect(tokenBody["kind"] == "pushToken")
+            #expect(tokenBody["activityId"]?.stringValue == activity.activityId)
+            #expect(tokenBody["token"]?.stringValue == activity.pushToken)
+            #expect(tokenBody["attributesType"] == "HookAttributes")
 
-        let rotated = try await world.rotateActivityToken(activityID: activity.activityId)
-        let third = try #require(await requests.next())
-        #expect(try JSONValue.parse(third.body)["token"]?.stringValue == rotated)
+            let rotated = try await world.rotateActivityToken(activityID: activity.activityId)
+            let third = try #require(await requests.next())
+            #expect(try JSONValue.parse(third.body)["token"]?.stringValue == rotated)
+        }
     }
 
     @Test func unreachableWebhookIsRecordedAsAFailureWithoutHarm() async throws {
-        let receiver = try LoopbackHTTPReceiver()
-        let closedPort = receiver.port
-        receiver.stop()
+        // A port nothing listens on any more: a receiver's, once it stopped.
+        let closedPort = try await withLoopbackHTTPReceiver { receiver in receiver.port }
         let world = DeviceWorld(logger: ControlHarness.quietLogger)
         let events = world.events.subscribe()
         let device = try await world.addDevice(DeviceRegistration(
@@ -57,18 +57,18 @@ import Testing
     }
 
     @Test func webhookAnsweringAnErrorStatusIsRecorded() async throws {
-        let receiver = try LoopbackHTTPReceiver(status: 500)
-        defer { receiver.stop() }
-        let world = DeviceWorld(logger: ControlHarness.quietLogger)
-        let events = world.events.subscribe()
-        _ = try await world.addDevice(DeviceRegistration(
-            name: "Grumpy", bundleId: "com.example.hook", environment: "sandbox",
-            webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
-        var iterator = events.makeAsyncIterator()
-        var failure: SimulatorEvent?
-        while let event = await iterator.next() {
-            if event.kind == .webhookFailed { failure = event; break }
+        try await withLoopbackHTTPReceiver(status: 500) { receiver in
+            let world = DeviceWorld(logger: ControlHarness.quietLogger)
+            let events = world.events.subscribe()
+            _ = try await world.addDevice(DeviceRegistration(
+                name: "Grumpy", bundleId: "com.example.hook", environment: "sandbox",
+                webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
+            var iterator = events.makeAsyncIterator()
+            var failure: SimulatorEvent?
+            while let event = await iterator.next() {
+                if event.kind == .webhookFailed { failure = event; break }
+            }
+            #expect(failure?.data["status"] == 500)
         }
-        #expect(failure?.data["status"] == 500)
     }
 }

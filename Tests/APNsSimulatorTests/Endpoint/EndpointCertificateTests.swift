@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import LivePushTesting
 import NIOSSL
 import Testing
 @testable import APNsSimulator
@@ -20,98 +21,99 @@ import Testing
     }
 
     @Test func alertOverACertificateIsAccepted() async throws {
-        let harness = try await EndpointHarness.start()
-        let client = try await harness.connect(certificate: try harness.certificate())
-        #expect(try await client.send(alert(harness), body: Self.alertPayload).status == 200)
-        // The topic defaults to the certificate's bundle id.
-        #expect(try await client.send(alert(harness, topic: nil), body: Self.alertPayload).status == 200)
-        // The authorization header is ignored on a certificate connection.
-        let ignored = alert(harness, extra: [("authorization", "bearer not.a.jwt")])
-        #expect(try await client.send(ignored, body: Self.alertPayload).status == 200)
-        await client.close()
-        let pushes = await harness.world.pushes(limit: 10)
-        #expect(pushes.filter { $0.status == 200 }.count == 3)
-        await harness.stop()
+        try await withEndpoint { harness async throws in
+            try await harness.withConnection(certificate: try harness.certificate()) { client async throws in
+                #expect(try await client.send(alert(harness), body: Self.alertPayload).status == 200)
+                // The topic defaults to the certificate's bundle id.
+                #expect(try await client.send(alert(harness, topic: nil), body: Self.alertPayload).status == 200)
+                // The authorization header is ignored on a certificate connection.
+                let ignored = alert(harness, extra: [("authorization", "bearer not.a.jwt")])
+                #expect(try await client.send(ignored, body: Self.alertPayload).status == 200)
+            }
+            let pushes = await harness.world.pushes(limit: 10)
+            #expect(pushes.filter { $0.status == 200 }.count == 3)
+        }
     }
 
     @Test func liveActivityOverACertificateIsTopicDisallowed() async throws {
-        let harness = try await EndpointHarness.start()
-        let client = try await harness.connect(certificate: try harness.certificate())
-        let liveActivity = harness.request(replacing: ["authorization": nil])
-        let answer = try await client.send(liveActivity, body: EndpointHarness.payload)
-        #expect(answer.status == 400)
-        #expect(answer.reason == "TopicDisallowed")
-        // An alert push to the Live Activity topic is refused the same way.
-        let toLiveActivityTopic = alert(harness, topic: EndpointHarness.topic)
-        #expect(try await client.send(toLiveActivityTopic, body: Self.alertPayload).reason == "TopicDisallowed")
-        await client.close()
-        await harness.stop()
+        try await withEndpoint { harness in
+            try await harness.withConnection(certificate: try harness.certificate()) { client in
+                let liveActivity = harness.request(replacing: ["authorization": nil])
+                let answer = try await client.send(liveActivity, body: EndpointHarness.payload)
+                #expect(answer.status == 400)
+                #expect(answer.reason == "TopicDisallowed")
+                // An alert push to the Live Activity topic is refused the same way.
+                let toLiveActivityTopic = alert(harness, topic: EndpointHarness.topic)
+                #expect(try await client.send(toLiveActivityTopic, body: Self.alertPayload).reason == "TopicDisallowed")
+            }
+        }
     }
 
     @Test func liveActivityOverACertificateIsASetting() async throws {
-        let harness = try await EndpointHarness.start { $0.liveActivityOverCertificateReason = nil }
-        let client = try await harness.connect(certificate: try harness.certificate())
-        let liveActivity = harness.request(replacing: ["authorization": nil])
-        #expect(try await client.send(liveActivity, body: EndpointHarness.payload).status == 200)
-        let otherApp = harness.request(replacing: ["authorization": nil, "apns-topic": "com.example.other.push-type.liveactivity"])
-        #expect(try await client.send(otherApp, body: EndpointHarness.payload).reason == "TopicDisallowed")
-        await client.close()
-        await harness.stop()
+        try await withEndpoint(configure: { $0.liveActivityOverCertificateReason = nil }) { harness async throws in
+            try await harness.withConnection(certificate: try harness.certificate()) { client async throws in
+                let liveActivity = harness.request(replacing: ["authorization": nil])
+                #expect(try await client.send(liveActivity, body: EndpointHarness.payload).status == 200)
+                let otherApp = harness.request(replacing: ["authorization": nil, "apns-topic": "com.example.other.push-type.liveactivity"])
+                #expect(try await client.send(otherApp, body: EndpointHarness.payload).reason == "TopicDisallowed")
+            }
+        }
     }
 
     @Test func anotherAppsTopicIsTopicDisallowed() async throws {
-        let harness = try await EndpointHarness.start()
-        let client = try await harness.connect(certificate: try harness.certificate())
-        let answer = try await client.send(alert(harness, topic: "com.example.other"), body: Self.alertPayload)
-        #expect(answer.status == 400)
-        #expect(answer.reason == "TopicDisallowed")
-        // Syntax still comes first: a malformed topic is BadTopic.
-        #expect(try await client.send(alert(harness, topic: "com.example scores"), body: Self.alertPayload).reason == "BadTopic")
-        await client.close()
-        await harness.stop()
+        try await withEndpoint { harness in
+            try await harness.withConnection(certificate: try harness.certificate()) { client in
+                let answer = try await client.send(alert(harness, topic: "com.example.other"), body: Self.alertPayload)
+                #expect(answer.status == 400)
+                #expect(answer.reason == "TopicDisallowed")
+                // Syntax still comes first: a malformed topic is BadTopic.
+                #expect(try await client.send(alert(harness, topic: "com.example scores"), body: Self.alertPayload).reason == "BadTopic")
+            }
+        }
     }
 
     @Test func theOtherEnvironmentIsBadCertificateEnvironment() async throws {
-        let harness = try await EndpointHarness.start()
-        let production = try await harness.connect(certificate: try harness.certificate(environment: .production))
-        let answer = try await production.send(alert(harness), body: Self.alertPayload)
-        #expect(answer.status == 403)
-        #expect(answer.reason == "BadCertificateEnvironment")
-        // The same certificate is fine where :authority names the production host.
-        #expect(try await production.send(alert(harness, authority: "api.push.apple.com"), body: Self.alertPayload).status == 200)
-        await production.close()
-        let sandbox = try await harness.connect(certificate: try harness.certificate())
-        #expect(try await sandbox.send(alert(harness, authority: "api.push.apple.com"), body: Self.alertPayload).reason == "BadCertificateEnvironment")
-        await sandbox.close()
-        await harness.stop()
+        try await withEndpoint { harness in
+            try await harness.withConnection(certificate: try harness.certificate(environment: .production)) { production in
+                let answer = try await production.send(alert(harness), body: Self.alertPayload)
+                #expect(answer.status == 403)
+                #expect(answer.reason == "BadCertificateEnvironment")
+                // The same certificate is fine where :authority names the production host.
+                #expect(try await production.send(alert(harness, authority: "api.push.apple.com"), body: Self.alertPayload).status == 200)
+            }
+            try await harness.withConnection(certificate: try harness.certificate()) { sandbox async throws in
+                #expect(try await sandbox.send(alert(harness, authority: "api.push.apple.com"), body: Self.alertPayload).reason == "BadCertificateEnvironment")
+            }
+        }
     }
 
     @Test func aCertificateFromAnotherCAIsRefusedInTheHandshake() async throws {
-        let harness = try await EndpointHarness.start()
-        let otherDirectory = NSTemporaryDirectory() + "livepush-other-ca-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: otherDirectory) }
-        let foreign = try ProviderCertificate.issue(
-            bundleID: EndpointHarness.bundleID, environment: .sandbox, directory: otherDirectory
-        )
-        await #expect(throws: (any Error).self) {
-            let client = try await harness.connect(certificate: foreign)
-            // TLS 1.3 can finish the client's side of the handshake before the server's alert arrives.
-            _ = try await client.send(alert(harness), body: Self.alertPayload, timeout: .seconds(5))
-            await client.close()
+        try await withEndpoint { harness in
+            try await withTemporaryDirectory(prefix: "livepush-other-ca") { folder in
+                let otherDirectory = folder.appendingPathComponent("ca").path
+                let foreign = try ProviderCertificate.issue(
+                    bundleID: EndpointHarness.bundleID, environment: .sandbox, directory: otherDirectory
+                )
+                await #expect(throws: (any Error).self) {
+                    try await harness.withConnection(certificate: foreign) { client in
+                        // TLS 1.3 can finish the client's side of the handshake before the server's alert arrives.
+                        _ = try await client.send(alert(harness), body: Self.alertPayload, timeout: .seconds(5))
+                    }
+                }
+            }
         }
-        await harness.stop()
     }
 
     @Test func withoutACertificateTheConnectionStillNeedsAProviderToken() async throws {
-        let harness = try await EndpointHarness.start()
-        let client = try await harness.connect()
-        let answer = try await client.send(alert(harness), body: Self.alertPayload)
-        #expect(answer.status == 403)
-        #expect(answer.reason == "MissingProviderToken")
-        let signed = harness.request(replacing: ["apns-push-type": "alert", "apns-topic": EndpointHarness.bundleID])
-        #expect(try await client.send(signed, body: Self.alertPayload).status == 200)
-        await client.close()
-        await harness.stop()
+        try await withEndpoint { harness in
+            try await harness.withConnection { client in
+                let answer = try await client.send(alert(harness), body: Self.alertPayload)
+                #expect(answer.status == 403)
+                #expect(answer.reason == "MissingProviderToken")
+                let signed = harness.request(replacing: ["apns-push-type": "alert", "apns-topic": EndpointHarness.bundleID])
+                #expect(try await client.send(signed, body: Self.alertPayload).status == 200)
+            }
+        }
     }
 
     @Test func aCertificateOfTheCAThatIsNotAPushCertificateIsBadCertificate() throws {

@@ -6,46 +6,46 @@ import Testing
 /// The devices' token verdicts as the endpoint answers them (the rules themselves are tested with the devices).
 @Suite struct EndpointDeviceVerdictTests {
     @Test func unregisteredCarriesTimestamp() async throws {
-        let harness = try await EndpointHarness.start(acceptUnknownTokens: false)
-        let created = try await harness.world.addDevice(
-            DeviceRegistration(name: "iPhone", bundleId: EndpointHarness.bundleID, environment: "sandbox")
-        )
-        let client = try await harness.connect()
-        let live = try await client.send(harness.request(token: created.pushToStartToken), body: EndpointHarness.payload)
-        #expect(live.status == 200)
-        _ = try await harness.world.rotatePushToStartToken(deviceID: created.deviceId)
-        let gone = try await client.send(harness.request(token: created.pushToStartToken), body: EndpointHarness.payload)
-        #expect(gone.status == 410)
-        #expect(gone.reason == "Unregistered")
-        #expect(gone["content-type"] == "application/json")
-        let timestamp = try #require(gone.json?["timestamp"] as? Int)
-        #expect(abs(Double(timestamp) / 1000 - harness.clock.now().timeIntervalSince1970) < 5)
-        await client.close()
-        await harness.stop()
+        try await withEndpoint(acceptUnknownTokens: false) { harness in
+            let created = try await harness.world.addDevice(
+                DeviceRegistration(name: "iPhone", bundleId: EndpointHarness.bundleID, environment: "sandbox")
+            )
+            try await harness.withConnection { client in
+                let live = try await client.send(harness.request(token: created.pushToStartToken), body: EndpointHarness.payload)
+                #expect(live.status == 200)
+                _ = try await harness.world.rotatePushToStartToken(deviceID: created.deviceId)
+                let gone = try await client.send(harness.request(token: created.pushToStartToken), body: EndpointHarness.payload)
+                #expect(gone.status == 410)
+                #expect(gone.reason == "Unregistered")
+                #expect(gone["content-type"] == "application/json")
+                let timestamp = try #require(gone.json?["timestamp"] as? Int)
+                #expect(abs(Double(timestamp) / 1000 - harness.clock.now().timeIntervalSince1970) < 5)
+            }
+        }
     }
 
     @Test func tokenForAnotherTopicOrEnvironment() async throws {
-        let harness = try await EndpointHarness.start(acceptUnknownTokens: false)
-        let sandbox = try await harness.world.addDevice(
-            DeviceRegistration(name: "iPhone", bundleId: "com.example.other", environment: "sandbox")
-        )
-        let production = try await harness.world.addDevice(
-            DeviceRegistration(name: "iPhone", bundleId: EndpointHarness.bundleID, environment: "production")
-        )
-        let client = try await harness.connect()
-        let otherApp = try await client.send(harness.request(token: sandbox.pushToStartToken), body: EndpointHarness.payload)
-        #expect(otherApp.status == 400)
-        #expect(otherApp.reason == "DeviceTokenNotForTopic")
-        let otherEnvironment = try await client.send(harness.request(token: production.pushToStartToken), body: EndpointHarness.payload)
-        #expect(otherEnvironment.status == 400)
-        #expect(otherEnvironment.reason == "BadDeviceToken")
-        await client.close()
-        // The production token works on the production host.
-        let second = try await harness.connect()
-        let right = try await second.send(harness.request(token: production.pushToStartToken, authority: "api.push.apple.com"),
-                                          body: EndpointHarness.payload)
-        #expect(right.status == 200)
-        await second.close()
-        await harness.stop()
+        try await withEndpoint(acceptUnknownTokens: false) { harness in
+            let sandbox = try await harness.world.addDevice(
+                DeviceRegistration(name: "iPhone", bundleId: "com.example.other", environment: "sandbox")
+            )
+            let production = try await harness.world.addDevice(
+                DeviceRegistration(name: "iPhone", bundleId: EndpointHarness.bundleID, environment: "production")
+            )
+            try await harness.withConnection { client in
+                let otherApp = try await client.send(harness.request(token: sandbox.pushToStartToken), body: EndpointHarness.payload)
+                #expect(otherApp.status == 400)
+                #expect(otherApp.reason == "DeviceTokenNotForTopic")
+                let otherEnvironment = try await client.send(harness.request(token: production.pushToStartToken), body: EndpointHarness.payload)
+                #expect(otherEnvironment.status == 400)
+                #expect(otherEnvironment.reason == "BadDeviceToken")
+            }
+            // The production token works on the production host.
+            try await harness.withConnection { second in
+                let right = try await second.send(harness.request(token: production.pushToStartToken, authority: "api.push.apple.com"),
+                                                  body: EndpointHarness.payload)
+                #expect(right.status == 200)
+            }
+        }
     }
 }

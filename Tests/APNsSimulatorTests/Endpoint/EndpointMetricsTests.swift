@@ -6,13 +6,13 @@ import Testing
 @Suite struct EndpointMetricsTests {
     @Test func answersAreCountedByStatusAndReason() async throws {
         let metrics = TestMetrics()
-        let harness = try await EndpointHarness.start(metricsFactory: metrics)
-        let client = try await harness.connect()
-        #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
-        #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
-        #expect(try await client.send(harness.request(replacing: ["apns-topic": nil]), body: EndpointHarness.payload).status == 400)
-        await client.close()
-        await harness.stop()
+        try await withEndpoint(metricsFactory: metrics) { harness async throws in
+            try await harness.withConnection { client async throws in
+                #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
+                #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
+                #expect(try await client.send(harness.request(replacing: ["apns-topic": nil]), body: EndpointHarness.payload).status == 400)
+            }
+        }
         let label = "livepush_simulator_apns_responses_total"
         let accepted = try metrics.expectCounter(label, [("status", "200"), ("reason", "")])
         #expect(accepted.totalValue == 2)

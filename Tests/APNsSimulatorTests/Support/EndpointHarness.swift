@@ -2,13 +2,60 @@ import APNsAuth
 import APNsCore
 import Crypto
 import Foundation
+import LivePushTesting
 import Logging
 import Metrics
 @testable import APNsSimulator
 
+/// Runs `body` with an APNs endpoint on 127.0.0.1 (an ephemeral port unless `configure` sets one; its
+/// channel management endpoint always on a free port), and stops both afterwards, whatever `body` does.
+@discardableResult
+func withEndpoint<Result>(
+    acceptUnknownTokens: Bool = true,
+    keyEnvironment: APNsEnvironment? = nil,
+    keyTopics: Set<String>? = nil,
+    faultSeed: UInt64 = 1,
+    metricsFactory: (any MetricsFactory)? = nil,
+    configure: (inout EndpointConfiguration) -> Void = { _ in },
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (EndpointHarness) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        try await EndpointHarness.start(
+            acceptUnknownTokens: acceptUnknownTokens, keyEnvironment: keyEnvironment, keyTopics: keyTopics, faultSeed: faultSeed,
+            metricsFactory: metricsFactory, configure: configure)
+    } stop: { harness in
+        await harness.stop()
+    } _: { harness in
+        try await body(harness)
+    }
+}
+
+/// ``withEndpoint(acceptUnknownTokens:keyEnvironment:keyTopics:faultSeed:metricsFactory:configure:isolation:_:)``
+/// on the first port of `candidates` that is free (for a test about a fixed port).
+@discardableResult
+func withEndpoint<Result>(
+    onOneOf candidates: [Int],
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (EndpointHarness) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        for candidate in candidates {
+            if let harness = try? await EndpointHarness.start(configure: { $0.port = candidate }) { return harness }
+        }
+        throw EndpointHarness.HarnessError.noFreePort(candidates)
+    } stop: { harness in
+        await harness.stop()
+    } _: { harness in
+        try await body(harness)
+    }
+}
+
 /// A running APNs endpoint on 127.0.0.1 with an ephemeral port, a trusted key, and helpers to build
-/// valid requests.
+/// valid requests (``withEndpoint(acceptUnknownTokens:keyEnvironment:keyTopics:faultSeed:metricsFactory:configure:isolation:_:)``).
 final class EndpointHarness: Sendable {
+    enum HarnessError: Error { case noFreePort([Int]) }
+
     static let teamID = "TEAM000001"
     static let keyID = "KEY0000001"
     static let bundleID = "com.example.scores"
@@ -55,7 +102,7 @@ final class EndpointHarness: Sendable {
         self.defaultJWT = ProviderToken.sign(key: signingKey, keyID: Self.keyID, teamID: Self.teamID, issuedAt: clock.now()).jwt
     }
 
-    static func start(
+    fileprivate static func start(
         acceptUnknownTokens: Bool = true,
         keyEnvironment: APNsEnvironment? = nil,
         keyTopics: Set<String>? = nil,
@@ -68,6 +115,8 @@ final class EndpointHarness: Sendable {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.clock = clock
+        // Never Apple's 2195, which a running `livepush simulator` holds, even when `configure` sets a port.
+        configuration.managePort = 0
         configure(&configuration)
         let keys = TrustedKeys()
         let signingKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
@@ -99,15 +148,24 @@ final class EndpointHarness: Sendable {
                                caPEM: certificates.caCertificatePEM, port: port, directory: directory, clock: clock)
     }
 
-    func connect(alpn: [String] = ["h2"]) async throws -> RawHTTP2Client {
-        try await RawHTTP2Client.connect(port: port, caPEM: caPEM, alpn: alpn)
+    /// Runs `body` with a raw HTTP/2 connection to the endpoint, and closes it afterwards.
+    @discardableResult
+    func withConnection<Result>(
+        alpn: [String] = ["h2"], isolation: isolated (any Actor)? = #isolation, _ body: (RawHTTP2Client) async throws -> Result
+    ) async throws -> Result {
+        try await withRawHTTP2Client({ try await RawHTTP2Client.connect(port: port, caPEM: caPEM, alpn: alpn) }, body)
     }
 
-    /// Connects presenting `certificate` as the TLS client certificate.
-    func connect(certificate: ProviderCertificate) async throws -> RawHTTP2Client {
-        try await RawHTTP2Client.connect(
-            port: port, caPEM: caPEM, clientCertificate: (certificate.certificatePEM, certificate.privateKeyPEM)
-        )
+    /// Runs `body` with a connection presenting `certificate` as the TLS client certificate, and closes it
+    /// afterwards.
+    @discardableResult
+    func withConnection<Result>(
+        certificate: ProviderCertificate, isolation: isolated (any Actor)? = #isolation, _ body: (RawHTTP2Client) async throws -> Result
+    ) async throws -> Result {
+        try await withRawHTTP2Client({
+            try await RawHTTP2Client.connect(
+                port: port, caPEM: caPEM, clientCertificate: (certificate.certificatePEM, certificate.privateKeyPEM))
+        }, body)
     }
 
     /// A provider certificate signed by the endpoint's CA.
@@ -115,14 +173,19 @@ final class EndpointHarness: Sendable {
         try ProviderCertificate.issue(bundleID: bundleID, environment: environment, directory: directory)
     }
 
+    /// Stops both endpoints (a second call does nothing). The scope of `withEndpoint` does it; a test
+    /// calls it only when an endpoint going away is what it tests.
     func stop() async {
         await endpoint.shutdown(gracePeriod: .seconds(1))
         await management.shutdown(gracePeriod: .seconds(1))
     }
 
-    /// A raw HTTP/2 connection to the channel management port.
-    func connectManagement() async throws -> RawHTTP2Client {
-        try await RawHTTP2Client.connect(port: managementPort, caPEM: caPEM, alpn: ["h2"])
+    /// Runs `body` with a raw HTTP/2 connection to the channel management port, and closes it afterwards.
+    @discardableResult
+    func withManagementConnection<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (RawHTTP2Client) async throws -> Result
+    ) async throws -> Result {
+        try await withRawHTTP2Client({ try await RawHTTP2Client.connect(port: managementPort, caPEM: caPEM, alpn: ["h2"]) }, body)
     }
 
     /// Headers of a channel management request (`replacing` sets or removes one, as in `request`).

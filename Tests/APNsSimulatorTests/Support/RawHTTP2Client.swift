@@ -1,9 +1,20 @@
 import Foundation
+import LivePushTesting
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+
+/// Runs `body` with the connection `connect` opens, and closes it afterwards, whatever `body` does.
+@discardableResult
+func withRawHTTP2Client<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ connect: () async throws -> RawHTTP2Client,
+    _ body: (RawHTTP2Client) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource(connect, stop: { client in await client.close() }, body)
+}
 
 /// One answer as the raw client saw it.
 struct RawResponse: Sendable {
