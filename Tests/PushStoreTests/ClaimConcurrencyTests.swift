@@ -17,11 +17,9 @@ struct ClaimConcurrencyTests {
             #expect(result.accepted.count == 2000)
             #expect(try await store.outboxDepth() == 2000)
 
-            let second = try await harness.open()
-            let stores: [any PushStore] = [store, second]
-            let delivered: [[UUID]]
-            do {
-                delivered = try await withThrowingTaskGroup(of: [UUID].self) { group in
+            let delivered: [[UUID]] = try await withReopened(harness) { second in
+                let stores: [any PushStore] = [store, second]
+                return try await withThrowingTaskGroup(of: [UUID].self) { group in
                     for worker in 0..<4 {
                         let workerStore = stores[worker % 2]
                         group.addTask {
@@ -56,11 +54,7 @@ struct ClaimConcurrencyTests {
                     for try await mine in group { all.append(mine) }
                     return all
                 }
-            } catch {
-                await second.close()
-                throw error
             }
-            await second.close()
 
             let flat = delivered.flatMap { $0 }
             #expect(flat.count == 2000, "no item was handed out twice")

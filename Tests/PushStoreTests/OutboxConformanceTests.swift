@@ -132,8 +132,7 @@ struct OutboxConformanceTests {
             _ = try await store.enqueue([item])
             #expect(try await store.claim(owner: "crashed", limit: 10, now: t, lease: 30).count == 1)
             // Another instance (a second store on the same database) takes it once the lease is over.
-            let other = try await harness.open()
-            do {
+            try await withReopened(harness) { other in
                 #expect(try await other.claim(owner: "survivor", limit: 10, now: t + 29, lease: 30).isEmpty)
                 let again = try await other.claim(owner: "survivor", limit: 10, now: t + 30, lease: 30)
                 #expect(again.map(\.pushId) == [item.pushId])
@@ -145,11 +144,7 @@ struct OutboxConformanceTests {
                 try await other.complete(
                     DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 2), owner: "survivor", at: t + 32)
                 #expect(try await store.outboxDepth() == 0)
-            } catch {
-                await other.close()
-                throw error
             }
-            await other.close()
         }
     }
 

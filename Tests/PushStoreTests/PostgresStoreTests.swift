@@ -16,14 +16,12 @@ struct PostgresStoreTests {
 
     @Test(.enabled(if: StoreKind.postgresURL != nil, Comment(rawValue: StoreKind.postgresSkipMessage)))
     func twoInstancesMigratingAtOnceAgree() async throws {
-        let harness = StoreHarness.make(.postgres)
-        async let first = harness.open()
-        async let second = harness.open()
-        let stores = try await [first, second]
-        _ = try await stores[0].register(Fixture.registration("a"))
-        #expect(try await stores[1].activity(id: "a")?.activityId == "a")
-        for store in stores { await store.close() }
-        try await harness.destroy()
+        try await withDatabase(.postgres) { harness in
+            try await withReopenedConcurrently(harness, count: 2) { stores in
+                _ = try await stores[0].register(Fixture.registration("a"))
+                #expect(try await stores[1].activity(id: "a")?.activityId == "a")
+            }
+        }
     }
 
     @Test

@@ -7,22 +7,22 @@ import Testing
 struct SQLiteStoreTests {
     @Test
     func pendingItemsSurviveClosingAndReopening() async throws {
-        let harness = StoreHarness.make(.sqlite)
-        let store = try await harness.open()
-        _ = try await store.register(Fixture.registration("a"))
-        let items = (0..<50).map { Fixture.update("a-\($0)", score: $0) }
-        _ = try await store.enqueue(items)
-        _ = try await store.claim(owner: "crashed", limit: 5, now: Fixture.start, lease: 30)
-        await store.close()
+        try await withDatabase(.sqlite) { harness in
+            try await withReopened(harness) { store in
+                _ = try await store.register(Fixture.registration("a"))
+                let items = (0..<50).map { Fixture.update("a-\($0)", score: $0) }
+                _ = try await store.enqueue(items)
+                _ = try await store.claim(owner: "crashed", limit: 5, now: Fixture.start, lease: 30)
+            }
 
-        let reopened = try await harness.open()
-        #expect(try await reopened.outboxDepth() == 50)
-        #expect(try await reopened.activity(id: "a")?.activityId == "a")
-        // The 5 claimed by the process that went away come back when their lease ends.
-        #expect(try await reopened.claim(owner: "next", limit: 100, now: Fixture.start + 1, lease: 30).count == 45)
-        #expect(try await reopened.claim(owner: "next", limit: 100, now: Fixture.start + 30, lease: 30).count == 5)
-        await reopened.close()
-        try await harness.destroy()
+            try await withReopened(harness) { reopened throws in
+                #expect(try await reopened.outboxDepth() == 50)
+                #expect(try await reopened.activity(id: "a")?.activityId == "a")
+                // The 5 claimed by the process that went away come back when their lease ends.
+                #expect(try await reopened.claim(owner: "next", limit: 100, now: Fixture.start + 1, lease: 30).count == 45)
+                #expect(try await reopened.claim(owner: "next", limit: 100, now: Fixture.start + 30, lease: 30).count == 5)
+            }
+        }
     }
 
     @Test
@@ -136,37 +136,37 @@ struct SQLiteStoreTests {
     /// activities; an activity from before has no validation time, so a refusal always counts for it.
     @Test
     func aVersionOneDatabaseIsMigrated() async throws {
-        let harness = StoreHarness.make(.sqlite)
-        let store = try await harness.open()
         let token = Fixture.token()
-        _ = try await store.register(Fixture.registration("old", token: token, at: Fixture.start + 100))
-        let sqlite = try #require(store as? SQLitePushStore)
-        try await sqlite.backend.transaction { session throws(PushStoreError) in
-            try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
-            try await session.execute("ALTER TABLE push_to_start_tokens DROP COLUMN token_valid_since")
-            for column in ["outbox.send_id", "deliveries.send_id", "activities.last_accepted_at"] {
-                let parts = column.split(separator: ".")
-                try await session.execute("ALTER TABLE \(parts[0]) DROP COLUMN \(parts[1])")
+        try await withDatabase(.sqlite) { harness in
+            try await withReopened(harness) { store in
+                _ = try await store.register(Fixture.registration("old", token: token, at: Fixture.start + 100))
+                let sqlite = try #require(store as? SQLitePushStore)
+                try await sqlite.backend.transaction { session throws(PushStoreError) in
+                    try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
+                    try await session.execute("ALTER TABLE push_to_start_tokens DROP COLUMN token_valid_since")
+                    for column in ["outbox.send_id", "deliveries.send_id", "activities.last_accepted_at"] {
+                        let parts = column.split(separator: ".")
+                        try await session.execute("ALTER TABLE \(parts[0]) DROP COLUMN \(parts[1])")
+                    }
+                    for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies"] {
+                        try await session.execute("DROP TABLE \(table)")
+                    }
+                    try await session.execute("DELETE FROM schema_migrations WHERE version > 1")
+                }
             }
-            for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies"] {
-                try await session.execute("DROP TABLE \(table)")
-            }
-            try await session.execute("DELETE FROM schema_migrations WHERE version > 1")
-        }
-        await store.close()
 
-        let reopened = try await harness.open()
-        let reopenedSQLite = try #require(reopened as? SQLitePushStore)
-        let versions = try await reopenedSQLite.backend.transaction { session throws(PushStoreError) in
-            try await session.query("SELECT version FROM schema_migrations ORDER BY version").map { row throws(PushStoreError) in
-                try row.int("version")
+            try await withReopened(harness) { reopened in
+                let reopenedSQLite = try #require(reopened as? SQLitePushStore)
+                let versions = try await reopenedSQLite.backend.transaction { session throws(PushStoreError) in
+                    try await session.query("SELECT version FROM schema_migrations ORDER BY version").map { row throws(PushStoreError) in
+                        try row.int("version")
+                    }
+                }
+                #expect(versions == Array(1...Schema.versions.count))
+                #expect(try await reopened.activity(id: "old")?.pushToken == token)
+                #expect(try await reopened.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start) != nil)
             }
         }
-        #expect(versions == Array(1...Schema.versions.count))
-        #expect(try await reopened.activity(id: "old")?.pushToken == token)
-        #expect(try await reopened.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start) != nil)
-        await reopened.close()
-        try await harness.destroy()
     }
 
     @Test

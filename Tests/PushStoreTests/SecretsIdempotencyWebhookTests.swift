@@ -14,10 +14,10 @@ struct SecretsIdempotencyWebhookTests {
         try await withStore(kind) { store, harness in
             #expect(try await store.serverSecret(named: "app-token", candidate: Self.secret(1), at: Fixture.start) == Self.secret(1))
             #expect(try await store.serverSecret(named: "app-token", candidate: Self.secret(2), at: Fixture.start) == Self.secret(1))
-            let other = try await harness.open()
-            #expect(try await other.serverSecret(named: "app-token", candidate: Self.secret(3), at: Fixture.start) == Self.secret(1))
-            #expect(try await other.serverSecret(named: "other", candidate: Self.secret(4), at: Fixture.start) == Self.secret(4))
-            await other.close()
+            try await withReopened(harness) { other throws in
+                #expect(try await other.serverSecret(named: "app-token", candidate: Self.secret(3), at: Fixture.start) == Self.secret(1))
+                #expect(try await other.serverSecret(named: "other", candidate: Self.secret(4), at: Fixture.start) == Self.secret(4))
+            }
             #expect(await caught { try await store.serverSecret(named: "short", candidate: Data([1]), at: Fixture.start) }?.invalidField == "candidate")
         }
     }
@@ -65,18 +65,18 @@ struct SecretsIdempotencyWebhookTests {
     @Test(arguments: StoreKind.available)
     func concurrentReservationsOfOneKeyLetExactlyOneThrough(kind: StoreKind) async throws {
         try await withStore(kind) { store, harness in
-            let other = try await harness.open()
-            let stores: [any PushStore] = [store, other]
-            let claims = try await withThrowingTaskGroup(of: IdempotencyClaim.self) { group in
-                for index in 0..<8 {
-                    group.addTask {
-                        try await stores[index % 2].reserveIdempotencyKey(
-                            owner: "o", key: "same", requestHash: Self.hashA, at: Fixture.start, keepFor: 86_400, takeOverAfter: 60)
+            let claims = try await withReopened(harness) { other in
+                let stores: [any PushStore] = [store, other]
+                return try await withThrowingTaskGroup(of: IdempotencyClaim.self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            try await stores[index % 2].reserveIdempotencyKey(
+                                owner: "o", key: "same", requestHash: Self.hashA, at: Fixture.start, keepFor: 86_400, takeOverAfter: 60)
+                        }
                     }
+                    return try await group.reduce(into: [IdempotencyClaim]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [IdempotencyClaim]()) { $0.append($1) }
             }
-            await other.close()
             #expect(claims.filter { $0 == .reserved }.count == 1)
         }
     }
@@ -98,17 +98,17 @@ struct SecretsIdempotencyWebhookTests {
             try await store.rescheduleWebhook(id: second.id, owner: "a", nextAttemptAt: Fixture.start + 60, attempts: 1, lastError: "HTTP 500")
             #expect(try await store.claimWebhooks(owner: "b", limit: 10, now: Fixture.start + 59, lease: 30).isEmpty)
             // A restarted process (another store on the same database) finds the event.
-            let restarted = try await harness.open()
-            let retried = try await restarted.claimWebhooks(owner: "b", limit: 10, now: Fixture.start + 60, lease: 30)
-            #expect(retried.map(\.id) == [second.id])
-            #expect(retried.first?.attempts == 1 && retried.first?.lastError == "HTTP 500" && retried.first?.body == second.body)
-            // An expired lease makes it claimable by another owner; release gives it back at once.
-            #expect(try await store.claimWebhooks(owner: "c", limit: 10, now: Fixture.start + 91, lease: 30).map(\.id) == [second.id])
-            #expect(try await store.releaseWebhooks(owner: "c") == 1)
-            #expect(try await restarted.claimWebhooks(owner: "d", limit: 10, now: Fixture.start + 92, lease: 30).count == 1)
-            try await restarted.completeWebhook(id: second.id, owner: "d")
-            #expect(try await store.webhookDepth() == 0)
-            await restarted.close()
+            try await withReopened(harness) { restarted in
+                let retried = try await restarted.claimWebhooks(owner: "b", limit: 10, now: Fixture.start + 60, lease: 30)
+                #expect(retried.map(\.id) == [second.id])
+                #expect(retried.first?.attempts == 1 && retried.first?.lastError == "HTTP 500" && retried.first?.body == second.body)
+                // An expired lease makes it claimable by another owner; release gives it back at once.
+                #expect(try await store.claimWebhooks(owner: "c", limit: 10, now: Fixture.start + 91, lease: 30).map(\.id) == [second.id])
+                #expect(try await store.releaseWebhooks(owner: "c") == 1)
+                #expect(try await restarted.claimWebhooks(owner: "d", limit: 10, now: Fixture.start + 92, lease: 30).count == 1)
+                try await restarted.completeWebhook(id: second.id, owner: "d")
+                #expect(try await store.webhookDepth() == 0)
+            }
             #expect(await caught { try await store.completeWebhook(id: second.id, owner: "d") } == .notFound(kind: .webhookEvent, id: second.id.uuidString.lowercased()))
         }
     }

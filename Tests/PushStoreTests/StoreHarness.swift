@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import LivePushTesting
 import Logging
 import Testing
 
@@ -26,25 +27,12 @@ enum StoreKind: String, Sendable, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// One empty database for one test, and the means to open more stores on it (a second server
-/// instance, or the same one after a restart).
+/// One empty database for one test (``withDatabase(_:_:)``), and the means to open stores on it
+/// (``withReopened(_:_:)``: a second server instance, or the same one after a restart).
 struct StoreHarness: Sendable {
     let kind: StoreKind
     /// SQLite: the file. PostgreSQL: the schema.
     let location: String
-
-    static func make(_ kind: StoreKind) -> StoreHarness {
-        switch kind {
-        case .sqlite:
-            let path = FileManager.default.temporaryDirectory
-                .appendingPathComponent("livepush-store-test-\(UUID().uuidString.lowercased()).sqlite").path
-            return StoreHarness(kind: kind, location: path)
-        case .postgres:
-            let schema = "livepush_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-                .prefix(16)
-            return StoreHarness(kind: kind, location: String(schema))
-        }
-    }
 
     static var quietLogger: Logger {
         var logger = Logger(label: "livepush.store.test")
@@ -52,8 +40,9 @@ struct StoreHarness: Sendable {
         return logger
     }
 
-    /// Opens a store on this harness's database (creating the schema the first time).
-    func open() async throws -> any PushStore {
+    /// Opens a store on this harness's database (creating the schema the first time); only the scoped
+    /// helpers below call it, so every store they open is closed.
+    fileprivate func open() async throws -> any PushStore {
         switch kind {
         case .sqlite:
             return try await SQLitePushStore(path: location, logger: Self.quietLogger)
@@ -63,23 +52,60 @@ struct StoreHarness: Sendable {
                 url: url, schema: location, maximumConnections: 2, logger: Self.quietLogger)
         }
     }
+}
 
-    /// Deletes the database.
-    func destroy() async throws {
-        switch kind {
-        case .sqlite:
-            for suffix in ["", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: location + suffix)
-            }
-        case .postgres:
-            let store = try await open()
-            let postgres = try #require(store as? PostgresPushStore)
-            let schema = location
-            try await postgres.backend.transaction { session throws(PushStoreError) in
-                try await session.execute("DROP SCHEMA \(schema) CASCADE")
-            }
-            await store.close()
+/// Runs `body` with a new empty database of `kind`: a SQLite file in a temporary folder (deleted with
+/// the folder), or a PostgreSQL schema of its own (dropped); afterwards, whatever `body` does.
+func withDatabase<Result>(
+    _ kind: StoreKind, isolation: isolated (any Actor)? = #isolation, _ body: (StoreHarness) async throws -> Result
+) async throws -> Result {
+    switch kind {
+    case .sqlite:
+        return try await withTemporaryDirectory(prefix: "livepush-store-test") { folder in
+            try await body(StoreHarness(kind: kind, location: folder.appendingPathComponent("store.sqlite").path))
         }
+    case .postgres:
+        let schema = "livepush_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        return try await withScopedResource {
+            StoreHarness(kind: kind, location: String(schema))
+        } stop: { harness in
+            _ = try? await withReopened(harness) { store in
+                try await #require(store as? PostgresPushStore).dropSchema(harness.location)
+            }
+        } _: { harness in
+            try await body(harness)
+        }
+    }
+}
+
+/// Runs `body` with a store opened on `harness`'s database (another instance, or a restart), and closes
+/// it afterwards, whatever `body` does. A store returned from `body` is closed.
+func withReopened<Result>(
+    _ harness: StoreHarness, isolation: isolated (any Actor)? = #isolation, _ body: (any PushStore) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        try await harness.open()
+    } stop: { store in
+        await store.close()
+    } _: { store in
+        try await body(store)
+    }
+}
+
+/// ``withReopened(_:_:)`` with `count` stores opened at once (instances starting together).
+func withReopenedConcurrently<Result>(
+    _ harness: StoreHarness, count: Int, isolation: isolated (any Actor)? = #isolation,
+    _ body: ([any PushStore]) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        try await withThrowingTaskGroup(of: (any PushStore).self) { group in
+            for _ in 0..<count { group.addTask { try await harness.open() } }
+            return try await group.reduce(into: [any PushStore]()) { $0.append($1) }
+        }
+    } stop: { stores in
+        for store in stores { await store.close() }
+    } _: { stores in
+        try await body(stores)
     }
 }
 
@@ -87,17 +113,11 @@ struct StoreHarness: Sendable {
 func withStore(
     _ kind: StoreKind, _ body: (any PushStore, StoreHarness) async throws -> Void
 ) async throws {
-    let harness = StoreHarness.make(kind)
-    let store = try await harness.open()
-    do {
-        try await body(store, harness)
-    } catch {
-        await store.close()
-        try await harness.destroy()
-        throw error
+    try await withDatabase(kind) { harness in
+        try await withReopened(harness) { store in
+            try await body(store, harness)
+        }
     }
-    await store.close()
-    try await harness.destroy()
 }
 
 // MARK: Fixtures

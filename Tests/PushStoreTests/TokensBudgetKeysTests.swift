@@ -120,11 +120,9 @@ struct TokensBudgetKeysTests {
     @Test(arguments: StoreKind.available)
     func concurrentBudgetDecisionsNeverExceedTheLimit(kind: StoreKind) async throws {
         try await withStore(kind) { store, harness in
-            let other = try await harness.open()
-            let stores: [any PushStore] = [store, other]
-            let granted: Int
-            do {
-                granted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            let granted = try await withReopened(harness) { other in
+                let stores: [any PushStore] = [store, other]
+                return try await withThrowingTaskGroup(of: Bool.self) { group in
                     for index in 0..<12 {
                         let target = stores[index % 2]
                         group.addTask {
@@ -135,11 +133,7 @@ struct TokensBudgetKeysTests {
                     for try await ok in group where ok { count += 1 }
                     return count
                 }
-            } catch {
-                await other.close()
-                throw error
             }
-            await other.close()
             #expect(granted == 5)
             #expect(try await store.highPriorityCount(activityId: "hot", since: Fixture.start - 1) == 5)
         }
@@ -173,11 +167,11 @@ struct TokensBudgetKeysTests {
 
     @Test(arguments: StoreKind.available)
     func aClosedStoreIsUnavailable(kind: StoreKind) async throws {
-        let harness = StoreHarness.make(kind)
-        let store = try await harness.open()
-        await store.close()
-        let error = await caught { try await store.activityCount() }
-        if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
-        try await harness.destroy()
+        try await withDatabase(kind) { harness in
+            // A store returned from its scope: closed.
+            let store = try await withReopened(harness) { $0 }
+            let error = await caught { try await store.activityCount() }
+            if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
+        }
     }
 }

@@ -30,11 +30,10 @@ struct WebhookJournalConformanceTests {
     /// The facts stored, read from a store opened anew on the same database: as a successor would find them.
     private func eventsAfterACrash(_ store: any PushStore, _ harness: StoreHarness) async throws -> [String] {
         await store.close()
-        let successor = try await harness.open()
-        let claimed = try await successor.claimWebhooks(owner: "successor", limit: 1000, now: Fixture.start + 86_400, lease: 60)
-        let bodies = claimed.map { String(decoding: $0.body, as: UTF8.self) }.sorted()
-        await successor.close()
-        return bodies
+        return try await withReopened(harness) { successor in
+            let claimed = try await successor.claimWebhooks(owner: "successor", limit: 1000, now: Fixture.start + 86_400, lease: 60)
+            return claimed.map { String(decoding: $0.body, as: UTF8.self) }.sorted()
+        }
     }
 
     @Test(arguments: StoreKind.available)
