@@ -11,7 +11,7 @@ public struct WebhookBehavior: Sendable {
     public var delay: Duration = .zero
     /// The first POSTs answered 503 (a backend that is failing).
     public var failFirst = 0
-    /// Answers nothing (a backend that hangs) until stopped, then 503.
+    /// Answers nothing (a backend that hangs) until stopped or ``WebhookReceiver/stopHanging()``, then 503.
     public var hangs = false
     /// The first POSTs answered with this redirect (a receiver that points elsewhere).
     public var redirect: (status: Int, location: String, count: Int)?
@@ -116,6 +116,12 @@ public final class WebhookReceiver: @unchecked Sendable {
         let task = Task { try await app.run() }
         lock.withLock { self.task = task }
         for await value in bound { lock.withLock { boundPort = value } }
+    }
+
+    /// A hanging receiver answers the POSTs it holds, and every later one, 503 at once (a backend that
+    /// went from hanging to failing): a server waiting on it is released before the test's scopes end.
+    public func stopHanging() {
+        lock.withLock { stopping = true }
     }
 
     func stop() async {

@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivity
 import LivePushServer
+import LivePushTesting
 import Testing
 
 /// `/openapi.json` and the server agree, driven by the document: for every operation with a JSON body, a
@@ -11,117 +12,117 @@ import Testing
 /// `maxLength` is accepted at the limit, and each path parameter's limit holds.
 @Suite struct ContractTests {
     @Test func documentAndServerAgree() async throws {
-        let harness = try await ServerHarness()
-        let document = try await ContractDocument(harness.http)
-        var run = ContractRun(harness: harness, document: document)
-        let operations = document.operations()
-        #expect(operations.count == 26)
-        let expectedFields: [String: Set<String>] = [
-            "registerActivity": ActivityRegistrationBody.fields, "rotatePushToken": PushTokenRotationBody.fields,
-            "storePushToStartToken": PushToStartTokenBody.fields, "activityEnded": EndedBody.fields,
-            "activityDismissed": DismissedBody.fields, "updateActivity": SendBody.fields(for: .update),
-            "updateGroup": SendBody.fields(for: .update), "endActivity": SendBody.fields(for: .end),
-            "endGroup": SendBody.fields(for: .end), "startForUser": SendBody.fields(for: .start),
-            "mintAppToken": AppTokenRequestBody.fields, "openInstallation": InstallationBody.fields,
-            "renewInstallationToken": EmptyBody.fields, "signOutUser": EmptyBody.fields,
-            "createChannel": ChannelCreationBody.fields, "updateChannel": SendBody.fields(for: .update),
-            "endChannel": SendBody.fields(for: .end),
-        ]
-        #expect(document.propertyNames("Alert") == SendBody.Alert.fields)
-        #expect(document.propertyNames("LocalizedText") == SendBody.AlertText.localizedFields)
-        var withBody = 0
-        for operation in operations {
-            try await run.checkPathParameters(operation)
-            guard let schema = operation.bodySchema else { continue }
-            withBody += 1
-            let properties = Set(document.resolve(schema)["properties"]?.objectValue?.keys.map { $0 } ?? [])
-            #expect(properties == expectedFields[operation.id], "\(operation.id): the document lists \(properties.sorted()), the server accepts \(expectedFields[operation.id]?.sorted() ?? [])")
-            try await run.check(operation, schema: schema)
+        try await withServer(ServerOptions(sender: FakeSender())) { harness in
+            let document = try await ContractDocument(harness.http)
+            var run = ContractRun(harness: harness, document: document)
+            let operations = document.operations()
+            #expect(operations.count == 26)
+            let expectedFields: [String: Set<String>] = [
+                "registerActivity": ActivityRegistrationBody.fields, "rotatePushToken": PushTokenRotationBody.fields,
+                "storePushToStartToken": PushToStartTokenBody.fields, "activityEnded": EndedBody.fields,
+                "activityDismissed": DismissedBody.fields, "updateActivity": SendBody.fields(for: .update),
+                "updateGroup": SendBody.fields(for: .update), "endActivity": SendBody.fields(for: .end),
+                "endGroup": SendBody.fields(for: .end), "startForUser": SendBody.fields(for: .start),
+                "mintAppToken": AppTokenRequestBody.fields, "openInstallation": InstallationBody.fields,
+                "renewInstallationToken": EmptyBody.fields, "signOutUser": EmptyBody.fields,
+                "createChannel": ChannelCreationBody.fields, "updateChannel": SendBody.fields(for: .update),
+                "endChannel": SendBody.fields(for: .end),
+            ]
+            #expect(document.propertyNames("Alert") == SendBody.Alert.fields)
+            #expect(document.propertyNames("LocalizedText") == SendBody.AlertText.localizedFields)
+            var withBody = 0
+            for operation in operations {
+                try await run.checkPathParameters(operation)
+                guard let schema = operation.bodySchema else { continue }
+                withBody += 1
+                let properties = Set(document.resolve(schema)["properties"]?.objectValue?.keys.map { $0 } ?? [])
+                #expect(properties == expectedFields[operation.id], "\(operation.id): the document lists \(properties.sorted()), the server accepts \(expectedFields[operation.id]?.sorted() ?? [])")
+                try await run.check(operation, schema: schema)
+            }
+            #expect(withBody == expectedFields.count)
+            #expect(run.checks > 300)
+            print("ContractTests: \(operations.count) operations, \(withBody) with a body, \(run.properties) properties, \(run.checks) checks")
         }
-        #expect(withBody == expectedFields.count)
-        #expect(run.checks > 300)
-        print("ContractTests: \(operations.count) operations, \(withBody) with a body, \(run.properties) properties, \(run.checks) checks")
-        await harness.stop()
     }
 
     /// Each request type, fully populated and encoded, is accepted; its keys are the document's; the answer
     /// decodes into the response type.
     @Test func requestTypesEncodeWhatTheServerAccepts() async throws {
-        let harness = try await ServerHarness()
-        let document = try await ContractDocument(harness.http)
-        let http = harness.http
-        let app = ServerHarness.appKey
-        let backend = ServerHarness.backendKey
-        let decoder = APIJSON.decoder()
-        let token = ContractRun.randomHex(64)
-        let now = Date()
+        try await withServer(ServerOptions(sender: FakeSender())) { harness in
+            let document = try await ContractDocument(harness.http)
+            let http = harness.http
+            let app = TestServer.appKey
+            let backend = TestServer.backendKey
+            let decoder = APIJSON.decoder()
+            let token = ContractRun.randomHex(64)
+            let now = Date()
 
-        let registration = ActivityRegistrationBody(
-            activityId: "typed-1", pushToken: token, bundleId: "com.example.rangers", attributesType: "AdventureAttributes",
-            environment: "sandbox", userId: "player-1", groups: ["party-typed"], frequentPushesEnabled: true)
-        let registered = try await send(http, "POST", "/v1/activities", app, registration, schema: "ActivityRegistration", document)
-        #expect(registered.status == 201, "\(registered.text)")
-        let view = try decoder.decode(ActivityView.self, from: registered.data)
-        #expect(view.activityId == "typed-1" && view.groups == ["party-typed"] && view.frequentPushesEnabled)
+            let registration = ActivityRegistrationBody(
+                activityId: "typed-1", pushToken: token, bundleId: "com.example.rangers", attributesType: "AdventureAttributes",
+                environment: "sandbox", userId: "player-1", groups: ["party-typed"], frequentPushesEnabled: true)
+            let registered = try await send(http, "POST", "/v1/activities", app, registration, schema: "ActivityRegistration", document)
+            #expect(registered.status == 201, "\(registered.text)")
+            let view = try decoder.decode(ActivityView.self, from: registered.data)
+            #expect(view.activityId == "typed-1" && view.groups == ["party-typed"] && view.frequentPushesEnabled)
 
-        let rotated = try await send(http, "PUT", "/v1/activities/typed-1/push-token", app,
-                                     PushTokenRotationBody(pushToken: ContractRun.randomHex(64)), schema: "PushTokenRotation", document)
-        #expect(rotated.status == 200, "\(rotated.text)")
-        _ = try decoder.decode(ActivityView.self, from: rotated.data)
+            let rotated = try await send(http, "PUT", "/v1/activities/typed-1/push-token", app,
+                                         PushTokenRotationBody(pushToken: ContractRun.randomHex(64)), schema: "PushTokenRotation", document)
+            #expect(rotated.status == 200, "\(rotated.text)")
+            _ = try decoder.decode(ActivityView.self, from: rotated.data)
 
-        let pushToStart = PushToStartTokenBody(userId: "player-1", deviceId: "device-1", bundleId: "com.example.rangers",
-                                               attributesType: "AdventureAttributes", environment: "sandbox", token: ContractRun.randomHex(64))
-        let stored = try await send(http, "PUT", "/v1/push-to-start-tokens", app, pushToStart, schema: "PushToStartToken", document)
-        #expect(stored.status == 200, "\(stored.text)")
-        #expect(try decoder.decode(PushToStartView.self, from: stored.data).userId == "player-1")
+            let pushToStart = PushToStartTokenBody(userId: "player-1", deviceId: "device-1", bundleId: "com.example.rangers",
+                                                   attributesType: "AdventureAttributes", environment: "sandbox", token: ContractRun.randomHex(64))
+            let stored = try await send(http, "PUT", "/v1/push-to-start-tokens", app, pushToStart, schema: "PushToStartToken", document)
+            #expect(stored.status == 200, "\(stored.text)")
+            #expect(try decoder.decode(PushToStartView.self, from: stored.data).userId == "player-1")
 
-        let alert = SendBody.Alert(title: .plain("Loot found"), body: .localized(locKey: "LOOT_FOUND", locArgs: ["Cake"]))
-        var update = SendBody(
-            contentState: ["health": 0.5], priority: 10, importance: .timeSensitive, alert: alert, sound: "default",
-            staleDate: APIDate(now.addingTimeInterval(600)), relevanceScore: 50, expiration: APIDate(now.addingTimeInterval(3600)),
-            collapseId: "loot")
-        let updated = try await send(http, "POST", "/v1/activities/typed-1/update", backend, update, schema: "Update", document)
-        #expect(updated.status == 202, "\(updated.text)")
-        #expect(try decoder.decode(AcceptedPushes.self, from: updated.data).pushIds.count == 1)
+            let alert = SendBody.Alert(title: .plain("Loot found"), body: .localized(locKey: "LOOT_FOUND", locArgs: ["Cake"]))
+            var update = SendBody(
+                contentState: ["health": 0.5], priority: 10, importance: .timeSensitive, alert: alert, sound: "default",
+                staleDate: APIDate(now.addingTimeInterval(600)), relevanceScore: 50, expiration: APIDate(now.addingTimeInterval(3600)),
+                collapseId: "loot")
+            let updated = try await send(http, "POST", "/v1/activities/typed-1/update", backend, update, schema: "Update", document)
+            #expect(updated.status == 202, "\(updated.text)")
+            #expect(try decoder.decode(AcceptedPushes.self, from: updated.data).pushIds.count == 1)
 
-        var start = update
-        start.attributesType = "AdventureAttributes"
-        start.attributes = ["heroName": "Cake"]
-        start.inputPushToken = true
-        let channel = try await send(http, "POST", "/v1/channels", backend,
-                                     ChannelCreationBody(name: "typed", bundleId: "com.example.rangers", storagePolicy: 1, groupId: "party-typed"),
-                                     schema: "ChannelCreation", document)
-        #expect(channel.status == 201, "\(channel.text)")
-        start.inputPushChannel = try decoder.decode(ChannelView.self, from: channel.data).id
-        let started = try await send(http, "POST", "/v1/users/player-1/start", backend, start, schema: "Start", document)
-        #expect(started.status == 202, "\(started.text)")
-        _ = try decoder.decode(AcceptedPushes.self, from: started.data)
+            var start = update
+            start.attributesType = "AdventureAttributes"
+            start.attributes = ["heroName": "Cake"]
+            start.inputPushToken = true
+            let channel = try await send(http, "POST", "/v1/channels", backend,
+                                         ChannelCreationBody(name: "typed", bundleId: "com.example.rangers", storagePolicy: 1, groupId: "party-typed"),
+                                         schema: "ChannelCreation", document)
+            #expect(channel.status == 201, "\(channel.text)")
+            start.inputPushChannel = try decoder.decode(ChannelView.self, from: channel.data).id
+            let started = try await send(http, "POST", "/v1/users/player-1/start", backend, start, schema: "Start", document)
+            #expect(started.status == 202, "\(started.text)")
+            _ = try decoder.decode(AcceptedPushes.self, from: started.data)
 
-        update.dismissalDate = APIDate(now.addingTimeInterval(900))
-        let ended = try await send(http, "POST", "/v1/groups/party-typed/end", backend, update, schema: "End", document)
-        #expect(ended.status == 202, "\(ended.text)")
-        let groupSend = try decoder.decode(GroupSendView.self, from: ended.data)
-        #expect(groupSend.state == "accepted" && groupSend.groupId == "party-typed" && groupSend.broadcastPushIds.count == 1)
-        let progress = try await http.get("/v1/sends/\(groupSend.sendId)", key: backend)
-        #expect(try decoder.decode(GroupSendView.self, from: progress.data).sendId == groupSend.sendId, "\(progress.text)")
+            update.dismissalDate = APIDate(now.addingTimeInterval(900))
+            let ended = try await send(http, "POST", "/v1/groups/party-typed/end", backend, update, schema: "End", document)
+            #expect(ended.status == 202, "\(ended.text)")
+            let groupSend = try decoder.decode(GroupSendView.self, from: ended.data)
+            #expect(groupSend.state == "accepted" && groupSend.groupId == "party-typed" && groupSend.broadcastPushIds.count == 1)
+            let progress = try await http.get("/v1/sends/\(groupSend.sendId)", key: backend)
+            #expect(try decoder.decode(GroupSendView.self, from: progress.data).sendId == groupSend.sendId, "\(progress.text)")
 
-        let detail = try await http.get("/v1/activities/typed-1", key: backend)
-        #expect(try decoder.decode(ActivityDetail.self, from: detail.data).activity.activityId == "typed-1")
+            let detail = try await http.get("/v1/activities/typed-1", key: backend)
+            #expect(try decoder.decode(ActivityDetail.self, from: detail.data).activity.activityId == "typed-1")
 
-        let other = ActivityRegistrationBody(activityId: "typed-2", pushToken: ContractRun.randomHex(64), bundleId: "com.example.rangers",
-                                             attributesType: "AdventureAttributes", environment: "sandbox")
-        #expect(try await send(http, "POST", "/v1/activities", app, other, schema: nil, document).status == 201)
-        let endedByApp = try await send(http, "POST", "/v1/activities/typed-2/ended", app,
-                                        EndedBody(dismissalDate: APIDate(now.addingTimeInterval(60))), schema: "EndedByApp", document)
-        #expect(endedByApp.status == 200, "\(endedByApp.text)")
-        #expect(try decoder.decode(ActivityView.self, from: endedByApp.data).state == "ended")
-        let dismissed = try await send(http, "POST", "/v1/activities/typed-2/dismissed", app, DismissedBody(), schema: "DismissedByApp", document)
-        #expect(dismissed.status == 200, "\(dismissed.text)")
+            let other = ActivityRegistrationBody(activityId: "typed-2", pushToken: ContractRun.randomHex(64), bundleId: "com.example.rangers",
+                                                 attributesType: "AdventureAttributes", environment: "sandbox")
+            #expect(try await send(http, "POST", "/v1/activities", app, other, schema: nil, document).status == 201)
+            let endedByApp = try await send(http, "POST", "/v1/activities/typed-2/ended", app,
+                                            EndedBody(dismissalDate: APIDate(now.addingTimeInterval(60))), schema: "EndedByApp", document)
+            #expect(endedByApp.status == 200, "\(endedByApp.text)")
+            #expect(try decoder.decode(ActivityView.self, from: endedByApp.data).state == "ended")
+            let dismissed = try await send(http, "POST", "/v1/activities/typed-2/dismissed", app, DismissedBody(), schema: "DismissedByApp", document)
+            #expect(dismissed.status == 200, "\(dismissed.text)")
 
-        let refused = try await http.post("/v1/activities", key: app, #"{"activityId":"a","pushTokn":"ab"}"#)
-        let error = try decoder.decode(JSONErrorBody.self, from: refused.data)
-        #expect(error.error.field == "pushTokn" && error.error.rule == "unknown")
-        await harness.stop()
+            let refused = try await http.post("/v1/activities", key: app, #"{"activityId":"a","pushTokn":"ab"}"#)
+            let error = try decoder.decode(JSONErrorBody.self, from: refused.data)
+            #expect(error.error.field == "pushTokn" && error.error.rule == "unknown")
+        }
     }
 
     /// The date patterns of the document at their boundaries: each sample matches its form's pattern exactly
@@ -129,62 +130,62 @@ import Testing
     /// `server: false` marks the values the pattern leaves out although the server takes them (an ISO 8601
     /// offset that brings a 2000-12-31 or 2100-01-01 moment inside the window), as the document says.
     @Test func datePatternsHoldAtTheirBoundaries() async throws {
-        let harness = try await ServerHarness { $0.workerCount = 0 }
-        let document = try await ContractDocument(harness.http)
-        let http = harness.http
-        func form(_ schema: String, _ index: Int) throws -> NSRegularExpression {
-            guard let branches = document.lookup("#/components/schemas/\(schema)")["oneOf"]?.arrayValue else {
-                throw ContractFailure("\(schema) has no oneOf")
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.workerCount = 0 }) { harness in
+            let document = try await ContractDocument(harness.http)
+            let http = harness.http
+            func form(_ schema: String, _ index: Int) throws -> NSRegularExpression {
+                guard let branches = document.lookup("#/components/schemas/\(schema)")["oneOf"]?.arrayValue else {
+                    throw ContractFailure("\(schema) has no oneOf")
+                }
+                return try NSRegularExpression(pattern: try #require(branches[index]["pattern"]?.stringValue))
             }
-            return try NSRegularExpression(pattern: try #require(branches[index]["pattern"]?.stringValue))
+            // (schema, form, value, matches, what the server does when it differs from `matches`)
+            typealias Sample = (schema: String, form: Int, value: String, matches: Bool, server: Bool?)
+            let samples: [Sample] = [
+                ("Date", 2, "978307199", false, nil), ("Date", 2, "978307200", true, nil), ("Date", 2, "000978307200", true, nil),
+                ("Date", 2, "1685959200", true, nil), ("Date", 2, "4102444799", true, nil), ("Date", 2, "4102444800", false, nil),
+                ("Date", 2, "9999999999", false, nil), ("Date", 2, "99999999999", false, nil), ("Date", 2, "0", false, nil),
+                ("DismissalDate", 2, "0", true, nil), ("DismissalDate", 2, "978307199", true, nil), ("DismissalDate", 2, "4102444799", true, nil),
+                ("DismissalDate", 2, "4102444800", false, nil),
+                ("Date", 1, "2001-01-01T00:00:00Z", true, nil), ("Date", 1, "2000-12-31T23:59:59Z", false, nil),
+                ("Date", 1, "2001-01-01T00:00:00-05:00", true, nil), ("Date", 1, "2001-01-01T00:30:00+01:00", false, nil),
+                ("Date", 1, "2000-12-31T23:30:00-01:00", false, true), ("Date", 1, "2099-12-31T23:59:59.999Z", true, nil),
+                ("Date", 1, "2099-12-31T20:00:00+05:00", true, nil), ("Date", 1, "2099-12-31T23:30:00-01:00", false, nil),
+                ("Date", 1, "2100-01-01T00:00:00Z", false, nil), ("Date", 1, "2100-01-01T00:30:00+01:00", false, true),
+                ("Date", 1, "2026-11-22T10:00:00.250+02:00", true, nil),
+                ("DismissalDate", 1, "1970-01-01T00:00:00Z", true, nil), ("DismissalDate", 1, "1969-12-31T23:59:59Z", false, nil),
+                ("Date", 3, "+99999999s", true, nil), ("Date", 3, "-999999m", true, nil), ("Date", 3, "+9999h", true, nil),
+                ("Date", 3, "-999d", true, nil), ("Date", 3, "+000030m", true, nil), ("Date", 3, "+100000000s", false, true),
+                ("Date", 3, "+1000d", false, true), ("Date", 3, "+30", false, false),
+                ("Expiration", 0, "+1s", true, nil), ("Expiration", 0, "+2592000s", true, nil), ("Expiration", 0, "+2592001s", false, nil),
+                ("Expiration", 0, "+43200m", true, nil), ("Expiration", 0, "+43201m", false, nil), ("Expiration", 0, "+720h", true, nil),
+                ("Expiration", 0, "+721h", false, nil), ("Expiration", 0, "+30d", true, nil), ("Expiration", 0, "+31d", false, nil),
+                ("Expiration", 0, "+0030d", true, nil), ("Expiration", 0, "+0s", false, nil), ("Expiration", 0, "+0d", false, nil),
+                ("Expiration", 0, "-5m", false, nil),
+            ]
+            var serial = 0
+            for sample in samples {
+                let pattern = try form(sample.schema, sample.form)
+                let matches = pattern.firstMatch(in: sample.value, range: NSRange(sample.value.startIndex..., in: sample.value)) != nil
+                #expect(matches == sample.matches, "\(sample.schema) form \(sample.form): \(sample.value)")
+                let accepted = sample.server ?? sample.matches
+                // Each sample goes to a fresh activity (an end ends it).
+                serial += 1
+                let id = "pattern-\(serial)"
+                #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: ContractRun.randomHex(64))).status == 201)
+                let (path, field) = switch sample.schema {
+                case "DismissalDate": ("/v1/activities/\(id)/end", "dismissalDate")
+                case "Expiration": ("/v1/activities/\(id)/update", "expiration")
+                default: ("/v1/activities/\(id)/update", "staleDate")
+                }
+                let answer = try await http.post(path, key: TestServer.backendKey, #"{"contentState":{"hp":1},"\#(field)":"\#(sample.value)"}"#)
+                if accepted {
+                    #expect(answer.status == 202, "\(field) \(sample.value): \(answer.text)")
+                } else {
+                    #expect(answer.status == 400 && answer.errorField == field, "\(field) \(sample.value): \(answer.text)")
+                }
+            }
         }
-        // (schema, form, value, matches, what the server does when it differs from `matches`)
-        typealias Sample = (schema: String, form: Int, value: String, matches: Bool, server: Bool?)
-        let samples: [Sample] = [
-            ("Date", 2, "978307199", false, nil), ("Date", 2, "978307200", true, nil), ("Date", 2, "000978307200", true, nil),
-            ("Date", 2, "1685959200", true, nil), ("Date", 2, "4102444799", true, nil), ("Date", 2, "4102444800", false, nil),
-            ("Date", 2, "9999999999", false, nil), ("Date", 2, "99999999999", false, nil), ("Date", 2, "0", false, nil),
-            ("DismissalDate", 2, "0", true, nil), ("DismissalDate", 2, "978307199", true, nil), ("DismissalDate", 2, "4102444799", true, nil),
-            ("DismissalDate", 2, "4102444800", false, nil),
-            ("Date", 1, "2001-01-01T00:00:00Z", true, nil), ("Date", 1, "2000-12-31T23:59:59Z", false, nil),
-            ("Date", 1, "2001-01-01T00:00:00-05:00", true, nil), ("Date", 1, "2001-01-01T00:30:00+01:00", false, nil),
-            ("Date", 1, "2000-12-31T23:30:00-01:00", false, true), ("Date", 1, "2099-12-31T23:59:59.999Z", true, nil),
-            ("Date", 1, "2099-12-31T20:00:00+05:00", true, nil), ("Date", 1, "2099-12-31T23:30:00-01:00", false, nil),
-            ("Date", 1, "2100-01-01T00:00:00Z", false, nil), ("Date", 1, "2100-01-01T00:30:00+01:00", false, true),
-            ("Date", 1, "2026-11-22T10:00:00.250+02:00", true, nil),
-            ("DismissalDate", 1, "1970-01-01T00:00:00Z", true, nil), ("DismissalDate", 1, "1969-12-31T23:59:59Z", false, nil),
-            ("Date", 3, "+99999999s", true, nil), ("Date", 3, "-999999m", true, nil), ("Date", 3, "+9999h", true, nil),
-            ("Date", 3, "-999d", true, nil), ("Date", 3, "+000030m", true, nil), ("Date", 3, "+100000000s", false, true),
-            ("Date", 3, "+1000d", false, true), ("Date", 3, "+30", false, false),
-            ("Expiration", 0, "+1s", true, nil), ("Expiration", 0, "+2592000s", true, nil), ("Expiration", 0, "+2592001s", false, nil),
-            ("Expiration", 0, "+43200m", true, nil), ("Expiration", 0, "+43201m", false, nil), ("Expiration", 0, "+720h", true, nil),
-            ("Expiration", 0, "+721h", false, nil), ("Expiration", 0, "+30d", true, nil), ("Expiration", 0, "+31d", false, nil),
-            ("Expiration", 0, "+0030d", true, nil), ("Expiration", 0, "+0s", false, nil), ("Expiration", 0, "+0d", false, nil),
-            ("Expiration", 0, "-5m", false, nil),
-        ]
-        var serial = 0
-        for sample in samples {
-            let pattern = try form(sample.schema, sample.form)
-            let matches = pattern.firstMatch(in: sample.value, range: NSRange(sample.value.startIndex..., in: sample.value)) != nil
-            #expect(matches == sample.matches, "\(sample.schema) form \(sample.form): \(sample.value)")
-            let accepted = sample.server ?? sample.matches
-            // Each sample goes to a fresh activity (an end ends it).
-            serial += 1
-            let id = "pattern-\(serial)"
-            #expect(try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: ContractRun.randomHex(64))).status == 201)
-            let (path, field) = switch sample.schema {
-            case "DismissalDate": ("/v1/activities/\(id)/end", "dismissalDate")
-            case "Expiration": ("/v1/activities/\(id)/update", "expiration")
-            default: ("/v1/activities/\(id)/update", "staleDate")
-            }
-            let answer = try await http.post(path, key: ServerHarness.backendKey, #"{"contentState":{"hp":1},"\#(field)":"\#(sample.value)"}"#)
-            if accepted {
-                #expect(answer.status == 202, "\(field) \(sample.value): \(answer.text)")
-            } else {
-                #expect(answer.status == 400 && answer.errorField == field, "\(field) \(sample.value): \(answer.text)")
-            }
-        }
-        await harness.stop()
     }
 
     /// Encodes `body`, checks its keys are the document's properties of `schema`, and sends it.
@@ -263,7 +264,7 @@ struct ContractDocument: Sendable {
                 let successSchema = success.map { resolveResponse($0) }?["content"]?["application/json"]?["schema"]
                 out.append(Operation(
                     id: operation["operationId"]?.stringValue ?? "\(method) \(path)", method: method.uppercased(), path: path,
-                    key: scope == "appKey" ? ServerHarness.appKey : ServerHarness.backendKey,
+                    key: scope == "appKey" ? TestServer.appKey : TestServer.backendKey,
                     bodySchema: body?["content"]?["application/json"]?["schema"], bodyRequired: body?["required"]?.boolValue ?? false,
                     parameters: (operation["parameters"]?.arrayValue ?? []).map { resolve($0) }, successSchema: successSchema
                 ))
@@ -313,7 +314,7 @@ struct ContractRun {
         case refused(field: String?, rule: String?)
     }
 
-    let harness: ServerHarness
+    let harness: TestServer
     let document: ContractDocument
     var checks = 0
     var properties = 0
@@ -326,7 +327,7 @@ struct ContractRun {
     /// so the user token may change what the examples registered.
     static let contractUser = "rangers-1"
 
-    init(harness: ServerHarness, document: ContractDocument) {
+    init(harness: TestServer, document: ContractDocument) {
         self.harness = harness
         self.document = document
     }
@@ -405,26 +406,26 @@ struct ContractRun {
         var path = operation.path
         if path.contains("{activityId}") {
             let id = fresh("contract-activity")
-            let registered = try await http.post("/v1/activities", key: ServerHarness.appKey,
+            let registered = try await http.post("/v1/activities", key: TestServer.appKey,
                                                  registrationJSON(activityId: id, token: Self.randomHex(64), userId: Self.contractUser))
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{activityId}", with: id)
         }
         if path.contains("{channelId}") {
-            let created = try await http.post("/v1/channels", key: ServerHarness.backendKey,
+            let created = try await http.post("/v1/channels", key: TestServer.backendKey,
                                               #"{"name":"\#(fresh("contract-channel"))","bundleId":"com.example.rangers","storagePolicy":1}"#)
             let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
             path = path.replacingOccurrences(of: "{channelId}", with: id)
         }
         if path.contains("{groupId}") {
             let group = fresh("contract-group")
-            let registered = try await http.post("/v1/activities", key: ServerHarness.appKey,
+            let registered = try await http.post("/v1/activities", key: TestServer.appKey,
                                                  registrationJSON(activityId: fresh("contract-member"), token: Self.randomHex(64), groups: [group]))
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{groupId}", with: group)
         }
         if path.contains("{installationId}") {
-            let opened = try await http.post("/v1/installations", key: ServerHarness.appKey, "")
+            let opened = try await http.post("/v1/installations", key: TestServer.appKey, "")
             let id = try #require(opened.json?["installationId"]?.stringValue, "\(opened.text)")
             path = path.replacingOccurrences(of: "{installationId}", with: id)
             installationTokens[path] = try #require(opened.json?["token"]?.stringValue)
@@ -434,7 +435,7 @@ struct ContractRun {
             let type = body?["attributesType"]?.stringValue ?? "AdventureAttributes"
             let token = PushToStartTokenBody(userId: user, deviceId: "device", bundleId: "com.example.rangers", attributesType: type,
                                              environment: "sandbox", token: Self.randomHex(64))
-            let stored = try await http.request("PUT", "/v1/push-to-start-tokens", key: ServerHarness.appKey, body: try APIJSON.encoder().encode(token)).response
+            let stored = try await http.request("PUT", "/v1/push-to-start-tokens", key: TestServer.appKey, body: try APIJSON.encoder().encode(token)).response
             try #require(stored.status == 200, "\(stored.text)")
             path = path.replacingOccurrences(of: "{userId}", with: user)
         }
@@ -446,7 +447,7 @@ struct ContractRun {
     /// A channel for the starts that subscribe to one.
     mutating func channelId() async throws -> String {
         if let id = createdChannel { return id }
-        let created = try await harness.http.post("/v1/channels", key: ServerHarness.backendKey,
+        let created = try await harness.http.post("/v1/channels", key: TestServer.backendKey,
                                                   #"{"name":"contract-start","bundleId":"com.example.rangers","storagePolicy":0}"#)
         let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
         createdChannel = id
@@ -456,7 +457,7 @@ struct ContractRun {
     /// A user token for `contractUser`, the owner of the activities the targets register.
     mutating func userToken() async throws -> String {
         if let token = mintedToken { return token }
-        let minted = try await harness.http.post("/v1/users/\(Self.contractUser)/app-tokens", key: ServerHarness.backendKey, "{}")
+        let minted = try await harness.http.post("/v1/users/\(Self.contractUser)/app-tokens", key: TestServer.backendKey, "{}")
         let token = try #require(minted.json?["token"]?.stringValue, "\(minted.text)")
         mintedToken = token
         return token
@@ -558,7 +559,7 @@ struct ContractRun {
         // As an app sends it: with a user token, which names the user (the development key also takes any
         // userId, so the other checks use it).
         try await expect(operation, body: try validBody(schema, onlyRequired: true), .accepted(tolerating: []), "the required fields alone",
-                         key: operation.key == ServerHarness.appKey && operation.id != "openInstallation" ? try await userToken() : nil)
+                         key: operation.key == TestServer.appKey && operation.id != "openInstallation" ? try await userToken() : nil)
         if operation.bodyRequired {
             try await expect(operation, body: nil, .refused(field: nil, rule: "required"), "no body")
         } else {

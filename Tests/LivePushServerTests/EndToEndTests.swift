@@ -3,228 +3,231 @@ import APNsSimulator
 import Foundation
 import LiveActivity
 import LivePushServer
+import LivePushTesting
 import PushStore
 import Testing
 
 /// The server against the local APNs simulator: registration through the API, sends from the backend,
 /// the simulated activity showing the result.
 @Suite struct EndToEndTests {
-    private func register(_ server: ServerHarness, _ created: ActivityCreated, groups: [String] = []) async throws {
-        let response = try await server.http.post("/v1/activities", key: ServerHarness.appKey,
-                                                  registrationJSON(activityId: created.activityId, token: created.pushToken, groups: groups))
+    private func register(_ server: TestServer, _ created: SimulatedActivity, groups: [String] = []) async throws {
+        let response = try await server.http.post("/v1/activities", key: TestServer.appKey,
+                                                  registrationJSON(activityId: created.id, token: created.pushToken, groups: groups))
         #expect(response.status == 201, "\(response.text)")
     }
 
-    private func update(_ server: ServerHarness, _ activityId: String, hp: Int, priority: Int = 10) async throws -> TestResponse {
-        try await server.http.post("/v1/activities/\(activityId)/update", key: ServerHarness.backendKey,
+    private func update(_ server: TestServer, _ activityId: String, hp: Int, priority: Int = 10) async throws -> TestResponse {
+        try await server.http.post("/v1/activities/\(activityId)/update", key: TestServer.backendKey,
                                    #"{"contentState":{"hp":\#(hp)},"priority":\#(priority)}"#)
     }
 
     @Test(arguments: TestDatabase.available)
-    func backendUpdateReachesTheSimulatedActivity(database: TestDatabase) async throws {
-        let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client, database: database)
-        let created = try await sim.startActivity(name: "panda")
-        try await register(server, created)
-        #expect(try await update(server, created.activityId, hp: 42).status == 202)
-        #expect(try await ServerHarness.eventually { try await sim.contentState(created.activityId)["hp"]?.numberValue == 42 })
-        #expect(try await ServerHarness.eventually {
-            try await server.store.deliveries(activityId: created.activityId, limit: 1).first?.outcome == .accepted
-        })
-        let detail = try await server.http.get("/v1/activities/\(created.activityId)", key: ServerHarness.backendKey)
-        #expect(detail.json?["deliveries"]?.arrayValue?.first?["apnsId"]?.stringValue != nil)
+    func backendUpdateReachesTheSimulatedActivity(database: TestStore) async throws {
+        try await withSimulator { sim in
+            try await withServer(ServerOptions(store: database), over: sim) { server in
+                let created = try await sim.startActivity(name: "panda")
+                try await register(server, created)
+                #expect(try await update(server, created.id, hp: 42).status == 202)
+                #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 42 })
+                #expect(try await eventually {
+                    try await server.store.deliveries(activityId: created.id, limit: 1).first?.outcome == .accepted
+                })
+                let detail = try await server.http.get("/v1/activities/\(created.id)", key: TestServer.backendKey)
+                #expect(detail.json?["deliveries"]?.arrayValue?.first?["apnsId"]?.stringValue != nil)
 
-        let end = try await server.http.post("/v1/activities/\(created.activityId)/end", key: ServerHarness.backendKey,
-                                             #"{"contentState":{"hp":0},"dismissalDate":"+10m","priority":10}"#)
-        #expect(end.status == 202)
-        #expect(try await ServerHarness.eventually { try await sim.simulator.world.activity(id: created.activityId).state == .ended })
-        #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 0)
-        await server.stop()
-        await sim.stop()
+                let end = try await server.http.post("/v1/activities/\(created.id)/end", key: TestServer.backendKey,
+                                                     #"{"contentState":{"hp":0},"dismissalDate":"+10m","priority":10}"#)
+                #expect(end.status == 202)
+                #expect(try await eventually { try await sim.simulator.world.activity(id: created.id).state == .ended })
+                #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 0)
+            }
+        }
     }
 
     @Test(arguments: TestDatabase.available)
-    func endsWithoutContentStateKeepTheLastState(database: TestDatabase) async throws {
+    func endsWithoutContentStateKeepTheLastState(database: TestStore) async throws {
         // WWDC23: the end's final content state is optional; the activity keeps showing its last one.
-        let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client, database: database)
-        let one = try await sim.startActivity(name: "owl")
-        let two = try await sim.startActivity(name: "fox")
-        try await register(server, one)
-        try await register(server, two, groups: ["den"])
-        #expect(try await update(server, one.activityId, hp: 42).status == 202)
-        #expect(try await update(server, two.activityId, hp: 17).status == 202)
-        #expect(try await ServerHarness.eventually { try await sim.contentState(two.activityId)["hp"]?.numberValue == 17 })
-        #expect(try await ServerHarness.eventually { try await sim.contentState(one.activityId)["hp"]?.numberValue == 42 })
+        try await withSimulator { sim in
+            try await withServer(ServerOptions(store: database), over: sim) { server in
+                let one = try await sim.startActivity(name: "owl")
+                let two = try await sim.startActivity(name: "fox")
+                try await register(server, one)
+                try await register(server, two, groups: ["den"])
+                #expect(try await update(server, one.id, hp: 42).status == 202)
+                #expect(try await update(server, two.id, hp: 17).status == 202)
+                #expect(try await eventually { try await sim.contentState(two.id)["hp"]?.numberValue == 17 })
+                #expect(try await eventually { try await sim.contentState(one.id)["hp"]?.numberValue == 42 })
 
-        let end = try await server.http.post("/v1/activities/\(one.activityId)/end", key: ServerHarness.backendKey, #"{"dismissalDate":"+10m"}"#)
-        #expect(end.status == 202, "\(end.text)")
-        let groupEnd = try await server.http.post("/v1/groups/den/end", key: ServerHarness.backendKey, "{}")
-        #expect(groupEnd.status == 202, "\(groupEnd.text)")
-        for (created, hp) in [(one, 42.0), (two, 17.0)] {
-            #expect(try await ServerHarness.eventually { try await sim.simulator.world.activity(id: created.activityId).state == .ended })
-            #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == hp)
-            #expect(try await server.store.activity(id: created.activityId)?.lastContentState?["hp"]?.numberValue == hp)
-        }
-        let update = try await server.http.post("/v1/activities/\(one.activityId)/update", key: ServerHarness.backendKey, "{}")
-        #expect(update.status == 400 && update.errorField == "contentState" && update.errorRule == "required")
-        await server.stop()
-        await sim.stop()
-    }
-
-    @Test(arguments: TestDatabase.available)
-    func rotatedTokenIsUsedAndTheOldOneNeverAgain(database: TestDatabase) async throws {
-        let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client, database: database)
-        let created = try await sim.startActivity(name: "tiger")
-        try await register(server, created)
-        let newToken = try await sim.simulator.world.rotateActivityToken(activityID: created.activityId)
-        let rotated = try await server.http.put("/v1/activities/\(created.activityId)/push-token", key: ServerHarness.appKey, #"{"pushToken":"\#(newToken)"}"#)
-        #expect(rotated.status == 200)
-        #expect(try await update(server, created.activityId, hp: 7).status == 202)
-        #expect(try await ServerHarness.eventually { try await sim.contentState(created.activityId)["hp"]?.numberValue == 7 })
-        let log = await sim.simulator.world.pushes(limit: 100)
-        #expect(log.count == 1)
-        #expect(log.first?.token == newToken)
-        #expect(try await server.store.activity(id: created.activityId)?.tokenState.isValid == true)
-        let reuse = try await server.http.put("/v1/activities/\(created.activityId)/push-token", key: ServerHarness.appKey, #"{"pushToken":"\#(created.pushToken)"}"#)
-        #expect(reuse.status == 409, "a retired token is refused: \(reuse.text)")
-        await server.stop()
-        await sim.stop()
-    }
-
-    @Test(arguments: TestDatabase.available)
-    func goneTokenIsMarkedInvalid(database: TestDatabase) async throws {
-        let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client, database: database)
-        let created = try await sim.startActivity(name: "eagle")
-        try await register(server, created)
-        // The device rotates its token but the app never tells the server: the old one answers 410.
-        _ = try await sim.simulator.world.rotateActivityToken(activityID: created.activityId)
-        #expect(try await update(server, created.activityId, hp: 9).status == 202)
-        #expect(try await ServerHarness.eventually {
-            try await server.store.activity(id: created.activityId)?.tokenState.isValid == false
-        })
-        #expect(try await ServerHarness.eventually {
-            try await server.store.deliveries(activityId: created.activityId, limit: 1).first != nil
-        })
-        let history = try await server.store.deliveries(activityId: created.activityId, limit: 1)
-        #expect(history.first?.status == 410 && history.first?.outcome == .rejected)
-        let refused = try await update(server, created.activityId, hp: 10)
-        #expect(refused.status == 409 && refused.errorRule == "validToken")
-        #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 1)
-        await server.stop()
-        await sim.stop()
-    }
-
-    @Test(arguments: TestDatabase.available)
-    func restartedServerDeliversTheWholeOutbox(database: TestDatabase) async throws {
-        let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client, database: database) { $0.workerCount = 0 }
-        var activities: [ActivityCreated] = []
-        for index in 0..<5 {
-            let created = try await sim.startActivity(name: "hero\(index)")
-            try await register(server, created)
-            activities.append(created)
-        }
-        for round in 1...4 {
-            for created in activities {
-                #expect(try await update(server, created.activityId, hp: round).status == 202)
+                let end = try await server.http.post("/v1/activities/\(one.id)/end", key: TestServer.backendKey, #"{"dismissalDate":"+10m"}"#)
+                #expect(end.status == 202, "\(end.text)")
+                let groupEnd = try await server.http.post("/v1/groups/den/end", key: TestServer.backendKey, "{}")
+                #expect(groupEnd.status == 202, "\(groupEnd.text)")
+                for (created, hp) in [(one, 42.0), (two, 17.0)] {
+                    #expect(try await eventually { try await sim.simulator.world.activity(id: created.id).state == .ended })
+                    #expect(try await sim.contentState(created.id)["hp"]?.numberValue == hp)
+                    #expect(try await server.store.activity(id: created.id)?.lastContentState?["hp"]?.numberValue == hp)
+                }
+                let update = try await server.http.post("/v1/activities/\(one.id)/update", key: TestServer.backendKey, "{}")
+                #expect(update.status == 400 && update.errorField == "contentState" && update.errorRule == "required")
             }
         }
-        #expect(try await server.store.outboxDepth() == 20)
-        #expect(await sim.simulator.world.pushes(limit: 100).isEmpty)
-        try await server.restart { configuration in
-            configuration.port = 0
-            configuration.workerCount = 2
-            configuration.appKeys = [ServerHarness.appKey]
-            configuration.backendKeys = [ServerHarness.backendKey]
-            configuration.pollInterval = 0.02
-            configuration.retryBaseDelay = 0.02
-            configuration.retryMaximumDelay = 0.1
-        }
-        #expect(try await ServerHarness.eventually { try await server.store.outboxDepth() == 0 })
-        for created in activities {
-            #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 4)
-            let history = try await server.store.deliveries(activityId: created.activityId, limit: 10)
-            #expect(history.count == 4 && history.allSatisfy { $0.outcome == .accepted })
-        }
-        await server.stop()
-        await sim.stop()
     }
 
     @Test(arguments: TestDatabase.available)
-    func everyUpdateArrivesDespiteInjected503sAndGoAways(database: TestDatabase) async throws {
-        let sim = try await SimulatorHarness(faultSeed: 2026)
-        try sim.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.2))
-        try sim.simulator.faults.add(FaultRule(reason: "Shutdown", share: 1, goAwayAfterStreams: 15))
-        let server = try await ServerHarness(sender: sim.client, database: database)
-        var activities: [ActivityCreated] = []
-        for index in 0..<6 {
-            let created = try await sim.startActivity(name: "fault\(index)")
-            try await register(server, created, groups: ["party"])
-            activities.append(created)
-        }
-        for round in 1...5 {
-            for created in activities {
-                #expect(try await update(server, created.activityId, hp: round, priority: round % 2 == 0 ? 5 : 10).status == 202)
+    func rotatedTokenIsUsedAndTheOldOneNeverAgain(database: TestStore) async throws {
+        try await withSimulator { sim in
+            try await withServer(ServerOptions(store: database), over: sim) { server in
+                let created = try await sim.startActivity(name: "tiger")
+                try await register(server, created)
+                let newToken = try await sim.simulator.world.rotateActivityToken(activityID: created.id)
+                let rotated = try await server.http.put("/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(newToken)"}"#)
+                #expect(rotated.status == 200)
+                #expect(try await update(server, created.id, hp: 7).status == 202)
+                #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 7 })
+                let log = await sim.simulator.world.pushes(limit: 100)
+                #expect(log.count == 1)
+                #expect(log.first?.token == newToken)
+                #expect(try await server.store.activity(id: created.id)?.tokenState.isValid == true)
+                let reuse = try await server.http.put("/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(created.pushToken)"}"#)
+                #expect(reuse.status == 409, "a retired token is refused: \(reuse.text)")
             }
         }
-        let group = try await server.http.post("/v1/groups/party/update", key: ServerHarness.backendKey, #"{"contentState":{"hp":100},"priority":10}"#)
-        #expect(group.status == 202)
-        #expect(try await server.finishedGroupSend(group, timeout: 60)["state"]?.stringValue == "finished")
-        #expect(try await ServerHarness.eventually(timeout: 60) { try await server.store.outboxDepth() == 0 })
-        for created in activities {
-            #expect(try await sim.contentState(created.activityId)["hp"]?.numberValue == 100)
-            let history = try await server.store.deliveries(activityId: created.activityId, limit: 50)
-            #expect(history.allSatisfy { $0.outcome == .accepted || $0.outcome == .coalesced }, "\(history.map { "\($0.outcome) \($0.reason ?? "")" })")
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func goneTokenIsMarkedInvalid(database: TestStore) async throws {
+        try await withSimulator { sim in
+            try await withServer(ServerOptions(store: database), over: sim) { server in
+                let created = try await sim.startActivity(name: "eagle")
+                try await register(server, created)
+                // The device rotates its token but the app never tells the server: the old one answers 410.
+                _ = try await sim.simulator.world.rotateActivityToken(activityID: created.id)
+                #expect(try await update(server, created.id, hp: 9).status == 202)
+                #expect(try await eventually {
+                    try await server.store.activity(id: created.id)?.tokenState.isValid == false
+                })
+                #expect(try await eventually {
+                    try await server.store.deliveries(activityId: created.id, limit: 1).first != nil
+                })
+                let history = try await server.store.deliveries(activityId: created.id, limit: 1)
+                #expect(history.first?.status == 410 && history.first?.outcome == .rejected)
+                let refused = try await update(server, created.id, hp: 10)
+                #expect(refused.status == 409 && refused.errorRule == "validToken")
+                #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 1)
+            }
         }
-        let log = await sim.simulator.world.pushes(limit: 2000)
-        #expect(log.contains { $0.status == 503 }, "faults were injected")
-        // A push that met a 503 was either sent again (accepted after more than one attempt) or replaced,
-        // while waiting for its retry, by a newer routine update (coalesced after an attempt).
-        let retried = try await activities.asyncReduce(0) { total, created in
-            try await total + server.store.deliveries(activityId: created.activityId, limit: 50).filter {
-                ($0.outcome == .accepted && $0.attempts > 1) || ($0.outcome == .coalesced && $0.attempts > 0)
-            }.count
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func restartedServerDeliversTheWholeOutbox(database: TestStore) async throws {
+        try await withSimulator { sim in
+            try await withServer(ServerOptions(store: database) { $0.workerCount = 0 }, over: sim) { server in
+                var activities: [SimulatedActivity] = []
+                for index in 0..<5 {
+                    let created = try await sim.startActivity(name: "hero\(index)")
+                    try await register(server, created)
+                    activities.append(created)
+                }
+                for round in 1...4 {
+                    for created in activities {
+                        #expect(try await update(server, created.id, hp: round).status == 202)
+                    }
+                }
+                #expect(try await server.store.outboxDepth() == 20)
+                #expect(await sim.simulator.world.pushes(limit: 100).isEmpty)
+                try await server.restart { configuration in
+                    configuration.port = 0
+                    configuration.workerCount = 2
+                    configuration.appKeys = [TestServer.appKey]
+                    configuration.backendKeys = [TestServer.backendKey]
+                    configuration.pollInterval = 0.02
+                    configuration.retryBaseDelay = 0.02
+                    configuration.retryMaximumDelay = 0.1
+                }
+                #expect(try await eventually { try await server.store.outboxDepth() == 0 })
+                for created in activities {
+                    #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 4)
+                    let history = try await server.store.deliveries(activityId: created.id, limit: 10)
+                    #expect(history.count == 4 && history.allSatisfy { $0.outcome == .accepted })
+                }
+            }
         }
-        #expect(retried > 0, "some pushes needed more than one attempt")
-        await server.stop()
-        await sim.stop()
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func everyUpdateArrivesDespiteInjected503sAndGoAways(database: TestStore) async throws {
+        var options = SimulatorOptions()
+        options.faultSeed = 2026
+        try await withSimulator(options) { sim in
+            try sim.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.2))
+            try sim.simulator.faults.add(FaultRule(reason: "Shutdown", share: 1, goAwayAfterStreams: 15))
+            try await withServer(ServerOptions(store: database), over: sim) { server in
+                var activities: [SimulatedActivity] = []
+                for index in 0..<6 {
+                    let created = try await sim.startActivity(name: "fault\(index)")
+                    try await register(server, created, groups: ["party"])
+                    activities.append(created)
+                }
+                for round in 1...5 {
+                    for created in activities {
+                        #expect(try await update(server, created.id, hp: round, priority: round % 2 == 0 ? 5 : 10).status == 202)
+                    }
+                }
+                let group = try await server.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":100},"priority":10}"#)
+                #expect(group.status == 202)
+                #expect(try await server.finishedGroupSend(group, timeout: .seconds(60))["state"]?.stringValue == "finished")
+                #expect(try await eventually(timeout: .seconds(60)) { try await server.store.outboxDepth() == 0 })
+                for created in activities {
+                    #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 100)
+                    let history = try await server.store.deliveries(activityId: created.id, limit: 50)
+                    #expect(history.allSatisfy { $0.outcome == .accepted || $0.outcome == .coalesced }, "\(history.map { "\($0.outcome) \($0.reason ?? "")" })")
+                }
+                let log = await sim.simulator.world.pushes(limit: 2000)
+                #expect(log.contains { $0.status == 503 }, "faults were injected")
+                // A push that met a 503 was either sent again (accepted after more than one attempt) or replaced,
+                // while waiting for its retry, by a newer routine update (coalesced after an attempt).
+                let retried = try await activities.asyncReduce(0) { total, created in
+                    try await total + server.store.deliveries(activityId: created.id, limit: 50).filter {
+                        ($0.outcome == .accepted && $0.attempts > 1) || ($0.outcome == .coalesced && $0.attempts > 0)
+                    }.count
+                }
+                #expect(retried > 0, "some pushes needed more than one attempt")
+            }
+        }
     }
 }
 
 /// Push-to-start through the API onto a simulated device.
 @Suite struct PushToStartEndToEndTests {
     @Test(arguments: TestDatabase.available)
-    func backendStartsAnActivityOnEveryDeviceOfTheUser(database: TestDatabase) async throws {
-        let sim = try await SimulatorHarness()
-        let server = try await ServerHarness(sender: sim.client, database: database)
-        var deviceIds: [String] = []
-        for name in ["phone", "ipad"] {
-            let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: name, bundleId: SimulatorHarness.bundleId, environment: "sandbox"))
-            deviceIds.append(device.deviceId)
-            let stored = try await server.http.put("/v1/push-to-start-tokens", key: ServerHarness.appKey, #"""
-                {"userId":"u1","deviceId":"\#(name)","bundleId":"\#(SimulatorHarness.bundleId)","attributesType":"\#(SimulatorHarness.attributesType)","environment":"sandbox","token":"\#(device.pushToStartToken)"}
-                """#)
-            #expect(stored.status == 200, "\(stored.text)")
+    func backendStartsAnActivityOnEveryDeviceOfTheUser(database: TestStore) async throws {
+        try await withSimulator { sim in
+            try await withServer(ServerOptions(store: database), over: sim) { server in
+                var deviceIds: [String] = []
+                for name in ["phone", "ipad"] {
+                    let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: name, bundleId: sim.bundleID, environment: "sandbox"))
+                    deviceIds.append(device.deviceId)
+                    let stored = try await server.http.put("/v1/push-to-start-tokens", key: TestServer.appKey, #"""
+                        {"userId":"u1","deviceId":"\#(name)","bundleId":"\#(sim.bundleID)","attributesType":"\#(sim.attributesTypes[0])","environment":"sandbox","token":"\#(device.pushToStartToken)"}
+                        """#)
+                    #expect(stored.status == 200, "\(stored.text)")
+                }
+                let started = try await server.http.post("/v1/users/u1/start", key: TestServer.backendKey, #"""
+                    {"attributesType":"\#(sim.attributesTypes[0])","attributes":{"hero":"Panda"},"contentState":{"hp":77},"alert":{"title":"Quest started","body":{"locKey":"QUEST_BODY","locArgs":["Panda"]}},"priority":10,"inputPushToken":true}
+                    """#)
+                #expect(started.status == 202)
+                #expect(started.json?["pushIds"]?.arrayValue?.count == 2)
+                #expect(await eventually { await sim.simulator.world.pushes(limit: 10).count == 2 })
+                for push in await sim.simulator.world.pushes(limit: 10) {
+                    #expect(push.payload["aps"]?["input-push-token"]?.numberValue == 1)
+                }
+                for deviceId in deviceIds {
+                    #expect(try await eventually {
+                        try await sim.simulator.world.device(id: deviceId).activities.contains { $0.contentState["hp"]?.numberValue == 77 }
+                    })
+                }
+            }
         }
-        let started = try await server.http.post("/v1/users/u1/start", key: ServerHarness.backendKey, #"""
-            {"attributesType":"\#(SimulatorHarness.attributesType)","attributes":{"hero":"Panda"},"contentState":{"hp":77},"alert":{"title":"Quest started","body":{"locKey":"QUEST_BODY","locArgs":["Panda"]}},"priority":10,"inputPushToken":true}
-            """#)
-        #expect(started.status == 202)
-        #expect(started.json?["pushIds"]?.arrayValue?.count == 2)
-        #expect(await ServerHarness.eventually { await sim.simulator.world.pushes(limit: 10).count == 2 })
-        for push in await sim.simulator.world.pushes(limit: 10) {
-            #expect(push.payload["aps"]?["input-push-token"]?.numberValue == 1)
-        }
-        for deviceId in deviceIds {
-            #expect(try await ServerHarness.eventually {
-                try await sim.simulator.world.device(id: deviceId).activities.contains { $0.contentState["hp"]?.numberValue == 77 }
-            })
-        }
-        await server.stop()
-        await sim.stop()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LivePushServer
+import LivePushTesting
 import NIOCore
 import NIOPosix
 import Testing
@@ -31,6 +32,19 @@ import Testing
             return try #require(box.value)
         }
 
+        /// Runs `body` with a connection to `port`, and closes it afterwards unless the server did.
+        static func with<Result>(
+            port: Int, isolation: isolated (any Actor)? = #isolation, _ body: (RawConnection) async throws -> Result
+        ) async throws -> Result {
+            try await withScopedResource {
+                try await open(port: port)
+            } stop: { connection in
+                if connection.closed == nil { try? await connection.channel.close() }
+            } _: { connection in
+                try await body(connection)
+            }
+        }
+
         final class Box: @unchecked Sendable { var value: RawConnection? }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -51,84 +65,83 @@ import Testing
     }
 
     @Test func halfAHeaderIsClosedAtTheDeadlineEvenWhenTrickled() async throws {
-        let harness = try await ServerHarness { $0.requestHeaderTimeout = 0.5 }
-        let port = try #require(harness.server.port)
-        let opened = Date()
-        let still = try await RawConnection.open(port: port)
-        try? await still.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n") // closed already on a slow machine: as good
-        let trickled = try await RawConnection.open(port: port)
-        // One header byte every 100 ms for 15 s: each read would reset an idle timeout, not this deadline.
-        let header = "GET /health HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 130)
-        for byte in header.map(String.init) {
-            guard trickled.closed == nil else { break }
-            try? await trickled.send(byte)
-            try await Task.sleep(for: .milliseconds(100))
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.requestHeaderTimeout = 0.5 }) { harness in
+            let port = try #require(harness.server.port)
+            let opened = Date()
+            let still = try await RawConnection.open(port: port)
+            try? await still.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n") // closed already on a slow machine: as good
+            let trickled = try await RawConnection.open(port: port)
+            // One header byte every 100 ms for 15 s: each read would reset an idle timeout, not this deadline.
+            let header = "GET /health HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 130)
+            for byte in header.map(String.init) {
+                guard trickled.closed == nil else { break }
+                try? await trickled.send(byte)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(await eventually(timeout: .seconds(30)) { still.closed != nil && trickled.closed != nil })
+            for connection in [still, trickled] {
+                // Well before the trickle would have ended (a loaded machine may stall for seconds).
+                let after = try #require(connection.closed).timeIntervalSince(opened)
+                #expect(after >= 0.4 && after < 12, "closed after \(after) s")
+                #expect(connection.text.isEmpty, "no answer to an unfinished header")
+            }
         }
-        #expect(await ServerHarness.eventually(timeout: 30) { still.closed != nil && trickled.closed != nil })
-        for connection in [still, trickled] {
-            // Well before the trickle would have ended (a loaded machine may stall for seconds).
-            let after = try #require(connection.closed).timeIntervalSince(opened)
-            #expect(after >= 0.4 && after < 12, "closed after \(after) s")
-            #expect(connection.text.isEmpty, "no answer to an unfinished header")
-        }
-        await harness.stop()
     }
 
     @Test func aSlowBodyIsClosedAndCompleteRequestsKeepTheConnection() async throws {
-        let harness = try await ServerHarness {
+        try await withServer(ServerOptions(sender: FakeSender()) {
             $0.requestHeaderTimeout = 120
             $0.requestBodyTimeout = 0.5
-        }
-        let port = try #require(harness.server.port)
-        let keepAlive = try await RawConnection.open(port: port)
-        for _ in 0..<3 {
-            try await keepAlive.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            try await Task.sleep(for: .milliseconds(300))
-        }
-        #expect(await ServerHarness.eventually(timeout: 10) { keepAlive.text.components(separatedBy: "HTTP/1.1 200").count - 1 == 3 })
-        #expect(keepAlive.closed == nil, "answered requests keep the connection")
+        }) { harness in
+            let port = try #require(harness.server.port)
+            let keepAlive = try await RawConnection.open(port: port)
+            for _ in 0..<3 {
+                try await keepAlive.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            #expect(await eventually(timeout: .seconds(10)) { keepAlive.text.components(separatedBy: "HTTP/1.1 200").count - 1 == 3 })
+            #expect(keepAlive.closed == nil, "answered requests keep the connection")
 
-        // An authenticated request whose route waits for the body: closed by the body deadline (0.5 s),
-        // long before the header deadline (120 s) could do it (generous bounds: CI machines stall).
-        let slowBody = try await RawConnection.open(port: port)
-        let sent = Date()
-        try await slowBody.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServerHarness.appKey)\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"a\"")
-        #expect(await ServerHarness.eventually(timeout: 60) { slowBody.closed != nil })
-        let after = try #require(slowBody.closed).timeIntervalSince(sent)
-        #expect(after >= 0.4 && after < 60, "closed by the body deadline after \(after) s")
-
-        await harness.stop()
+            // An authenticated request whose route waits for the body: closed by the body deadline (0.5 s),
+            // long before the header deadline (120 s) could do it (generous bounds: CI machines stall).
+            let slowBody = try await RawConnection.open(port: port)
+            let sent = Date()
+            try await slowBody.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.appKey)\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"a\"")
+            #expect(await eventually(timeout: .seconds(60)) { slowBody.closed != nil })
+            let after = try #require(slowBody.closed).timeIntervalSince(sent)
+            #expect(after >= 0.4 && after < 60, "closed by the body deadline after \(after) s")
+        }
     }
 
     /// The header deadline is also the idle timeout: a connection that never sends a byte, and a
     /// keep-alive connection that goes quiet after its answer, are closed when the next header is late.
     @Test func idleConnectionsAreClosedAtTheHeaderDeadline() async throws {
-        let harness = try await ServerHarness { $0.requestHeaderTimeout = 1 }
-        let port = try #require(harness.server.port)
-        let opened = Date()
-        let silent = try await RawConnection.open(port: port)
-        let quiet = try await RawConnection.open(port: port)
-        try await quiet.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        #expect(await ServerHarness.eventually(timeout: 10) { quiet.text.contains("HTTP/1.1 200") })
-        let answered = Date()
-        #expect(await ServerHarness.eventually(timeout: 30) { silent.closed != nil && quiet.closed != nil })
-        let silentAfter = try #require(silent.closed).timeIntervalSince(opened)
-        #expect(silentAfter >= 0.9 && silentAfter < 15, "a silent connection closed after \(silentAfter) s")
-        let quietAfter = try #require(quiet.closed).timeIntervalSince(answered)
-        #expect(quietAfter >= 0.5 && quietAfter < 15, "an idle keep-alive connection closed \(quietAfter) s after its answer")
-        await harness.stop()
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.requestHeaderTimeout = 1 }) { harness in
+            let port = try #require(harness.server.port)
+            let opened = Date()
+            let silent = try await RawConnection.open(port: port)
+            let quiet = try await RawConnection.open(port: port)
+            try await quiet.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await eventually(timeout: .seconds(10)) { quiet.text.contains("HTTP/1.1 200") })
+            let answered = Date()
+            #expect(await eventually(timeout: .seconds(30)) { silent.closed != nil && quiet.closed != nil })
+            let silentAfter = try #require(silent.closed).timeIntervalSince(opened)
+            #expect(silentAfter >= 0.9 && silentAfter < 15, "a silent connection closed after \(silentAfter) s")
+            let quietAfter = try #require(quiet.closed).timeIntervalSince(answered)
+            #expect(quietAfter >= 0.5 && quietAfter < 15, "an idle keep-alive connection closed \(quietAfter) s after its answer")
+        }
     }
 
     @Test func anEarlyAnswerStillLeavesADeadline() async throws {
         // Answered early (401 before the body: the server discards the rest), then the body, then
         // silence: the next request's header deadline runs, the connection is not left without one.
-        let harness = try await ServerHarness { $0.requestHeaderTimeout = 3 }
-        let port = try #require(harness.server.port)
-        let earlyAnswer = try await RawConnection.open(port: port)
-        try await earlyAnswer.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n")
-        #expect(await ServerHarness.eventually(timeout: 10) { earlyAnswer.text.contains("401") })
-        try await earlyAnswer.send("{}")
-        #expect(await ServerHarness.eventually(timeout: 20) { earlyAnswer.closed != nil }, "not left without a deadline")
-        await harness.stop()
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.requestHeaderTimeout = 3 }) { harness in
+            let port = try #require(harness.server.port)
+            let earlyAnswer = try await RawConnection.open(port: port)
+            try await earlyAnswer.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n")
+            #expect(await eventually(timeout: .seconds(10)) { earlyAnswer.text.contains("401") })
+            try await earlyAnswer.send("{}")
+            #expect(await eventually(timeout: .seconds(20)) { earlyAnswer.closed != nil }, "not left without a deadline")
+        }
     }
 }

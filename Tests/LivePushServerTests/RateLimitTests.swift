@@ -1,46 +1,47 @@
 import Foundation
 import LivePushServer
+import LivePushTesting
 import Testing
 
 /// Per-principal limits on the app routes and per-key limits on the backend routes: 429 with
 /// `Retry-After`, counted in the metrics, one principal never spending another's.
 @Suite struct RateLimitTests {
     @Test func eachPrincipalHasItsOwnBucket() async throws {
-        let harness = try await ServerHarness {
+        try await withServer(ServerOptions(sender: FakeSender()) {
             // One request a minute after the burst: nothing refills during the test, however slow the machine.
             $0.appRateLimit = 1
             $0.appRateBurst = 3
             $0.backendRateLimit = 1
             $0.backendRateBurst = 5
-        }
-        let http = harness.http
-        // Minting two tokens spends two of the backend key's five.
-        let alice = try await IdentityTests.token(harness, for: "alice")
-        let bob = try await IdentityTests.token(harness, for: "bob")
-        for index in 0..<3 {
-            let response = try await http.post("/v1/activities", key: alice, registrationJSON(activityId: "a-\(index)", token: IdentityTests.hex(UInt8(index + 1))))
-            #expect(response.status == 201, "\(response.text)")
-        }
-        let (limited, headers) = try await http.request("POST", "/v1/activities", key: alice, body: Data(registrationJSON(activityId: "a-9", token: IdentityTests.hex(9)).utf8))
-        #expect(limited.status == 429 && limited.errorRule == "rateLimit", "\(limited.text)")
-        let retryAfter = try #require(headers["retry-after"].flatMap(Int.init))
-        #expect((30...60).contains(retryAfter), "one request a minute refills (less the seconds the test took): \(retryAfter)")
-        #expect(try await harness.store.activity(id: "a-9") == nil, "nothing of a limited request is done")
+        }) { harness in
+            let http = harness.http
+            // Minting two tokens spends two of the backend key's five.
+            let alice = try await IdentityTests.token(harness, for: "alice")
+            let bob = try await IdentityTests.token(harness, for: "bob")
+            for index in 0..<3 {
+                let response = try await http.post("/v1/activities", key: alice, registrationJSON(activityId: "a-\(index)", token: IdentityTests.hex(UInt8(index + 1))))
+                #expect(response.status == 201, "\(response.text)")
+            }
+            let (limited, headers) = try await http.request("POST", "/v1/activities", key: alice, body: Data(registrationJSON(activityId: "a-9", token: IdentityTests.hex(9)).utf8))
+            #expect(limited.status == 429 && limited.errorRule == "rateLimit", "\(limited.text)")
+            let retryAfter = try #require(headers["retry-after"].flatMap(Int.init))
+            #expect((30...60).contains(retryAfter), "one request a minute refills (less the seconds the test took): \(retryAfter)")
+            #expect(try await harness.store.activity(id: "a-9") == nil, "nothing of a limited request is done")
 
-        #expect(try await http.post("/v1/activities", key: bob, registrationJSON(activityId: "b-1", token: IdentityTests.hex(0x21))).status == 201,
-                "another user is not limited by alice's requests")
-        for index in 0..<10 {
-            let response = try await http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: "dev-\(index)", token: IdentityTests.hex(UInt8(0x30 + index))))
-            #expect(response.status == 201, "development app keys are not limited: \(response.text)")
-        }
-        var backendStatuses = [Int]()
-        for _ in 0..<4 { backendStatuses.append(try await http.get("/v1/activities/a-0", key: ServerHarness.backendKey).status) }
-        #expect(backendStatuses == [200, 200, 200, 429], "the backend key's burst of 5, 2 spent on tokens")
+            #expect(try await http.post("/v1/activities", key: bob, registrationJSON(activityId: "b-1", token: IdentityTests.hex(0x21))).status == 201,
+                    "another user is not limited by alice's requests")
+            for index in 0..<10 {
+                let response = try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "dev-\(index)", token: IdentityTests.hex(UInt8(0x30 + index))))
+                #expect(response.status == 201, "development app keys are not limited: \(response.text)")
+            }
+            var backendStatuses = [Int]()
+            for _ in 0..<4 { backendStatuses.append(try await http.get("/v1/activities/a-0", key: TestServer.backendKey).status) }
+            #expect(backendStatuses == [200, 200, 200, 429], "the backend key's burst of 5, 2 spent on tokens")
 
-        let metrics = try await http.get("/metrics").text
-        #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="app"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
-        #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="backend"} 1"#))
-        await harness.stop()
+            let metrics = try await http.get("/metrics").text
+            #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="app"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
+            #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="backend"} 1"#))
+        }
     }
 
     @Test func bucketsRefillAndIdleOnesAreDropped() {

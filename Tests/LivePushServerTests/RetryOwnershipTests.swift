@@ -3,6 +3,7 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LivePushServer
+import LivePushTesting
 import Testing
 
 /// The outbox owns back-off: the server's APNs client sends each outbox attempt once (re-sending at once
@@ -50,32 +51,34 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
-    func a503IsOneAPNsRequestPerOutboxAttempt(database: TestDatabase) async throws {
-        let sim = try await SimulatorHarness()
-        let created = try await sim.startActivity(name: "busy")
-        let fault = try sim.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 1, token: created.pushToken))
-        let sender = CountingSender(client: sim.client)
-        let server = try await ServerHarness(sender: sender, database: database)
-        let registered = try await server.http.post("/v1/activities", key: ServerHarness.appKey,
-                                                    registrationJSON(activityId: created.activityId, token: created.pushToken))
-        #expect(registered.status == 201, "\(registered.text)")
-        let update = try await server.http.post("/v1/activities/\(created.activityId)/update", key: ServerHarness.backendKey,
-                                                #"{"contentState":{"hp":3},"priority":10}"#)
-        #expect(update.status == 202)
-        // Three outbox attempts meet the 503; then APNs recovers.
-        #expect(await ServerHarness.eventually { sender.calls >= 3 })
-        _ = sim.simulator.faults.remove(id: fault)
-        #expect(try await ServerHarness.eventually { try await server.store.outboxDepth() == 0 })
+    func a503IsOneAPNsRequestPerOutboxAttempt(database: TestStore) async throws {
+        try await withSimulator { sim in
+            let created = try await sim.startActivity(name: "busy")
+            let fault = try sim.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 1, token: created.pushToken))
+            try await sim.withClient(sim.serverClientConfiguration) { client in
+                let sender = CountingSender(client: client)
+                try await withServer(ServerOptions(store: database, sender: sender)) { server in
+                    let registered = try await server.http.post("/v1/activities", key: TestServer.appKey,
+                                                                registrationJSON(activityId: created.id, token: created.pushToken))
+                    #expect(registered.status == 201, "\(registered.text)")
+                    let update = try await server.http.post("/v1/activities/\(created.id)/update", key: TestServer.backendKey,
+                                                            #"{"contentState":{"hp":3},"priority":10}"#)
+                    #expect(update.status == 202)
+                    // Three outbox attempts meet the 503; then APNs recovers.
+                    #expect(await eventually { sender.calls >= 3 })
+                    _ = sim.simulator.faults.remove(id: fault)
+                    #expect(try await eventually { try await server.store.outboxDepth() == 0 })
 
-        let requests = await sim.simulator.world.pushes(limit: 100).filter { $0.token == created.pushToken }
-        let record = try #require(try await server.store.deliveries(activityId: created.activityId, limit: 1).first)
-        #expect(record.outcome == .accepted)
-        #expect(requests.count == sender.calls, "one APNs request per outbox attempt: \(requests.map(\.status))")
-        #expect(record.attempts == sender.calls, "the outbox's attempts count sends")
-        #expect(requests.dropLast().allSatisfy { $0.status == 503 } && requests.last?.status == 200)
-        #expect(requests.count >= 3, "at least two outbox attempts met the 503")
-        await server.stop()
-        await sim.stop()
+                    let requests = await sim.simulator.world.pushes(limit: 100).filter { $0.token == created.pushToken }
+                    let record = try #require(try await server.store.deliveries(activityId: created.id, limit: 1).first)
+                    #expect(record.outcome == .accepted)
+                    #expect(requests.count == sender.calls, "one APNs request per outbox attempt: \(requests.map(\.status))")
+                    #expect(record.attempts == sender.calls, "the outbox's attempts count sends")
+                    #expect(requests.dropLast().allSatisfy { $0.status == 503 } && requests.last?.status == 200)
+                    #expect(requests.count >= 3, "at least two outbox attempts met the 503")
+                }
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LivePushServer
+import LivePushTesting
 import Testing
 
 /// The request framing the listener takes, over raw sockets: `chunked` is the only transfer coding, and
@@ -8,20 +9,20 @@ import Testing
     typealias RawConnection = ListenerDeadlineTests.RawConnection
 
     /// The answer to `request`; waits for the server to close the connection when `closes`, else for a JSON body.
-    static func answer(_ harness: ServerHarness, _ request: String, closes: Bool = true) async throws -> (status: String, text: String, closed: Bool) {
-        let connection = try await RawConnection.open(port: try #require(harness.server.port))
-        try await connection.send(request)
-        _ = await ServerHarness.eventually(timeout: 10) {
-            connection.text.contains("\r\n\r\n") && (closes ? connection.closed != nil : connection.text.hasSuffix("}"))
+    static func answer(_ harness: TestServer, _ request: String, closes: Bool = true) async throws -> (status: String, text: String, closed: Bool) {
+        try await RawConnection.with(port: try #require(harness.server.port)) { connection in
+            try await connection.send(request)
+            _ = await eventually(timeout: .seconds(10)) {
+                connection.text.contains("\r\n\r\n") && (closes ? connection.closed != nil : connection.text.hasSuffix("}"))
+            }
+            let text = connection.text
+            let status = text.split(separator: "\r\n").first.map(String.init) ?? ""
+            return (status, text, connection.closed != nil)
         }
-        let text = connection.text
-        let status = text.split(separator: "\r\n").first.map(String.init) ?? ""
-        if connection.closed == nil { try? await connection.channel.close() }
-        return (status, text, connection.closed != nil)
     }
 
     static func post(transferEncoding: String, body: String) -> String {
-        "POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServerHarness.appKey)\r\n"
+        "POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.appKey)\r\n"
             + "Content-Type: application/json\r\nTransfer-Encoding: \(transferEncoding)\r\n\r\n\(body)"
     }
 
@@ -30,27 +31,27 @@ import Testing
     }
 
     @Test func onlyChunkedIsAcceptedAsATransferCoding() async throws {
-        let harness = try await ServerHarness()
-        let json = registrationJSON(activityId: "a1", token: String(repeating: "ab", count: 32))
-        for coding in ["gzip, chunked", "chunked, chunked", "identity, chunked", "x-custom,chunked"] {
-            let answer = try await Self.answer(harness, Self.post(transferEncoding: coding, body: Self.chunked(json)))
-            #expect(answer.status == "HTTP/1.1 400 Bad Request", "\(coding): \(answer.text)")
-            // The HTTP/1 decoder refuses `chunked, chunked` itself (a 400 without a body); the others are ours.
-            if coding != "chunked, chunked" {
-                #expect(answer.text.contains(#""rule":"transferEncoding""#) && answer.text.contains(#""field":"Transfer-Encoding""#), "\(coding): \(answer.text)")
+        try await withServer(ServerOptions(sender: FakeSender())) { harness in
+            let json = registrationJSON(activityId: "a1", token: String(repeating: "ab", count: 32))
+            for coding in ["gzip, chunked", "chunked, chunked", "identity, chunked", "x-custom,chunked"] {
+                let answer = try await Self.answer(harness, Self.post(transferEncoding: coding, body: Self.chunked(json)))
+                #expect(answer.status == "HTTP/1.1 400 Bad Request", "\(coding): \(answer.text)")
+                // The HTTP/1 decoder refuses `chunked, chunked` itself (a 400 without a body); the others are ours.
+                if coding != "chunked, chunked" {
+                    #expect(answer.text.contains(#""rule":"transferEncoding""#) && answer.text.contains(#""field":"Transfer-Encoding""#), "\(coding): \(answer.text)")
+                }
+                #expect(answer.closed, "the connection is closed after a refused framing")
             }
-            #expect(answer.closed, "the connection is closed after a refused framing")
+            #expect(try await harness.store.activity(id: "a1") == nil, "nothing of a refused request is done")
+            let plain = try await Self.answer(harness, Self.post(transferEncoding: "Chunked", body: Self.chunked(json)), closes: false)
+            #expect(plain.status == "HTTP/1.1 201 Created", "\(plain.text)")
         }
-        #expect(try await harness.store.activity(id: "a1") == nil, "nothing of a refused request is done")
-        let plain = try await Self.answer(harness, Self.post(transferEncoding: "Chunked", body: Self.chunked(json)), closes: false)
-        #expect(plain.status == "HTTP/1.1 201 Created", "\(plain.text)")
-        await harness.stop()
     }
 
     @Test func aMalformedChunkSizeIsABadRequest() async throws {
-        let harness = try await ServerHarness()
-        let answer = try await Self.answer(harness, Self.post(transferEncoding: "chunked", body: "zz\r\n{}\r\n0\r\n\r\n"))
-        #expect(answer.status == "HTTP/1.1 400 Bad Request", "\(answer.text)")
-        await harness.stop()
+        try await withServer(ServerOptions(sender: FakeSender())) { harness in
+            let answer = try await Self.answer(harness, Self.post(transferEncoding: "chunked", body: "zz\r\n{}\r\n0\r\n\r\n"))
+            #expect(answer.status == "HTTP/1.1 400 Bad Request", "\(answer.text)")
+        }
     }
 }

@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import LiveActivity
 import LivePushServer
+import LivePushTesting
 import PushStore
 import Testing
 
@@ -19,149 +20,144 @@ extension ServerMetrics {
 /// after a graceful restart or a crash, dropped past their maximum age.
 @Suite struct WebhookDeliveryTests {
     /// Registers activity `id` and has the app end it: one `activity.ended` event.
-    private func endByApp(_ id: String, on harness: ServerHarness, token: String = String(repeating: "9f", count: 32)) async throws {
-        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registrationJSON(activityId: id, token: token)).status == 201)
-        #expect(try await harness.http.post("/v1/activities/\(id)/ended", key: ServerHarness.appKey, "").status == 200)
+    private func endByApp(_ id: String, on harness: TestServer, token: String = String(repeating: "9f", count: 32)) async throws {
+        #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: token)).status == 201)
+        #expect(try await harness.http.post("/v1/activities/\(id)/ended", key: TestServer.appKey, "").status == 200)
     }
 
     /// Registers `count` activities in `group` and ends the group: `count` events from one request.
-    private func endGroup(_ group: String, count: Int, on harness: ServerHarness) async throws -> [String] {
+    private func endGroup(_ group: String, count: Int, on harness: TestServer) async throws -> [String] {
         let ids = (1...count).map { "\(group)-\($0)" }
         for (index, id) in ids.enumerated() {
             let token = String(repeating: String(format: "%02x", index + 1), count: 32)
             let registration = registrationJSON(activityId: id, token: token, groups: [group])
-            #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey, registration).status == 201)
+            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registration).status == 201)
         }
-        #expect(try await harness.http.post("/v1/groups/\(group)/end", key: ServerHarness.backendKey, "{}").status == 202)
+        #expect(try await harness.http.post("/v1/groups/\(group)/end", key: TestServer.backendKey, "{}").status == 202)
         return ids
     }
 
     @Test(arguments: TestDatabase.available)
-    func eachPostIsSignedAndVerifiesWithTheDocumentedSteps(_ database: TestDatabase) async throws {
-        let receiver = WebhookReceiver()
-        try await receiver.start()
-        let harness = try await ServerHarness(database: database) { $0.useWebhook(receiver.url) }
-        try await endByApp("signed", on: harness)
-        #expect(await ServerHarness.eventually { receiver.bodies.count == 1 })
-        let post = try #require(receiver.posts.first)
-        #expect(post.contentType == "application/json")
-        #expect(post.eventId.flatMap(UUID.init(uuidString:)) != nil, "LivePush-Event-Id is a UUID")
-        #expect(post.json?["event"]?.stringValue == "activity.ended" && post.json?["activityId"]?.stringValue == "signed")
-        #expect(throws: Never.self) {
-            try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: ServerHarness.webhookSecret)
+    func eachPostIsSignedAndVerifiesWithTheDocumentedSteps(_ database: TestStore) async throws {
+        try await withWebhookReceiver { receiver in
+            try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.useWebhook(receiver.url) }) { harness in
+                try await endByApp("signed", on: harness)
+                #expect(await eventually { receiver.bodies.count == 1 })
+                let post = try #require(receiver.posts.first)
+                #expect(post.contentType == "application/json")
+                #expect(post.eventId.flatMap(UUID.init(uuidString:)) != nil, "LivePush-Event-Id is a UUID")
+                #expect(post.json?["event"]?.stringValue == "activity.ended" && post.json?["activityId"]?.stringValue == "signed")
+                #expect(throws: Never.self) {
+                    try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret)
+                }
+                #expect(throws: WebhookSignatureCheck.Refusal.mismatch) {
+                    try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: String(repeating: "x", count: 36))
+                }
+                #expect(throws: WebhookSignatureCheck.Refusal.mismatch, "a changed body does not verify") {
+                    try WebhookSignatureCheck.verify(header: post.signature, body: post.body + Data(" ".utf8), secret: TestServer.webhookSecret)
+                }
+                #expect(throws: WebhookSignatureCheck.Refusal.tooOld, "a replay after 5 minutes is refused") {
+                    try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret,
+                                                     now: Date().addingTimeInterval(301))
+                }
+            }
         }
-        #expect(throws: WebhookSignatureCheck.Refusal.mismatch) {
-            try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: String(repeating: "x", count: 36))
-        }
-        #expect(throws: WebhookSignatureCheck.Refusal.mismatch, "a changed body does not verify") {
-            try WebhookSignatureCheck.verify(header: post.signature, body: post.body + Data(" ".utf8), secret: ServerHarness.webhookSecret)
-        }
-        #expect(throws: WebhookSignatureCheck.Refusal.tooOld, "a replay after 5 minutes is refused") {
-            try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: ServerHarness.webhookSecret,
-                                             now: Date().addingTimeInterval(301))
-        }
-        await harness.stop()
-        await receiver.stop()
     }
 
     @Test(arguments: TestDatabase.available)
-    func aFailingReceiverGetsTheEventLaterWithTheSameEventId(_ database: TestDatabase) async throws {
-        let receiver = WebhookReceiver(failFirst: 3)
-        try await receiver.start()
-        let harness = try await ServerHarness(database: database) { $0.useWebhook(receiver.url) }
-        try await endByApp("retried", on: harness)
-        #expect(await ServerHarness.eventually { receiver.bodies.count == 1 })
-        let posts = receiver.posts
-        #expect(posts.map(\.status) == [503, 503, 503, 204])
-        #expect(Set(posts.compactMap(\.eventId)).count == 1 && posts.allSatisfy { $0.eventId != nil }, "one event id on every attempt")
-        #expect(posts.allSatisfy { $0.body == posts[0].body })
-        for post in posts {
-            #expect(throws: Never.self) { try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: ServerHarness.webhookSecret) }
+    func aFailingReceiverGetsTheEventLaterWithTheSameEventId(_ database: TestStore) async throws {
+        try await withWebhookReceiver(WebhookBehavior(failFirst: 3)) { receiver in
+            try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.useWebhook(receiver.url) }) { harness in
+                try await endByApp("retried", on: harness)
+                #expect(await eventually { receiver.bodies.count == 1 })
+                let posts = receiver.posts
+                #expect(posts.map(\.status) == [503, 503, 503, 204])
+                #expect(Set(posts.compactMap(\.eventId)).count == 1 && posts.allSatisfy { $0.eventId != nil }, "one event id on every attempt")
+                #expect(posts.allSatisfy { $0.body == posts[0].body })
+                for post in posts {
+                    #expect(throws: Never.self) { try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret) }
+                }
+                #expect(try await eventually { try await harness.store.webhookDepth() == 0 })
+                #expect(harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") == 3)
+                #expect(harness.server.metrics.value("livepush_server_webhook_delivered_total") == 1)
+            }
         }
-        #expect(try await ServerHarness.eventually { try await harness.store.webhookDepth() == 0 })
-        #expect(harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") == 3)
-        #expect(harness.server.metrics.value("livepush_server_webhook_delivered_total") == 1)
-        await harness.stop()
-        await receiver.stop()
     }
 
     @Test(arguments: TestDatabase.available)
-    func eventsQueuedWhileTheReceiverIsDownAreDeliveredAfterAGracefulRestart(_ database: TestDatabase) async throws {
+    func eventsQueuedWhileTheReceiverIsDownAreDeliveredAfterAGracefulRestart(_ database: TestStore) async throws {
         let down = try await WebhookReceiver.downURL()
-        let receiver = WebhookReceiver()
-        try await receiver.start()
-        let harness = try await ServerHarness(database: database) { $0.useWebhook(down) }
-        let ids = try await endGroup("down", count: 3, on: harness)
-        #expect(await ServerHarness.eventually { harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") >= 3 },
-                "each event was tried while the receiver was down")
-        await harness.server.shutdown()
-        #expect(try await harness.store.webhookDepth() == ids.count, "undelivered events stay stored")
-        try await harness.restart { $0.useWebhook(receiver.url) }
-        #expect(await ServerHarness.eventually { receiver.bodies.count == ids.count })
-        #expect(receiver.bodies.compactMap { $0["activityId"]?.stringValue }.sorted() == ids.sorted())
-        #expect(try await ServerHarness.eventually { try await harness.store.webhookDepth() == 0 })
-        await harness.stop()
-        await receiver.stop()
+        try await withWebhookReceiver { receiver in
+            try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.useWebhook(down) }) { harness in
+                let ids = try await endGroup("down", count: 3, on: harness)
+                #expect(await eventually { harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") >= 3 },
+                        "each event was tried while the receiver was down")
+                await harness.server.shutdown()
+                #expect(try await harness.store.webhookDepth() == ids.count, "undelivered events stay stored")
+                try await harness.restart { $0.useWebhook(receiver.url) }
+                #expect(await eventually { receiver.bodies.count == ids.count })
+                #expect(receiver.bodies.compactMap { $0["activityId"]?.stringValue }.sorted() == ids.sorted())
+                #expect(try await eventually { try await harness.store.webhookDepth() == 0 })
+            }
+        }
     }
 
     @Test(arguments: TestDatabase.available)
-    func eventsACrashedServerHeldAreDeliveredByItsSuccessor(_ database: TestDatabase) async throws {
+    func eventsACrashedServerHeldAreDeliveredByItsSuccessor(_ database: TestStore) async throws {
         // The first server's POST hangs, so it holds the event's claim (for an hour and a minute) when it is
         // abandoned. Its successor, same instance id, takes the claim back at once and delivers.
-        let hanging = WebhookReceiver(hangs: true)
-        try await hanging.start()
-        let receiver = WebhookReceiver()
-        try await receiver.start()
-        let instance = "crash-" + UUID().uuidString.prefix(8).lowercased()
-        let harness = try await ServerHarness(database: database) {
-            $0.useWebhook(hanging.url)
-            $0.instanceID = instance
-            $0.claimLease = 3600
-            $0.webhookTimeout = 60
+        try await withWebhookReceiver(WebhookBehavior(hangs: true)) { hanging in
+            try await withWebhookReceiver { receiver in
+                let instance = "crash-" + UUID().uuidString.prefix(8).lowercased()
+                try await withServer(ServerOptions(store: database, sender: FakeSender()) {
+                    $0.useWebhook(hanging.url)
+                    $0.instanceID = instance
+                    $0.claimLease = 3600
+                    $0.webhookTimeout = 60
+                }) { harness in
+                    try await endByApp("crashed", on: harness)
+                    #expect(await eventually { hanging.posts.count == 1 }, "the POST is under way")
+                    try await harness.replaceWithoutShutdown {
+                        $0.useWebhook(receiver.url)
+                        $0.instanceID = instance
+                        $0.claimLease = 3600
+                    }
+                    #expect(await eventually { receiver.bodies.count == 1 })
+                    #expect(receiver.posts.first?.eventId != nil && receiver.posts.first?.eventId == hanging.posts.first?.eventId)
+                    #expect(receiver.bodies.first?["activityId"]?.stringValue == "crashed")
+                    #expect(try await eventually { try await harness.store.webhookDepth() == 0 })
+                    hanging.stopHanging()  // the abandoned server's POST is answered: it stops at once
+                }
+            }
         }
-        try await endByApp("crashed", on: harness)
-        #expect(await ServerHarness.eventually { hanging.posts.count == 1 }, "the POST is under way")
-        try await harness.replaceWithoutShutdown {
-            $0.useWebhook(receiver.url)
-            $0.instanceID = instance
-            $0.claimLease = 3600
-        }
-        #expect(await ServerHarness.eventually { receiver.bodies.count == 1 })
-        #expect(receiver.posts.first?.eventId != nil && receiver.posts.first?.eventId == hanging.posts.first?.eventId)
-        #expect(receiver.bodies.first?["activityId"]?.stringValue == "crashed")
-        #expect(try await ServerHarness.eventually { try await harness.store.webhookDepth() == 0 })
-        await hanging.stop()
-        await harness.stop()
-        await receiver.stop()
     }
 
     @Test func eventsPastTheirMaximumAgeAreDroppedAndCounted() async throws {
-        let receiver = WebhookReceiver(failFirst: .max)
-        try await receiver.start()
-        let clock = ManualWallClock(Date())
-        let harness = try await ServerHarness(clock: clock) {
-            $0.useWebhook(receiver.url)
-            $0.webhookMaximumAge = 3600
+        try await withWebhookReceiver(WebhookBehavior(failFirst: .max)) { receiver in
+            let clock = ManualWallClock(Date())
+            try await withServer(ServerOptions(sender: FakeSender(), clock: clock) {
+                $0.useWebhook(receiver.url)
+                $0.webhookMaximumAge = 3600
+            }) { harness in
+                try await endByApp("old", on: harness)
+                #expect(await eventually { receiver.posts.count == 1 })
+                #expect(try await eventually { try await harness.store.webhookDepth() == 1 }, "kept for a retry")
+                clock.advance(by: 3601)
+                #expect(try await eventually { try await harness.store.webhookDepth() == 0 })
+                #expect(receiver.bodies.isEmpty)
+                #expect(harness.server.metrics.value("livepush_server_webhook_dropped_total") == 1)
+                #expect(harness.server.metrics.value("livepush_server_webhook_delivered_total") == 0)
+            }
         }
-        try await endByApp("old", on: harness)
-        #expect(await ServerHarness.eventually { receiver.posts.count == 1 })
-        #expect(try await ServerHarness.eventually { try await harness.store.webhookDepth() == 1 }, "kept for a retry")
-        clock.advance(by: 3601)
-        #expect(try await ServerHarness.eventually { try await harness.store.webhookDepth() == 0 })
-        #expect(receiver.bodies.isEmpty)
-        #expect(harness.server.metrics.value("livepush_server_webhook_dropped_total") == 1)
-        #expect(harness.server.metrics.value("livepush_server_webhook_delivered_total") == 0)
-        await harness.stop()
-        await receiver.stop()
     }
 
     @Test(arguments: TestDatabase.available)
-    func withoutAWebhookURLNothingIsStored(_ database: TestDatabase) async throws {
-        let harness = try await ServerHarness(database: database)
-        try await endByApp("quiet", on: harness)
-        _ = try await endGroup("quiet-group", count: 2, on: harness)
-        #expect(try await harness.store.webhookDepth() == 0)
-        await harness.stop()
+    func withoutAWebhookURLNothingIsStored(_ database: TestStore) async throws {
+        try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
+            try await endByApp("quiet", on: harness)
+            _ = try await endGroup("quiet-group", count: 2, on: harness)
+            #expect(try await harness.store.webhookDepth() == 0)
+        }
     }
 
     @Test func aWebhookURLWithoutASecretIsRefusedAtStart() async throws {
@@ -179,10 +175,11 @@ extension ServerMetrics {
         configuration.webhookSecret = String(repeating: "a", count: 32)
         #expect(throws: Never.self) { try configuration.validate() }
 
-        let store = try await SQLitePushStore.temporary()
         configuration.webhookSecret = nil
-        #expect(throws: ServerConfigurationError.self) { try LivePushServer(configuration: configuration, store: store, sender: FakeSender()) }
-        await store.close()
+        try await withServer(ServerOptions(sender: FakeSender())) { running -> Void in
+            // Its store serves the one that must not start.
+            #expect(throws: ServerConfigurationError.self) { try LivePushServer(configuration: configuration, store: running.store, sender: FakeSender()) }
+        }
 
         let base = ["--url", "https://127.0.0.1:2197", "--webhook-url", "https://backend.example.com/livepush"]
         do {

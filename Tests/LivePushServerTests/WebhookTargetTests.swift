@@ -1,4 +1,5 @@
 import Foundation
+import LivePushTesting
 @testable import LivePushServer
 import Logging
 import NIOCore
@@ -67,46 +68,44 @@ import Testing
     /// A name that resolves to loopback is refused when the POST is made (the literal check at start
     /// cannot see it), counted, and reaches nobody; allowed, the same POST is delivered.
     @Test func aNameResolvingToLoopbackIsRefusedAtEachPost() async throws {
-        let receiver = WebhookReceiver()
-        try await receiver.start()
-        let url = try #require(URL(string: "http://localhost:\(receiver.port)/hook"))
-        let metrics = ServerMetrics()
-        let delivery = WebhookDelivery(event: "activity.ended", body: Data(#"{"event":"activity.ended"}"#.utf8), createdAt: Date())
-        let refusing = WebhookPoster(url: url, secret: ServerHarness.webhookSecret, timeout: 5, allowPrivateTargets: false,
-                                     metrics: metrics, logger: Logger(label: "test"))
-        let failure = await refusing.post(delivery, at: Date())
-        #expect(failure?.contains("refused") == true, "\(failure ?? "delivered")")
-        #expect(metrics.value("livepush_server_webhook_refused_targets_total") == 1)
-        #expect(receiver.posts.isEmpty)
+        try await withWebhookReceiver { receiver in
+            let url = try #require(URL(string: "http://localhost:\(receiver.port)/hook"))
+            let metrics = ServerMetrics()
+            let delivery = WebhookDelivery(event: "activity.ended", body: Data(#"{"event":"activity.ended"}"#.utf8), createdAt: Date())
+            let refusing = WebhookPoster(url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: false,
+                                         metrics: metrics, logger: Logger(label: "test"))
+            let failure = await refusing.post(delivery, at: Date())
+            #expect(failure?.contains("refused") == true, "\(failure ?? "delivered")")
+            #expect(metrics.value("livepush_server_webhook_refused_targets_total") == 1)
+            #expect(receiver.posts.isEmpty)
 
-        let allowing = WebhookPoster(url: url, secret: ServerHarness.webhookSecret, timeout: 5, allowPrivateTargets: true,
-                                     metrics: metrics, logger: Logger(label: "test"))
-        #expect(await allowing.post(delivery, at: Date()) == nil)
-        #expect(receiver.bodies.count == 1)
-        await receiver.stop()
+            let allowing = WebhookPoster(url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: true,
+                                         metrics: metrics, logger: Logger(label: "test"))
+            #expect(await allowing.post(delivery, at: Date()) == nil)
+            #expect(receiver.bodies.count == 1)
+        }
     }
 
     /// A receiver that answers 307 (or 302) does not get the event delivered elsewhere: the redirect is a
     /// failed attempt, retried at the configured URL, and the target of the redirect sees nothing.
     @Test(arguments: [307, 302])
     func redirectsAreFailedAttemptsAndNeverFollowed(_ code: Int) async throws {
-        let elsewhere = WebhookReceiver()
-        try await elsewhere.start()
-        let redirecting = WebhookReceiver(redirectFirst: 2, with: .init(code: code), to: elsewhere.url.absoluteString)
-        try await redirecting.start()
-        let harness = try await ServerHarness { $0.useWebhook(redirecting.url) }
-        let id = "redirected-\(code)"
-        #expect(try await harness.http.post("/v1/activities", key: ServerHarness.appKey,
-                                            registrationJSON(activityId: id, token: String(repeating: "9f", count: 32))).status == 201)
-        #expect(try await harness.http.post("/v1/activities/\(id)/ended", key: ServerHarness.appKey, "").status == 200)
-        #expect(await ServerHarness.eventually { redirecting.bodies.count == 1 }, "delivered at the third attempt")
-        #expect(redirecting.posts.map(\.status) == [code, code, 204])
-        #expect(Set(redirecting.posts.compactMap(\.eventId)).count == 1, "one event, retried")
-        #expect(redirecting.posts.allSatisfy { !$0.body.isEmpty }, "each attempt carries the event")
-        #expect(elsewhere.posts.isEmpty, "the redirect was followed")
-        #expect(harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") == 2)
-        await harness.stop()
-        await redirecting.stop()
-        await elsewhere.stop()
+        try await withWebhookReceiver { elsewhere in
+            let redirect = (status: code, location: elsewhere.url.absoluteString, count: 2)
+            try await withWebhookReceiver(WebhookBehavior(redirect: redirect)) { redirecting in
+                try await withServer(ServerOptions(sender: FakeSender()) { $0.useWebhook(redirecting.url) }) { harness throws in
+                    let id = "redirected-\(code)"
+                    #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey,
+                                                        registrationJSON(activityId: id, token: String(repeating: "9f", count: 32))).status == 201)
+                    #expect(try await harness.http.post("/v1/activities/\(id)/ended", key: TestServer.appKey, "").status == 200)
+                    #expect(await eventually { redirecting.bodies.count == 1 }, "delivered at the third attempt")
+                    #expect(redirecting.posts.map(\.status) == [code, code, 204])
+                    #expect(Set(redirecting.posts.compactMap(\.eventId)).count == 1, "one event, retried")
+                    #expect(redirecting.posts.allSatisfy { !$0.body.isEmpty }, "each attempt carries the event")
+                    #expect(elsewhere.posts.isEmpty, "the redirect was followed")
+                    #expect(harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") == 2)
+                }
+            }
+        }
     }
 }
