@@ -110,6 +110,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Writes a text file's contents into a Swift constant (the contract, embedded by the plugin below).
+        .executableTarget(name: "EmbedText", swiftSettings: swiftSettings),
+        // Embeds API/Contract/openapi.json, the API's one contract, into LivePushServer.
+        .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["EmbedText"]),
         // The provider server of `livepush serve`: HTTP API, outbox workers, priority policy, lifecycle.
         .target(
             name: "LivePushServer",
@@ -131,7 +135,9 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            swiftSettings: swiftSettings
+            exclude: ["API/Contract/openapi.json"], // embedded by the plugin
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedOpenAPIDocument"]
         ),
         // Scoped test helpers for our tests and our users': a simulator, a server, webhooks, each stopped
         // on every path.

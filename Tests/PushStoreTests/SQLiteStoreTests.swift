@@ -148,7 +148,7 @@ struct SQLiteStoreTests {
                         let parts = column.split(separator: ".")
                         try await session.execute("ALTER TABLE \(parts[0]) DROP COLUMN \(parts[1])")
                     }
-                    for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies"] {
+                    for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies", "app_token_generations"] {
                         try await session.execute("DROP TABLE \(table)")
                     }
                     try await session.execute("DELETE FROM schema_migrations WHERE version > 1")
