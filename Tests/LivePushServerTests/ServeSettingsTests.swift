@@ -1,5 +1,6 @@
 import APNsClient
 import Foundation
+import LivePushTesting
 import LivePushServer
 import Logging
 import Testing
@@ -95,18 +96,18 @@ import Testing
         #expect(fromEnvironment.label(key) == "$" + setting.environmentVariable)
 
         guard setting.sources.contains(.file) else { return }
-        let file = try ConfigFixture([key: Int(sample).map { $0 as Any } ?? sample])
-        defer { file.remove() }
-        let fromFile = try await read(base + ["--config", file.path])
-        #expect(fromFile.origins[key] == .file(key: key, path: file.path))
+        try await withConfigFile([key: Int(sample).map { $0 as Any } ?? sample]) { file in
+            let fromFile = try await read(base + ["--config", file.path])
+            #expect(fromFile.origins[key] == .file(key: key, path: file.path))
+        }
     }
 
     @Test func eachSourceGivesTheSameValue() async throws {
-        let file = try ConfigFixture(["port": 9091, "maxActiveDuration": "2h", "forgetAfter": 120, "logLevel": "debug", "url": "https://127.0.0.1:2197"])
-        defer { file.remove() }
-        let settings = try await read(["--config", file.path])
-        #expect(settings.server.port == 9091 && settings.server.maximumActiveDuration == 7200 && settings.server.forgetAfter == 120)
-        #expect(settings.logLevel == .debug && settings.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
+        try await withConfigFile(["port": 9091, "maxActiveDuration": "2h", "forgetAfter": 120, "logLevel": "debug", "url": "https://127.0.0.1:2197"]) { file in
+            let settings = try await read(["--config", file.path])
+            #expect(settings.server.port == 9091 && settings.server.maximumActiveDuration == 7200 && settings.server.forgetAfter == 120)
+            #expect(settings.logLevel == .debug && settings.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
+        }
         let flags = try await read(["--url", "https://127.0.0.1:2197", "--port=9091", "--max-active-duration", "2h", "--forget-after", "120",
                                     "--log-level", "debug", "--app-key", "dev-app-key-0123456789", "--connections", "2"])
         #expect(flags.server.port == 9091 && flags.server.maximumActiveDuration == 7200 && flags.server.forgetAfter == 120)
@@ -114,16 +115,16 @@ import Testing
     }
 
     @Test func aFlagBeatsItsVariableWhichBeatsTheFile() async throws {
-        let file = try ConfigFixture(["port": 1111, "environment": "sandbox"])
-        defer { file.remove() }
-        let all = try await read(["--config", file.path, "--port", "3333"], ["LIVEPUSH_PORT": "2222"])
-        #expect(all.server.port == 3333)
-        let noFlag = try await read(["--config", file.path], ["LIVEPUSH_PORT": "2222"])
-        #expect(noFlag.server.port == 2222)
-        let emptyVariable = try await read(["--config", file.path], ["LIVEPUSH_PORT": ""])
-        #expect(emptyVariable.server.port == 1111, "an empty variable counts as unset")
-        let fromVariable = try await read([], ["LIVEPUSH_CONFIG": file.path])
-        #expect(fromVariable.server.port == 1111 && fromVariable.config == file.path)
+        try await withConfigFile(["port": 1111, "environment": "sandbox"]) { file in
+            let all = try await read(["--config", file.path, "--port", "3333"], ["LIVEPUSH_PORT": "2222"])
+            #expect(all.server.port == 3333)
+            let noFlag = try await read(["--config", file.path], ["LIVEPUSH_PORT": "2222"])
+            #expect(noFlag.server.port == 2222)
+            let emptyVariable = try await read(["--config", file.path], ["LIVEPUSH_PORT": ""])
+            #expect(emptyVariable.server.port == 1111, "an empty variable counts as unset")
+            let fromVariable = try await read([], ["LIVEPUSH_CONFIG": file.path])
+            #expect(fromVariable.server.port == 1111 && fromVariable.config == file.path)
+        }
         let none = try await read(["--environment", "sandbox"])
         #expect(none.server.port == ServerConfiguration().port && none.origins["port"] == nil)
     }
@@ -145,11 +146,11 @@ import Testing
                             "give either --environment or --url, not both (environment came from --environment, url from $LIVEPUSH_URL)",
                             ["LIVEPUSH_URL": "https://127.0.0.1:2197"])
 
-        let file = try ConfigFixture(["port": "8080", "maxActiveDuration": "forever", "environment": "sandbox"])
-        defer { file.remove() }
-        await expectFailure(["--config", file.path, "--max-active-duration", "1h"], "'port' in \(file.path) has the wrong type; expected a whole number")
-        await expectFailure(["--config", file.path, "--port", "1"],
-                            "'maxActiveDuration' in \(file.path) 'forever' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d")
+        try await withConfigFile(["port": "8080", "maxActiveDuration": "forever", "environment": "sandbox"]) { file in
+            await expectFailure(["--config", file.path, "--max-active-duration", "1h"], "'port' in \(file.path) has the wrong type; expected a whole number")
+            await expectFailure(["--config", file.path, "--port", "1"],
+                                "'maxActiveDuration' in \(file.path) 'forever' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d")
+        }
     }
 
     @Test func aWrongCommandLineIsAUsageError() async throws {
@@ -162,13 +163,13 @@ import Testing
         for (contents, message) in [(#"{"prot":9090}"#, "unknown key 'prot'"), (#"{"appKey":"dev-app-key-0123456789"}"#, "unknown key 'appKey'"),
                                     (#"{"port":{"value":1}}"#, "has the wrong type"), ("[1]", "the top level must be an object"),
                                     (#"{"port": 80"#, "is not valid JSON")] {
-            let file = try ConfigFixture(raw: contents)
-            defer { file.remove() }
-            do {
-                _ = try await read(["--config", file.path])
-                Issue.record("\(contents) was accepted")
-            } catch {
-                #expect(error.description.contains(message), "\(error.description)")
+            try await withConfigFile(raw: contents) { file in
+                do throws(ServerConfigurationError) {
+                    _ = try await read(["--config", file.path])
+                    Issue.record("\(contents) was accepted")
+                } catch {
+                    #expect(error.description.contains(message), "\(error.description)")
+                }
             }
         }
     }
@@ -200,17 +201,21 @@ import Testing
 }
 
 /// A JSON config file in a temporary directory.
+/// A settings file for one test.
 struct ConfigFixture {
     let path: String
+}
 
-    init(_ values: [String: Any]) throws {
-        try self.init(raw: String(decoding: try JSONSerialization.data(withJSONObject: values), as: UTF8.self))
-    }
+/// Runs `body` with a settings file holding `values` as JSON, deleted afterwards.
+func withConfigFile(_ values: [String: Any], _ body: (ConfigFixture) async throws -> Void) async throws {
+    try await withConfigFile(raw: String(decoding: try JSONSerialization.data(withJSONObject: values), as: UTF8.self), body)
+}
 
-    init(raw: String) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-settings-\(UUID().uuidString).json").path
+/// Runs `body` with a settings file holding `raw`, deleted afterwards.
+func withConfigFile(raw: String, _ body: (ConfigFixture) async throws -> Void) async throws {
+    try await withTemporaryDirectory(prefix: "livepush-settings") { folder in
+        let path = folder.appendingPathComponent("settings.json").path
         try Data(raw.utf8).write(to: URL(fileURLWithPath: path))
+        try await body(ConfigFixture(path: path))
     }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
