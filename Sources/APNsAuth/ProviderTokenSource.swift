@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Logging
 import Metrics
+import Synchronization
 
 /// The one provider token for a (Key ID, Team ID), shared by every connection and request.
 ///
@@ -29,7 +30,7 @@ public final class ProviderTokenSource: Sendable {
     private let clock: any WallClock
     private let logger: Logger
     private let signedCounter: Counter
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     private struct State {
         var token: ProviderToken?

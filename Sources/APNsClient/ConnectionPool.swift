@@ -1,9 +1,9 @@
 import APNsCore
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
+import Synchronization
 
 /// Connections to one endpoint. A request goes to the least loaded open connection; a new connection is
 /// opened only when every open one is at the stream limit the server set (and past APNs' first-request
@@ -20,7 +20,7 @@ final class ConnectionPool: Sendable {
         var shutDown = false
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
     private let configuration: APNsClientConfiguration
     private let sslContext: NIOSSLContext
     private let group: any EventLoopGroup
@@ -42,7 +42,7 @@ final class ConnectionPool: Sendable {
 
     /// A connection for the next request. `avoiding` names a connection that just failed this request.
     func connection(avoiding avoided: Int? = nil) async throws(APNsClientError) -> APNsConnection {
-        let choice: Choice = state.withLockedValue { state in
+        let choice: Choice = state.withLock { state in
             guard !state.shutDown else { return .shutDown }
             state.connections.removeAll { !$0.state.isUsable }
             var best: (connection: APNsConnection, load: Double, saturated: Bool, warm: Bool)?
@@ -94,14 +94,14 @@ final class ConnectionPool: Sendable {
     private func waitFor(_ id: Int) async throws(APNsClientError) -> APNsConnection {
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                let registered = state.withLockedValue { state -> Bool in
+                let registered = state.withLock { state -> Bool in
                     guard state.opening[id] != nil else { return false }
                     state.opening[id]!.append(continuation)
                     return true
                 }
                 if !registered {
                     // It finished opening between the choice and now: take its result.
-                    let (existing, failure) = state.withLockedValue { state in
+                    let (existing, failure) = state.withLock { state in
                         (state.connections.first { $0.id == id }, state.lastOpenFailure.flatMap { $0.id == id ? $0.error : nil })
                     }
                     if let existing {
@@ -138,7 +138,7 @@ final class ConnectionPool: Sendable {
             } catch {
                 result = .failure(.connectFailed(endpoint: configuration.endpoint.description, detail: "\(error)"))
             }
-            let (waiters, closeNow): ([CheckedContinuation<APNsConnection, any Error>], Bool) = state.withLockedValue { state in
+            let (waiters, closeNow): ([CheckedContinuation<APNsConnection, any Error>], Bool) = state.withLock { state in
                 let waiters = state.opening.removeValue(forKey: id) ?? []
                 if case .failure(let error) = result { state.lastOpenFailure = (id, error) }
                 if case .success(let connection) = result {
@@ -156,21 +156,21 @@ final class ConnectionPool: Sendable {
             for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
             if case .success(let connection) = result {
                 connection.channel.closeFuture.whenComplete { [weak self] _ in
-                    self?.state.withLockedValue { $0.connections.removeAll { $0.id == id } }
+                    self?.state.withLock { $0.connections.removeAll { $0.id == id } }
                 }
             }
         }
     }
 
     /// The number of open connections (for tests and metrics).
-    var openConnectionCount: Int { state.withLockedValue { $0.connections.count } }
+    var openConnectionCount: Int { state.withLock { $0.connections.count } }
 
     /// How many connections this pool has opened since it started.
-    var openedConnectionCount: Int { state.withLockedValue { $0.opened } }
+    var openedConnectionCount: Int { state.withLock { $0.opened } }
 
     /// Closes every connection; requests in flight finish or fail.
     func shutdown() async {
-        let connections = state.withLockedValue { state -> [APNsConnection] in
+        let connections = state.withLock { state -> [APNsConnection] in
             state.shutDown = true
             return state.connections
         }

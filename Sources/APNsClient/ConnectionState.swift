@@ -1,5 +1,5 @@
 import APNsCore
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// What the pool needs to know about one connection, updated from its event loop and read from anywhere.
 final class ConnectionState: Sendable {
@@ -16,20 +16,20 @@ final class ConnectionState: Sendable {
         var closed = false
     }
 
-    private let values = NIOLockedValueBox(Values())
+    private let values = Mutex(Values())
 
-    var snapshot: Values { values.withLockedValue { $0 } }
+    var snapshot: Values { values.withLock { $0 } }
 
     /// Usable for a new request.
-    var isUsable: Bool { values.withLockedValue { !$0.goingAway && !$0.closed } }
+    var isUsable: Bool { values.withLock { !$0.goingAway && !$0.closed } }
 
-    func update(_ body: (inout Values) -> Void) { values.withLockedValue { body(&$0) } }
+    func update(_ body: (inout Values) -> Void) { values.withLock { body(&$0) } }
 
-    var goAwayReason: APNsReason? { values.withLockedValue { $0.goAwayReason } }
+    var goAwayReason: APNsReason? { values.withLock { $0.goAwayReason } }
 
     /// True when a GOAWAY's last stream id is below `streamID`: the server will not process that stream
     /// (RFC 9113 §6.8), so sending it again cannot duplicate it.
     func isRefusedByGoAway(streamID: Int) -> Bool {
-        values.withLockedValue { $0.goAwayLastStreamID.map { streamID > $0 } ?? false }
+        values.withLock { $0.goAwayLastStreamID.map { streamID > $0 } ?? false }
     }
 }

@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Logging
 import NIOCore
+import Synchronization
 
 /// Everything `livepush simulator` runs, in one value.
 public struct SimulatorConfiguration: Sendable {
@@ -40,7 +41,7 @@ public final class Simulator: Sendable {
     /// The broadcast channel management API, on its own port with the same TLS and authentication.
     private let management: APNsEndpointServer
     private let logger: Logger
-    private let running = Locked<(control: Task<Void, Never>?, server: ControlServer?, controlPort: Int?)>((nil, nil, nil))
+    private let running = Mutex<(control: Task<Void, Never>?, server: ControlServer?, controlPort: Int?)>((nil, nil, nil))
 
     /// Loads or creates the certificates; nothing listens until `start()`.
     public init(

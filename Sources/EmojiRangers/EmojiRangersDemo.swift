@@ -9,6 +9,7 @@ import Logging
 import PushStore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Synchronization
 #endif
 
 /// The whole Emoji Rangers demo in one process: the APNs simulator with its dashboard, SQLite in a
@@ -34,7 +35,7 @@ package final class EmojiRangersDemo: Sendable {
     let session: URLSession
     let directory: URL
     let logger: Logger
-    let played = Locked(false)
+    let played = Mutex(false)
 
     init(options: DemoOptions, simulator: Simulator, server: LivePushServer, store: any PushStore, apns: APNsClient,
          bridge: TokenBridge, backend: LivePushAPIClient, session: URLSession, directory: URL, logger: Logger) {

@@ -6,6 +6,7 @@ import LivePushServer
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// The app side of the demo. Each simulated iPhone posts every new token to its webhook, as the app's
 /// `pushTokenUpdates` / `pushToStartTokenUpdates` observers would hand it over; the bridge then reports it
@@ -32,9 +33,9 @@ final class TokenBridge: Sendable {
     private let api: LivePushAPIClient
     private let attributesType: String
     private let logger: Logger
-    private let players = Locked<[String: Player]>([:])
-    private let ledger = Locked(Ledger())
-    private let running = Locked<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
+    private let players = Mutex<[String: Player]>([:])
+    private let ledger = Mutex(Ledger())
+    private let running = Mutex<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
 
     init(api: LivePushAPIClient, attributesType: String, logger: Logger) {
         self.api = api

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PushStore
 import ServiceLifecycle
+import Synchronization
 
 /// The provider server: the HTTP API (a Hummingbird application) with its Services: the delivery
 /// workers, the lifecycle sweep and the webhook, over one store and one APNs sender.
@@ -31,7 +32,7 @@ package final class LivePushServer: Service, Sendable {
     private let listening = ListeningGate()
     private let logger: Logger
     /// The ServiceGroup `start()` runs the application in, the task running it, and the bound port.
-    private let embedded = Locked<(group: ServiceGroup?, task: Task<Void, any Error>?, port: Int?)>((nil, nil, nil))
+    private let embedded = Mutex<(group: ServiceGroup?, task: Task<Void, any Error>?, port: Int?)>((nil, nil, nil))
 
     /// - Parameters:
     ///   - store: where everything is kept; the server does not close it.

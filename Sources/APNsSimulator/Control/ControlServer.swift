@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The simulator's control API: plain HTTP/1.1 with JSON bodies (ISO 8601 dates), for registering apps,
 /// devices, activities, keys and faults, reading the push log, and following the event stream.
@@ -20,8 +21,8 @@ public struct ControlServer: Sendable {
     let logger: Logger
     /// How often the event stream sends a heartbeat comment.
     public var heartbeatInterval: Duration = .seconds(15)
-    /// The running server's service group, for a graceful stop.
-    private let group = Locked<ServiceGroup?>(nil)
+    /// The running server's service group, for a graceful stop; shared by the copies of this value.
+    private let group = RunningGroup()
 
     public init(
         world: DeviceWorld, keys: TrustedKeys, faults: FaultInjector, host: String, port: Int,
@@ -60,14 +61,19 @@ public struct ControlServer: Sendable {
             logger: logger
         )
         let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        group.withLock { $0 = services }
-        defer { group.withLock { $0 = nil } }
+        group.current.withLock { $0 = services }
+        defer { group.current.withLock { $0 = nil } }
         try await services.run()
     }
 
     /// Stops accepting connections and returns once ``run(onRunning:)`` can end: it does when the open
     /// requests are answered.
     public func stop() async {
-        await group.withLock { $0 }?.triggerGracefulShutdown()
+        await group.current.withLock { $0 }?.triggerGracefulShutdown()
+    }
+
+    /// The one place the copies of a ``ControlServer`` share.
+    private final class RunningGroup: Sendable {
+        let current = Mutex<ServiceGroup?>(nil)
     }
 }

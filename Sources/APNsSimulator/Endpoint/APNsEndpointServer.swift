@@ -4,6 +4,7 @@ import Metrics
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// The simulated APNs device-push endpoint: HTTP/2 over TLS 1.2+ with ALPN `h2` only, answering
 /// `POST /3/device/<token>` as APNs does (see `PushRequestChecks` for the checks and their order).
@@ -37,7 +38,7 @@ public final class APNsEndpointServer: Sendable {
     private let clientCertificateAuthorityPEM: String?
     private let group: any EventLoopGroup
     private let listenPort: Int
-    private let state = Locked<(running: Running?, connections: [ObjectIdentifier: any Channel], nextID: Int)>((nil, [:], 1))
+    private let state = Mutex<(running: Running?, connections: [ObjectIdentifier: any Channel], nextID: Int)>((nil, [:], 1))
 
     /// - Parameters:
     ///   - certificateChainPEM: the server certificate (then any intermediates), PEM.

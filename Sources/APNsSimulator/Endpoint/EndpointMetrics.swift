@@ -1,11 +1,12 @@
 import APNsCore
 import Metrics
+import Synchronization
 
 /// Counts the endpoint's answers by status and reason (`livepush_simulator_apns_responses_total`).
 final class EndpointMetrics: Sendable {
     static let label = "livepush_simulator_apns_responses_total"
     private let factory: any MetricsFactory
-    private let counters = Locked([String: Counter]())
+    private let counters = Mutex([String: Counter]())
     /// The common case, without a lookup.
     private let accepted: Counter
 

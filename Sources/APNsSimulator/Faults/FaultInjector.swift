@@ -1,4 +1,5 @@
 import APNsCore
+import Synchronization
 
 /// The injected faults of the simulated APNs: error answers, latency, GOAWAY and connection resets, for a
 /// share of requests, globally or for one token. Safe to use from any thread.
@@ -9,12 +10,12 @@ public final class FaultInjector: Sendable {
         var random: SeededRandom
     }
 
-    private let state: Locked<State>
+    private let state: Mutex<State>
 
     /// `seed` makes the share draws reproducible; nil seeds from the system generator.
     public init(seed: UInt64? = nil) {
         var system = SystemRandomNumberGenerator()
-        state = Locked(State(random: SeededRandom(seed: seed ?? system.next())))
+        state = Mutex(State(random: SeededRandom(seed: seed ?? system.next())))
     }
 
     /// Checks a rule and returns it normalized: the status derived from a known reason, the token lowercase.

@@ -1,11 +1,12 @@
 import APNsCore
 import Crypto
 import Foundation
+import Synchronization
 
 /// The provider keys the simulated APNs trusts, by Key ID. Safe to use from any thread; registering a
 /// key with a Key ID already present replaces it.
 public final class TrustedKeys: Sendable {
-    private let keys = Locked([String: TrustedKey]())
+    private let keys = Mutex([String: TrustedKey]())
 
     public init() {}
 

@@ -1,5 +1,6 @@
 import APNsCore
 import NIOCore
+import Synchronization
 
 /// The most connections the API holds open at once (`--max-connections`). Each idle connection costs
 /// memory (5,000 idle ones took 52 MB) and a file descriptor, and the descriptors the store and the APNs
@@ -8,7 +9,7 @@ import NIOCore
 final class ConnectionCap: Sendable {
     let maximum: Int
     private let metrics: ServerMetrics
-    private let open = Locked(0)
+    private let open = Mutex(0)
 
     init(maximum: Int, metrics: ServerMetrics) {
         self.maximum = maximum

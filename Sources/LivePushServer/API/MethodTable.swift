@@ -1,10 +1,11 @@
 import APNsCore
 import Hummingbird
+import Synchronization
 
 /// Which methods each route path takes, for answering a known path with the wrong method 405 and an
 /// `Allow` header instead of 404. Filled once the router has its routes.
 final class MethodTable: Sendable {
-    private let routes = Locked<[(segments: [Substring], method: HTTPRequest.Method)]>([])
+    private let routes = Mutex<[(segments: [Substring], method: HTTPRequest.Method)]>([])
 
     /// Records the router's routes (`/v1/activities/{activityId}` and its method).
     func record(_ list: [(path: String, method: HTTPRequest.Method)]) {

@@ -1,4 +1,5 @@
 import APNsCore
+import Synchronization
 
 /// Wakes idle delivery workers when this process puts pushes in the outbox, so an accepted push waits
 /// for no poll. Workers still poll (for retries coming due and for pushes other instances accepted).
@@ -12,7 +13,7 @@ final class OutboxSignal: Sendable {
         var nextWaiterID: UInt64 = 0
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
     /// Items one worker claims at a time: a wake-up for `n` items wakes `n / itemsPerWorker` workers (at
     /// least one), not all of them.
     private let itemsPerWorker: Int

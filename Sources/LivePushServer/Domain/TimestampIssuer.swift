@@ -1,12 +1,13 @@
 import APNsCore
 import Foundation
+import Synchronization
 
 /// Issues each activity strictly increasing whole-second timestamps: the wall clock, or one second after
 /// the newest one already issued or stored. A device keeps only a newer timestamp, so pushes to one
 /// activity apply in the order they were accepted even when retries deliver them out of order.
 final class TimestampIssuer: Sendable {
     /// The newest timestamp issued per key; pruned of past ones when it grows beyond `pruneAt` entries.
-    private let state = Locked<(issued: [String: Date], pruneAt: Int)>(([:], TimestampIssuer.pruneThreshold))
+    private let state = Mutex<(issued: [String: Date], pruneAt: Int)>(([:], TimestampIssuer.pruneThreshold))
     private static let pruneThreshold = 10_000
 
     /// The timestamp for a push to `key` accepted at `now`, never older than `stored` + 1 s.

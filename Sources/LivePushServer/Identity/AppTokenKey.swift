@@ -2,6 +2,7 @@ import APNsCore
 import Crypto
 import Foundation
 import PushStore
+import Synchronization
 
 /// The key that signs app tokens, loaded once: the configured secret, else a random one the store keeps
 /// (the first instance to start on a database creates it; the others read it), so that a token minted
@@ -9,7 +10,7 @@ import PushStore
 package final class AppTokenKey: Sendable {
     private let store: any PushStore
     private let configured: Data?
-    private let loaded = Locked<AppTokenCodec?>(nil)
+    private let loaded = Mutex<AppTokenCodec?>(nil)
 
     /// The store's name for the secret.
     static let secretName = "app-token-hs256"

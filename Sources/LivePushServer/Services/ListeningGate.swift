@@ -1,4 +1,5 @@
 import APNsCore
+import Synchronization
 
 /// Opens once the HTTP API listens (with its port), or closes if it never will. Background services
 /// wait on it, so no push is claimed and no sweep runs for a server that could not bind its port.
@@ -9,7 +10,7 @@ final class ListeningGate: Sendable {
         case closed
     }
 
-    private let phase = Locked(Phase.waiting([]))
+    private let phase = Mutex(Phase.waiting([]))
 
     /// The API listens on `port`: every waiter goes on.
     func open(port: Int) { finish(.open(port)) }

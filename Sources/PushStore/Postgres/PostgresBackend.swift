@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// A pool of PostgreSQL connections (PostgresNIO's `PostgresClient`, run by a task this backend owns).
 /// Transactions that PostgreSQL aborts for a deadlock or a serialization failure are run again.
@@ -9,7 +10,7 @@ final class PostgresBackend: SQLBackend {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
-    private let closed = LockedFlag()
+    private let closed = Mutex(false)
     let redactedURL: String
 
     static let postgresDialect = SQLDialect(
@@ -85,7 +86,7 @@ final class PostgresBackend: SQLBackend {
     private func withSession<T: Sendable>(
         _ body: (PostgresSession) async throws -> T
     ) async throws(PushStoreError) -> T {
-        guard !closed.isSet else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
+        guard !closed.withLock({ $0 }) else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
         let logger = self.logger
         do {
             return try await client.withConnection { connection in
@@ -104,8 +105,11 @@ final class PostgresBackend: SQLBackend {
     }
 
     func close() async {
-        guard !closed.isSet else { return }
-        closed.set()
+        let wasOpen = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard wasOpen else { return }
         runner.cancel()
         await runner.value
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SQLiteNIO
+import Synchronization
 
 /// Two SQLite connections, each with its own thread: one for transactions, which take turns through a
 /// ``SerialGate``, and one (`query_only`) for single-statement reads, which in WAL mode run beside a
@@ -15,7 +16,7 @@ final class SQLiteBackend: SQLBackend {
     private let reader: SQLiteConnection
     private let readerThreadPool: NIOThreadPool
     private let readGate = SerialGate()
-    private let state = LockedFlag()
+    private let closed = Mutex(false)
     let path: String
 
     static let sqliteDialect = SQLDialect(
@@ -126,7 +127,7 @@ final class SQLiteBackend: SQLBackend {
     ) async throws(PushStoreError) -> T {
         await gate.acquire()
         do throws(PushStoreError) {
-            guard !state.isSet else { throw .unavailable(detail: "the SQLite store at '\(path)' is closed") }
+            guard !closed.withLock({ $0 }) else { throw .unavailable(detail: "the SQLite store at '\(path)' is closed") }
             let value = try await body()
             await gate.release()
             return value
@@ -184,8 +185,11 @@ final class SQLiteBackend: SQLBackend {
     func close() async {
         await gate.acquire()
         await readGate.acquire()
-        if !state.isSet {
-            state.set()
+        let wasOpen = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if wasOpen {
             // The writer last: closing the last connection checkpoints the WAL into the file.
             await Self.shutDown(reader, readerThreadPool)
             await Self.shutDown(connection, threadPool)

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import Synchronization
 
 /// Token buckets, one per principal: each holds up to `burst` requests and refills at `perMinute / 60`
 /// per second. Kept in memory per instance (with several instances each enforces its own share).
@@ -14,7 +15,7 @@ package final class TokenBuckets: Sendable {
     let perSecond: Double
     let burst: Double
     let maximumBuckets: Int
-    private let buckets = Locked<[String: Bucket]>([:])
+    private let buckets = Mutex<[String: Bucket]>([:])
 
     package init(perMinute: Int, burst: Int, maximumBuckets: Int = 100_000) {
         perSecond = Double(perMinute) / 60
