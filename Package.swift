@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EmojiRangersTests",
-            dependencies: ["EmojiRangers", "APNsSimulator", "APNsCore", "LiveActivity"],
+            dependencies: ["EmojiRangers", "APNsSimulator", "APNsCore", "LiveActivity", "LivePushTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "LivePushCLITests",
             dependencies: [
-                "LivePushCLI", "APNsSimulator", "APNsClient", "APNsCore", "APNsAuth",
+                "LivePushCLI", "APNsSimulator", "APNsClient", "APNsCore", "APNsAuth", "LivePushTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -2,6 +2,7 @@ import APNsSimulator
 import EmojiRangers
 import Foundation
 import LiveActivity
+import LivePushTesting
 import Logging
 import Testing
 #if canImport(FoundationNetworking)
@@ -17,80 +18,81 @@ import FoundationNetworking
         options.seed = 7
         var logger = Logger(label: "emoji-rangers.test")
         logger.logLevel = .critical
-        let demo = try await EmojiRangersDemo.start(options: options, logger: logger)
-        let world = demo.simulator.world
-        let url = try #require(URL(string: demo.dashboardURL))
-        #expect(url.path == "/dashboard" && url.port == demo.simulator.controlPort)
-        let (page, response) = try await URLSession.shared.data(from: url)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200 && !page.isEmpty, "the dashboard is served on the control port")
-        let events = world.events.subscribe()
-        let watcher = Task {
-            var seen: [SimulatorEvent.Kind: Int] = [:]
-            for await event in events {
-                seen[event.kind, default: 0] += 1
-                if event.kind == .activityEnded, seen[.activityEnded] == options.partySize { break }
+        try await withDemo(options: options, logger: logger) { demo in
+            let world = demo.simulator.world
+            let url = try #require(URL(string: demo.dashboardURL))
+            #expect(url.path == "/dashboard" && url.port == demo.simulator.controlPort)
+            let (page, response) = try await URLSession.shared.data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200 && !page.isEmpty, "the dashboard is served on the control port")
+            let events = world.events.subscribe()
+            let partySize = options.partySize
+            let watcher = Task {
+                var seen: [SimulatorEvent.Kind: Int] = [:]
+                for await event in events {
+                    seen[event.kind, default: 0] += 1
+                    if event.kind == .activityEnded, seen[.activityEnded] == partySize { break }
+                }
+                return seen
             }
-            return seen
-        }
-        var lines: [String] = []
-        var reports: [DemoEventReport] = []
-        let summary = try await demo.play { progress in
-            lines.append(progress.line)
-            if case .event(let report) = progress { reports.append(report) }
-        }
-        let seen = await watcher.value
+            var lines: [String] = []
+            var reports: [DemoEventReport] = []
+            let summary = try await demo.play { progress in
+                lines.append(progress.line)
+                if case .event(let report) = progress { reports.append(report) }
+            }
+            let seen = await watcher.value
 
-        #expect(summary.succeeded, "\(summary.lines.joined(separator: "\n"))")
-        #expect(summary.decodeFailures == 0)
-        #expect(summary.heroes.count == 4)
-        let adventure = try AdventureEngine.plan(party: try HeroRoster.party(size: 4), seed: 7)
-        let final = try #require(adventure.events.last?.contentState.jsonValue)
-        #expect(lines.count == 4 + 1 + 1 + adventure.events.count, "a line per player, one for the tokens, one for the spectators, one per event")
-        // Every event reached every spectator by one broadcast.
-        let spectators = DemoOptions().spectators
-        #expect(summary.spectators == spectators && spectators > 0)
-        #expect(summary.spectatorsReached == Array(repeating: spectators, count: adventure.events.count), "\(summary.spectatorsReached)")
-        // The party's health is said once, not under every hero (each activity shows the same state).
-        let summaryText = summary.lines.joined(separator: "\n")
-        #expect(summary.lines.filter { $0.contains("health") }.count == 1, "\(summaryText)")
-        #expect(summary.lines.contains("  the party's activities show: \(DemoSummary.describe(final))"), "\(summaryText)")
+            #expect(summary.succeeded, "\(summary.lines.joined(separator: "\n"))")
+            #expect(summary.decodeFailures == 0)
+            #expect(summary.heroes.count == 4)
+            let adventure = try AdventureEngine.plan(party: try HeroRoster.party(size: 4), seed: 7)
+            let final = try #require(adventure.events.last?.contentState.jsonValue)
+            #expect(lines.count == 4 + 1 + 1 + adventure.events.count, "a line per player, one for the tokens, one for the spectators, one per event")
+            // Every event reached every spectator by one broadcast.
+            let spectators = DemoOptions().spectators
+            #expect(summary.spectators == spectators && spectators > 0)
+            #expect(summary.spectatorsReached == Array(repeating: spectators, count: adventure.events.count), "\(summary.spectatorsReached)")
+            // The party's health is said once, not under every hero (each activity shows the same state).
+            let summaryText = summary.lines.joined(separator: "\n")
+            #expect(summary.lines.filter { $0.contains("health") }.count == 1, "\(summaryText)")
+            #expect(summary.lines.contains("  the party's activities show: \(DemoSummary.describe(final))"), "\(summaryText)")
 
-        var alerts: [AlertRecord] = []
-        let all = await world.allDevices()
-        let stands = all.filter { $0.name == "Spectators' iPad" }
-        #expect(stands.count == 1 && stands.first?.activities.count == spectators, "the spectators' activities follow the channel")
-        #expect(stands.first?.activities.allSatisfy { $0.contentState == final } == true)
-        let devices = all.filter { $0.name != "Spectators' iPad" }
-        #expect(devices.count == 4)
-        for device in devices {
-            #expect(device.activities.count == 2, "the party adventure and the side quest")
-            let activity = try #require(device.activities.first { $0.attributesType == EmojiRangersDemo.attributesType })
-            let sideQuest = try #require(device.activities.first { $0.attributesType == SideQuest.attributesType })
-            #expect(sideQuest.state == .active && sideQuest.history.isEmpty)
-            #expect(device.activities.first?.activityId == sideQuest.activityId, "relevance 75 beats the calm adventure's 50")
-            #expect(activity.state == .ended, "\(device.name): \(activity.state)")
-            #expect(activity.endedBy == .push)
-            #expect(activity.contentState == final)
-            #expect(activity.dismissalDate != nil)
-            #expect(activity.history.allSatisfy { $0.outcome.kind == .applied }, "\(activity.history.map(\.outcome))")
-            alerts += activity.alerts
+            var alerts: [AlertRecord] = []
+            let all = await world.allDevices()
+            let stands = all.filter { $0.name == "Spectators' iPad" }
+            #expect(stands.count == 1 && stands.first?.activities.count == spectators, "the spectators' activities follow the channel")
+            #expect(stands.first?.activities.allSatisfy { $0.contentState == final } == true)
+            let devices = all.filter { $0.name != "Spectators' iPad" }
+            #expect(devices.count == 4)
+            for device in devices {
+                #expect(device.activities.count == 2, "the party adventure and the side quest")
+                let activity = try #require(device.activities.first { $0.attributesType == EmojiRangersDemo.attributesType })
+                let sideQuest = try #require(device.activities.first { $0.attributesType == SideQuest.attributesType })
+                #expect(sideQuest.state == .active && sideQuest.history.isEmpty)
+                #expect(device.activities.first?.activityId == sideQuest.activityId, "relevance 75 beats the calm adventure's 50")
+                #expect(activity.state == .ended, "\(device.name): \(activity.state)")
+                #expect(activity.endedBy == .push)
+                #expect(activity.contentState == final)
+                #expect(activity.dismissalDate != nil)
+                #expect(activity.history.allSatisfy { $0.outcome.kind == .applied }, "\(activity.history.map(\.outcome))")
+                alerts += activity.alerts
+            }
+            #expect(alerts.contains {
+                $0.title == "Power Panda is knocked down!" && $0.body == "Use a potion to heal Power Panda!" && $0.sound == "HeroDown.mp4"
+            }, "\(alerts.map { "\($0.title ?? "") / \($0.body ?? "")" })")
+            #expect(seen[.activityStale, default: 0] >= 1, "a hero's activity was seen stale")
+            let relevanceChecks = reports.filter { $0.lockScreensFollowRelevance != nil }
+            #expect(relevanceChecks.map(\.event.relevanceScore) == [100, 50], "the boss fight raised the adventure's relevance, the spoils lowered it")
+            #expect(relevanceChecks.allSatisfy { $0.lockScreensFollowRelevance == true })
+            #expect(reports.filter { $0.staleSeen != nil }.map(\.event.kind) == [.connectionLost])
+            #expect(seen[.decodeFailure, default: 0] == 0)
+            let everything = await world.pushes(limit: 1000)
+            let log = everything.filter { $0.path.hasPrefix("/3/device/") }
+            #expect(everything.filter { $0.path.hasPrefix("/4/broadcasts/") }.count == adventure.events.count, "one broadcast per event")
+            #expect(log.count == summary.pushes)
+            #expect(log.allSatisfy { $0.status == 200 && $0.outcome?.kind == .applied })
+            #expect(log.contains { $0.headers.contains { $0.name == "apns-priority" && $0.value == "10" } })
         }
-        #expect(alerts.contains {
-            $0.title == "Power Panda is knocked down!" && $0.body == "Use a potion to heal Power Panda!" && $0.sound == "HeroDown.mp4"
-        }, "\(alerts.map { "\($0.title ?? "") / \($0.body ?? "")" })")
-        #expect(seen[.activityStale, default: 0] >= 1, "a hero's activity was seen stale")
-        let relevanceChecks = reports.filter { $0.lockScreensFollowRelevance != nil }
-        #expect(relevanceChecks.map(\.event.relevanceScore) == [100, 50], "the boss fight raised the adventure's relevance, the spoils lowered it")
-        #expect(relevanceChecks.allSatisfy { $0.lockScreensFollowRelevance == true })
-        #expect(reports.filter { $0.staleSeen != nil }.map(\.event.kind) == [.connectionLost])
-        #expect(seen[.decodeFailure, default: 0] == 0)
-        let everything = await world.pushes(limit: 1000)
-        let log = everything.filter { $0.path.hasPrefix("/3/device/") }
-        #expect(everything.filter { $0.path.hasPrefix("/4/broadcasts/") }.count == adventure.events.count, "one broadcast per event")
-        #expect(log.count == summary.pushes)
-        #expect(log.allSatisfy { $0.status == 200 && $0.outcome?.kind == .applied })
-        #expect(log.contains { $0.headers.contains { $0.name == "apns-priority" && $0.value == "10" } })
-        await demo.shutdown()
     }
 
     @Test func aPushThatDoesNotArriveFailsTheRun() async throws {
@@ -101,19 +103,19 @@ import FoundationNetworking
         options.spectators = 0 // the fault below refuses every request, channel creation included
         var logger = Logger(label: "emoji-rangers.test")
         logger.logLevel = .critical
-        let demo = try await EmojiRangersDemo.start(options: options, logger: logger)
-        try demo.simulator.faults.add(FaultRule(status: 400, reason: "BadTopic", share: 1))
-        var reports: [DemoEventReport] = []
-        let summary = try await demo.play { progress in
-            if case .event(let report) = progress { reports.append(report) }
+        try await withDemo(options: options, logger: logger) { demo in
+            try demo.simulator.faults.add(FaultRule(status: 400, reason: "BadTopic", share: 1))
+            var reports: [DemoEventReport] = []
+            let summary = try await demo.play { progress in
+                if case .event(let report) = progress { reports.append(report) }
+            }
+            #expect(!summary.succeeded)
+            #expect(summary.applied == 0)
+            #expect(!summary.staleSeen)
+            #expect(reports.allSatisfy { !$0.problems.isEmpty })
+            #expect(reports.first?.line.contains("✗ Power Panda: server rejected, device nothing") == true, "\(reports.first?.line ?? "")")
+            #expect(summary.lines.contains("Problems:"))
         }
-        await demo.shutdown()
-        #expect(!summary.succeeded)
-        #expect(summary.applied == 0)
-        #expect(!summary.staleSeen)
-        #expect(reports.allSatisfy { !$0.problems.isEmpty })
-        #expect(reports.first?.line.contains("✗ Power Panda: server rejected, device nothing") == true, "\(reports.first?.line ?? "")")
-        #expect(summary.lines.contains("Problems:"))
     }
 
     @Test func badOptionsNameTheOption() {
@@ -136,5 +138,20 @@ import FoundationNetworking
         } catch {
             #expect(error.description.contains("--server-port"))
         }
+    }
+}
+
+/// Runs `body` with the demo started with `options`, and shuts it down (simulator, server, folder)
+/// afterwards, whatever `body` does.
+private func withDemo<Result>(
+    options: DemoOptions, logger: Logger, isolation: isolated (any Actor)? = #isolation,
+    _ body: (EmojiRangersDemo) async throws -> Result
+) async throws -> Result {
+    try await withScopedResource {
+        try await EmojiRangersDemo.start(options: options, logger: logger)
+    } stop: { demo in
+        await demo.shutdown()
+    } _: { demo in
+        try await body(demo)
     }
 }

@@ -4,6 +4,7 @@ import APNsCore
 import APNsSimulator
 import ArgumentParser
 import Foundation
+import LivePushTesting
 import Testing
 @testable import LivePushCLI
 
@@ -71,59 +72,48 @@ import Testing
     }
 
     @Test func createBroadcastListAndDeleteAgainstTheSimulator() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-cli-channels-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let key = APNsSigningKey.generate()
-        let keyFile = folder.appendingPathComponent("key.p8").path
-        try key.write(toFile: keyFile, overwrite: false)
-        var configuration = SimulatorConfiguration()
-        configuration.dataDirectory = folder.appendingPathComponent("data").path
-        configuration.endpoint.port = 0
-        configuration.controlPort = 0
-        configuration.shutdownGracePeriod = 0.2
-        let keys = TrustedKeys()
-        keys.register(keyID: "CLIKEY0001", teamID: "TEAM000001", publicKey: key.publicKey)
-        let simulator = try Simulator(configuration: configuration, keys: keys)
-        try await simulator.start()
-        defer { Task { await simulator.shutdown() } }
-        let credentials = ["--key-file", keyFile, "--key-id", "CLIKEY0001", "--team-id", "TEAM000001", "--ca-file", simulator.caCertificatePath]
-        let manage = credentials + ["--url", "https://127.0.0.1:\(simulator.managePort!)", "--bundle-id", Self.bundleID]
+        try await withSimulator(SimulatorOptions(bundleID: Self.bundleID, attributesTypes: [])) { apns in
+            try await withTemporaryDirectory(prefix: "livepush-cli-channels") { folder in
+                let simulator = apns.simulator
+                let keyFile = try apns.writeSigningKey(into: folder)
+                let credentials = ["--key-file", keyFile, "--key-id", apns.keyID, "--team-id", apns.teamID, "--ca-file", simulator.caCertificatePath]
+                let manage = credentials + ["--url", "https://127.0.0.1:\(simulator.managePort!)", "--bundle-id", Self.bundleID]
 
-        try await ChannelsCommand.Create.parse(manage + ["--storage-policy", "1"]).run()
-        let channel = try #require(await simulator.world.allChannels().first)
-        #expect(channel.messageStoragePolicy == 1)
-        try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
-        try await ChannelsCommand.List.parse(manage).run()
+                try await ChannelsCommand.Create.parse(manage + ["--storage-policy", "1"]).run()
+                let channel = try #require(await simulator.world.allChannels().first)
+                #expect(channel.messageStoragePolicy == 1)
+                try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
+                try await ChannelsCommand.List.parse(manage).run()
 
-        let device = try await simulator.world.addDevice(DeviceRegistration(name: "iPhone", bundleId: Self.bundleID, environment: "sandbox"))
-        let subscribed = try await simulator.world.startChannelActivity(deviceID: device.deviceId, ActivityRequest(
-            attributesType: "MatchAttributes", attributes: ["home": "A"], contentState: ["score": 0], channelId: channel.channelId
-        ))
-        let send = credentials + ["--url", "https://127.0.0.1:\(simulator.apnsPort!)", "--bundle-id", Self.bundleID,
-                                  "--channel", channel.channelId, "--content-state", #"{"score":3}"#, "--expiration", "+1h", "--priority", "5"]
-        try await SendCommand.parse(send).run()
-        #expect(try await simulator.world.activity(id: subscribed.activityId).contentState["score"] == 3)
+                let device = try await simulator.world.addDevice(DeviceRegistration(name: "iPhone", bundleId: Self.bundleID, environment: "sandbox"))
+                let subscribed = try await simulator.world.startChannelActivity(deviceID: device.deviceId, ActivityRequest(
+                    attributesType: "MatchAttributes", attributes: ["home": "A"], contentState: ["score": 0], channelId: channel.channelId
+                ))
+                let send = credentials + ["--url", "https://127.0.0.1:\(simulator.apnsPort!)", "--bundle-id", Self.bundleID,
+                                          "--channel", channel.channelId, "--content-state", #"{"score":3}"#, "--expiration", "+1h", "--priority", "5"]
+                try await SendCommand.parse(send).run()
+                #expect(try await simulator.world.activity(id: subscribed.activityId).contentState["score"] == 3)
 
-        try await ChannelsCommand.Delete.parse(manage + ["--channel", channel.channelId]).run()
-        #expect(await simulator.world.allChannels().isEmpty)
-        await #expect {
-            try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
-        } throws: { error in
-            (error as? ExitCode)?.rawValue == 1
+                try await ChannelsCommand.Delete.parse(manage + ["--channel", channel.channelId]).run()
+                #expect(await simulator.world.allChannels().isEmpty)
+                await #expect {
+                    try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
+                } throws: { error in
+                    (error as? ExitCode)?.rawValue == 1
+                }
+                await #expect {
+                    try await SendCommand.parse(send).run()
+                } throws: { error in
+                    (error as? ExitCode)?.rawValue == 1
+                }
+                // Exchanges are recorded just after they are answered: wait for both refusals.
+                var refused: [String] = []
+                for _ in 0..<200 where refused.count < 2 {
+                    refused = await simulator.world.pushes(limit: 20).filter { $0.status == 400 }.compactMap(\.reason)
+                    if refused.count < 2 { try await Task.sleep(for: .milliseconds(25)) }
+                }
+                #expect(refused == ["ChannelNotRegistered", "ChannelNotRegistered"])
+            }
         }
-        await #expect {
-            try await SendCommand.parse(send).run()
-        } throws: { error in
-            (error as? ExitCode)?.rawValue == 1
-        }
-        // Exchanges are recorded just after they are answered: wait for both refusals.
-        var refused: [String] = []
-        for _ in 0..<200 where refused.count < 2 {
-            refused = await simulator.world.pushes(limit: 20).filter { $0.status == 400 }.compactMap(\.reason)
-            if refused.count < 2 { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        #expect(refused == ["ChannelNotRegistered", "ChannelNotRegistered"])
-        await simulator.shutdown()
     }
 }

@@ -3,6 +3,7 @@ import APNsCore
 import APNsSimulator
 import ArgumentParser
 import Foundation
+import LivePushTesting
 import Testing
 @testable import LivePushCLI
 
@@ -58,48 +59,40 @@ import Testing
     }
 
     @Test func issueACertificateThenSendOverIt() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-cli-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let dataDirectory = folder.appendingPathComponent("data").path
-        let out = folder.appendingPathComponent("out").path
+        try await withSimulator(SimulatorOptions(bundleID: Self.bundleID, attributesTypes: [], acceptUnknownTokens: true)) { apns in
+            try await withTemporaryDirectory(prefix: "livepush-cli") { folder in
+                let simulator = apns.simulator
+                let dataDirectory = apns.directory.path
+                let out = folder.appendingPathComponent("out").path
+                let port = try #require(simulator.apnsPort)
 
-        var configuration = SimulatorConfiguration()
-        configuration.dataDirectory = dataDirectory
-        configuration.endpoint.port = 0
-        configuration.controlPort = 0
-        configuration.deviceRules.acceptUnknownTokens = true
-        configuration.shutdownGracePeriod = 0.2
-        let simulator = try Simulator(configuration: configuration)
-        try await simulator.start()
-        defer { Task { await simulator.shutdown() } }
-        let port = try #require(simulator.apnsPort)
+                var issue = try LivePush.parseAsRoot([
+                    "simulator", "certificate", "--bundle-id", Self.bundleID, "--data-dir", dataDirectory, "--out", out,
+                ])
+                #expect(issue is SimulatorCertificateCommand)
+                try issue.run()
+                let certificateFile = out + "/\(Self.bundleID)-sandbox.pem"
+                let keyFile = out + "/\(Self.bundleID)-sandbox-key.pem"
+                let keyMode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
+                #expect(keyMode == 0o600)
 
-        var issue = try LivePush.parseAsRoot([
-            "simulator", "certificate", "--bundle-id", Self.bundleID, "--data-dir", dataDirectory, "--out", out,
-        ])
-        #expect(issue is SimulatorCertificateCommand)
-        try issue.run()
-        let certificateFile = out + "/\(Self.bundleID)-sandbox.pem"
-        let keyFile = out + "/\(Self.bundleID)-sandbox-key.pem"
-        let keyMode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
-        #expect(keyMode == 0o600)
+                let connection = [
+                    "--url", "https://127.0.0.1:\(port)", "--ca-file", simulator.caCertificatePath,
+                    "--cert-file", certificateFile, "--cert-key-file", keyFile, "--token", Self.token, "--bundle-id", Self.bundleID,
+                ]
+                let alert = try SendCommand.parse(connection + ["--push-type", "alert", "--alert-title", "Hello"])
+                try await alert.run()
 
-        let connection = [
-            "--url", "https://127.0.0.1:\(port)", "--ca-file", simulator.caCertificatePath,
-            "--cert-file", certificateFile, "--cert-key-file", keyFile, "--token", Self.token, "--bundle-id", Self.bundleID,
-        ]
-        let alert = try SendCommand.parse(connection + ["--push-type", "alert", "--alert-title", "Hello"])
-        try await alert.run()
-
-        let liveActivity = try SendCommand.parse(connection + ["--content-state", #"{"score":1}"#])
-        await #expect {
-            try await liveActivity.run()
-        } throws: { error in
-            (error as? ExitCode)?.rawValue == 1
+                let liveActivity = try SendCommand.parse(connection + ["--content-state", #"{"score":1}"#])
+                await #expect {
+                    try await liveActivity.run()
+                } throws: { error in
+                    (error as? ExitCode)?.rawValue == 1
+                }
+                let log = await simulator.world.pushes(limit: 10)
+                #expect(log.map(\.status).sorted() == [200, 400])
+                #expect(log.first { $0.status == 400 }?.reason == "TopicDisallowed")
+            }
         }
-        let log = await simulator.world.pushes(limit: 10)
-        #expect(log.map(\.status).sorted() == [200, 400])
-        #expect(log.first { $0.status == 400 }?.reason == "TopicDisallowed")
-        await simulator.shutdown()
     }
 }
