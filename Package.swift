@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "APNsAuthTests",
             dependencies: [
-                "APNsAuth", "APNsCore",
+                "APNsAuth", "APNsCore", "LivePushTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

@@ -15,17 +15,24 @@ public struct WebhookBehavior: Sendable {
     public var hangs = false
     /// The first POSTs answered with this redirect (a receiver that points elsewhere).
     public var redirect: (status: Int, location: String, count: Int)?
+    /// The status of every other answer: 204 by default; another (500, say) is a receiver that always
+    /// refuses.
+    public var status = 204
 
-    public init(delay: Duration = .zero, failFirst: Int = 0, hangs: Bool = false, redirect: (status: Int, location: String, count: Int)? = nil) {
+    public init(
+        delay: Duration = .zero, failFirst: Int = 0, hangs: Bool = false, redirect: (status: Int, location: String, count: Int)? = nil,
+        status: Int = 204
+    ) {
         self.delay = delay
         self.failFirst = failFirst
         self.hangs = hangs
         self.redirect = redirect
+        self.status = status
     }
 }
 
-/// Runs `body` with an HTTP server on a loopback port the kernel picks that keeps what is POSTed to
-/// `/hook` (the server's webhook), and stops it afterwards, whatever `body` does.
+/// Runs `body` with an HTTP server on a loopback port the kernel picks that keeps what is POSTed to it,
+/// on any path (``WebhookReceiver/url`` is `/hook`), and stops it afterwards, whatever `body` does.
 public func withWebhookReceiver<Result>(
     _ behavior: WebhookBehavior = WebhookBehavior(),
     isolation: isolated (any Actor)? = #isolation,
@@ -49,6 +56,10 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     /// One POST as it arrived.
     public struct Post: Sendable {
+        /// The request's path, `/hook` for ``WebhookReceiver/url``.
+        public var path: String
+        /// Every header, by lowercased name.
+        public var headers: [String: String]
         public var signature: String?
         public var eventId: String?
         public var contentType: String?
@@ -81,16 +92,20 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     func start() async throws {
         let router = Router()
-        router.post("/hook") { [self] request, _ -> Response in
+        router.post("**") { [self] request, _ -> Response in
             let buffer = try await request.body.collect(upTo: 1 << 20)
+            var requestHeaders = [String: String]()
+            for field in request.headers { requestHeaders[field.name.canonicalName] = field.value }
             var post = Post(
+                path: request.uri.path, headers: requestHeaders,
                 signature: request.headers.first { $0.name.canonicalName == "livepush-signature" }?.value,
                 eventId: request.headers.first { $0.name.canonicalName == "livepush-event-id" }?.value,
                 contentType: request.headers[.contentType], body: Data(buffer.readableBytesView))
             let index = lock.withLock { attempts.append(post); return attempts.count - 1 }
             while behavior.hangs, !lock.withLock({ stopping }) { try await Task.sleep(for: .milliseconds(20)) }
             if behavior.delay > .zero { try await Task.sleep(for: behavior.delay) }
-            var status: HTTPResponse.Status = behavior.hangs || index < behavior.failFirst ? .serviceUnavailable : .noContent
+            let refused = behavior.hangs || index < behavior.failFirst
+            var status: HTTPResponse.Status = refused ? .serviceUnavailable : HTTPResponse.Status(code: behavior.status)
             var headers = HTTPFields()
             if let redirect = behavior.redirect, index < redirect.count {
                 status = HTTPResponse.Status(code: redirect.status)
@@ -99,7 +114,7 @@ public final class WebhookReceiver: @unchecked Sendable {
             post.status = status.code
             lock.withLock {
                 attempts[index] = post
-                if status == .noContent, let value = post.json { received.append(value) }
+                if (200..<300).contains(status.code), let value = post.json { received.append(value) }
             }
             return Response(status: status, headers: headers)
         }

@@ -1,6 +1,8 @@
 import APNsAuth
 import Crypto
 import Foundation
+import LivePushTesting
+import Testing
 
 enum Fixtures {
     /// A throwaway 1024-bit RSA key in PKCS#8 PEM, to check that non-EC keys are refused clearly.
@@ -57,10 +59,13 @@ enum Fixtures {
         return input + "." + Base64URL.encode(derSignature ? signature.derRepresentation : signature.rawRepresentation)
     }
 
+    /// A path in the running test's own folder (its suite has the `.temporaryDirectory` trait, which
+    /// deletes the folder when the test ends).
     static func temporaryPath(_ name: String) -> String {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apnsauth-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent(name).path
+        guard let folder = TemporaryDirectoryTrait.current else {
+            Issue.record("temporaryPath needs the .temporaryDirectory trait on the test or its suite")
+            return "/nonexistent/" + name
+        }
+        return folder.appendingPathComponent(name).path
     }
 }

@@ -1,8 +1,9 @@
 import APNsAuth
 import Foundation
+import LivePushTesting
 import Testing
 
-@Suite("Writing .p8 files (`livepush keygen`)")
+@Suite("Writing .p8 files (`livepush keygen`)", .temporaryDirectory)
 struct KeyFileWriterTests {
     func mode(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)

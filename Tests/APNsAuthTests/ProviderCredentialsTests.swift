@@ -1,9 +1,10 @@
 import APNsAuth
 import Crypto
 import Foundation
+import LivePushTesting
 import Testing
 
-@Suite("ProviderCredentials (used by `livepush jwt` and `livepush send`)")
+@Suite("ProviderCredentials (used by `livepush jwt` and `livepush send`)", .temporaryDirectory)
 struct ProviderCredentialsTests {
     @Test func tokenFromAKeyFileVerifies() throws {
         let key = APNsSigningKey.generate()

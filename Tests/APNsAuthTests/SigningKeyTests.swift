@@ -1,9 +1,10 @@
 import APNsAuth
 import Crypto
 import Foundation
+import LivePushTesting
 import Testing
 
-@Suite("APNsSigningKey")
+@Suite("APNsSigningKey", .temporaryDirectory)
 struct SigningKeyTests {
     @Test func pkcs8RoundTripKeepsTheKey() throws {
         let key = APNsSigningKey.generate()

@@ -7,14 +7,13 @@ import Testing
 
 @Suite struct TokenWebhookTests {
     @Test func newTokensArePostedToTheDevicesWebhook() async throws {
-        try await withLoopbackHTTPReceiver { receiver in
+        try await withWebhookReceiver { receiver in
             let world = DeviceWorld(logger: ControlHarness.quietLogger)
             let device = try await world.addDevice(DeviceRegistration(
                 name: "Hooked", bundleId: "com.example.hook", environment: "production",
                 webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
-            var requests = receiver.requests.makeAsyncIterator()
-            let first = try #require(await requests.next())
-            #expect(first.requestLine == "POST /tokens HTTP/1.1")
+            let first = try await Self.post(1, to: receiver)
+            #expect(first.path == "/tokens")
             #expect(first.headers["content-type"] == "application/json")
             let startBody = try JSONValue.parse(first.body)
             #expect(startBody["kind"] == "pushToStartToken")
@@ -24,7 +23,7 @@ import Testing
 
             let activity = try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
                 attributesType: "HookAttributes", attributes: [:], contentState: ["score": 1]))
-            let second = try #require(await requests.next())
+            let second = try await Self.post(2, to: receiver)
             let tokenBody = try JSONValue.parse(second.body)
             #expect(tokenBody["kind"] == "pushToken")
             #expect(tokenBody["activityId"]?.stringValue == activity.activityId)
@@ -32,14 +31,14 @@ import Testing
             #expect(tokenBody["attributesType"] == "HookAttributes")
 
             let rotated = try await world.rotateActivityToken(activityID: activity.activityId)
-            let third = try #require(await requests.next())
+            let third = try await Self.post(3, to: receiver)
             #expect(try JSONValue.parse(third.body)["token"]?.stringValue == rotated)
         }
     }
 
     @Test func unreachableWebhookIsRecordedAsAFailureWithoutHarm() async throws {
         // A port nothing listens on any more: a receiver's, once it stopped.
-        let closedPort = try await withLoopbackHTTPReceiver { receiver in receiver.port }
+        let closedPort = try await withWebhookReceiver { receiver in receiver.port }
         let world = DeviceWorld(logger: ControlHarness.quietLogger)
         let events = world.events.subscribe()
         let device = try await world.addDevice(DeviceRegistration(
@@ -57,7 +56,7 @@ import Testing
     }
 
     @Test func webhookAnsweringAnErrorStatusIsRecorded() async throws {
-        try await withLoopbackHTTPReceiver(status: 500) { receiver in
+        try await withWebhookReceiver(WebhookBehavior(status: 500)) { receiver in
             let world = DeviceWorld(logger: ControlHarness.quietLogger)
             let events = world.events.subscribe()
             _ = try await world.addDevice(DeviceRegistration(
@@ -70,5 +69,13 @@ import Testing
             }
             #expect(failure?.data["status"] == 500)
         }
+    }
+
+    /// The `number`th POST the receiver got (1 is the first), once it arrived.
+    static func post(_ number: Int, to receiver: WebhookReceiver) async throws -> WebhookReceiver.Post {
+        _ = await eventually(timeout: .seconds(10)) { receiver.posts.count >= number }
+        let posts = receiver.posts
+        try #require(posts.count >= number, "\(posts.count) POSTs arrived, not \(number)")
+        return posts[number - 1]
     }
 }
