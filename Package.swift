@@ -186,6 +186,7 @@ let package = Package(
             dependencies: [
                 "LivePushServer", "PushStore", "APNsCore", "APNsAuth", "APNsClient", "LiveActivity", "APNsSimulator", "LivePushTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The webhook tests check LivePush-Signature as a receiver would, with their own HMAC.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,16 +1,14 @@
-import Prometheus
+import Metrics
 
 /// The listener's connection cap (`--max-connections`): the connections open and those refused.
 extension ServerMetrics {
+    /// Counts an API connection closed as it was accepted because `--max-connections` were open.
     func recordConnectionRefused() {
-        registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "livepush", subsystem: "server", metricName: "connections_refused", unitName: "total",
-            helpText: "API connections closed as they were accepted because --max-connections were open.")).increment()
+        Metrics.Counter(label: "livepush_server_connections_refused_total", factory: factory).increment()
     }
 
+    /// The API connections open now (at most `--max-connections`).
     func recordOpenConnections(_ count: Int) {
-        registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "livepush", subsystem: "server", metricName: "open_connections", unitName: "",
-            helpText: "API connections open now (at most --max-connections).")).set(Double(count))
+        Metrics.Gauge(label: "livepush_server_open_connections", factory: factory).record(count)
     }
 }
