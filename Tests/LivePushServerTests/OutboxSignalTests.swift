@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 @testable import LivePushServer
 import Testing
+import Synchronization
 
 /// Waking idle delivery workers. Every wait here is given 60 s: a wake-up that does not arrive shows as a
 /// wait that took far longer than the bound checked.
@@ -23,16 +24,16 @@ import Testing
         let signal = OutboxSignal(itemsPerWorker: 10)
         let seen = signal.generation
         let started = ContinuousClock.now
-        let woken = Locked(0)
+        let woken = WakeCount()
         let waiters = (0..<3).map { _ in
             Task {
                 await signal.wait(after: seen, timeout: Self.long)
-                woken.withLock { $0 += 1 }
+                woken.count.withLock { $0 += 1 }
             }
         }
         #expect(await Self.eventually { signal.waitingCount == 3 })
         signal.wake(items: 11)  // two workers' worth
-        #expect(await Self.eventually { woken.withLock { $0 } == 2 })
+        #expect(await Self.eventually { woken.count.withLock { $0 } == 2 })
         #expect(signal.waitingCount == 1)
         signal.wakeAll()
         for waiter in waiters { await waiter.value }
@@ -67,4 +68,9 @@ import Testing
         }
         return condition()
     }
+}
+
+/// How many waiters woke, shared with their tasks.
+private final class WakeCount: Sendable {
+    let count = Mutex(0)
 }

@@ -5,6 +5,7 @@ import Foundation
 import LivePushServer
 import LivePushTesting
 import Testing
+import Synchronization
 
 /// The outbox owns back-off: the server's APNs client sends each outbox attempt once (re-sending at once
 /// only on a new connection), so attempts never compound.
@@ -85,7 +86,7 @@ import Testing
 /// The real client, counting the outbox's delivery calls: one per outbox attempt.
 final class CountingSender: PushSending {
     let client: APNsClient
-    private let count = Locked(0)
+    private let count = Mutex(0)
 
     init(client: APNsClient) { self.client = client }
 

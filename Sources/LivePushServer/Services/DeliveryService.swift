@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PushStore
 import ServiceLifecycle
+import Synchronization
 
 /// The outbox workers, as a Service of the application: once the API listens, `workerCount` workers each
 /// claim a batch of due pushes, send them concurrently, and record one final outcome per push (or
@@ -18,7 +19,7 @@ final class DeliveryService: Service, Sendable {
     let webhook: any DomainEvents
     private let signal: OutboxSignal
     private let listening: ListeningGate
-    private let stopping = Locked(false)
+    private let stopping = Mutex(false)
 
     init(store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
          clock: any WallClock, logger: Logger, webhook: any DomainEvents, signal: OutboxSignal, listening: ListeningGate) {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PushStore
 import ServiceLifecycle
+import Synchronization
 
 /// Delivers the webhook events stored in the webhook outbox, as a Service of the application: once the
 /// API listens it claims due events (`<instanceId>-webhook`), POSTs them signed, `webhookConcurrency` at
@@ -21,7 +22,7 @@ final class WebhookService: Service, Sendable {
     private let logger: Logger
     private let signal: OutboxSignal
     private let listening: ListeningGate
-    private let stopping = Locked(false)
+    private let stopping = Mutex(false)
 
     init(store: any WebhookOutbox, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
          logger: Logger, signal: OutboxSignal, listening: ListeningGate) {

@@ -5,6 +5,7 @@ import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// Runs `body` with the connection `connect` opens, and closes it afterwards, whatever `body` does.
 @discardableResult
@@ -196,7 +197,7 @@ final class FrameCollector: ChannelInboundHandler {
     }
 
     final class Box: Sendable {
-        let state = TestLocked(State())
+        let state = Mutex(State())
     }
 
     private let box: Box
@@ -237,22 +238,10 @@ final class FrameCollector: ChannelInboundHandler {
     }
 }
 
-/// A lock-protected value for test support code.
-final class TestLocked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
 /// A thread-safe counter handing out odd stream ids.
 final class NIOLockedCounter: Sendable {
-    private let value: TestLocked<Int>
-    init(start: Int) { value = TestLocked(start) }
+    private let value: Mutex<Int>
+    init(start: Int) { value = Mutex(start) }
     func next(by step: Int) -> Int {
         value.withLock { current in
             defer { current += step }
