@@ -2,10 +2,10 @@
 /// Reasons this version does not know are kept as `.other(raw)`.
 public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     // 400
-    case badCollapseId
+    case badCollapseID
     case badDeviceToken
     case badExpirationDate
-    case badMessageId
+    case badMessageID
     case badPriority
     case badTopic
     case deviceTokenNotForTopic
@@ -23,10 +23,10 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     case forbidden
     case invalidProviderToken
     case missingProviderToken
-    case unrelatedKeyIdInToken
+    case unrelatedKeyIDInToken
     /// Apple documents `BadEnvironmentKeyIdInToken`; field reports show `BadEnvironmentKeyInToken`.
     /// Both parse to this case; `rawValue` keeps the documented spelling.
-    case badEnvironmentKeyIdInToken
+    case badEnvironmentKeyIDInToken
     // 404, 405
     case badPath
     case methodNotAllowed
@@ -44,8 +44,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     case shutdown
     // Broadcast and channel management (iOS 18)
     case featureNotEnabled
-    case missingChannelId
-    case badChannelId
+    case missingChannelID
+    case badChannelID
     case channelNotRegistered
     case badRequestParams
     case badRequestPayload
@@ -58,21 +58,21 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
 
     /// Every reason this version knows, for exhaustive tests and documentation.
     public static let known: [APNsReason] = [
-        .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
+        .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority, .badTopic,
         .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
         .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
         .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken,
-        .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .expiredToken,
+        .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken, .badPath, .methodNotAllowed, .expiredToken,
         .unregistered, .payloadTooLarge, .tooManyProviderTokenUpdates, .tooManyRequests,
-        .internalServerError, .serviceUnavailable, .shutdown, .featureNotEnabled, .missingChannelId,
-        .badChannelId, .channelNotRegistered, .badRequestParams, .badRequestPayload, .missingPushType,
+        .internalServerError, .serviceUnavailable, .shutdown, .featureNotEnabled, .missingChannelID,
+        .badChannelID, .channelNotRegistered, .badRequestParams, .badRequestPayload, .missingPushType,
         .cannotCreateChannelConfig, .topicMismatch, .missingChannelQueueSize,
     ]
 
     private static let byRawValue: [String: APNsReason] = {
         var table = [String: APNsReason]()
         for reason in known { table[reason.rawValue] = reason }
-        table["BadEnvironmentKeyInToken"] = .badEnvironmentKeyIdInToken
+        table["BadEnvironmentKeyInToken"] = .badEnvironmentKeyIDInToken
         table["Service Unavailable"] = .serviceUnavailable
         return table
     }()
@@ -83,10 +83,10 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
 
     public var rawValue: String {
         switch self {
-        case .badCollapseId: return "BadCollapseId"
+        case .badCollapseID: return "BadCollapseId"
         case .badDeviceToken: return "BadDeviceToken"
         case .badExpirationDate: return "BadExpirationDate"
-        case .badMessageId: return "BadMessageId"
+        case .badMessageID: return "BadMessageId"
         case .badPriority: return "BadPriority"
         case .badTopic: return "BadTopic"
         case .deviceTokenNotForTopic: return "DeviceTokenNotForTopic"
@@ -103,8 +103,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         case .forbidden: return "Forbidden"
         case .invalidProviderToken: return "InvalidProviderToken"
         case .missingProviderToken: return "MissingProviderToken"
-        case .unrelatedKeyIdInToken: return "UnrelatedKeyIdInToken"
-        case .badEnvironmentKeyIdInToken: return "BadEnvironmentKeyIdInToken"
+        case .unrelatedKeyIDInToken: return "UnrelatedKeyIdInToken"
+        case .badEnvironmentKeyIDInToken: return "BadEnvironmentKeyIdInToken"
         case .badPath: return "BadPath"
         case .methodNotAllowed: return "MethodNotAllowed"
         case .expiredToken: return "ExpiredToken"
@@ -116,8 +116,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         case .serviceUnavailable: return "ServiceUnavailable"
         case .shutdown: return "Shutdown"
         case .featureNotEnabled: return "FeatureNotEnabled"
-        case .missingChannelId: return "MissingChannelId"
-        case .badChannelId: return "BadChannelId"
+        case .missingChannelID: return "MissingChannelId"
+        case .badChannelID: return "BadChannelId"
         case .channelNotRegistered: return "ChannelNotRegistered"
         case .badRequestParams: return "BadRequestParams"
         case .badRequestPayload: return "BadRequestPayload"
@@ -135,8 +135,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     public var status: Int {
         switch self {
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
-             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
-             .badEnvironmentKeyIdInToken, .topicMismatch:
+             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
+             .badEnvironmentKeyIDInToken, .topicMismatch:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
@@ -153,12 +153,12 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     public var advice: APNsRetryAdvice {
         switch self {
         case .badDeviceToken, .deviceTokenNotForTopic, .forbidden, .expiredToken, .unregistered,
-             .payloadTooLarge, .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed,
+             .payloadTooLarge, .badEnvironmentKeyIDInToken, .badPath, .methodNotAllowed,
              .badCertificate, .badCertificateEnvironment, .featureNotEnabled, .topicMismatch:
             return .neverRetry
         case .expiredProviderToken:
             return .retryWithNewProviderToken
-        case .unrelatedKeyIdInToken, .idleTimeout:
+        case .unrelatedKeyIDInToken, .idleTimeout:
             return .retryOnNewConnection
         case .tooManyRequests, .tooManyProviderTokenUpdates, .internalServerError, .serviceUnavailable:
             return .retryWithBackoff
@@ -183,10 +183,10 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     /// One line for a person on what to do about this reason.
     public var remedy: String {
         switch self {
-        case .badCollapseId: return "Shorten apns-collapse-id to 64 bytes or fewer."
+        case .badCollapseID: return "Shorten apns-collapse-id to 64 bytes or fewer."
         case .badDeviceToken: return "The token is malformed, unknown, or for the other environment (sandbox vs production); check --environment and stop using this token."
         case .badExpirationDate: return "Send apns-expiration as Unix seconds (0 means try once)."
-        case .badMessageId: return "Send apns-id as a lowercase canonical UUID (8-4-4-4-12)."
+        case .badMessageID: return "Send apns-id as a lowercase canonical UUID (8-4-4-4-12)."
         case .badPriority: return "Use apns-priority 5 or 10 for Live Activities."
         case .badTopic: return "Check apns-topic: for Live Activities it is <bundle id>.push-type.liveactivity."
         case .deviceTokenNotForTopic: return "The token belongs to another app; check the bundle id and stop using this token for it."
@@ -203,8 +203,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         case .forbidden: return "The action is not allowed for this key or team."
         case .invalidProviderToken: return "The JWT does not verify: check the key id, team id and .p8 key, and that it is signed ES256."
         case .missingProviderToken: return "Send authorization: bearer <JWT> (make one with `livepush jwt`)."
-        case .unrelatedKeyIdInToken: return "The JWT's key is unrelated to the key used first on this connection; open a new connection."
-        case .badEnvironmentKeyIdInToken: return "The key is restricted to the other environment; use a key for this environment."
+        case .unrelatedKeyIDInToken: return "The JWT's key is unrelated to the key used first on this connection; open a new connection."
+        case .badEnvironmentKeyIDInToken: return "The key is restricted to the other environment; use a key for this environment."
         case .badPath: return "The request path must be /3/device/<token>."
         case .methodNotAllowed: return "Use POST."
         case .expiredToken: return "The token has expired; stop using it and wait for the app to report a new one."
@@ -216,8 +216,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         case .serviceUnavailable: return "APNs is unavailable; retry later with back-off."
         case .shutdown: return "The APNs server is shutting down; reconnect and retry."
         case .featureNotEnabled: return "Enable the broadcast capability for the App ID."
-        case .missingChannelId: return "Send apns-channel-id."
-        case .badChannelId: return "The channel id is badly encoded or too long."
+        case .missingChannelID: return "Send apns-channel-id."
+        case .badChannelID: return "The channel id is badly encoded or too long."
         case .channelNotRegistered: return "The channel does not exist."
         case .badRequestParams: return "Remove unknown attributes from the JSON body."
         case .badRequestPayload: return "The body is not valid JSON."

@@ -6,7 +6,7 @@ import LiveActivity
 /// One push of an event to one hero's activity, followed to the device.
 package struct DemoDelivery: Sendable, Hashable {
     package var hero: Hero
-    package var activityId: String
+    package var activityID: String
     /// The server's outcome: accepted, rejected, failed, expired, coalesced; nil when none was recorded in time.
     package var serverOutcome: String?
     /// The priority the server sent with (5 after a budget downgrade).
@@ -88,8 +88,8 @@ package struct DemoEventReport: Sendable, Hashable {
 /// A hero's activity as the simulated iPhone shows it at the end.
 package struct DemoHeroState: Sendable, Hashable {
     package var hero: Hero
-    package var deviceId: String
-    package var activityId: String
+    package var deviceID: String
+    package var activityID: String
     package var state: ActivityLifecycle
     package var endedBy: ActivityEndCause?
     package var contentState: JSONValue
@@ -176,23 +176,23 @@ extension DemoSummary {
 /// What the demo reports while it plays.
 package enum DemoProgress: Sendable, Hashable {
     /// A player's iPhone joined and its app started the adventure activity.
-    case playerJoined(hero: Hero, deviceName: String, activityId: String)
+    case playerJoined(hero: Hero, deviceName: String, activityID: String)
     /// Every app reported its tokens to the server.
     case tokensRegistered(activities: Int, pushToStartTokens: Int)
     /// Spectators started activities subscribed to the party's broadcast channel.
-    case spectatorsJoined(count: Int, channelId: String)
+    case spectatorsJoined(count: Int, channelID: String)
     /// One event was pushed and followed to the devices.
     case event(DemoEventReport)
 
     /// The progress line.
     package var line: String {
         switch self {
-        case .playerJoined(let hero, let deviceName, let activityId):
-            return "\(hero.label) joins on \(deviceName): adventure activity \(activityId.prefix(8))… started"
+        case .playerJoined(let hero, let deviceName, let activityID):
+            return "\(hero.label) joins on \(deviceName): adventure activity \(activityID.prefix(8))… started"
         case .tokensRegistered(let activities, let pushToStartTokens):
             return "the apps reported \(activities) activity tokens and \(pushToStartTokens) push-to-start tokens to the server (POST /v1/activities, PUT /v1/push-to-start-tokens)"
-        case .spectatorsJoined(let count, let channelId):
-            return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelId.prefix(8))…)"
+        case .spectatorsJoined(let count, let channelID):
+            return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…)"
         case .event(let report):
             return report.line
         }

@@ -7,10 +7,10 @@ extension EmojiRangersDemo {
     /// One iPhone per player, its app's adventure activity, and the hero it plays.
     struct Seat: Sendable {
         var hero: Hero
-        var deviceId: String
-        var activityId: String
+        var deviceID: String
+        var activityID: String
         /// The player's side quest on the same iPhone.
-        var sideQuestId: String
+        var sideQuestID: String
     }
 
     /// Adds one simulated iPhone per player, lets each app start its adventure activity and report its
@@ -53,24 +53,24 @@ extension EmojiRangersDemo {
     private func seatPlayers(_ party: [Hero], adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> [Seat] {
         var seats: [Seat] = []
         for hero in party {
-            bridge.add(TokenBridge.Player(hero: hero, userId: "player-\(hero.id)", group: Self.partyGroup))
+            bridge.add(TokenBridge.Player(hero: hero, userID: "player-\(hero.id)", group: Self.partyGroup))
             let deviceName = "\(hero.name)'s iPhone"
             do {
                 let device = try await simulator.world.addDevice(DeviceRegistration(
-                    name: deviceName, bundleId: Self.bundleId, environment: "sandbox", webhookURL: bridge.webhookURL(for: hero)
+                    name: deviceName, bundleID: Self.bundleID, environment: "sandbox", webhookURL: bridge.webhookURL(for: hero)
                 ))
                 // The app calls Activity.request(attributes:content:pushType: .token).
-                let activity = try await simulator.world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                let activity = try await simulator.world.startActivity(deviceID: device.deviceID, ActivityRequest(
                     attributesType: Self.attributesType, attributes: hero.attributes,
                     contentState: adventure.initialState.jsonValue, relevanceScore: AdventureEngine.routineRelevance
                 ))
                 let quest = SideQuest(hero: hero, seed: options.seed)
-                let side = try await simulator.world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                let side = try await simulator.world.startActivity(deviceID: device.deviceID, ActivityRequest(
                     attributesType: SideQuest.attributesType, attributes: quest.attributes,
                     contentState: quest.contentState.jsonValue, relevanceScore: SideQuest.relevanceScore
                 ))
-                seats.append(Seat(hero: hero, deviceId: device.deviceId, activityId: activity.activityId, sideQuestId: side.activityId))
-                progress(.playerJoined(hero: hero, deviceName: deviceName, activityId: activity.activityId))
+                seats.append(Seat(hero: hero, deviceID: device.deviceID, activityID: activity.activityID, sideQuestID: side.activityID))
+                progress(.playerJoined(hero: hero, deviceName: deviceName, activityID: activity.activityID))
             } catch {
                 throw .device(error.description)
             }
@@ -82,7 +82,7 @@ extension EmojiRangersDemo {
                 throw .registrationTimedOut(heroes: party.map(\.name), detail: failure)
             }
             let missing = seats.filter {
-                ledger.registeredActivities[$0.activityId] == nil || ledger.registeredActivities[$0.sideQuestId] == nil
+                ledger.registeredActivities[$0.activityID] == nil || ledger.registeredActivities[$0.sideQuestID] == nil
             }
             if missing.isEmpty, ledger.pushToStartTokens >= seats.count {
                 progress(.tokensRegistered(activities: ledger.registeredActivities.count, pushToStartTokens: ledger.pushToStartTokens))
@@ -100,7 +100,7 @@ extension EmojiRangersDemo {
     private func webhookTrouble(_ seats: [Seat]) async -> String {
         var notes: [String] = []
         for seat in seats {
-            guard let device = try? await simulator.world.device(id: seat.deviceId) else { continue }
+            guard let device = try? await simulator.world.device(id: seat.deviceID) else { continue }
             let posts = device.webhookDeliveries.map { "\($0.kind) → \($0.status.map(String.init) ?? $0.error ?? "no answer")" }
             notes.append("\(seat.hero.name)'s iPhone posted \(posts.isEmpty ? "nothing yet" : posts.joined(separator: ", "))")
         }
@@ -117,12 +117,12 @@ extension EmojiRangersDemo {
         }
         let now = Date()
         guard let request = PushRequest.make(
-            for: event, group: Self.partyGroup, activityId: { hero in seats.first { $0.hero == hero }?.activityId },
+            for: event, group: Self.partyGroup, activityID: { hero in seats.first { $0.hero == hero }?.activityID },
             options: options, now: now
         ) else {
             throw .device("no activity plays \(event.hero?.name ?? "the hero") for event \(event.number)")
         }
-        var deliveries: [(delivery: DemoDelivery, apnsId: String?)]
+        var deliveries: [(delivery: DemoDelivery, apnsID: String?)]
         let downgrades: Int
         let skipped: [String]
         if request.isGroupSend {
@@ -130,24 +130,24 @@ extension EmojiRangersDemo {
             let answer = try await backend.send("POST", request.path, body: request.body, as: GroupSendView.self)
             let progress = try await finished(answer)
             deliveries = try await follow(audience, expected: progress.counts.targeted - progress.counts.skipped) {
-                $0.sendId == answer.sendId
+                $0.sendID == answer.sendID
             }
             downgrades = progress.counts.downgraded
             skipped = progress.counts.skipped == 0 ? [] : ["\(progress.counts.skipped) members were ended, dismissed or without a valid token"]
         } else {
             let answer = try await backend.send("POST", request.path, body: request.body, as: AcceptedPushes.self)
-            let pushIds = Set(answer.pushIds.map { $0.lowercased() })
+            let pushIDs = Set(answer.pushIDs.map { $0.lowercased() })
             downgrades = answer.downgraded.count
             skipped = answer.skipped.map(\.reason)
-            deliveries = try await follow(audience, expected: pushIds.count) { pushIds.contains($0.pushId.lowercased()) }
+            deliveries = try await follow(audience, expected: pushIDs.count) { pushIDs.contains($0.pushID.lowercased()) }
         }
         var titles: [String] = []
         for index in deliveries.indices {
             let seat = audience[index]
-            guard let snapshot = try? await simulator.world.activity(id: seat.activityId) else { continue }
-            let apnsId = deliveries[index].apnsId
-            deliveries[index].delivery.deviceOutcome = snapshot.history.last { $0.apnsId == apnsId && apnsId != nil }?.outcome.kind
-            if event.alert != nil, let title = snapshot.alerts.last(where: { $0.apnsId == apnsId })?.title {
+            guard let snapshot = try? await simulator.world.activity(id: seat.activityID) else { continue }
+            let apnsID = deliveries[index].apnsID
+            deliveries[index].delivery.deviceOutcome = snapshot.history.last { $0.apnsID == apnsID && apnsID != nil }?.outcome.kind
+            if event.alert != nil, let title = snapshot.alerts.last(where: { $0.apnsID == apnsID })?.title {
                 titles.append(title)
             }
         }
@@ -166,7 +166,7 @@ extension EmojiRangersDemo {
     private func finished(_ send: GroupSendView) async throws(DemoError) -> GroupSendView {
         let deadline = Date().addingTimeInterval(20)
         while true {
-            let progress = try await backend.get("/v1/sends/\(send.sendId)", as: GroupSendView.self)
+            let progress = try await backend.get("/v1/sends/\(send.sendID)", as: GroupSendView.self)
             if progress.state == "finished" || Date() > deadline || Task.isCancelled { return progress }
             await pause(0.02)
         }
@@ -176,34 +176,34 @@ extension EmojiRangersDemo {
     /// (`matches`), or `expected` of them do.
     private func follow(
         _ audience: [Seat], expected: Int? = nil, matches: (DeliveryView) -> Bool
-    ) async throws(DemoError) -> [(delivery: DemoDelivery, apnsId: String?)] {
+    ) async throws(DemoError) -> [(delivery: DemoDelivery, apnsID: String?)] {
         let deadline = Date().addingTimeInterval(20)
         var found: [String: DeliveryView] = [:]
         while true {
-            for seat in audience where found[seat.activityId] == nil {
-                let detail = try await backend.get("/v1/activities/\(seat.activityId)", as: ActivityDetail.self)
-                if let record = detail.deliveries.first(where: matches) { found[seat.activityId] = record }
+            for seat in audience where found[seat.activityID] == nil {
+                let detail = try await backend.get("/v1/activities/\(seat.activityID)", as: ActivityDetail.self)
+                if let record = detail.deliveries.first(where: matches) { found[seat.activityID] = record }
             }
             // Skipped activities get no push: wait only for the pushes that exist.
             if found.count >= min(expected ?? audience.count, audience.count) || Date() > deadline || Task.isCancelled { break }
             await pause(0.02)
         }
         return audience.map { seat in
-            let record = found[seat.activityId]
+            let record = found[seat.activityID]
             let delivery = DemoDelivery(
-                hero: seat.hero, activityId: seat.activityId, serverOutcome: record?.outcome,
+                hero: seat.hero, activityID: seat.activityID, serverOutcome: record?.outcome,
                 sentPriority: record?.priority, downgradeReason: record?.downgradeReason, deviceOutcome: nil
             )
-            return (delivery, record?.apnsId)
+            return (delivery, record?.apnsID)
         }
     }
 
     /// True when every iPhone shows the party adventure first (`adventure`) or the side quest first (not).
     private func everyLockScreenShowsFirst(adventure: Bool, _ seats: [Seat]) async -> Bool {
         for seat in seats {
-            guard let device = try? await simulator.world.device(id: seat.deviceId) else { return false }
-            let expected = adventure ? seat.activityId : seat.sideQuestId
-            if device.activities.first?.activityId != expected { return false }
+            guard let device = try? await simulator.world.device(id: seat.deviceID) else { return false }
+            let expected = adventure ? seat.activityID : seat.sideQuestID
+            if device.activities.first?.activityID != expected { return false }
         }
         return true
     }
@@ -212,7 +212,7 @@ extension EmojiRangersDemo {
     private func waitForStale(_ seat: Seat, after staleDate: Date) async -> Bool {
         let deadline = staleDate.addingTimeInterval(5)
         while Date() <= deadline, !Task.isCancelled {
-            if let snapshot = try? await simulator.world.activity(id: seat.activityId), snapshot.state == .stale {
+            if let snapshot = try? await simulator.world.activity(id: seat.activityID), snapshot.state == .stale {
                 return true
             }
             await pause(0.05)
@@ -227,12 +227,12 @@ extension EmojiRangersDemo {
         var heroes: [DemoHeroState] = []
         let final = adventure.events.last?.contentState.jsonValue
         for seat in seats {
-            guard let snapshot = try? await simulator.world.activity(id: seat.activityId) else {
+            guard let snapshot = try? await simulator.world.activity(id: seat.activityID) else {
                 problems.append("\(seat.hero.name)'s activity is gone from the simulator")
                 continue
             }
             heroes.append(DemoHeroState(
-                hero: seat.hero, deviceId: seat.deviceId, activityId: seat.activityId, state: snapshot.state,
+                hero: seat.hero, deviceID: seat.deviceID, activityID: seat.activityID, state: snapshot.state,
                 endedBy: snapshot.endedBy, contentState: snapshot.contentState, dismissalDate: snapshot.dismissalDate,
                 alerts: snapshot.alerts.count
             ))

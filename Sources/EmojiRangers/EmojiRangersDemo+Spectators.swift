@@ -7,8 +7,8 @@ extension EmojiRangersDemo {
     /// The spectators: simulated activities subscribed to the party's broadcast channel.
     struct Stands: Sendable {
         /// Our channel id (the server's), for `/v1/channels/{id}/update|end`.
-        var channelId: String
-        var apnsChannelId: String
+        var channelID: String
+        var apnsChannelID: String
         var count: Int
     }
 
@@ -18,20 +18,20 @@ extension EmojiRangersDemo {
     /// subscribed to it on one simulated iPad (the simulator's bulk start); nil without spectators.
     func seatSpectators(adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> Stands? {
         guard options.spectators > 0 else { return nil }
-        let creation = ChannelCreationBody(name: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))", bundleId: Self.bundleId, storagePolicy: 1)
+        let creation = ChannelCreationBody(name: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))", bundleID: Self.bundleID, storagePolicy: 1)
         let channel = try await createChannel(creation)
         do {
-            let stand = try await simulator.world.addDevice(DeviceRegistration(name: "Spectators' iPad", bundleId: Self.bundleId, environment: "sandbox"))
+            let stand = try await simulator.world.addDevice(DeviceRegistration(name: "Spectators' iPad", bundleID: Self.bundleID, environment: "sandbox"))
             // The spectator app calls Activity.request(..., pushType: .channel(apnsChannelId)).
-            _ = try await simulator.world.startChannelActivities(deviceID: stand.deviceId, ActivityRequest(
+            _ = try await simulator.world.startChannelActivities(deviceID: stand.deviceID, ActivityRequest(
                 attributesType: Self.spectatorsAttributesType, attributes: .object(["name": .string("Spectator")]),
-                contentState: adventure.initialState.jsonValue, channelId: channel.apnsChannelId
+                contentState: adventure.initialState.jsonValue, channelID: channel.apnsChannelID
             ), count: options.spectators)
         } catch {
             throw .device(error.description)
         }
-        progress(.spectatorsJoined(count: options.spectators, channelId: channel.id))
-        return Stands(channelId: channel.id, apnsChannelId: channel.apnsChannelId, count: options.spectators)
+        progress(.spectatorsJoined(count: options.spectators, channelID: channel.id))
+        return Stands(channelID: channel.id, apnsChannelID: channel.apnsChannelID, count: options.spectators)
     }
 
     /// `POST /v1/channels`, as a backend does it: the server answers 502 or 503 when APNs could not be
@@ -54,14 +54,14 @@ extension EmojiRangersDemo {
     /// Sends the event to the spectators as one broadcast (`POST /v1/channels/{id}/update|end`), waits for
     /// the server to record APNs' answer, then counts the spectators that show the event's state.
     func broadcast(_ event: AdventureEvent, of adventure: Adventure, to stands: Stands, report: inout DemoEventReport) async throws(DemoError) {
-        guard let request = PushRequest.make(for: event, group: Self.partyGroup, activityId: { _ in "spectators" }, options: options, now: Date()) else { return }
+        guard let request = PushRequest.make(for: event, group: Self.partyGroup, activityID: { _ in "spectators" }, options: options, now: Date()) else { return }
         let verb = event.isEnd ? "end" : "update"
-        let answer = try await backend.send("POST", "/v1/channels/\(stands.channelId)/\(verb)", body: request.body, as: AcceptedPushes.self)
-        let pushIds = Set(answer.pushIds.map { $0.lowercased() })
+        let answer = try await backend.send("POST", "/v1/channels/\(stands.channelID)/\(verb)", body: request.body, as: AcceptedPushes.self)
+        let pushIDs = Set(answer.pushIDs.map { $0.lowercased() })
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !Task.isCancelled {
-            let detail = try await backend.get("/v1/channels/\(stands.channelId)", as: ChannelDetail.self)
-            if detail.deliveries.contains(where: { pushIds.contains($0.pushId.lowercased()) }) { break }
+            let detail = try await backend.get("/v1/channels/\(stands.channelID)", as: ChannelDetail.self)
+            if detail.deliveries.contains(where: { pushIDs.contains($0.pushID.lowercased()) }) { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
         report.spectatorsFollowing = stands.count
@@ -71,7 +71,7 @@ extension EmojiRangersDemo {
     /// How many subscribers show `state` (and have ended, for the last event); waits a moment for the
     /// simulator to apply the broadcast to all of them.
     private func spectatorsShowing(_ state: JSONValue, ended: Bool, stands: Stands) async -> Int {
-        guard let ids = try? await simulator.world.channel(id: stands.apnsChannelId, subscriberLimit: stands.count).subscribers else { return 0 }
+        guard let ids = try? await simulator.world.channel(id: stands.apnsChannelID, subscriberLimit: stands.count).subscribers else { return 0 }
         var reached = 0
         let deadline = Date().addingTimeInterval(5)
         for id in ids {

@@ -18,7 +18,7 @@ import Synchronization
 /// adds one iPhone per player and plays the adventure; `shutdown()` stops everything and removes the folder.
 package final class EmojiRangersDemo: Sendable {
     /// The Emoji Rangers app's bundle id.
-    package static let bundleId = "com.example.emojirangers"
+    package static let bundleID = "com.example.emojirangers"
     /// The app's `ActivityAttributes` type.
     package static let attributesType = "AdventureAttributes"
     /// The group every party member's activity is registered in.
@@ -145,7 +145,7 @@ package final class EmojiRangersDemo: Sendable {
             // The app as installed on every iPhone: its ActivityAttributes type with the ContentState it
             // decodes, and its Localizable.strings for the alert keys.
             _ = try await simulator.world.registerApp(AppRegistration(
-                bundleId: bundleId, environment: APNsEnvironment.sandbox.rawValue,
+                bundleID: bundleID, environment: APNsEnvironment.sandbox.rawValue,
                 localizations: AdventureLocalization.englishTable,
                 attributesTypes: DeclaredAttributesTypes([
                     attributesType: AdventureContentState.schema, SideQuest.attributesType: AdventureContentState.schema,

@@ -15,7 +15,7 @@ struct PushRequest: Sendable {
     /// The request for `event`: the party's group route, or the hero's activity route for a per-hero event.
     /// Dates are whole Unix seconds (what `aps` carries), scaled to the demo's pace from `now`.
     static func make(
-        for event: AdventureEvent, group: String, activityId: (Hero) -> String?, options: DemoOptions, now: Date
+        for event: AdventureEvent, group: String, activityID: (Hero) -> String?, options: DemoOptions, now: Date
     ) -> PushRequest? {
         let verb = event.isEnd ? "end" : "update"
         let path: String
@@ -23,7 +23,7 @@ struct PushRequest: Sendable {
         case .party:
             path = "/v1/groups/\(group)/\(verb)"
         case .hero(let hero):
-            guard let id = activityId(hero) else { return nil }
+            guard let id = activityID(hero) else { return nil }
             path = "/v1/activities/\(id)/\(verb)"
         }
         var body = SendBody(

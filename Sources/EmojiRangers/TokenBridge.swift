@@ -17,7 +17,7 @@ final class TokenBridge: Sendable {
     /// One player's app: who is signed in and which party they play in.
     struct Player: Sendable {
         var hero: Hero
-        var userId: String
+        var userID: String
         var group: String
     }
 
@@ -59,9 +59,9 @@ final class TokenBridge: Sendable {
     func start() async throws(DemoError) {
         let router = Router()
         router.post("/players/:playerId/tokens") { [self] request, context -> Response in
-            let playerId = context.parameters.get("playerId") ?? ""
+            let playerID = context.parameters.get("playerId") ?? ""
             let body = try await request.body.collect(upTo: 64 * 1024)
-            let status = await self.receive(playerId: playerId, body: Data(buffer: body))
+            let status = await self.receive(playerID: playerID, body: Data(buffer: body))
             return Response(status: status)
         }
         let (bound, continuation) = AsyncStream<Int>.makeStream()
@@ -101,13 +101,13 @@ final class TokenBridge: Sendable {
     }
 
     /// Handles one webhook post; answers 204 once the server took the token, else 4xx/502.
-    private func receive(playerId: String, body: Data) async -> HTTPResponse.Status {
-        guard let player = players.withLock({ $0[playerId] }) else {
-            record(failure: "a token arrived for unknown player '\(playerId)'")
+    private func receive(playerID: String, body: Data) async -> HTTPResponse.Status {
+        guard let player = players.withLock({ $0[playerID] }) else {
+            record(failure: "a token arrived for unknown player '\(playerID)'")
             return .notFound
         }
         guard let json = try? JSONValue.parse(body), let kind = json["kind"]?.stringValue,
-              let token = json["token"]?.stringValue, let bundleId = json["bundleId"]?.stringValue,
+              let token = json["token"]?.stringValue, let bundleID = json["bundleId"]?.stringValue,
               let environment = json["environment"]?.stringValue
         else {
             record(failure: "\(player.hero.name)'s device posted an unreadable token message")
@@ -116,7 +116,7 @@ final class TokenBridge: Sendable {
         do {
             switch kind {
             case "pushToken":
-                guard let activityId = json["activityId"]?.stringValue else {
+                guard let activityID = json["activityId"]?.stringValue else {
                     record(failure: "\(player.hero.name)'s device posted an activity token without its activity id")
                     return .badRequest
                 }
@@ -124,13 +124,13 @@ final class TokenBridge: Sendable {
                 // player's alone.
                 let type = json["attributesType"]?.stringValue ?? attributesType
                 _ = try await api.send("POST", "/v1/activities", body: ActivityRegistrationBody(
-                    activityId: activityId, pushToken: token, bundleId: bundleId, attributesType: type,
-                    environment: environment, userId: player.userId, groups: type == attributesType ? [player.group] : []
+                    activityID: activityID, pushToken: token, bundleID: bundleID, attributesType: type,
+                    environment: environment, userID: player.userID, groups: type == attributesType ? [player.group] : []
                 ), as: ActivityView.self)
-                ledger.withLock { $0.registeredActivities[activityId] = player.hero }
+                ledger.withLock { $0.registeredActivities[activityID] = player.hero }
             case "pushToStartToken":
                 _ = try await api.send("PUT", "/v1/push-to-start-tokens", body: PushToStartTokenBody(
-                    userId: player.userId, deviceId: json["deviceId"]?.stringValue ?? "", bundleId: bundleId,
+                    userID: player.userID, deviceID: json["deviceId"]?.stringValue ?? "", bundleID: bundleID,
                     attributesType: attributesType, environment: environment, token: token
                 ), as: PushToStartView.self)
                 ledger.withLock { $0.pushToStartTokens += 1 }

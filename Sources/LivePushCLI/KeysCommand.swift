@@ -37,7 +37,7 @@ struct KeysCommand: AsyncParsableCommand {
         )
 
         @Option(help: "app (register activities and tokens) or backend (send and read).")
-        var scope: ApiKeyScope
+        var scope: APIKeyScope
         @Option(help: "A name to recognize the key by in `keys list`.")
         var name: String = "unnamed"
         @OptionGroup var database: DatabaseOptions
@@ -46,7 +46,7 @@ struct KeysCommand: AsyncParsableCommand {
             let (store, _) = try await database.open()
             let key = APIKeys.generate(scope: scope)
             do {
-                let record = try await store.createApiKey(name: name, scope: scope, sha256Hash: APIKeys.hash(key), at: Date())
+                let record = try await store.createAPIKey(name: name, scope: scope, sha256Hash: APIKeys.hash(key), at: Date())
                 await store.close()
                 print(key)
                 FileHandle.standardError.write(Data("created \(record.scope.rawValue) key \(record.id.uuidString.lowercased()) '\(record.name)'; it is shown only now\n".utf8))
@@ -64,7 +64,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (store, _) = try await database.open()
-            let keys: [ApiKeyRecord]
+            let keys: [APIKeyRecord]
             do {
                 keys = try await store.apiKeys()
             } catch {
@@ -94,7 +94,7 @@ struct KeysCommand: AsyncParsableCommand {
             }
             let (store, _) = try await database.open()
             do {
-                let record = try await store.revokeApiKey(id: uuid, at: Date())
+                let record = try await store.revokeAPIKey(id: uuid, at: Date())
                 await store.close()
                 print("revoked \(record.scope.rawValue) key \(record.id.uuidString.lowercased()) '\(record.name)'")
             } catch {
@@ -105,4 +105,4 @@ struct KeysCommand: AsyncParsableCommand {
     }
 }
 
-extension ApiKeyScope: ExpressibleByArgument {}
+extension APIKeyScope: ExpressibleByArgument {}

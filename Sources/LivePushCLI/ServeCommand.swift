@@ -100,8 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return try CredentialOptions.resolve(
             keyFile: given(settings.keyFile, ServeSetting.keyFile, "the .p8 key file"),
-            keyID: given(settings.keyID, ServeSetting.keyId, "the Key ID"),
-            teamID: given(settings.teamID, ServeSetting.teamId, "the Team ID")
+            keyID: given(settings.keyID, ServeSetting.keyID, "the Key ID"),
+            teamID: given(settings.teamID, ServeSetting.teamID, "the Team ID")
         )
     }
 }

@@ -54,7 +54,7 @@ struct SimulatorCommand: AsyncParsableCommand {
     var idleTimeout: Double = 3600
 
     @Option(name: .customLong("environment-key-reason"), help: "The reason for a key of the other environment: BadEnvironmentKeyIdInToken (documented) or BadEnvironmentKeyInToken (seen in the field).")
-    var environmentKeyReason = APNsReason.badEnvironmentKeyIdInToken.rawValue
+    var environmentKeyReason = APNsReason.badEnvironmentKeyIDInToken.rawValue
 
     @OptionGroup var credentials: CredentialOptions
 

@@ -6,11 +6,11 @@ import Foundation
 /// decide between done, dead token, refused, and trying again later with the outbox's back-off.
 enum DeliveryDecision: Equatable, Sendable {
     /// APNs took it.
-    case accepted(apnsId: String?)
+    case accepted(apnsID: String?)
     /// The token is dead: mark it invalid, never retry.
-    case invalidToken(status: Int, reason: APNsReason, apnsId: String?)
+    case invalidToken(status: Int, reason: APNsReason, apnsID: String?)
     /// Refused for good (a malformed request, a forbidden topic).
-    case rejected(status: Int, reason: String, apnsId: String?)
+    case rejected(status: Int, reason: String, apnsID: String?)
     /// Try again later, if the push has not expired by then.
     case retryLater(lastError: String, status: Int?)
     /// The client shut down under it (graceful stop): give the claim back untouched.
@@ -21,10 +21,10 @@ enum DeliveryDecision: Equatable, Sendable {
     static func classify(_ outcome: APNsDeliveryOutcome) -> DeliveryDecision {
         switch outcome.result {
         case .success(let response):
-            if response.isSuccess { return .accepted(apnsId: response.apnsID) }
+            if response.isSuccess { return .accepted(apnsID: response.apnsID) }
             let reason = response.reason ?? .other("HTTP \(response.status)")
             if reason.invalidatesToken {
-                return .invalidToken(status: response.status, reason: reason, apnsId: response.apnsID)
+                return .invalidToken(status: response.status, reason: reason, apnsID: response.apnsID)
             }
             switch reason.advice {
             case .retryWithBackoff, .retryOnNewConnection, .retryWithNewProviderToken:
@@ -33,7 +33,7 @@ enum DeliveryDecision: Equatable, Sendable {
                 if response.status == 429 || response.status >= 500 {
                     return .retryLater(lastError: "\(response.status) \(reason.rawValue)", status: response.status)
                 }
-                return .rejected(status: response.status, reason: reason.rawValue, apnsId: response.apnsID)
+                return .rejected(status: response.status, reason: reason.rawValue, apnsID: response.apnsID)
             }
         case .failure(let error):
             if error == .shutDown { return .interrupted }

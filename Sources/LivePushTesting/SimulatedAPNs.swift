@@ -57,7 +57,7 @@ public final class SimulatedAPNs: Sendable {
         do {
             if !options.attributesTypes.isEmpty {
                 _ = try await simulator.world.registerApp(AppRegistration(
-                    bundleId: options.bundleID, environment: "sandbox",
+                    bundleID: options.bundleID, environment: "sandbox",
                     attributesTypes: DeclaredAttributesTypes(names: options.attributesTypes)))
             }
         } catch {
@@ -123,8 +123,8 @@ public final class SimulatedAPNs: Sendable {
     /// A new simulated iPhone with the app installed.
     public func addIPhone(name: String = "iPhone", frequentPushesEnabled: Bool? = nil) async throws -> SimulatedIPhone {
         let created = try await simulator.world.addDevice(DeviceRegistration(
-            name: name, bundleId: bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushesEnabled))
-        return SimulatedIPhone(id: created.deviceId, name: name, pushToStartToken: created.pushToStartToken)
+            name: name, bundleID: bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushesEnabled))
+        return SimulatedIPhone(id: created.deviceID, name: name, pushToStartToken: created.pushToStartToken)
     }
 
     /// Starts a Live Activity on `iPhone` (a new one when nil), as the app would with
@@ -138,7 +138,7 @@ public final class SimulatedAPNs: Sendable {
         let type = attributesType ?? attributesTypes.first ?? "AdventureAttributes"
         let created = try await simulator.world.startActivity(
             deviceID: device.id, ActivityRequest(attributesType: type, attributes: attributes, contentState: contentState))
-        return SimulatedActivity(id: created.activityId, pushToken: created.pushToken, iPhone: device)
+        return SimulatedActivity(id: created.activityID, pushToken: created.pushToken, iPhone: device)
     }
 
     /// What the activity shows now.

@@ -61,7 +61,7 @@ public final class WebhookReceiver: @unchecked Sendable {
         /// Every header, by lowercased name.
         public var headers: [String: String]
         public var signature: String?
-        public var eventId: String?
+        public var eventID: String?
         public var contentType: String?
         public var body: Data
         /// The status it was answered with (nil: not answered yet).
@@ -99,7 +99,7 @@ public final class WebhookReceiver: @unchecked Sendable {
             var post = Post(
                 path: request.uri.path, headers: requestHeaders,
                 signature: request.headers.first { $0.name.canonicalName == "livepush-signature" }?.value,
-                eventId: request.headers.first { $0.name.canonicalName == "livepush-event-id" }?.value,
+                eventID: request.headers.first { $0.name.canonicalName == "livepush-event-id" }?.value,
                 contentType: request.headers[.contentType], body: Data(buffer.readableBytesView))
             let index = lock.withLock { attempts.append(post); return attempts.count - 1 }
             while behavior.hangs, !lock.withLock({ stopping }) { try await Task.sleep(for: .milliseconds(20)) }

@@ -28,30 +28,35 @@ package enum TokenState: Sendable, Hashable, Codable {
 
 /// What the app sends when it registers a Live Activity (or registers it again).
 package struct ActivityRegistration: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled, at
+    }
+
     /// Client-chosen id, 1 to 128 characters.
-    package var activityId: String
+    package var activityID: String
     package var pushToken: DeviceToken
-    package var bundleId: String
+    package var bundleID: String
     /// The ActivityAttributes type name, as used in push-to-start payloads.
     package var attributesType: String
     package var environment: APNsEnvironment
-    package var userId: String?
+    package var userID: String?
     package var groups: [String]
     package var frequentPushesEnabled: Bool
     /// When the registration arrived.
     package var at: Date
 
     package init(
-        activityId: String, pushToken: DeviceToken, bundleId: String, attributesType: String,
-        environment: APNsEnvironment, userId: String? = nil, groups: [String] = [],
+        activityID: String, pushToken: DeviceToken, bundleID: String, attributesType: String,
+        environment: APNsEnvironment, userID: String? = nil, groups: [String] = [],
         frequentPushesEnabled: Bool = false, at: Date
     ) {
-        self.activityId = activityId
+        self.activityID = activityID
         self.pushToken = pushToken
-        self.bundleId = bundleId
+        self.bundleID = bundleID
         self.attributesType = attributesType
         self.environment = environment
-        self.userId = userId
+        self.userID = userID
         self.groups = groups
         self.frequentPushesEnabled = frequentPushesEnabled
         self.at = at
@@ -60,14 +65,19 @@ package struct ActivityRegistration: Sendable, Hashable, Codable {
 
 /// A stored Live Activity: its current push token, its state and its last content.
 package struct ActivityRecord: Sendable, Hashable, Codable {
-    package var activityId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled, state, tokenState, registeredAt, updatedAt, startedAt, endedAt, dismissalDate, lastContentState, lastTimestamp, lastAcceptedAt
+    }
+
+    package var activityID: String
     /// The current update token. Tokens it replaced are retired: never accepted again, and a late APNs
     /// answer for one changes nothing.
     package var pushToken: DeviceToken
-    package var bundleId: String
+    package var bundleID: String
     package var attributesType: String
     package var environment: APNsEnvironment
-    package var userId: String?
+    package var userID: String?
     /// Sorted, without duplicates.
     package var groups: [String]
     package var frequentPushesEnabled: Bool

@@ -6,7 +6,7 @@ import Foundation
 package protocol AppTokenStandingStore: Sendable {
     /// The standing of tokens for `subject` minted by the stored key `keyId` (nil: a development key),
     /// read in one statement.
-    func appTokenStanding(subject: String, keyId: UUID?) async throws(PushStoreError) -> AppTokenStanding
+    func appTokenStanding(subject: String, keyID: UUID?) async throws(PushStoreError) -> AppTokenStanding
 
     /// Withdraws every app token of `subject` issued so far: raises its generation and returns the new
     /// one (tokens minted from now on carry it). Also releases the subject's push-to-start tokens (the

@@ -2,29 +2,34 @@ import Foundation
 
 /// A broadcast channel the server created with APNs: one request updates every activity subscribed to it.
 package struct ChannelRecord: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case id, name, bundleID = "bundleId", apnsChannelID = "apnsChannelId", storagePolicy, groupID = "groupId", createdAt, deletedAt
+    }
+
     /// Ours, for the API's paths.
     package var id: UUID
     /// A name of the backend's choosing (a match, a route), unique among live channels of the bundle.
     package var name: String
-    package var bundleId: String
+    package var bundleID: String
     /// APNs' channel id (base64), which apps subscribe to and broadcasts carry.
-    package var apnsChannelId: String
+    package var apnsChannelID: String
     /// 0: no message stored; 1: the most recent message stored (at most 8 hours).
     package var storagePolicy: Int
     /// A group whose updates and ends also go out through this channel.
-    package var groupId: String?
+    package var groupID: String?
     package var createdAt: Date
     /// When it was deleted (APNs no longer takes broadcasts to it); deleted channels are kept for history.
     package var deletedAt: Date?
 
-    package init(id: UUID = UUID(), name: String, bundleId: String, apnsChannelId: String, storagePolicy: Int,
-                 groupId: String? = nil, createdAt: Date, deletedAt: Date? = nil) {
+    package init(id: UUID = UUID(), name: String, bundleID: String, apnsChannelID: String, storagePolicy: Int,
+                 groupID: String? = nil, createdAt: Date, deletedAt: Date? = nil) {
         self.id = id
         self.name = name
-        self.bundleId = bundleId
-        self.apnsChannelId = apnsChannelId
+        self.bundleID = bundleID
+        self.apnsChannelID = apnsChannelID
         self.storagePolicy = storagePolicy
-        self.groupId = groupId
+        self.groupID = groupID
         self.createdAt = createdAt
         self.deletedAt = deletedAt
     }
@@ -40,16 +45,16 @@ package protocol ChannelStore: Sendable {
     func channel(id: UUID) async throws(PushStoreError) -> ChannelRecord?
 
     /// The live channel of a bundle with this name, if any.
-    func channel(named name: String, bundleId: String) async throws(PushStoreError) -> ChannelRecord?
+    func channel(named name: String, bundleID: String) async throws(PushStoreError) -> ChannelRecord?
 
     /// The live channels, oldest first; of one bundle when `bundleId` is given.
-    func channels(bundleId: String?) async throws(PushStoreError) -> [ChannelRecord]
+    func channels(bundleID: String?) async throws(PushStoreError) -> [ChannelRecord]
 
     /// The live channels linked to a group.
-    func channels(linkedToGroup groupId: String) async throws(PushStoreError) -> [ChannelRecord]
+    func channels(linkedToGroup groupID: String) async throws(PushStoreError) -> [ChannelRecord]
 
     /// How many live channels a bundle has (APNs allows 10,000 per app and environment).
-    func channelCount(bundleId: String) async throws(PushStoreError) -> Int
+    func channelCount(bundleID: String) async throws(PushStoreError) -> Int
 
     /// Marks a channel deleted (again keeps the first date); throws `notFound` when it is not stored.
     func markChannelDeleted(id: UUID, at: Date) async throws(PushStoreError) -> ChannelRecord

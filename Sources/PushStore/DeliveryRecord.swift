@@ -19,6 +19,11 @@ package enum DeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable 
 
 /// What a worker reports when it is done with a claimed push: which push, and how it ended.
 package struct DeliveryResult: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case pushID = "pushId", outcome, sentAt, apnsID = "apnsId", status, reason, attempts
+    }
+
     /// The longest reason the store keeps, and the longest `lastError` of a rescheduled push.
     package static let maximumReasonLength = 500
 
@@ -28,12 +33,12 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
         text.count <= maximum ? text : String(text.prefix(maximum - 1)) + "…"
     }
 
-    package var pushId: UUID
+    package var pushID: UUID
     package var outcome: DeliveryOutcome
     /// When the last request was sent, if one was.
     package var sentAt: Date?
     /// The `apns-id` of the answer.
-    package var apnsId: String?
+    package var apnsID: String?
     /// The HTTP status of the answer.
     package var status: Int?
     /// The APNs reason (or another short explanation for `failed`/`expired`), at most
@@ -43,13 +48,13 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
     package var attempts: Int
 
     package init(
-        pushId: UUID, outcome: DeliveryOutcome, sentAt: Date? = nil, apnsId: String? = nil, status: Int? = nil,
+        pushID: UUID, outcome: DeliveryOutcome, sentAt: Date? = nil, apnsID: String? = nil, status: Int? = nil,
         reason: String? = nil, attempts: Int
     ) {
-        self.pushId = pushId
+        self.pushID = pushID
         self.outcome = outcome
         self.sentAt = sentAt
-        self.apnsId = apnsId
+        self.apnsID = apnsID
         self.status = status
         self.reason = reason
         self.attempts = attempts
@@ -59,7 +64,12 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
 /// The history entry of one push, written when it leaves the outbox: what was accepted (from its
 /// ``OutboxItem``) and how it ended (from its ``DeliveryResult``).
 package struct DeliveryRecord: Sendable, Hashable, Codable {
-    package var pushId: UUID
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case pushID = "pushId", target, kind, acceptedAt, sentAt, priority, requestedPriority, downgradeReason, apnsID = "apnsId", status, reason, attempts, outcome, coalescedInto, recordedAt, sendID = "sendId"
+    }
+
+    package var pushID: UUID
     package var target: OutboxTarget
     package var kind: LiveActivityEvent
     package var acceptedAt: Date
@@ -67,7 +77,7 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
     package var priority: APNsPriority
     package var requestedPriority: APNsPriority
     package var downgradeReason: String?
-    package var apnsId: String?
+    package var apnsID: String?
     package var status: Int?
     package var reason: String?
     package var attempts: Int
@@ -77,14 +87,14 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
     /// When the record was written.
     package var recordedAt: Date
     /// The group send the push belonged to, if any.
-    package var sendId: UUID? = nil
+    package var sendID: UUID? = nil
 
     package init(
-        pushId: UUID, target: OutboxTarget, kind: LiveActivityEvent, acceptedAt: Date, sentAt: Date?, priority: APNsPriority,
-        requestedPriority: APNsPriority, downgradeReason: String?, apnsId: String?, status: Int?, reason: String?, attempts: Int,
-        outcome: DeliveryOutcome, coalescedInto: UUID?, recordedAt: Date, sendId: UUID? = nil
+        pushID: UUID, target: OutboxTarget, kind: LiveActivityEvent, acceptedAt: Date, sentAt: Date?, priority: APNsPriority,
+        requestedPriority: APNsPriority, downgradeReason: String?, apnsID: String?, status: Int?, reason: String?, attempts: Int,
+        outcome: DeliveryOutcome, coalescedInto: UUID?, recordedAt: Date, sendID: UUID? = nil
     ) {
-        self.pushId = pushId
+        self.pushID = pushID
         self.target = target
         self.kind = kind
         self.acceptedAt = acceptedAt
@@ -92,29 +102,29 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
         self.priority = priority
         self.requestedPriority = requestedPriority
         self.downgradeReason = downgradeReason
-        self.apnsId = apnsId
+        self.apnsID = apnsID
         self.status = status
         self.reason = reason
         self.attempts = attempts
         self.outcome = outcome
         self.coalescedInto = coalescedInto
         self.recordedAt = recordedAt
-        self.sendId = sendId
+        self.sendID = sendID
     }
 
     /// The activity the push went to, nil for push-to-start pushes.
-    package var activityId: String? { target.activityId }
+    package var activityID: String? { target.activityID }
 }
 
 extension DeliveryRecord {
     /// The record of `item` leaving the outbox with `result` (whose push id is the item's).
     package init(_ item: OutboxItem, _ result: DeliveryResult, coalescedInto: UUID? = nil, recordedAt: Date) {
         self.init(
-            pushId: item.pushId, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
+            pushID: item.pushID, target: item.target, kind: item.kind, acceptedAt: item.acceptedAt,
             sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
-            downgradeReason: item.downgradeReason, apnsId: result.apnsId, status: result.status,
+            downgradeReason: item.downgradeReason, apnsID: result.apnsID, status: result.status,
             reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: coalescedInto,
-            recordedAt: recordedAt, sendId: item.sendId)
+            recordedAt: recordedAt, sendID: item.sendID)
     }
 }
 

@@ -6,8 +6,13 @@ import LiveActivity
 /// request's options. Workers expand it into pages of the group's members when they send it, so
 /// accepting it costs the same for 10 activities as for 100,000.
 package struct GroupSend: Sendable, Hashable, Codable {
-    package var sendId: UUID
-    package var groupId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case sendID = "sendId", groupID = "groupId", kind, payload, timestamp, requestedPriority, importance, collapseKey, expiration, dismissalDate, acceptedAt, createdBy, progress, expanded, finishedAt
+    }
+
+    package var sendID: UUID
+    package var groupID: String
     package var kind: LiveActivityEvent
     /// The complete body sent to APNs, with `timestamp` as its `aps.timestamp`; an activity that holds
     /// that timestamp or a newer one gets a later one.
@@ -29,13 +34,13 @@ package struct GroupSend: Sendable, Hashable, Codable {
     package var finishedAt: Date?
 
     package init(
-        sendId: UUID = UUID(), groupId: String, kind: LiveActivityEvent, payload: Data, timestamp: Date,
+        sendID: UUID = UUID(), groupID: String, kind: LiveActivityEvent, payload: Data, timestamp: Date,
         requestedPriority: APNsPriority, importance: PushImportance, collapseKey: String? = nil, expiration: Date? = nil,
         dismissalDate: Date? = nil, acceptedAt: Date, createdBy: String, progress: GroupSendProgress = GroupSendProgress(),
         expanded: Bool = false, finishedAt: Date? = nil
     ) {
-        self.sendId = sendId
-        self.groupId = groupId
+        self.sendID = sendID
+        self.groupID = groupID
         self.kind = kind
         self.payload = payload
         self.timestamp = timestamp
@@ -87,8 +92,8 @@ package struct GroupSendProgress: Sendable, Hashable, Codable {
 /// A slice of a group send's members (ids `firstId...lastId` in the group), claimed by one worker.
 package struct GroupSendPage: Sendable, Hashable {
     package var send: GroupSend
-    package var firstId: String
-    package var lastId: String
+    package var firstID: String
+    package var lastID: String
     /// The members in the slice, read when the page was claimed, ordered by id (without their groups and
     /// last content state, which sending does not need).
     package var activities: [ActivityRecord]
@@ -103,7 +108,7 @@ package struct GroupSendPageOutcome: Sendable {
     /// Pushes to try again, as outbox items (with the send's id).
     package var retries: [OutboxItem] = []
     /// The activities that took the send's content state, with the timestamp each was sent.
-    package var contentStates: [(activityId: String, timestamp: Date)] = []
+    package var contentStates: [(activityID: String, timestamp: Date)] = []
     /// The page's content state (nil: an end without one).
     package var contentState: JSONValue?
     /// End: the activities to mark ended.

@@ -16,7 +16,7 @@ package enum OutboxTarget: Sendable, Hashable, Codable, CustomStringConvertible 
     case channel(id: UUID)
 
     /// The activity id for `.activity`, nil otherwise.
-    package var activityId: String? {
+    package var activityID: String? {
         if case .activity(let id) = self { return id }
         return nil
     }
@@ -39,7 +39,12 @@ package struct OutboxClaim: Sendable, Hashable, Codable {
 /// An accepted push waiting to be sent. The payload is the complete `aps` JSON body, with its
 /// timestamp fixed at acceptance, so sending it again after a crash is harmless.
 package struct OutboxItem: Sendable, Hashable, Codable {
-    package var pushId: UUID
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case pushID = "pushId", target, kind, payload, priority, requestedPriority, importance, downgradeReason, collapseKey, expiration, acceptedAt, attempts, nextAttemptAt, claim, lastError, sendID = "sendId"
+    }
+
+    package var pushID: UUID
     package var target: OutboxTarget
     package var kind: LiveActivityEvent
     /// The JSON body sent to APNs.
@@ -65,16 +70,16 @@ package struct OutboxItem: Sendable, Hashable, Codable {
     /// The error of the last failed attempt.
     package var lastError: String?
     /// The group send this push belongs to (a retry of one of its pushes), if any.
-    package var sendId: UUID?
+    package var sendID: UUID?
 
     package init(
-        pushId: UUID = UUID(), target: OutboxTarget, kind: LiveActivityEvent, payload: Data,
+        pushID: UUID = UUID(), target: OutboxTarget, kind: LiveActivityEvent, payload: Data,
         priority: APNsPriority, requestedPriority: APNsPriority? = nil, importance: PushImportance,
         downgradeReason: String? = nil, collapseKey: String? = nil, expiration: Date? = nil,
         acceptedAt: Date, attempts: Int = 0, nextAttemptAt: Date? = nil, claim: OutboxClaim? = nil,
-        lastError: String? = nil, sendId: UUID? = nil
+        lastError: String? = nil, sendID: UUID? = nil
     ) {
-        self.pushId = pushId
+        self.pushID = pushID
         self.target = target
         self.kind = kind
         self.payload = payload
@@ -89,7 +94,7 @@ package struct OutboxItem: Sendable, Hashable, Codable {
         self.nextAttemptAt = nextAttemptAt ?? acceptedAt
         self.claim = claim
         self.lastError = lastError
-        self.sendId = sendId
+        self.sendID = sendID
     }
 
     /// True for the pushes that coalesce while waiting: routine updates.

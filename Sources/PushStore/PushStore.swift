@@ -9,7 +9,7 @@ import LiveActivity
 /// Implementations (``SQLitePushStore``, ``PostgresPushStore``) pass the same conformance tests. Every
 /// method is atomic: it either completes or changes nothing. Several processes may share one
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
-package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, ApiKeyStore,
+package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, APIKeyStore,
     ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore, AppTokenStandingStore
 {
     /// Closes the database connections. Later calls throw `unavailable`.
@@ -44,23 +44,23 @@ package protocol ActivityStore: Sendable {
 
     /// Replaces an activity's token; the old one is retired and never used again. The activity's current
     /// token given again makes it valid again (as ``register(_:)`` does): the app reports it as current.
-    func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord
+    func rotateToken(activityID: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord
 
     /// Marks an activity ended (it may stay visible until `dismissalDate`). `endedNow` in the answer says
     /// whether this call took it out of `active` (true for exactly one of concurrent calls). With a
     /// `journal`, that end's `activity.ended` event is stored in the same transaction.
-    func markEnded(activityId: String, at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+    func markEnded(activityID: String, at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
         -> ActivityStateChange
 
     /// Marks many activities ended in one transaction (a group end): for each the same as
-    /// ``markEnded(activityId:at:dismissalDate:)``, except that an activity that is not stored is skipped.
+    /// ``markEnded(activityID:at:dismissalDate:)``, except that an activity that is not stored is skipped.
     /// Returns the ids of the activities this call took out of `active`, in the order given (with a
     /// `journal`, their events are stored in the same transaction).
-    func markEnded(activityIds: [String], at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+    func markEnded(activityIDs: [String], at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
         -> [String]
 
-    /// Marks an activity dismissed (no longer on the Lock Screen); `endedNow` as for ``markEnded(activityId:at:dismissalDate:)``.
-    func markDismissed(activityId: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError) -> ActivityStateChange
+    /// Marks an activity dismissed (no longer on the Lock Screen); `endedNow` as for ``markEnded(activityID:at:dismissalDate:)``.
+    func markDismissed(activityID: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError) -> ActivityStateChange
 
     /// Records one content-state accepted for many activities (a single or group send) in one
     /// transaction: each activity takes it with its timestamp unless it holds a newer one; an activity
@@ -68,7 +68,7 @@ package protocol ActivityStore: Sendable {
     /// activity's stored state while recording the timestamp. Returns how many activities were changed.
     /// `acceptedAt` (when the push was accepted, to the fraction of a second) is kept as the newest
     /// acceptance of each activity changed: a group send expanded later compares it with its own.
-    func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date)
+    func recordContentState(_ updates: [(activityID: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date)
         async throws(PushStoreError) -> Int
 
     /// Marks the activity whose *current* token is `token` as having an invalid token, `at` being when the
@@ -105,14 +105,14 @@ package protocol PushToStartStore: Sendable {
     /// Stores the token of a device for an attributes type, replacing the one stored before (the
     /// record keeps its id; the token becomes valid). A token value that another user holds as a valid
     /// token is refused with `taken` (checked under a lock on the value): it moves only once its holder
-    /// released it (``releasePushToStartTokens(userId:deviceId:)``, or a sign-out).
+    /// released it (``releasePushToStartTokens(userID:deviceID:)``, or a sign-out).
     func upsertPushToStartToken(_ registration: PushToStartRegistration) async throws(PushStoreError) -> PushToStartTokenRecord
 
     /// Deletes a user's push-to-start tokens, of one device or (nil) of all; returns how many.
-    func releasePushToStartTokens(userId: String, deviceId: String?) async throws(PushStoreError) -> Int
+    func releasePushToStartTokens(userID: String, deviceID: String?) async throws(PushStoreError) -> Int
 
     /// A user's push-to-start tokens for an attributes type, valid or not, ordered by device.
-    func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError) -> [PushToStartTokenRecord]
+    func pushToStartTokens(forUser userID: String, attributesType: String) async throws(PushStoreError) -> [PushToStartTokenRecord]
 
     func pushToStartToken(id: UUID) async throws(PushStoreError) -> PushToStartTokenRecord?
 
@@ -140,7 +140,7 @@ package protocol OutboxStore: Sendable {
     /// Extends `owner`'s claim on these pushes to `until` (a worker still sending them, so their lease
     /// does not end under it); returns how many it still held. Items claimed by another owner since,
     /// or gone, are left alone.
-    func renewClaims(owner: String, pushIds: [UUID], until: Date) async throws(PushStoreError) -> Int
+    func renewClaims(owner: String, pushIDs: [UUID], until: Date) async throws(PushStoreError) -> Int
 
     /// Removes claimed items from the outbox and writes their delivery records, in one transaction (what
     /// a worker does after a batch of sends). Items `owner` does not hold (gone, or claimed again by
@@ -150,7 +150,7 @@ package protocol OutboxStore: Sendable {
 
     /// Gives a claimed item back for a later attempt. Throws `notFound` when the item is gone and
     /// `conflict` when `owner` does not hold its claim.
-    func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
+    func reschedule(pushID: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
 
     /// Drops every claim of `owner` (graceful shutdown); returns how many items were released.
@@ -160,16 +160,16 @@ package protocol OutboxStore: Sendable {
     func outboxDepth() async throws(PushStoreError) -> Int
 
     /// The items waiting for one activity, oldest first.
-    func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem]
+    func pendingItems(activityID: String) async throws(PushStoreError) -> [OutboxItem]
 }
 
 /// What became of the pushes that left the outbox.
 package protocol DeliveryHistory: Sendable {
     /// The newest `limit` delivery records of an activity, newest first.
-    func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
+    func deliveries(activityID: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
 
     /// The newest `limit` delivery records of a broadcast channel, newest first.
-    func deliveries(channelId: UUID, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
+    func deliveries(channelID: UUID, limit: Int) async throws(PushStoreError) -> [DeliveryRecord]
 }
 
 /// The hourly budget of priority-10 pushes per activity.
@@ -178,21 +178,21 @@ package protocol PriorityBudget: Sendable {
     /// send at priority 10): for each activity, if fewer than its `limit` priority-10 pushes were
     /// recorded in the hour before `at`, records one and grants it. Keyed by activity id; the ids must be
     /// different.
-    func consumeHighPriority(_ requests: [(activityId: String, limit: Int)], at: Date)
+    func consumeHighPriority(_ requests: [(activityID: String, limit: Int)], at: Date)
         async throws(PushStoreError) -> [String: BudgetDecision]
 }
 
 /// The API keys of the HTTP API, stored by their SHA-256.
-package protocol ApiKeyStore: Sendable {
+package protocol APIKeyStore: Sendable {
     /// Stores a new key by its SHA-256 (64 hex digits). Throws `conflict` if the hash is stored.
-    func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date) async throws(PushStoreError) -> ApiKeyRecord
+    func createAPIKey(name: String, scope: APIKeyScope, sha256Hash: String, at: Date) async throws(PushStoreError) -> APIKeyRecord
 
     /// The key with this hash, revoked or not.
-    func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> ApiKeyRecord?
+    func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> APIKeyRecord?
 
     /// Every key, oldest first.
-    func apiKeys() async throws(PushStoreError) -> [ApiKeyRecord]
+    func apiKeys() async throws(PushStoreError) -> [APIKeyRecord]
 
     /// Revokes a key (again revoking keeps the first date).
-    func revokeApiKey(id: UUID, at: Date) async throws(PushStoreError) -> ApiKeyRecord
+    func revokeAPIKey(id: UUID, at: Date) async throws(PushStoreError) -> APIKeyRecord
 }

@@ -57,12 +57,12 @@ enum RowDecoding {
             }
         }
         return ActivityRecord(
-            activityId: try row.string("activity_id"),
+            activityID: try row.string("activity_id"),
             pushToken: try token(row, "push_token"),
-            bundleId: try row.string("bundle_id"),
+            bundleID: try row.string("bundle_id"),
             attributesType: try row.string("attributes_type"),
             environment: try row.enumValue("environment", as: APNsEnvironment.self),
-            userId: try row.optionalString("user_id"),
+            userID: try row.optionalString("user_id"),
             groups: groups,
             frequentPushesEnabled: try row.bool("frequent_pushes"),
             state: try row.enumValue("state", as: ActivityState.self),
@@ -81,9 +81,9 @@ enum RowDecoding {
     static func pushToStart(_ row: SQLRow) throws(PushStoreError) -> PushToStartTokenRecord {
         PushToStartTokenRecord(
             id: try row.uuid("id"),
-            userId: try row.string("user_id"),
-            deviceId: try row.string("device_id"),
-            bundleId: try row.string("bundle_id"),
+            userID: try row.string("user_id"),
+            deviceID: try row.string("device_id"),
+            bundleID: try row.string("bundle_id"),
             attributesType: try row.string("attributes_type"),
             environment: try row.enumValue("environment", as: APNsEnvironment.self),
             token: try token(row, "token"),
@@ -132,11 +132,11 @@ enum RowDecoding {
     static func outboxValues(_ item: OutboxItem) -> [SQLValue] {
         let target = targetColumns(item.target)
         return [
-            .uuid(item.pushId), .text(target.kind), .text(target.id), .text(item.kind.rawValue), .blob(item.payload),
+            .uuid(item.pushID), .text(target.kind), .text(target.id), .text(item.kind.rawValue), .blob(item.payload),
             .int(item.priority.rawValue), .int(item.requestedPriority.rawValue), .text(item.importance.rawValue),
             .text(item.downgradeReason), .text(item.collapseKey), .date(item.expiration), .date(item.acceptedAt),
             .int(item.attempts), .date(item.nextAttemptAt), .text(item.claim?.owner), .date(item.claim?.until),
-            .text(item.lastError), .date(item.nextAttemptAt), .uuid(item.sendId),
+            .text(item.lastError), .date(item.nextAttemptAt), .uuid(item.sendID),
         ]
     }
 
@@ -146,7 +146,7 @@ enum RowDecoding {
             claim = OutboxClaim(owner: owner, until: try row.date("claim_until"))
         }
         return OutboxItem(
-            pushId: try row.uuid("push_id"),
+            pushID: try row.uuid("push_id"),
             target: try target(row),
             kind: try row.enumValue("kind", as: LiveActivityEvent.self),
             payload: try row.data("payload"),
@@ -161,7 +161,7 @@ enum RowDecoding {
             nextAttemptAt: try row.date("next_attempt_at"),
             claim: claim,
             lastError: try row.optionalString("last_error"),
-            sendId: try row.optionalUUID("send_id")
+            sendID: try row.optionalUUID("send_id")
         )
     }
 
@@ -173,17 +173,17 @@ enum RowDecoding {
     static func deliveryValues(_ record: DeliveryRecord) -> [SQLValue] {
         let target = targetColumns(record.target)
         return [
-            .uuid(record.pushId), .text(target.kind), .text(target.id), .text(record.kind.rawValue),
+            .uuid(record.pushID), .text(target.kind), .text(target.id), .text(record.kind.rawValue),
             .date(record.acceptedAt), .date(record.sentAt), .int(record.priority.rawValue),
-            .int(record.requestedPriority.rawValue), .text(record.downgradeReason), .text(record.apnsId),
+            .int(record.requestedPriority.rawValue), .text(record.downgradeReason), .text(record.apnsID),
             .int(record.status), .text(record.reason), .int(record.attempts), .text(record.outcome.rawValue),
-            .uuid(record.coalescedInto), .date(record.recordedAt), .uuid(record.sendId),
+            .uuid(record.coalescedInto), .date(record.recordedAt), .uuid(record.sendID),
         ]
     }
 
     static func delivery(_ row: SQLRow) throws(PushStoreError) -> DeliveryRecord {
         DeliveryRecord(
-            pushId: try row.uuid("push_id"),
+            pushID: try row.uuid("push_id"),
             target: try target(row),
             kind: try row.enumValue("kind", as: LiveActivityEvent.self),
             acceptedAt: try row.date("accepted_at"),
@@ -191,22 +191,22 @@ enum RowDecoding {
             priority: try priority(row, "priority"),
             requestedPriority: try priority(row, "requested_priority"),
             downgradeReason: try row.optionalString("downgrade_reason"),
-            apnsId: try row.optionalString("apns_id"),
+            apnsID: try row.optionalString("apns_id"),
             status: try row.optionalInt("status"),
             reason: try row.optionalString("reason"),
             attempts: try row.int("attempts"),
             outcome: try row.enumValue("outcome", as: DeliveryOutcome.self),
             coalescedInto: try row.optionalUUID("coalesced_into"),
             recordedAt: try row.date("recorded_at"),
-            sendId: try row.optionalUUID("send_id")
+            sendID: try row.optionalUUID("send_id")
         )
     }
 
-    static func apiKey(_ row: SQLRow) throws(PushStoreError) -> ApiKeyRecord {
-        ApiKeyRecord(
+    static func apiKey(_ row: SQLRow) throws(PushStoreError) -> APIKeyRecord {
+        APIKeyRecord(
             id: try row.uuid("id"),
             name: try row.string("name"),
-            scope: try row.enumValue("scope", as: ApiKeyScope.self),
+            scope: try row.enumValue("scope", as: APIKeyScope.self),
             sha256Hash: try row.string("sha256_hash"),
             createdAt: try row.date("created_at"),
             revokedAt: try row.optionalDate("revoked_at")
@@ -241,8 +241,8 @@ enum RowDecoding {
 
     static func groupSend(_ row: SQLRow) throws(PushStoreError) -> GroupSend {
         GroupSend(
-            sendId: try row.uuid("send_id"),
-            groupId: try row.string("group_id"),
+            sendID: try row.uuid("send_id"),
+            groupID: try row.string("group_id"),
             kind: try row.enumValue("kind", as: LiveActivityEvent.self),
             payload: try row.data("payload"),
             timestamp: try row.date("timestamp"),
@@ -262,10 +262,10 @@ enum RowDecoding {
         ChannelRecord(
             id: try row.uuid("id"),
             name: try row.string("name"),
-            bundleId: try row.string("bundle_id"),
-            apnsChannelId: try row.string("apns_channel_id"),
+            bundleID: try row.string("bundle_id"),
+            apnsChannelID: try row.string("apns_channel_id"),
             storagePolicy: try row.int("storage_policy"),
-            groupId: try row.optionalString("group_id"),
+            groupID: try row.optionalString("group_id"),
             createdAt: try row.date("created_at"),
             deletedAt: try row.optionalDate("deleted_at")
         )

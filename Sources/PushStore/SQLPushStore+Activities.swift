@@ -13,7 +13,7 @@ extension SQLPushStore {
     }
 
     /// Refuses a token that was retired or that another activity holds.
-    static func checkTokenUsable(_ session: any SQLSession, token: DeviceToken, for activityId: String)
+    static func checkTokenUsable(_ session: any SQLSession, token: DeviceToken, for activityID: String)
         async throws(PushStoreError)
     {
         let rows = try await session.query(
@@ -22,10 +22,10 @@ extension SQLPushStore {
             UNION ALL
             SELECT 'held' AS why, activity_id FROM activities WHERE push_token = ? AND activity_id <> ?
             """,
-            [.text(token.hex), .text(token.hex), .text(activityId)])
+            [.text(token.hex), .text(token.hex), .text(activityID)])
         guard let row = rows.first else { return }
         // Another activity may be another user's: its id is never named.
-        let whose = try row.string("activity_id") == activityId ? "this activity" : "another activity"
+        let whose = try row.string("activity_id") == activityID ? "this activity" : "another activity"
         if try row.string("why") == "retired" {
             throw .conflict(
                 detail: "push token \(token.shortened) was replaced for \(whose) and is never used again; "
@@ -34,12 +34,12 @@ extension SQLPushStore {
         throw .conflict(detail: "push token \(token.shortened) is the current token of another activity")
     }
 
-    static func retire(_ session: any SQLSession, token: DeviceToken, activityId: String, at: Date)
+    static func retire(_ session: any SQLSession, token: DeviceToken, activityID: String, at: Date)
         async throws(PushStoreError)
     {
         try await session.execute(
             "INSERT INTO retired_tokens (token, activity_id, retired_at) VALUES (?, ?, ?) ON CONFLICT (token) DO NOTHING",
-            [.text(token.hex), .text(activityId), .date(at)])
+            [.text(token.hex), .text(activityID), .date(at)])
     }
 
     package func register(_ registration: ActivityRegistration, ownership: RegistrationOwnership) async throws(PushStoreError)
@@ -48,7 +48,7 @@ extension SQLPushStore {
         try Validation.registration(registration)
         let dialect = self.dialect
         return try await run("register") { session throws(PushStoreError) in
-            let id = registration.activityId
+            let id = registration.activityID
             try await Self.checkTokenUsable(session, token: registration.pushToken, for: id)
             let groupsJSON = RowDecoding.groupsJSON(registration.groups)
             let inserted = try await session.query(
@@ -60,9 +60,9 @@ extension SQLPushStore {
                 ON CONFLICT (activity_id) DO NOTHING RETURNING *
                 """,
                 [
-                    .text(id), .text(registration.pushToken.hex), .text(registration.bundleId),
+                    .text(id), .text(registration.pushToken.hex), .text(registration.bundleID),
                     .text(registration.attributesType), .text(registration.environment.rawValue),
-                    .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
+                    .text(registration.userID), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
                     .date(registration.at), .date(registration.at), .date(registration.at), .date(registration.at),
                 ])
             let record: ActivityRecord
@@ -72,11 +72,11 @@ extension SQLPushStore {
                 let existing = try await Self.fetchActivity(session, id: id, forUpdate: dialect.forUpdateClause)
                 guard let existing else { throw .conflict(detail: "activity '\(id)' was deleted while registering") }
                 // Decided here, on the row this transaction holds: whoever stored the id first keeps it.
-                if ownership == .keep, existing.userId == nil || existing.userId != registration.userId {
+                if ownership == .keep, existing.userID == nil || existing.userID != registration.userID {
                     throw .taken(kind: .activity, id: id)
                 }
                 if existing.pushToken != registration.pushToken {
-                    try await Self.retire(session, token: existing.pushToken, activityId: id, at: registration.at)
+                    try await Self.retire(session, token: existing.pushToken, activityID: id, at: registration.at)
                 }
                 let updated = try await session.query(
                     """
@@ -86,9 +86,9 @@ extension SQLPushStore {
                     WHERE activity_id = ? RETURNING *
                     """,
                     [
-                        .text(registration.pushToken.hex), .text(registration.bundleId),
+                        .text(registration.pushToken.hex), .text(registration.bundleID),
                         .text(registration.attributesType), .text(registration.environment.rawValue),
-                        .text(registration.userId), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
+                        .text(registration.userID), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
                         .date(registration.at), .date(registration.at), .text(id),
                     ])
                 guard let row = updated.first else { throw .notFound(kind: .activity, id: id) }
@@ -103,12 +103,12 @@ extension SQLPushStore {
         }
     }
 
-    package func rotateToken(activityId: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord {
-        try Validation.identifier(activityId, field: "activityId")
+    package func rotateToken(activityID: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord {
+        try Validation.identifier(activityID, field: "activityId")
         let dialect = self.dialect
         return try await run("rotateToken") { session throws(PushStoreError) in
-            guard let existing = try await Self.fetchActivity(session, id: activityId, forUpdate: dialect.forUpdateClause)
-            else { throw .notFound(kind: .activity, id: activityId) }
+            guard let existing = try await Self.fetchActivity(session, id: activityID, forUpdate: dialect.forUpdateClause)
+            else { throw .notFound(kind: .activity, id: activityID) }
             if existing.pushToken == newToken {
                 // The app reports its current token: valid again, as registering it again makes it.
                 guard case .invalid = existing.tokenState else { return existing }
@@ -118,37 +118,37 @@ extension SQLPushStore {
                         token_invalidated_at = NULL, updated_at = ?, token_valid_since = ?
                     WHERE activity_id = ? RETURNING *
                     """,
-                    [.date(at), .date(at), .text(activityId)])
-                guard let row = rows.first else { throw .notFound(kind: .activity, id: activityId) }
+                    [.date(at), .date(at), .text(activityID)])
+                guard let row = rows.first else { throw .notFound(kind: .activity, id: activityID) }
                 return try RowDecoding.activity(row)
             }
-            try await Self.checkTokenUsable(session, token: newToken, for: activityId)
-            try await Self.retire(session, token: existing.pushToken, activityId: activityId, at: at)
+            try await Self.checkTokenUsable(session, token: newToken, for: activityID)
+            try await Self.retire(session, token: existing.pushToken, activityID: activityID, at: at)
             let rows = try await session.query(
                 """
                 UPDATE activities SET push_token = ?, token_state = 'valid', token_invalid_reason = NULL,
                     token_invalidated_at = NULL, updated_at = ?, token_valid_since = ?
                 WHERE activity_id = ? RETURNING *
                 """,
-                [.text(newToken.hex), .date(at), .date(at), .text(activityId)])
-            guard let row = rows.first else { throw .notFound(kind: .activity, id: activityId) }
+                [.text(newToken.hex), .date(at), .date(at), .text(activityID)])
+            guard let row = rows.first else { throw .notFound(kind: .activity, id: activityID) }
             return try RowDecoding.activity(row)
         }
     }
 
-    package func markEnded(activityId: String, at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+    package func markEnded(activityID: String, at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
         -> ActivityStateChange
     {
-        try Validation.identifier(activityId, field: "activityId")
+        try Validation.identifier(activityID, field: "activityId")
         let dialect = self.dialect
-        let ids: [SQLValue] = [.text(activityId)]
+        let ids: [SQLValue] = [.text(activityID)]
         return try await run("markEnded") { session throws(PushStoreError) in
             let wasActive = try await Self.activeAmong(session, ids, dialect: dialect)
             let changed = try await Self.end(session, ids, at: at, dismissalDate: dismissalDate, returning: "*")
-            guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
+            guard let row = changed.first else { throw .notFound(kind: .activity, id: activityID) }
             let change = ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: !wasActive.isEmpty)
             if change.endedNow {
-                try await Self.record([.activityEnded(activityId: activityId, userId: change.activity.userId, at: at)],
+                try await Self.record([.activityEnded(activityID: activityID, userID: change.activity.userID, at: at)],
                                       in: journal, session: session, dialect: dialect)
             }
             return change
@@ -189,23 +189,23 @@ extension SQLPushStore {
             leading: [.date(at), .date(dismissalDate), .date(at)], values: ids)
     }
 
-    package func markDismissed(activityId: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
+    package func markDismissed(activityID: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
         -> ActivityStateChange
     {
-        try Validation.identifier(activityId, field: "activityId")
+        try Validation.identifier(activityID, field: "activityId")
         let dialect = self.dialect
         return try await run("markDismissed") { session throws(PushStoreError) in
-            let wasActive = !(try await Self.activeAmong(session, [.text(activityId)], dialect: dialect)).isEmpty
+            let wasActive = !(try await Self.activeAmong(session, [.text(activityID)], dialect: dialect)).isEmpty
             let changed = try await session.query(
                 """
                 UPDATE activities SET state = 'dismissed', ended_at = COALESCE(ended_at, ?), updated_at = ?
                 WHERE activity_id = ? RETURNING *
                 """,
-                [.date(at), .date(at), .text(activityId)])
-            guard let row = changed.first else { throw .notFound(kind: .activity, id: activityId) }
+                [.date(at), .date(at), .text(activityID)])
+            guard let row = changed.first else { throw .notFound(kind: .activity, id: activityID) }
             let change = ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: wasActive)
             if change.endedNow {
-                try await Self.record([.activityEnded(activityId: activityId, userId: change.activity.userId, at: at)],
+                try await Self.record([.activityEnded(activityID: activityID, userID: change.activity.userID, at: at)],
                                       in: journal, session: session, dialect: dialect)
             }
             return change
@@ -225,11 +225,11 @@ extension SQLPushStore {
         }
     }
 
-    package func recordContentState(_ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date)
+    package func recordContentState(_ updates: [(activityID: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date)
         async throws(PushStoreError) -> Int
     {
         for (index, update) in updates.enumerated() {
-            try Validation.identifier(update.activityId, field: "updates[\(index)].activityId")
+            try Validation.identifier(update.activityID, field: "updates[\(index)].activityId")
         }
         guard !updates.isEmpty else { return 0 }
         return try await run("recordContentStates") { session throws(PushStoreError) in
@@ -239,14 +239,14 @@ extension SQLPushStore {
 
     /// ``recordContentState(_:contentState:acceptedAt:)`` inside a transaction.
     static func recordContentState(
-        _ session: any SQLSession, _ updates: [(activityId: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date
+        _ session: any SQLSession, _ updates: [(activityID: String, timestamp: Date)], contentState: JSONValue?, acceptedAt: Date
     ) async throws(PushStoreError) -> Int {
         // nil (an end without a final state) keeps the stored state and records only the timestamp.
         let state: SQLValue = contentState.map { .text(String(decoding: $0.serialized(), as: UTF8.self)) } ?? .null
         // One statement per timestamp and chunk of ids: a group send issues (nearly) all its activities the
         // same whole-second timestamp. Oldest first, so an id given twice keeps its newest state.
         var idsByTimestamp = [Date: [SQLValue]]()
-        for update in updates { idsByTimestamp[update.timestamp, default: []].append(.text(update.activityId)) }
+        for update in updates { idsByTimestamp[update.timestamp, default: []].append(.text(update.activityID)) }
         var changed = 0
         for (timestamp, ids) in idsByTimestamp.sorted(by: { $0.key < $1.key }) {
             changed += try await queryIn(
@@ -265,19 +265,19 @@ extension SQLPushStore {
         return changed
     }
 
-    package func markEnded(activityIds: [String], at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
+    package func markEnded(activityIDs: [String], at: Date, dismissalDate: Date?, journal: WebhookJournal?) async throws(PushStoreError)
         -> [String]
     {
-        for (index, activityId) in activityIds.enumerated() {
-            try Validation.identifier(activityId, field: "activityIds[\(index)]")
+        for (index, activityID) in activityIDs.enumerated() {
+            try Validation.identifier(activityID, field: "activityIds[\(index)]")
         }
-        guard !activityIds.isEmpty else { return [] }
-        let ids = Array(Set(activityIds)).sorted().map { SQLValue.text($0) }
+        guard !activityIDs.isEmpty else { return [] }
+        let ids = Array(Set(activityIDs)).sorted().map { SQLValue.text($0) }
         let dialect = self.dialect
         return try await run("markEndedBatch") { session throws(PushStoreError) -> [String] in
             let active = try await Self.activeAmong(session, ids, dialect: dialect)
             let changed = try await Self.end(session, ids, at: at, dismissalDate: dismissalDate, returning: "activity_id, user_id")
-            let endedNow = activityIds.filter { active.contains($0) }
+            let endedNow = activityIDs.filter { active.contains($0) }
             try await Self.recordEnds(endedNow, rows: changed, at: at, in: journal, session: session, dialect: dialect)
             return endedNow
         }
@@ -294,7 +294,7 @@ extension SQLPushStore {
         var seen = Set<String>()
         let facts = endedNow.compactMap { id -> WebhookFact? in
             guard seen.insert(id).inserted else { return nil }
-            return .activityEnded(activityId: id, userId: users[id] ?? nil, at: at)
+            return .activityEnded(activityID: id, userID: users[id] ?? nil, at: at)
         }
         try await record(facts, in: journal, session: session, dialect: dialect)
     }
@@ -316,7 +316,7 @@ extension SQLPushStore {
             guard let row = changed.first else { return nil }
             let activity = try RowDecoding.activity(row)
             try await Self.record(
-                [.activityTokenInvalid(activityId: activity.activityId, userId: activity.userId, token: token, reason: reason, at: at)],
+                [.activityTokenInvalid(activityID: activity.activityID, userID: activity.userID, token: token, reason: reason, at: at)],
                 in: journal, session: session, dialect: dialect)
             return activity
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The ``AppTokenStandingStore`` operations.
 extension SQLPushStore {
-    package func appTokenStanding(subject: String, keyId: UUID?) async throws(PushStoreError) -> AppTokenStanding {
+    package func appTokenStanding(subject: String, keyID: UUID?) async throws(PushStoreError) -> AppTokenStanding {
         try Validation.identifier(subject, field: "subject")
         return try await run("appTokenStanding", readOnly: true) { session throws(PushStoreError) in
             // One round trip for both: this runs on every request made with an app token.
@@ -11,10 +11,10 @@ extension SQLPushStore {
                 SELECT (SELECT generation FROM app_token_generations WHERE subject = ?) AS generation,
                     (SELECT CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END FROM api_keys WHERE id = ?) AS key_active
                 """,
-                [.text(subject), .text(keyId?.uuidString.lowercased() ?? "")])
+                [.text(subject), .text(keyID?.uuidString.lowercased() ?? "")])
             else { throw .database(detail: "the app-token standing query returned no row") }
             let generation = try row.optionalInt("generation") ?? 0
-            let keyActive: Bool? = keyId == nil ? nil : (try row.optionalInt("key_active") ?? 0) != 0
+            let keyActive: Bool? = keyID == nil ? nil : (try row.optionalInt("key_active") ?? 0) != 0
             return AppTokenStanding(generation: generation, keyActive: keyActive)
         }
     }

@@ -8,40 +8,40 @@ extension SQLPushStore {
     /// One transaction for all the activities (a group send): one commit instead of one per activity.
     /// Ids are handled in sorted order, so two processes deciding for overlapping groups take their
     /// per-activity locks in the same order.
-    package func consumeHighPriority(_ requests: [(activityId: String, limit: Int)], at: Date) async throws(PushStoreError)
+    package func consumeHighPriority(_ requests: [(activityID: String, limit: Int)], at: Date) async throws(PushStoreError)
         -> [String: BudgetDecision]
     {
         for request in requests {
-            try Validation.identifier(request.activityId, field: "activityId")
+            try Validation.identifier(request.activityID, field: "activityId")
             guard request.limit >= 0 else {
                 throw .invalidInput(field: "limit", rule: "is \(request.limit); a budget is 0 or more pushes")
             }
         }
-        try Validation.distinct(requests.map(\.activityId), field: "activityId")
+        try Validation.distinct(requests.map(\.activityID), field: "activityId")
         guard !requests.isEmpty else { return [:] }
-        let sorted = requests.sorted { $0.activityId < $1.activityId }
+        let sorted = requests.sorted { $0.activityID < $1.activityID }
         let dialect = self.dialect
         let windowStart = SQLValue.date(at.addingTimeInterval(-Self.budgetWindow))
         return try await run("consumeHighPriority") { session throws(PushStoreError) in
             var decisions: [String: BudgetDecision] = [:]
-            for (activityId, limit) in sorted {
+            for (activityID, limit) in sorted {
                 if let lock = dialect.keyLockStatement {
                     // Two processes deciding for the same activity take turns.
-                    try await session.execute(lock, [.text("budget:" + activityId)])
+                    try await session.execute(lock, [.text("budget:" + activityID)])
                 }
                 try await session.execute(
-                    "DELETE FROM high_priority_pushes WHERE activity_id = ? AND at < ?", [.text(activityId), windowStart])
+                    "DELETE FROM high_priority_pushes WHERE activity_id = ? AND at < ?", [.text(activityID), windowStart])
                 let used = try await session.first(
                     "SELECT COUNT(*) AS n FROM high_priority_pushes WHERE activity_id = ? AND at > ?",
-                    [.text(activityId), windowStart]
+                    [.text(activityID), windowStart]
                 )?.int("n") ?? 0
                 guard used < limit else {
-                    decisions[activityId] = BudgetDecision(granted: false, usedInWindow: used, limit: limit)
+                    decisions[activityID] = BudgetDecision(granted: false, usedInWindow: used, limit: limit)
                     continue
                 }
                 try await session.execute(
-                    "INSERT INTO high_priority_pushes (activity_id, at) VALUES (?, ?)", [.text(activityId), .date(at)])
-                decisions[activityId] = BudgetDecision(granted: true, usedInWindow: used + 1, limit: limit)
+                    "INSERT INTO high_priority_pushes (activity_id, at) VALUES (?, ?)", [.text(activityID), .date(at)])
+                decisions[activityID] = BudgetDecision(granted: true, usedInWindow: used + 1, limit: limit)
             }
             return decisions
         }

@@ -4,30 +4,30 @@ import Foundation
 extension SQLPushStore {
     package func createChannel(_ channel: ChannelRecord) async throws(PushStoreError) -> ChannelRecord {
         try Validation.identifier(channel.name, field: "name")
-        try Validation.identifier(channel.bundleId, field: "bundleId", max: 255)
-        try Validation.identifier(channel.apnsChannelId, field: "apnsChannelId", max: 512)
-        try Validation.optionalIdentifier(channel.groupId, field: "groupId")
+        try Validation.identifier(channel.bundleID, field: "bundleId", max: 255)
+        try Validation.identifier(channel.apnsChannelID, field: "apnsChannelId", max: 512)
+        try Validation.optionalIdentifier(channel.groupID, field: "groupId")
         guard channel.storagePolicy == 0 || channel.storagePolicy == 1 else {
             throw .invalidInput(field: "storagePolicy", rule: "is \(channel.storagePolicy); 0 (no message stored) or 1 (the most recent stored)")
         }
         let dialect = self.dialect
         return try await run("createChannel") { session throws(PushStoreError) in
             if let key = dialect.keyLockStatement {
-                try await session.execute(key, [.text("channel:\(channel.bundleId):\(channel.name)")])
+                try await session.execute(key, [.text("channel:\(channel.bundleID):\(channel.name)")])
             }
             if try await session.first(
                 "SELECT id FROM channels WHERE bundle_id = ? AND name = ? AND deleted_at IS NULL",
-                [.text(channel.bundleId), .text(channel.name)]) != nil
+                [.text(channel.bundleID), .text(channel.name)]) != nil
             {
-                throw .conflict(detail: "a channel named '\(channel.name)' exists for \(channel.bundleId)")
+                throw .conflict(detail: "a channel named '\(channel.name)' exists for \(channel.bundleID)")
             }
             try await session.execute(
                 """
                 INSERT INTO channels (id, name, bundle_id, apns_channel_id, storage_policy, group_id, created_at, deleted_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.uuid(channel.id), .text(channel.name), .text(channel.bundleId), .text(channel.apnsChannelId),
-                 .int(channel.storagePolicy), .text(channel.groupId), .date(channel.createdAt), .date(channel.deletedAt)])
+                [.uuid(channel.id), .text(channel.name), .text(channel.bundleID), .text(channel.apnsChannelID),
+                 .int(channel.storagePolicy), .text(channel.groupID), .date(channel.createdAt), .date(channel.deletedAt)])
             return channel
         }
     }
@@ -38,19 +38,19 @@ extension SQLPushStore {
         }
     }
 
-    package func channel(named name: String, bundleId: String) async throws(PushStoreError) -> ChannelRecord? {
+    package func channel(named name: String, bundleID: String) async throws(PushStoreError) -> ChannelRecord? {
         try await run("channelNamed", readOnly: true) { session throws(PushStoreError) in
             try await session.first(
-                "SELECT * FROM channels WHERE bundle_id = ? AND name = ? AND deleted_at IS NULL", [.text(bundleId), .text(name)]
+                "SELECT * FROM channels WHERE bundle_id = ? AND name = ? AND deleted_at IS NULL", [.text(bundleID), .text(name)]
             ).map(RowDecoding.channel)
         }
     }
 
-    package func channels(bundleId: String?) async throws(PushStoreError) -> [ChannelRecord] {
+    package func channels(bundleID: String?) async throws(PushStoreError) -> [ChannelRecord] {
         try await run("channels", readOnly: true) { session throws(PushStoreError) in
-            let rows = if let bundleId {
+            let rows = if let bundleID {
                 try await session.query(
-                    "SELECT * FROM channels WHERE deleted_at IS NULL AND bundle_id = ? ORDER BY created_at, id", [.text(bundleId)])
+                    "SELECT * FROM channels WHERE deleted_at IS NULL AND bundle_id = ? ORDER BY created_at, id", [.text(bundleID)])
             } else {
                 try await session.query("SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY created_at, id")
             }
@@ -60,11 +60,11 @@ extension SQLPushStore {
         }
     }
 
-    package func channels(linkedToGroup groupId: String) async throws(PushStoreError) -> [ChannelRecord] {
+    package func channels(linkedToGroup groupID: String) async throws(PushStoreError) -> [ChannelRecord] {
         try await run("channelsOfGroup", readOnly: true) { session throws(PushStoreError) in
             var channels = [ChannelRecord]()
             for row in try await session.query(
-                "SELECT * FROM channels WHERE deleted_at IS NULL AND group_id = ? ORDER BY created_at, id", [.text(groupId)])
+                "SELECT * FROM channels WHERE deleted_at IS NULL AND group_id = ? ORDER BY created_at, id", [.text(groupID)])
             {
                 channels.append(try RowDecoding.channel(row))
             }
@@ -72,10 +72,10 @@ extension SQLPushStore {
         }
     }
 
-    package func channelCount(bundleId: String) async throws(PushStoreError) -> Int {
+    package func channelCount(bundleID: String) async throws(PushStoreError) -> Int {
         try await run("channelCount", readOnly: true) { session throws(PushStoreError) in
             try await session.first(
-                "SELECT COUNT(*) AS n FROM channels WHERE deleted_at IS NULL AND bundle_id = ?", [.text(bundleId)])?.int("n") ?? 0
+                "SELECT COUNT(*) AS n FROM channels WHERE deleted_at IS NULL AND bundle_id = ?", [.text(bundleID)])?.int("n") ?? 0
         }
     }
 

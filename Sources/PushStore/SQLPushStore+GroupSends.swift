@@ -3,7 +3,7 @@ import Foundation
 /// The ``GroupSendStore`` operations.
 extension SQLPushStore {
     package func createGroupSend(_ send: GroupSend) async throws(PushStoreError) {
-        try Validation.identifier(send.groupId, field: "groupId")
+        try Validation.identifier(send.groupID, field: "groupId")
         try Validation.identifier(send.createdBy, field: "createdBy", max: 200)
         try Validation.priority(send.requestedPriority, field: "requestedPriority")
         try Validation.optionalIdentifier(send.collapseKey, field: "collapseKey", max: 64)
@@ -15,15 +15,15 @@ extension SQLPushStore {
             "expiration", "dismissal_date", "accepted_at", "created_by", "next_member", "targeted", "expanded", "expanded_at",
         ]
         let values: [SQLValue] = [
-            .uuid(send.sendId), .text(send.groupId), .text(send.kind.rawValue), .blob(send.payload), .date(send.timestamp),
+            .uuid(send.sendID), .text(send.groupID), .text(send.kind.rawValue), .blob(send.payload), .date(send.timestamp),
             .int(send.requestedPriority.rawValue), .text(send.importance.rawValue), .text(send.collapseKey),
             .date(send.expiration), .date(send.dismissalDate), .date(send.acceptedAt), .text(send.createdBy), .text(""),
             .int(0), .int(0), .null,
         ]
         let dialect = self.dialect
         try await run("createGroupSend") { session throws(PushStoreError) in
-            if try await session.first("SELECT send_id FROM group_sends WHERE send_id = ?", [.uuid(send.sendId)]) != nil {
-                throw .conflict(detail: "group send \(send.sendId.uuidString.lowercased()) exists")
+            if try await session.first("SELECT send_id FROM group_sends WHERE send_id = ?", [.uuid(send.sendID)]) != nil {
+                throw .conflict(detail: "group send \(send.sendID.uuidString.lowercased()) exists")
             }
             try await Self.insertRows(session, dialect: dialect, table: "group_sends", columns: columns, rows: [values])
         }
@@ -42,7 +42,7 @@ extension SQLPushStore {
     /// seen finished is seen with every count.
     private static func withProgress(_ session: any SQLSession, _ send: GroupSend, expandedAt: Date?) async throws(PushStoreError) -> GroupSend {
         var send = send
-        let pagesOut = try await session.first("SELECT first_id FROM group_send_pages WHERE send_id = ? LIMIT 1", [.uuid(send.sendId)]) != nil
+        let pagesOut = try await session.first("SELECT first_id FROM group_send_pages WHERE send_id = ? LIMIT 1", [.uuid(send.sendID)]) != nil
         var lastTally: Date?
         if let row = try await session.first(
             """
@@ -50,7 +50,7 @@ extension SQLPushStore {
                 CAST(SUM(downgraded) AS BIGINT) AS downgraded, CAST(SUM(coalesced) AS BIGINT) AS coalesced,
                 CAST(SUM(skipped) AS BIGINT) AS skipped, CAST(SUM(retrying) AS BIGINT) AS retrying, MAX(recorded_at) AS last
             FROM group_send_tallies WHERE send_id = ?
-            """, [.uuid(send.sendId)]), try row.int("n") > 0
+            """, [.uuid(send.sendID)]), try row.int("n") > 0
         {
             send.progress.sent = try row.int("sent")
             send.progress.failed = try row.int("failed")
@@ -108,20 +108,20 @@ extension SQLPushStore {
                 let send = try RowDecoding.groupSend(row)
                 let ids = try await session.query(
                     "SELECT activity_id FROM activity_groups WHERE group_name = ? AND activity_id > ? ORDER BY activity_id LIMIT ?",
-                    [.text(send.groupId), .text(try row.string("next_member")), .int(pageSize)]
+                    [.text(send.groupID), .text(try row.string("next_member")), .int(pageSize)]
                 ) { row throws(PushStoreError) in try row.string("activity_id") }
                 guard let first = ids.first, let last = ids.last else {
                     try await session.execute(
-                        "UPDATE group_sends SET expanded = 1, expanded_at = ? WHERE send_id = ?", [.date(now), .uuid(send.sendId)])
+                        "UPDATE group_sends SET expanded = 1, expanded_at = ? WHERE send_id = ?", [.date(now), .uuid(send.sendID)])
                     continue
                 }
                 try await session.execute(
                     "INSERT INTO group_send_pages (send_id, first_id, last_id, claim_owner, claim_until) VALUES (?, ?, ?, ?, ?)",
-                    [.uuid(send.sendId), .text(first), .text(last), .text(owner), .date(until)])
+                    [.uuid(send.sendID), .text(first), .text(last), .text(owner), .date(until)])
                 let lastPage = ids.count < pageSize
                 try await session.execute(
                     "UPDATE group_sends SET next_member = ?, targeted = targeted + ?, expanded = ?, expanded_at = ? WHERE send_id = ?",
-                    [.text(last), .int(ids.count), .int(lastPage ? 1 : 0), lastPage ? .date(now) : .null, .uuid(send.sendId)])
+                    [.text(last), .int(ids.count), .int(lastPage ? 1 : 0), lastPage ? .date(now) : .null, .uuid(send.sendID)])
                 return (send, first, last)
             }
             return nil
@@ -137,7 +137,7 @@ extension SQLPushStore {
         return try await run("renewPage") { session throws(PushStoreError) in
             try await !session.query(
                 "UPDATE group_send_pages SET claim_until = ? WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
-                [.date(until), .uuid(page.send.sendId), .text(page.firstId), .text(owner)]
+                [.date(until), .uuid(page.send.sendID), .text(page.firstID), .text(owner)]
             ).isEmpty
         }
     }
@@ -157,7 +157,7 @@ extension SQLPushStore {
                 a.dismissal_date, NULL AS last_content_state, a.last_timestamp, a.last_accepted_at
             FROM activity_groups g JOIN activities a ON a.activity_id = g.activity_id
             WHERE g.group_name = ? AND g.activity_id >= ? AND g.activity_id <= ? ORDER BY g.activity_id
-            """, [.text(send.groupId), .text(first), .text(last)]
+            """, [.text(send.groupID), .text(first), .text(last)]
         ) { row throws(PushStoreError) in try RowDecoding.activity(row) }
         var newer: UUID?
         if send.isCoalescable {
@@ -165,17 +165,17 @@ extension SQLPushStore {
                 """
                 SELECT send_id FROM group_sends WHERE group_id = ? AND kind = 'update' AND importance = 'routine'
                     AND accepted_at > ? ORDER BY accepted_at DESC LIMIT 1
-                """, [.text(send.groupId), .date(send.acceptedAt)]
+                """, [.text(send.groupID), .date(send.acceptedAt)]
             ).map { row throws(PushStoreError) in try row.uuid("send_id") }
         }
-        return GroupSendPage(send: send, firstId: first, lastId: last, activities: activities, supersededBy: newer)
+        return GroupSendPage(send: send, firstID: first, lastID: last, activities: activities, supersededBy: newer)
     }
 
     package func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date, journal: WebhookJournal?)
         async throws(PushStoreError) -> GroupSendPageReport
     {
         try Validation.identifier(owner, field: "owner")
-        try Validation.batch(outcome.retries, field: "retries", pushId: \.pushId) { item, field throws(PushStoreError) in
+        try Validation.batch(outcome.retries, field: "retries", pushID: \.pushID) { item, field throws(PushStoreError) in
             var unclaimed = item
             unclaimed.claim = nil
             try Validation.outboxItem(unclaimed, field: field)
@@ -190,7 +190,7 @@ extension SQLPushStore {
         return try await run("completePage") { session throws(PushStoreError) -> GroupSendPageReport in
             let held = try await session.query(
                 "DELETE FROM group_send_pages WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
-                [.uuid(send.sendId), .text(page.firstId), .text(owner)])
+                [.uuid(send.sendID), .text(page.firstID), .text(owner)])
             guard !held.isEmpty else { return GroupSendPageReport(held: false, endedNow: []) }
             // Push ids are derived from the send and the activity: a page sent twice records each push once.
             try await Self.insertRows(
@@ -213,7 +213,7 @@ extension SQLPushStore {
             }
             let counts = Self.outcomeCounts(records)
             try await Self.addTally(
-                session, sendId: send.sendId, at: at, sent: counts.sent, failed: counts.failed, downgraded: outcome.downgraded,
+                session, sendID: send.sendID, at: at, sent: counts.sent, failed: counts.failed, downgraded: outcome.downgraded,
                 coalesced: counts.coalesced, skipped: outcome.skipped, retrying: outcome.retries.count)
             return GroupSendPageReport(held: true, endedNow: endedNow)
         }
@@ -232,16 +232,16 @@ extension SQLPushStore {
     /// Adds the outcomes of group sends' retried pushes (outbox items that left the outbox) to their sends.
     static func countRetriedOutcomes(_ session: any SQLSession, _ records: [DeliveryRecord], at: Date) async throws(PushStoreError) {
         var bySend = [UUID: [DeliveryRecord]]()
-        for record in records { if let sendId = record.sendId { bySend[sendId, default: []].append(record) } }
-        for (sendId, records) in bySend.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+        for record in records { if let sendID = record.sendID { bySend[sendID, default: []].append(record) } }
+        for (sendID, records) in bySend.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             let counts = outcomeCounts(records)
-            try await addTally(session, sendId: sendId, at: at, sent: counts.sent, failed: counts.failed, downgraded: 0,
+            try await addTally(session, sendID: sendID, at: at, sent: counts.sent, failed: counts.failed, downgraded: 0,
                                coalesced: counts.coalesced, skipped: 0, retrying: -records.count)
         }
     }
 
     private static func addTally(
-        _ session: any SQLSession, sendId: UUID, at: Date, sent: Int, failed: Int, downgraded: Int, coalesced: Int, skipped: Int,
+        _ session: any SQLSession, sendID: UUID, at: Date, sent: Int, failed: Int, downgraded: Int, coalesced: Int, skipped: Int,
         retrying: Int
     ) async throws(PushStoreError) {
         try await session.execute(
@@ -249,7 +249,7 @@ extension SQLPushStore {
             INSERT INTO group_send_tallies (send_id, recorded_at, sent, failed, downgraded, coalesced, skipped, retrying)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.uuid(sendId), .date(at), .int(sent), .int(failed), .int(downgraded), .int(coalesced), .int(skipped), .int(retrying)])
+            [.uuid(sendID), .date(at), .int(sent), .int(failed), .int(downgraded), .int(coalesced), .int(skipped), .int(retrying)])
     }
 
     private static func outcomeCounts(_ records: [DeliveryRecord]) -> (sent: Int, failed: Int, coalesced: Int) {

@@ -2,13 +2,13 @@ import Foundation
 
 /// The ``DeliveryHistory`` operations.
 extension SQLPushStore {
-    package func deliveries(activityId: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
-        try Validation.identifier(activityId, field: "activityId")
-        return try await deliveries(kind: "activity", id: activityId, limit: limit)
+    package func deliveries(activityID: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
+        try Validation.identifier(activityID, field: "activityId")
+        return try await deliveries(kind: "activity", id: activityID, limit: limit)
     }
 
-    package func deliveries(channelId: UUID, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
-        try await deliveries(kind: "channel", id: channelId.uuidString.lowercased(), limit: limit)
+    package func deliveries(channelID: UUID, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
+        try await deliveries(kind: "channel", id: channelID.uuidString.lowercased(), limit: limit)
     }
 
     private func deliveries(kind: String, id: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {

@@ -3,7 +3,7 @@ import Foundation
 /// The ``OutboxStore`` operations.
 extension SQLPushStore {
     package func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult {
-        try Validation.batch(items, field: "items", pushId: \.pushId, Validation.outboxItem)
+        try Validation.batch(items, field: "items", pushID: \.pushID, Validation.outboxItem)
         guard !items.isEmpty else { return EnqueueResult(accepted: [], coalesced: []) }
 
         // Within the batch, a later routine update to the same activity or channel replaces an earlier one.
@@ -21,14 +21,14 @@ extension SQLPushStore {
             }
             survivors.append(item)
         }
-        let batchReplacements = replacedInBatch.map { ($0.item, survivors[$0.by].pushId) }
+        let batchReplacements = replacedInBatch.map { ($0.item, survivors[$0.by].pushID) }
         let survivingItems = survivors
         let survivorIndex = survivorIndexByTarget
         let dialect = self.dialect
-        let pushIds = items.map { SQLValue.uuid($0.pushId) }
+        let pushIDs = items.map { SQLValue.uuid($0.pushID) }
 
         let result = try await run("enqueue") { session throws(PushStoreError) -> EnqueueResult in
-            let used = try await Self.queryIn(session, "SELECT push_id FROM deliveries WHERE push_id IN ({IN})", values: pushIds)
+            let used = try await Self.queryIn(session, "SELECT push_id FROM deliveries WHERE push_id IN ({IN})", values: pushIDs)
             if let row = used.first {
                 throw .conflict(detail: "push id \(try row.string("push_id")) was already delivered or coalesced")
             }
@@ -44,20 +44,20 @@ extension SQLPushStore {
                         AND claim_owner IS NULL AND target_id IN ({IN}) ORDER BY target_id, push_id\(dialect.forUpdateClause)
                     """, leading: [.text(kind)], values: targets)
             }
-            var replacedIds = [SQLValue]()
+            var replacedIDs = [SQLValue]()
             for row in waiting {
                 let old = try RowDecoding.outboxItem(row)
                 guard let target = CoalescingTarget(old), let index = survivorIndex[target] else { continue }
                 pending[index].attempts = max(pending[index].attempts, old.attempts)
                 pending[index].nextAttemptAt = max(pending[index].nextAttemptAt, old.nextAttemptAt)
-                replacements.append((old, pending[index].pushId))
-                replacedIds.append(.uuid(old.pushId))
+                replacements.append((old, pending[index].pushID))
+                replacedIDs.append(.uuid(old.pushID))
             }
-            _ = try await Self.queryIn(session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: replacedIds)
+            _ = try await Self.queryIn(session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: replacedIDs)
             let now = Date()
             let records = replacements.map { old, by in
                 DeliveryRecord(
-                    old, DeliveryResult(pushId: old.pushId, outcome: .coalesced, attempts: old.attempts),
+                    old, DeliveryResult(pushID: old.pushID, outcome: .coalesced, attempts: old.attempts),
                     coalescedInto: by, recordedAt: now)
             }
             try await Self.insertRows(
@@ -68,8 +68,8 @@ extension SQLPushStore {
                 session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
                 items: pending, values: RowDecoding.outboxValues)
             return EnqueueResult(
-                accepted: items.map(\.pushId),
-                coalesced: replacements.map { CoalescedPush(replaced: $0.0.pushId, by: $0.1) })
+                accepted: items.map(\.pushID),
+                coalesced: replacements.map { CoalescedPush(replaced: $0.0.pushID, by: $0.1) })
         }
         if result.coalescedCount > 0 {
             coalescedCounter.increment(by: result.coalescedCount)
@@ -98,33 +98,33 @@ extension SQLPushStore {
             for row in rows { items.append(try RowDecoding.outboxItem(row)) }
             // UUIDs compare by their bytes, the order of their lowercase text (the SQL order).
             return items.sorted {
-                ($0.nextAttemptAt, $0.acceptedAt, $0.pushId) < ($1.nextAttemptAt, $1.acceptedAt, $1.pushId)
+                ($0.nextAttemptAt, $0.acceptedAt, $0.pushID) < ($1.nextAttemptAt, $1.acceptedAt, $1.pushID)
             }
         }
     }
 
-    package func renewClaims(owner: String, pushIds: [UUID], until: Date) async throws(PushStoreError) -> Int {
+    package func renewClaims(owner: String, pushIDs: [UUID], until: Date) async throws(PushStoreError) -> Int {
         try Validation.identifier(owner, field: "owner")
-        guard !pushIds.isEmpty else { return 0 }
+        guard !pushIDs.isEmpty else { return 0 }
         return try await run("renewClaims") { session throws(PushStoreError) in
             try await Self.queryIn(
                 session, "UPDATE outbox SET claim_until = ?, available_at = ? WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING push_id",
-                leading: [.date(until), .date(until), .text(owner)], values: pushIds.map { .uuid($0) }
+                leading: [.date(until), .date(until), .text(owner)], values: pushIDs.map { .uuid($0) }
             ).count
         }
     }
 
     /// The item, locked, after checking that `owner` holds its claim.
-    private static func claimedItem(_ session: any SQLSession, dialect: SQLDialect, pushId: UUID, owner: String)
+    private static func claimedItem(_ session: any SQLSession, dialect: SQLDialect, pushID: UUID, owner: String)
         async throws(PushStoreError) -> OutboxItem
     {
         guard let row = try await session.first(
-            "SELECT * FROM outbox WHERE push_id = ?\(dialect.forUpdateClause)", [.uuid(pushId)])
-        else { throw .notFound(kind: .outboxItem, id: pushId.uuidString.lowercased()) }
+            "SELECT * FROM outbox WHERE push_id = ?\(dialect.forUpdateClause)", [.uuid(pushID)])
+        else { throw .notFound(kind: .outboxItem, id: pushID.uuidString.lowercased()) }
         let item = try RowDecoding.outboxItem(row)
         guard item.claim?.owner == owner else {
             let holder = item.claim.map { "claimed by '\($0.owner)'" } ?? "not claimed"
-            throw .conflict(detail: "push \(pushId.uuidString.lowercased()) is \(holder), not by '\(owner)'")
+            throw .conflict(detail: "push \(pushID.uuidString.lowercased()) is \(holder), not by '\(owner)'")
         }
         return item
     }
@@ -133,10 +133,10 @@ extension SQLPushStore {
         -> CompletionReport
     {
         try Validation.identifier(owner, field: "owner")
-        try Validation.batch(results, field: "results", pushId: \.pushId, Validation.deliveryResult)
+        try Validation.batch(results, field: "results", pushID: \.pushID, Validation.deliveryResult)
         guard !results.isEmpty else { return CompletionReport(records: [], notHeld: []) }
         let dialect = self.dialect
-        let ids = results.map { SQLValue.uuid($0.pushId) }
+        let ids = results.map { SQLValue.uuid($0.pushID) }
         return try await run("completeBatch") { session throws(PushStoreError) in
             // One statement finds and removes what this owner holds; items it no longer holds stay.
             var held = [UUID: OutboxItem]()
@@ -145,13 +145,13 @@ extension SQLPushStore {
                 leading: [.text(owner)], values: ids)
             {
                 let item = try RowDecoding.outboxItem(row)
-                held[item.pushId] = item
+                held[item.pushID] = item
             }
             var records = [DeliveryRecord]()
             var notHeld = [UUID]()
             for result in results {
-                guard let item = held[result.pushId] else {
-                    notHeld.append(result.pushId)
+                guard let item = held[result.pushID] else {
+                    notHeld.append(result.pushID)
                     continue
                 }
                 records.append(DeliveryRecord(item, result, recordedAt: at))
@@ -164,7 +164,7 @@ extension SQLPushStore {
         }
     }
 
-    package func reschedule(pushId: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
+    package func reschedule(pushID: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
     {
         try Validation.identifier(owner, field: "owner")
@@ -172,13 +172,13 @@ extension SQLPushStore {
         guard attempts >= 0 else { throw .invalidInput(field: "attempts", rule: "is \(attempts); must be 0 or more") }
         let dialect = self.dialect
         try await run("reschedule") { session throws(PushStoreError) in
-            _ = try await Self.claimedItem(session, dialect: dialect, pushId: pushId, owner: owner)
+            _ = try await Self.claimedItem(session, dialect: dialect, pushID: pushID, owner: owner)
             try await session.execute(
                 """
                 UPDATE outbox SET attempts = ?, next_attempt_at = ?, available_at = ?, last_error = ?,
                     claim_owner = NULL, claim_until = NULL
                 WHERE push_id = ?
-                """, [.int(attempts), .date(nextAttemptAt), .date(nextAttemptAt), .text(lastError), .uuid(pushId)])
+                """, [.int(attempts), .date(nextAttemptAt), .date(nextAttemptAt), .text(lastError), .uuid(pushID)])
         }
     }
 
@@ -201,15 +201,15 @@ extension SQLPushStore {
         }
     }
 
-    package func pendingItems(activityId: String) async throws(PushStoreError) -> [OutboxItem] {
-        try Validation.identifier(activityId, field: "activityId")
+    package func pendingItems(activityID: String) async throws(PushStoreError) -> [OutboxItem] {
+        try Validation.identifier(activityID, field: "activityId")
         return try await run("pendingItems", readOnly: true) { session throws(PushStoreError) in
             var items = [OutboxItem]()
             for row in try await session.query(
                 """
                 SELECT * FROM outbox WHERE target_kind = 'activity' AND target_id = ?
                 ORDER BY accepted_at, push_id
-                """, [.text(activityId)])
+                """, [.text(activityID)])
             {
                 items.append(try RowDecoding.outboxItem(row))
             }

@@ -16,7 +16,7 @@ extension SQLPushStore {
             }
             if try await session.first(
                 "SELECT id FROM push_to_start_tokens WHERE token = ? AND user_id <> ? AND token_state = 'valid'",
-                [.text(registration.token.hex), .text(registration.userId)]) != nil
+                [.text(registration.token.hex), .text(registration.userID)]) != nil
             {
                 throw .taken(kind: .pushToStartToken, id: registration.token.shortened)
             }
@@ -32,8 +32,8 @@ extension SQLPushStore {
                 RETURNING *
                 """,
                 [
-                    .uuid(UUID()), .text(registration.userId), .text(registration.deviceId),
-                    .text(registration.bundleId), .text(registration.attributesType),
+                    .uuid(UUID()), .text(registration.userID), .text(registration.deviceID),
+                    .text(registration.bundleID), .text(registration.attributesType),
                     .text(registration.environment.rawValue), .text(registration.token.hex), .date(registration.at),
                     .date(registration.at),
                 ])
@@ -42,25 +42,25 @@ extension SQLPushStore {
         }
     }
 
-    package func releasePushToStartTokens(userId: String, deviceId: String?) async throws(PushStoreError) -> Int {
-        try Validation.identifier(userId, field: "userId")
-        if let deviceId { try Validation.identifier(deviceId, field: "deviceId") }
+    package func releasePushToStartTokens(userID: String, deviceID: String?) async throws(PushStoreError) -> Int {
+        try Validation.identifier(userID, field: "userId")
+        if let deviceID { try Validation.identifier(deviceID, field: "deviceId") }
         return try await run("releasePushToStartTokens") { session throws(PushStoreError) in
-            if let deviceId {
+            if let deviceID {
                 return try await session.query(
                     "DELETE FROM push_to_start_tokens WHERE user_id = ? AND device_id = ? RETURNING id",
-                    [.text(userId), .text(deviceId)]
+                    [.text(userID), .text(deviceID)]
                 ).count
             }
-            return try await session.query("DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(userId)])
+            return try await session.query("DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(userID)])
                 .count
         }
     }
 
-    package func pushToStartTokens(forUser userId: String, attributesType: String) async throws(PushStoreError)
+    package func pushToStartTokens(forUser userID: String, attributesType: String) async throws(PushStoreError)
         -> [PushToStartTokenRecord]
     {
-        try Validation.identifier(userId, field: "userId")
+        try Validation.identifier(userID, field: "userId")
         try Validation.identifier(attributesType, field: "attributesType", max: 255)
         return try await run("pushToStartTokens", readOnly: true) { session throws(PushStoreError) in
             var records = [PushToStartTokenRecord]()
@@ -68,7 +68,7 @@ extension SQLPushStore {
                 """
                 SELECT * FROM push_to_start_tokens WHERE user_id = ? AND attributes_type = ?
                 ORDER BY device_id, bundle_id
-                """, [.text(userId), .text(attributesType)])
+                """, [.text(userID), .text(attributesType)])
             {
                 records.append(try RowDecoding.pushToStart(row))
             }
@@ -103,7 +103,7 @@ extension SQLPushStore {
             }
             records.sort { $0.id.uuidString < $1.id.uuidString }
             try await Self.record(
-                records.map { .pushToStartTokenInvalid(tokenId: $0.id, userId: $0.userId, token: token, reason: reason, at: at) },
+                records.map { .pushToStartTokenInvalid(tokenID: $0.id, userID: $0.userID, token: token, reason: reason, at: at) },
                 in: journal, session: session, dialect: dialect)
             return records
         }

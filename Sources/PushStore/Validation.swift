@@ -71,10 +71,10 @@ enum Validation {
     }
 
     static func registration(_ registration: ActivityRegistration) throws(PushStoreError) {
-        try identifier(registration.activityId, field: "activityId")
-        try identifier(registration.bundleId, field: "bundleId", max: 255)
+        try identifier(registration.activityID, field: "activityId")
+        try identifier(registration.bundleID, field: "bundleId", max: 255)
         try identifier(registration.attributesType, field: "attributesType", max: 255)
-        try optionalIdentifier(registration.userId, field: "userId")
+        try optionalIdentifier(registration.userID, field: "userId")
         guard registration.groups.count <= 100 else {
             throw .invalidInput(field: "groups", rule: "has \(registration.groups.count) groups; at most 100 are accepted")
         }
@@ -84,9 +84,9 @@ enum Validation {
     }
 
     static func pushToStart(_ registration: PushToStartRegistration) throws(PushStoreError) {
-        try identifier(registration.userId, field: "userId")
-        try identifier(registration.deviceId, field: "deviceId")
-        try identifier(registration.bundleId, field: "bundleId", max: 255)
+        try identifier(registration.userID, field: "userId")
+        try identifier(registration.deviceID, field: "deviceId")
+        try identifier(registration.bundleID, field: "bundleId", max: 255)
         try identifier(registration.attributesType, field: "attributesType", max: 255)
     }
 
@@ -127,13 +127,13 @@ enum Validation {
 
     /// Checks each element of a batch with `check`, named `field[index]`, and that no push id repeats.
     static func batch<Element>(
-        _ elements: [Element], field: String, pushId: (Element) -> UUID,
+        _ elements: [Element], field: String, pushID: (Element) -> UUID,
         _ check: (Element, String) throws(PushStoreError) -> Void
     ) throws(PushStoreError) {
         var seen = Set<UUID>()
         for (index, element) in elements.enumerated() {
             try check(element, "\(field)[\(index)]")
-            guard seen.insert(pushId(element)).inserted else {
+            guard seen.insert(pushID(element)).inserted else {
                 throw .invalidInput(field: "\(field)[\(index)].pushId", rule: "repeats an earlier push id of the batch")
             }
         }
@@ -160,7 +160,7 @@ enum Validation {
             throw .invalidInput(field: "\(field).status", rule: "is \(status); an HTTP status is 100 to 599")
         }
         if let reason = result.reason { try text(reason, field: "\(field).reason", max: DeliveryResult.maximumReasonLength) }
-        if let apnsId = result.apnsId { try identifier(apnsId, field: "\(field).apnsId", max: 64) }
+        if let apnsID = result.apnsID { try identifier(apnsID, field: "\(field).apnsId", max: 64) }
         guard result.attempts >= 0 else {
             throw .invalidInput(field: "\(field).attempts", rule: "is \(result.attempts); must be 0 or more")
         }

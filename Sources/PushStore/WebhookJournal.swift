@@ -4,11 +4,11 @@ import Foundation
 /// A change a webhook event reports, as the store sees it in the transaction that makes it.
 package enum WebhookFact: Sendable, Hashable {
     /// The activity left `active` (ended or dismissed).
-    case activityEnded(activityId: String, userId: String?, at: Date)
+    case activityEnded(activityID: String, userID: String?, at: Date)
     /// The activity's current token was refused by APNs for good.
-    case activityTokenInvalid(activityId: String, userId: String?, token: DeviceToken, reason: String, at: Date)
+    case activityTokenInvalid(activityID: String, userID: String?, token: DeviceToken, reason: String, at: Date)
     /// A push-to-start token was refused by APNs for good.
-    case pushToStartTokenInvalid(tokenId: UUID, userId: String?, token: DeviceToken, reason: String, at: Date)
+    case pushToStartTokenInvalid(tokenID: UUID, userID: String?, token: DeviceToken, reason: String, at: Date)
 }
 
 /// Turns the facts of a store operation into webhook outbox rows, which the operation inserts in its own
@@ -30,16 +30,16 @@ package struct WebhookJournal: Sendable {
 
 // The operations without a journal: nothing is reported (tools, tests, a server without a webhook).
 extension ActivityStore {
-    package func markEnded(activityId: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
-        try await markEnded(activityId: activityId, at: at, dismissalDate: dismissalDate, journal: nil)
+    package func markEnded(activityID: String, at: Date, dismissalDate: Date?) async throws(PushStoreError) -> ActivityStateChange {
+        try await markEnded(activityID: activityID, at: at, dismissalDate: dismissalDate, journal: nil)
     }
 
-    package func markEnded(activityIds: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
-        try await markEnded(activityIds: activityIds, at: at, dismissalDate: dismissalDate, journal: nil)
+    package func markEnded(activityIDs: [String], at: Date, dismissalDate: Date?) async throws(PushStoreError) -> [String] {
+        try await markEnded(activityIDs: activityIDs, at: at, dismissalDate: dismissalDate, journal: nil)
     }
 
-    package func markDismissed(activityId: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
-        try await markDismissed(activityId: activityId, at: at, journal: nil)
+    package func markDismissed(activityID: String, at: Date) async throws(PushStoreError) -> ActivityStateChange {
+        try await markDismissed(activityID: activityID, at: at, journal: nil)
     }
 
     package func markTokenInvalid(token: DeviceToken, reason: String, at: Date) async throws(PushStoreError) -> ActivityRecord? {

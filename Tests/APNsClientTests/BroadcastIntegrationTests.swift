@@ -19,9 +19,9 @@ import Testing
         for _ in 0..<count {
             let created = try await apns.simulator.world.startChannelActivity(deviceID: device.id, ActivityRequest(
                 attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"],
-                contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], channelId: channel.base64
+                contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], channelID: channel.base64
             ))
-            ids.append(created.activityId)
+            ids.append(created.activityID)
         }
         return ids
     }
@@ -87,9 +87,9 @@ import Testing
                 for id in ids {
                     let activity = try await apns.simulator.world.activity(id: id)
                     #expect(activity.contentState["currentHealthLevel"] == .number(0.25))
-                    #expect(activity.channelId == channel.base64)
+                    #expect(activity.channelID == channel.base64)
                     #expect(activity.pushToken == nil, "a channel activity has no update token")
-                    #expect(activity.history.last?.channelId == channel.base64)
+                    #expect(activity.history.last?.channelID == channel.base64)
                 }
                 let untouched = try await apns.snapshot(of: loner)
                 #expect(untouched.contentState["currentHealthLevel"] == .number(1.0))

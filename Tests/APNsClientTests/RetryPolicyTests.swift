@@ -24,7 +24,7 @@ import Testing
             #expect(decision == .retryWithNewProviderToken)
         case .tooManyRequests, .tooManyProviderTokenUpdates, .internalServerError, .serviceUnavailable:
             #expect(decision == .retry(after: 1, newConnection: false))
-        case .shutdown, .idleTimeout, .unrelatedKeyIdInToken:
+        case .shutdown, .idleTimeout, .unrelatedKeyIDInToken:
             #expect(decision == .retry(after: 0, newConnection: true))
         default:
             #expect(decision == .stop, "\(reason) must not be retried")
@@ -81,7 +81,7 @@ import Testing
         switch reason {
         case .expiredProviderToken:
             #expect(decision == .retryWithNewProviderToken)
-        case .shutdown, .idleTimeout, .unrelatedKeyIdInToken:
+        case .shutdown, .idleTimeout, .unrelatedKeyIDInToken:
             #expect(decision == .retry(after: 0, newConnection: true), "a reason about the connection: at once, on a new one")
         default:
             #expect(decision == .stop, "\(reason) is the outbox's to retry, one attempt here")

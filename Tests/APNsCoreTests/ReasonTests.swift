@@ -9,8 +9,8 @@ import Testing
     }
 
     @Test func bothEnvironmentKeySpellingsParse() {
-        #expect(APNsReason(rawValue: "BadEnvironmentKeyIdInToken") == .badEnvironmentKeyIdInToken)
-        #expect(APNsReason(rawValue: "BadEnvironmentKeyInToken") == .badEnvironmentKeyIdInToken)
+        #expect(APNsReason(rawValue: "BadEnvironmentKeyIdInToken") == .badEnvironmentKeyIDInToken)
+        #expect(APNsReason(rawValue: "BadEnvironmentKeyInToken") == .badEnvironmentKeyIDInToken)
     }
 
     @Test func unknownReasonsAreKeptRaw() {

@@ -69,7 +69,7 @@ import FoundationNetworking
                 let activity = try #require(device.activities.first { $0.attributesType == EmojiRangersDemo.attributesType })
                 let sideQuest = try #require(device.activities.first { $0.attributesType == SideQuest.attributesType })
                 #expect(sideQuest.state == .active && sideQuest.history.isEmpty)
-                #expect(device.activities.first?.activityId == sideQuest.activityId, "relevance 75 beats the calm adventure's 50")
+                #expect(device.activities.first?.activityID == sideQuest.activityID, "relevance 75 beats the calm adventure's 50")
                 #expect(activity.state == .ended, "\(device.name): \(activity.state)")
                 #expect(activity.endedBy == .push)
                 #expect(activity.contentState == final)

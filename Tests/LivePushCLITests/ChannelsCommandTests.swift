@@ -82,22 +82,22 @@ import Testing
                 try await ChannelsCommand.Create.parse(manage + ["--storage-policy", "1"]).run()
                 let channel = try #require(await simulator.world.allChannels().first)
                 #expect(channel.messageStoragePolicy == 1)
-                try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
+                try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelID]).run()
                 try await ChannelsCommand.List.parse(manage).run()
 
-                let device = try await simulator.world.addDevice(DeviceRegistration(name: "iPhone", bundleId: Self.bundleID, environment: "sandbox"))
-                let subscribed = try await simulator.world.startChannelActivity(deviceID: device.deviceId, ActivityRequest(
-                    attributesType: "MatchAttributes", attributes: ["home": "A"], contentState: ["score": 0], channelId: channel.channelId
+                let device = try await simulator.world.addDevice(DeviceRegistration(name: "iPhone", bundleID: Self.bundleID, environment: "sandbox"))
+                let subscribed = try await simulator.world.startChannelActivity(deviceID: device.deviceID, ActivityRequest(
+                    attributesType: "MatchAttributes", attributes: ["home": "A"], contentState: ["score": 0], channelID: channel.channelID
                 ))
                 let send = credentials + ["--url", "https://127.0.0.1:\(simulator.apnsPort!)", "--bundle-id", Self.bundleID,
-                                          "--channel", channel.channelId, "--content-state", #"{"score":3}"#, "--expiration", "+1h", "--priority", "5"]
+                                          "--channel", channel.channelID, "--content-state", #"{"score":3}"#, "--expiration", "+1h", "--priority", "5"]
                 try await SendCommand.parse(send).run()
-                #expect(try await simulator.world.activity(id: subscribed.activityId).contentState["score"] == 3)
+                #expect(try await simulator.world.activity(id: subscribed.activityID).contentState["score"] == 3)
 
-                try await ChannelsCommand.Delete.parse(manage + ["--channel", channel.channelId]).run()
+                try await ChannelsCommand.Delete.parse(manage + ["--channel", channel.channelID]).run()
                 #expect(await simulator.world.allChannels().isEmpty)
                 await #expect {
-                    try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelId]).run()
+                    try await ChannelsCommand.Read.parse(manage + ["--channel", channel.channelID]).run()
                 } throws: { error in
                     (error as? ExitCode)?.rawValue == 1
                 }

@@ -12,7 +12,7 @@ import Testing
     @Test func authenticationAndScopes() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
-            let body = registrationJSON(activityId: "a1", token: token)
+            let body = registrationJSON(activityID: "a1", token: token)
 
             let missing = try await http.post("/v1/activities", key: nil, body)
             #expect(missing.status == 401 && missing.errorField == "Authorization" && missing.errorRule == "required")
@@ -40,10 +40,10 @@ import Testing
             #expect(key.hasPrefix("lp_backend_"))
             let hash = APIKeys.hash(key)
             #expect(hash.count == 64 && hash != key)
-            let record = try await harness.store.createApiKey(name: "ci", scope: .backend, sha256Hash: hash, at: Date())
+            let record = try await harness.store.createAPIKey(name: "ci", scope: .backend, sha256Hash: hash, at: Date())
             let ok = try await harness.http.get("/v1/activities/none", key: key)
             #expect(ok.status == 404 && ok.errorField == "activityId")
-            _ = try await harness.store.revokeApiKey(id: record.id, at: Date())
+            _ = try await harness.store.revokeAPIKey(id: record.id, at: Date())
             let revoked = try await harness.http.get("/v1/activities/none", key: key)
             #expect(revoked.status == 401 && revoked.errorRule == "apiKey")
         }
@@ -53,11 +53,11 @@ import Testing
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             let key = TestServer.appKey
-            let nonHex = try await http.post("/v1/activities", key: key, registrationJSON(activityId: "a1", token: "abzz"))
+            let nonHex = try await http.post("/v1/activities", key: key, registrationJSON(activityID: "a1", token: "abzz"))
             #expect(nonHex.status == 400 && nonHex.errorField == "pushToken" && nonHex.errorRule == "hex")
-            let odd = try await http.post("/v1/activities", key: key, registrationJSON(activityId: "a1", token: "abc"))
+            let odd = try await http.post("/v1/activities", key: key, registrationJSON(activityID: "a1", token: "abc"))
             #expect(odd.status == 400 && odd.errorField == "pushToken")
-            let environment = try await http.post("/v1/activities", key: key, registrationJSON(activityId: "a1", token: token, environment: "staging"))
+            let environment = try await http.post("/v1/activities", key: key, registrationJSON(activityID: "a1", token: token, environment: "staging"))
             #expect(environment.status == 400 && environment.errorField == "environment" && environment.errorRule == "oneOf")
             let missing = try await http.post("/v1/activities", key: key, #"{"activityId":"a1","pushToken":"\#(token)"}"#)
             #expect(missing.status == 400 && missing.errorField == "bundleId" && missing.errorRule == "required")
@@ -67,8 +67,8 @@ import Testing
             #expect(notJSON.status == 400 && notJSON.errorRule == "json")
             let array = try await http.post("/v1/activities", key: key, "[]")
             #expect(array.status == 400 && array.errorRule == "object")
-            let longId = try await http.post("/v1/activities", key: key, registrationJSON(activityId: String(repeating: "x", count: 129), token: token))
-            #expect(longId.status == 400 && longId.errorField == "activityId" && longId.errorRule == "maxLength")
+            let longID = try await http.post("/v1/activities", key: key, registrationJSON(activityID: String(repeating: "x", count: 129), token: token))
+            #expect(longID.status == 400 && longID.errorField == "activityId" && longID.errorRule == "maxLength")
             #expect(try await harness.store.activityCount() == 0)
 
             let rotateUnknown = try await http.put("/v1/activities/nope/push-token", key: key, #"{"pushToken":"\#(token)"}"#)
@@ -82,7 +82,7 @@ import Testing
         try await withServer(ServerOptions(sender: FakeSender()) { $0.workerCount = 0 }) { harness in
             let http = harness.http
             let key = TestServer.backendKey
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "a1", token: token)).status == 201)
+            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "a1", token: token)).status == 201)
 
             let unknown = try await http.post("/v1/activities/nope/update", key: key, #"{"contentState":{"hp":1}}"#)
             #expect(unknown.status == 404 && unknown.errorField == "activityId" && unknown.errorRule == "exists")
@@ -144,12 +144,12 @@ import Testing
         }
     }
 
-    @Test func pathIdsArePercentDecodedAndCountedInCharacters() async throws {
+    @Test func pathIDsArePercentDecodedAndCountedInCharacters() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             // Registered through the body, reached through the path: a space, non-ASCII letters and a slash.
             let id = "café au lait/1"
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: String(repeating: "ab", count: 32))).status == 201)
+            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: String(repeating: "ab", count: 32))).status == 201)
             let read = try await http.get("/v1/activities/caf%C3%A9%20au%20lait%2F1", key: TestServer.backendKey)
             #expect(read.status == 200, "\(read.text)")
             #expect(read.json?["activity"]?["activityId"]?.stringValue == id)
@@ -167,7 +167,7 @@ import Testing
 
     /// The path parameters follow the document's `Id` pattern: a control character is 400 invalid naming the
     /// parameter, from the route (not the store's message about a body field), on every route with an id.
-    @Test func pathIdsWithAControlCharacterAreRefusedNamingTheParameter() async throws {
+    @Test func pathIDsWithAControlCharacterAreRefusedNamingTheParameter() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             let cases: [(method: String, path: String, key: String, body: String?, parameter: String)] = [
@@ -205,7 +205,7 @@ import Testing
     @Test func numericDatesAreComparedBeforeRounding() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "round-1", token: token)).status == 201)
+            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "round-1", token: token)).status == 201)
             let tiny = try await http.post("/v1/activities/round-1/ended", key: TestServer.appKey, #"{"dismissalDate":-2.225073858507203e-309}"#)
             #expect(tiny.status == 400 && tiny.errorField == "dismissalDate" && tiny.errorRule == "dateRange", "\(tiny.status) \(tiny.text)")
             let zero = try await http.post("/v1/activities/round-1/ended", key: TestServer.appKey, #"{"dismissalDate":0}"#)
@@ -220,7 +220,7 @@ import Testing
         try await withServer(ServerOptions(sender: FakeSender()) { $0.workerCount = 0 }) { harness in
             let http = harness.http
             let key = TestServer.backendKey
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "w1", token: token)).status == 201)
+            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "w1", token: token)).status == 201)
             func update(_ field: String, _ value: String) async throws -> TestResponse {
                 try await http.post("/v1/activities/w1/update", key: key, #"{"contentState":{"hp":1},"\#(field)":\#(value)}"#)
             }
@@ -253,7 +253,7 @@ import Testing
 
     /// The channel list's `?bundleId=` follows the document's BundleId (it used to take any text, which
     /// matched nothing), and a channel's bundleId has no control character (checked before APNs is asked).
-    @Test func channelBundleIdsAreChecked() async throws {
+    @Test func channelBundleIDsAreChecked() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             let key = TestServer.backendKey

@@ -18,17 +18,17 @@ import Testing
                                                           #"{"name":"final","bundleId":"\#(sim.bundleID)","storagePolicy":1}"#)
                 #expect(created.status == 201, "\(created.text)")
                 let id = try #require(created.json?["id"]?.stringValue)
-                let apnsId = try #require(created.json?["apnsChannelId"]?.stringValue)
+                let apnsID = try #require(created.json?["apnsChannelId"]?.stringValue)
 
                 var subscribers: [String] = []
-                for index in 0..<3 { subscribers.append(try await sim.startChannelActivity(name: "fan-\(index)", channel: apnsId)) }
+                for index in 0..<3 { subscribers.append(try await sim.startChannelActivity(name: "fan-\(index)", channel: apnsID)) }
                 let update = try await harness.http.post("/v1/channels/\(id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":0.25}}"#)
                 #expect(update.status == 202, "\(update.text)")
                 for activity in subscribers {
                     #expect(await eventually { (try? await sim.contentState(activity))?["hp"]?.numberValue == 0.25 }, "\(activity) got the broadcast")
                 }
                 // A channel that stores its most recent message gives it to a later subscriber.
-                let late = try await sim.startChannelActivity(name: "late", channel: apnsId)
+                let late = try await sim.startChannelActivity(name: "late", channel: apnsID)
                 #expect(await eventually { (try? await sim.contentState(late))?["hp"]?.numberValue == 0.25 })
 
                 let deleted = try await harness.http.request("DELETE", "/v1/channels/\(id)", key: TestServer.backendKey)
@@ -47,18 +47,18 @@ import Testing
                 let created = try await http.post("/v1/channels", key: TestServer.backendKey,
                                                   #"{"name":"match","bundleId":"\#(sim.bundleID)","storagePolicy":0}"#)
                 let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
-                let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: "phone", bundleId: sim.bundleID, environment: "sandbox"))
+                let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: "phone", bundleID: sim.bundleID, environment: "sandbox"))
                 #expect(try await http.put("/v1/push-to-start-tokens", key: TestServer.appKey, #"""
                     {"userId":"fan","deviceId":"phone","bundleId":"\#(sim.bundleID)","attributesType":"\#(sim.attributesTypes[0])","environment":"sandbox","token":"\#(device.pushToStartToken)"}
                     """#).status == 200)
                 let start = #"{"attributesType":"\#(sim.attributesTypes[0])","attributes":{"hero":"Fan"},"contentState":{"hp":1},"alert":{"title":"Kick-off","body":"Follow the match"},"inputPushChannel":"\#(id)"}"#
                 let started = try await http.post("/v1/users/fan/start", key: TestServer.backendKey, start)
                 #expect(started.status == 202, "\(started.text)")
-                #expect(try await eventually { try await !sim.simulator.world.device(id: device.deviceId).activities.isEmpty })
+                #expect(try await eventually { try await !sim.simulator.world.device(id: device.deviceID).activities.isEmpty })
 
                 #expect(try await http.post("/v1/channels/\(id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":0.5}}"#).status == 202)
                 #expect(try await eventually {
-                    try await sim.simulator.world.device(id: device.deviceId).activities.first?.contentState["hp"]?.numberValue == 0.5
+                    try await sim.simulator.world.device(id: device.deviceID).activities.first?.contentState["hp"]?.numberValue == 0.5
                 }, "the activity push-to-start began follows the channel")
 
                 let unknown = try await http.post("/v1/users/fan/start", key: TestServer.backendKey,

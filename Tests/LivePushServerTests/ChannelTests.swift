@@ -23,15 +23,15 @@ import Testing
             let created = try await Self.create(harness, name: "match-1", policy: 1)
             #expect(created.status == 201, "\(created.text)")
             let id = try #require(created.json?["id"]?.stringValue)
-            let apnsId = try #require(created.json?["apnsChannelId"]?.stringValue)
-            #expect(sender.channelsAtAPNs[apnsId] == 1)
+            let apnsID = try #require(created.json?["apnsChannelId"]?.stringValue)
+            #expect(sender.channelsAtAPNs[apnsID] == 1)
             #expect(try await Self.create(harness, name: "match-1").status == 409, "names are unique among live channels")
 
             let update = try await http.post("/v1/channels/\(id)/update", key: Self.backend, #"{"contentState":{"score":"1-0"},"priority":10,"expiration":"+2h"}"#)
             #expect(update.status == 202 && update.json?["pushIds"]?.arrayValue?.count == 1, "\(update.text)")
             #expect(await eventually { sender.broadcasts.count == 1 })
             let sent = try #require(sender.broadcasts.first)
-            #expect(sent.apnsChannelId == apnsId && sent.priority == .immediate && sent.expiration != nil, "a storing channel keeps the expiration")
+            #expect(sent.apnsChannelID == apnsID && sent.priority == .immediate && sent.expiration != nil, "a storing channel keeps the expiration")
             let payload = try #require(try? JSONSerialization.jsonObject(with: sent.payload) as? [String: Any])
             let aps = try #require(payload["aps"] as? [String: Any])
             #expect(aps["event"] as? String == "update" && (aps["content-state"] as? [String: Any])?["score"] as? String == "1-0")
@@ -48,7 +48,7 @@ import Testing
 
             let deleted = try await http.request("DELETE", "/v1/channels/\(id)", key: Self.backend)
             #expect(deleted.status == 200 && deleted.json?["deletedAt"]?.stringValue != nil, "\(deleted.text)")
-            #expect(sender.channelsAtAPNs[apnsId] == nil)
+            #expect(sender.channelsAtAPNs[apnsID] == nil)
             let after = try await http.post("/v1/channels/\(id)/update", key: Self.backend, #"{"contentState":{"score":"2-0"}}"#)
             #expect(after.status == 409 && after.errorRule == "deleted", "\(after.text)")
             #expect(try await http.post("/v1/channels/\(UUID())/update", key: Self.backend, #"{"contentState":{}}"#).status == 404)
@@ -66,7 +66,7 @@ import Testing
             let created = try await Self.create(harness, name: "party-1 fans", policy: 0, group: "party-1")
             let id = try #require(created.json?["id"]?.stringValue)
             #expect(try await http.post("/v1/activities", key: TestServer.appKey,
-                                        registrationJSON(activityId: "hero-1", token: IdentityTests.hex(0x31), groups: ["party-1"])).status == 201)
+                                        registrationJSON(activityID: "hero-1", token: IdentityTests.hex(0x31), groups: ["party-1"])).status == 201)
 
             sender.enqueueChannelAnswers([.refused(status: 503, reason: "ServiceUnavailable"), .failed("connection reset")])
             let group = try await http.post("/v1/groups/party-1/update", key: Self.backend, #"{"contentState":{"hp":3}}"#)
@@ -123,7 +123,7 @@ import Testing
         try await withServer(ServerOptions(sender: sender)) { harness in
             for index in 0..<10_000 {  // APNs' limit per app and environment
                 _ = try await harness.store.createChannel(ChannelRecord(
-                    name: "c\(index)", bundleId: "com.example.rangers", apnsChannelId: "id\(index)", storagePolicy: 0, createdAt: Date()))
+                    name: "c\(index)", bundleID: "com.example.rangers", apnsChannelID: "id\(index)", storagePolicy: 0, createdAt: Date()))
             }
             let refused = try await Self.create(harness, name: "one-more")
             #expect(refused.status == 409 && refused.errorRule == "channelLimit", "\(refused.text)")

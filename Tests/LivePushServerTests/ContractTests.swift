@@ -58,39 +58,39 @@ import Testing
             let now = Date()
 
             let registration = ActivityRegistrationBody(
-                activityId: "typed-1", pushToken: token, bundleId: "com.example.rangers", attributesType: "AdventureAttributes",
-                environment: "sandbox", userId: "player-1", groups: ["party-typed"], frequentPushesEnabled: true)
+                activityID: "typed-1", pushToken: token, bundleID: "com.example.rangers", attributesType: "AdventureAttributes",
+                environment: "sandbox", userID: "player-1", groups: ["party-typed"], frequentPushesEnabled: true)
             let registered = try await send(http, "POST", "/v1/activities", app, registration, schema: "ActivityRegistration", document)
             #expect(registered.status == 201, "\(registered.text)")
             let view = try decoder.decode(ActivityView.self, from: registered.data)
-            #expect(view.activityId == "typed-1" && view.groups == ["party-typed"] && view.frequentPushesEnabled)
+            #expect(view.activityID == "typed-1" && view.groups == ["party-typed"] && view.frequentPushesEnabled)
 
             let rotated = try await send(http, "PUT", "/v1/activities/typed-1/push-token", app,
                                          PushTokenRotationBody(pushToken: ContractRun.randomHex(64)), schema: "PushTokenRotation", document)
             #expect(rotated.status == 200, "\(rotated.text)")
             _ = try decoder.decode(ActivityView.self, from: rotated.data)
 
-            let pushToStart = PushToStartTokenBody(userId: "player-1", deviceId: "device-1", bundleId: "com.example.rangers",
+            let pushToStart = PushToStartTokenBody(userID: "player-1", deviceID: "device-1", bundleID: "com.example.rangers",
                                                    attributesType: "AdventureAttributes", environment: "sandbox", token: ContractRun.randomHex(64))
             let stored = try await send(http, "PUT", "/v1/push-to-start-tokens", app, pushToStart, schema: "PushToStartToken", document)
             #expect(stored.status == 200, "\(stored.text)")
-            #expect(try decoder.decode(PushToStartView.self, from: stored.data).userId == "player-1")
+            #expect(try decoder.decode(PushToStartView.self, from: stored.data).userID == "player-1")
 
             let alert = SendBody.Alert(title: .plain("Loot found"), body: .localized(locKey: "LOOT_FOUND", locArgs: ["Cake"]))
             var update = SendBody(
                 contentState: ["health": 0.5], priority: 10, importance: .timeSensitive, alert: alert, sound: "default",
                 staleDate: APIDate(now.addingTimeInterval(600)), relevanceScore: 50, expiration: APIDate(now.addingTimeInterval(3600)),
-                collapseId: "loot")
+                collapseID: "loot")
             let updated = try await send(http, "POST", "/v1/activities/typed-1/update", backend, update, schema: "Update", document)
             #expect(updated.status == 202, "\(updated.text)")
-            #expect(try decoder.decode(AcceptedPushes.self, from: updated.data).pushIds.count == 1)
+            #expect(try decoder.decode(AcceptedPushes.self, from: updated.data).pushIDs.count == 1)
 
             var start = update
             start.attributesType = "AdventureAttributes"
             start.attributes = ["heroName": "Cake"]
             start.inputPushToken = true
             let channel = try await send(http, "POST", "/v1/channels", backend,
-                                         ChannelCreationBody(name: "typed", bundleId: "com.example.rangers", storagePolicy: 1, groupId: "party-typed"),
+                                         ChannelCreationBody(name: "typed", bundleID: "com.example.rangers", storagePolicy: 1, groupID: "party-typed"),
                                          schema: "ChannelCreation", document)
             #expect(channel.status == 201, "\(channel.text)")
             start.inputPushChannel = try decoder.decode(ChannelView.self, from: channel.data).id
@@ -102,14 +102,14 @@ import Testing
             let ended = try await send(http, "POST", "/v1/groups/party-typed/end", backend, update, schema: "End", document)
             #expect(ended.status == 202, "\(ended.text)")
             let groupSend = try decoder.decode(GroupSendView.self, from: ended.data)
-            #expect(groupSend.state == "accepted" && groupSend.groupId == "party-typed" && groupSend.broadcastPushIds.count == 1)
-            let progress = try await http.get("/v1/sends/\(groupSend.sendId)", key: backend)
-            #expect(try decoder.decode(GroupSendView.self, from: progress.data).sendId == groupSend.sendId, "\(progress.text)")
+            #expect(groupSend.state == "accepted" && groupSend.groupID == "party-typed" && groupSend.broadcastPushIDs.count == 1)
+            let progress = try await http.get("/v1/sends/\(groupSend.sendID)", key: backend)
+            #expect(try decoder.decode(GroupSendView.self, from: progress.data).sendID == groupSend.sendID, "\(progress.text)")
 
             let detail = try await http.get("/v1/activities/typed-1", key: backend)
-            #expect(try decoder.decode(ActivityDetail.self, from: detail.data).activity.activityId == "typed-1")
+            #expect(try decoder.decode(ActivityDetail.self, from: detail.data).activity.activityID == "typed-1")
 
-            let other = ActivityRegistrationBody(activityId: "typed-2", pushToken: ContractRun.randomHex(64), bundleId: "com.example.rangers",
+            let other = ActivityRegistrationBody(activityID: "typed-2", pushToken: ContractRun.randomHex(64), bundleID: "com.example.rangers",
                                                  attributesType: "AdventureAttributes", environment: "sandbox")
             #expect(try await send(http, "POST", "/v1/activities", app, other, schema: nil, document).status == 201)
             let endedByApp = try await send(http, "POST", "/v1/activities/typed-2/ended", app,
@@ -172,7 +172,7 @@ import Testing
                 // Each sample goes to a fresh activity (an end ends it).
                 serial += 1
                 let id = "pattern-\(serial)"
-                #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: ContractRun.randomHex(64))).status == 201)
+                #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: ContractRun.randomHex(64))).status == 201)
                 let (path, field) = switch sample.schema {
                 case "DismissalDate": ("/v1/activities/\(id)/end", "dismissalDate")
                 case "Expiration": ("/v1/activities/\(id)/update", "expiration")
@@ -407,7 +407,7 @@ struct ContractRun {
         if path.contains("{activityId}") {
             let id = fresh("contract-activity")
             let registered = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                 registrationJSON(activityId: id, token: Self.randomHex(64), userId: Self.contractUser))
+                                                 registrationJSON(activityID: id, token: Self.randomHex(64), userID: Self.contractUser))
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{activityId}", with: id)
         }
@@ -420,7 +420,7 @@ struct ContractRun {
         if path.contains("{groupId}") {
             let group = fresh("contract-group")
             let registered = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                 registrationJSON(activityId: fresh("contract-member"), token: Self.randomHex(64), groups: [group]))
+                                                 registrationJSON(activityID: fresh("contract-member"), token: Self.randomHex(64), groups: [group]))
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{groupId}", with: group)
         }
@@ -433,7 +433,7 @@ struct ContractRun {
         if path.contains("{userId}") {
             let user = fresh("contract-user")
             let type = body?["attributesType"]?.stringValue ?? "AdventureAttributes"
-            let token = PushToStartTokenBody(userId: user, deviceId: "device", bundleId: "com.example.rangers", attributesType: type,
+            let token = PushToStartTokenBody(userID: user, deviceID: "device", bundleID: "com.example.rangers", attributesType: type,
                                              environment: "sandbox", token: Self.randomHex(64))
             let stored = try await http.request("PUT", "/v1/push-to-start-tokens", key: TestServer.appKey, body: try APIJSON.encoder().encode(token)).response
             try #require(stored.status == 200, "\(stored.text)")
@@ -445,7 +445,7 @@ struct ContractRun {
     // MARK: - Checks
 
     /// A channel for the starts that subscribe to one.
-    mutating func channelId() async throws -> String {
+    mutating func channelID() async throws -> String {
         if let id = createdChannel { return id }
         let created = try await harness.http.post("/v1/channels", key: TestServer.backendKey,
                                                   #"{"name":"contract-start","bundleId":"com.example.rangers","storagePolicy":0}"#)
@@ -471,7 +471,7 @@ struct ContractRun {
         var body = body
         if case .accepted = expectation, case .object(var fields)? = body, fields["inputPushChannel"]?.stringValue != nil {
             // An accepted start names a channel that exists.
-            fields["inputPushChannel"] = .string(try await channelId())
+            fields["inputPushChannel"] = .string(try await channelID())
             body = .object(fields)
         }
         if operation.id == "createChannel", body?["name"]?.stringValue == ContractRun.contractUser, case .object(var fields)? = body {

@@ -12,7 +12,7 @@ import Testing
     let token = String(repeating: "cd", count: 32)
 
     private func register(_ harness: TestServer, _ id: String = "a1", frequent: Bool = false) async throws {
-        let body = registrationJSON(activityId: id, token: id == "a1" ? token : String(repeating: "ef", count: 32))
+        let body = registrationJSON(activityID: id, token: id == "a1" ? token : String(repeating: "ef", count: 32))
         let json = frequent ? String(body.dropLast()) + #","frequentPushesEnabled":true}"# : body
         let response = try await harness.http.post("/v1/activities", key: TestServer.appKey, json)
         #expect(response.status == 201)
@@ -25,13 +25,13 @@ import Testing
             let response = try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey,
                                                        #"{"contentState":{"hp":3},"importance":"timeSensitive","alert":{"title":"Hi","sound":"default"}}"#)
             #expect(response.status == 202)
-            let pushId = try #require(response.json?["pushIds"]?.arrayValue?.first?.stringValue)
+            let pushID = try #require(response.json?["pushIds"]?.arrayValue?.first?.stringValue)
             #expect(await eventually { sender.requests.count == 1 })
             let request = try #require(sender.requests.first)
             #expect(request.token.hex == token)
             #expect(request.headers.topic == "com.example.rangers.push-type.liveactivity")
             #expect(request.headers.priority == .immediate)
-            #expect(request.headers.apnsID?.uuidString.lowercased() == pushId.lowercased())
+            #expect(request.headers.apnsID?.uuidString.lowercased() == pushID.lowercased())
             let payload = try JSONValue.parse(request.body)
             #expect(payload["aps"]?["event"]?.stringValue == "update")
             #expect(payload["aps"]?["content-state"]?["hp"]?.numberValue == 3)
@@ -43,7 +43,7 @@ import Testing
             })
             let detail = try await harness.http.get("/v1/activities/a1", key: TestServer.backendKey)
             let delivery = try #require(detail.json?["deliveries"]?.arrayValue?.first)
-            #expect(delivery["pushId"]?.stringValue?.lowercased() == pushId.lowercased())
+            #expect(delivery["pushId"]?.stringValue?.lowercased() == pushID.lowercased())
             #expect(delivery["priority"]?.numberValue == 10)
             #expect(delivery["sentAt"]?.stringValue != nil && delivery["acceptedAt"]?.stringValue != nil)
             #expect(detail.json?["activity"]?["lastContentState"]?["hp"]?.numberValue == 3)
@@ -84,7 +84,7 @@ import Testing
             }
             #expect(downgradedA1 == 2)
             #expect(downgradedA2 == 1)
-            let pending = try await harness.store.pendingItems(activityId: "a1")
+            let pending = try await harness.store.pendingItems(activityID: "a1")
             #expect(pending.map(\.priority) == [.immediate, .immediate, .conservesPower, .conservesPower])
             #expect(pending.last?.requestedPriority == .immediate)
             #expect(pending.last?.downgradeReason?.contains("budget of 2") == true)
@@ -102,9 +102,9 @@ import Testing
                 ids.append(try #require(response.json?["pushIds"]?.arrayValue?.first?.stringValue))
                 if hp > 1 { #expect(response.json?["coalesced"]?.arrayValue?.count == 1) }
             }
-            let pending = try await harness.store.pendingItems(activityId: "a1")
+            let pending = try await harness.store.pendingItems(activityID: "a1")
             #expect(pending.count == 1)
-            #expect(pending.first?.pushId.uuidString.lowercased() == ids.last?.lowercased())
+            #expect(pending.first?.pushID.uuidString.lowercased() == ids.last?.lowercased())
             let metrics = try await harness.http.get("/metrics")
             #expect(metrics.text.contains("livepush_server_coalesced_updates_total 2"))
         }
@@ -136,7 +136,7 @@ import Testing
             let refused = try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":2}}"#)
             #expect(refused.status == 409 && refused.errorRule == "validToken")
             #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
-            let history = try await harness.store.deliveries(activityId: "a1", limit: 10)
+            let history = try await harness.store.deliveries(activityID: "a1", limit: 10)
             #expect(history.first?.outcome == .rejected && history.first?.reason == "Unregistered" && history.first?.status == 410)
             #expect(sender.requests.count == 1)
 
@@ -160,9 +160,9 @@ import Testing
             try await register(harness)
             #expect(try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
             #expect(try await eventually {
-                try await harness.store.deliveries(activityId: "a1", limit: 1).first?.outcome == .accepted
+                try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .accepted
             })
-            let record = try #require(try await harness.store.deliveries(activityId: "a1", limit: 1).first)
+            let record = try #require(try await harness.store.deliveries(activityID: "a1", limit: 1).first)
             #expect(record.attempts == 4)
             #expect(sender.requests.count == 4)
         }
@@ -183,7 +183,7 @@ import Testing
             }
             #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
             let records = try await ["a1", "a2"].asyncReduce([DeliveryRecord]()) { all, id in
-                try await all + harness.store.deliveries(activityId: id, limit: 5)
+                try await all + harness.store.deliveries(activityID: id, limit: 5)
             }
             #expect(records.count == 2)
             let refused = try #require(records.first { $0.outcome == .rejected })
@@ -204,9 +204,9 @@ import Testing
             let expiration = Int(Date().timeIntervalSince1970) + 10
             #expect(try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"expiration":\#(expiration)}"#).status == 202)
             #expect(try await eventually {
-                try await harness.store.deliveries(activityId: "a1", limit: 1).first?.outcome == .expired
+                try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .expired
             })
-            let record = try #require(try await harness.store.deliveries(activityId: "a1", limit: 1).first)
+            let record = try #require(try await harness.store.deliveries(activityID: "a1", limit: 1).first)
             #expect(record.reason?.contains("ServiceUnavailable") == true, "\(record.reason ?? "no reason"), \(sender.requests.count) sends")
         }
     }
@@ -216,7 +216,7 @@ import Testing
         try await withServer(ServerOptions(sender: sender)) { harness in
             for (index, id) in ["g1", "g2", "g3"].enumerated() {
                 let hex = String(repeating: "0\(index + 1)", count: 16)
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: hex, groups: ["party"])).status == 201)
+                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: ["party"])).status == 201)
             }
             let update = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":5}}"#)
             #expect(update.status == 202 && update.json?["state"]?.stringValue == "accepted", "\(update.text)")
@@ -245,7 +245,7 @@ import Testing
         try await withServer(ServerOptions(sender: sender, clock: clock)) { harness in
             for (index, id) in ["t1", "t2", "t3"].enumerated() {
                 let hex = String(repeating: "a\(index + 1)", count: 16)
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: hex, groups: ["party"])).status == 201)
+                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: ["party"])).status == 201)
             }
             // Two updates to t1 in the same second: its next timestamp is two seconds ahead of the others'.
             // Time-sensitive, so none is coalesced away while it waits.
@@ -288,13 +288,13 @@ import Testing
             }
             #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
             #expect(sender.requests.isEmpty)
-            let history = try await harness.store.deliveries(activityId: "a1", limit: 5)
+            let history = try await harness.store.deliveries(activityID: "a1", limit: 5)
             #expect(history.first?.outcome == .failed)
             #expect(history.first?.reason == "activity was dismissed before the push was sent")
         }
     }
 
-    @Test func restartWithTheSameInstanceIdTakesBackItsClaimsAtOnce() async throws {
+    @Test func restartWithTheSameInstanceIDTakesBackItsClaimsAtOnce() async throws {
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender) {
             $0.workerCount = 0

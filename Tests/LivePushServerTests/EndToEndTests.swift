@@ -12,12 +12,12 @@ import Testing
 @Suite struct EndToEndTests {
     private func register(_ server: TestServer, _ created: SimulatedActivity, groups: [String] = []) async throws {
         let response = try await server.http.post("/v1/activities", key: TestServer.appKey,
-                                                  registrationJSON(activityId: created.id, token: created.pushToken, groups: groups))
+                                                  registrationJSON(activityID: created.id, token: created.pushToken, groups: groups))
         #expect(response.status == 201, "\(response.text)")
     }
 
-    private func update(_ server: TestServer, _ activityId: String, hp: Int, priority: Int = 10) async throws -> TestResponse {
-        try await server.http.post("/v1/activities/\(activityId)/update", key: TestServer.backendKey,
+    private func update(_ server: TestServer, _ activityID: String, hp: Int, priority: Int = 10) async throws -> TestResponse {
+        try await server.http.post("/v1/activities/\(activityID)/update", key: TestServer.backendKey,
                                    #"{"contentState":{"hp":\#(hp)},"priority":\#(priority)}"#)
     }
 
@@ -30,7 +30,7 @@ import Testing
                 #expect(try await update(server, created.id, hp: 42).status == 202)
                 #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 42 })
                 #expect(try await eventually {
-                    try await server.store.deliveries(activityId: created.id, limit: 1).first?.outcome == .accepted
+                    try await server.store.deliveries(activityID: created.id, limit: 1).first?.outcome == .accepted
                 })
                 let detail = try await server.http.get("/v1/activities/\(created.id)", key: TestServer.backendKey)
                 #expect(detail.json?["deliveries"]?.arrayValue?.first?["apnsId"]?.stringValue != nil)
@@ -107,9 +107,9 @@ import Testing
                     try await server.store.activity(id: created.id)?.tokenState.isValid == false
                 })
                 #expect(try await eventually {
-                    try await server.store.deliveries(activityId: created.id, limit: 1).first != nil
+                    try await server.store.deliveries(activityID: created.id, limit: 1).first != nil
                 })
-                let history = try await server.store.deliveries(activityId: created.id, limit: 1)
+                let history = try await server.store.deliveries(activityID: created.id, limit: 1)
                 #expect(history.first?.status == 410 && history.first?.outcome == .rejected)
                 let refused = try await update(server, created.id, hp: 10)
                 #expect(refused.status == 409 && refused.errorRule == "validToken")
@@ -147,7 +147,7 @@ import Testing
                 #expect(try await eventually { try await server.store.outboxDepth() == 0 })
                 for created in activities {
                     #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 4)
-                    let history = try await server.store.deliveries(activityId: created.id, limit: 10)
+                    let history = try await server.store.deliveries(activityID: created.id, limit: 10)
                     #expect(history.count == 4 && history.allSatisfy { $0.outcome == .accepted })
                 }
             }
@@ -179,7 +179,7 @@ import Testing
                 #expect(try await eventually(timeout: .seconds(60)) { try await server.store.outboxDepth() == 0 })
                 for created in activities {
                     #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 100)
-                    let history = try await server.store.deliveries(activityId: created.id, limit: 50)
+                    let history = try await server.store.deliveries(activityID: created.id, limit: 50)
                     #expect(history.allSatisfy { $0.outcome == .accepted || $0.outcome == .coalesced }, "\(history.map { "\($0.outcome) \($0.reason ?? "")" })")
                 }
                 let log = await sim.simulator.world.pushes(limit: 2000)
@@ -187,7 +187,7 @@ import Testing
                 // A push that met a 503 was either sent again (accepted after more than one attempt) or replaced,
                 // while waiting for its retry, by a newer routine update (coalesced after an attempt).
                 let retried = try await activities.asyncReduce(0) { total, created in
-                    try await total + server.store.deliveries(activityId: created.id, limit: 50).filter {
+                    try await total + server.store.deliveries(activityID: created.id, limit: 50).filter {
                         ($0.outcome == .accepted && $0.attempts > 1) || ($0.outcome == .coalesced && $0.attempts > 0)
                     }.count
                 }
@@ -203,10 +203,10 @@ import Testing
     func backendStartsAnActivityOnEveryDeviceOfTheUser(database: TestStore) async throws {
         try await withSimulator { sim in
             try await withServer(ServerOptions(store: database), over: sim) { server in
-                var deviceIds: [String] = []
+                var deviceIDs: [String] = []
                 for name in ["phone", "ipad"] {
-                    let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: name, bundleId: sim.bundleID, environment: "sandbox"))
-                    deviceIds.append(device.deviceId)
+                    let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: name, bundleID: sim.bundleID, environment: "sandbox"))
+                    deviceIDs.append(device.deviceID)
                     let stored = try await server.http.put("/v1/push-to-start-tokens", key: TestServer.appKey, #"""
                         {"userId":"u1","deviceId":"\#(name)","bundleId":"\#(sim.bundleID)","attributesType":"\#(sim.attributesTypes[0])","environment":"sandbox","token":"\#(device.pushToStartToken)"}
                         """#)
@@ -221,9 +221,9 @@ import Testing
                 for push in await sim.simulator.world.pushes(limit: 10) {
                     #expect(push.payload["aps"]?["input-push-token"]?.numberValue == 1)
                 }
-                for deviceId in deviceIds {
+                for deviceID in deviceIDs {
                     #expect(try await eventually {
-                        try await sim.simulator.world.device(id: deviceId).activities.contains { $0.contentState["hp"]?.numberValue == 77 }
+                        try await sim.simulator.world.device(id: deviceID).activities.contains { $0.contentState["hp"]?.numberValue == 77 }
                     })
                 }
             }

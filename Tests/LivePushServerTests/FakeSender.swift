@@ -45,7 +45,7 @@ final class FakeSender: PushSending, @unchecked Sendable {
     var broadcasts: [BroadcastAttempt] { lock.withLock { broadcastsSent } }
     var channelsAtAPNs: [String: Int] { lock.withLock { liveChannels } }
 
-    func createChannel(bundleId: String, storagePolicy: Int) async -> ChannelAnswer {
+    func createChannel(bundleID: String, storagePolicy: Int) async -> ChannelAnswer {
         lock.withLock {
             if !channelScript.isEmpty { return channelScript.removeFirst() }
             channelSerial += 1
@@ -55,10 +55,10 @@ final class FakeSender: PushSending, @unchecked Sendable {
         }
     }
 
-    func deleteChannel(bundleId: String, apnsChannelId: String) async -> ChannelAnswer {
+    func deleteChannel(bundleID: String, apnsChannelID: String) async -> ChannelAnswer {
         lock.withLock {
             if !channelScript.isEmpty { return channelScript.removeFirst() }
-            guard liveChannels.removeValue(forKey: apnsChannelId) != nil else { return .refused(status: 400, reason: "ChannelNotRegistered") }
+            guard liveChannels.removeValue(forKey: apnsChannelID) != nil else { return .refused(status: 400, reason: "ChannelNotRegistered") }
             return .accepted(id: nil)
         }
     }
@@ -67,7 +67,7 @@ final class FakeSender: PushSending, @unchecked Sendable {
         lock.withLock {
             broadcastsSent.append(attempt)
             if !channelScript.isEmpty { return channelScript.removeFirst() }
-            guard let policy = liveChannels[attempt.apnsChannelId] else { return .refused(status: 400, reason: "ChannelNotRegistered") }
+            guard let policy = liveChannels[attempt.apnsChannelID] else { return .refused(status: 400, reason: "ChannelNotRegistered") }
             if policy == 0, attempt.expiration != nil { return .refused(status: 400, reason: "BadExpirationDate") }
             return .accepted(id: UUID().uuidString.lowercased())
         }

@@ -11,15 +11,15 @@ import Testing
     let t = Date(timeIntervalSince1970: 1_800_000_000)
 
     func page(kind: LiveActivityEvent = .update, supersededBy: UUID? = nil, expiration: Date? = nil) -> GroupSendPage {
-        let send = GroupSend(groupId: "g", kind: kind, payload: Data("{}".utf8), timestamp: t, requestedPriority: .conservesPower,
+        let send = GroupSend(groupID: "g", kind: kind, payload: Data("{}".utf8), timestamp: t, requestedPriority: .conservesPower,
                              importance: .routine, expiration: expiration ?? t + 3600, acceptedAt: t + 0.5, createdBy: "backend")
-        return GroupSendPage(send: send, firstId: "a", lastId: "z", activities: [], supersededBy: supersededBy)
+        return GroupSendPage(send: send, firstID: "a", lastID: "z", activities: [], supersededBy: supersededBy)
     }
 
     func activity(state: ActivityState = .active, lastTimestamp: Date? = nil, lastAcceptedAt: Date? = nil, invalid: Bool = false) -> ActivityRecord {
         ActivityRecord(
-            activityId: "a", pushToken: DeviceToken(bytes: Array(repeating: 1, count: 32)), bundleId: "b", attributesType: "T",
-            environment: .sandbox, userId: nil, groups: ["g"], frequentPushesEnabled: false, state: state,
+            activityID: "a", pushToken: DeviceToken(bytes: Array(repeating: 1, count: 32)), bundleID: "b", attributesType: "T",
+            environment: .sandbox, userID: nil, groups: ["g"], frequentPushesEnabled: false, state: state,
             tokenState: invalid ? .invalid(reason: "Unregistered", at: t) : .valid, registeredAt: t, updatedAt: t, startedAt: t,
             endedAt: nil, dismissalDate: nil, lastContentState: nil, lastTimestamp: lastTimestamp, lastAcceptedAt: lastAcceptedAt)
     }
@@ -44,7 +44,7 @@ import Testing
             Issue.record("a newer routine group update replaces it")
             return
         }
-        #expect(into == GroupSendPlan.pushId(sendId: newer, activityId: "a"))
+        #expect(into == GroupSendPlan.pushID(sendID: newer, activityID: "a"))
     }
 
     @Test func endedDismissedAndInvalidMembersAreSkippedAndLateOnesExpire() {
@@ -54,12 +54,12 @@ import Testing
         #expect(GroupSendPlan.plan(activity(), in: page(expiration: t), now: t) == .expired)
     }
 
-    @Test func pushIdsAreStablePerSendAndActivity() {
+    @Test func pushIDsAreStablePerSendAndActivity() {
         let send = UUID()
-        let id = GroupSendPlan.pushId(sendId: send, activityId: "a")
-        #expect(id == GroupSendPlan.pushId(sendId: send, activityId: "a"))
-        #expect(id != GroupSendPlan.pushId(sendId: send, activityId: "b"))
-        #expect(id != GroupSendPlan.pushId(sendId: UUID(), activityId: "a"))
+        let id = GroupSendPlan.pushID(sendID: send, activityID: "a")
+        #expect(id == GroupSendPlan.pushID(sendID: send, activityID: "a"))
+        #expect(id != GroupSendPlan.pushID(sendID: send, activityID: "b"))
+        #expect(id != GroupSendPlan.pushID(sendID: UUID(), activityID: "a"))
         #expect(id.uuidString.lowercased().dropFirst(14).first == "8", "version 8")
     }
 }

@@ -28,7 +28,7 @@ import Testing
     static func register(_ harness: TestServer, _ ids: [String], group: String = "party") async throws {
         for (index, id) in ids.enumerated() {
             let hex = String(format: "%064x", 0x5EED0000 + index)
-            let answer = try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: hex, groups: [group]))
+            let answer = try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: [group]))
             #expect(answer.status == 201, "\(answer.text)")
         }
     }
@@ -68,8 +68,8 @@ import Testing
             #expect(progress["counts"]?["pending"]?.numberValue == 0)
             #expect(sender.requests.count == 5, "each member once")
             for id in ids {
-                let history = try await harness.store.deliveries(activityId: id, limit: 5)
-                #expect(history.count == 1 && history.first?.outcome == .accepted && history.first?.sendId?.uuidString.lowercased() == answer.json?["sendId"]?.stringValue)
+                let history = try await harness.store.deliveries(activityID: id, limit: 5)
+                #expect(history.count == 1 && history.first?.outcome == .accepted && history.first?.sendID?.uuidString.lowercased() == answer.json?["sendId"]?.stringValue)
             }
         }
     }
@@ -90,7 +90,7 @@ import Testing
             let progress = try await harness.finishedGroupSend(answer)
             #expect(progress["counts"]?["sent"]?.numberValue == 2 && progress["counts"]?["failed"]?.numberValue == 1, "\(progress)")
             var history: [DeliveryRecord] = []
-            for id in ids { history += try await harness.store.deliveries(activityId: id, limit: 5) }
+            for id in ids { history += try await harness.store.deliveries(activityID: id, limit: 5) }
             #expect(history.count == 3, "one record per member")
             let refused = try #require(history.first { $0.outcome == .rejected })
             #expect(refused.reason?.count == DeliveryResult.maximumReasonLength && refused.reason?.hasSuffix("…") == true)
@@ -119,7 +119,7 @@ import Testing
             #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
             let a = String(format: "%064x", 0x5EED0000), b = String(format: "%064x", 0x5EED0001)
             #expect(try Self.sentHP(sender) == [a: [2], b: [1]], "a got only the newer push")
-            let groupRecord = try await harness.store.deliveries(activityId: "a", limit: 5).first { $0.sendId != nil }
+            let groupRecord = try await harness.store.deliveries(activityID: "a", limit: 5).first { $0.sendID != nil }
             #expect(groupRecord?.outcome == .coalesced)
 
             // Two routine group updates waiting: the older one is replaced for every member.
@@ -158,7 +158,7 @@ import Testing
             let progress = try await harness.finishedGroupSend(second)
             #expect(progress["counts"]?["downgraded"]?.numberValue == 3 && progress["counts"]?["sent"]?.numberValue == 3, "\(progress)")
             #expect(sender.requests.map(\.headers.priority) == [.immediate, .immediate, .immediate, .conservesPower, .conservesPower, .conservesPower])
-            let record = try #require(try await harness.store.deliveries(activityId: "b", limit: 1).first)
+            let record = try #require(try await harness.store.deliveries(activityID: "b", limit: 1).first)
             #expect(record.priority == .conservesPower && record.downgradeReason?.contains("budget") == true)
         }
     }
@@ -184,7 +184,7 @@ import Testing
             let until = ContinuousClock.now + .seconds(3)
             while ContinuousClock.now < until {
                 let stolen = try await harness.store.claimPage(owner: "other-instance", pageSize: 128, now: Date(), lease: 30)
-                #expect(stolen?.firstId == nil, "the page was handed out while its worker was still sending it")
+                #expect(stolen?.firstID == nil, "the page was handed out while its worker was still sending it")
                 if stolen != nil { break }
                 try await Task.sleep(for: .milliseconds(250))
             }

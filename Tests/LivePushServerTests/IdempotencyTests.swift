@@ -19,7 +19,7 @@ import Testing
         try await withServer(ServerOptions(store: database, sender: sender)) { harness in
             for (index, id) in ["ride-1", "ride-2"].enumerated() {
                 let registered = try await harness.http.post("/v1/activities", key: TestServer.appKey,
-                                                             registrationJSON(activityId: id, token: IdentityTests.hex(UInt8(index + 1)), groups: ["party"]))
+                                                             registrationJSON(activityID: id, token: IdentityTests.hex(UInt8(index + 1)), groups: ["party"]))
                 #expect(registered.status == 201)
             }
             let body = #"{"contentState":{"km":3},"priority":10}"#
@@ -43,7 +43,7 @@ import Testing
 
             // Keys are per principal: another backend key has its own.
             let otherKey = "lp_backend_" + String(repeating: "b", count: 43)
-            _ = try await harness.store.createApiKey(name: "other", scope: .backend, sha256Hash: APIKeys.hash(otherKey), at: Date())
+            _ = try await harness.store.createAPIKey(name: "other", scope: .backend, sha256Hash: APIKeys.hash(otherKey), at: Date())
             let mine = try await Self.send(harness, "/v1/activities/ride-2/update", key: otherKey, idempotencyKey: "retry-1", body)
             #expect(mine.response.status == 202 && mine.headers["idempotent-replayed"] == nil)
 
@@ -72,7 +72,7 @@ import Testing
             let http = harness.http
             for (index, id) in ["solo", "member"].enumerated() {
                 let registered = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                     registrationJSON(activityId: id, token: IdentityTests.hex(UInt8(index + 20)), groups: index == 1 ? ["crew"] : []))
+                                                     registrationJSON(activityID: id, token: IdentityTests.hex(UInt8(index + 20)), groups: index == 1 ? ["crew"] : []))
                 #expect(registered.status == 201, "\(registered.text)")
             }
             let token = #"{"userId":"fan","deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(IdentityTests.hex(30))"}"#
@@ -109,7 +109,7 @@ import Testing
     func concurrentRetriesSendOnce(database: TestStore) async throws {
         let sender = FakeSender()
         try await withServer(ServerOptions(store: database, sender: sender)) { harness in
-            _ = try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "c-1", token: IdentityTests.hex(9)))
+            _ = try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "c-1", token: IdentityTests.hex(9)))
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<6 {
                     group.addTask {

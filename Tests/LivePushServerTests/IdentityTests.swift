@@ -24,7 +24,7 @@ import Testing
             let victim = try await Self.token(harness, for: "victim")
             let attacker = try await Self.token(harness, for: "attacker")
 
-            let registered = try await http.post("/v1/activities", key: victim, registrationJSON(activityId: "victim-ride", token: Self.hex(0x11)))
+            let registered = try await http.post("/v1/activities", key: victim, registrationJSON(activityID: "victim-ride", token: Self.hex(0x11)))
             #expect(registered.status == 201, "\(registered.text)")
             #expect(registered.json?["userId"]?.stringValue == "victim", "the token names the owner when the body does not")
 
@@ -35,9 +35,9 @@ import Testing
             #expect(own.status == 200 && own.json?["userId"]?.stringValue == "attacker", "\(own.text)")
             #expect(try await harness.store.pushToStartTokens(forUser: "victim", attributesType: "T").isEmpty)
 
-            let claimed = try await http.post("/v1/activities", key: attacker, registrationJSON(activityId: "a-1", token: Self.hex(0x21), userId: "victim"))
+            let claimed = try await http.post("/v1/activities", key: attacker, registrationJSON(activityID: "a-1", token: Self.hex(0x21), userID: "victim"))
             #expect(claimed.status == 403 && claimed.errorField == "userId", "\(claimed.text)")
-            let hijack = try await http.post("/v1/activities", key: attacker, registrationJSON(activityId: "victim-ride", token: Self.hex(0x22)))
+            let hijack = try await http.post("/v1/activities", key: attacker, registrationJSON(activityID: "victim-ride", token: Self.hex(0x22)))
             #expect(hijack.status == 409 && hijack.errorField == "activityId" && hijack.errorRule == "taken", "\(hijack.text)")
             #expect(!hijack.text.contains("victim\""), "the answer does not name the owner: \(hijack.text)")
             // Another user's activity is answered exactly like a missing one: no existence oracle.
@@ -51,11 +51,11 @@ import Testing
                 #expect(foreign.status == 404 && foreign.text.replacingOccurrences(of: "victim-ride", with: "nobody") == missing.text, "\(foreign.text)")
             }
             // A token collision does not name the other user's activity.
-            let collision = try await http.post("/v1/activities", key: attacker, registrationJSON(activityId: "a-2", token: Self.hex(0x11)))
+            let collision = try await http.post("/v1/activities", key: attacker, registrationJSON(activityID: "a-2", token: Self.hex(0x11)))
             #expect(collision.status == 409 && !collision.text.contains("victim-ride"), "\(collision.text)")
 
             let stored = try #require(try await harness.store.activity(id: "victim-ride"))
-            #expect(stored.userId == "victim" && stored.state == .active && stored.pushToken.hex == Self.hex(0x11), "nothing of the victim's changed")
+            #expect(stored.userID == "victim" && stored.state == .active && stored.pushToken.hex == Self.hex(0x11), "nothing of the victim's changed")
 
             // The owner can.
             #expect(try await http.put("/v1/activities/victim-ride/push-token", key: victim, #"{"pushToken":"\#(Self.hex(0x12))"}"#).status == 200)
@@ -64,7 +64,7 @@ import Testing
             // Scopes: a user token is not a backend key and the other way round.
             let backendWithToken = try await http.post("/v1/activities/victim-ride/update", key: attacker, #"{"contentState":{}}"#)
             #expect(backendWithToken.status == 403 && backendWithToken.errorRule == "scope")
-            #expect(try await http.post("/v1/activities", key: TestServer.backendKey, registrationJSON(activityId: "b", token: Self.hex(0x31))).status == 403)
+            #expect(try await http.post("/v1/activities", key: TestServer.backendKey, registrationJSON(activityID: "b", token: Self.hex(0x31))).status == 403)
         }
     }
 
@@ -73,9 +73,9 @@ import Testing
         try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
             let http = harness.http
             let appKey = "lp_app_" + String(repeating: "k", count: 43)
-            _ = try await harness.store.createApiKey(name: "shipped", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
+            _ = try await harness.store.createAPIKey(name: "shipped", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
 
-            let direct = try await http.post("/v1/activities", key: appKey, registrationJSON(activityId: "i-1", token: Self.hex(0x41), userId: "victim"))
+            let direct = try await http.post("/v1/activities", key: appKey, registrationJSON(activityID: "i-1", token: Self.hex(0x41), userID: "victim"))
             #expect(direct.status == 403 && direct.errorRule == "installerKey", "\(direct.text)")
             #expect(try await http.put("/v1/push-to-start-tokens", key: appKey, #"{"userId":"victim","deviceId":"d","bundleId":"b","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x42))"}"#).status == 403)
 
@@ -87,10 +87,10 @@ import Testing
             let second = try await http.post("/v1/installations", key: appKey, "{}")
             #expect(second.json?["installationId"]?.stringValue != installation, "every installation gets its own id")
 
-            let registered = try await http.post("/v1/activities", key: token, registrationJSON(activityId: "i-1", token: Self.hex(0x41)))
+            let registered = try await http.post("/v1/activities", key: token, registrationJSON(activityID: "i-1", token: Self.hex(0x41)))
             #expect(registered.status == 201 && registered.json?["userId"]?.stringValue == installation, "\(registered.text)")
             #expect(opened.json?["expiresAt"]?.stringValue != nil, "installation tokens expire")
-            let other = try await http.post("/v1/activities", key: token, registrationJSON(activityId: "i-2", token: Self.hex(0x43), userId: "victim"))
+            let other = try await http.post("/v1/activities", key: token, registrationJSON(activityID: "i-2", token: Self.hex(0x43), userID: "victim"))
             #expect(other.status == 403)
             let again = try await http.post("/v1/installations", key: token, "")
             #expect(again.status == 403 && again.errorRule == "appToken", "a token does not open more installations")
@@ -123,11 +123,11 @@ import Testing
             let unsigned = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + "." + parts[1] + "."
             let foreign = AppTokenCodec(secret: Data(repeating: 7, count: 32)).sign(AppToken(subject: "rider", kind: .user, issuedAt: 1, expiresAt: 9_999_999_999))
             for bad in [parts.joined(separator: "."), String(token.dropLast(3)), unsigned, foreign, "a.b.c"] {
-                let refused = try await harness.http.post("/v1/activities", key: bad, registrationJSON(activityId: "x", token: Self.hex(0x51)))
+                let refused = try await harness.http.post("/v1/activities", key: bad, registrationJSON(activityID: "x", token: Self.hex(0x51)))
                 #expect(refused.status == 401 && refused.errorField == "Authorization", "\(refused.text)")
             }
             try await harness.restart()
-            let after = try await harness.http.post("/v1/activities", key: token, registrationJSON(activityId: "r-1", token: Self.hex(0x52)))
+            let after = try await harness.http.post("/v1/activities", key: token, registrationJSON(activityID: "r-1", token: Self.hex(0x52)))
             #expect(after.status == 201, "a token minted before a restart is accepted after it (the key is in the store): \(after.text)")
         }
     }
@@ -138,10 +138,10 @@ import Testing
             let codec = AppTokenCodec(secret: Data(secret.utf8))
             let now = Int64(Date().timeIntervalSince1970)
             let expired = codec.sign(AppToken(subject: "rider", kind: .user, issuedAt: now - 120, expiresAt: now - 60))
-            let refused = try await harness.http.post("/v1/activities", key: expired, registrationJSON(activityId: "x", token: Self.hex(0x61)))
+            let refused = try await harness.http.post("/v1/activities", key: expired, registrationJSON(activityID: "x", token: Self.hex(0x61)))
             #expect(refused.status == 401 && refused.errorRule == "expired", "\(refused.text)")
             let valid = codec.sign(AppToken(subject: "rider", kind: .user, issuedAt: now, expiresAt: now + 60))
-            #expect(try await harness.http.post("/v1/activities", key: valid, registrationJSON(activityId: "x", token: Self.hex(0x61))).status == 201,
+            #expect(try await harness.http.post("/v1/activities", key: valid, registrationJSON(activityID: "x", token: Self.hex(0x61))).status == 201,
                     "the configured secret signs and checks")
         }
     }

@@ -10,10 +10,10 @@ import Testing
 
     /// `collapseId` becomes `apns-collapse-id`: CR/LF was accepted (and then retried until it expired),
     /// a NUL was cut (`c\u0000d` reached APNs as `c`), and HTTP drops a value's outer spaces.
-    @Test func collapseIdsThatCannotBeAHeaderValueAreRefused() async throws {
+    @Test func collapseIDsThatCannotBeAHeaderValueAreRefused() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "a1", token: token)).status == 201)
+            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "a1", token: token)).status == 201)
             for (value, what) in [(#"c\r\nX-Injected: 1"#, "U+000D"), (#"c\u0000d"#, "U+0000"), (#"tab\there"#, "U+0009"), (#"del\u007F"#, "U+007F"),
                                   (#"zero\u200Bwidth"#, "U+200B"), (" padded", "space"), ("padded ", "space")] {
                 let response = try await http.post("/v1/activities/a1/update", key: TestServer.backendKey,
@@ -28,11 +28,11 @@ import Testing
     }
 
     /// The bundle id becomes `apns-topic`: refused by the route with a control or format character.
-    @Test func bundleIdsAreCheckedByTheRoute() async throws {
+    @Test func bundleIDsAreCheckedByTheRoute() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             let registration = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                   registrationJSON(activityId: "a1", token: token, bundleId: #"com.example\r\nx"#))
+                                                   registrationJSON(activityID: "a1", token: token, bundleID: #"com.example\r\nx"#))
             #expect(registration.status == 400 && registration.errorField == "bundleId" && registration.errorRule == "invalid", "\(registration.text)")
             #expect(registration.text.contains("U+000D at position 12"), "\(registration.text)")
             let pushToStart = try await http.put("/v1/push-to-start-tokens", key: TestServer.appKey,
@@ -46,7 +46,7 @@ import Testing
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             let heavy = "e" + String(repeating: "\u{301}", count: 10_000)
-            let body = try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: heavy, token: token))
+            let body = try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: heavy, token: token))
             #expect(body.status == 400 && body.errorField == "activityId" && body.errorRule == "maxBytes", "\(body.status) \(body.text.prefix(300))")
             #expect(body.text.contains("20001 bytes") && body.text.contains("at most 512"), "\(body.text.prefix(300))")
             let encoded = try #require(heavy.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
@@ -54,18 +54,18 @@ import Testing
             #expect(path.status == 400 && path.errorField == "activityId" && path.errorRule == "maxBytes", "\(path.status) \(path.text.prefix(300))")
             // 128 foxes are 128 characters of 4 bytes: within both limits.
             let foxes = String(repeating: "🦊", count: 128)
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: foxes, token: token)).status == 201)
+            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: foxes, token: token)).status == 201)
         }
     }
 
     /// Bidi overrides, zero-width characters and byte order marks (Unicode Cf) make ids that look alike.
-    @Test func formatCharactersAreRefusedInIds() async throws {
+    @Test func formatCharactersAreRefusedInIDs() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             let cases: [(String, String, String?)] = [
-                (registrationJSON(activityId: #"evil\u202Etxt"#, token: token), "activityId", "U+202E at position 5"),
-                (registrationJSON(activityId: "a1", token: token, groups: [#"party\u200B"#]), "groups[0]", "U+200B"),
-                (registrationJSON(activityId: "a1", token: token, userId: #"\uFEFFuser"#), "userId", "U+FEFF"),
+                (registrationJSON(activityID: #"evil\u202Etxt"#, token: token), "activityId", "U+202E at position 5"),
+                (registrationJSON(activityID: "a1", token: token, groups: [#"party\u200B"#]), "groups[0]", "U+200B"),
+                (registrationJSON(activityID: "a1", token: token, userID: #"\uFEFFuser"#), "userId", "U+FEFF"),
             ]
             for (json, field, what) in cases {
                 let response = try await http.post("/v1/activities", key: TestServer.appKey, json)

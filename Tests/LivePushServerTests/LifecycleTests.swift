@@ -24,7 +24,7 @@ import Testing
                 let ids = (1...8).map { "w\($0)" }
                 for (index, id) in ids.enumerated() {
                     let token = String(repeating: String(format: "%02x", index + 1), count: 32)
-                    let registration = registrationJSON(activityId: id, token: token, groups: ["hook"])
+                    let registration = registrationJSON(activityID: id, token: token, groups: ["hook"])
                     #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registration).status == 201)
                 }
                 #expect(try await harness.http.post("/v1/groups/hook/end", key: TestServer.backendKey, "{}").status == 202)
@@ -53,7 +53,7 @@ import Testing
         }.map { $0 })
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender, clock: clock)) { harness in
-            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "big", token: token)).status == 201)
+            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "big", token: token)).status == 201)
             let update = try await harness.http.post("/v1/activities/big/update", key: TestServer.backendKey, #"{"contentState":{"t":"\#(text)"}}"#)
             #expect(update.status == 202, "\(update.text)")
             #expect(await eventually { sender.requests.count == 1 })
@@ -71,7 +71,7 @@ import Testing
             try await withServer(ServerOptions(sender: sender, clock: clock) {
                 $0.useWebhook(receiver.url)
             }) { harness in
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "old", token: token)).status == 201)
+                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "old", token: token)).status == 201)
                 #expect(try await harness.http.post("/v1/activities/old/update", key: TestServer.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
                 #expect(await eventually { sender.requests.count == 1 })
 
@@ -110,7 +110,7 @@ import Testing
         let clock = ManualWallClock(Date())
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender, clock: clock) { $0.pollInterval = 60 }) { harness in
-            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "old", token: token)).status == 201)
+            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "old", token: token)).status == 201)
             #expect(try await harness.http.post("/v1/activities/old/update", key: TestServer.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
             #expect(await eventually(timeout: .seconds(30)) { sender.requests.count == 1 })
             try await Task.sleep(for: .milliseconds(300))  // the workers are waiting again
@@ -127,7 +127,7 @@ import Testing
             let sender = FakeSender()
             sender.enqueue([.success(APNsResponse(status: 400, reason: .badDeviceToken))])
             try await withServer(ServerOptions(sender: sender) { $0.useWebhook(receiver.url) }) { harness in
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "w1", token: token)).status == 201)
+                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "w1", token: token)).status == 201)
                 #expect(try await harness.http.post("/v1/activities/w1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
                 #expect(await eventually { receiver.bodies.contains { $0["event"]?.stringValue == "token.invalid" } })
                 let event = try #require(receiver.bodies.first { $0["event"]?.stringValue == "token.invalid" })
@@ -135,7 +135,7 @@ import Testing
                 #expect(event["token"]?.stringValue == "9f9f…9f9f", "tokens are shortened in webhooks")
 
                 let other = String(repeating: "8e", count: 32)
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "w2", token: other)).status == 201)
+                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "w2", token: other)).status == 201)
                 let ended = try await harness.http.post("/v1/activities/w2/ended", key: TestServer.appKey, "")
                 #expect(ended.status == 200 && ended.json?["state"]?.stringValue == "ended")
                 #expect(await eventually {
@@ -150,7 +150,7 @@ import Testing
     @Test func appReportsItsActivityDismissed() async throws {
         try await withWebhookReceiver { receiver in
             try await withServer(ServerOptions(sender: FakeSender()) { $0.useWebhook(receiver.url) }) { harness in
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "d1", token: token)).status == 201)
+                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "d1", token: token)).status == 201)
 
                 let byBackend = try await harness.http.post("/v1/activities/d1/dismissed", key: TestServer.backendKey, "")
                 #expect(byBackend.status == 403 && byBackend.errorRule == "scope")
@@ -174,12 +174,12 @@ import Testing
     @Test func gracefulStopFinishesThePushInFlight() async throws {
         let sender = SlowSender(delay: .milliseconds(400))
         try await withServer(ServerOptions(sender: sender)) { harness in
-            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "s1", token: token)).status == 201)
+            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "s1", token: token)).status == 201)
             let accepted = try await harness.http.post("/v1/activities/s1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
             #expect(accepted.status == 202)
             #expect(await eventually { sender.started >= 1 })
             await harness.server.shutdown()
-            let history = try await harness.store.deliveries(activityId: "s1", limit: 5)
+            let history = try await harness.store.deliveries(activityID: "s1", limit: 5)
             #expect(history.count == 1 && history.first?.outcome == .accepted)
             #expect(try await harness.store.outboxDepth() == 0)
         }

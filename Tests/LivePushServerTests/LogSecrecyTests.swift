@@ -58,7 +58,7 @@ import Testing
 
             // A user token, used to register, rotate, update and end.
             let userToken = try await IdentityTests.token(harness, for: "rider")
-            let registered = try await http.post("/v1/activities", key: userToken, registrationJSON(activityId: "ride", token: pushToken, userId: "rider"))
+            let registered = try await http.post("/v1/activities", key: userToken, registrationJSON(activityID: "ride", token: pushToken, userID: "rider"))
             #expect(registered.status == 201, "\(registered.text)")
             let rotatedToken = IdentityTests.hex(0xEF)
             #expect(try await http.put("/v1/activities/ride/push-token", key: userToken, #"{"pushToken":"\#(rotatedToken)"}"#).status == 200)
@@ -71,7 +71,7 @@ import Testing
 
             // An installation opened with a stored app key.
             let storedAppKey = "lp_app_" + String(repeating: "s", count: 43)
-            _ = try await harness.store.createApiKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(storedAppKey), at: Date())
+            _ = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(storedAppKey), at: Date())
             let installation = try await http.request("POST", "/v1/installations", key: storedAppKey)
             #expect(installation.status == 201, "\(installation.text)")
             let installationToken = try #require(installation.json?["token"]?.stringValue)
@@ -84,7 +84,7 @@ import Testing
             let wrongKey = "lp_backend_" + String(repeating: "w", count: 43)
             #expect(try await http.post("/v1/groups/g/update", key: wrongKey, #"{"contentState":{}}"#).status == 401)
             // The development key, whose use the log announces.
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "dev", token: IdentityTests.hex(0x11))).status == 201)
+            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "dev", token: IdentityTests.hex(0x11))).status == 201)
             // Let the webhook try and fail at least once.
             #expect(await eventually { capture.text.contains { $0.contains("webhook POST failed") } },
                     "a failed webhook delivery is logged")

@@ -13,7 +13,7 @@ import Testing
     /// Two users register one new activity id at the same moment, 50 times: each round exactly one owns
     /// it, with its own token, and the other gets the answer of any foreign id (409 taken).
     @Test(arguments: TestDatabase.available)
-    func twoUsersRacingForOneNewIdLeaveExactlyOneOwner(database: TestStore) async throws {
+    func twoUsersRacingForOneNewIDLeaveExactlyOneOwner(database: TestStore) async throws {
         // 100 registrations a user in a few seconds: over the default rate limit, which is not under test.
         try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.appRateLimit = 0 }) { harness in
             let http = harness.http
@@ -24,7 +24,7 @@ import Testing
                 let id = "race-\(round)"
                 let answers = try await withThrowingTaskGroup(of: (Int, TestResponse).self) { group in
                     for (index, token) in tokens.enumerated() {
-                        let body = registrationJSON(activityId: id, token: Self.pushToken(round: round, user: index))
+                        let body = registrationJSON(activityID: id, token: Self.pushToken(round: round, user: index))
                         group.addTask { (index, try await http.post("/v1/activities", key: token, body)) }
                     }
                     var answers = [Int: TestResponse]()
@@ -36,7 +36,7 @@ import Testing
                 guard let winner = winners.first, let loser = answers[1 - winner] else { continue }
                 #expect(loser.status == 409 && loser.errorRule == "taken", "round \(round): \(loser.text)")
                 let stored = try #require(try await harness.store.activity(id: id))
-                #expect(stored.userId == ["alice", "mallory"][winner], "round \(round): the winner owns it")
+                #expect(stored.userID == ["alice", "mallory"][winner], "round \(round): the winner owns it")
                 #expect(stored.pushToken.hex == Self.pushToken(round: round, user: winner), "round \(round): with the winner's token")
             }
         }
@@ -86,17 +86,17 @@ import Testing
             let http = harness.http
             let backendKey = "lp_backend_" + String(repeating: "b", count: 43)
             let appKey = "lp_app_" + String(repeating: "a", count: 43)
-            let backendRecord = try await harness.store.createApiKey(name: "backend", scope: .backend, sha256Hash: APIKeys.hash(backendKey), at: Date())
-            let appRecord = try await harness.store.createApiKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
+            let backendRecord = try await harness.store.createAPIKey(name: "backend", scope: .backend, sha256Hash: APIKeys.hash(backendKey), at: Date())
+            let appRecord = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
             func register(_ token: String, _ id: String, _ byte: UInt8) async throws -> TestResponse {
-                try await http.post("/v1/activities", key: token, registrationJSON(activityId: id, token: Self.hex(byte)))
+                try await http.post("/v1/activities", key: token, registrationJSON(activityID: id, token: Self.hex(byte)))
             }
 
             // A user token minted with a stored backend key dies with that key.
             let minted = try await http.post("/v1/users/rider/app-tokens", key: backendKey, "")
             let riderToken = try #require(minted.json?["token"]?.stringValue)
             #expect(try await register(riderToken, "r-1", 0x71).status == 201)
-            _ = try await harness.store.revokeApiKey(id: backendRecord.id, at: Date())
+            _ = try await harness.store.revokeAPIKey(id: backendRecord.id, at: Date())
             let afterKeyRevoked = try await register(riderToken, "r-2", 0x72)
             #expect(afterKeyRevoked.status == 401 && afterKeyRevoked.errorRule == "revoked", "\(afterKeyRevoked.text)")
 
@@ -110,7 +110,7 @@ import Testing
             #expect(try await register(renewedToken, "i-1", 0x73).status == 201)
             let otherInstallation = try await http.post("/v1/installations/inst_AAAAAAAAAAAAAAAAAAAAAA/token", key: renewedToken, "")
             #expect(otherInstallation.status == 404, "an installation renews only itself: \(otherInstallation.text)")
-            _ = try await harness.store.revokeApiKey(id: appRecord.id, at: Date())
+            _ = try await harness.store.revokeAPIKey(id: appRecord.id, at: Date())
             for token in [installationToken, renewedToken] {
                 let refused = try await register(token, "i-2", 0x74)
                 #expect(refused.status == 401 && refused.errorRule == "revoked", "\(refused.text)")
@@ -134,11 +134,11 @@ import Testing
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             let appKey = "lp_app_" + String(repeating: "n", count: 43)
-            _ = try await harness.store.createApiKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
+            _ = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
             let opened = try await http.post("/v1/installations", key: appKey, "")
             let installation = try #require(opened.json?["installationId"]?.stringValue)
             let installationToken = try #require(opened.json?["token"]?.stringValue)
-            #expect(try await http.post("/v1/activities", key: installationToken, registrationJSON(activityId: "n-1", token: Self.hex(0x81))).status == 201)
+            #expect(try await http.post("/v1/activities", key: installationToken, registrationJSON(activityID: "n-1", token: Self.hex(0x81))).status == 201)
 
             let minted = try await http.post("/v1/users/\(installation)/app-tokens", key: TestServer.backendKey, "")
             #expect(minted.status == 400 && minted.errorField == "userId" && minted.errorRule == "reservedPrefix", "\(minted.text)")

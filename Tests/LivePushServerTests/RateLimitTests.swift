@@ -19,19 +19,19 @@ import Testing
             let alice = try await IdentityTests.token(harness, for: "alice")
             let bob = try await IdentityTests.token(harness, for: "bob")
             for index in 0..<3 {
-                let response = try await http.post("/v1/activities", key: alice, registrationJSON(activityId: "a-\(index)", token: IdentityTests.hex(UInt8(index + 1))))
+                let response = try await http.post("/v1/activities", key: alice, registrationJSON(activityID: "a-\(index)", token: IdentityTests.hex(UInt8(index + 1))))
                 #expect(response.status == 201, "\(response.text)")
             }
-            let (limited, headers) = try await http.request("POST", "/v1/activities", key: alice, body: Data(registrationJSON(activityId: "a-9", token: IdentityTests.hex(9)).utf8))
+            let (limited, headers) = try await http.request("POST", "/v1/activities", key: alice, body: Data(registrationJSON(activityID: "a-9", token: IdentityTests.hex(9)).utf8))
             #expect(limited.status == 429 && limited.errorRule == "rateLimit", "\(limited.text)")
             let retryAfter = try #require(headers["retry-after"].flatMap(Int.init))
             #expect((30...60).contains(retryAfter), "one request a minute refills (less the seconds the test took): \(retryAfter)")
             #expect(try await harness.store.activity(id: "a-9") == nil, "nothing of a limited request is done")
 
-            #expect(try await http.post("/v1/activities", key: bob, registrationJSON(activityId: "b-1", token: IdentityTests.hex(0x21))).status == 201,
+            #expect(try await http.post("/v1/activities", key: bob, registrationJSON(activityID: "b-1", token: IdentityTests.hex(0x21))).status == 201,
                     "another user is not limited by alice's requests")
             for index in 0..<10 {
-                let response = try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: "dev-\(index)", token: IdentityTests.hex(UInt8(0x30 + index))))
+                let response = try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "dev-\(index)", token: IdentityTests.hex(UInt8(0x30 + index))))
                 #expect(response.status == 201, "development app keys are not limited: \(response.text)")
             }
             var backendStatuses = [Int]()

@@ -60,7 +60,7 @@ import Synchronization
                 let sender = CountingSender(client: client)
                 try await withServer(ServerOptions(store: database, sender: sender)) { server in
                     let registered = try await server.http.post("/v1/activities", key: TestServer.appKey,
-                                                                registrationJSON(activityId: created.id, token: created.pushToken))
+                                                                registrationJSON(activityID: created.id, token: created.pushToken))
                     #expect(registered.status == 201, "\(registered.text)")
                     let update = try await server.http.post("/v1/activities/\(created.id)/update", key: TestServer.backendKey,
                                                             #"{"contentState":{"hp":3},"priority":10}"#)
@@ -71,7 +71,7 @@ import Synchronization
                     #expect(try await eventually { try await server.store.outboxDepth() == 0 })
 
                     let requests = await sim.simulator.world.pushes(limit: 100).filter { $0.token == created.pushToken }
-                    let record = try #require(try await server.store.deliveries(activityId: created.id, limit: 1).first)
+                    let record = try #require(try await server.store.deliveries(activityID: created.id, limit: 1).first)
                     #expect(record.outcome == .accepted)
                     #expect(requests.count == sender.calls, "one APNs request per outbox attempt: \(requests.map(\.status))")
                     #expect(record.attempts == sender.calls, "the outbox's attempts count sends")

@@ -36,7 +36,7 @@ import Testing
         return endpoint + (key == "webhookUrl" ? ["--webhook-secret", Self.samples["webhookSecret"] ?? ""] : [])
     }
 
-    @Test func theDefaultInstanceIdIsStableAcrossRestarts() async throws {
+    @Test func theDefaultInstanceIDIsStableAcrossRestarts() async throws {
         let first = try await read(["--url", "https://127.0.0.1:2197", "--port", "9090"])
         let again = try await read(["--url", "https://127.0.0.1:2197", "--port", "9090"])
         #expect(first.server.instanceID == again.server.instanceID)

@@ -23,7 +23,7 @@ import Testing
             var appKeys: [String] = []
             for name in ["shipped", "other"] {
                 let key = APIKeys.generate(scope: .app)
-                _ = try await harness.store.createApiKey(name: name, scope: .app, sha256Hash: APIKeys.hash(key), at: Date())
+                _ = try await harness.store.createAPIKey(name: name, scope: .app, sha256Hash: APIKeys.hash(key), at: Date())
                 appKeys.append(key)
             }
             var tokens: [String] = []

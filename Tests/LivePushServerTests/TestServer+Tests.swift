@@ -24,10 +24,10 @@ extension TestServer {
     /// The progress of the group send a `POST /v1/groups/…` answered, once it has finished (or what it
     /// was when `timeout` ran out).
     func finishedGroupSend(_ answer: TestResponse, timeout: Duration = .seconds(20)) async throws -> JSONValue {
-        let sendId = try #require(answer.json?["sendId"]?.stringValue, "not a group send answer: \(answer.text)")
+        let sendID = try #require(answer.json?["sendId"]?.stringValue, "not a group send answer: \(answer.text)")
         var progress = JSONValue.null
         _ = try await eventually(timeout: timeout) {
-            progress = try await http.get("/v1/sends/\(sendId)", key: backendKey).json ?? .null
+            progress = try await http.get("/v1/sends/\(sendID)", key: backendKey).json ?? .null
             return progress["state"]?.stringValue == "finished"
         }
         return progress
@@ -35,11 +35,11 @@ extension TestServer {
 }
 
 /// A registration body for tests.
-func registrationJSON(activityId: String, token: String, bundleId: String = "com.example.rangers",
-                      environment: String = "sandbox", groups: [String] = [], userId: String? = nil) -> String {
+func registrationJSON(activityID: String, token: String, bundleID: String = "com.example.rangers",
+                      environment: String = "sandbox", groups: [String] = [], userID: String? = nil) -> String {
     let groupList = groups.map { "\"\($0)\"" }.joined(separator: ",")
-    let user = userId.map { ",\"userId\":\"\($0)\"" } ?? ""
-    return #"{"activityId":"\#(activityId)","pushToken":"\#(token)","bundleId":"\#(bundleId)","attributesType":"AdventureAttributes","environment":"\#(environment)","groups":[\#(groupList)]\#(user)}"#
+    let user = userID.map { ",\"userId\":\"\($0)\"" } ?? ""
+    return #"{"activityId":"\#(activityID)","pushToken":"\#(token)","bundleId":"\#(bundleID)","attributesType":"AdventureAttributes","environment":"\#(environment)","groups":[\#(groupList)]\#(user)}"#
 }
 
 extension PushStore {

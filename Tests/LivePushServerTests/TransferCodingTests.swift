@@ -32,7 +32,7 @@ import Testing
 
     @Test func onlyChunkedIsAcceptedAsATransferCoding() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
-            let json = registrationJSON(activityId: "a1", token: String(repeating: "ab", count: 32))
+            let json = registrationJSON(activityID: "a1", token: String(repeating: "ab", count: 32))
             for coding in ["gzip, chunked", "chunked, chunked", "identity, chunked", "x-custom,chunked"] {
                 let answer = try await Self.answer(harness, Self.post(transferEncoding: coding, body: Self.chunked(json)))
                 #expect(answer.status == "HTTP/1.1 400 Bad Request", "\(coding): \(answer.text)")

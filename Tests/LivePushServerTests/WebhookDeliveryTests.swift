@@ -21,7 +21,7 @@ extension ServerMetrics {
 @Suite struct WebhookDeliveryTests {
     /// Registers activity `id` and has the app end it: one `activity.ended` event.
     private func endByApp(_ id: String, on harness: TestServer, token: String = String(repeating: "9f", count: 32)) async throws {
-        #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityId: id, token: token)).status == 201)
+        #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: token)).status == 201)
         #expect(try await harness.http.post("/v1/activities/\(id)/ended", key: TestServer.appKey, "").status == 200)
     }
 
@@ -30,7 +30,7 @@ extension ServerMetrics {
         let ids = (1...count).map { "\(group)-\($0)" }
         for (index, id) in ids.enumerated() {
             let token = String(repeating: String(format: "%02x", index + 1), count: 32)
-            let registration = registrationJSON(activityId: id, token: token, groups: [group])
+            let registration = registrationJSON(activityID: id, token: token, groups: [group])
             #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registration).status == 201)
         }
         #expect(try await harness.http.post("/v1/groups/\(group)/end", key: TestServer.backendKey, "{}").status == 202)
@@ -45,7 +45,7 @@ extension ServerMetrics {
                 #expect(await eventually { receiver.bodies.count == 1 })
                 let post = try #require(receiver.posts.first)
                 #expect(post.contentType == "application/json")
-                #expect(post.eventId.flatMap(UUID.init(uuidString:)) != nil, "LivePush-Event-Id is a UUID")
+                #expect(post.eventID.flatMap(UUID.init(uuidString:)) != nil, "LivePush-Event-Id is a UUID")
                 #expect(post.json?["event"]?.stringValue == "activity.ended" && post.json?["activityId"]?.stringValue == "signed")
                 #expect(throws: Never.self) {
                     try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret)
@@ -65,14 +65,14 @@ extension ServerMetrics {
     }
 
     @Test(arguments: TestDatabase.available)
-    func aFailingReceiverGetsTheEventLaterWithTheSameEventId(_ database: TestStore) async throws {
+    func aFailingReceiverGetsTheEventLaterWithTheSameEventID(_ database: TestStore) async throws {
         try await withWebhookReceiver(WebhookBehavior(failFirst: 3)) { receiver in
             try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.useWebhook(receiver.url) }) { harness in
                 try await endByApp("retried", on: harness)
                 #expect(await eventually { receiver.bodies.count == 1 })
                 let posts = receiver.posts
                 #expect(posts.map(\.status) == [503, 503, 503, 204])
-                #expect(Set(posts.compactMap(\.eventId)).count == 1 && posts.allSatisfy { $0.eventId != nil }, "one event id on every attempt")
+                #expect(Set(posts.compactMap(\.eventID)).count == 1 && posts.allSatisfy { $0.eventID != nil }, "one event id on every attempt")
                 #expect(posts.allSatisfy { $0.body == posts[0].body })
                 for post in posts {
                     #expect(throws: Never.self) { try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret) }
@@ -123,7 +123,7 @@ extension ServerMetrics {
                         $0.claimLease = 3600
                     }
                     #expect(await eventually { receiver.bodies.count == 1 })
-                    #expect(receiver.posts.first?.eventId != nil && receiver.posts.first?.eventId == hanging.posts.first?.eventId)
+                    #expect(receiver.posts.first?.eventID != nil && receiver.posts.first?.eventID == hanging.posts.first?.eventID)
                     #expect(receiver.bodies.first?["activityId"]?.stringValue == "crashed")
                     #expect(try await eventually { try await harness.store.webhookDepth() == 0 })
                     hanging.stopHanging()  // the abandoned server's POST is answered: it stops at once

@@ -18,11 +18,11 @@ import Testing
     }
 
     private func ended(_ count: Int) -> [WebhookEvent] {
-        (0..<count).map { .activityEnded("a\($0)", userId: "u\($0)", cause: .backend, at: Self.at) }
+        (0..<count).map { .activityEnded("a\($0)", userID: "u\($0)", cause: .backend, at: Self.at) }
     }
 
     @Test func aGroupEndsFactsBecomeOneRowEach() throws {
-        let facts = (0..<10_000).map { WebhookFact.activityEnded(activityId: "a\($0)", userId: "u\($0)", at: Self.at) }
+        let facts = (0..<10_000).map { WebhookFact.activityEnded(activityID: "a\($0)", userID: "u\($0)", at: Self.at) }
         let rows = try #require(queue().journal(endCause: .backend)).deliveries(for: facts)
         #expect(rows.count == 10_000)
         let first = try #require(rows.first)
@@ -36,16 +36,16 @@ import Testing
     /// The bodies are byte for byte those the server wrote before events moved into the store's transactions.
     @Test func theEventsJSONIsUnchanged() throws {
         let token = try DeviceToken(hex: String(repeating: "ab", count: 32))
-        let tokenId = UUID()
+        let tokenID = UUID()
         let encoder = APIResponse.encoder()
         let cases: [(WebhookFact, WebhookEvent.EndCause?, WebhookEvent)] = [
-            (.activityEnded(activityId: "a1", userId: "u1", at: Self.at), .app, .activityEnded("a1", userId: "u1", cause: .app, at: Self.at)),
-            (.activityEnded(activityId: "a2", userId: nil, at: Self.at), .maximumDuration,
-             .activityEnded("a2", userId: nil, cause: .maximumDuration, at: Self.at)),
-            (.activityTokenInvalid(activityId: "a3", userId: "u3", token: token, reason: "BadDeviceToken", at: Self.at), nil,
-             WebhookEvent(event: .tokenInvalid, activityId: "a3", userId: "u3", reason: "BadDeviceToken", token: token.shortened, at: Self.at)),
-            (.pushToStartTokenInvalid(tokenId: tokenId, userId: "u4", token: token, reason: "Unregistered", at: Self.at), nil,
-             WebhookEvent(event: .tokenInvalid, pushToStartTokenId: tokenId.uuidString.lowercased(), userId: "u4", reason: "Unregistered",
+            (.activityEnded(activityID: "a1", userID: "u1", at: Self.at), .app, .activityEnded("a1", userID: "u1", cause: .app, at: Self.at)),
+            (.activityEnded(activityID: "a2", userID: nil, at: Self.at), .maximumDuration,
+             .activityEnded("a2", userID: nil, cause: .maximumDuration, at: Self.at)),
+            (.activityTokenInvalid(activityID: "a3", userID: "u3", token: token, reason: "BadDeviceToken", at: Self.at), nil,
+             WebhookEvent(event: .tokenInvalid, activityID: "a3", userID: "u3", reason: "BadDeviceToken", token: token.shortened, at: Self.at)),
+            (.pushToStartTokenInvalid(tokenID: tokenID, userID: "u4", token: token, reason: "Unregistered", at: Self.at), nil,
+             WebhookEvent(event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: "u4", reason: "Unregistered",
                           token: token.shortened, at: Self.at)),
         ]
         for (fact, cause, expected) in cases {
@@ -54,7 +54,7 @@ import Testing
             #expect(row.event == expected.event.rawValue)
             #expect(row.body == (try encoder.encode(expected)), "\(String(decoding: row.body, as: UTF8.self))")
         }
-        #expect(queue().tokenJournal?.deliveries(for: [.activityEnded(activityId: "a", userId: nil, at: Self.at)]).isEmpty == true,
+        #expect(queue().tokenJournal?.deliveries(for: [.activityEnded(activityID: "a", userID: nil, at: Self.at)]).isEmpty == true,
                 "an end needs its cause")
     }
 
@@ -76,7 +76,7 @@ import Testing
         #expect(signal.generation != before)
     }
 
-    @Test func logLinesNameTheFirstTenIds() {
+    @Test func logLinesNameTheFirstTenIDs() {
         let metadata = WebhookQueue.describe(ended(12), error: PushStoreError.unavailable(detail: "down"))
         #expect(metadata["event"] == "activity.ended" && metadata["count"] == "12")
         #expect(metadata["ids"]?.description.hasSuffix("a9 and 2 more") == true, "\(metadata)")

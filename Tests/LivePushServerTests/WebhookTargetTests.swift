@@ -96,11 +96,11 @@ import Testing
                 try await withServer(ServerOptions(sender: FakeSender()) { $0.useWebhook(redirecting.url) }) { harness throws in
                     let id = "redirected-\(code)"
                     #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey,
-                                                        registrationJSON(activityId: id, token: String(repeating: "9f", count: 32))).status == 201)
+                                                        registrationJSON(activityID: id, token: String(repeating: "9f", count: 32))).status == 201)
                     #expect(try await harness.http.post("/v1/activities/\(id)/ended", key: TestServer.appKey, "").status == 200)
                     #expect(await eventually { redirecting.bodies.count == 1 }, "delivered at the third attempt")
                     #expect(redirecting.posts.map(\.status) == [code, code, 204])
-                    #expect(Set(redirecting.posts.compactMap(\.eventId)).count == 1, "one event, retried")
+                    #expect(Set(redirecting.posts.compactMap(\.eventID)).count == 1, "one event, retried")
                     #expect(redirecting.posts.allSatisfy { !$0.body.isEmpty }, "each attempt carries the event")
                     #expect(elsewhere.posts.isEmpty, "the redirect was followed")
                     #expect(harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") == 2)

@@ -15,12 +15,12 @@ struct ActivityConformanceTests {
             registration.frequentPushesEnabled = true
             registration.environment = .production
             let record = try await store.register(registration)
-            #expect(record.activityId == "match-1")
+            #expect(record.activityID == "match-1")
             #expect(record.pushToken == token)
-            #expect(record.bundleId == "com.example.app")
+            #expect(record.bundleID == "com.example.app")
             #expect(record.attributesType == "MatchAttributes")
             #expect(record.environment == .production)
-            #expect(record.userId == "user-1")
+            #expect(record.userID == "user-1")
             #expect(record.groups == ["party-a", "party-b"])
             #expect(record.frequentPushesEnabled)
             #expect(record.state == .active)
@@ -53,7 +53,7 @@ struct ActivityConformanceTests {
             #expect(again.registeredAt == Fixture.start)
             #expect(again.updatedAt == Fixture.start + 120)
             #expect(try await store.retiredToken(token) == nil)
-            #expect(try await store.activities(inGroup: "g").map(\.activityId) == ["a"])
+            #expect(try await store.activities(inGroup: "g").map(\.activityID) == ["a"])
         }
     }
 
@@ -65,7 +65,7 @@ struct ActivityConformanceTests {
             _ = try await store.register(Fixture.registration("a", token: first))
             let updated = try await store.register(Fixture.registration("a", token: second, at: Fixture.start + 5))
             #expect(updated.pushToken == second)
-            #expect(try await store.retiredToken(first) == RetiredTokenRecord(token: first, activityId: "a", retiredAt: Fixture.start + 5))
+            #expect(try await store.retiredToken(first) == RetiredTokenRecord(token: first, activityID: "a", retiredAt: Fixture.start + 5))
             // A late 410 for the retired token changes nothing.
             #expect(try await store.markTokenInvalid(token: first, reason: "Unregistered", at: Fixture.start + 6) == nil)
             #expect(try await store.activity(id: "a")?.tokenState == .valid)
@@ -91,16 +91,16 @@ struct ActivityConformanceTests {
             let second = Fixture.token()
             _ = try await store.register(Fixture.registration("a", token: first))
             _ = try await store.markTokenInvalid(token: first, reason: "ExpiredToken", at: Fixture.start + 1)
-            let rotated = try await store.rotateToken(activityId: "a", newToken: second, at: Fixture.start + 10)
+            let rotated = try await store.rotateToken(activityID: "a", newToken: second, at: Fixture.start + 10)
             #expect(rotated.pushToken == second)
             #expect(rotated.tokenState == .valid)
             #expect(rotated.updatedAt == Fixture.start + 10)
-            #expect(try await store.retiredToken(first)?.activityId == "a")
-            #expect(try await store.rotateToken(activityId: "a", newToken: second, at: Fixture.start + 11) == rotated)
-            let reuse = await caught { try await store.rotateToken(activityId: "a", newToken: first, at: Fixture.start + 12) }
+            #expect(try await store.retiredToken(first)?.activityID == "a")
+            #expect(try await store.rotateToken(activityID: "a", newToken: second, at: Fixture.start + 11) == rotated)
+            let reuse = await caught { try await store.rotateToken(activityID: "a", newToken: first, at: Fixture.start + 12) }
             #expect(reuse?.isConflict == true)
             let missing = await caught {
-                try await store.rotateToken(activityId: "missing", newToken: Fixture.token(), at: Fixture.start)
+                try await store.rotateToken(activityID: "missing", newToken: Fixture.token(), at: Fixture.start)
             }
             #expect(missing == .notFound(kind: .activity, id: "missing"))
             #expect(try await store.activity(id: "a")?.pushToken == second)
@@ -116,7 +116,7 @@ struct ActivityConformanceTests {
             _ = try await store.register(Fixture.registration("a", token: token))
             #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 1) != nil)
             // Reported again by PUT at +10: a push sent at +5 is answered 410 after that.
-            _ = try await store.rotateToken(activityId: "a", newToken: token, at: Fixture.start + 10)
+            _ = try await store.rotateToken(activityID: "a", newToken: token, at: Fixture.start + 10)
             #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 5) == nil)
             #expect(try await store.activity(id: "a")?.tokenState == .valid)
             #expect(try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 10) != nil)
@@ -126,7 +126,7 @@ struct ActivityConformanceTests {
             #expect(try await store.activity(id: "a")?.tokenState == .valid)
             // A new token's validity starts with the rotation too.
             let second = Fixture.token()
-            _ = try await store.rotateToken(activityId: "a", newToken: second, at: Fixture.start + 30)
+            _ = try await store.rotateToken(activityID: "a", newToken: second, at: Fixture.start + 30)
             #expect(try await store.markTokenInvalid(token: second, reason: "BadDeviceToken", at: Fixture.start + 29) == nil)
             let refused = try await store.markTokenInvalid(token: second, reason: "BadDeviceToken", at: Fixture.start + 31)
             #expect(refused?.tokenState == .invalid(reason: "BadDeviceToken", at: Fixture.start + 31))
@@ -140,13 +140,13 @@ struct ActivityConformanceTests {
             let token = Fixture.token()
             _ = try await store.register(Fixture.registration("a", token: token))
             _ = try await store.markTokenInvalid(token: token, reason: "Unregistered", at: Fixture.start + 1)
-            let again = try await store.rotateToken(activityId: "a", newToken: token, at: Fixture.start + 10)
+            let again = try await store.rotateToken(activityID: "a", newToken: token, at: Fixture.start + 10)
             #expect(again.pushToken == token)
             #expect(again.tokenState == .valid)
             #expect(again.updatedAt == Fixture.start + 10)
             #expect(try await store.retiredToken(token) == nil, "the current token is not retired")
             // Already valid: nothing changes, not even the update time.
-            #expect(try await store.rotateToken(activityId: "a", newToken: token, at: Fixture.start + 20) == again)
+            #expect(try await store.rotateToken(activityID: "a", newToken: token, at: Fixture.start + 20) == again)
         }
     }
 
@@ -154,22 +154,22 @@ struct ActivityConformanceTests {
     func endAndDismiss(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             _ = try await store.register(Fixture.registration("a"))
-            let change = try await store.markEnded(activityId: "a", at: Fixture.start + 100, dismissalDate: Fixture.start + 400)
+            let change = try await store.markEnded(activityID: "a", at: Fixture.start + 100, dismissalDate: Fixture.start + 400)
             #expect(change.endedNow, "this call ended the active activity")
             let ended = change.activity
             #expect(ended.state == .ended)
             #expect(ended.endedAt == Fixture.start + 100)
             #expect(ended.dismissalDate == Fixture.start + 400)
-            let endedAgain = try await store.markEnded(activityId: "a", at: Fixture.start + 200, dismissalDate: nil)
+            let endedAgain = try await store.markEnded(activityID: "a", at: Fixture.start + 200, dismissalDate: nil)
             #expect(!endedAgain.endedNow, "it was ended already")
             #expect(endedAgain.activity.endedAt == Fixture.start + 100, "the first end time is kept")
             #expect(endedAgain.activity.dismissalDate == Fixture.start + 400)
-            let dismissed = try await store.markDismissed(activityId: "a", at: Fixture.start + 500)
+            let dismissed = try await store.markDismissed(activityID: "a", at: Fixture.start + 500)
             #expect(dismissed.activity.state == .dismissed && !dismissed.endedNow)
-            #expect(try await store.markEnded(activityId: "a", at: Fixture.start + 600, dismissalDate: nil).activity.state == .dismissed)
+            #expect(try await store.markEnded(activityID: "a", at: Fixture.start + 600, dismissalDate: nil).activity.state == .dismissed)
             _ = try await store.register(Fixture.registration("b"))
-            #expect(try await store.markDismissed(activityId: "b", at: Fixture.start + 700).endedNow, "dismissing an active one ends it")
-            let unknown = await caught { try await store.markEnded(activityId: "nope", at: Fixture.start, dismissalDate: nil) }
+            #expect(try await store.markDismissed(activityID: "b", at: Fixture.start + 700).endedNow, "dismissing an active one ends it")
+            let unknown = await caught { try await store.markEnded(activityID: "nope", at: Fixture.start, dismissalDate: nil) }
             #expect(unknown == .notFound(kind: .activity, id: "nope"))
         }
     }
@@ -180,7 +180,7 @@ struct ActivityConformanceTests {
     func aMalformedRowFailsAListReadClearly(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             for id in ["a", "b", "c"] { _ = try await store.register(Fixture.registration(id, groups: ["party"])) }
-            #expect(try await store.activities(inGroup: "party").map(\.activityId) == ["a", "b", "c"])
+            #expect(try await store.activities(inGroup: "party").map(\.activityID) == ["a", "b", "c"])
             let sqlStore = try #require(store as? SQLPushStore)
             try await sqlStore.backend.transaction { session throws(PushStoreError) in
                 try await session.execute("UPDATE activities SET groups_json = 'oops' WHERE activity_id = 'b'")
@@ -203,9 +203,9 @@ struct ActivityConformanceTests {
                         group.addTask {
                             let at = Fixture.start + Double(caller)
                             switch caller % 3 {
-                            case 0: return (try? await store.markEnded(activityId: id, at: at, dismissalDate: nil).endedNow) == true ? 1 : 0
-                            case 1: return (try? await store.markDismissed(activityId: id, at: at).endedNow) == true ? 1 : 0
-                            default: return (try? await store.markEnded(activityIds: [id], at: at, dismissalDate: nil).count) ?? 0
+                            case 0: return (try? await store.markEnded(activityID: id, at: at, dismissalDate: nil).endedNow) == true ? 1 : 0
+                            case 1: return (try? await store.markDismissed(activityID: id, at: at).endedNow) == true ? 1 : 0
+                            default: return (try? await store.markEnded(activityIDs: [id], at: at, dismissalDate: nil).count) ?? 0
                             }
                         }
                     }
@@ -222,9 +222,9 @@ struct ActivityConformanceTests {
     func endedActivitiesAreDismissedByTheirDismissalDate(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             for id in ["due", "later", "undated", "active"] { _ = try await store.register(Fixture.registration(id)) }
-            _ = try await store.markEnded(activityId: "due", at: Fixture.start + 10, dismissalDate: Fixture.start + 100)
-            _ = try await store.markEnded(activityId: "later", at: Fixture.start + 10, dismissalDate: Fixture.start + 101)
-            _ = try await store.markEnded(activityId: "undated", at: Fixture.start + 10, dismissalDate: nil)
+            _ = try await store.markEnded(activityID: "due", at: Fixture.start + 10, dismissalDate: Fixture.start + 100)
+            _ = try await store.markEnded(activityID: "later", at: Fixture.start + 10, dismissalDate: Fixture.start + 101)
+            _ = try await store.markEnded(activityID: "undated", at: Fixture.start + 10, dismissalDate: nil)
             #expect(try await store.dismissEnded(dismissedBy: Fixture.start + 99) == 0)
             #expect(try await store.dismissEnded(dismissedBy: Fixture.start + 100) == 1)
             let due = try #require(try await store.activity(id: "due"))
@@ -243,12 +243,12 @@ struct ActivityConformanceTests {
         try await withStore(kind) { store, _ in
             _ = try await store.register(Fixture.registration("a"))
             #expect(try await store.recordContentState(
-                [(activityId: "a", timestamp: Fixture.start + 20)], contentState: ["score": 2, "team": "red"], acceptedAt: Fixture.start + 20) == 1)
+                [(activityID: "a", timestamp: Fixture.start + 20)], contentState: ["score": 2, "team": "red"], acceptedAt: Fixture.start + 20) == 1)
             let newer = try #require(try await store.activity(id: "a"))
             #expect(newer.lastContentState == ["score": 2, "team": "red"])
             #expect(newer.lastTimestamp == Fixture.start + 20)
             #expect(try await store.recordContentState(
-                [(activityId: "a", timestamp: Fixture.start + 10)], contentState: ["score": 1], acceptedAt: Fixture.start + 10) == 0)
+                [(activityID: "a", timestamp: Fixture.start + 10)], contentState: ["score": 1], acceptedAt: Fixture.start + 10) == 0)
             let older = try #require(try await store.activity(id: "a"))
             #expect(older.lastContentState == ["score": 2, "team": "red"])
             #expect(older.lastTimestamp == Fixture.start + 20)
@@ -259,11 +259,11 @@ struct ActivityConformanceTests {
     func batchOperationsForAGroupSend(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             for id in ["a", "b", "c"] { _ = try await store.register(Fixture.registration(id)) }
-            _ = try await store.recordContentState([(activityId: "c", timestamp: Fixture.start + 50)], contentState: ["hp": 9], acceptedAt: Fixture.start)
+            _ = try await store.recordContentState([(activityID: "c", timestamp: Fixture.start + 50)], contentState: ["hp": 9], acceptedAt: Fixture.start)
 
             let changed = try await store.recordContentState(
-                [(activityId: "a", timestamp: Fixture.start + 10), (activityId: "missing", timestamp: Fixture.start + 10),
-                 (activityId: "b", timestamp: Fixture.start + 11), (activityId: "c", timestamp: Fixture.start + 12)],
+                [(activityID: "a", timestamp: Fixture.start + 10), (activityID: "missing", timestamp: Fixture.start + 10),
+                 (activityID: "b", timestamp: Fixture.start + 11), (activityID: "c", timestamp: Fixture.start + 12)],
                 contentState: ["hp": 5], acceptedAt: Fixture.start)
             #expect(changed == 2, "a and b; the missing one is skipped; c keeps its newer state")
             #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
@@ -272,25 +272,25 @@ struct ActivityConformanceTests {
             #expect(try await store.activity(id: "c")?.lastContentState == ["hp": 9])
 
             // An end without a final state: the timestamp moves on, the stored state stays.
-            #expect(try await store.recordContentState([(activityId: "a", timestamp: Fixture.start + 20)], contentState: nil, acceptedAt: Fixture.start) == 1)
+            #expect(try await store.recordContentState([(activityID: "a", timestamp: Fixture.start + 20)], contentState: nil, acceptedAt: Fixture.start) == 1)
             #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
             #expect(try await store.activity(id: "a")?.lastTimestamp == Fixture.start + 20)
 
             let read = try await store.activities(ids: ["c", "missing", "a"])
-            #expect(Set(read.map(\.activityId)) == ["a", "c"])
-            #expect(read.first { $0.activityId == "a" } == (try await store.activity(id: "a")))
+            #expect(Set(read.map(\.activityID)) == ["a", "c"])
+            #expect(read.first { $0.activityID == "a" } == (try await store.activity(id: "a")))
 
-            let ended = try await store.markEnded(activityIds: ["b", "missing", "a"], at: Fixture.start + 100,
+            let ended = try await store.markEnded(activityIDs: ["b", "missing", "a"], at: Fixture.start + 100,
                                                   dismissalDate: Fixture.start + 400)
             #expect(ended == ["b", "a"], "the ones this call ended, in the order given")
-            #expect(try await store.markEnded(activityIds: ["a", "b"], at: Fixture.start + 101, dismissalDate: nil).isEmpty,
+            #expect(try await store.markEnded(activityIDs: ["a", "b"], at: Fixture.start + 101, dismissalDate: nil).isEmpty,
                     "already ended")
             for id in ["a", "b"] {
                 let record = try #require(try await store.activity(id: id))
                 #expect(record.state == .ended && record.endedAt == Fixture.start + 100 && record.dismissalDate == Fixture.start + 400)
             }
             #expect(try await store.activity(id: "c")?.state == .active)
-            #expect(try await store.markEnded(activityIds: [], at: Fixture.start, dismissalDate: nil).isEmpty)
+            #expect(try await store.markEnded(activityIDs: [], at: Fixture.start, dismissalDate: nil).isEmpty)
             #expect(try await store.activities(ids: []).isEmpty)
         }
     }
@@ -302,18 +302,18 @@ struct ActivityConformanceTests {
             _ = try await store.register(Fixture.registration("b", user: "u1", groups: ["heroes", "x"], at: Fixture.start + 3600))
             _ = try await store.register(Fixture.registration("c", user: "u2", groups: ["x"], at: Fixture.start + 7200))
             _ = try await store.register(Fixture.registration("d", user: nil, at: Fixture.start + 7200))
-            #expect(try await store.activities(inGroup: "heroes").map(\.activityId) == ["a", "b"])
-            #expect(try await store.activities(inGroup: "x").map(\.activityId) == ["b", "c"])
+            #expect(try await store.activities(inGroup: "heroes").map(\.activityID) == ["a", "b"])
+            #expect(try await store.activities(inGroup: "x").map(\.activityID) == ["b", "c"])
             #expect(try await store.activities(inGroup: "nobody").isEmpty)
-            #expect(try await store.activeActivities(olderThan: Fixture.start + 3600).map(\.activityId) == ["a", "b"])
+            #expect(try await store.activeActivities(olderThan: Fixture.start + 3600).map(\.activityID) == ["a", "b"])
 
-            _ = try await store.markEnded(activityId: "a", at: Fixture.start + 8000, dismissalDate: nil)
-            _ = try await store.markEnded(activityId: "b", at: Fixture.start + 8000, dismissalDate: Fixture.start + 20_000)
+            _ = try await store.markEnded(activityID: "a", at: Fixture.start + 8000, dismissalDate: nil)
+            _ = try await store.markEnded(activityID: "b", at: Fixture.start + 8000, dismissalDate: Fixture.start + 20_000)
             #expect(try await store.activeActivities(olderThan: Fixture.start + 3600).isEmpty)
             // b is still visible until its dismissal date.
             #expect(try await store.forgetEnded(before: Fixture.start + 10_000) == 1)
             #expect(try await store.activity(id: "a") == nil)
-            #expect(try await store.activities(inGroup: "heroes").map(\.activityId) == ["b"])
+            #expect(try await store.activities(inGroup: "heroes").map(\.activityID) == ["b"])
             #expect(try await store.forgetEnded(before: Fixture.start + 20_001) == 1)
             #expect(try await store.activityCount() == 2)
         }
@@ -324,15 +324,15 @@ struct ActivityConformanceTests {
         try await withStore(kind) { store, _ in
             let old = Fixture.token()
             _ = try await store.register(Fixture.registration("a", token: old))
-            _ = try await store.rotateToken(activityId: "a", newToken: Fixture.token(), at: Fixture.start + 1)
+            _ = try await store.rotateToken(activityID: "a", newToken: Fixture.token(), at: Fixture.start + 1)
             _ = try await store.enqueue([Fixture.update("a")])
             let item = try #require(try await store.claim(owner: "w", limit: 10, now: Fixture.start + 2, lease: 30).first)
             try await store.complete(
-                DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 1), owner: "w", at: Fixture.start + 3)
-            _ = try await store.markEnded(activityId: "a", at: Fixture.start + 4, dismissalDate: nil)
+                DeliveryResult(pushID: item.pushID, outcome: .accepted, attempts: 1), owner: "w", at: Fixture.start + 3)
+            _ = try await store.markEnded(activityID: "a", at: Fixture.start + 4, dismissalDate: nil)
             #expect(try await store.forgetEnded(before: Fixture.start + 5) == 1)
             #expect(try await store.retiredToken(old) == nil)
-            #expect(try await store.deliveries(activityId: "a", limit: 10).isEmpty)
+            #expect(try await store.deliveries(activityID: "a", limit: 10).isEmpty)
         }
     }
 

@@ -32,19 +32,19 @@ struct ClaimConcurrencyTests {
                                 if worker < 2 {
                                     for item in batch {
                                         try await workerStore.complete(
-                                            DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 1),
+                                            DeliveryResult(pushID: item.pushID, outcome: .accepted, attempts: 1),
                                             owner: owner, at: Fixture.start + 2)
-                                        mine.append(item.pushId)
+                                        mine.append(item.pushID)
                                     }
                                 } else {
                                     let report = try await workerStore.complete(
                                         owner: owner,
                                         results: batch.map {
-                                            DeliveryResult(pushId: $0.pushId, outcome: .accepted, attempts: 1)
+                                            DeliveryResult(pushID: $0.pushID, outcome: .accepted, attempts: 1)
                                         },
                                         at: Fixture.start + 2)
                                     #expect(report.notHeld.isEmpty)
-                                    mine += report.records.map(\.pushId)
+                                    mine += report.records.map(\.pushID)
                                 }
                             }
                             return mine
@@ -58,7 +58,7 @@ struct ClaimConcurrencyTests {
 
             let flat = delivered.flatMap { $0 }
             #expect(flat.count == 2000, "no item was handed out twice")
-            #expect(Set(flat) == Set(items.map(\.pushId)), "no item was skipped")
+            #expect(Set(flat) == Set(items.map(\.pushID)), "no item was skipped")
             #expect(try await store.outboxDepth() == 0)
             #expect(delivered.filter { !$0.isEmpty }.count >= 2, "the work was shared")
         }

@@ -17,41 +17,41 @@ struct OutboxConformanceTests {
                 collapseKey: "score", expiration: t + 3600, acceptedAt: t)
             let second = Fixture.update("b", score: 2, importance: .timeSensitive, at: t + 1)
             let result = try await store.enqueue([second, first])
-            #expect(result.accepted == [second.pushId, first.pushId])
+            #expect(result.accepted == [second.pushID, first.pushID])
             #expect(result.coalesced.isEmpty)
             #expect(try await store.outboxDepth() == 2)
-            #expect(try await store.pendingItems(activityId: "a") == [first])
+            #expect(try await store.pendingItems(activityID: "a") == [first])
 
             #expect(try await store.claim(owner: "w1", limit: 10, now: t - 1, lease: 30).isEmpty, "nothing is due yet")
             let claimed = try await store.claim(owner: "w1", limit: 10, now: t + 5, lease: 30)
-            #expect(claimed.map(\.pushId) == [first.pushId, second.pushId], "oldest first")
+            #expect(claimed.map(\.pushID) == [first.pushID, second.pushID], "oldest first")
             var expected = first
             expected.claim = OutboxClaim(owner: "w1", until: t + 35)
             #expect(claimed.first == expected, "every field survives the round trip")
             #expect(try await store.claim(owner: "w2", limit: 10, now: t + 6, lease: 30).isEmpty, "claimed items are held")
 
             let wrongOwner = try await store.complete(
-                owner: "w2", results: [DeliveryResult(pushId: first.pushId, outcome: .accepted, attempts: 1)], at: t + 7)
-            #expect(wrongOwner.records.isEmpty && wrongOwner.notHeld == [first.pushId], "another worker's claim")
+                owner: "w2", results: [DeliveryResult(pushID: first.pushID, outcome: .accepted, attempts: 1)], at: t + 7)
+            #expect(wrongOwner.records.isEmpty && wrongOwner.notHeld == [first.pushID], "another worker's claim")
 
             let record = try await store.complete(
                 DeliveryResult(
-                    pushId: first.pushId, outcome: .accepted, sentAt: t + 6,
-                    apnsId: "6E1B4A5C-AB4B-4F51-9B39-3B62F8E8A1D2", status: 200, attempts: 1),
+                    pushID: first.pushID, outcome: .accepted, sentAt: t + 6,
+                    apnsID: "6E1B4A5C-AB4B-4F51-9B39-3B62F8E8A1D2", status: 200, attempts: 1),
                 owner: "w1", at: t + 7)
-            #expect(record.pushId == first.pushId)
-            #expect(record.activityId == "a")
+            #expect(record.pushID == first.pushID)
+            #expect(record.activityID == "a")
             #expect(record.kind == .end)
             #expect(record.priority == .conservesPower && record.requestedPriority == .immediate)
             #expect(record.downgradeReason == "budget exhausted")
             #expect(record.outcome == .accepted)
             #expect(record.sentAt == t + 6 && record.status == 200 && record.attempts == 1)
-            #expect(try await store.deliveries(activityId: "a", limit: 10) == [record])
+            #expect(try await store.deliveries(activityID: "a", limit: 10) == [record])
             #expect(try await store.outboxDepth() == 1)
 
             let gone = try await store.complete(
-                owner: "w1", results: [DeliveryResult(pushId: first.pushId, outcome: .accepted, attempts: 1)], at: t + 8)
-            #expect(gone.records.isEmpty && gone.notHeld == [first.pushId], "a completed push is gone")
+                owner: "w1", results: [DeliveryResult(pushID: first.pushID, outcome: .accepted, attempts: 1)], at: t + 8)
+            #expect(gone.records.isEmpty && gone.notHeld == [first.pushID], "a completed push is gone")
         }
     }
 
@@ -64,11 +64,11 @@ struct OutboxConformanceTests {
             _ = try await store.enqueue(items)
             for item in try await store.claim(owner: "w", limit: 10, now: Fixture.start + 10, lease: 60) {
                 try await store.complete(
-                    DeliveryResult(pushId: item.pushId, outcome: .rejected, status: 400, reason: "BadDeviceToken", attempts: 1),
+                    DeliveryResult(pushID: item.pushID, outcome: .rejected, status: 400, reason: "BadDeviceToken", attempts: 1),
                     owner: "w", at: Fixture.start + 11)
             }
-            let history = try await store.deliveries(activityId: "a", limit: 3)
-            #expect(history.map(\.pushId) == items.reversed().prefix(3).map(\.pushId))
+            let history = try await store.deliveries(activityID: "a", limit: 3)
+            #expect(history.map(\.pushID) == items.reversed().prefix(3).map(\.pushID))
             #expect(history.allSatisfy { $0.reason == "BadDeviceToken" && $0.outcome == .rejected })
         }
     }
@@ -80,26 +80,26 @@ struct OutboxConformanceTests {
             let a = Fixture.update("a", importance: .timeSensitive, at: t - 2)
             let b = Fixture.update("b", importance: .timeSensitive, at: t - 1)
             _ = try await store.enqueue([a, b])
-            #expect(try await store.claim(owner: "w1", limit: 1, now: t, lease: 60).map(\.pushId) == [a.pushId])
-            #expect(try await store.claim(owner: "w2", limit: 1, now: t, lease: 60).map(\.pushId) == [b.pushId])
+            #expect(try await store.claim(owner: "w1", limit: 1, now: t, lease: 60).map(\.pushID) == [a.pushID])
+            #expect(try await store.claim(owner: "w2", limit: 1, now: t, lease: 60).map(\.pushID) == [b.pushID])
 
-            try await store.reschedule(pushId: a.pushId, owner: "w1", nextAttemptAt: t + 20, attempts: 1, lastError: "503 ServiceUnavailable")
-            let pending = try #require(try await store.pendingItems(activityId: "a").first)
+            try await store.reschedule(pushID: a.pushID, owner: "w1", nextAttemptAt: t + 20, attempts: 1, lastError: "503 ServiceUnavailable")
+            let pending = try #require(try await store.pendingItems(activityID: "a").first)
             #expect(pending.claim == nil)
             #expect(pending.attempts == 1)
             #expect(pending.nextAttemptAt == t + 20)
             #expect(pending.lastError == "503 ServiceUnavailable")
             #expect(try await store.claim(owner: "w3", limit: 10, now: t + 19, lease: 60).isEmpty)
-            #expect(try await store.claim(owner: "w3", limit: 10, now: t + 20, lease: 60).map(\.pushId) == [a.pushId])
+            #expect(try await store.claim(owner: "w3", limit: 10, now: t + 20, lease: 60).map(\.pushID) == [a.pushID])
 
             let notHeld = await caught {
-                try await store.reschedule(pushId: b.pushId, owner: "w1", nextAttemptAt: t, attempts: 1, lastError: "x")
+                try await store.reschedule(pushID: b.pushID, owner: "w1", nextAttemptAt: t, attempts: 1, lastError: "x")
             }
             #expect(notHeld?.isConflict == true)
 
             #expect(try await store.release(owner: "w2") == 1)
             #expect(try await store.release(owner: "w2") == 0)
-            #expect(try await store.claim(owner: "w4", limit: 10, now: t + 21, lease: 60).map(\.pushId) == [b.pushId])
+            #expect(try await store.claim(owner: "w4", limit: 10, now: t + 21, lease: 60).map(\.pushID) == [b.pushID])
             #expect(try await store.outboxDepth() == 2)
         }
     }
@@ -114,13 +114,13 @@ struct OutboxConformanceTests {
             _ = try await store.enqueue(items)
             let claimed = try await store.claim(owner: "slow", limit: 10, now: t, lease: 30)
             #expect(claimed.count == 2)
-            #expect(try await store.renewClaims(owner: "slow", pushIds: items.map(\.pushId) + [UUID()], until: t + 50) == 2)
-            #expect(try await store.renewClaims(owner: "thief", pushIds: items.map(\.pushId), until: t + 90) == 0)
-            #expect(try await store.renewClaims(owner: "slow", pushIds: [], until: t + 90) == 0)
+            #expect(try await store.renewClaims(owner: "slow", pushIDs: items.map(\.pushID) + [UUID()], until: t + 50) == 2)
+            #expect(try await store.renewClaims(owner: "thief", pushIDs: items.map(\.pushID), until: t + 90) == 0)
+            #expect(try await store.renewClaims(owner: "slow", pushIDs: [], until: t + 90) == 0)
             #expect(try await store.claim(owner: "other", limit: 10, now: t + 31, lease: 30).isEmpty, "renewed past the first lease")
             let taken = try await store.claim(owner: "other", limit: 10, now: t + 50, lease: 30)
-            #expect(Set(taken.map(\.pushId)) == Set(items.map(\.pushId)), "the renewed lease ended")
-            #expect(try await store.renewClaims(owner: "slow", pushIds: items.map(\.pushId), until: t + 100) == 0, "taken over")
+            #expect(Set(taken.map(\.pushID)) == Set(items.map(\.pushID)), "the renewed lease ended")
+            #expect(try await store.renewClaims(owner: "slow", pushIDs: items.map(\.pushID), until: t + 100) == 0, "taken over")
         }
     }
 
@@ -135,14 +135,14 @@ struct OutboxConformanceTests {
             try await withReopened(harness) { other in
                 #expect(try await other.claim(owner: "survivor", limit: 10, now: t + 29, lease: 30).isEmpty)
                 let again = try await other.claim(owner: "survivor", limit: 10, now: t + 30, lease: 30)
-                #expect(again.map(\.pushId) == [item.pushId])
+                #expect(again.map(\.pushID) == [item.pushID])
                 #expect(again.first?.claim == OutboxClaim(owner: "survivor", until: t + 60))
                 let late = try await store.complete(
-                    owner: "crashed", results: [DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 1)],
+                    owner: "crashed", results: [DeliveryResult(pushID: item.pushID, outcome: .accepted, attempts: 1)],
                     at: t + 31)
-                #expect(late.records.isEmpty && late.notHeld == [item.pushId])
+                #expect(late.records.isEmpty && late.notHeld == [item.pushID])
                 try await other.complete(
-                    DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 2), owner: "survivor", at: t + 32)
+                    DeliveryResult(pushID: item.pushID, outcome: .accepted, attempts: 2), owner: "survivor", at: t + 32)
                 #expect(try await store.outboxDepth() == 0)
             }
         }
@@ -162,17 +162,17 @@ struct OutboxConformanceTests {
 
             let u2 = Fixture.update("a", score: 3, at: t + 2)
             let result = try await store.enqueue([u2])
-            #expect(result.accepted == [u2.pushId])
-            #expect(result.coalesced == [CoalescedPush(replaced: u1.pushId, by: u2.pushId)])
+            #expect(result.accepted == [u2.pushID])
+            #expect(result.coalesced == [CoalescedPush(replaced: u1.pushID, by: u2.pushID)])
             #expect(result.coalescedCount == 1)
-            #expect(Set(try await store.pendingItems(activityId: "a").map(\.pushId)) == [urgent.pushId, end.pushId, u2.pushId])
-            #expect(try await store.pendingItems(activityId: "b").map(\.pushId) == [other.pushId])
+            #expect(Set(try await store.pendingItems(activityID: "a").map(\.pushID)) == [urgent.pushID, end.pushID, u2.pushID])
+            #expect(try await store.pendingItems(activityID: "b").map(\.pushID) == [other.pushID])
 
-            let history = try await store.deliveries(activityId: "a", limit: 10)
+            let history = try await store.deliveries(activityID: "a", limit: 10)
             #expect(history.count == 1)
-            #expect(history.first?.pushId == u1.pushId)
+            #expect(history.first?.pushID == u1.pushID)
             #expect(history.first?.outcome == .coalesced)
-            #expect(history.first?.coalescedInto == u2.pushId)
+            #expect(history.first?.coalescedInto == u2.pushID)
             #expect(history.first?.sentAt == nil)
         }
     }
@@ -201,20 +201,20 @@ struct OutboxConformanceTests {
 
             let b2 = broadcast(match, 3, at: t + 2)
             let result = try await store.enqueue([b2])
-            #expect(result.coalesced == [CoalescedPush(replaced: b1.pushId, by: b2.pushId)])
+            #expect(result.coalesced == [CoalescedPush(replaced: b1.pushID, by: b2.pushID)])
             #expect(try await store.outboxDepth() == 5, "urgent, end, the other channel's, the activity's and the newest")
-            let history = try await store.deliveries(channelId: match, limit: 10)
-            #expect(history.count == 1 && history.first?.pushId == b1.pushId && history.first?.outcome == .coalesced
-                    && history.first?.coalescedInto == b2.pushId, "\(history)")
-            #expect(try await store.deliveries(channelId: otherMatch, limit: 10).isEmpty)
-            #expect(try await store.pendingItems(activityId: match.uuidString.lowercased()).map(\.pushId) == [lookalike.pushId])
+            let history = try await store.deliveries(channelID: match, limit: 10)
+            #expect(history.count == 1 && history.first?.pushID == b1.pushID && history.first?.outcome == .coalesced
+                    && history.first?.coalescedInto == b2.pushID, "\(history)")
+            #expect(try await store.deliveries(channelID: otherMatch, limit: 10).isEmpty)
+            #expect(try await store.pendingItems(activityID: match.uuidString.lowercased()).map(\.pushID) == [lookalike.pushID])
 
             // Within one batch too: the newest of three stays.
             let c1 = broadcast(otherMatch, 4, at: t + 3)
             let c2 = broadcast(otherMatch, 5, at: t + 4)
             let batch = try await store.enqueue([c1, c2])
-            #expect(Set(batch.coalesced) == [CoalescedPush(replaced: c1.pushId, by: c2.pushId),
-                                             CoalescedPush(replaced: elsewhere.pushId, by: c2.pushId)])
+            #expect(Set(batch.coalesced) == [CoalescedPush(replaced: c1.pushID, by: c2.pushID),
+                                             CoalescedPush(replaced: elsewhere.pushID, by: c2.pushID)])
         }
     }
 
@@ -226,11 +226,11 @@ struct OutboxConformanceTests {
             let b1 = Fixture.update("b", score: 1)
             let a3 = Fixture.update("a", score: 3)
             let result = try await store.enqueue([a1, a2, b1, a3])
-            #expect(result.accepted == [a1.pushId, a2.pushId, b1.pushId, a3.pushId])
+            #expect(result.accepted == [a1.pushID, a2.pushID, b1.pushID, a3.pushID])
             #expect(Set(result.coalesced) == [
-                CoalescedPush(replaced: a1.pushId, by: a3.pushId), CoalescedPush(replaced: a2.pushId, by: a3.pushId),
+                CoalescedPush(replaced: a1.pushID, by: a3.pushID), CoalescedPush(replaced: a2.pushID, by: a3.pushID),
             ])
-            #expect(try await store.pendingItems(activityId: "a").map(\.payload) == [Fixture.payload(3)])
+            #expect(try await store.pendingItems(activityID: "a").map(\.payload) == [Fixture.payload(3)])
             #expect(try await store.outboxDepth() == 2)
         }
     }
@@ -248,15 +248,15 @@ struct OutboxConformanceTests {
             #expect(try await store.outboxDepth() == 2)
 
             // An update waiting for a retry is replaced; the newer one keeps its backoff and attempts.
-            try await store.reschedule(pushId: inFlight.pushId, owner: "w", nextAttemptAt: t + 100, attempts: 3, lastError: "429")
+            try await store.reschedule(pushID: inFlight.pushID, owner: "w", nextAttemptAt: t + 100, attempts: 3, lastError: "429")
             let claimed = try #require(try await store.claim(owner: "w", limit: 10, now: t + 2, lease: 60).first)
             try await store.complete(
-                DeliveryResult(pushId: claimed.pushId, outcome: .accepted, attempts: 1), owner: "w", at: t + 3)
+                DeliveryResult(pushID: claimed.pushID, outcome: .accepted, attempts: 1), owner: "w", at: t + 3)
             let newest = Fixture.update("a", score: 3, at: t + 4)
             let result = try await store.enqueue([newest])
-            #expect(result.coalesced == [CoalescedPush(replaced: inFlight.pushId, by: newest.pushId)])
-            let pending = try await store.pendingItems(activityId: "a")
-            #expect(pending.map(\.pushId) == [newest.pushId])
+            #expect(result.coalesced == [CoalescedPush(replaced: inFlight.pushID, by: newest.pushID)])
+            let pending = try await store.pendingItems(activityID: "a")
+            #expect(pending.map(\.pushID) == [newest.pushID])
             #expect(pending.first?.attempts == 3)
             #expect(pending.first?.nextAttemptAt == t + 100)
         }
@@ -272,13 +272,13 @@ struct OutboxConformanceTests {
             // Fails in the database, half way: a push id already in the outbox.
             let newerX = Fixture.update("x", score: 2)
             let z = Fixture.update("z", score: 1)
-            let duplicate = Fixture.update("w", score: 1, importance: .timeSensitive, pushId: y.pushId)
+            let duplicate = Fixture.update("w", score: 1, importance: .timeSensitive, pushID: y.pushID)
             let failure = await caught { try await store.enqueue([newerX, z, duplicate]) }
             #expect(failure?.isConflict == true)
             #expect(try await store.outboxDepth() == 2)
-            #expect(try await store.pendingItems(activityId: "x").map(\.pushId) == [x.pushId], "the coalescing was rolled back")
-            #expect(try await store.pendingItems(activityId: "z").isEmpty)
-            #expect(try await store.deliveries(activityId: "x", limit: 10).isEmpty)
+            #expect(try await store.pendingItems(activityID: "x").map(\.pushID) == [x.pushID], "the coalescing was rolled back")
+            #expect(try await store.pendingItems(activityID: "z").isEmpty)
+            #expect(try await store.deliveries(activityID: "x", limit: 10).isEmpty)
 
             // Fails validation: the field is named.
             var bad = Fixture.update("z", score: 1)
@@ -299,13 +299,13 @@ struct OutboxConformanceTests {
     }
 
     @Test(arguments: StoreKind.available)
-    func aDeliveredPushIdCannotBeEnqueuedAgain(kind: StoreKind) async throws {
+    func aDeliveredPushIDCannotBeEnqueuedAgain(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let item = Fixture.update("a", importance: .timeSensitive)
             _ = try await store.enqueue([item])
             _ = try await store.claim(owner: "w", limit: 1, now: Fixture.start, lease: 10)
             try await store.complete(
-                DeliveryResult(pushId: item.pushId, outcome: .accepted, attempts: 1), owner: "w", at: Fixture.start)
+                DeliveryResult(pushID: item.pushID, outcome: .accepted, attempts: 1), owner: "w", at: Fixture.start)
             #expect(await caught { try await store.enqueue([item]) }?.isConflict == true)
             #expect(try await store.outboxDepth() == 0)
         }
@@ -314,18 +314,18 @@ struct OutboxConformanceTests {
     @Test(arguments: StoreKind.available)
     func startPushesTargetPushToStartTokens(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let tokenId = UUID()
+            let tokenID = UUID()
             let start = OutboxItem(
-                target: .pushToStartToken(id: tokenId), kind: .start, payload: Fixture.payload(0), priority: .immediate,
+                target: .pushToStartToken(id: tokenID), kind: .start, payload: Fixture.payload(0), priority: .immediate,
                 importance: .timeSensitive, acceptedAt: Fixture.start)
             _ = try await store.enqueue([start])
             let claimed = try await store.claim(owner: "w", limit: 5, now: Fixture.start, lease: 5)
-            #expect(claimed.first?.target == .pushToStartToken(id: tokenId))
+            #expect(claimed.first?.target == .pushToStartToken(id: tokenID))
             let record = try await store.complete(
-                DeliveryResult(pushId: start.pushId, outcome: .failed, reason: "no valid token", attempts: 0), owner: "w",
+                DeliveryResult(pushID: start.pushID, outcome: .failed, reason: "no valid token", attempts: 0), owner: "w",
                 at: Fixture.start)
-            #expect(record.activityId == nil)
-            #expect(record.target == .pushToStartToken(id: tokenId))
+            #expect(record.activityID == nil)
+            #expect(record.target == .pushToStartToken(id: tokenID))
         }
     }
 
@@ -337,12 +337,12 @@ struct OutboxConformanceTests {
             #expect(await caught { try await store.claim(owner: "", limit: 1, now: Fixture.start, lease: 5) }?.invalidField == "owner")
             let coalesced = await caught {
                 try await store.complete(
-                    owner: "w", results: [DeliveryResult(pushId: UUID(), outcome: .coalesced, attempts: 0)], at: Fixture.start)
+                    owner: "w", results: [DeliveryResult(pushID: UUID(), outcome: .coalesced, attempts: 0)], at: Fixture.start)
             }
             #expect(coalesced?.invalidField == "results[0].outcome")
             let status = await caught {
                 try await store.complete(
-                    owner: "w", results: [DeliveryResult(pushId: UUID(), outcome: .rejected, status: 42, attempts: 1)],
+                    owner: "w", results: [DeliveryResult(pushID: UUID(), outcome: .rejected, status: 42, attempts: 1)],
                     at: Fixture.start)
             }
             #expect(status?.invalidField == "results[0].status")
@@ -359,29 +359,29 @@ struct BatchCompletionTests {
             let items = (0..<5).map { Fixture.update("a-\($0)", importance: .timeSensitive, at: t + Double($0)) }
             _ = try await store.enqueue(items)
             let mine = try await store.claim(owner: "w1", limit: 3, now: t + 10, lease: 30)
-            #expect(mine.map(\.pushId) == items.prefix(3).map(\.pushId))
+            #expect(mine.map(\.pushID) == items.prefix(3).map(\.pushID))
             let theirs = try await store.claim(owner: "w2", limit: 1, now: t + 10, lease: 30)
             let unknown = UUID()
             let results =
                 mine.map {
                     DeliveryResult(
-                        pushId: $0.pushId, outcome: .accepted, sentAt: t + 11, apnsId: "id-\($0.pushId)", status: 200,
+                        pushID: $0.pushID, outcome: .accepted, sentAt: t + 11, apnsID: "id-\($0.pushID)", status: 200,
                         attempts: 1)
                 } + [
-                    DeliveryResult(pushId: theirs[0].pushId, outcome: .accepted, attempts: 1),
-                    DeliveryResult(pushId: unknown, outcome: .accepted, attempts: 1),
+                    DeliveryResult(pushID: theirs[0].pushID, outcome: .accepted, attempts: 1),
+                    DeliveryResult(pushID: unknown, outcome: .accepted, attempts: 1),
                 ]
             let report = try await store.complete(owner: "w1", results: results, at: t + 12)
-            #expect(report.records.map(\.pushId) == mine.map(\.pushId))
+            #expect(report.records.map(\.pushID) == mine.map(\.pushID))
             #expect(report.records.allSatisfy { $0.outcome == .accepted && $0.status == 200 && $0.recordedAt == t + 12 })
-            #expect(report.notHeld == [theirs[0].pushId, unknown])
+            #expect(report.notHeld == [theirs[0].pushID, unknown])
             #expect(try await store.outboxDepth() == 2)
-            #expect(try await store.deliveries(activityId: "a-0", limit: 5).first?.apnsId == "id-\(items[0].pushId)")
+            #expect(try await store.deliveries(activityID: "a-0", limit: 5).first?.apnsID == "id-\(items[0].pushID)")
 
             let invalid = await caught {
                 try await store.complete(
                     owner: "w2",
-                    results: [DeliveryResult(pushId: theirs[0].pushId, outcome: .coalesced, attempts: 0)], at: t + 13)
+                    results: [DeliveryResult(pushID: theirs[0].pushID, outcome: .coalesced, attempts: 0)], at: t + 13)
             }
             #expect(invalid?.invalidField == "results[0].outcome")
             #expect(try await store.complete(owner: "w2", results: [], at: t).records.isEmpty)

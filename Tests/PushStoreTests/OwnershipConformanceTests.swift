@@ -10,7 +10,7 @@ import Testing
 struct OwnershipConformanceTests {
     /// 50 rounds of two users registering one new id at once: exactly one owns it each round, with its token.
     @Test(arguments: StoreKind.available)
-    func ofTwoRacingRegistrationsExactlyOneOwnsTheId(kind: StoreKind) async throws {
+    func ofTwoRacingRegistrationsExactlyOneOwnsTheID(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             for round in 0..<50 {
                 let id = "race-\(round)"
@@ -18,7 +18,7 @@ struct OwnershipConformanceTests {
                 let outcomes = await withTaskGroup(of: (String, Bool).self) { group in
                     for registration in registrations {
                         group.addTask {
-                            let user = registration.userId ?? ""
+                            let user = registration.userID ?? ""
                             do {
                                 _ = try await store.register(registration, ownership: .keep)
                                 return (user, true)
@@ -40,8 +40,8 @@ struct OwnershipConformanceTests {
                 let winners = outcomes.filter(\.value).map(\.key)
                 #expect(winners.count == 1, "round \(round): \(outcomes)")
                 let stored = try #require(try await store.activity(id: id))
-                #expect(winners.first == stored.userId, "round \(round)")
-                #expect(registrations.first { $0.userId == stored.userId }?.pushToken == stored.pushToken)
+                #expect(winners.first == stored.userID, "round \(round)")
+                #expect(registrations.first { $0.userID == stored.userID }?.pushToken == stored.pushToken)
             }
         }
     }
@@ -61,9 +61,9 @@ struct OwnershipConformanceTests {
                 try await store.register(Fixture.registration("orphan", user: "mallory"), ownership: .keep)
             }
             let stored = try #require(try await store.activity(id: "ride"))
-            #expect(stored.userId == "alice" && stored.registeredAt == original.registeredAt)
+            #expect(stored.userID == "alice" && stored.registeredAt == original.registeredAt)
             // A development key may move it.
-            #expect(try await store.register(Fixture.registration("ride", user: "bob"), ownership: .replace).userId == "bob")
+            #expect(try await store.register(Fixture.registration("ride", user: "bob"), ownership: .replace).userID == "bob")
         }
     }
 
@@ -77,12 +77,12 @@ struct OwnershipConformanceTests {
             }
             // The holder's own second record of it is fine; an invalid token no longer holds the value.
             _ = try await store.upsertPushToStartToken(TokensBudgetKeysTests.pushToStart(user: "victim", device: "pad", token: value))
-            #expect(try await store.releasePushToStartTokens(userId: "victim", deviceId: "pad") == 1)
-            #expect(try await store.releasePushToStartTokens(userId: "victim", deviceId: "pad") == 0)
+            #expect(try await store.releasePushToStartTokens(userID: "victim", deviceID: "pad") == 1)
+            #expect(try await store.releasePushToStartTokens(userID: "victim", deviceID: "pad") == 0)
             _ = try await store.markPushToStartTokenInvalid(token: value, reason: "Unregistered", at: Fixture.start + 60)
             let moved = try await store.upsertPushToStartToken(
                 TokensBudgetKeysTests.pushToStart(user: "attacker", device: "x", token: value, at: Fixture.start + 120))
-            #expect(moved.userId == "attacker")
+            #expect(moved.userID == "attacker")
             // Released by a sign-out, every device of the user.
             let other = Fixture.token()
             _ = try await store.upsertPushToStartToken(TokensBudgetKeysTests.pushToStart(user: "carol", device: "a", token: other))
@@ -94,17 +94,17 @@ struct OwnershipConformanceTests {
     @Test(arguments: StoreKind.available)
     func appTokenStandingFollowsSignOutsAndKeyRevocation(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            #expect(try await store.appTokenStanding(subject: "alice", keyId: nil) == AppTokenStanding(generation: 0, keyActive: nil))
+            #expect(try await store.appTokenStanding(subject: "alice", keyID: nil) == AppTokenStanding(generation: 0, keyActive: nil))
             #expect(try await store.withdrawAppTokens(subject: "alice", at: Fixture.start).generation == 1)
             #expect(try await store.withdrawAppTokens(subject: "alice", at: Fixture.start + 1).generation == 2)
-            #expect(try await store.appTokenStanding(subject: "alice", keyId: nil).generation == 2)
-            #expect(try await store.appTokenStanding(subject: "bob", keyId: nil).generation == 0)
+            #expect(try await store.appTokenStanding(subject: "alice", keyID: nil).generation == 2)
+            #expect(try await store.appTokenStanding(subject: "bob", keyID: nil).generation == 0)
 
-            let key = try await store.createApiKey(name: "backend", scope: .backend, sha256Hash: String(repeating: "c", count: 64), at: Fixture.start)
-            #expect(try await store.appTokenStanding(subject: "bob", keyId: key.id).keyActive == true)
-            _ = try await store.revokeApiKey(id: key.id, at: Fixture.start)
-            #expect(try await store.appTokenStanding(subject: "bob", keyId: key.id).keyActive == false)
-            #expect(try await store.appTokenStanding(subject: "bob", keyId: UUID()).keyActive == false, "an unknown key is no key")
+            let key = try await store.createAPIKey(name: "backend", scope: .backend, sha256Hash: String(repeating: "c", count: 64), at: Fixture.start)
+            #expect(try await store.appTokenStanding(subject: "bob", keyID: key.id).keyActive == true)
+            _ = try await store.revokeAPIKey(id: key.id, at: Fixture.start)
+            #expect(try await store.appTokenStanding(subject: "bob", keyID: key.id).keyActive == false)
+            #expect(try await store.appTokenStanding(subject: "bob", keyID: UUID()).keyActive == false, "an unknown key is no key")
         }
     }
 }

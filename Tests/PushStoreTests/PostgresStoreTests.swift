@@ -19,7 +19,7 @@ struct PostgresStoreTests {
         try await withDatabase(.postgres) { harness in
             try await withReopenedConcurrently(harness, count: 2) { stores in
                 _ = try await stores[0].register(Fixture.registration("a"))
-                #expect(try await stores[1].activity(id: "a")?.activityId == "a")
+                #expect(try await stores[1].activity(id: "a")?.activityID == "a")
             }
         }
     }

@@ -17,7 +17,7 @@ struct SQLiteStoreTests {
 
             try await withReopened(harness) { reopened throws in
                 #expect(try await reopened.outboxDepth() == 50)
-                #expect(try await reopened.activity(id: "a")?.activityId == "a")
+                #expect(try await reopened.activity(id: "a")?.activityID == "a")
                 // The 5 claimed by the process that went away come back when their lease ends.
                 #expect(try await reopened.claim(owner: "next", limit: 100, now: Fixture.start + 1, lease: 30).count == 45)
                 #expect(try await reopened.claim(owner: "next", limit: 100, now: Fixture.start + 30, lease: 30).count == 5)
@@ -61,7 +61,7 @@ struct SQLiteStoreTests {
             // that waits would wait forever, so after 10 s the transaction is let go and the test fails.
             enum Outcome: Sendable { case read(String?), timedOut }
             let first = await withTaskGroup(of: Outcome.self) { group in
-                group.addTask { .read(try? await store.activity(id: "before")?.bundleId) }
+                group.addTask { .read(try? await store.activity(id: "before")?.bundleID) }
                 group.addTask {
                     try? await Task.sleep(for: .seconds(10))
                     return .timedOut
@@ -71,13 +71,13 @@ struct SQLiteStoreTests {
                 group.cancelAll()
                 return first
             }
-            guard case .read(let bundleId) = first else {
+            guard case .read(let bundleID) = first else {
                 Issue.record("the read waited for the writing transaction")
                 return
             }
-            #expect(bundleId == Fixture.registration("before").bundleId)
+            #expect(bundleID == Fixture.registration("before").bundleID)
             try await writer.value
-            #expect(try await store.activity(id: "before")?.bundleId == "changed")
+            #expect(try await store.activity(id: "before")?.bundleID == "changed")
         }
     }
 

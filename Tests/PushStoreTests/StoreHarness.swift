@@ -134,8 +134,8 @@ enum Fixture {
         at: Date = start
     ) -> ActivityRegistration {
         ActivityRegistration(
-            activityId: id, pushToken: token, bundleId: "com.example.app", attributesType: "MatchAttributes",
-            environment: .sandbox, userId: user, groups: groups, frequentPushesEnabled: false, at: at)
+            activityID: id, pushToken: token, bundleID: "com.example.app", attributesType: "MatchAttributes",
+            environment: .sandbox, userID: user, groups: groups, frequentPushesEnabled: false, at: at)
     }
 
     static func payload(_ score: Int) -> Data {
@@ -143,11 +143,11 @@ enum Fixture {
     }
 
     static func update(
-        _ activityId: String, score: Int = 1, importance: PushImportance = .routine, at: Date = start,
-        pushId: UUID = UUID()
+        _ activityID: String, score: Int = 1, importance: PushImportance = .routine, at: Date = start,
+        pushID: UUID = UUID()
     ) -> OutboxItem {
         OutboxItem(
-            pushId: pushId, target: .activity(id: activityId), kind: .update, payload: payload(score),
+            pushID: pushID, target: .activity(id: activityID), kind: .update, payload: payload(score),
             priority: importance == .routine ? .conservesPower : .immediate, importance: importance, acceptedAt: at)
     }
 }

@@ -31,22 +31,22 @@ extension PushStore {
                 "SELECT token, activity_id, retired_at FROM retired_tokens WHERE token = ?", [.text(token.hex)])
             else { return nil }
             return RetiredTokenRecord(
-                token: try RowDecoding.token(row, "token"), activityId: try row.string("activity_id"),
+                token: try RowDecoding.token(row, "token"), activityID: try row.string("activity_id"),
                 retiredAt: try row.date("retired_at"))
         }
     }
 
     /// Priority-10 pushes counted for an activity at or after `since`.
-    func highPriorityCount(activityId: String, since: Date) async throws -> Int {
+    func highPriorityCount(activityID: String, since: Date) async throws -> Int {
         try await count(
             "SELECT COUNT(*) AS n FROM high_priority_pushes WHERE activity_id = ? AND at >= ?",
-            [.text(activityId), .date(since)])
+            [.text(activityID), .date(since)])
     }
 
     /// ``PriorityBudget/consumeHighPriority(_:at:)`` for one activity.
-    func consumeHighPriority(activityId: String, at: Date, limit: Int) async throws -> BudgetDecision {
-        let decisions = try await consumeHighPriority([(activityId: activityId, limit: limit)], at: at)
-        return try #require(decisions[activityId])
+    func consumeHighPriority(activityID: String, at: Date, limit: Int) async throws -> BudgetDecision {
+        let decisions = try await consumeHighPriority([(activityID: activityID, limit: limit)], at: at)
+        return try #require(decisions[activityID])
     }
 
     /// ``OutboxStore/complete(owner:results:at:)`` for one push `owner` holds: its delivery record.
@@ -55,7 +55,7 @@ extension PushStore {
     func complete(_ result: DeliveryResult, owner: String, at: Date) async throws -> DeliveryRecord {
         let report = try await complete(owner: owner, results: [result], at: at)
         guard let record = report.records.first else {
-            throw PushStoreError.conflict(detail: "push \(result.pushId) is not held by '\(owner)'")
+            throw PushStoreError.conflict(detail: "push \(result.pushID) is not held by '\(owner)'")
         }
         return record
     }
@@ -64,6 +64,6 @@ extension PushStore {
 /// A token an activity used before a rotation or re-registration, as the `retired_tokens` table holds it.
 struct RetiredTokenRecord: Sendable, Hashable {
     var token: DeviceToken
-    var activityId: String
+    var activityID: String
     var retiredAt: Date
 }

@@ -10,7 +10,7 @@ struct TokensBudgetKeysTests {
         user: String = "u1", device: String, type: String = "MatchAttributes", token: DeviceToken, at: Date = Fixture.start
     ) -> PushToStartRegistration {
         PushToStartRegistration(
-            userId: user, deviceId: device, bundleId: "com.example.app", attributesType: type, environment: .sandbox,
+            userID: user, deviceID: device, bundleID: "com.example.app", attributesType: type, environment: .sandbox,
             token: token, at: at)
     }
 
@@ -24,7 +24,7 @@ struct TokensBudgetKeysTests {
             _ = try await store.upsertPushToStartToken(Self.pushToStart(device: "phone", type: "Other", token: Fixture.token()))
             _ = try await store.upsertPushToStartToken(Self.pushToStart(user: "u2", device: "phone", token: Fixture.token()))
 
-            #expect(try await store.pushToStartTokens(forUser: "u1", attributesType: "MatchAttributes").map(\.deviceId) == ["pad", "phone"])
+            #expect(try await store.pushToStartTokens(forUser: "u1", attributesType: "MatchAttributes").map(\.deviceID) == ["pad", "phone"])
 
             let invalidated = try await store.markPushToStartTokenInvalid(token: phoneToken, reason: "Unregistered", at: Fixture.start + 5)
             #expect(invalidated.map(\.id) == [phone.id])
@@ -65,16 +65,16 @@ struct TokensBudgetKeysTests {
     func highPriorityBudgetSlidesOverOneHour(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let t = Fixture.start
-            _ = try await store.consumeHighPriority(activityId: "a", at: t, limit: 100)
-            _ = try await store.consumeHighPriority(activityId: "a", at: t + 600, limit: 100)
-            _ = try await store.consumeHighPriority(activityId: "b", at: t + 600, limit: 100)
-            #expect(try await store.highPriorityCount(activityId: "a", since: t + 600 - 3600) == 2)
-            #expect(try await store.highPriorityCount(activityId: "a", since: t + 1) == 1)
-            _ = try await store.consumeHighPriority(activityId: "a", at: t + 4200, limit: 100)
-            #expect(try await store.highPriorityCount(activityId: "a", since: t + 4200 - 3600) == 2)
+            _ = try await store.consumeHighPriority(activityID: "a", at: t, limit: 100)
+            _ = try await store.consumeHighPriority(activityID: "a", at: t + 600, limit: 100)
+            _ = try await store.consumeHighPriority(activityID: "b", at: t + 600, limit: 100)
+            #expect(try await store.highPriorityCount(activityID: "a", since: t + 600 - 3600) == 2)
+            #expect(try await store.highPriorityCount(activityID: "a", since: t + 1) == 1)
+            _ = try await store.consumeHighPriority(activityID: "a", at: t + 4200, limit: 100)
+            #expect(try await store.highPriorityCount(activityID: "a", since: t + 4200 - 3600) == 2)
             // The entry at t is older than an hour before the last record: it was pruned.
-            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 2)
-            #expect(try await store.highPriorityCount(activityId: "b", since: t - 1) == 1)
+            #expect(try await store.highPriorityCount(activityID: "a", since: t - 1) == 2)
+            #expect(try await store.highPriorityCount(activityID: "b", since: t - 1) == 1)
         }
     }
 
@@ -82,15 +82,15 @@ struct TokensBudgetKeysTests {
     func consumingTheBudgetGrantsUpToTheLimitPerHour(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ async throws in
             let t = Fixture.start
-            #expect(try await store.consumeHighPriority(activityId: "a", at: t, limit: 2) == BudgetDecision(granted: true, usedInWindow: 1, limit: 2))
-            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 60, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
-            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 120, limit: 2) == BudgetDecision(granted: false, usedInWindow: 2, limit: 2))
-            #expect(try await store.consumeHighPriority(activityId: "b", at: t + 120, limit: 2).granted, "budgets are per activity")
-            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 2, "a refusal is not counted")
+            #expect(try await store.consumeHighPriority(activityID: "a", at: t, limit: 2) == BudgetDecision(granted: true, usedInWindow: 1, limit: 2))
+            #expect(try await store.consumeHighPriority(activityID: "a", at: t + 60, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
+            #expect(try await store.consumeHighPriority(activityID: "a", at: t + 120, limit: 2) == BudgetDecision(granted: false, usedInWindow: 2, limit: 2))
+            #expect(try await store.consumeHighPriority(activityID: "b", at: t + 120, limit: 2).granted, "budgets are per activity")
+            #expect(try await store.highPriorityCount(activityID: "a", since: t - 1) == 2, "a refusal is not counted")
             // An hour after the first one, one slot is free again.
-            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 3600, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
-            #expect(try await store.consumeHighPriority(activityId: "a", at: t + 3601, limit: 0).granted == false)
-            #expect(await caught { try await store.consumeHighPriority(activityId: "a", at: t, limit: -1) }?.invalidField == "limit")
+            #expect(try await store.consumeHighPriority(activityID: "a", at: t + 3600, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
+            #expect(try await store.consumeHighPriority(activityID: "a", at: t + 3601, limit: 0).granted == false)
+            #expect(await caught { try await store.consumeHighPriority(activityID: "a", at: t, limit: -1) }?.invalidField == "limit")
         }
     }
 
@@ -98,9 +98,9 @@ struct TokensBudgetKeysTests {
     func aGroupsBudgetsAreDecidedTogether(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ async throws in
             let t = Fixture.start
-            _ = try await store.consumeHighPriority(activityId: "b", at: t, limit: 1)
+            _ = try await store.consumeHighPriority(activityID: "b", at: t, limit: 1)
             let decisions = try await store.consumeHighPriority(
-                [(activityId: "c", limit: 3), (activityId: "a", limit: 2), (activityId: "b", limit: 1), (activityId: "z", limit: 0)],
+                [(activityID: "c", limit: 3), (activityID: "a", limit: 2), (activityID: "b", limit: 1), (activityID: "z", limit: 0)],
                 at: t + 60)
             #expect(decisions == [
                 "a": BudgetDecision(granted: true, usedInWindow: 1, limit: 2),
@@ -108,12 +108,12 @@ struct TokensBudgetKeysTests {
                 "c": BudgetDecision(granted: true, usedInWindow: 1, limit: 3),
                 "z": BudgetDecision(granted: false, usedInWindow: 0, limit: 0),
             ])
-            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 1, "grants are counted")
-            #expect(try await store.highPriorityCount(activityId: "b", since: t - 1) == 1, "refusals are not")
+            #expect(try await store.highPriorityCount(activityID: "a", since: t - 1) == 1, "grants are counted")
+            #expect(try await store.highPriorityCount(activityID: "b", since: t - 1) == 1, "refusals are not")
             #expect(try await store.consumeHighPriority([], at: t).isEmpty)
-            let twice = await caught { try await store.consumeHighPriority([(activityId: "a", limit: 2), (activityId: "a", limit: 2)], at: t) }
+            let twice = await caught { try await store.consumeHighPriority([(activityID: "a", limit: 2), (activityID: "a", limit: 2)], at: t) }
             #expect(twice?.invalidField == "activityId")
-            #expect(try await store.highPriorityCount(activityId: "a", since: t - 1) == 1, "a refused batch counts nothing")
+            #expect(try await store.highPriorityCount(activityID: "a", since: t - 1) == 1, "a refused batch counts nothing")
         }
     }
 
@@ -126,7 +126,7 @@ struct TokensBudgetKeysTests {
                     for index in 0..<12 {
                         let target = stores[index % 2]
                         group.addTask {
-                            try await target.consumeHighPriority(activityId: "hot", at: Fixture.start + Double(index), limit: 5).granted
+                            try await target.consumeHighPriority(activityID: "hot", at: Fixture.start + Double(index), limit: 5).granted
                         }
                     }
                     var count = 0
@@ -135,7 +135,7 @@ struct TokensBudgetKeysTests {
                 }
             }
             #expect(granted == 5)
-            #expect(try await store.highPriorityCount(activityId: "hot", since: Fixture.start - 1) == 5)
+            #expect(try await store.highPriorityCount(activityID: "hot", since: Fixture.start - 1) == 5)
         }
     }
 
@@ -143,25 +143,25 @@ struct TokensBudgetKeysTests {
     func apiKeys(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let hash = String(repeating: "ab", count: 32)
-            let app = try await store.createApiKey(name: "ios app", scope: .app, sha256Hash: hash.uppercased(), at: Fixture.start)
+            let app = try await store.createAPIKey(name: "ios app", scope: .app, sha256Hash: hash.uppercased(), at: Fixture.start)
             #expect(app.sha256Hash == hash)
             #expect(app.isActive)
-            let backend = try await store.createApiKey(
+            let backend = try await store.createAPIKey(
                 name: "backend", scope: .backend, sha256Hash: String(repeating: "cd", count: 32), at: Fixture.start + 1)
             #expect(try await store.apiKey(byHash: hash) == app)
             #expect(try await store.apiKey(byHash: String(repeating: "ef", count: 32)) == nil)
             #expect(try await store.apiKeys() == [app, backend])
-            #expect(await caught { try await store.createApiKey(name: "again", scope: .app, sha256Hash: hash, at: Fixture.start) }?.isConflict == true)
-            #expect(await caught { try await store.createApiKey(name: "short", scope: .app, sha256Hash: "abc", at: Fixture.start) }?.invalidField == "sha256Hash")
-            #expect(await caught { try await store.createApiKey(name: "", scope: .app, sha256Hash: String(repeating: "01", count: 32), at: Fixture.start) }?.invalidField == "name")
+            #expect(await caught { try await store.createAPIKey(name: "again", scope: .app, sha256Hash: hash, at: Fixture.start) }?.isConflict == true)
+            #expect(await caught { try await store.createAPIKey(name: "short", scope: .app, sha256Hash: "abc", at: Fixture.start) }?.invalidField == "sha256Hash")
+            #expect(await caught { try await store.createAPIKey(name: "", scope: .app, sha256Hash: String(repeating: "01", count: 32), at: Fixture.start) }?.invalidField == "name")
 
-            let revoked = try await store.revokeApiKey(id: app.id, at: Fixture.start + 100)
+            let revoked = try await store.revokeAPIKey(id: app.id, at: Fixture.start + 100)
             #expect(revoked.revokedAt == Fixture.start + 100)
             #expect(!revoked.isActive)
-            #expect(try await store.revokeApiKey(id: app.id, at: Fixture.start + 200).revokedAt == Fixture.start + 100)
+            #expect(try await store.revokeAPIKey(id: app.id, at: Fixture.start + 200).revokedAt == Fixture.start + 100)
             #expect(try await store.apiKey(byHash: hash)?.revokedAt == Fixture.start + 100)
             let unknown = UUID()
-            #expect(await caught { try await store.revokeApiKey(id: unknown, at: Fixture.start) } == .notFound(kind: .apiKey, id: unknown.uuidString.lowercased()))
+            #expect(await caught { try await store.revokeAPIKey(id: unknown, at: Fixture.start) } == .notFound(kind: .apiKey, id: unknown.uuidString.lowercased()))
         }
     }
 

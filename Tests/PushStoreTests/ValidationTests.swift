@@ -3,7 +3,7 @@ import Testing
 
 /// The identifier rule every id the store takes goes through: 1 to `max` characters, no control characters.
 @Suite struct ValidationTests {
-    @Test func printableIdsPass() throws {
+    @Test func printableIDsPass() throws {
         try Validation.identifier("hero-42_party.1", field: "activityId")
         try Validation.identifier(String(repeating: "x", count: 128), field: "activityId")
         // Non-ASCII text is counted in characters, not bytes: 128 foxes are 512 bytes and still fit.

@@ -46,18 +46,18 @@ struct WebhookJournalConformanceTests {
             _ = try await store.register(Fixture.registration("invalid", token: token, user: "u3"))
             for id in ["b1", "b2"] { _ = try await store.register(Fixture.registration(id, user: "u4")) }
             _ = try await store.register(Fixture.registration("already", user: nil))
-            _ = try await store.markEnded(activityId: "already", at: t, dismissalDate: nil)
+            _ = try await store.markEnded(activityID: "already", at: t, dismissalDate: nil)
             let pushToStart = Fixture.token()
             let record = try await store.upsertPushToStartToken(PushToStartRegistration(
-                userId: "u5", deviceId: "phone", bundleId: "com.example.app", attributesType: "MatchAttributes",
+                userID: "u5", deviceID: "phone", bundleID: "com.example.app", attributesType: "MatchAttributes",
                 environment: .sandbox, token: pushToStart, at: t))
 
-            #expect(try await store.markEnded(activityId: "ended", at: t + 1, dismissalDate: nil, journal: Self.journal).endedNow)
-            #expect(try await !store.markEnded(activityId: "ended", at: t + 2, dismissalDate: nil, journal: Self.journal).endedNow,
+            #expect(try await store.markEnded(activityID: "ended", at: t + 1, dismissalDate: nil, journal: Self.journal).endedNow)
+            #expect(try await !store.markEnded(activityID: "ended", at: t + 2, dismissalDate: nil, journal: Self.journal).endedNow,
                     "ended once, reported once")
-            #expect(try await store.markDismissed(activityId: "dismissed", at: t + 3, journal: Self.journal).endedNow)
+            #expect(try await store.markDismissed(activityID: "dismissed", at: t + 3, journal: Self.journal).endedNow)
             #expect(try await store.markTokenInvalid(token: token, reason: "BadDeviceToken", at: t + 4, journal: Self.journal) != nil)
-            #expect(try await store.markEnded(activityIds: ["b1", "already", "b2", "missing"], at: t + 5, dismissalDate: nil,
+            #expect(try await store.markEnded(activityIDs: ["b1", "already", "b2", "missing"], at: t + 5, dismissalDate: nil,
                                               journal: Self.journal) == ["b1", "b2"])
             #expect(try await store.markPushToStartTokenInvalid(token: pushToStart, reason: "Unregistered", at: t + 6,
                                                                 journal: Self.journal).map(\.id) == [record.id])
@@ -65,12 +65,12 @@ struct WebhookJournalConformanceTests {
             // No call after the change: what a server that died right after its store call would leave.
             let events = try await eventsAfterACrash(store, harness)
             let expected: [WebhookFact] = [
-                .activityEnded(activityId: "ended", userId: "u1", at: t + 1),
-                .activityEnded(activityId: "dismissed", userId: "u2", at: t + 3),
-                .activityTokenInvalid(activityId: "invalid", userId: "u3", token: token, reason: "BadDeviceToken", at: t + 4),
-                .activityEnded(activityId: "b1", userId: "u4", at: t + 5),
-                .activityEnded(activityId: "b2", userId: "u4", at: t + 5),
-                .pushToStartTokenInvalid(tokenId: record.id, userId: "u5", token: pushToStart, reason: "Unregistered", at: t + 6),
+                .activityEnded(activityID: "ended", userID: "u1", at: t + 1),
+                .activityEnded(activityID: "dismissed", userID: "u2", at: t + 3),
+                .activityTokenInvalid(activityID: "invalid", userID: "u3", token: token, reason: "BadDeviceToken", at: t + 4),
+                .activityEnded(activityID: "b1", userID: "u4", at: t + 5),
+                .activityEnded(activityID: "b2", userID: "u4", at: t + 5),
+                .pushToStartTokenInvalid(tokenID: record.id, userID: "u5", token: pushToStart, reason: "Unregistered", at: t + 6),
             ]
             #expect(events == expected.map { "\($0)" }.sorted())
         }
@@ -81,7 +81,7 @@ struct WebhookJournalConformanceTests {
         try await withStore(kind) { store, harness in
             let t = Fixture.start
             for id in ["a", "b", "c"] { _ = try await store.register(Fixture.registration(id, user: "u-\(id)", groups: ["party"])) }
-            _ = try await store.markEnded(activityId: "c", at: t, dismissalDate: nil)
+            _ = try await store.markEnded(activityID: "c", at: t, dismissalDate: nil)
             let send = GroupSendConformanceTests.send("party", kind: .end)
             try await store.createGroupSend(send)
             let page = try #require(try await store.claimPage(owner: "w1", pageSize: 10, now: t + 1, lease: 30))
@@ -90,8 +90,8 @@ struct WebhookJournalConformanceTests {
             let report = try await store.completePage(page, owner: "w1", outcome: outcome, at: t + 2, journal: Self.journal)
             #expect(report.endedNow == ["a", "b"])
             let events = try await eventsAfterACrash(store, harness)
-            #expect(events == [WebhookFact.activityEnded(activityId: "a", userId: "u-a", at: t + 2),
-                               .activityEnded(activityId: "b", userId: "u-b", at: t + 2)].map { "\($0)" }.sorted())
+            #expect(events == [WebhookFact.activityEnded(activityID: "a", userID: "u-a", at: t + 2),
+                               .activityEnded(activityID: "b", userID: "u-b", at: t + 2)].map { "\($0)" }.sorted())
         }
     }
 
@@ -102,14 +102,14 @@ struct WebhookJournalConformanceTests {
             let t = Fixture.start
             let token = Fixture.token()
             _ = try await store.register(Fixture.registration("a", token: token))
-            #expect(await caught { try await store.markEnded(activityId: "a", at: t, dismissalDate: nil, journal: Self.refused) } != nil)
-            #expect(await caught { try await store.markEnded(activityIds: ["a"], at: t, dismissalDate: nil, journal: Self.refused) } != nil)
+            #expect(await caught { try await store.markEnded(activityID: "a", at: t, dismissalDate: nil, journal: Self.refused) } != nil)
+            #expect(await caught { try await store.markEnded(activityIDs: ["a"], at: t, dismissalDate: nil, journal: Self.refused) } != nil)
             #expect(await caught { try await store.markTokenInvalid(token: token, reason: "Unregistered", at: t, journal: Self.refused) } != nil)
             let a = try #require(try await store.activity(id: "a"))
             #expect(a.state == .active && a.tokenState == .valid, "nothing changed")
             #expect(try await store.webhookDepth() == 0)
             // Without a journal the same change stores nothing.
-            #expect(try await store.markEnded(activityId: "a", at: t, dismissalDate: nil).endedNow)
+            #expect(try await store.markEnded(activityID: "a", at: t, dismissalDate: nil).endedNow)
             #expect(try await store.webhookDepth() == 0)
         }
     }

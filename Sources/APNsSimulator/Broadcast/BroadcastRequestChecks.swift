@@ -146,9 +146,9 @@ struct BroadcastRequestChecks {
     }
 
     private func channelID(_ value: String?) throws(Rejection) -> String {
-        guard let value, !value.isEmpty else { throw Rejection(.missingChannelId) }
+        guard let value, !value.isEmpty else { throw Rejection(.missingChannelID) }
         guard value.utf8.count <= configuration.broadcast.maximumChannelIDLength, Data(base64Encoded: value) != nil else {
-            throw Rejection(.badChannelId)
+            throw Rejection(.badChannelID)
         }
         return value
     }
@@ -156,7 +156,7 @@ struct BroadcastRequestChecks {
     private func checkRequestID(_ value: String?) throws(Rejection) {
         guard let value else { return }
         guard APNsID.parse(value, allowUppercase: configuration.acceptUppercaseAPNsID) != nil else {
-            throw Rejection(.badMessageId)
+            throw Rejection(.badMessageID)
         }
     }
 

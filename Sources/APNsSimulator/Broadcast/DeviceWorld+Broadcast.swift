@@ -19,9 +19,9 @@ extension DeviceWorld {
         let now = push.receivedAt
         let content = ActivityPushContent.read(push.payload)
         let template = PushRecord(
-            apnsId: push.requestID, receivedAt: now, token: "", priority: push.priority.rawValue, headers: push.headers,
+            apnsID: push.requestID, receivedAt: now, token: "", priority: push.priority.rawValue, headers: push.headers,
             payload: ActivityPushContent.jsonForRecord(push.payload), status: 200, reason: nil,
-            outcome: DeviceOutcome(.applied), deviceId: nil, activityId: nil, channelId: push.channelID
+            outcome: DeviceOutcome(.applied), deviceID: nil, activityID: nil, channelID: push.channelID
         )
         var cache = ContentStateCheckCache()
         var outcomes: [DeviceOutcome.Kind: Int] = [:]
@@ -43,7 +43,7 @@ extension DeviceWorld {
         }
         let elapsed = ContinuousClock.now - started
         let summary = BroadcastSummary(
-            requestId: push.requestID, receivedAt: now, subscribers: subscriberCount,
+            requestID: push.requestID, receivedAt: now, subscribers: subscriberCount,
             outcomes: Dictionary(uniqueKeysWithValues: outcomes.map { ($0.key.rawValue, $0.value) }),
             applySeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         )

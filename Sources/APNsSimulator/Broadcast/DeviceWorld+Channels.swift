@@ -54,7 +54,7 @@ extension DeviceWorld {
 
     /// Creates a channel from the control API (no limit check: that is the APNs answer's business).
     public func createChannel(_ request: ChannelRegistration) throws(DeviceWorldError) -> ChannelSnapshot {
-        let bundleID = try Self.validBundleID(request.bundleId)
+        let bundleID = try Self.validBundleID(request.bundleID)
         let environment = try Self.environment(request.environment)
         guard let policy = APNsMessageStoragePolicy(rawValue: request.messageStoragePolicy) else {
             throw DeviceWorldError(.invalid, field: "messageStoragePolicy",
@@ -85,7 +85,7 @@ extension DeviceWorld {
 
     func channelSnapshot(_ channel: SimulatedChannel, at now: Date, subscriberLimit: Int) -> ChannelSnapshot {
         ChannelSnapshot(
-            channelId: channel.id, bundleId: channel.bundleID, environment: channel.environment,
+            channelID: channel.id, bundleID: channel.bundleID, environment: channel.environment,
             messageStoragePolicy: channel.storagePolicy.rawValue, createdAt: channel.createdAt,
             subscriberCount: channel.subscribers.count, broadcastCount: channel.broadcastCount,
             storedMessageUntil: channel.deliverableMessage(at: now)?.keptUntil, lastBroadcast: channel.lastBroadcast,

@@ -34,7 +34,12 @@ struct StoredBroadcast: Sendable {
 
 /// What the last broadcast of a channel did, for the control API, the dashboard and benchmarks.
 public struct BroadcastSummary: Sendable, Hashable, Codable {
-    public var requestId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case requestID = "requestId", receivedAt, subscribers, outcomes, applySeconds
+    }
+
+    public var requestID: String
     public var receivedAt: Date
     public var subscribers: Int
     /// Outcome kind → number of subscribers (`applied`, `ignoredOlderTimestamp`, `decodeFailure`, …).
@@ -45,8 +50,13 @@ public struct BroadcastSummary: Sendable, Hashable, Codable {
 
 /// A channel as the control API shows it.
 public struct ChannelSnapshot: Sendable, Hashable, Codable {
-    public var channelId: String
-    public var bundleId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case channelID = "channelId", bundleID = "bundleId", environment, messageStoragePolicy, createdAt, subscriberCount, broadcastCount, storedMessageUntil, lastBroadcast, subscribers
+    }
+
+    public var channelID: String
+    public var bundleID: String
     public var environment: APNsEnvironment
     public var messageStoragePolicy: Int
     public var createdAt: Date
@@ -61,14 +71,19 @@ public struct ChannelSnapshot: Sendable, Hashable, Codable {
 
 /// `POST /v1/channels`: a channel made through the control API (as `livepush channels create` would).
 public struct ChannelRegistration: Sendable, Hashable, Codable {
-    public var bundleId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case bundleID = "bundleId", environment, messageStoragePolicy
+    }
+
+    public var bundleID: String
     /// `sandbox` (also `development`) or `production`.
     public var environment: String
     /// 0 (no storage) or 1 (most recent message).
     public var messageStoragePolicy: Int
 
-    public init(bundleId: String, environment: String, messageStoragePolicy: Int) {
-        self.bundleId = bundleId
+    public init(bundleID: String, environment: String, messageStoragePolicy: Int) {
+        self.bundleID = bundleID
         self.environment = environment
         self.messageStoragePolicy = messageStoragePolicy
     }

@@ -28,19 +28,19 @@ struct DeviceRoutes: Sendable {
         router.post("/v1/devices/:deviceId/apps") { request, context -> Response in
             let id = try ControlResponse.parameter("deviceId", context)
             let body = try await ControlResponse.require(InstallRequest.self, from: request)
-            let token = try await Self.run { try await world.installApp(bundleId: body.bundleId, onDevice: id) }
-            return ControlResponse.json(["bundleId": body.bundleId, "pushToStartToken": token], status: .created)
+            let token = try await Self.run { try await world.installApp(bundleID: body.bundleID, onDevice: id) }
+            return ControlResponse.json(["bundleId": body.bundleID, "pushToStartToken": token], status: .created)
         }
         router.post("/v1/devices/:deviceId/rotate-push-to-start-token") { request, context -> Response in
             let id = try ControlResponse.parameter("deviceId", context)
             let body = try await ControlResponse.decode(RotateRequest.self, from: request, allowEmpty: true)
-            let token = try await Self.run { try await world.rotatePushToStartToken(deviceID: id, bundleId: body?.bundleId) }
+            let token = try await Self.run { try await world.rotatePushToStartToken(deviceID: id, bundleID: body?.bundleID) }
             return ControlResponse.json(["pushToStartToken": token])
         }
         router.post("/v1/devices/:deviceId/activities") { request, context -> Response in
             let id = try ControlResponse.parameter("deviceId", context)
             let body = try await ControlResponse.require(ActivityRequest.self, from: request)
-            if body.channelId != nil {
+            if body.channelID != nil {
                 return ControlResponse.json(try await Self.run { try await world.startChannelActivity(deviceID: id, body) }, status: .created)
             }
             return ControlResponse.json(try await Self.run { try await world.startActivity(deviceID: id, body) }, status: .created)
@@ -71,8 +71,18 @@ struct DeviceRoutes: Sendable {
         }
     }
 
-    struct InstallRequest: Decodable { var bundleId: String }
-    struct RotateRequest: Decodable { var bundleId: String? }
+    struct InstallRequest: Decodable {
+        // The JSON names stay as the API and the simulator have always spelled them.
+        enum CodingKeys: String, CodingKey {
+            case bundleID = "bundleId"
+        }
+ var bundleID: String }
+    struct RotateRequest: Decodable {
+        // The JSON names stay as the API and the simulator have always spelled them.
+        enum CodingKeys: String, CodingKey {
+            case bundleID = "bundleId"
+        }
+ var bundleID: String? }
     /// `immediate`: the user removed it (dismissed at once) rather than the app ending it.
     struct EndRequest: Decodable { var immediate: Bool? }
 }

@@ -67,8 +67,13 @@ struct ServiceRoutes: Sendable {
 
     /// `POST /v1/keys`: a provider key to trust, public PEM or `.p8` private PEM (only the public half is kept).
     struct KeyRegistration: Decodable {
-        var keyId: String
-        var teamId: String
+        // The JSON names stay as the API and the simulator have always spelled them.
+        enum CodingKeys: String, CodingKey {
+            case keyID = "keyId", teamID = "teamId", publicKeyPEM, privateKeyPEM, environment, topics
+        }
+
+        var keyID: String
+        var teamID: String
         var publicKeyPEM: String?
         var privateKeyPEM: String?
         var environment: String?
@@ -95,7 +100,7 @@ struct ServiceRoutes: Sendable {
             }
         }
         do {
-            return try keys.register(keyID: body.keyId, teamID: body.teamId, pem: pem, environment: environment,
+            return try keys.register(keyID: body.keyID, teamID: body.teamID, pem: pem, environment: environment,
                                      topics: body.topics.map(Set.init))
         } catch {
             let field: String

@@ -71,7 +71,7 @@ struct ActivityPushContent: Sendable {
             body = AlertLocalization.format(
                 key: key, arguments: AlertLocalization.arguments(alert["loc-args"]), table: table)
         }
-        return AlertRecord(title: title, body: body, sound: sound, shownAt: receivedAt, apnsId: apnsID)
+        return AlertRecord(title: title, body: body, sound: sound, shownAt: receivedAt, apnsID: apnsID)
     }
 }
 
@@ -82,9 +82,14 @@ struct DeviceReadError: Error, Sendable {
 
 /// An alert the device showed for a Live Activity push.
 public struct AlertRecord: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case title, body, sound, shownAt, apnsID = "apnsId"
+    }
+
     public var title: String?
     public var body: String?
     public var sound: String?
     public var shownAt: Date
-    public var apnsId: String
+    public var apnsID: String
 }

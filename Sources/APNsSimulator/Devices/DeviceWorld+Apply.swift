@@ -27,20 +27,20 @@ extension DeviceWorld {
         switch read {
         case .success(let content):
             outcome = decideUpdate(content, priority: APNsPriority(rawValue: template.priority) ?? .immediate,
-                                   apnsID: template.apnsId, activity: &activity, at: now, cache: &cache)
+                                   apnsID: template.apnsID, activity: &activity, at: now, cache: &cache)
         case .failure(let error):
             outcome = DeviceOutcome(.decodeFailure, error.message)
         }
         var entry = template
         entry.outcome = outcome
-        entry.deviceId = activity.deviceID
-        entry.activityId = activityID
+        entry.deviceID = activity.deviceID
+        entry.activityID = activityID
         activity.appendHistory(entry, limit: rules.historyLimit)
         activities[activityID] = activity
         switch outcome.kind {
         case .applied:
             publish(.activityUpdated, data: SimulatorJSON.tree(entry), at: now)
-            if let alert = activity.alerts.last, alert.apnsId == template.apnsId {
+            if let alert = activity.alerts.last, alert.apnsID == template.apnsID {
                 publish(.alertShown, data: alertData(alert, activity: activity), at: now)
             }
             announce(activityID: activityID, at: now)

@@ -8,7 +8,7 @@ extension DeviceWorld {
     /// Registers (or replaces) an app for one environment.
     @discardableResult
     public func registerApp(_ request: AppRegistration) throws(DeviceWorldError) -> AppSnapshot {
-        let bundleID = try Self.validBundleID(request.bundleId)
+        let bundleID = try Self.validBundleID(request.bundleID)
         let environment = try Self.environment(request.environment)
         if let declared = request.attributesTypes?.schemas, declared.keys.contains(where: \.isEmpty) {
             throw DeviceWorldError(.invalid, field: "attributesTypes", "type names must not be empty")
@@ -30,7 +30,7 @@ extension DeviceWorld {
     public func addDevice(_ request: DeviceRegistration) throws(DeviceWorldError) -> DeviceCreated {
         let name = request.name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw DeviceWorldError(.invalid, field: "name", "must not be empty") }
-        let bundleID = try Self.validBundleID(request.bundleId)
+        let bundleID = try Self.validBundleID(request.bundleID)
         let environment = try Self.environment(request.environment)
         var webhook: WebhookURL?
         if let text = request.webhookURL {
@@ -50,12 +50,12 @@ extension DeviceWorld {
             "deviceId": .string(device.id), "name": .string(name), "environment": .string(environment.rawValue),
         ]), at: now)
         let token = install(bundleID: bundleID, deviceID: device.id, at: now)
-        return DeviceCreated(deviceId: device.id, pushToStartToken: token)
+        return DeviceCreated(deviceID: device.id, pushToStartToken: token)
     }
 
     /// Installs another app on a device; returns its push-to-start token.
-    public func installApp(bundleId: String, onDevice deviceID: String) throws(DeviceWorldError) -> String {
-        let bundleID = try Self.validBundleID(bundleId)
+    public func installApp(bundleID: String, onDevice deviceID: String) throws(DeviceWorldError) -> String {
+        let bundleID = try Self.validBundleID(bundleID)
         let device = try requireDevice(deviceID)
         if let index = device.appIndex(bundleID) { return device.apps[index].pushToStartToken }
         return install(bundleID: bundleID, deviceID: deviceID, at: clock.now())
@@ -89,9 +89,9 @@ extension DeviceWorld {
     }
 
     /// Gives the device's app a new push-to-start token (default: the first app).
-    public func rotatePushToStartToken(deviceID: String, bundleId: String? = nil) throws(DeviceWorldError) -> String {
+    public func rotatePushToStartToken(deviceID: String, bundleID: String? = nil) throws(DeviceWorldError) -> String {
         let device = try requireDevice(deviceID)
-        let bundleID = bundleId ?? device.apps.first?.bundleID ?? ""
+        let bundleID = bundleID ?? device.apps.first?.bundleID ?? ""
         guard device.appIndex(bundleID) != nil else {
             throw DeviceWorldError(.notFound, field: "bundleId", "app '\(bundleID)' is not installed on device \(deviceID)")
         }
@@ -102,7 +102,7 @@ extension DeviceWorld {
 
     /// Starts an activity from the app (`Activity.request` with push type token) and issues its update token.
     public func startActivity(deviceID: String, _ request: ActivityRequest) throws(DeviceWorldError) -> ActivityCreated {
-        guard request.channelId == nil else {
+        guard request.channelID == nil else {
             throw DeviceWorldError(.invalid, field: "channelId",
                 "an activity subscribed to a channel gets no update token; start it with startChannelActivity")
         }
@@ -110,7 +110,7 @@ extension DeviceWorld {
         let activity = try makeActivity(deviceID: deviceID, request, at: now)
         insert(activity, at: now)
         let token = issueUpdateToken(activityID: activity.id, at: now) ?? ""
-        return ActivityCreated(activityId: activity.id, pushToken: token)
+        return ActivityCreated(activityID: activity.id, pushToken: token)
     }
 
     /// Starts an activity subscribed to `request.channelId` (`Activity.request` with push type
@@ -120,7 +120,7 @@ extension DeviceWorld {
         let (activity, channelID) = try makeChannelActivity(deviceID: deviceID, request, at: now)
         insert(activity, at: now)
         subscribe(activityID: activity.id, channelID: channelID, at: now)
-        return ChannelActivityCreated(activityId: activity.id, channelId: channelID)
+        return ChannelActivityCreated(activityID: activity.id, channelID: channelID)
     }
 
     /// Starts `count` activities alike, each subscribed to `request.channelId`. Checks the request once.
@@ -137,11 +137,11 @@ extension DeviceWorld {
             insert(activity, at: now)
             subscribe(activityID: activity.id, channelID: channelID, at: now)
         }
-        return BulkActivitiesCreated(created: count, channelId: channelID, subscriberCount: channels[channelID]?.subscribers.count ?? 0)
+        return BulkActivitiesCreated(created: count, channelID: channelID, subscriberCount: channels[channelID]?.subscribers.count ?? 0)
     }
 
     private func makeChannelActivity(deviceID: String, _ request: ActivityRequest, at now: Date) throws(DeviceWorldError) -> (SimulatedActivity, String) {
-        guard let channelID = request.channelId, !channelID.isEmpty else {
+        guard let channelID = request.channelID, !channelID.isEmpty else {
             throw DeviceWorldError(.invalid, field: "channelId", "is missing; give the base64 id of a channel of the activity's app")
         }
         let activity = try makeActivity(deviceID: deviceID, request, at: now)
@@ -156,8 +156,8 @@ extension DeviceWorld {
     /// Checks an app-started activity and builds it (not yet inserted).
     private func makeActivity(deviceID: String, _ request: ActivityRequest, at now: Date) throws(DeviceWorldError) -> SimulatedActivity {
         let device = try requireDevice(deviceID)
-        guard let bundleID = request.bundleId ?? device.apps.first?.bundleID, device.appIndex(bundleID) != nil else {
-            throw DeviceWorldError(.invalid, field: "bundleId", "app '\(request.bundleId ?? "")' is not installed on device \(deviceID)")
+        guard let bundleID = request.bundleID ?? device.apps.first?.bundleID, device.appIndex(bundleID) != nil else {
+            throw DeviceWorldError(.invalid, field: "bundleId", "app '\(request.bundleID ?? "")' is not installed on device \(deviceID)")
         }
         guard !request.attributesType.isEmpty else {
             throw DeviceWorldError(.invalid, field: "attributesType", "must be the name of the app's ActivityAttributes type")
@@ -247,10 +247,10 @@ extension DeviceWorld {
             }
             .map(\.element)
         return DeviceSnapshot(
-            deviceId: device.id, name: device.name, environment: device.environment,
+            deviceID: device.id, name: device.name, environment: device.environment,
             frequentPushesEnabled: device.frequentPushesEnabled, webhookURL: device.webhookURL?.description,
             createdAt: device.createdAt,
-            apps: device.apps.map { InstalledAppSnapshot(bundleId: $0.bundleID, pushToStartToken: $0.pushToStartToken, history: $0.history) },
+            apps: device.apps.map { InstalledAppSnapshot(bundleID: $0.bundleID, pushToStartToken: $0.pushToStartToken, history: $0.history) },
             activities: ordered, webhookDeliveries: device.webhookDeliveries
         )
     }

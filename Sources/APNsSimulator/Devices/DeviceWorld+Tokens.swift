@@ -79,7 +79,7 @@ extension DeviceWorld {
     private func webhookFinished(
         deviceID: String, kind: String, token: String, activityID: String?, status: Int?, error: String?
     ) {
-        let delivery = WebhookDelivery(kind: kind, token: token, activityId: activityID, at: clock.now(),
+        let delivery = WebhookDelivery(kind: kind, token: token, activityID: activityID, at: clock.now(),
                                        status: status, error: error)
         devices[deviceID]?.webhookDeliveries.append(delivery)
         if let count = devices[deviceID]?.webhookDeliveries.count, count > rules.historyLimit {

@@ -117,7 +117,7 @@ public actor DeviceWorld {
         let entry = PushLogEntry(
             method: exchange.method, path: exchange.path, token: exchange.token, headers: exchange.headers,
             payload: ActivityPushContent.jsonForRecord(exchange.payload), status: exchange.status,
-            apnsId: exchange.apnsID, apnsUniqueId: exchange.apnsUniqueID, reason: exchange.reason?.rawValue,
+            apnsID: exchange.apnsID, apnsUniqueID: exchange.apnsUniqueID, reason: exchange.reason?.rawValue,
             receivedAt: exchange.receivedAt, latencySeconds: exchange.latencySeconds, outcome: outcome
         )
         pushLog.append(entry)
@@ -159,10 +159,10 @@ public actor DeviceWorld {
         activityID: String?
     ) -> PushRecord {
         PushRecord(
-            apnsId: push.apnsID, receivedAt: push.receivedAt, token: push.token.lowercased(),
+            apnsID: push.apnsID, receivedAt: push.receivedAt, token: push.token.lowercased(),
             priority: push.priority.rawValue, headers: push.headers,
             payload: ActivityPushContent.jsonForRecord(push.payload), status: status, reason: reason?.rawValue,
-            outcome: outcome, deviceId: deviceID, activityId: activityID
+            outcome: outcome, deviceID: deviceID, activityID: activityID
         )
     }
 

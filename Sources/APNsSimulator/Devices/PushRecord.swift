@@ -38,7 +38,12 @@ public struct DeviceOutcome: Sendable, Hashable, Codable, CustomStringConvertibl
 
 /// One push as a device's history keeps it: the request, APNs' answer and what the device did.
 public struct PushRecord: Sendable, Hashable, Codable {
-    public var apnsId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case apnsID = "apnsId", receivedAt, token, priority, headers, payload, status, reason, outcome, deviceID = "deviceId", activityID = "activityId", channelID = "channelId"
+    }
+
+    public var apnsID: String
     public var receivedAt: Date
     public var token: String
     public var priority: Int
@@ -48,10 +53,10 @@ public struct PushRecord: Sendable, Hashable, Codable {
     public var status: Int
     public var reason: String?
     public var outcome: DeviceOutcome
-    public var deviceId: String?
-    public var activityId: String?
+    public var deviceID: String?
+    public var activityID: String?
     /// The broadcast channel it came through (nil for a push to a token, whose `token` is then empty).
-    public var channelId: String?
+    public var channelID: String?
 }
 
 /// The lifecycle state of an activity, as `ActivityState`.

@@ -72,9 +72,9 @@ struct SimulatedActivity: Sendable {
 
     func snapshot(at now: Date) -> ActivitySnapshot {
         ActivitySnapshot(
-            activityId: id, deviceId: deviceID, bundleId: bundleID, attributesType: attributesType,
+            activityID: id, deviceID: deviceID, bundleID: bundleID, attributesType: attributesType,
             attributes: attributes, contentState: contentState, contentStateSchema: schema,
-            pushToken: pushToken, channelId: channelID, state: lifecycle(at: now), relevanceScore: relevanceScore,
+            pushToken: pushToken, channelID: channelID, state: lifecycle(at: now), relevanceScore: relevanceScore,
             startedAt: startedAt, staleDate: staleDate, lastTimestamp: lastTimestamp, endedAt: endedAt,
             endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts, history: history
         )
@@ -83,9 +83,14 @@ struct SimulatedActivity: Sendable {
 
 /// An activity as the control API shows it.
 public struct ActivitySnapshot: Sendable, Hashable, Codable {
-    public var activityId: String
-    public var deviceId: String
-    public var bundleId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case activityID = "activityId", deviceID = "deviceId", bundleID = "bundleId", attributesType, attributes, contentState, contentStateSchema, pushToken, channelID = "channelId", state, relevanceScore, startedAt, staleDate, lastTimestamp, endedAt, endedBy, dismissalDate, alerts, history
+    }
+
+    public var activityID: String
+    public var deviceID: String
+    public var bundleID: String
     public var attributesType: String
     public var attributes: JSONValue
     public var contentState: JSONValue
@@ -93,7 +98,7 @@ public struct ActivitySnapshot: Sendable, Hashable, Codable {
     /// The current update token (nil when none was issued).
     public var pushToken: String?
     /// The broadcast channel it is subscribed to.
-    public var channelId: String?
+    public var channelID: String?
     public var state: ActivityLifecycle
     public var relevanceScore: Double
     public var startedAt: Date

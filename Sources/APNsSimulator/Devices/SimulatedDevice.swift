@@ -13,7 +13,7 @@ struct SimulatedApp: Sendable {
 
     func snapshot() -> AppSnapshot {
         AppSnapshot(
-            bundleId: bundleID, environment: environment, localizations: localizations,
+            bundleID: bundleID, environment: environment, localizations: localizations,
             attributesTypes: attributesTypes?.keys.sorted(),
             contentStateSchemas: attributesTypes?.compactMapValues { $0 }
         )
@@ -58,7 +58,12 @@ struct TokenRecord: Sendable {
 
 /// An app as the control API shows it.
 public struct AppSnapshot: Sendable, Hashable, Codable {
-    public var bundleId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case bundleID = "bundleId", environment, localizations, attributesTypes, contentStateSchemas
+    }
+
+    public var bundleID: String
     public var environment: APNsEnvironment
     public var localizations: [String: String]
     /// Declared `ActivityAttributes` type names (nil: any type is accepted).
@@ -69,7 +74,12 @@ public struct AppSnapshot: Sendable, Hashable, Codable {
 
 /// A device's app and its push-to-start token, as the control API shows it.
 public struct InstalledAppSnapshot: Sendable, Hashable, Codable {
-    public var bundleId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case bundleID = "bundleId", pushToStartToken, history
+    }
+
+    public var bundleID: String
     public var pushToStartToken: String
     /// Pushes sent to the push-to-start token.
     public var history: [PushRecord]
@@ -77,7 +87,12 @@ public struct InstalledAppSnapshot: Sendable, Hashable, Codable {
 
 /// A device as the control API shows it; activities ordered by relevance (highest first).
 public struct DeviceSnapshot: Sendable, Hashable, Codable {
-    public var deviceId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case deviceID = "deviceId", name, environment, frequentPushesEnabled, webhookURL, createdAt, apps, activities, webhookDeliveries
+    }
+
+    public var deviceID: String
     public var name: String
     public var environment: APNsEnvironment
     public var frequentPushesEnabled: Bool
@@ -90,9 +105,14 @@ public struct DeviceSnapshot: Sendable, Hashable, Codable {
 
 /// One POST of a new token to a device's webhook.
 public struct WebhookDelivery: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case kind, token, activityID = "activityId", at, status, error
+    }
+
     public var kind: String
     public var token: String
-    public var activityId: String?
+    public var activityID: String?
     public var at: Date
     /// The HTTP status the webhook answered, when it answered.
     public var status: Int?

@@ -3,7 +3,12 @@ import LiveActivity
 
 /// `POST /v1/apps`: an app the simulated devices can install.
 public struct AppRegistration: Sendable, Hashable, Codable {
-    public var bundleId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case bundleID = "bundleId", environment, localizations, attributesTypes
+    }
+
+    public var bundleID: String
     /// `sandbox` (also `development`) or `production`.
     public var environment: String
     /// The app's `Localizable.strings`: loc-key → format with `%@` / `%1$@` placeholders.
@@ -12,10 +17,10 @@ public struct AppRegistration: Sendable, Hashable, Codable {
     public var attributesTypes: DeclaredAttributesTypes?
 
     public init(
-        bundleId: String, environment: String, localizations: [String: String]? = nil,
+        bundleID: String, environment: String, localizations: [String: String]? = nil,
         attributesTypes: DeclaredAttributesTypes? = nil
     ) {
-        self.bundleId = bundleId
+        self.bundleID = bundleID
         self.environment = environment
         self.localizations = localizations
         self.attributesTypes = attributesTypes
@@ -49,19 +54,24 @@ public struct DeclaredAttributesTypes: Sendable, Hashable, Codable {
 
 /// `POST /v1/devices`: a device with one app installed.
 public struct DeviceRegistration: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case name, bundleID = "bundleId", environment, frequentPushesEnabled, webhookURL
+    }
+
     public var name: String
-    public var bundleId: String
+    public var bundleID: String
     public var environment: String
     public var frequentPushesEnabled: Bool?
     /// `http://…` URL the device posts its new tokens to.
     public var webhookURL: String?
 
     public init(
-        name: String, bundleId: String, environment: String, frequentPushesEnabled: Bool? = nil,
+        name: String, bundleID: String, environment: String, frequentPushesEnabled: Bool? = nil,
         webhookURL: String? = nil
     ) {
         self.name = name
-        self.bundleId = bundleId
+        self.bundleID = bundleID
         self.environment = environment
         self.frequentPushesEnabled = frequentPushesEnabled
         self.webhookURL = webhookURL
@@ -79,28 +89,28 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
     public var relevanceScore: Double?
     public var staleDate: Date?
     /// Which installed app starts it (default: the device's first app).
-    public var bundleId: String?
+    public var bundleID: String?
     /// Start it subscribed to this broadcast channel (`pushType: .channel(id)`, iOS 18): it gets the
     /// channel's broadcasts and no update token.
-    public var channelId: String?
+    public var channelID: String?
 
     public init(
         attributesType: String, attributes: JSONValue, contentState: JSONValue,
         contentStateSchema: ContentStateSchema? = nil, relevanceScore: Double? = nil, staleDate: Date? = nil,
-        bundleId: String? = nil, channelId: String? = nil
+        bundleID: String? = nil, channelID: String? = nil
     ) {
-        self.channelId = channelId
+        self.channelID = channelID
         self.attributesType = attributesType
         self.attributes = attributes
         self.contentState = contentState
         self.contentStateSchema = contentStateSchema
         self.relevanceScore = relevanceScore
         self.staleDate = staleDate
-        self.bundleId = bundleId
+        self.bundleID = bundleID
     }
 
     private enum CodingKeys: String, CodingKey {
-        case attributesType, attributes, contentState, contentStateSchema, relevanceScore, staleDate, bundleId, channelId
+        case attributesType, attributes, contentState, contentStateSchema, relevanceScore, staleDate, bundleID = "bundleId", channelID = "channelId"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -110,8 +120,8 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
         contentState = try container.decode(JSONValue.self, forKey: .contentState)
         contentStateSchema = try container.decodeIfPresent(ContentStateSchema.self, forKey: .contentStateSchema)
         relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
-        bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
-        channelId = try container.decodeIfPresent(String.self, forKey: .channelId)
+        bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+        channelID = try container.decodeIfPresent(String.self, forKey: .channelID)
         // Decoded by hand so that a bad date names its field on every platform.
         if let text = try container.decodeIfPresent(String.self, forKey: .staleDate) {
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -128,14 +138,24 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
 
 /// The answer to `POST /v1/devices`.
 public struct DeviceCreated: Sendable, Hashable, Codable {
-    public var deviceId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case deviceID = "deviceId", pushToStartToken
+    }
+
+    public var deviceID: String
     public var pushToStartToken: String
 }
 
 /// The answer to `POST /v1/devices/{id}/activities` with a `channelId`: the activity has no update token.
 public struct ChannelActivityCreated: Sendable, Hashable, Codable {
-    public var activityId: String
-    public var channelId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case activityID = "activityId", channelID = "channelId"
+    }
+
+    public var activityID: String
+    public var channelID: String
 }
 
 /// `POST /v1/devices/{id}/activities/bulk`: `count` activities alike, each subscribed to `activity.channelId`
@@ -152,27 +172,42 @@ public struct BulkActivityRequest: Sendable, Hashable, Codable {
 
 /// The answer to `POST /v1/devices/{id}/activities/bulk`.
 public struct BulkActivitiesCreated: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case created, channelID = "channelId", subscriberCount
+    }
+
     public var created: Int
-    public var channelId: String
+    public var channelID: String
     public var subscriberCount: Int
 }
 
 /// The answer to `POST /v1/devices/{id}/activities`.
 public struct ActivityCreated: Sendable, Hashable, Codable {
-    public var activityId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case activityID = "activityId", pushToken
+    }
+
+    public var activityID: String
     public var pushToken: String
 }
 
 /// One request the APNs endpoint answered, as the push log keeps it.
 public struct PushLogEntry: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case method, path, token, headers, payload, status, apnsID = "apnsId", apnsUniqueID = "apnsUniqueId", reason, receivedAt, latencySeconds, outcome
+    }
+
     public var method: String
     public var path: String
     public var token: String?
     public var headers: [HeaderField]
     public var payload: JSONValue
     public var status: Int
-    public var apnsId: String
-    public var apnsUniqueId: String?
+    public var apnsID: String
+    public var apnsUniqueID: String?
     public var reason: String?
     public var receivedAt: Date
     public var latencySeconds: Double

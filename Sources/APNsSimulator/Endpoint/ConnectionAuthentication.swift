@@ -60,7 +60,7 @@ struct ConnectionAuthentication {
         if let boundTeam, boundTeam != verified.key.teamID { throw Rejection(configuration.teamMismatchReason) }
         if let boundKey, boundKey.keyID != verified.key.keyID {
             let bothTeamScoped = boundKey.topics == nil && verified.key.topics == nil
-            if !bothTeamScoped { throw Rejection(.unrelatedKeyIdInToken) }
+            if !bothTeamScoped { throw Rejection(.unrelatedKeyIDInToken) }
         }
         if let currentJWT, currentJWT != jwt {
             let windowStart = now.addingTimeInterval(-configuration.providerTokenUpdateWindow)

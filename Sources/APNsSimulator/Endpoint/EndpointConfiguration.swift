@@ -42,7 +42,7 @@ public struct EndpointConfiguration: Sendable {
     public var bearerCaseInsensitive: Bool = true
     /// The spelling of the wrong-environment key reason: `BadEnvironmentKeyIdInToken` (documented) or
     /// `BadEnvironmentKeyInToken` (seen in the field).
-    public var badEnvironmentKeyReason: String = APNsReason.badEnvironmentKeyIdInToken.rawValue
+    public var badEnvironmentKeyReason: String = APNsReason.badEnvironmentKeyIDInToken.rawValue
     /// Window in which a connection may replace its provider token only once.
     public var providerTokenUpdateWindow: TimeInterval = 20 * 60
     /// The reason when a connection bound to one team gets a token of another team.

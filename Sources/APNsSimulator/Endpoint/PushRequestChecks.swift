@@ -73,12 +73,12 @@ struct PushRequestChecks {
         // 5. Headers
         let pushType = try self.pushType(fields)
         if let id = fields.apnsID, APNsID.parse(id, allowUppercase: configuration.acceptUppercaseAPNsID) == nil {
-            throw Rejection(.badMessageId)
+            throw Rejection(.badMessageID)
         }
         let expiration = try Self.expiration(fields.expiration)
         let priority = try self.priority(fields.priority, pushType: pushType)
         if let collapseID = fields.collapseID, collapseID.utf8.count > APNsRequestHeaders.maximumCollapseIDBytes {
-            throw Rejection(.badCollapseId)
+            throw Rejection(.badCollapseID)
         }
         // 6. Topic
         let topic = try self.topic(fields.topic, pushType: pushType, credential: verified)

@@ -9,7 +9,7 @@ import PushStore
 /// API keys: generation, hashing and checking a bearer token against the development keys and the store.
 package enum APIKeys {
     /// A new random key: `lp_<scope>_` and 43 base64url characters (256 bits).
-    package static func generate(scope: ApiKeyScope) -> String {
+    package static func generate(scope: APIKeyScope) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return "lp_\(scope.rawValue)_\(Base64URL.encode(bytes))"
@@ -29,13 +29,13 @@ package enum APIKeys {
 struct APIKeyChecker: Sendable {
     let store: any PushStore
     /// Hashes of the development keys, with their scope.
-    let developmentKeys: [String: ApiKeyScope]
+    let developmentKeys: [String: APIKeyScope]
     let tokens: AppTokenKey
     let clock: any WallClock
 
     init(store: any PushStore, appKeys: [String], backendKeys: [String], tokens: AppTokenKey, clock: any WallClock) {
         self.store = store
-        var keys: [String: ApiKeyScope] = [:]
+        var keys: [String: APIKeyScope] = [:]
         for key in appKeys { keys[APIKeys.hash(key)] = .app }
         for key in backendKeys { keys[APIKeys.hash(key)] = .backend }
         developmentKeys = keys
@@ -45,7 +45,7 @@ struct APIKeyChecker: Sendable {
 
     /// The request's principal when it holds an active credential of `scope`; throws 401 without a known
     /// active one and 403 for one of another scope.
-    func principal(authorization: String?, requiring scope: ApiKeyScope) async throws(APIError) -> Principal {
+    func principal(authorization: String?, requiring scope: APIKeyScope) async throws(APIError) -> Principal {
         let field = "Authorization"
         let what = scope == .app ? "<user token>" : "<API key>"
         guard let authorization, !authorization.isEmpty else {
@@ -75,7 +75,7 @@ struct APIKeyChecker: Sendable {
         if let development = developmentKeys[hash] {
             return Principal(scope: development, credential: .developmentKey)
         }
-        let record: ApiKeyRecord?
+        let record: APIKeyRecord?
         do {
             record = try await store.apiKey(byHash: hash)
         } catch {
@@ -101,7 +101,7 @@ struct APIKeyChecker: Sendable {
             throw APIError(.unauthorized, field: "Authorization", rule: error == .expired ? "expired" : "appToken", error.description)
         }
         try await checkStanding(content)
-        return Principal(scope: .app, credential: .appToken(content.kind, subject: content.subject, keyId: content.keyId))
+        return Principal(scope: .app, credential: .appToken(content.kind, subject: content.subject, keyID: content.keyID))
     }
 
     /// Revocation that bites at once: a token whose minting key was revoked, or whose subject was signed
@@ -109,7 +109,7 @@ struct APIKeyChecker: Sendable {
     private func checkStanding(_ token: AppToken) async throws(APIError) {
         let standing: AppTokenStanding
         do {
-            standing = try await store.appTokenStanding(subject: token.subject, keyId: token.keyId)
+            standing = try await store.appTokenStanding(subject: token.subject, keyID: token.keyID)
         } catch {
             throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "app tokens cannot be checked right now; retry later")
         }
@@ -128,7 +128,7 @@ struct APIKeyChecker: Sendable {
 /// `scope`, and acts as its principal (`context.identity`).
 struct APIKeyAuthenticator: AuthenticatorMiddleware {
     typealias Context = APIRequestContext
-    let scope: ApiKeyScope
+    let scope: APIKeyScope
     let keys: APIKeyChecker
 
     func authenticate(request: Request, context: Context) async throws -> Principal? {

@@ -13,14 +13,14 @@ package struct Principal: Sendable, Hashable {
         case storedKey(UUID)
         /// An app token (user or installation) acting for `subject`, minted by the stored key `keyId` (nil:
         /// a development key).
-        case appToken(AppToken.Kind, subject: String, keyId: UUID?)
+        case appToken(AppToken.Kind, subject: String, keyID: UUID?)
     }
 
-    package var scope: ApiKeyScope
+    package var scope: APIKeyScope
     package var credential: Credential
 
     /// The stored key's id; nil for development keys and app tokens.
-    package var keyId: UUID? {
+    package var keyID: UUID? {
         if case .storedKey(let id) = credential { return id }
         return nil
     }

@@ -6,12 +6,12 @@ import PushStore
 
 extension ActivityView {
     init(_ record: ActivityRecord) {
-        activityId = record.activityId
+        activityID = record.activityID
         pushToken = record.pushToken.shortened
-        bundleId = record.bundleId
+        bundleID = record.bundleID
         attributesType = record.attributesType
         environment = record.environment.rawValue
-        userId = record.userId
+        userID = record.userID
         groups = record.groups
         frequentPushesEnabled = record.frequentPushesEnabled
         state = record.state.rawValue
@@ -31,26 +31,26 @@ extension ActivityView {
 
 extension DeliveryView {
     init(_ record: DeliveryRecord) {
-        pushId = record.pushId.lowercased
+        pushID = record.pushID.lowercased
         kind = record.kind.rawValue
         acceptedAt = record.acceptedAt
         sentAt = record.sentAt
         priority = record.priority.rawValue
         requestedPriority = record.requestedPriority.rawValue
         downgradeReason = record.downgradeReason
-        apnsId = record.apnsId
+        apnsID = record.apnsID
         status = record.status
         outcome = record.outcome.rawValue
         reason = record.reason
         attempts = record.attempts
         coalescedInto = record.coalescedInto?.lowercased
-        sendId = record.sendId?.lowercased
+        sendID = record.sendID?.lowercased
     }
 }
 
 extension PendingView {
     init(_ item: OutboxItem) {
-        pushId = item.pushId.lowercased
+        pushID = item.pushID.lowercased
         kind = item.kind.rawValue
         acceptedAt = item.acceptedAt
         priority = item.priority.rawValue
@@ -64,9 +64,9 @@ extension PendingView {
 extension PushToStartView {
     init(_ record: PushToStartTokenRecord) {
         id = record.id.lowercased
-        userId = record.userId
-        deviceId = record.deviceId
-        bundleId = record.bundleId
+        userID = record.userID
+        deviceID = record.deviceID
+        bundleID = record.bundleID
         attributesType = record.attributesType
         environment = record.environment.rawValue
         token = record.token.shortened
@@ -78,7 +78,7 @@ extension PushToStartView {
 extension ChannelView {
     init(_ record: ChannelRecord) {
         self.init(
-            id: record.id.uuidString.lowercased(), name: record.name, bundleId: record.bundleId, apnsChannelId: record.apnsChannelId,
-            storagePolicy: record.storagePolicy, groupId: record.groupId, createdAt: record.createdAt, deletedAt: record.deletedAt)
+            id: record.id.uuidString.lowercased(), name: record.name, bundleID: record.bundleID, apnsChannelID: record.apnsChannelID,
+            storagePolicy: record.storagePolicy, groupID: record.groupID, createdAt: record.createdAt, deletedAt: record.deletedAt)
     }
 }

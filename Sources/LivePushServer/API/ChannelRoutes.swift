@@ -19,29 +19,29 @@ struct ChannelRoutes: Sendable {
             let body = try await JSONBody.read(request)
             try body.allowOnly(ChannelCreationBody.fields)
             // Checked before APNs is asked to create anything.
-            let groupId = try body.string("groupId", maxLength: RouteInputs.maximumIdLength)
+            let groupID = try body.string("groupId", maxLength: RouteInputs.maximumIDLength)
             let creation = ChannelService.Creation(
-                name: try RouteInputs.printable("name", try body.requiredString("name", maxLength: RouteInputs.maximumIdLength), kind: "ids are"),
-                bundleId: try RouteInputs.printable("bundleId", try body.requiredString("bundleId", maxLength: 255), kind: "a bundle id is"),
+                name: try RouteInputs.printable("name", try body.requiredString("name", maxLength: RouteInputs.maximumIDLength), kind: "ids are"),
+                bundleID: try RouteInputs.printable("bundleId", try body.requiredString("bundleId", maxLength: 255), kind: "a bundle id is"),
                 storagePolicy: try Self.storagePolicy(body),
-                groupId: try groupId.map { value throws(APIError) in try RouteInputs.printable("groupId", value, kind: "ids are") })
+                groupID: try groupID.map { value throws(APIError) in try RouteInputs.printable("groupId", value, kind: "ids are") })
             return APIResponse.json(ChannelView(try await channels.create(creation)), status: .created)
         }
         routes.get("channels") { request, _ -> Response in
-            let bundleId = try Self.bundleIdQuery(request)
-            let list = try await channels.list(bundleId: bundleId)
+            let bundleID = try Self.bundleIDQuery(request)
+            let list = try await channels.list(bundleID: bundleID)
             return APIResponse.json(ChannelList(channels: list.map(ChannelView.init), limit: ChannelService.limit))
         }
         routes.get("channels/:channelId") { _, context -> Response in
-            let detail = try await channels.detail(id: try Self.channelId(context))
+            let detail = try await channels.detail(id: try Self.channelID(context))
             return APIResponse.json(ChannelDetail(channel: ChannelView(detail.channel), deliveries: detail.deliveries.map(DeliveryView.init)))
         }
         routes.delete("channels/:channelId") { _, context -> Response in
-            APIResponse.json(ChannelView(try await channels.delete(id: try Self.channelId(context))))
+            APIResponse.json(ChannelView(try await channels.delete(id: try Self.channelID(context))))
         }
         for kind in [LiveActivityEvent.update, .end] {
             routes.post("channels/:channelId/\(kind.rawValue)") { request, context -> Response in
-                let channel = try await channels.existing(try Self.channelId(context))
+                let channel = try await channels.existing(try Self.channelID(context))
                 return try await idempotent.respond(request, context, status: .accepted) { body in
                     try await pushes.send(kind, toChannel: channel, try PushRequestBody.parse(body, kind: kind, now: clock.now()))
                 }
@@ -50,8 +50,8 @@ struct ChannelRoutes: Sendable {
     }
 
     /// The channel id of the path: ours are UUIDs, so any other text names no channel (404).
-    static func channelId(_ context: some RequestContext) throws(APIError) -> UUID {
-        let text = try RouteInputs.pathId("channelId", context)
+    static func channelID(_ context: some RequestContext) throws(APIError) -> UUID {
+        let text = try RouteInputs.pathID("channelId", context)
         guard let id = UUID(uuidString: text) else {
             throw APIError.notFound("channelId", "no channel '\(text)' is stored; channel ids are the UUIDs POST /v1/channels answers")
         }
@@ -60,7 +60,7 @@ struct ChannelRoutes: Sendable {
 
     /// `?bundleId=` of the list: the document's BundleId (1 to 255 characters, no control character), or
     /// absent for every app's channels. Before, any text was taken and simply matched nothing.
-    static func bundleIdQuery(_ request: Request) throws(APIError) -> String? {
+    static func bundleIDQuery(_ request: Request) throws(APIError) -> String? {
         guard let value = request.uri.queryParameters.get("bundleId") else { return nil }
         guard !value.isEmpty else {
             throw .badRequest("bundleId", "nonEmpty", "'bundleId' is empty; give the app's bundle id (1 to 255 characters) or leave it out for every app's channels")

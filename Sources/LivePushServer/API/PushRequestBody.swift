@@ -32,16 +32,16 @@ enum PushRequestBody {
         if let expiration, expiration <= now {
             throw .badRequest("expiration", "future", "'expiration' is in the past; give a future date (ISO 8601 or Unix seconds)")
         }
-        let collapseId = try body.string("collapseId", maxLength: 64)
-        if let collapseId, collapseId.utf8.count > APNsRequestHeaders.maximumCollapseIDBytes {
-            throw .badRequest("collapseId", "maxBytes", "'collapseId' is \(collapseId.utf8.count) bytes; APNs accepts at most 64")
+        let collapseID = try body.string("collapseId", maxLength: 64)
+        if let collapseID, collapseID.utf8.count > APNsRequestHeaders.maximumCollapseIDBytes {
+            throw .badRequest("collapseId", "maxBytes", "'collapseId' is \(collapseID.utf8.count) bytes; APNs accepts at most 64")
         }
-        if let collapseId { _ = try RouteInputs.headerValue("collapseId", collapseId, header: "apns-collapse-id") }
+        if let collapseID { _ = try RouteInputs.headerValue("collapseId", collapseID, header: "apns-collapse-id") }
         return PushContent(
             contentState: contentState, requestedPriority: priority, importance: importance, alert: alert,
             staleDate: try body.date("staleDate", now: now), relevanceScore: try body.number("relevanceScore"),
             dismissalDate: kind == .end ? try body.date("dismissalDate", now: now, earliest: JSONBody.earliestDismissal) : nil,
-            expiration: expiration, collapseId: collapseId,
+            expiration: expiration, collapseID: collapseID,
             attributesType: kind == .start ? try attributesType(body) : nil,
             attributes: kind == .start ? try requiredObject(body, "attributes") : nil,
             inputPushToken: kind == .start ? try body.bool("inputPushToken") ?? false : false,

@@ -4,13 +4,13 @@ import Hummingbird
 
 /// Path parameters and typed body values shared by the routes.
 enum RouteInputs {
-    static let maximumIdLength = 128
+    static let maximumIDLength = 128
 
     /// A path parameter, percent-decoded (an id registered as `café/1` is reached as `caf%C3%A9%2F1`):
     /// 1 to 128 characters and at most 512 bytes, counted after decoding, none of them a control or format
     /// character (the `Id` schema of /openapi.json; the store refuses such an id too, but the route names
     /// the parameter and the rule).
-    static func pathId(_ name: String, _ context: some RequestContext) throws(APIError) -> String {
+    static func pathID(_ name: String, _ context: some RequestContext) throws(APIError) -> String {
         guard let raw = context.parameters.get(name), !raw.isEmpty else {
             throw .badRequest(name, "required", "'\(name)' is missing from the path")
         }
@@ -18,9 +18,9 @@ enum RouteInputs {
             throw .badRequest(name, "percentEncoding", "'\(name)' is not valid percent-encoded UTF-8; encode each byte of the UTF-8 id as %XX")
         }
         guard !value.isEmpty else { throw .badRequest(name, "required", "'\(name)' is empty") }
-        try JSONBody.checkBytes(name, value, maxLength: maximumIdLength)
-        guard value.count <= maximumIdLength else {
-            throw .badRequest(name, "maxLength", "'\(name)' has \(value.count) characters; at most \(maximumIdLength) are accepted")
+        try JSONBody.checkBytes(name, value, maxLength: maximumIDLength)
+        guard value.count <= maximumIDLength else {
+            throw .badRequest(name, "maxLength", "'\(name)' has \(value.count) characters; at most \(maximumIDLength) are accepted")
         }
         return try printable(name, value, kind: "ids are")
     }
@@ -46,12 +46,12 @@ enum RouteInputs {
     }
 
     /// A body id: `printable`, 1 to `maxLength` characters and at most 4 bytes each (`JSONBody.string`).
-    static func id(_ body: JSONBody, _ key: String, maxLength: Int = maximumIdLength, kind: String = "ids are") throws(APIError) -> String? {
+    static func id(_ body: JSONBody, _ key: String, maxLength: Int = maximumIDLength, kind: String = "ids are") throws(APIError) -> String? {
         try body.string(key, maxLength: maxLength).map { value throws(APIError) in try printable(body.name(key), value, kind: kind) }
     }
 
     /// `id`, required.
-    static func requiredId(_ body: JSONBody, _ key: String, maxLength: Int = maximumIdLength, kind: String = "ids are") throws(APIError) -> String {
+    static func requiredID(_ body: JSONBody, _ key: String, maxLength: Int = maximumIDLength, kind: String = "ids are") throws(APIError) -> String {
         try printable(body.name(key), try body.requiredString(key, maxLength: maxLength), kind: kind)
     }
 

@@ -5,25 +5,25 @@ import Foundation
 /// The server's broadcasts and channel management through `APNsClient`: the same pool, provider token and
 /// reconnect-only policy as device pushes; channel management on the client's management endpoint.
 extension APNsClient: ChannelSending {
-    package func createChannel(bundleId: String, storagePolicy: Int) async -> ChannelAnswer {
+    package func createChannel(bundleID: String, storagePolicy: Int) async -> ChannelAnswer {
         guard let policy = APNsMessageStoragePolicy(rawValue: storagePolicy) else {
             return .refused(status: 400, reason: APNsReason.missingChannelQueueSize.rawValue)
         }
         do {
-            return .accepted(id: try await createChannel(bundleID: bundleId, storagePolicy: policy).channelID.base64)
+            return .accepted(id: try await createChannel(bundleID: bundleID, storagePolicy: policy).channelID.base64)
         } catch {
             return Self.answer(error)
         }
     }
 
-    package func deleteChannel(bundleId: String, apnsChannelId: String) async -> ChannelAnswer {
+    package func deleteChannel(bundleID: String, apnsChannelID: String) async -> ChannelAnswer {
         do {
-            try await deleteChannel(bundleID: bundleId, channelID: try APNsChannelID(apnsChannelId))
+            try await deleteChannel(bundleID: bundleID, channelID: try APNsChannelID(apnsChannelID))
             return .accepted(id: nil)
         } catch let error as APNsBroadcastError {
             return Self.answer(error)
         } catch {
-            return .refused(status: 400, reason: APNsReason.badChannelId.rawValue)
+            return .refused(status: 400, reason: APNsReason.badChannelID.rawValue)
         }
     }
 
@@ -31,8 +31,8 @@ extension APNsClient: ChannelSending {
         let request: APNsBroadcastRequest
         do {
             request = try APNsBroadcastRequest(
-                bundleID: attempt.bundleId, channelID: try APNsChannelID(attempt.apnsChannelId), priority: attempt.priority,
-                expiration: attempt.expiration.map(APNsExpiration.at) ?? .immediately, requestID: attempt.requestId, body: attempt.payload)
+                bundleID: attempt.bundleID, channelID: try APNsChannelID(attempt.apnsChannelID), priority: attempt.priority,
+                expiration: attempt.expiration.map(APNsExpiration.at) ?? .immediately, requestID: attempt.requestID, body: attempt.payload)
         } catch {
             // Checked before sending (bundle id, size): no retry can fix it.
             return .refused(status: 400, reason: "\(error)")

@@ -3,23 +3,23 @@ import Foundation
 
 /// One broadcast attempt: an update or end for every activity subscribed to an APNs channel.
 package struct BroadcastAttempt: Sendable, Hashable {
-    package var bundleId: String
-    package var apnsChannelId: String
+    package var bundleID: String
+    package var apnsChannelID: String
     /// The complete JSON body (at most 5120 bytes).
     package var payload: Data
     package var priority: APNsPriority
     /// `apns-expiration`; nil sends 0 (required for channels that store no message).
     package var expiration: Date?
     /// Sent as `apns-request-id` (the push id), so a retry is recognisable.
-    package var requestId: UUID
+    package var requestID: UUID
 
-    package init(bundleId: String, apnsChannelId: String, payload: Data, priority: APNsPriority, expiration: Date?, requestId: UUID) {
-        self.bundleId = bundleId
-        self.apnsChannelId = apnsChannelId
+    package init(bundleID: String, apnsChannelID: String, payload: Data, priority: APNsPriority, expiration: Date?, requestID: UUID) {
+        self.bundleID = bundleID
+        self.apnsChannelID = apnsChannelID
         self.payload = payload
         self.priority = priority
         self.expiration = expiration
-        self.requestId = requestId
+        self.requestID = requestID
     }
 }
 
@@ -42,14 +42,14 @@ package enum ChannelAnswer: Sendable, Hashable {
 /// support answers `unsupported`.
 package protocol ChannelSending: Sendable {
     /// Creates a channel; `accepted(id:)` carries APNs' channel id.
-    func createChannel(bundleId: String, storagePolicy: Int) async -> ChannelAnswer
-    func deleteChannel(bundleId: String, apnsChannelId: String) async -> ChannelAnswer
+    func createChannel(bundleID: String, storagePolicy: Int) async -> ChannelAnswer
+    func deleteChannel(bundleID: String, apnsChannelID: String) async -> ChannelAnswer
     /// Sends one broadcast once (one outbox attempt; back-off is the outbox's).
     func broadcast(_ attempt: BroadcastAttempt) async -> ChannelAnswer
 }
 
 extension ChannelSending {
-    package func createChannel(bundleId: String, storagePolicy: Int) async -> ChannelAnswer { .unsupported }
-    package func deleteChannel(bundleId: String, apnsChannelId: String) async -> ChannelAnswer { .unsupported }
+    package func createChannel(bundleID: String, storagePolicy: Int) async -> ChannelAnswer { .unsupported }
+    package func deleteChannel(bundleID: String, apnsChannelID: String) async -> ChannelAnswer { .unsupported }
     package func broadcast(_ attempt: BroadcastAttempt) async -> ChannelAnswer { .unsupported }
 }

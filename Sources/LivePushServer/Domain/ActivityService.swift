@@ -24,7 +24,7 @@ final class ActivityService: Sendable {
     /// registers for its user only, and never over another user's activity.
     func register(_ registration: ActivityRegistration, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
         var owned = registration
-        owned.userId = try actor.owner(claimed: registration.userId)
+        owned.userID = try actor.owner(claimed: registration.userID)
         let ownership = actor.registrationOwnership
         let record: ActivityRecord
         do {
@@ -35,30 +35,30 @@ final class ActivityService: Sendable {
             // The same answer whether the id was taken long ago or a moment ago by a racing request.
             throw .conflict(
                 "activityId", "taken",
-                "activity id '\(registration.activityId)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`")
+                "activity id '\(registration.activityID)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`")
         }
-        logger.info("activity registered", metadata: ["activityId": "\(record.activityId)", "token": "\(record.pushToken.shortened)"])
+        logger.info("activity registered", metadata: ["activityId": "\(record.activityID)", "token": "\(record.pushToken.shortened)"])
         return record
     }
 
     /// The activity's new update token (ActivityKit rotated it).
-    func rotateToken(activityId: String, to token: DeviceToken, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
-        try await checkOwnership(activityId: activityId, actor)
+    func rotateToken(activityID: String, to token: DeviceToken, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+        try await checkOwnership(activityID: activityID, actor)
         let now = clock.now()
         let record = try await stored { () async throws(PushStoreError) in
-            try await store.rotateToken(activityId: activityId, newToken: token, at: now)
+            try await store.rotateToken(activityID: activityID, newToken: token, at: now)
         }
-        logger.info("activity token rotated", metadata: ["activityId": "\(activityId)", "token": "\(token.shortened)"])
+        logger.info("activity token rotated", metadata: ["activityId": "\(activityID)", "token": "\(token.shortened)"])
         return record
     }
 
     /// Stores (or replaces) a device's push-to-start token, for the actor's user.
     func storePushToStartToken(_ registration: PushToStartRegistration, as actor: AppActor) async throws(DomainError) -> PushToStartTokenRecord {
         var owned = registration
-        guard let user = try actor.owner(claimed: registration.userId.isEmpty ? nil : registration.userId) else {
+        guard let user = try actor.owner(claimed: registration.userID.isEmpty ? nil : registration.userID) else {
             throw .invalid("userId", "required", "'userId' is required with a development app key (an app token gives it)")
         }
-        owned.userId = user
+        owned.userID = user
         let record: PushToStartTokenRecord
         do {
             record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
@@ -67,18 +67,18 @@ final class ActivityService: Sendable {
                 "token", "heldByAnotherUser",
                 "this push-to-start token is stored for another user; it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)")
         }
-        logger.info("push-to-start token stored", metadata: ["userId": "\(record.userId)", "token": "\(record.token.shortened)"])
+        logger.info("push-to-start token stored", metadata: ["userId": "\(record.userID)", "token": "\(record.token.shortened)"])
         return record
     }
 
     /// The user's push-to-start tokens of one device are deleted (the app signs out, or hands the device
     /// over): another user may then store the same token values. Returns how many were released.
-    func releasePushToStartTokens(deviceId: String, as actor: AppActor) async throws(DomainError) -> Int {
+    func releasePushToStartTokens(deviceID: String, as actor: AppActor) async throws(DomainError) -> Int {
         guard let user = try actor.owner(claimed: nil) else {
             throw .forbidden("Authorization", "userToken", "release push-to-start tokens with the user's token (or the installation's); a development key acts for no one user")
         }
         let released = try await stored { () async throws(PushStoreError) in
-            try await store.releasePushToStartTokens(userId: user, deviceId: deviceId)
+            try await store.releasePushToStartTokens(userID: user, deviceID: deviceID)
         }
         logger.info("push-to-start tokens released", metadata: ["userId": "\(user)", "count": "\(released)"])
         return released
@@ -86,11 +86,11 @@ final class ActivityService: Sendable {
 
     /// 404 when the activity is not stored or is another user's (the same answer, so that no credential
     /// learns which ids exist).
-    private func checkOwnership(activityId: String, _ actor: AppActor) async throws(DomainError) {
+    private func checkOwnership(activityID: String, _ actor: AppActor) async throws(DomainError) {
         if case .installer = actor { throw AppActor.installerRefusal }
-        let activity = try await stored { () async throws(PushStoreError) in try await store.activity(id: activityId) }
+        let activity = try await stored { () async throws(PushStoreError) in try await store.activity(id: activityID) }
         guard let activity, actor.owns(activity) else {
-            throw .notFound("activityId", "no activity '\(activityId)' is registered for this credential; register it with POST /v1/activities")
+            throw .notFound("activityId", "no activity '\(activityID)' is registered for this credential; register it with POST /v1/activities")
         }
     }
 
@@ -105,45 +105,45 @@ final class ActivityService: Sendable {
     }
 
     /// The app saw its activity end (ActivityKit `.ended`); it leaves the Lock Screen at `dismissalDate`.
-    func endedByApp(activityId: String, dismissalDate: Date?, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
-        try await checkOwnership(activityId: activityId, actor)
+    func endedByApp(activityID: String, dismissalDate: Date?, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+        try await checkOwnership(activityID: activityID, actor)
         let now = clock.now()
         let dismissal = dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)
-        return try await reportEnd(activityId: activityId) { (journal) async throws(PushStoreError) in
-            try await store.markEnded(activityId: activityId, at: now, dismissalDate: dismissal, journal: journal)
+        return try await reportEnd(activityID: activityID) { (journal) async throws(PushStoreError) in
+            try await store.markEnded(activityID: activityID, at: now, dismissalDate: dismissal, journal: journal)
         }
     }
 
     /// The app saw its activity dismissed (ActivityKit `.dismissed`).
-    func dismissedByApp(activityId: String, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
-        try await checkOwnership(activityId: activityId, actor)
+    func dismissedByApp(activityID: String, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+        try await checkOwnership(activityID: activityID, actor)
         let now = clock.now()
-        return try await reportEnd(activityId: activityId) { (journal) async throws(PushStoreError) in
-            try await store.markDismissed(activityId: activityId, at: now, journal: journal)
+        return try await reportEnd(activityID: activityID) { (journal) async throws(PushStoreError) in
+            try await store.markDismissed(activityID: activityID, at: now, journal: journal)
         }
     }
 
     /// An activity, its newest deliveries and the pushes still waiting.
-    func detail(activityId: String) async throws(DomainError) -> (activity: ActivityRecord, deliveries: [DeliveryRecord], pending: [OutboxItem]) {
-        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) else {
-            throw .notFound("activityId", "no activity '\(activityId)' is registered")
+    func detail(activityID: String) async throws(DomainError) -> (activity: ActivityRecord, deliveries: [DeliveryRecord], pending: [OutboxItem]) {
+        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
+            throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
         let limit = configuration.historyLimit
-        let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(activityId: activityId, limit: limit) }
-        let pending = try await stored { () async throws(PushStoreError) in try await store.pendingItems(activityId: activityId) }
+        let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(activityID: activityID, limit: limit) }
+        let pending = try await stored { () async throws(PushStoreError) in try await store.pendingItems(activityID: activityID) }
         return (activity, deliveries, pending)
     }
 
     /// Runs an end or dismissal change with the webhook's journal (the `activity.ended` event is stored in
     /// the change's transaction when this call took the activity out of `active`), then wakes the webhook.
     private func reportEnd(
-        activityId: String, _ change: (WebhookJournal?) async throws(PushStoreError) -> ActivityStateChange
+        activityID: String, _ change: (WebhookJournal?) async throws(PushStoreError) -> ActivityStateChange
     ) async throws(DomainError) -> ActivityRecord {
         let result: ActivityStateChange
         do {
             result = try await change(events.journal(endCause: .app))
         } catch .notFound {
-            throw .notFound("activityId", "no activity '\(activityId)' is registered")
+            throw .notFound("activityId", "no activity '\(activityID)' is registered")
         } catch {
             throw DomainError(error)
         }

@@ -35,7 +35,7 @@ package enum AppActor: Sendable, Hashable {
         switch self {
         case .anyUser: return true
         case .installer: return false
-        case .user(let user): return activity.userId == user
+        case .user(let user): return activity.userID == user
         }
     }
 

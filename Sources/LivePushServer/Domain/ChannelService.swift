@@ -28,43 +28,43 @@ final class ChannelService: Sendable {
     /// What a create asks for.
     struct Creation: Sendable {
         var name: String
-        var bundleId: String
+        var bundleID: String
         var storagePolicy: Int
-        var groupId: String?
+        var groupID: String?
     }
 
     /// Creates the channel with APNs, then stores it. The limit is checked first, so it is reported
     /// before APNs refuses.
     func create(_ creation: Creation) async throws(DomainError) -> ChannelRecord {
-        let used = try await stored { () async throws(PushStoreError) in try await store.channelCount(bundleId: creation.bundleId) }
+        let used = try await stored { () async throws(PushStoreError) in try await store.channelCount(bundleID: creation.bundleID) }
         guard used < Self.limit else {
-            throw .conflict("bundleId", "channelLimit", "\(creation.bundleId) has \(used) channels, APNs' limit per app and environment; delete unused ones (DELETE /v1/channels/{channelId})")
+            throw .conflict("bundleId", "channelLimit", "\(creation.bundleID) has \(used) channels, APNs' limit per app and environment; delete unused ones (DELETE /v1/channels/{channelId})")
         }
         if used + 1 >= Self.warnAt {
-            logger.warning("broadcast channels near APNs' limit", metadata: ["bundleId": "\(creation.bundleId)", "used": "\(used + 1)", "limit": "\(Self.limit)"])
+            logger.warning("broadcast channels near APNs' limit", metadata: ["bundleId": "\(creation.bundleID)", "used": "\(used + 1)", "limit": "\(Self.limit)"])
         }
-        if try await stored({ () async throws(PushStoreError) in try await store.channel(named: creation.name, bundleId: creation.bundleId) }) != nil {
-            throw .conflict("name", "exists", "a channel named '\(creation.name)' exists for \(creation.bundleId); names are unique among live channels")
+        if try await stored({ () async throws(PushStoreError) in try await store.channel(named: creation.name, bundleID: creation.bundleID) }) != nil {
+            throw .conflict("name", "exists", "a channel named '\(creation.name)' exists for \(creation.bundleID); names are unique among live channels")
         }
-        let apnsId: String
-        switch await sender.createChannel(bundleId: creation.bundleId, storagePolicy: creation.storagePolicy) {
+        let apnsID: String
+        switch await sender.createChannel(bundleID: creation.bundleID, storagePolicy: creation.storagePolicy) {
         case .accepted(let id?):
-            apnsId = id
+            apnsID = id
         case .accepted(nil):
             throw .upstream(nil, "apns", "APNs created the channel but sent no apns-channel-id")
         case let other:
             throw Self.refusal(other, doing: "create the channel")
         }
         let record = ChannelRecord(
-            name: creation.name, bundleId: creation.bundleId, apnsChannelId: apnsId, storagePolicy: creation.storagePolicy,
-            groupId: creation.groupId, createdAt: clock.now())
+            name: creation.name, bundleID: creation.bundleID, apnsChannelID: apnsID, storagePolicy: creation.storagePolicy,
+            groupID: creation.groupID, createdAt: clock.now())
         do {
             let saved = try await store.createChannel(record)
-            logger.info("channel created", metadata: ["channelId": "\(saved.id)", "bundleId": "\(saved.bundleId)", "storagePolicy": "\(saved.storagePolicy)"])
+            logger.info("channel created", metadata: ["channelId": "\(saved.id)", "bundleId": "\(saved.bundleID)", "storagePolicy": "\(saved.storagePolicy)"])
             return saved
         } catch {
             // Not stored: give the APNs channel back rather than leak one of the app's 10,000.
-            _ = await sender.deleteChannel(bundleId: record.bundleId, apnsChannelId: apnsId)
+            _ = await sender.deleteChannel(bundleID: record.bundleID, apnsChannelID: apnsID)
             throw DomainError(error)
         }
     }
@@ -73,20 +73,20 @@ final class ChannelService: Sendable {
     func detail(id: UUID) async throws(DomainError) -> (channel: ChannelRecord, deliveries: [DeliveryRecord]) {
         let channel = try await existing(id)
         let limit = configuration.historyLimit
-        let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(channelId: id, limit: limit) }
+        let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(channelID: id, limit: limit) }
         return (channel, deliveries)
     }
 
     /// The live channels (of one bundle when given) and how many each bundle may still create.
-    func list(bundleId: String?) async throws(DomainError) -> [ChannelRecord] {
-        try await stored { () async throws(PushStoreError) in try await store.channels(bundleId: bundleId) }
+    func list(bundleID: String?) async throws(DomainError) -> [ChannelRecord] {
+        try await stored { () async throws(PushStoreError) in try await store.channels(bundleID: bundleID) }
     }
 
     /// Deletes the channel with APNs (one it no longer knows counts as deleted) and marks it deleted.
     func delete(id: UUID) async throws(DomainError) -> ChannelRecord {
         let channel = try await existing(id)
         if channel.isDeleted { return channel }
-        switch await sender.deleteChannel(bundleId: channel.bundleId, apnsChannelId: channel.apnsChannelId) {
+        switch await sender.deleteChannel(bundleID: channel.bundleID, apnsChannelID: channel.apnsChannelID) {
         case .accepted:
             break
         case .refused(_, let reason) where reason == APNsReason.channelNotRegistered.rawValue:

@@ -6,10 +6,10 @@ enum Eligibility {
     /// token. Returns the rule and a sentence, or nil when it may.
     static func refusalToAccept(_ activity: ActivityRecord) -> (rule: String, message: String)? {
         if activity.state != .active {
-            return ("active", "activity '\(activity.activityId)' is \(activity.state.rawValue); only active activities take updates")
+            return ("active", "activity '\(activity.activityID)' is \(activity.state.rawValue); only active activities take updates")
         }
         if case .invalid(let reason, _) = activity.tokenState {
-            return ("validToken", "activity '\(activity.activityId)' has no valid push token (APNs said \(reason)); the app must register a new token")
+            return ("validToken", "activity '\(activity.activityID)' has no valid push token (APNs said \(reason)); the app must register a new token")
         }
         return nil
     }

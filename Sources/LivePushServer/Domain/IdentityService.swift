@@ -29,26 +29,26 @@ final class IdentityService: Sendable {
     /// A signed token acting for `userId` until `expiresAt` (`lifetime` seconds, else the configured
     /// default), minted by the stored backend key `keyId` (nil: a development key): revoking that key, or
     /// signing the user out, withdraws it.
-    func userToken(for userId: String, lifetime: TimeInterval?, mintedBy keyId: UUID?) async throws(DomainError)
+    func userToken(for userID: String, lifetime: TimeInterval?, mintedBy keyID: UUID?) async throws(DomainError)
         -> (token: String, expiresAt: Date)
     {
-        guard !userId.hasPrefix(AppToken.installationPrefix) else {
+        guard !userID.hasPrefix(AppToken.installationPrefix) else {
             throw .invalid("userId", "reservedPrefix", "user ids may not start with '\(AppToken.installationPrefix)', which names installations; installations get their tokens from POST /v1/installations")
         }
         let seconds = lifetime ?? configuration.appTokenLifetime
         guard Self.lifetimes.contains(seconds) else {
             throw .invalid("ttlSeconds", "range", "is \(Int(seconds)); a user token lives 60 to \(Int(Self.lifetimes.upperBound)) seconds (7 days)")
         }
-        let issued = try await mint(subject: userId, kind: .user, lifetime: seconds, keyId: keyId)
-        logger.debug("user token issued", metadata: ["userId": "\(userId)", "expiresAt": "\(issued.expiresAt.timeIntervalSince1970)"])
+        let issued = try await mint(subject: userID, kind: .user, lifetime: seconds, keyID: keyID)
+        logger.debug("user token issued", metadata: ["userId": "\(userID)", "expiresAt": "\(issued.expiresAt.timeIntervalSince1970)"])
         return issued
     }
 
     /// A new installation: a random id (`inst_` and 22 base64url characters) and a token that acts for it
     /// for the configured installation-token lifetime. Only app keys open installations (an app token
     /// already acts for someone); `keyId` is the stored app key's id (nil: a development key).
-    func openInstallation(as actor: AppActor, keyId: UUID?) async throws(DomainError)
-        -> (installationId: String, token: String, expiresAt: Date)
+    func openInstallation(as actor: AppActor, keyID: UUID?) async throws(DomainError)
+        -> (installationID: String, token: String, expiresAt: Date)
     {
         if case .user = actor {
             throw .forbidden("Authorization", "appToken", "installations are opened with the app key; this credential already acts for one user or installation")
@@ -56,21 +56,21 @@ final class IdentityService: Sendable {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let id = AppToken.installationPrefix + Base64URL.encode(bytes)
-        let issued = try await mint(subject: id, kind: .installation, lifetime: configuration.installationTokenLifetime, keyId: keyId)
+        let issued = try await mint(subject: id, kind: .installation, lifetime: configuration.installationTokenLifetime, keyID: keyID)
         logger.info("installation opened", metadata: ["installationId": "\(id)"])
         return (id, issued.token, issued.expiresAt)
     }
 
     /// A fresh token for the installation whose own, still valid, token made the request: same
     /// installation, same app key, a new expiry. Any other credential gets the answer of a missing one.
-    func renewInstallation(_ installationId: String, as principal: Principal) async throws(DomainError)
+    func renewInstallation(_ installationID: String, as principal: Principal) async throws(DomainError)
         -> (token: String, expiresAt: Date)
     {
-        guard case .appToken(.installation, let subject, let keyId) = principal.credential, subject == installationId else {
-            throw .notFound("installationId", "no installation '\(installationId)' is open for this credential; renew with the installation's own token, or open a new installation with the app key")
+        guard case .appToken(.installation, let subject, let keyID) = principal.credential, subject == installationID else {
+            throw .notFound("installationId", "no installation '\(installationID)' is open for this credential; renew with the installation's own token, or open a new installation with the app key")
         }
-        let issued = try await mint(subject: installationId, kind: .installation, lifetime: configuration.installationTokenLifetime, keyId: keyId)
-        logger.info("installation token renewed", metadata: ["installationId": "\(installationId)"])
+        let issued = try await mint(subject: installationID, kind: .installation, lifetime: configuration.installationTokenLifetime, keyID: keyID)
+        logger.info("installation token renewed", metadata: ["installationId": "\(installationID)"])
         return issued
     }
 
@@ -86,14 +86,14 @@ final class IdentityService: Sendable {
     }
 
     /// Signs a token of the subject's current generation.
-    private func mint(subject: String, kind: AppToken.Kind, lifetime: TimeInterval, keyId: UUID?) async throws(DomainError)
+    private func mint(subject: String, kind: AppToken.Kind, lifetime: TimeInterval, keyID: UUID?) async throws(DomainError)
         -> (token: String, expiresAt: Date)
     {
         let now = Int64(clock.now().timeIntervalSince1970)
         let expires = now + Int64(lifetime)
         let codec = try await stored { () async throws(PushStoreError) in try await key.codec() }
-        let standing = try await stored { () async throws(PushStoreError) in try await store.appTokenStanding(subject: subject, keyId: nil) }
-        let token = codec.sign(AppToken(subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyId: keyId, generation: standing.generation))
+        let standing = try await stored { () async throws(PushStoreError) in try await store.appTokenStanding(subject: subject, keyID: nil) }
+        let token = codec.sign(AppToken(subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyID: keyID, generation: standing.generation))
         return (token, Date(timeIntervalSince1970: TimeInterval(expires)))
     }
 }

@@ -15,7 +15,7 @@ struct PushContent: Sendable {
     var relevanceScore: Double?
     var dismissalDate: Date?
     var expiration: Date?
-    var collapseId: String?
+    var collapseID: String?
     /// Start only.
     var attributesType: String?
     var attributes: JSONValue?
@@ -24,7 +24,7 @@ struct PushContent: Sendable {
     /// Start only (iOS 18+): our channel id as the request gave it; `PushService` resolves it.
     var inputPushChannel: String?
     /// APNs' id of that channel, once resolved: the payload's `input-push-channel`.
-    var inputPushChannelAPNsId: String?
+    var inputPushChannelAPNsID: String?
 
     /// The payload for one target, with the timestamp fixed now.
     func payload(kind: LiveActivityEvent, timestamp: Date, dismissalDate: Date?) -> LiveActivityPayload {
@@ -33,7 +33,7 @@ struct PushContent: Sendable {
             return .start(
                 attributesType: attributesType ?? "", attributes: attributes ?? .object([:]), contentState: contentState ?? .object([:]),
                 alert: alert ?? LiveActivityAlert(), timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore,
-                inputPushToken: inputPushToken, inputPushChannel: inputPushChannelAPNsId
+                inputPushToken: inputPushToken, inputPushChannel: inputPushChannelAPNsID
             )
         case .update:
             return .update(contentState: contentState ?? .object([:]), alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)

@@ -17,7 +17,7 @@ extension PushService {
     /// Writes broadcast items to the outbox; the answer lists their ids and downgrades.
     func acceptBroadcasts(_ items: [OutboxItem]) async throws(DomainError) -> AcceptedPushes {
         var answer = AcceptedPushes()
-        answer.downgraded = items.compactMap { item in item.downgradeReason.map { .init(pushId: item.pushId.lowercased, reason: $0) } }
+        answer.downgraded = items.compactMap { item in item.downgradeReason.map { .init(pushID: item.pushID.lowercased, reason: $0) } }
         try await enqueue(items, into: &answer)
         return answer
     }
@@ -35,7 +35,7 @@ extension PushService {
             var downgrade: String?
             if priority == .immediate {
                 let limit = channel.storagePolicy == 0 ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
-                let decisions = try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority([(activityId: key, limit: limit)], at: now) }
+                let decisions = try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority([(activityID: key, limit: limit)], at: now) }
                 if let decision = decisions[key], !decision.granted {
                     priority = .conservesPower
                     downgrade = "hourly priority-10 budget of channel of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5"
@@ -62,8 +62,8 @@ extension PushService {
         guard !channel.isDeleted else {
             throw .conflict("inputPushChannel", "deleted", "channel '\(text)' was deleted; an activity cannot subscribe to it")
         }
-        if let other = tokens.first(where: { $0.bundleId != channel.bundleId }) {
-            throw .invalid("inputPushChannel", "bundleId", "channel '\(text)' belongs to \(channel.bundleId) but the push-to-start token of device '\(other.deviceId)' is for \(other.bundleId)")
+        if let other = tokens.first(where: { $0.bundleID != channel.bundleID }) {
+            throw .invalid("inputPushChannel", "bundleId", "channel '\(text)' belongs to \(channel.bundleID) but the push-to-start token of device '\(other.deviceID)' is for \(other.bundleID)")
         }
         return channel
     }

@@ -31,9 +31,9 @@ final class PushService: Sendable {
     }
 
     /// Updates or ends one activity.
-    func send(_ kind: LiveActivityEvent, toActivity activityId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
-        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityId) }) else {
-            throw .notFound("activityId", "no activity '\(activityId)' is registered")
+    func send(_ kind: LiveActivityEvent, toActivity activityID: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
+            throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
         if let refusal = Eligibility.refusalToAccept(activity) {
             throw .conflict("activityId", refusal.rule, refusal.message)
@@ -44,30 +44,30 @@ final class PushService: Sendable {
     /// Updates or ends every active activity of a group: one stored record (the payload and the options),
     /// answered at once whatever the group's size; the workers send it in pages of its members. Channels
     /// linked to the group get the same update or end as one broadcast each.
-    func send(_ kind: LiveActivityEvent, toGroup groupId: String, _ content: PushContent, createdBy: String) async throws(DomainError) -> GroupSendView {
-        let hasMembers = try await stored { () async throws(PushStoreError) in try await store.groupHasMembers(groupId) }
-        let channels = try await stored { () async throws(PushStoreError) in try await store.channels(linkedToGroup: groupId) }
+    func send(_ kind: LiveActivityEvent, toGroup groupID: String, _ content: PushContent, createdBy: String) async throws(DomainError) -> GroupSendView {
+        let hasMembers = try await stored { () async throws(PushStoreError) in try await store.groupHasMembers(groupID) }
+        let channels = try await stored { () async throws(PushStoreError) in try await store.channels(linkedToGroup: groupID) }
         guard hasMembers || !channels.isEmpty else {
-            throw .notFound("groupId", "no activity is registered in group '\(groupId)' and no channel is linked to it")
+            throw .notFound("groupId", "no activity is registered in group '\(groupID)' and no channel is linked to it")
         }
         let now = clock.now()
         // Checked before anything is written: a payload the devices or a broadcast would refuse refuses the request.
-        let timestamp = timestamps.next(for: "group:" + groupId, now: now, stored: nil)
+        let timestamp = timestamps.next(for: "group:" + groupID, now: now, stored: nil)
         let payload = try PushContent.validate(content.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? content.dismissalDate : nil))
         let broadcastItems = channels.isEmpty ? [] : try await broadcastItems(kind, to: channels, content)
         let send = GroupSend(
-            groupId: groupId, kind: kind, payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority,
-            importance: content.importance, collapseKey: content.collapseId,
+            groupID: groupID, kind: kind, payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority,
+            importance: content.importance, collapseKey: content.collapseID,
             expiration: content.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
             dismissalDate: kind == .end ? (content.dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)) : nil,
             acceptedAt: now, createdBy: createdBy, expanded: !hasMembers, finishedAt: hasMembers ? nil : now)
         if hasMembers {
             try await stored { () async throws(PushStoreError) in try await store.createGroupSend(send) }
             signal.wake(items: configuration.workerCount)
-            logger.info("group send accepted", metadata: ["sendId": "\(send.sendId)", "groupId": "\(groupId)", "kind": "\(kind.rawValue)"])
+            logger.info("group send accepted", metadata: ["sendId": "\(send.sendID)", "groupId": "\(groupID)", "kind": "\(kind.rawValue)"])
         }
         let broadcast = broadcastItems.isEmpty ? AcceptedPushes() : try await acceptBroadcasts(broadcastItems)
-        return GroupSendView(send, broadcastPushIds: broadcast.pushIds)
+        return GroupSendView(send, broadcastPushIDs: broadcast.pushIDs)
     }
 
     /// A group send's progress.
@@ -75,26 +75,26 @@ final class PushService: Sendable {
         guard let uuid = UUID(uuidString: id),
               let send = try await stored({ () async throws(PushStoreError) in try await store.groupSend(id: uuid) })
         else { throw .notFound("sendId", "no group send '\(id)'") }
-        return GroupSendView(send, broadcastPushIds: [])
+        return GroupSendView(send, broadcastPushIDs: [])
     }
 
     /// Starts an activity on every device of a user that has a valid push-to-start token for the type.
-    func start(user userId: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+    func start(user userID: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
         var content = content
         let requestedChannel = content.inputPushChannel
         let attributesType = content.attributesType ?? ""
         let tokens = try await stored { () async throws(PushStoreError) in
-            try await store.pushToStartTokens(forUser: userId, attributesType: attributesType)
+            try await store.pushToStartTokens(forUser: userID, attributesType: attributesType)
         }
         let valid = tokens.filter { $0.tokenState.isValid }
         guard !valid.isEmpty else {
-            throw .notFound("userId", "user '\(userId)' has no valid push-to-start token for '\(attributesType)'; the app stores one with PUT /v1/push-to-start-tokens")
+            throw .notFound("userId", "user '\(userID)' has no valid push-to-start token for '\(attributesType)'; the app stores one with PUT /v1/push-to-start-tokens")
         }
         if let requestedChannel {
-            content.inputPushChannelAPNsId = try await subscriptionChannel(requestedChannel, for: valid).apnsChannelId
+            content.inputPushChannelAPNsID = try await subscriptionChannel(requestedChannel, for: valid).apnsChannelID
         }
         let skipped = tokens.filter { !$0.tokenState.isValid }.map {
-            AcceptedPushes.Skipped(pushToStartTokenId: $0.id.lowercased, reason: "push-to-start token of device '\($0.deviceId)' is invalid")
+            AcceptedPushes.Skipped(pushToStartTokenID: $0.id.lowercased, reason: "push-to-start token of device '\($0.deviceID)' is invalid")
         }
         return try await acceptStart(content, tokens: valid, skipped: skipped)
     }
@@ -112,11 +112,11 @@ final class PushService: Sendable {
             } catch where error.kind == .invalid {
                 // The end payload cannot be sent (its last state plus the end's keys is over the size
                 // limit): end it without a push rather than never.
-                logger.warning("ending an old activity without an end push", metadata: ["activityId": "\(activity.activityId)", "error": "\(error.message)"])
+                logger.warning("ending an old activity without an end push", metadata: ["activityId": "\(activity.activityID)", "error": "\(error.message)"])
             }
         }
         let change = try await stored { () async throws(PushStoreError) in
-            try await store.markEnded(activityId: activity.activityId, at: now, dismissalDate: dismissal,
+            try await store.markEnded(activityID: activity.activityID, at: now, dismissalDate: dismissal,
                                       journal: events.journal(endCause: .maximumDuration))
         }
         if change.endedNow { events.committed(1) }
@@ -140,7 +140,7 @@ final class PushService: Sendable {
         var payloads: [(activity: ActivityRecord, data: Data)] = []
         var encodedByTimestamp: [Date: Data] = [:]
         for activity in activities {
-            let timestamp = timestamps.next(for: activity.activityId, now: now, stored: activity.lastTimestamp)
+            let timestamp = timestamps.next(for: activity.activityID, now: now, stored: activity.lastTimestamp)
             let data: Data
             if let encoded = encodedByTimestamp[timestamp] {
                 data = encoded
@@ -149,22 +149,22 @@ final class PushService: Sendable {
                 encodedByTimestamp[timestamp] = data
             }
             payloads.append((activity, data))
-            timestampsByActivity[activity.activityId] = timestamp
+            timestampsByActivity[activity.activityID] = timestamp
         }
         let budgets = try await budgetDecisions(body.requestedPriority, for: activities, now: now)
         for (activity, data) in payloads {
-            let (priority, downgrade) = Self.priority(body.requestedPriority, for: activity, decision: budgets[activity.activityId])
+            let (priority, downgrade) = Self.priority(body.requestedPriority, for: activity, decision: budgets[activity.activityID])
             let item = OutboxItem(
-                target: .activity(id: activity.activityId), kind: kind, payload: data, priority: priority,
+                target: .activity(id: activity.activityID), kind: kind, payload: data, priority: priority,
                 requestedPriority: body.requestedPriority, importance: body.importance, downgradeReason: downgrade,
-                collapseKey: body.collapseId, expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
+                collapseKey: body.collapseID, expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
                 acceptedAt: now
             )
-            if let downgrade { answer.downgraded.append(.init(pushId: item.pushId.lowercased, reason: downgrade)) }
+            if let downgrade { answer.downgraded.append(.init(pushID: item.pushID.lowercased, reason: downgrade)) }
             items.append(item)
         }
         try await enqueue(items, into: &answer)
-        let ended = await afterAcceptance(activityIds: items.compactMap(\.target.activityId), kind: kind,
+        let ended = await afterAcceptance(activityIDs: items.compactMap(\.target.activityID), kind: kind,
                                           contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal,
                                           endCause: endCause, now: now)
         return (answer, ended)
@@ -182,7 +182,7 @@ final class PushService: Sendable {
             let data = try PushContent.validate(body.payload(kind: .start, timestamp: timestamp, dismissalDate: nil))
             items.append(OutboxItem(
                 target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
-                requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseId,
+                requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseID,
                 expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
             ))
         }
@@ -194,7 +194,7 @@ final class PushService: Sendable {
         guard !items.isEmpty else { return }
         let result = try await stored { () async throws(PushStoreError) in try await store.enqueue(items) }
         signal.wake(items: items.count)
-        answer.pushIds = result.accepted.map(\.lowercased)
+        answer.pushIDs = result.accepted.map(\.lowercased)
         answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced.lowercased, by: $0.by.lowercased) }
         logger.info("pushes accepted", metadata: [
             "kind": "\(items[0].kind.rawValue)", "count": "\(items.count)", "coalesced": "\(result.coalescedCount)",
@@ -212,7 +212,7 @@ final class PushService: Sendable {
     {
         guard requested == .immediate, !activities.isEmpty else { return [:] }
         let requests = activities.map { activity in
-            (activityId: activity.activityId,
+            (activityID: activity.activityID,
              limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget)
         }
         return try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority(requests, at: now) }
@@ -230,24 +230,24 @@ final class PushService: Sendable {
     /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
     /// group's can be many thousands); failures are logged (the pushes are accepted already).
     @discardableResult
-    private func afterAcceptance(activityIds: [String], kind: LiveActivityEvent, contentState: JSONValue?,
+    private func afterAcceptance(activityIDs: [String], kind: LiveActivityEvent, contentState: JSONValue?,
                                  timestamps: [String: Date], dismissal: Date?, endCause: WebhookEvent.EndCause, now: Date) async -> [String] {
-        guard !activityIds.isEmpty else { return [] }
+        guard !activityIDs.isEmpty else { return [] }
         do {
             _ = try await store.recordContentState(
-                activityIds.map { (activityId: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState, acceptedAt: now)
+                activityIDs.map { (activityID: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState, acceptedAt: now)
             if kind == .end {
                 // The request's events are stored with the ends, in one transaction: a group end of 100,000
                 // activities is one store call.
                 let ended = try await store.markEnded(
-                    activityIds: activityIds, at: now,
+                    activityIDs: activityIDs, at: now,
                     dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay),
                     journal: events.journal(endCause: endCause))
                 events.committed(ended.count)
                 return ended
             }
         } catch {
-            let target = activityIds.count == 1 ? activityIds[0] : "\(activityIds.count) activities"
+            let target = activityIDs.count == 1 ? activityIDs[0] : "\(activityIDs.count) activities"
             logger.error("bookkeeping after acceptance failed", metadata: ["activityId": "\(target)", "error": "\(error)"])
         }
         return []

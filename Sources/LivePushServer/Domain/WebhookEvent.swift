@@ -2,6 +2,11 @@ import Foundation
 
 /// What the webhook receives (POST, JSON, ISO 8601 dates).
 package struct WebhookEvent: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case event, activityID = "activityId", pushToStartTokenID = "pushToStartTokenId", userID = "userId", reason, token, at
+    }
+
     /// The kinds of event.
     package enum Kind: String, Sendable, Hashable, Codable {
         /// APNs refused a token for good; the app must report a new one.
@@ -16,29 +21,29 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
     }
 
     package var event: Kind
-    package var activityId: String?
+    package var activityID: String?
     /// For push-to-start tokens: the stored token's id.
-    package var pushToStartTokenId: String?
-    package var userId: String?
+    package var pushToStartTokenID: String?
+    package var userID: String?
     /// The APNs reason (`token.invalid`) or why the activity ended (`backend`, `app`, `maximumDuration`).
     package var reason: String
     /// The token, shortened (first and last 4 hex digits).
     package var token: String?
     package var at: Date
 
-    package init(event: Kind, activityId: String? = nil, pushToStartTokenId: String? = nil, userId: String? = nil,
+    package init(event: Kind, activityID: String? = nil, pushToStartTokenID: String? = nil, userID: String? = nil,
                 reason: String, token: String? = nil, at: Date) {
         self.event = event
-        self.activityId = activityId
-        self.pushToStartTokenId = pushToStartTokenId
-        self.userId = userId
+        self.activityID = activityID
+        self.pushToStartTokenID = pushToStartTokenID
+        self.userID = userID
         self.reason = reason
         self.token = token
         self.at = at
     }
 
     /// `activity.ended` for `activityId`.
-    package static func activityEnded(_ activityId: String, userId: String?, cause: EndCause, at: Date) -> WebhookEvent {
-        WebhookEvent(event: .activityEnded, activityId: activityId, userId: userId, reason: cause.rawValue, at: at)
+    package static func activityEnded(_ activityID: String, userID: String?, cause: EndCause, at: Date) -> WebhookEvent {
+        WebhookEvent(event: .activityEnded, activityID: activityID, userID: userID, reason: cause.rawValue, at: at)
     }
 }

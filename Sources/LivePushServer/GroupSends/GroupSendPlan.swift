@@ -26,7 +26,7 @@ enum GroupSendPlan: Equatable {
         if send.kind == .update {
             if let newer = page.supersededBy {
                 return .coalesced(reason: "a newer routine update to the group replaced it",
-                                  by: pushId(sendId: newer, activityId: activity.activityId))
+                                  by: pushID(sendID: newer, activityID: activity.activityID))
             }
             if let last = activity.lastAcceptedAt, last > send.acceptedAt {
                 return .coalesced(reason: "a newer push to the activity was accepted after this group send", by: nil)
@@ -41,10 +41,10 @@ enum GroupSendPlan: Equatable {
 
     /// The push id (and `apns-id`) of a group send's push to one activity: derived, so that a page sent
     /// again after a crash sends and records the same push, not a new one.
-    static func pushId(sendId: UUID, activityId: String) -> UUID {
+    static func pushID(sendID: UUID, activityID: String) -> UUID {
         var hasher = SHA256()
-        withUnsafeBytes(of: sendId.uuid) { hasher.update(bufferPointer: $0) }
-        hasher.update(data: Data(activityId.utf8))
+        withUnsafeBytes(of: sendID.uuid) { hasher.update(bufferPointer: $0) }
+        hasher.update(data: Data(activityID.utf8))
         var bytes = Array(hasher.finalize().prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: a name-based UUID of our own
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant

@@ -7,6 +7,11 @@ import Foundation
 /// with the app key it ships), which acts for a fresh installation id that the backend addresses like
 /// a user id.
 package struct AppToken: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case subject, kind, issuedAt, expiresAt, keyID = "keyId", generation
+    }
+
     package enum Kind: String, Sendable, Hashable, Codable {
         case user
         case installation
@@ -22,7 +27,7 @@ package struct AppToken: Sendable, Hashable, Codable {
     package var expiresAt: Int64?
     /// The stored API key that minted it (a backend key for a user token, the app key that opened an
     /// installation): revoking that key withdraws the token. Nil for development keys.
-    package var keyId: UUID?
+    package var keyID: UUID?
     /// The subject's app-token generation when it was minted: a sign-out raises the subject's generation
     /// and every token below it is refused.
     package var generation: Int
@@ -30,12 +35,12 @@ package struct AppToken: Sendable, Hashable, Codable {
     /// Who issues every token: the JWT `iss`.
     package static let issuer = "livepush"
 
-    package init(subject: String, kind: Kind, issuedAt: Int64, expiresAt: Int64?, keyId: UUID? = nil, generation: Int = 0) {
+    package init(subject: String, kind: Kind, issuedAt: Int64, expiresAt: Int64?, keyID: UUID? = nil, generation: Int = 0) {
         self.subject = subject
         self.kind = kind
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
-        self.keyId = keyId
+        self.keyID = keyID
         self.generation = generation
     }
 

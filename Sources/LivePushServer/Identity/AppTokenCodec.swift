@@ -20,7 +20,7 @@ package struct AppTokenCodec: Sendable {
     package func sign(_ token: AppToken) -> String {
         let claims = AppToken.Claims(
             iss: AppToken.issuer, sub: token.subject, typ: token.kind, iat: token.issuedAt, exp: token.expiresAt,
-            key: token.keyId?.uuidString.lowercased(), gen: token.generation == 0 ? nil : token.generation)
+            key: token.keyID?.uuidString.lowercased(), gen: token.generation == 0 ? nil : token.generation)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // Encoding five plain fields cannot fail.
@@ -73,14 +73,14 @@ package struct AppTokenCodec: Sendable {
         guard let exp = claims.exp else { throw .claims("the token has no exp; open a new installation or ask the backend for a new token") }
         guard Double(exp) > now.timeIntervalSince1970 else { throw .expired }
         // Separate namespaces: a user token never acts for an installation.
-        let isInstallationId = claims.sub.hasPrefix(AppToken.installationPrefix)
-        guard isInstallationId == (claims.typ == .installation) else { throw .claims("sub does not fit the token's kind") }
-        var keyId: UUID?
+        let isInstallationID = claims.sub.hasPrefix(AppToken.installationPrefix)
+        guard isInstallationID == (claims.typ == .installation) else { throw .claims("sub does not fit the token's kind") }
+        var keyID: UUID?
         if let key = claims.key {
             guard let parsed = UUID(uuidString: key) else { throw .claims("key is not a key id") }
-            keyId = parsed
+            keyID = parsed
         }
         return AppToken(
-            subject: claims.sub, kind: claims.typ, issuedAt: claims.iat, expiresAt: exp, keyId: keyId, generation: claims.gen ?? 0)
+            subject: claims.sub, kind: claims.typ, issuedAt: claims.iat, expiresAt: exp, keyID: keyID, generation: claims.gen ?? 0)
     }
 }

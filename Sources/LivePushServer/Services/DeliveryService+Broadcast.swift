@@ -6,12 +6,12 @@ extension DeliveryService {
     /// Sends one claimed broadcast: to the channel's subscribers, through APNs' broadcast route. A deleted
     /// or unknown channel gets nothing more; 429, 5xx and lost connections are retried with the outbox's
     /// back-off; other refusals are final.
-    func processBroadcast(_ item: OutboxItem, channelId: UUID, owner: String) async -> DeliveryResult? {
+    func processBroadcast(_ item: OutboxItem, channelID: UUID, owner: String) async -> DeliveryResult? {
         let now = clock.now()
         let channel: ChannelRecord
         do {
-            guard let stored = try await store.channel(id: channelId) else {
-                return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: "channel is no longer stored", attempts: item.attempts)
+            guard let stored = try await store.channel(id: channelID) else {
+                return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "channel is no longer stored", attempts: item.attempts)
             }
             channel = stored
         } catch {
@@ -19,18 +19,18 @@ extension DeliveryService {
                                     lastError: "store error while reading the channel: \(error)", status: nil, sentAt: now)
         }
         guard !channel.isDeleted else {
-            return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: "channel was deleted", attempts: item.attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "channel was deleted", attempts: item.attempts)
         }
         let attempt = BroadcastAttempt(
-            bundleId: channel.bundleId, apnsChannelId: channel.apnsChannelId, payload: item.payload, priority: item.priority,
+            bundleID: channel.bundleID, apnsChannelID: channel.apnsChannelID, payload: item.payload, priority: item.priority,
             // A channel that stores nothing takes only expiration 0 (BadExpirationDate otherwise).
-            expiration: channel.storagePolicy == 0 ? nil : item.expiration, requestId: item.pushId)
+            expiration: channel.storagePolicy == 0 ? nil : item.expiration, requestID: item.pushID)
         let answer = await sender.broadcast(attempt)
         let sentAt = clock.now()
         let attempts = item.attempts + 1
         switch answer {
-        case .accepted(let uniqueId):
-            return DeliveryResult(pushId: item.pushId, outcome: .accepted, sentAt: sentAt, apnsId: uniqueId, status: 200, attempts: attempts)
+        case .accepted(let uniqueID):
+            return DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: uniqueID, status: 200, attempts: attempts)
         case .refused(let status, let reason):
             if status == 429 || status >= 500 {
                 return await retryLater(item, owner: owner, attempts: attempts, lastError: "\(status) \(reason)", status: status, sentAt: sentAt)
@@ -38,14 +38,14 @@ extension DeliveryService {
             if reason == APNsReason.channelNotRegistered.rawValue {
                 await channelGone(channel, at: sentAt)
             }
-            return DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, status: status, reason: reason, attempts: attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, status: status, reason: reason, attempts: attempts)
         case .failed(let error):
             return await retryLater(item, owner: owner, attempts: attempts, lastError: error, status: nil, sentAt: sentAt)
         case .interrupted:
             await reschedule(item, owner: owner, at: sentAt, attempts: item.attempts, lastError: "interrupted by shutdown")
             return nil
         case .unsupported:
-            return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: "the APNs sender of this server does not send broadcasts", attempts: item.attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "the APNs sender of this server does not send broadcasts", attempts: item.attempts)
         }
     }
 

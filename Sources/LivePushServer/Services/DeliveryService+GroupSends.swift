@@ -15,16 +15,16 @@ extension DeliveryService {
         var outcome = GroupSendPageOutcome()
         var planned: [(activity: ActivityRecord, timestamp: Date)] = []
         for activity in page.activities {
-            let pushId = GroupSendPlan.pushId(sendId: send.sendId, activityId: activity.activityId)
+            let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
             switch GroupSendPlan.plan(activity, in: page, now: now) {
             case .send(let timestamp): planned.append((activity, timestamp))
             case .skipped: outcome.skipped += 1
             case .expired:
-                outcome.records.append(record(send, pushId: pushId, activity: activity, priority: send.requestedPriority, downgrade: nil,
-                                              result: DeliveryResult(pushId: pushId, outcome: .expired, reason: "expired before it could be sent", attempts: 0)))
+                outcome.records.append(record(send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                                              result: DeliveryResult(pushID: pushID, outcome: .expired, reason: "expired before it could be sent", attempts: 0)))
             case .coalesced(let reason, let by):
-                var entry = record(send, pushId: pushId, activity: activity, priority: send.requestedPriority, downgrade: nil,
-                                   result: DeliveryResult(pushId: pushId, outcome: .coalesced, reason: reason, attempts: 0))
+                var entry = record(send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                                   result: DeliveryResult(pushID: pushID, outcome: .coalesced, reason: reason, attempts: 0))
                 entry.coalescedInto = by
                 outcome.records.append(entry)
             }
@@ -34,7 +34,7 @@ extension DeliveryService {
             budgets = try await budgetDecisions(send, for: planned.map(\.activity), now: now)
         } catch {
             logger.error("checking a group page's priority-10 budget failed; the page will be sent again", metadata: [
-                "sendId": "\(send.sendId)", "error": "\(error)"])
+                "sendId": "\(send.sendID)", "error": "\(error)"])
             return
         }
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
@@ -55,8 +55,8 @@ extension DeliveryService {
             case .retry(let retry): outcome.retries.append(retry)
             }
             // Accepted for the activity (sent, or to be retried): its content and timestamp are recorded.
-            outcome.contentStates.append((push.activity.activityId, push.timestamp))
-            if send.kind == .end { outcome.ended.append(push.activity.activityId) }
+            outcome.contentStates.append((push.activity.activityID, push.timestamp))
+            if send.kind == .end { outcome.ended.append(push.activity.activityID) }
         }
         outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
         await complete(page, owner: owner, outcome: outcome, activities: page.activities)
@@ -80,8 +80,8 @@ extension DeliveryService {
         var items: [PagePush] = []
         items.reserveCapacity(planned.count)
         for (activity, timestamp) in planned {
-            let pushId = GroupSendPlan.pushId(sendId: send.sendId, activityId: activity.activityId)
-            let (priority, downgrade) = PushService.priority(send.requestedPriority, for: activity, decision: budgets[activity.activityId])
+            let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
+            let (priority, downgrade) = PushService.priority(send.requestedPriority, for: activity, decision: budgets[activity.activityID])
             var body = bodies[timestamp]
             if body == nil, template != nil {
                 template?.timestamp = timestamp
@@ -89,8 +89,8 @@ extension DeliveryService {
                 bodies[timestamp] = body
             }
             guard let body else {
-                outcome.records.append(record(send, pushId: pushId, activity: activity, priority: priority, downgrade: downgrade,
-                                              result: DeliveryResult(pushId: pushId, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp", attempts: 0)))
+                outcome.records.append(record(send, pushID: pushID, activity: activity, priority: priority, downgrade: downgrade,
+                                              result: DeliveryResult(pushID: pushID, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp", attempts: 0)))
                 continue
             }
             if downgrade != nil {
@@ -98,22 +98,22 @@ extension DeliveryService {
                 metrics.recordDowngrade()
             }
             items.append(PagePush(item: OutboxItem(
-                pushId: pushId, target: .activity(id: activity.activityId), kind: send.kind, payload: body, priority: priority,
+                pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, payload: body, priority: priority,
                 requestedPriority: send.requestedPriority, importance: send.importance, downgradeReason: downgrade,
-                collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt, sendId: send.sendId
+                collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt, sendID: send.sendID
             ), activity: activity, timestamp: timestamp))
         }
         return items
     }
 
     /// The history entry of a push that was never sent.
-    private func record(_ send: GroupSend, pushId: UUID, activity: ActivityRecord, priority: APNsPriority, downgrade: String?,
+    private func record(_ send: GroupSend, pushID: UUID, activity: ActivityRecord, priority: APNsPriority, downgrade: String?,
                         result: DeliveryResult) -> DeliveryRecord {
         DeliveryRecord(
-            pushId: pushId, target: .activity(id: activity.activityId), kind: send.kind, acceptedAt: send.acceptedAt, sentAt: nil,
-            priority: priority, requestedPriority: send.requestedPriority, downgradeReason: downgrade, apnsId: nil, status: nil,
+            pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, acceptedAt: send.acceptedAt, sentAt: nil,
+            priority: priority, requestedPriority: send.requestedPriority, downgradeReason: downgrade, apnsID: nil, status: nil,
             reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil, recordedAt: clock.now(),
-            sendId: send.sendId)
+            sendID: send.sendID)
     }
 
     /// For a priority-10 send: each member's hourly budget checked and counted in one store step.
@@ -122,7 +122,7 @@ extension DeliveryService {
     {
         guard send.requestedPriority == .immediate, !activities.isEmpty else { return [:] }
         let requests = activities.map { activity in
-            (activityId: activity.activityId,
+            (activityID: activity.activityID,
              limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget)
         }
         return try await store.consumeHighPriority(requests, at: now)
@@ -142,35 +142,35 @@ extension DeliveryService {
 
     /// One attempt at a group push to `activity` (its token as read with the page).
     private func sendOnce(_ item: OutboxItem, to activity: ActivityRecord) async -> PageSendResult {
-        let target = ResolvedTarget(token: activity.pushToken, bundleId: activity.bundleId)
+        let target = ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID)
         let request: APNsRequest
         do {
             let headers = try APNsRequestHeaders.liveActivity(
-                bundleID: target.bundleId, priority: item.priority,
+                bundleID: target.bundleID, priority: item.priority,
                 expiration: item.expiration.map(APNsExpiration.at) ?? .serverDefault,
-                collapseID: item.collapseKey, apnsID: item.pushId)
+                collapseID: item.collapseKey, apnsID: item.pushID)
             request = APNsRequest(token: target.token, headers: headers, body: item.payload)
         } catch {
-            return .final(DeliveryResult(pushId: item.pushId, outcome: .rejected, reason: error.description, attempts: 0))
+            return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, reason: error.description, attempts: 0))
         }
         let sendStarted = clock.now()
         let outcome = await sender.deliver(request)
         let sentAt = clock.now()
         let attempts = outcome.attempts
         switch DeliveryDecision.classify(outcome) {
-        case .accepted(let apnsId):
-            return .final(DeliveryResult(pushId: item.pushId, outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts))
-        case .invalidToken(let status, let reason, let apnsId):
+        case .accepted(let apnsID):
+            return .final(DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts))
+        case .invalidToken(let status, let reason, let apnsID):
             await invalidate(target, item: item, reason: reason, at: sendStarted)
-            return .final(DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status,
+            return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
                                          reason: reason.rawValue, attempts: attempts))
-        case .rejected(let status, let reason, let apnsId):
-            return .final(DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status,
+        case .rejected(let status, let reason, let apnsID):
+            return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
                                          reason: reason, attempts: attempts))
         case .retryLater(let lastError, let status):
             let next = sentAt.addingTimeInterval(configuration.outboxRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1)))
             if let expiration = item.expiration, next >= expiration {
-                return .final(DeliveryResult(pushId: item.pushId, outcome: .expired, sentAt: sentAt, status: status,
+                return .final(DeliveryResult(pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status,
                                              reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts))
             }
             return .retry(retryItem(item, attempts: attempts, at: next, lastError: lastError))
@@ -196,12 +196,12 @@ extension DeliveryService {
             report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: webhook.journal(endCause: .backend))
         } catch {
             logger.error("recording a group page failed; it will be sent again when its claim expires", metadata: [
-                "sendId": "\(page.send.sendId)", "first": "\(page.firstId)", "error": "\(error)"])
+                "sendId": "\(page.send.sendID)", "first": "\(page.firstID)", "error": "\(error)"])
             return
         }
         guard report.held else {
             logger.warning("a group page's claim was taken over before its outcomes were recorded", metadata: [
-                "sendId": "\(page.send.sendId)", "first": "\(page.firstId)"])
+                "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"])
             return
         }
         // One counter step per (outcome, reason, priority) of the page, not one per push.
@@ -216,7 +216,7 @@ extension DeliveryService {
         metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
         webhook.committed(report.endedNow.count)
         logger.debug("group page sent", metadata: [
-            "sendId": "\(page.send.sendId)", "members": "\(page.activities.count)", "records": "\(outcome.records.count)",
+            "sendId": "\(page.send.sendID)", "members": "\(page.activities.count)", "records": "\(outcome.records.count)",
             "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)"])
     }
 }

@@ -115,10 +115,10 @@ final class DeliveryService: Service, Sendable {
             return nil
         }
         guard !items.isEmpty else { return nil }
-        let pushIds = items.map(\.pushId)
+        let pushIDs = items.map(\.pushID)
         let store = self.store
         await renewingClaim(on: ["owner": "\(owner)", "pushes": "\(items.count)"]) { until throws(PushStoreError) in
-            try await store.renewClaims(owner: owner, pushIds: pushIds, until: until) > 0
+            try await store.renewClaims(owner: owner, pushIDs: pushIDs, until: until) > 0
         } _: {
             let activities = await targetActivities(of: items)
             let results = await withTaskGroup(of: DeliveryResult?.self) { group in
@@ -145,7 +145,7 @@ final class DeliveryService: Service, Sendable {
         }
         guard let page else { return nil }
         let store = self.store
-        await renewingClaim(on: ["owner": "\(owner)", "sendId": "\(page.send.sendId)", "first": "\(page.firstId)"]) { until throws(PushStoreError) in
+        await renewingClaim(on: ["owner": "\(owner)", "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"]) { until throws(PushStoreError) in
             try await store.renewPage(page, owner: owner, until: until)
         } _: {
             await sendPage(page, owner: owner)
@@ -174,13 +174,13 @@ final class DeliveryService: Service, Sendable {
         var ids = [String]()
         var seen = Set<String>()
         for item in items {
-            if let id = item.target.activityId, seen.insert(id).inserted { ids.append(id) }
+            if let id = item.target.activityID, seen.insert(id).inserted { ids.append(id) }
         }
         guard !ids.isEmpty else { return [:] }
         do {
-            var byId = [String: ActivityRecord]()
-            for activity in try await store.activities(ids: ids) { byId[activity.activityId] = activity }
-            return byId
+            var byID = [String: ActivityRecord]()
+            for activity in try await store.activities(ids: ids) { byID[activity.activityID] = activity }
+            return byID
         } catch {
             logger.warning("reading a batch's activities failed; reading them one by one", metadata: ["error": "\(error)"])
             return nil
@@ -192,10 +192,10 @@ final class DeliveryService: Service, Sendable {
     func process(_ item: OutboxItem, owner: String, activities: [String: ActivityRecord]?) async -> DeliveryResult? {
         let now = clock.now()
         if let expiration = item.expiration, expiration <= now {
-            return DeliveryResult(pushId: item.pushId, outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
         }
-        if case .channel(let channelId) = item.target {
-            return await processBroadcast(item, channelId: channelId, owner: owner)
+        if case .channel(let channelID) = item.target {
+            return await processBroadcast(item, channelID: channelID, owner: owner)
         }
         let target: ResolvedTarget
         switch await resolve(item, activities: activities) {
@@ -206,18 +206,18 @@ final class DeliveryService: Service, Sendable {
                 return await retryLater(item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
                                         lastError: failure.reason, status: nil, sentAt: now)
             }
-            return DeliveryResult(pushId: item.pushId, outcome: .failed, reason: failure.reason, attempts: item.attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: failure.reason, attempts: item.attempts)
         }
         let request: APNsRequest
         do {
             let headers = try APNsRequestHeaders.liveActivity(
-                bundleID: target.bundleId, priority: item.priority,
+                bundleID: target.bundleID, priority: item.priority,
                 expiration: item.expiration.map(APNsExpiration.at) ?? .serverDefault,
-                collapseID: item.collapseKey, apnsID: item.pushId
+                collapseID: item.collapseKey, apnsID: item.pushID
             )
             request = APNsRequest(token: target.token, headers: headers, body: item.payload)
         } catch {
-            return DeliveryResult(pushId: item.pushId, outcome: .rejected, reason: error.description, attempts: item.attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .rejected, reason: error.description, attempts: item.attempts)
         }
         let sendStarted = clock.now()
         // One outbox attempt: the sender never backs off (its only re-sends are immediate, on a new
@@ -227,14 +227,14 @@ final class DeliveryService: Service, Sendable {
         // Counts requests sent to APNs, the sender's immediate re-sends included.
         let attempts = item.attempts + outcome.attempts
         switch DeliveryDecision.classify(outcome) {
-        case .accepted(let apnsId):
-            return DeliveryResult(pushId: item.pushId, outcome: .accepted, sentAt: sentAt, apnsId: apnsId, status: 200, attempts: attempts)
-        case .invalidToken(let status, let reason, let apnsId):
+        case .accepted(let apnsID):
+            return DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts)
+        case .invalidToken(let status, let reason, let apnsID):
             // As of the send: if the app reported this token again since, APNs' answer does not overrule it.
             await invalidate(target, item: item, reason: reason, at: sendStarted)
-            return DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason.rawValue, attempts: attempts)
-        case .rejected(let status, let reason, let apnsId):
-            return DeliveryResult(pushId: item.pushId, outcome: .rejected, sentAt: sentAt, apnsId: apnsId, status: status, reason: reason, attempts: attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason.rawValue, attempts: attempts)
+        case .rejected(let status, let reason, let apnsID):
+            return DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason, attempts: attempts)
         case .retryLater(let lastError, let status):
             return await retryLater(item, owner: owner, attempts: attempts, lastError: lastError, status: status, sentAt: sentAt)
         case .interrupted:
@@ -251,19 +251,19 @@ final class DeliveryService: Service, Sendable {
         let delay = configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1))
         let next = sentAt.addingTimeInterval(delay)
         if let expiration = item.expiration, next >= expiration {
-            return DeliveryResult(pushId: item.pushId, outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
+            return DeliveryResult(pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
         }
-        logger.debug("push will be retried", metadata: ["pushId": "\(item.pushId)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
+        logger.debug("push will be retried", metadata: ["pushId": "\(item.pushID)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
         await reschedule(item, owner: owner, at: next, attempts: attempts, lastError: lastError)
         return nil
     }
 
     func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
         do {
-            try await store.reschedule(pushId: item.pushId, owner: owner, nextAttemptAt: next, attempts: attempts,
+            try await store.reschedule(pushID: item.pushID, owner: owner, nextAttemptAt: next, attempts: attempts,
                                        lastError: DeliveryResult.shortened(lastError))
         } catch {
-            logger.error("rescheduling a push failed; its claim will expire and it will be retried", metadata: ["pushId": "\(item.pushId)", "error": "\(error)"])
+            logger.error("rescheduling a push failed; its claim will expire and it will be retried", metadata: ["pushId": "\(item.pushID)", "error": "\(error)"])
         }
     }
 
@@ -291,7 +291,7 @@ final class DeliveryService: Service, Sendable {
                     records += single.records
                     notHeld += single.notHeld
                 } catch {
-                    logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushId)", "error": "\(error)"])
+                    logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushID)", "error": "\(error)"])
                 }
             }
             report = CompletionReport(records: records, notHeld: notHeld)
@@ -299,8 +299,8 @@ final class DeliveryService: Service, Sendable {
             logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(results.count)", "error": "\(error)"])
             return
         }
-        for pushId in report.notHeld {
-            logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushId)"])
+        for pushID in report.notHeld {
+            logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID)"])
         }
         for record in report.records {
             let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
@@ -308,7 +308,7 @@ final class DeliveryService: Service, Sendable {
                                   latency: .milliseconds(Int64(elapsed * 1000)))
             let level: Logger.Level = record.outcome == .accepted ? .debug : .info
             logger.log(level: level, "push finished", metadata: [
-                "pushId": "\(record.pushId)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
+                "pushId": "\(record.pushID)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
                 "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
             ])
         }
@@ -329,7 +329,7 @@ final class DeliveryService: Service, Sendable {
                 // The token.invalid event is stored in the same transaction as the invalidation.
                 if let activity = try await store.markTokenInvalid(token: target.token, reason: reason.rawValue, at: date,
                                                                    journal: webhook.tokenJournal) {
-                    logger.info("token marked invalid", metadata: ["activityId": "\(activity.activityId)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+                    logger.info("token marked invalid", metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
                     webhook.committed(1)
                 }
             case .channel:
@@ -349,7 +349,7 @@ final class DeliveryService: Service, Sendable {
 
     struct ResolvedTarget: Sendable {
         var token: DeviceToken
-        var bundleId: String
+        var bundleID: String
     }
 
     struct TargetFailure: Error {
@@ -371,7 +371,7 @@ final class DeliveryService: Service, Sendable {
                 if let refusal = Eligibility.refusalToSend(activity) {
                     return .failure(TargetFailure(reason: refusal))
                 }
-                return .success(ResolvedTarget(token: activity.pushToken, bundleId: activity.bundleId))
+                return .success(ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
             case .pushToStartToken(let id):
                 guard let record = try await store.pushToStartToken(id: id) else {
                     return .failure(TargetFailure(reason: "push-to-start token is no longer stored"))
@@ -379,7 +379,7 @@ final class DeliveryService: Service, Sendable {
                 if case .invalid(let reason, _) = record.tokenState {
                     return .failure(TargetFailure(reason: "push-to-start token invalid (\(reason))"))
                 }
-                return .success(ResolvedTarget(token: record.token, bundleId: record.bundleId))
+                return .success(ResolvedTarget(token: record.token, bundleID: record.bundleID))
             case .channel:
                 return .failure(TargetFailure(reason: "a channel push is a broadcast, not a device push"))
             }

@@ -74,10 +74,10 @@ final class LifecycleSweeper: Service, Sendable {
     private func end(_ activity: ActivityRecord, now: Date) async -> Bool {
         do {
             guard try await pushes.endAtMaximumDuration(activity) else { return false }
-            logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityId)"])
+            logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityID)"])
             return true
         } catch {
-            logger.error("ending an old activity failed", metadata: ["activityId": "\(activity.activityId)", "error": "\(error)"])
+            logger.error("ending an old activity failed", metadata: ["activityId": "\(activity.activityID)", "error": "\(error)"])
             return false
         }
     }

@@ -81,7 +81,7 @@ final class WebhookPoster: Sendable {
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(delivery.body.count))
         headers.add(name: "Connection", value: "close")
-        headers.add(name: WebhookSignature.eventIdHeader, value: delivery.id.uuidString.lowercased())
+        headers.add(name: WebhookSignature.eventIDHeader, value: delivery.id.uuidString.lowercased())
         headers.add(name: WebhookSignature.signatureHeader,
                     value: WebhookSignature.value(secret: secret, timestamp: timestamp, body: delivery.body))
         let timeout = self.timeout

@@ -60,12 +60,12 @@ final class WebhookQueue: DomainEvents, Sendable {
     /// given to a journal without its cause.
     static func event(_ fact: WebhookFact, endCause: WebhookEvent.EndCause?) -> WebhookEvent? {
         switch fact {
-        case .activityEnded(let activityId, let userId, let at):
-            return endCause.map { .activityEnded(activityId, userId: userId, cause: $0, at: at) }
-        case .activityTokenInvalid(let activityId, let userId, let token, let reason, let at):
-            return WebhookEvent(event: .tokenInvalid, activityId: activityId, userId: userId, reason: reason, token: token.shortened, at: at)
-        case .pushToStartTokenInvalid(let tokenId, let userId, let token, let reason, let at):
-            return WebhookEvent(event: .tokenInvalid, pushToStartTokenId: tokenId.uuidString.lowercased(), userId: userId,
+        case .activityEnded(let activityID, let userID, let at):
+            return endCause.map { .activityEnded(activityID, userID: userID, cause: $0, at: at) }
+        case .activityTokenInvalid(let activityID, let userID, let token, let reason, let at):
+            return WebhookEvent(event: .tokenInvalid, activityID: activityID, userID: userID, reason: reason, token: token.shortened, at: at)
+        case .pushToStartTokenInvalid(let tokenID, let userID, let token, let reason, let at):
+            return WebhookEvent(event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: userID,
                                 reason: reason, token: token.shortened, at: at)
         }
     }
@@ -73,7 +73,7 @@ final class WebhookQueue: DomainEvents, Sendable {
     /// The kinds and ids of `events` for a log line (the first ten ids, then how many more).
     static func describe(_ events: [WebhookEvent], error: any Error) -> Logger.Metadata {
         let kinds = Set(events.map(\.event.rawValue)).sorted().joined(separator: ",")
-        let ids = events.map { $0.activityId ?? $0.pushToStartTokenId.map { "pushToStartToken:" + $0 } ?? "-" }
+        let ids = events.map { $0.activityID ?? $0.pushToStartTokenID.map { "pushToStartToken:" + $0 } ?? "-" }
         let shown = ids.prefix(10).joined(separator: ",") + (ids.count > 10 ? " and \(ids.count - 10) more" : "")
         return ["event": "\(kinds)", "ids": "\(shown)", "count": "\(events.count)", "error": "\(error)"]
     }

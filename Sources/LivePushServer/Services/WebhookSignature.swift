@@ -5,7 +5,7 @@ import Foundation
 /// `"<t>.<raw body>"` with the webhook secret. The receiver recomputes it (docs/webhooks.md).
 enum WebhookSignature {
     static let signatureHeader = "LivePush-Signature"
-    static let eventIdHeader = "LivePush-Event-Id"
+    static let eventIDHeader = "LivePush-Event-Id"
 
     /// The header's value for `body` sent at `timestamp` (unix seconds).
     static func value(secret: String, timestamp: Int, body: Data) -> String {

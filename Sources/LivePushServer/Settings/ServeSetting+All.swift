@@ -10,9 +10,9 @@ extension ServeSetting {
         config,
         .text("database", \.database, placeholder: "FILE|URL",
               help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL."),
-        environment, url, manageUrl,
+        environment, url, manageURL,
         .path("caFile", \.caFile, placeholder: "PEM", help: "Extra CA certificate to trust, e.g. the simulator's ca.pem."),
-        keyFile, keyId, teamId,
+        keyFile, keyID, teamID,
         .text("host", \.server.host, placeholder: "ADDRESS", help: "Address to listen on."),
         .integer("port", \.server.port, help: "HTTP port (0: any free one)."),
         .parsed("appKey", \.server.appKeys, sources: [.flag, .environment], placeholder: "KEY",
@@ -113,7 +113,7 @@ extension ServeSetting {
         }
     }
 
-    package static let manageUrl = ServeSetting.parsed(
+    package static let manageURL = ServeSetting.parsed(
         "manageUrl", \.manageURL, placeholder: "URL",
         help: "Broadcast channel management endpoint, e.g. https://127.0.0.1:2195 for `livepush simulator`.",
         defaultText: "Apple's for --environment; the --url host on port 2195"
@@ -125,11 +125,11 @@ extension ServeSetting {
 
     package static let keyFile = ServeSetting.path("keyFile", \.keyFile, help: "The .p8 provider key (PKCS#8 PEM).", defaultText: "required")
 
-    package static let keyId = ServeSetting.parsed(
+    package static let keyID = ServeSetting.parsed(
         "keyId", \.keyID, placeholder: "ID", help: "The key's Key ID, 10 characters A-Z 0-9 (the JWT kid).", defaultText: "required"
     ) { raw, _ in raw }
 
-    package static let teamId = ServeSetting.parsed(
+    package static let teamID = ServeSetting.parsed(
         "teamId", \.teamID, placeholder: "ID", help: "The Team ID, 10 characters A-Z 0-9 (the JWT iss).", defaultText: "required"
     ) { raw, _ in raw }
 

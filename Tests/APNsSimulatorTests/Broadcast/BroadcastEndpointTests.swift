@@ -144,16 +144,16 @@ import Testing
                 #expect(answer.body.isEmpty)
                 let snapshot = try await harness.world.channel(id: channel)
                 #expect(snapshot.broadcastCount == 1)
-                #expect(snapshot.lastBroadcast?.requestId == requestID)
+                #expect(snapshot.lastBroadcast?.requestID == requestID)
                 // The exchange is recorded after the answer is written: wait for it.
                 var recorded: PushLogEntry?
                 for _ in 0..<200 where recorded == nil {
-                    recorded = await harness.world.pushes(limit: 10).first { $0.apnsId == requestID }
+                    recorded = await harness.world.pushes(limit: 10).first { $0.apnsID == requestID }
                     if recorded == nil { try await Task.sleep(for: .milliseconds(25)) }
                 }
                 #expect(recorded?.path == "/4/broadcasts/apps/\(EndpointHarness.bundleID)")
                 #expect(recorded?.status == 200)
-                #expect(recorded?.apnsUniqueId == answer["apns-unique-id"])
+                #expect(recorded?.apnsUniqueID == answer["apns-unique-id"])
             }
         }
     }

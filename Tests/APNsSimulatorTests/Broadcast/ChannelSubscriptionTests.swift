@@ -18,8 +18,8 @@ import Testing
 
     private func subscribe(_ fixture: DeviceWorldFixture, to channel: String, state: JSONValue = ChannelSubscriptionTests.state) async throws -> String {
         try await fixture.world.startChannelActivity(deviceID: fixture.deviceID, ActivityRequest(
-            attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: state, channelId: channel
-        )).activityId
+            attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: state, channelID: channel
+        )).activityID
     }
 
     private func broadcast(_ fixture: DeviceWorldFixture, _ channel: String, _ aps: JSONValue, expiration: Int64 = 0) async -> PushVerdict {
@@ -92,7 +92,7 @@ import Testing
         let late = try await subscribe(fixture, to: channel)
         let activity = try await fixture.world.activity(id: late)
         #expect(activity.contentState["currentHealthLevel"] == .number(0.3))
-        #expect(activity.history.last?.channelId == channel)
+        #expect(activity.history.last?.channelID == channel)
         fixture.clock.advance(by: 3600)
         let tooLate = try await subscribe(fixture, to: channel)
         #expect(try await fixture.world.activity(id: tooLate).contentState == Self.state, "the message expired")
@@ -123,7 +123,7 @@ import Testing
         let id = try await subscribe(fixture, to: channel)
         #expect(await fixture.world.deleteChannel(id: channel, bundleID: Self.bundleID, environment: .sandbox) == nil)
         #expect(await broadcast(fixture, channel, DeviceWorldFixture.update(fixture.now + 1)) == .rejected(.channelNotRegistered, invalidSince: nil))
-        #expect(try await fixture.world.activity(id: id).channelId == nil)
+        #expect(try await fixture.world.activity(id: id).channelID == nil)
         await #expect(throws: DeviceWorldError.self) { try await subscribe(fixture, to: channel) }
         #expect(await fixture.world.deleteChannel(id: channel, bundleID: Self.bundleID, environment: .sandbox) == .channelNotRegistered)
     }
@@ -145,7 +145,7 @@ import Testing
         ]
         #expect(await fixture.world.deliver(fixture.push(start, to: fixture.pushToStartToken)) == .accepted)
         #expect(try await fixture.world.channel(id: channel).subscriberCount == 1)
-        let started = try await fixture.world.device(id: fixture.deviceID).activities.first { $0.channelId == channel }
+        let started = try await fixture.world.device(id: fixture.deviceID).activities.first { $0.channelID == channel }
         #expect(started != nil)
 
         var unknown = start.objectValue ?? [:]
@@ -172,7 +172,7 @@ import Testing
         let fixture = try await DeviceWorldFixture()
         let channel = try await channel(fixture)
         let created = try await fixture.world.startChannelActivities(deviceID: fixture.deviceID, ActivityRequest(
-            attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: Self.state, channelId: channel
+            attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: Self.state, channelID: channel
         ), count: 500)
         #expect(created.subscriberCount == 500)
         _ = await broadcast(fixture, channel, DeviceWorldFixture.update(fixture.now + 1, health: 0.4))
@@ -184,7 +184,7 @@ import Testing
         }
         await #expect(throws: DeviceWorldError.self) {
             try await fixture.world.startChannelActivities(deviceID: fixture.deviceID, ActivityRequest(
-                attributesType: "AdventureAttributes", attributes: [:], contentState: Self.state, channelId: channel
+                attributesType: "AdventureAttributes", attributes: [:], contentState: Self.state, channelID: channel
             ), count: 0)
         }
     }

@@ -15,12 +15,12 @@ import Testing
         try await withDashboardScene { scene in
             let world = scene.world
             try await world.registerApp(AppRegistration(
-                bundleId: DashboardScene.bundleID, environment: "sandbox",
+                bundleID: DashboardScene.bundleID, environment: "sandbox",
                 localizations: ["%@ is knocked down!": "%@ is knocked down!", "Use a potion to heal %@!": "Use a potion to heal %@!"]))
-            let ava = try await world.addDevice(DeviceRegistration(name: "Ava's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
-            let ben = try await world.addDevice(DeviceRegistration(name: "Ben's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
+            let ava = try await world.addDevice(DeviceRegistration(name: "Ava's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
+            let ben = try await world.addDevice(DeviceRegistration(name: "Ben's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
             func adventure(_ hero: String, health: Double, _ event: String, relevance: Double, on device: DeviceCreated) async throws -> ActivityCreated {
-                try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
                     attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
                     contentState: ["currentHealthLevel": .number(health), "eventDescription": .string(event)],
                     relevanceScore: relevance))
@@ -28,9 +28,9 @@ import Testing
             let panda = try await adventure("Power Panda", health: 1.0, "Ready for adventure", relevance: 50, on: ava)
             let spouty = try await adventure("Spouty", health: 0.8, "Exploring the caves", relevance: 100, on: ava)
             let spider = try await adventure("Red Spider", health: 0.7, "Went home early", relevance: 10, on: ava)
-            _ = try await world.endActivity(activityID: spider.activityId, immediate: true)
+            _ = try await world.endActivity(activityID: spider.activityID, immediate: true)
             let cat = try await adventure("Cosmic Cat", health: 0.9, "Facing the boss", relevance: 20, on: ben)
-            let score = try await world.startActivity(deviceID: ben.deviceId, ActivityRequest(
+            let score = try await world.startActivity(deviceID: ben.deviceID, ActivityRequest(
                 attributesType: "GameAttributes", attributes: ["title": "Giants vs Dodgers"],
                 contentState: ["score": "3 : 2", "inning": 7]))
 
@@ -41,16 +41,16 @@ import Testing
                 #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="live"]') && document.querySelectorAll('article.phone').length === 2"#))
                 var page = try await Self.whatAPersonSees(browser)
                 #expect(page["devices"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Ava's iPhone", "Ben's iPhone"])
-                #expect(Self.activity(panda.activityId, in: page)?["title"] == "Power Panda")
-                #expect(Self.activity(panda.activityId, in: page)?["health"] == "100")
-                #expect(Self.activity(panda.activityId, in: page)?["event"] == "Ready for adventure")
-                #expect(Self.order(ava.deviceId, in: page) == [spouty.activityId, panda.activityId, spider.activityId])
-                #expect(Self.activity(spider.activityId, in: page)?["badge"]?.stringValue?.lowercased() == "dismissed")
-                #expect(Self.activity(spider.activityId, in: page)?["state"] == "dismissed")
-                #expect(Self.activity(score.activityId, in: page)?["title"] == "Giants vs Dodgers")
-                let keyValues = Self.activity(score.activityId, in: page)?["keyValues"]?.stringValue ?? ""
+                #expect(Self.activity(panda.activityID, in: page)?["title"] == "Power Panda")
+                #expect(Self.activity(panda.activityID, in: page)?["health"] == "100")
+                #expect(Self.activity(panda.activityID, in: page)?["event"] == "Ready for adventure")
+                #expect(Self.order(ava.deviceID, in: page) == [spouty.activityID, panda.activityID, spider.activityID])
+                #expect(Self.activity(spider.activityID, in: page)?["badge"]?.stringValue?.lowercased() == "dismissed")
+                #expect(Self.activity(spider.activityID, in: page)?["state"] == "dismissed")
+                #expect(Self.activity(score.activityID, in: page)?["title"] == "Giants vs Dodgers")
+                let keyValues = Self.activity(score.activityID, in: page)?["keyValues"]?.stringValue ?? ""
                 #expect(keyValues.contains("inning") && keyValues.contains("7") && keyValues.contains("score") && keyValues.contains("3 : 2"))
-                #expect(Self.activity(score.activityId, in: page)?["health"] == .null)
+                #expect(Self.activity(score.activityID, in: page)?["health"] == .null)
                 #expect(page["connectionText"]?.stringValue?.hasPrefix("Live") == true)
 
                 // The adventure, pushed through the APNs endpoint while the page is open.
@@ -90,29 +90,29 @@ import Testing
 
                 #expect(try await browser.waitUntil("""
                     document.querySelectorAll('#push-log-rows tr.log-row').length === 5
-                    && document.querySelector('li[data-activity-id="\(spouty.activityId)"]')?.dataset.state === 'stale'
-                    && document.querySelector('li[data-activity-id="\(cat.activityId)"]')?.dataset.state === 'ended'
-                    && document.querySelector('li[data-activity-id="\(panda.activityId)"] .health-bar')?.getAttribute('aria-valuenow') === '40'
-                    && document.querySelector('li[data-activity-id="\(cake.activityId)"]') !== null
+                    && document.querySelector('li[data-activity-id="\(spouty.activityID)"]')?.dataset.state === 'stale'
+                    && document.querySelector('li[data-activity-id="\(cat.activityID)"]')?.dataset.state === 'ended'
+                    && document.querySelector('li[data-activity-id="\(panda.activityID)"] .health-bar')?.getAttribute('aria-valuenow') === '40'
+                    && document.querySelector('li[data-activity-id="\(cake.activityID)"]') !== null
                     """), "the page applies the live events")
                 page = try await Self.whatAPersonSees(browser)
 
-                let pandaNow = try #require(Self.activity(panda.activityId, in: page))
+                let pandaNow = try #require(Self.activity(panda.activityID, in: page))
                 #expect(pandaNow["health"] == "40")
                 #expect(pandaNow["width"] == "40%")
                 #expect(pandaNow["healthText"] == "40%")
                 #expect(pandaNow["event"] == "Power Panda is knocked down!")
                 #expect(pandaNow["alerts"]?.arrayValue?.first?.stringValue?.contains("Power Panda is knocked down! — Use a potion to heal Power Panda! 🔊 HeroDown.caf") == true)
-                #expect(Self.order(ava.deviceId, in: page) == [panda.activityId, spouty.activityId, spider.activityId], "ordered by relevance")
-                let spoutyNow = try #require(Self.activity(spouty.activityId, in: page))
+                #expect(Self.order(ava.deviceID, in: page) == [panda.activityID, spouty.activityID, spider.activityID], "ordered by relevance")
+                let spoutyNow = try #require(Self.activity(spouty.activityID, in: page))
                 #expect(spoutyNow["badge"]?.stringValue?.lowercased() == "stale")
                 #expect(spoutyNow["event"] == "Spouty lost connection")
-                let catNow = try #require(Self.activity(cat.activityId, in: page))
+                let catNow = try #require(Self.activity(cat.activityID, in: page))
                 #expect(catNow["badge"]?.stringValue?.lowercased() == "ended")
                 #expect(catNow["final"] == true)
                 #expect(catNow["event"] == "The boss is defeated!")
                 #expect(catNow["health"] == "65")
-                #expect(Self.order(ben.deviceId, in: page) == [cake.activityId, cat.activityId, score.activityId], "a new activity appears, by relevance")
+                #expect(Self.order(ben.deviceID, in: page) == [cake.activityID, cat.activityID, score.activityID], "a new activity appears, by relevance")
 
                 let log = try #require(page["log"]?.arrayValue)
                 #expect(log.count == 5)

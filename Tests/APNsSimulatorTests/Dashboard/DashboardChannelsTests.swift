@@ -13,12 +13,12 @@ import Testing
         let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
         try await withDashboardScene { scene in
             let world = scene.world
-            let device = try await world.addDevice(DeviceRegistration(name: "Fan's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
-            let scores = try await world.createChannel(ChannelRegistration(bundleId: DashboardScene.bundleID, environment: "sandbox", messageStoragePolicy: 1))
+            let device = try await world.addDevice(DeviceRegistration(name: "Fan's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
+            let scores = try await world.createChannel(ChannelRegistration(bundleID: DashboardScene.bundleID, environment: "sandbox", messageStoragePolicy: 1))
             let request = ActivityRequest(
-                attributesType: "MatchAttributes", attributes: ["home": "Giants"], contentState: ["score": 0], channelId: scores.channelId
+                attributesType: "MatchAttributes", attributes: ["home": "Giants"], contentState: ["score": 0], channelID: scores.channelID
             )
-            _ = try await world.startChannelActivities(deviceID: device.deviceId, request, count: 2)
+            _ = try await world.startChannelActivities(deviceID: device.deviceID, request, count: 2)
 
             try await HeadlessChromium.with(binary: binary) { browser in
                 try await browser.open(scene.dashboardURL)
@@ -27,26 +27,26 @@ import Testing
                 // from the response head a moment before).
                 for _ in 0..<200 where world.events.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(25)) }
                 #expect(world.events.subscriberCount > 0)
-                var row = try await Self.row(browser, scores.channelId)
+                var row = try await Self.row(browser, scores.channelID)
                 #expect(row["subscribers"] == "2")
                 #expect(row["storage"] == "1 (most recent)")
                 #expect(row["broadcasts"] == "0")
 
                 // A new channel, a third subscriber and a broadcast, while the page is open.
-                let other = try await world.createChannel(ChannelRegistration(bundleId: DashboardScene.bundleID, environment: "sandbox", messageStoragePolicy: 0))
-                _ = try await world.startChannelActivity(deviceID: device.deviceId, request)
+                let other = try await world.createChannel(ChannelRegistration(bundleID: DashboardScene.bundleID, environment: "sandbox", messageStoragePolicy: 0))
+                _ = try await world.startChannelActivity(deviceID: device.deviceID, request)
                 _ = await world.broadcast(ReceivedBroadcast(
-                    channelID: scores.channelId, bundleID: DashboardScene.bundleID, environment: .sandbox, priority: .conservesPower,
+                    channelID: scores.channelID, bundleID: DashboardScene.bundleID, environment: .sandbox, priority: .conservesPower,
                     expiration: Int64(Date().timeIntervalSince1970) + 600, requestID: UUID().uuidString.lowercased(), headers: [],
                     payload: Data(#"{"aps":{"event":"update","timestamp":\#(Int(Date().timeIntervalSince1970)),"content-state":{"score":1}}}"#.utf8),
                     receivedAt: Date()
                 ))
                 // Waits for the whole final state: the table may pass through intermediate ones while events arrive.
-                #expect(try await browser.waitUntil(#"document.querySelectorAll('#channel-rows tr[data-channel-id]').length === 2 && document.querySelector('#channel-rows tr[data-channel-id="\#(scores.channelId)"] .broadcast-count')?.textContent === '1' && document.querySelector('#channel-rows tr[data-channel-id="\#(scores.channelId)"] .subscriber-count')?.textContent === '3'"#))
-                row = try await Self.row(browser, scores.channelId)
+                #expect(try await browser.waitUntil(#"document.querySelectorAll('#channel-rows tr[data-channel-id]').length === 2 && document.querySelector('#channel-rows tr[data-channel-id="\#(scores.channelID)"] .broadcast-count')?.textContent === '1' && document.querySelector('#channel-rows tr[data-channel-id="\#(scores.channelID)"] .subscriber-count')?.textContent === '3'"#))
+                row = try await Self.row(browser, scores.channelID)
                 #expect(row["subscribers"] == "3")
                 #expect(row["last"]?.stringValue?.contains("3 applied") == true)
-                let empty = try await Self.row(browser, other.channelId)
+                let empty = try await Self.row(browser, other.channelID)
                 #expect(empty["subscribers"] == "0")
                 #expect(empty["storage"] == "0 (no storage)")
             }

@@ -15,9 +15,9 @@ import Testing
         let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
         try await withDashboardScene { scene in
             let world = scene.world
-            let device = try await world.addDevice(DeviceRegistration(name: "Zoe's iPhone", bundleId: DashboardScene.bundleID, environment: "sandbox"))
+            let device = try await world.addDevice(DeviceRegistration(name: "Zoe's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
             func adventure(_ hero: String, relevance: Double) async throws -> ActivityCreated {
-                try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
+                try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
                     attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
                     contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: relevance))
             }

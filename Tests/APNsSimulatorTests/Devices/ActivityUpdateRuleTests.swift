@@ -88,10 +88,10 @@ import Testing
             attributesType: "AdventureAttributes", attributes: ["hero": "Cake"],
             contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: 50))
         var device = try await fixture.world.device(id: fixture.deviceID)
-        #expect(device.activities.map(\.activityId) == [second.activityId, fixture.activityID])
+        #expect(device.activities.map(\.activityID) == [second.activityID, fixture.activityID])
         _ = await fixture.world.deliver(fixture.push(DeviceWorldFixture.update(fixture.now, extra: ["relevance-score": 100])))
         device = try await fixture.world.device(id: fixture.deviceID)
-        #expect(device.activities.map(\.activityId) == [fixture.activityID, second.activityId])
+        #expect(device.activities.map(\.activityID) == [fixture.activityID, second.activityID])
         #expect(device.activities.first?.relevanceScore == 100)
     }
 

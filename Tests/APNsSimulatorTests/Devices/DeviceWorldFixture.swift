@@ -23,16 +23,16 @@ struct DeviceWorldFixture {
         let clock = ManualWallClock(Self.start)
         let world = DeviceWorld(clock: clock, rules: rules)
         try await world.registerApp(AppRegistration(
-            bundleId: Self.bundleID, environment: "sandbox", localizations: localizations))
+            bundleID: Self.bundleID, environment: "sandbox", localizations: localizations))
         let device = try await world.addDevice(DeviceRegistration(
-            name: "Test iPhone", bundleId: Self.bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushes))
-        let activity = try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
+            name: "Test iPhone", bundleID: Self.bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushes))
+        let activity = try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
             attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: contentState))
         self.clock = clock
         self.world = world
-        self.deviceID = device.deviceId
+        self.deviceID = device.deviceID
         self.pushToStartToken = device.pushToStartToken
-        self.activityID = activity.activityId
+        self.activityID = activity.activityID
         self.activityToken = activity.pushToken
     }
 

@@ -17,7 +17,7 @@ import Testing
     }
 
     private func started(_ fixture: DeviceWorldFixture) async throws -> [ActivitySnapshot] {
-        try await fixture.world.device(id: fixture.deviceID).activities.filter { $0.activityId != fixture.activityID }
+        try await fixture.world.device(id: fixture.deviceID).activities.filter { $0.activityID != fixture.activityID }
     }
 
     @Test func startWithAlertCreatesAnActivityWithAnUpdateToken() async throws {
@@ -37,7 +37,7 @@ import Testing
             "event": "update", "timestamp": .number(Double(fixture.now + 1)), "content-state": ["emoji": "🍎"],
         ]), to: token))
         #expect(update == .accepted)
-        #expect(try await fixture.world.activity(id: activity.activityId).contentState["emoji"] == "🍎")
+        #expect(try await fixture.world.activity(id: activity.activityID).contentState["emoji"] == "🍎")
     }
 
     @Test func startWithoutAlertIsDropped() async throws {
@@ -76,7 +76,7 @@ import Testing
     @Test func startOfATypeTheAppDoesNotDeclareIsADecodeFailure() async throws {
         let fixture = try await DeviceWorldFixture()
         try await fixture.world.registerApp(AppRegistration(
-            bundleId: DeviceWorldFixture.bundleID, environment: "sandbox",
+            bundleID: DeviceWorldFixture.bundleID, environment: "sandbox",
             attributesTypes: DeclaredAttributesTypes(["LiveActivityAttributes": ContentStateSchema(fields: ["emoji": FieldType(.string)])])))
         _ = await fixture.world.deliver(fixture.push(Self.startAPS(fixture.now, type: "Other"), to: fixture.pushToStartToken))
         #expect(try await started(fixture).isEmpty)

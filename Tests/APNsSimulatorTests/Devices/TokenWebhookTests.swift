@@ -10,7 +10,7 @@ import Testing
         try await withWebhookReceiver { receiver in
             let world = DeviceWorld(logger: ControlHarness.quietLogger)
             let device = try await world.addDevice(DeviceRegistration(
-                name: "Hooked", bundleId: "com.example.hook", environment: "production",
+                name: "Hooked", bundleID: "com.example.hook", environment: "production",
                 webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
             let first = try await Self.post(1, to: receiver)
             #expect(first.path == "/tokens")
@@ -21,16 +21,16 @@ import Testing
             #expect(startBody["bundleId"] == "com.example.hook")
             #expect(startBody["activityId"] == .null)
 
-            let activity = try await world.startActivity(deviceID: device.deviceId, ActivityRequest(
+            let activity = try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
                 attributesType: "HookAttributes", attributes: [:], contentState: ["score": 1]))
             let second = try await Self.post(2, to: receiver)
             let tokenBody = try JSONValue.parse(second.body)
             #expect(tokenBody["kind"] == "pushToken")
-            #expect(tokenBody["activityId"]?.stringValue == activity.activityId)
+            #expect(tokenBody["activityId"]?.stringValue == activity.activityID)
             #expect(tokenBody["token"]?.stringValue == activity.pushToken)
             #expect(tokenBody["attributesType"] == "HookAttributes")
 
-            let rotated = try await world.rotateActivityToken(activityID: activity.activityId)
+            let rotated = try await world.rotateActivityToken(activityID: activity.activityID)
             let third = try await Self.post(3, to: receiver)
             #expect(try JSONValue.parse(third.body)["token"]?.stringValue == rotated)
         }
@@ -42,7 +42,7 @@ import Testing
         let world = DeviceWorld(logger: ControlHarness.quietLogger)
         let events = world.events.subscribe()
         let device = try await world.addDevice(DeviceRegistration(
-            name: "Lonely", bundleId: "com.example.hook", environment: "sandbox",
+            name: "Lonely", bundleID: "com.example.hook", environment: "sandbox",
             webhookURL: "http://127.0.0.1:\(closedPort)/tokens"))
         var iterator = events.makeAsyncIterator()
         var failure: SimulatorEvent?
@@ -50,7 +50,7 @@ import Testing
             if event.kind == .webhookFailed { failure = event; break }
         }
         #expect(failure?.data["error"]?.stringValue?.isEmpty == false)
-        let snapshot = try await world.device(id: device.deviceId)
+        let snapshot = try await world.device(id: device.deviceID)
         #expect(snapshot.webhookDeliveries.first?.status == nil)
         #expect(snapshot.webhookDeliveries.first?.error != nil)
     }
@@ -60,7 +60,7 @@ import Testing
             let world = DeviceWorld(logger: ControlHarness.quietLogger)
             let events = world.events.subscribe()
             _ = try await world.addDevice(DeviceRegistration(
-                name: "Grumpy", bundleId: "com.example.hook", environment: "sandbox",
+                name: "Grumpy", bundleID: "com.example.hook", environment: "sandbox",
                 webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
             var iterator = events.makeAsyncIterator()
             var failure: SimulatorEvent?

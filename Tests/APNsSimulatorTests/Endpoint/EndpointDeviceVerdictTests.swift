@@ -8,12 +8,12 @@ import Testing
     @Test func unregisteredCarriesTimestamp() async throws {
         try await withEndpoint(acceptUnknownTokens: false) { harness in
             let created = try await harness.world.addDevice(
-                DeviceRegistration(name: "iPhone", bundleId: EndpointHarness.bundleID, environment: "sandbox")
+                DeviceRegistration(name: "iPhone", bundleID: EndpointHarness.bundleID, environment: "sandbox")
             )
             try await harness.withConnection { client in
                 let live = try await client.send(harness.request(token: created.pushToStartToken), body: EndpointHarness.payload)
                 #expect(live.status == 200)
-                _ = try await harness.world.rotatePushToStartToken(deviceID: created.deviceId)
+                _ = try await harness.world.rotatePushToStartToken(deviceID: created.deviceID)
                 let gone = try await client.send(harness.request(token: created.pushToStartToken), body: EndpointHarness.payload)
                 #expect(gone.status == 410)
                 #expect(gone.reason == "Unregistered")
@@ -27,10 +27,10 @@ import Testing
     @Test func tokenForAnotherTopicOrEnvironment() async throws {
         try await withEndpoint(acceptUnknownTokens: false) { harness in
             let sandbox = try await harness.world.addDevice(
-                DeviceRegistration(name: "iPhone", bundleId: "com.example.other", environment: "sandbox")
+                DeviceRegistration(name: "iPhone", bundleID: "com.example.other", environment: "sandbox")
             )
             let production = try await harness.world.addDevice(
-                DeviceRegistration(name: "iPhone", bundleId: EndpointHarness.bundleID, environment: "production")
+                DeviceRegistration(name: "iPhone", bundleID: EndpointHarness.bundleID, environment: "production")
             )
             try await harness.withConnection { client in
                 let otherApp = try await client.send(harness.request(token: sandbox.pushToStartToken), body: EndpointHarness.payload)

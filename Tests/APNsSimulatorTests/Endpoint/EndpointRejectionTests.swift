@@ -208,7 +208,7 @@ import Testing
         }
     }
 
-    @Test func unrelatedKeyIdInToken() async throws {
+    @Test func unrelatedKeyIDInToken() async throws {
         try await withEndpoint { harness in
             let topicKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
             harness.keys.register(keyID: "KEY0000002", teamID: EndpointHarness.teamID, publicKey: topicKey.privateKey.publicKey,
@@ -235,7 +235,7 @@ import Testing
         }
     }
 
-    @Test func badMessageId() async throws {
+    @Test func badMessageID() async throws {
         let upper = "5F1D1B9C-1A2B-4C3D-8E9F-0123456789AB"
         try await withEndpoint { harness in
             try await expectRejection(harness, harness.request(replacing: ["apns-id": "not-a-uuid"]), status: 400, reason: "BadMessageId")
@@ -283,7 +283,7 @@ import Testing
         }
     }
 
-    @Test func badCollapseId() async throws {
+    @Test func badCollapseID() async throws {
         try await withEndpoint { harness in
             try await expectRejection(harness, harness.request(replacing: ["apns-collapse-id": String(repeating: "c", count: 65)]),
                                       status: 400, reason: "BadCollapseId")

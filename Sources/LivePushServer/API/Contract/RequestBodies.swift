@@ -8,30 +8,30 @@ import LiveActivity
 
 /// `POST /v1/activities`: an activity's update token, reported by the app.
 package struct ActivityRegistrationBody: Codable, Sendable, Hashable {
-    package var activityId: String
+    package var activityID: String
     package var pushToken: String
-    package var bundleId: String
+    package var bundleID: String
     package var attributesType: String
     /// `sandbox` or `production`.
     package var environment: String
-    package var userId: String?
+    package var userID: String?
     package var groups: [String]?
     package var frequentPushesEnabled: Bool?
 
-    package init(activityId: String, pushToken: String, bundleId: String, attributesType: String, environment: String,
-                 userId: String? = nil, groups: [String]? = nil, frequentPushesEnabled: Bool? = nil) {
-        self.activityId = activityId
+    package init(activityID: String, pushToken: String, bundleID: String, attributesType: String, environment: String,
+                 userID: String? = nil, groups: [String]? = nil, frequentPushesEnabled: Bool? = nil) {
+        self.activityID = activityID
         self.pushToken = pushToken
-        self.bundleId = bundleId
+        self.bundleID = bundleID
         self.attributesType = attributesType
         self.environment = environment
-        self.userId = userId
+        self.userID = userID
         self.groups = groups
         self.frequentPushesEnabled = frequentPushesEnabled
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case activityId, pushToken, bundleId, attributesType, environment, userId, groups, frequentPushesEnabled
+        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled
     }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
@@ -43,7 +43,7 @@ package struct PushTokenRotationBody: Codable, Sendable, Hashable {
 
     package init(pushToken: String) { self.pushToken = pushToken }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case pushToken }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case pushToken}
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }
@@ -52,24 +52,24 @@ package struct PushTokenRotationBody: Codable, Sendable, Hashable {
 package struct PushToStartTokenBody: Codable, Sendable, Hashable {
     /// Optional with an app token (it names the user; a different one is refused with 403); required with
     /// a development app key.
-    package var userId: String?
-    package var deviceId: String
-    package var bundleId: String
+    package var userID: String?
+    package var deviceID: String
+    package var bundleID: String
     package var attributesType: String
     package var environment: String
     package var token: String
 
-    package init(userId: String?, deviceId: String, bundleId: String, attributesType: String, environment: String, token: String) {
-        self.userId = userId
-        self.deviceId = deviceId
-        self.bundleId = bundleId
+    package init(userID: String?, deviceID: String, bundleID: String, attributesType: String, environment: String, token: String) {
+        self.userID = userID
+        self.deviceID = deviceID
+        self.bundleID = bundleID
         self.attributesType = attributesType
         self.environment = environment
         self.token = token
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userId, deviceId, bundleId, attributesType, environment, token
+        case userID = "userId", deviceID = "deviceId", bundleID = "bundleId", attributesType, environment, token
     }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
@@ -81,7 +81,7 @@ package struct EndedBody: Codable, Sendable, Hashable {
 
     package init(dismissalDate: APIDate? = nil) { self.dismissalDate = dismissalDate }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case dismissalDate }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case dismissalDate}
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }
@@ -93,7 +93,7 @@ package struct AppTokenRequestBody: Codable, Sendable, Hashable {
 
     package init(ttlSeconds: Int? = nil) { self.ttlSeconds = ttlSeconds }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case ttlSeconds }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case ttlSeconds}
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }
@@ -185,7 +185,7 @@ package struct SendBody: Codable, Sendable, Hashable {
             self.init(title: alert.title.map(AlertText.init), body: alert.body.map(AlertText.init), sound: alert.sound?.name)
         }
 
-        package enum CodingKeys: String, CodingKey, CaseIterable { case title, body, sound }
+        package enum CodingKeys: String, CodingKey, CaseIterable { case title, body, sound}
 
         package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
     }
@@ -199,7 +199,7 @@ package struct SendBody: Codable, Sendable, Hashable {
     package var staleDate: APIDate?
     package var relevanceScore: Double?
     package var expiration: APIDate?
-    package var collapseId: String?
+    package var collapseID: String?
     /// End only.
     package var dismissalDate: APIDate?
     /// Start only.
@@ -213,7 +213,7 @@ package struct SendBody: Codable, Sendable, Hashable {
 
     package init(contentState: JSONValue? = nil, priority: Int? = nil, importance: Importance? = nil, alert: Alert? = nil,
                  sound: String? = nil, staleDate: APIDate? = nil, relevanceScore: Double? = nil, expiration: APIDate? = nil,
-                 collapseId: String? = nil, dismissalDate: APIDate? = nil, attributesType: String? = nil,
+                 collapseID: String? = nil, dismissalDate: APIDate? = nil, attributesType: String? = nil,
                  attributes: JSONValue? = nil, inputPushToken: Bool? = nil, inputPushChannel: String? = nil) {
         self.contentState = contentState
         self.priority = priority
@@ -223,7 +223,7 @@ package struct SendBody: Codable, Sendable, Hashable {
         self.staleDate = staleDate
         self.relevanceScore = relevanceScore
         self.expiration = expiration
-        self.collapseId = collapseId
+        self.collapseID = collapseID
         self.dismissalDate = dismissalDate
         self.attributesType = attributesType
         self.attributes = attributes
@@ -232,7 +232,7 @@ package struct SendBody: Codable, Sendable, Hashable {
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case contentState, priority, importance, alert, sound, staleDate, relevanceScore, expiration, collapseId
+        case contentState, priority, importance, alert, sound, staleDate, relevanceScore, expiration, collapseID = "collapseId"
         case dismissalDate
         case attributesType, attributes, inputPushToken, inputPushChannel
     }
@@ -256,21 +256,21 @@ package struct SendBody: Codable, Sendable, Hashable {
 package struct ChannelCreationBody: Codable, Sendable, Hashable {
     /// Ours: unique among the app's live channels (a match, a route).
     package var name: String
-    package var bundleId: String
+    package var bundleID: String
     /// 0: APNs stores no message (higher publishing budget, expiration 0); 1: it keeps the most recent
     /// one for at most 8 hours and gives it to activities that subscribe later.
     package var storagePolicy: Int
     /// A group whose updates and ends also go out through this channel.
-    package var groupId: String?
+    package var groupID: String?
 
-    package init(name: String, bundleId: String, storagePolicy: Int, groupId: String? = nil) {
+    package init(name: String, bundleID: String, storagePolicy: Int, groupID: String? = nil) {
         self.name = name
-        self.bundleId = bundleId
+        self.bundleID = bundleID
         self.storagePolicy = storagePolicy
-        self.groupId = groupId
+        self.groupID = groupID
     }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case name, bundleId, storagePolicy, groupId }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case name, bundleID = "bundleId", storagePolicy, groupID = "groupId"}
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }

@@ -6,19 +6,24 @@ import LiveActivity
 
 /// An activity as the API shows it: tokens shortened, dates ISO 8601.
 package struct ActivityView: Codable, Sendable, Hashable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled, state, token, registeredAt, updatedAt, startedAt, endedAt, dismissalDate, lastContentState, lastTimestamp
+    }
+
     package struct TokenStatus: Codable, Sendable, Hashable {
         package var valid: Bool
         package var reason: String?
         package var at: Date?
     }
 
-    package var activityId: String
+    package var activityID: String
     /// The current token, shortened (first and last 4 hex digits).
     package var pushToken: String
-    package var bundleId: String
+    package var bundleID: String
     package var attributesType: String
     package var environment: String
-    package var userId: String?
+    package var userID: String?
     package var groups: [String]
     package var frequentPushesEnabled: Bool
     /// `active`, `ended` or `dismissed`.
@@ -35,26 +40,36 @@ package struct ActivityView: Codable, Sendable, Hashable {
 
 /// One push in an activity's history.
 package struct DeliveryView: Codable, Sendable, Hashable {
-    package var pushId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case pushID = "pushId", kind, acceptedAt, sentAt, priority, requestedPriority, downgradeReason, apnsID = "apnsId", status, outcome, reason, attempts, coalescedInto, sendID = "sendId"
+    }
+
+    package var pushID: String
     package var kind: String
     package var acceptedAt: Date
     package var sentAt: Date?
     package var priority: Int
     package var requestedPriority: Int
     package var downgradeReason: String?
-    package var apnsId: String?
+    package var apnsID: String?
     package var status: Int?
     package var outcome: String
     package var reason: String?
     package var attempts: Int
     package var coalescedInto: String?
     /// The group send the push belonged to (`GET /v1/sends/{sendId}`), if any.
-    package var sendId: String?
+    package var sendID: String?
 }
 
 /// A push still in the outbox.
 package struct PendingView: Codable, Sendable, Hashable {
-    package var pushId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case pushID = "pushId", kind, acceptedAt, priority, downgradeReason, attempts, nextAttemptAt, lastError
+    }
+
+    package var pushID: String
     package var kind: String
     package var acceptedAt: Date
     package var priority: Int
@@ -75,10 +90,15 @@ package struct ActivityDetail: Codable, Sendable, Hashable {
 
 /// A stored push-to-start token as the API shows it.
 package struct PushToStartView: Codable, Sendable, Hashable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case id, userID = "userId", deviceID = "deviceId", bundleID = "bundleId", attributesType, environment, token, valid, updatedAt
+    }
+
     package var id: String
-    package var userId: String
-    package var deviceId: String
-    package var bundleId: String
+    package var userID: String
+    package var deviceID: String
+    package var bundleID: String
     package var attributesType: String
     package var environment: String
     package var token: String
@@ -88,15 +108,25 @@ package struct PushToStartView: Codable, Sendable, Hashable {
 
 /// A user token (`POST /v1/users/{userId}/app-tokens`, 201): the app sends it as `Authorization: Bearer`.
 package struct AppTokenView: Codable, Sendable, Hashable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case token, userID = "userId", expiresAt
+    }
+
     package var token: String
-    package var userId: String
+    package var userID: String
     package var expiresAt: Date
 }
 
 /// A new installation (`POST /v1/installations`, 201): its id (the backend addresses it as a user id)
 /// and the token that acts for it, until `expiresAt`; the app keeps it in its keychain and renews it.
 package struct InstallationView: Codable, Sendable, Hashable {
-    package var installationId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case installationID = "installationId", token, expiresAt
+    }
+
+    package var installationID: String
     package var token: String
     /// When the token stops working; renew it before then (`POST /v1/installations/{installationId}/token`).
     package var expiresAt: Date
@@ -105,19 +135,34 @@ package struct InstallationView: Codable, Sendable, Hashable {
 /// The answer of `POST /v1/users/{userId}/sign-out`: every app token of the user issued before now is
 /// refused from now on, and the user's push-to-start tokens were released.
 package struct SignOutView: Codable, Sendable, Hashable {
-    package var userId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case userID = "userId", pushToStartTokensReleased
+    }
+
+    package var userID: String
     package var pushToStartTokensReleased: Int
 }
 
 /// The answer of `DELETE /v1/push-to-start-tokens/{deviceId}`: how many of the device's tokens (one per
 /// attributes type and bundle) were released.
 package struct ReleasedPushToStartTokensView: Codable, Sendable, Hashable {
-    package var deviceId: String
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case deviceID = "deviceId", released
+    }
+
+    package var deviceID: String
     package var released: Int
 }
 
 /// The 202 answer of a send request: the push ids written to the outbox and what the policy did.
 package struct AcceptedPushes: Codable, Sendable, Hashable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case pushIDs = "pushIds", coalesced, downgraded, skipped
+    }
+
     package struct Coalesced: Codable, Sendable, Hashable {
         /// The earlier pending routine update that will not be sent.
         package var replaced: String
@@ -126,18 +171,28 @@ package struct AcceptedPushes: Codable, Sendable, Hashable {
     }
 
     package struct Downgraded: Codable, Sendable, Hashable {
-        package var pushId: String
+        // The JSON names stay as the API and the simulator have always spelled them.
+        enum CodingKeys: String, CodingKey {
+            case pushID = "pushId", reason
+        }
+
+        package var pushID: String
         package var reason: String
     }
 
     package struct Skipped: Codable, Sendable, Hashable {
-        package var activityId: String?
-        package var pushToStartTokenId: String?
+        // The JSON names stay as the API and the simulator have always spelled them.
+        enum CodingKeys: String, CodingKey {
+            case activityID = "activityId", pushToStartTokenID = "pushToStartTokenId", reason
+        }
+
+        package var activityID: String?
+        package var pushToStartTokenID: String?
         package var reason: String
     }
 
     /// Lowercase UUIDs; each is also the push's `apns-id`.
-    package var pushIds: [String] = []
+    package var pushIDs: [String] = []
     package var coalesced: [Coalesced] = []
     package var downgraded: [Downgraded] = []
     package var skipped: [Skipped] = []
@@ -147,6 +202,11 @@ package struct AcceptedPushes: Codable, Sendable, Hashable {
 /// 202 answer of `POST /v1/groups/{groupId}/update|end` is this, with every count 0; the pushes go out in
 /// pages of the group's members (so the answer takes as long for 100,000 members as for 10).
 package struct GroupSendView: Codable, Sendable, Hashable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case sendID = "sendId", groupID = "groupId", kind, state, acceptedAt, finishedAt, counts, broadcastPushIDs = "broadcastPushIds"
+    }
+
     package struct Counts: Codable, Sendable, Hashable {
         /// Members handed out to be sent so far (all of them once `state` is `sending` or `finished`).
         package var targeted: Int
@@ -166,8 +226,8 @@ package struct GroupSendView: Codable, Sendable, Hashable {
         package var pending: Int
     }
 
-    package var sendId: String
-    package var groupId: String
+    package var sendID: String
+    package var groupID: String
     package var kind: String
     /// `accepted` (no member handed out yet), `expanding` (members still being handed out), `sending` (all
     /// handed out, outcomes pending) or `finished`.
@@ -176,7 +236,7 @@ package struct GroupSendView: Codable, Sendable, Hashable {
     package var finishedAt: Date?
     package var counts: Counts
     /// The broadcasts to the channels linked to the group (their push ids), sent besides the members.
-    package var broadcastPushIds: [String]
+    package var broadcastPushIDs: [String]
 }
 
 /// Every refusal: `{"error":{"field":…,"rule":…,"message":…}}` (`field` is null when no one field is at fault).
@@ -199,14 +259,19 @@ package struct JSONErrorBody: Codable, Sendable, Hashable {
 
 /// A broadcast channel as the API shows it.
 package struct ChannelView: Codable, Sendable, Hashable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case id, name, bundleID = "bundleId", apnsChannelID = "apnsChannelId", storagePolicy, groupID = "groupId", createdAt, deletedAt
+    }
+
     package var id: String
     package var name: String
-    package var bundleId: String
+    package var bundleID: String
     /// APNs' channel id: the app subscribes with `pushType: .channel(apnsChannelId)`, and push-to-start
     /// payloads carry it as `input-push-channel`.
-    package var apnsChannelId: String
+    package var apnsChannelID: String
     package var storagePolicy: Int
-    package var groupId: String?
+    package var groupID: String?
     package var createdAt: Date
     package var deletedAt: Date?
 }

@@ -58,7 +58,7 @@ extension Principal {
     /// The bucket shared by every installation the same app key opened (development keys share one);
     /// nil for every other principal, whose own bucket is its whole budget.
     var sharedBudget: String? {
-        guard case .appToken(.installation, _, let keyId) = credential else { return nil }
-        return "app:installations:" + (keyId.map { "key:" + $0.uuidString.lowercased() } ?? "development")
+        guard case .appToken(.installation, _, let keyID) = credential else { return nil }
+        return "app:installations:" + (keyID.map { "key:" + $0.uuidString.lowercased() } ?? "development")
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// The ``ApiKeyStore`` operations.
+/// The ``APIKeyStore`` operations.
 extension SQLPushStore {
-    package func createApiKey(name: String, scope: ApiKeyScope, sha256Hash: String, at: Date) async throws(PushStoreError)
-        -> ApiKeyRecord
+    package func createAPIKey(name: String, scope: APIKeyScope, sha256Hash: String, at: Date) async throws(PushStoreError)
+        -> APIKeyRecord
     {
         try Validation.identifier(name, field: "name", max: 100)
         let hash = try Validation.sha256Hex(sha256Hash, field: "sha256Hash")
-        let record = ApiKeyRecord(id: UUID(), name: name, scope: scope, sha256Hash: hash, createdAt: at, revokedAt: nil)
+        let record = APIKeyRecord(id: UUID(), name: name, scope: scope, sha256Hash: hash, createdAt: at, revokedAt: nil)
         return try await run("createApiKey") { session throws(PushStoreError) in
             if try await session.first("SELECT id FROM api_keys WHERE sha256_hash = ?", [.text(hash)]) != nil {
                 throw .conflict(detail: "an API key with this hash is already stored")
@@ -19,7 +19,7 @@ extension SQLPushStore {
         }
     }
 
-    package func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> ApiKeyRecord? {
+    package func apiKey(byHash sha256Hash: String) async throws(PushStoreError) -> APIKeyRecord? {
         let hash = try Validation.sha256Hex(sha256Hash, field: "sha256Hash")
         return try await run("apiKeyByHash", readOnly: true) { session throws(PushStoreError) in
             guard let row = try await session.first("SELECT * FROM api_keys WHERE sha256_hash = ?", [.text(hash)])
@@ -28,9 +28,9 @@ extension SQLPushStore {
         }
     }
 
-    package func apiKeys() async throws(PushStoreError) -> [ApiKeyRecord] {
+    package func apiKeys() async throws(PushStoreError) -> [APIKeyRecord] {
         try await run("apiKeys", readOnly: true) { session throws(PushStoreError) in
-            var records = [ApiKeyRecord]()
+            var records = [APIKeyRecord]()
             for row in try await session.query("SELECT * FROM api_keys ORDER BY created_at, id") {
                 records.append(try RowDecoding.apiKey(row))
             }
@@ -38,7 +38,7 @@ extension SQLPushStore {
         }
     }
 
-    package func revokeApiKey(id: UUID, at: Date) async throws(PushStoreError) -> ApiKeyRecord {
+    package func revokeAPIKey(id: UUID, at: Date) async throws(PushStoreError) -> APIKeyRecord {
         try await run("revokeApiKey") { session throws(PushStoreError) in
             let rows = try await session.query(
                 "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING *",

@@ -1,16 +1,16 @@
 import Foundation
 
 /// What an API key may do: `app` keys only register; `backend` keys send and read.
-package enum ApiKeyScope: String, Sendable, Hashable, Codable, CaseIterable {
+package enum APIKeyScope: String, Sendable, Hashable, Codable, CaseIterable {
     case app
     case backend
 }
 
 /// A stored API key. Only the SHA-256 of the key is kept (64 lowercase hex digits).
-package struct ApiKeyRecord: Sendable, Hashable, Codable {
+package struct APIKeyRecord: Sendable, Hashable, Codable {
     package var id: UUID
     package var name: String
-    package var scope: ApiKeyScope
+    package var scope: APIKeyScope
     package var sha256Hash: String
     package var createdAt: Date
     package var revokedAt: Date?
