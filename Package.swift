@@ -2,12 +2,12 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
+    .swiftLanguageMode(.v6)
 ]
 
 let package = Package(
     name: "LivePush",
-    platforms: [.macOS(.v15)], // swift-configuration needs macOS 15
+    platforms: [.macOS(.v15)],  // swift-configuration needs macOS 15
     products: [
         .executable(name: "livepush", targets: ["LivePushCLI"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
@@ -134,7 +134,7 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            exclude: ["API/Contract/openapi.json"], // embedded by the plugin
+            exclude: ["API/Contract/openapi.json"],  // embedded by the plugin
             swiftSettings: swiftSettings,
             plugins: ["EmbedOpenAPIDocument"]
         ),
@@ -213,7 +213,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveActivityTests", dependencies: ["LiveActivity", "APNsCore"],
-            exclude: ["Fixtures"], // the payload vectors, read from the source tree by path
+            exclude: ["Fixtures"],  // the payload vectors, read from the source tree by path
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -31,7 +31,8 @@ public enum APNsKeyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notPEM:
             return "the key is not PEM text; expected a .p8 file with -----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines"
         case .unsupportedPEMLabel(let label):
-            return "the PEM block is '\(label)', not a private key; expected -----BEGIN PRIVATE KEY----- (PKCS#8) or -----BEGIN EC PRIVATE KEY----- (SEC1)"
+            return
+                "the PEM block is '\(label)', not a private key; expected -----BEGIN PRIVATE KEY----- (PKCS#8) or -----BEGIN EC PRIVATE KEY----- (SEC1)"
         case .badBase64:
             return "the text between the PEM BEGIN and END lines is not valid base64"
         case .wrongCurve(let curve):

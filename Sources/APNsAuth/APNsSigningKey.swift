@@ -45,7 +45,8 @@ public struct APNsSigningKey: Sendable, CustomStringConvertible {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = FileManager.default.isReadableFile(atPath: path)
+            let reason =
+                FileManager.default.isReadableFile(atPath: path)
                 ? "the file could not be read" : "permission denied"
             throw .fileUnreadable(path: path, reason: reason)
         }

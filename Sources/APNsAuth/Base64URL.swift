@@ -6,13 +6,14 @@ public enum Base64URL {
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var text = Data(bytes).base64EncodedString()
         while text.last == "=" { text.removeLast() }
-        return String(text.map { character -> Character in
-            switch character {
-            case "+": return "-"
-            case "/": return "_"
-            default: return character
-            }
-        })
+        return String(
+            text.map { character -> Character in
+                switch character {
+                case "+": return "-"
+                case "/": return "_"
+                default: return character
+                }
+            })
     }
 
     /// Decodes base64url text, with or without `=` padding. Returns nil for characters outside the

@@ -33,7 +33,9 @@ extension APNsClient {
         do {
             body = try JSONDecoder().decode(ChannelBody.self, from: response.body)
         } catch {
-            throw .unexpectedAnswer("channel read body is not {\"message-storage-policy\":n,\"push-type\":…}: \(String(decoding: response.body.prefix(200), as: UTF8.self))")
+            throw .unexpectedAnswer(
+                "channel read body is not {\"message-storage-policy\":n,\"push-type\":…}: \(String(decoding: response.body.prefix(200), as: UTF8.self))"
+            )
         }
         guard let policy = APNsMessageStoragePolicy(rawValue: body.storagePolicy) else {
             throw .unexpectedAnswer("message-storage-policy \(body.storagePolicy) is neither 0 nor 1")

@@ -117,10 +117,12 @@ public final class APNsClient: Sendable {
                     logger.info("provider token expired; renewed it and retrying", metadata: ["subject": "\(subject)"])
                 }
             case .retry(let delay, let newConnection):
-                logger.debug("retrying request", metadata: [
-                    "subject": "\(subject)", "path": "\(Self.loggedPath(request.path))", "attempt": "\(attempt)",
-                    "delay": "\(delay)", "after": "\(Self.summary(result))",
-                ])
+                logger.debug(
+                    "retrying request",
+                    metadata: [
+                        "subject": "\(subject)", "path": "\(Self.loggedPath(request.path))", "attempt": "\(attempt)",
+                        "delay": "\(delay)", "after": "\(Self.summary(result))",
+                    ])
                 avoided = newConnection ? connectionID : nil
                 if delay > 0 {
                     try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
@@ -151,10 +153,11 @@ public final class APNsClient: Sendable {
         }
         let elapsed = ContinuousClock.now - start
         latency.record(duration: elapsed)
-        let (status, reason): (String, String) = switch result {
-        case .success(let response): (String(response.status), response.reason?.rawValue ?? "")
-        case .failure(let error): ("error", Self.errorKind(error))
-        }
+        let (status, reason): (String, String) =
+            switch result {
+            case .success(let response): (String(response.status), response.reason?.rawValue ?? "")
+            case .failure(let error): ("error", Self.errorKind(error))
+            }
         Counter(label: requestCounter, dimensions: [("status", status), ("reason", reason)]).increment()
         return (result, connectionID)
     }

@@ -31,7 +31,8 @@ public struct APNsClientCertificate: Sendable, Hashable {
             throw .tlsFailed(endpoint: endpoint, detail: "client certificate file '\(certificateChainFile)' is not a PEM certificate: \(error)")
         }
         guard !chain.isEmpty else {
-            throw .tlsFailed(endpoint: endpoint, detail: "client certificate file '\(certificateChainFile)' holds no certificate (-----BEGIN CERTIFICATE-----)")
+            throw .tlsFailed(
+                endpoint: endpoint, detail: "client certificate file '\(certificateChainFile)' holds no certificate (-----BEGIN CERTIFICATE-----)")
         }
         let key: NIOSSLPrivateKey
         do {

@@ -29,9 +29,11 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .timedOut(let seconds):
             return "no answer within \(seconds) s"
         case .connectionClosed(let processed, let detail):
-            return "connection closed before the answer (\(processed ? "the request may have been processed" : "the request was not processed")): \(detail)"
+            return
+                "connection closed before the answer (\(processed ? "the request may have been processed" : "the request was not processed")): \(detail)"
         case .goAway(let reason, let processed):
-            return "server closed the connection (GOAWAY\(reason.map { " \($0.rawValue)" } ?? "")); the request \(processed ? "may have been processed" : "was not processed")"
+            return
+                "server closed the connection (GOAWAY\(reason.map { " \($0.rawValue)" } ?? "")); the request \(processed ? "may have been processed" : "was not processed")"
         case .protocolError(let detail):
             return "protocol error: \(detail)"
         case .shutDown:

@@ -1,11 +1,12 @@
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Plain words for why the TCP connection could not be made ("connection refused", "cannot resolve

@@ -77,7 +77,8 @@ final class APNsConnection: Sendable {
                     try operations.addHandler(http2)
                     try operations.addHandler(observer)
                     try operations.addHandler(requests)
-                    pipelineReady.succeed((NIOLoopBound(requests, eventLoop: channel.eventLoop), NIOLoopBound(observer, eventLoop: channel.eventLoop)))
+                    pipelineReady.succeed(
+                        (NIOLoopBound(requests, eventLoop: channel.eventLoop), NIOLoopBound(observer, eventLoop: channel.eventLoop)))
                 }
             }
 
@@ -92,10 +93,11 @@ final class APNsConnection: Sendable {
 
         let timeout = channel.eventLoop.scheduleTask(in: connectTimeout) {
             // The request was never sent: a failed connection attempt, not a request that timed out.
-            ready.fail(APNsClientError.connectFailed(
-                endpoint: endpointText,
-                detail: "no TLS and HTTP/2 handshake within \(Double(connectTimeout.nanoseconds) / 1e9) s"
-            ))
+            ready.fail(
+                APNsClientError.connectFailed(
+                    endpoint: endpointText,
+                    detail: "no TLS and HTTP/2 handshake within \(Double(connectTimeout.nanoseconds) / 1e9) s"
+                ))
         }
         do {
             let (requests, observer) = try await pipelineReady.futureResult.get()
@@ -109,7 +111,9 @@ final class APNsConnection: Sendable {
             timeout.cancel()
             channel.close(promise: nil)
             if let clientError = error as? APNsClientError {
-                if case .connectionClosed = clientError { throw .tlsFailed(endpoint: endpointText, detail: "the server closed the connection during the TLS/HTTP2 handshake") }
+                if case .connectionClosed = clientError {
+                    throw .tlsFailed(endpoint: endpointText, detail: "the server closed the connection during the TLS/HTTP2 handshake")
+                }
                 throw clientError
             }
             if error is NIOSSLError || error is BoringSSLError {
@@ -125,8 +129,9 @@ final class APNsConnection: Sendable {
         let loop = channel.eventLoop
         // HTTP/2 forbids NUL, CR and LF in a field value (RFC 9113 §8.2.1); no connection can send it.
         for field in request.fields where field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
-            return .failure(.protocolError(
-                "header \(field.name) contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
+            return .failure(
+                .protocolError(
+                    "header \(field.name) contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
         }
         var headers = HPACKHeaders()
         headers.reserveCapacity(10)

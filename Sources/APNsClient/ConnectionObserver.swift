@@ -76,9 +76,11 @@ final class ConnectionObserver: ChannelInboundHandler {
                 $0.goAwayReason = reason ?? $0.goAwayReason
                 $0.goAwayLastStreamID = min($0.goAwayLastStreamID ?? .max, Int(lastStreamID))
             }
-            logger.info("APNs sent GOAWAY", metadata: [
-                "reason": "\(reason?.rawValue ?? "none")", "code": "\(errorCode)", "lastStreamID": "\(lastStreamID)",
-            ])
+            logger.info(
+                "APNs sent GOAWAY",
+                metadata: [
+                    "reason": "\(reason?.rawValue ?? "none")", "code": "\(errorCode)", "lastStreamID": "\(lastStreamID)",
+                ])
         case .ping(_, ack: true):
             awaitingPingAck = false
         default:
@@ -89,8 +91,10 @@ final class ConnectionObserver: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case TLSUserEvent.handshakeCompleted(let negotiatedProtocol) = event, negotiatedProtocol != "h2" {
-            ready.fail(APNsClientError.tlsFailed(endpoint: "\(context.channel.remoteAddress.map { "\($0)" } ?? "server")",
-                                                 detail: "the server did not agree to HTTP/2 (ALPN h2)"))
+            ready.fail(
+                APNsClientError.tlsFailed(
+                    endpoint: "\(context.channel.remoteAddress.map { "\($0)" } ?? "server")",
+                    detail: "the server did not agree to HTTP/2 (ALPN h2)"))
             context.close(promise: nil)
         }
         context.fireUserInboundEventTriggered(event)

@@ -69,7 +69,8 @@ final class ConnectionPool: Sendable {
                 return .wait(waiting)
             }
             if total >= configuration.maximumConnections,
-               let fallback = state.connections.first(where: { $0.id == avoided }) {
+                let fallback = state.connections.first(where: { $0.id == avoided })
+            {
                 // At the limit with only the connection to avoid: use it rather than exceed the limit.
                 return .use(fallback)
             }
@@ -107,7 +108,9 @@ final class ConnectionPool: Sendable {
                     if let existing {
                         continuation.resume(returning: existing)
                     } else {
-                        continuation.resume(throwing: failure ?? APNsClientError.connectionClosed(processed: false, detail: "the connection closed right after opening"))
+                        continuation.resume(
+                            throwing: failure
+                                ?? APNsClientError.connectionClosed(processed: false, detail: "the connection closed right after opening"))
                     }
                 }
             }

@@ -41,7 +41,7 @@ public struct APNsEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// Parses `https://host[:port]` (a path, if any, is ignored). The port defaults to 443.
     public init(url text: String) throws(ParseError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
-              let host = components.host, !host.isEmpty
+            let host = components.host, !host.isEmpty
         else { throw .notAURL(text) }
         guard scheme.lowercased() == "https" else { throw .notHTTPS(text) }
         let port = components.port ?? 443

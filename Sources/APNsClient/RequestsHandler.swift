@@ -77,8 +77,10 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         context.fireChannelActive()
         // After NIOHTTP2Handler's preface and SETTINGS, which it writes when the channel becomes active.
-        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(
-            streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: Self.connectionWindow - 65_535))), promise: nil)
+        context.writeAndFlush(
+            wrapOutboundOut(
+                HTTP2Frame(
+                    streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: Self.connectionWindow - 65_535))), promise: nil)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -115,7 +117,8 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         let endStream = body.readableBytes == 0
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)
         if !endStream {
-            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
+            context.write(
+                wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
         }
         // Requests sent in one turn of the event loop share a flush (one write, one TLS record), queued
         // behind the tasks already waiting (requests resumed by the answers just read); every
@@ -206,9 +209,11 @@ final class APNsRequestsHandler: ChannelInboundHandler {
                 streamClosed(streamError.streamID, reason: closedStream.errorCode)
             } else {
                 let opened = exchanges[streamError.streamID]?.opened ?? false
-                fail(streamError.streamID, with: opened
-                    ? .protocolError("stream \(streamError.streamID): \(streamError.baseError)")
-                    : .connectionClosed(processed: false, detail: "the request could not be sent: \(streamError.baseError)"))
+                fail(
+                    streamError.streamID,
+                    with: opened
+                        ? .protocolError("stream \(streamError.streamID): \(streamError.baseError)")
+                        : .connectionClosed(processed: false, detail: "the request could not be sent: \(streamError.baseError)"))
             }
             return
         }
@@ -237,10 +242,12 @@ final class APNsRequestsHandler: ChannelInboundHandler {
             return
         }
         let body = exchange.body.map { Data($0.readableBytesView) } ?? Data()
-        exchange.complete(.success(WireResponse(
-            status: status, apnsID: exchange.apnsID, requestID: exchange.requestID, uniqueID: exchange.uniqueID,
-            channelID: exchange.channelID, body: body
-        )))
+        exchange.complete(
+            .success(
+                WireResponse(
+                    status: status, apnsID: exchange.apnsID, requestID: exchange.requestID, uniqueID: exchange.uniqueID,
+                    channelID: exchange.channelID, body: body
+                )))
     }
 
     /// The stream closed before its answer ended: reset by the server (or by us), or refused.
@@ -346,7 +353,8 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         guard connectionUnreturned >= Self.connectionReturnThreshold, !closed else { return }
         let increment = connectionUnreturned
         connectionUnreturned = 0
-        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
+        context.writeAndFlush(
+            wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
     }
 
     private func returnStreamWindow(context: ChannelHandlerContext, _ streamID: HTTP2StreamID, adding length: Int) {
@@ -357,7 +365,8 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         // Stored before writing: a failing write can close the channel (and fail every request) within the call.
         exchanges[streamID] = exchange
         if increment > 0 {
-            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
         }
     }
 }

@@ -12,7 +12,9 @@ extension APNsReason {
         case .topicDisallowed: return "Give the plain bundle id, without the .push-type.liveactivity suffix."
         case .invalidPushType: return "Send push type liveactivity (LiveActivity in a channel's create body)."
         case .badMessageID: return "Send apns-request-id as a lowercase canonical UUID (8-4-4-4-12)."
-        case .channelNotRegistered: return "The channel does not exist for this app and environment (deleted, mistyped, or the other environment); list them with `livepush channels list`."
+        case .channelNotRegistered:
+            return
+                "The channel does not exist for this app and environment (deleted, mistyped, or the other environment); list them with `livepush channels list`."
         case .featureNotEnabled: return "Turn on the Broadcast Capability for the App ID (Push Notifications in the developer portal)."
         case .topicMismatch: return "The key or certificate does not cover this bundle id; check --bundle-id and the key's team."
         default: return remedy

@@ -135,8 +135,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     public var status: Int {
         switch self {
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
-             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
-             .badEnvironmentKeyIDInToken, .topicMismatch:
+            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
+            .badEnvironmentKeyIDInToken, .topicMismatch:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
@@ -153,8 +153,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     public var advice: APNsRetryAdvice {
         switch self {
         case .badDeviceToken, .deviceTokenNotForTopic, .forbidden, .expiredToken, .unregistered,
-             .payloadTooLarge, .badEnvironmentKeyIDInToken, .badPath, .methodNotAllowed,
-             .badCertificate, .badCertificateEnvironment, .featureNotEnabled, .topicMismatch:
+            .payloadTooLarge, .badEnvironmentKeyIDInToken, .badPath, .methodNotAllowed,
+            .badCertificate, .badCertificateEnvironment, .featureNotEnabled, .topicMismatch:
             return .neverRetry
         case .expiredProviderToken:
             return .retryWithNewProviderToken
@@ -184,7 +184,9 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     public var remedy: String {
         switch self {
         case .badCollapseID: return "Shorten apns-collapse-id to 64 bytes or fewer."
-        case .badDeviceToken: return "The token is malformed, unknown, or for the other environment (sandbox vs production); check --environment and stop using this token."
+        case .badDeviceToken:
+            return
+                "The token is malformed, unknown, or for the other environment (sandbox vs production); check --environment and stop using this token."
         case .badExpirationDate: return "Send apns-expiration as Unix seconds (0 means try once)."
         case .badMessageID: return "Send apns-id as a lowercase canonical UUID (8-4-4-4-12)."
         case .badPriority: return "Use apns-priority 5 or 10 for Live Activities."

@@ -99,7 +99,10 @@ public final class Simulator: Sendable {
             }
             continuation.finish()
         }
-        running.withLock { $0.control = task; $0.server = control }
+        running.withLock {
+            $0.control = task
+            $0.server = control
+        }
         var port: Int?
         do {
             for await result in started {

@@ -91,8 +91,9 @@ private struct Script {
 
     mutating func loseConnection() {
         let lost = pick(Array(party.dropFirst()))
-        append(.connectionLost, lost, audience: .hero(lost), "\(lost.label) lost connection 📡", priority: .conservesPower,
-               staleAfter: AdventureEngine.staleAfter)
+        append(
+            .connectionLost, lost, audience: .hero(lost), "\(lost.label) lost connection 📡", priority: .conservesPower,
+            staleAfter: AdventureEngine.staleAfter)
         routine(.reconnected, lost, "\(lost.label) is back online")
     }
 
@@ -108,15 +109,17 @@ private struct Script {
             knockDown(hit, by: boss)
         }
         let defeated = "\(boss.prefix(1).uppercased() + boss.dropFirst()) is defeated!"
-        append(.bossDefeated, nil, audience: .party, "🏆 \(defeated)", priority: .immediate,
-               alert: LiveActivityAlert(title: "Victory!", body: .plain(defeated), sound: .default))
+        append(
+            .bossDefeated, nil, audience: .party, "🏆 \(defeated)", priority: .immediate,
+            alert: LiveActivityAlert(title: "Victory!", body: .plain(defeated), sound: .default))
         relevance = AdventureEngine.routineRelevance
     }
 
     mutating func knockDown(_ hero: Hero, by boss: String) {
         change(hero, by: -level(hero))
-        append(.knockedDown, hero, audience: .party, "💥 \(hero.label) is knocked down by \(boss)!", priority: .immediate,
-               alert: AdventureLocalization.knockedDownAlert(hero))
+        append(
+            .knockedDown, hero, audience: .party, "💥 \(hero.label) is knocked down by \(boss)!", priority: .immediate,
+            alert: AdventureLocalization.knockedDownAlert(hero))
         let healer = pick(party.filter { $0 != hero && level($0) > 0 })
         change(hero, by: 0.5)
         routine(.revived, hero, "🧪 \(healer.label) used a potion on \(hero.label)")
@@ -125,8 +128,9 @@ private struct Script {
     mutating func finish(place: String) {
         let finder = pick(party)
         routine(.lootFound, finder, "\(finder.label) found \(pick(AdventureEngine.treasures))")
-        append(.adventureOver, nil, audience: .party, "🏁 Adventure complete: the party is home from \(place)",
-               priority: .immediate, dismissAfter: AdventureEngine.dismissAfter)
+        append(
+            .adventureOver, nil, audience: .party, "🏁 Adventure complete: the party is home from \(place)",
+            priority: .immediate, dismissAfter: AdventureEngine.dismissAfter)
     }
 
     // MARK: - Building blocks
@@ -140,11 +144,12 @@ private struct Script {
         priority: APNsPriority, alert: LiveActivityAlert? = nil, staleAfter: TimeInterval? = nil,
         dismissAfter: TimeInterval? = nil
     ) {
-        events.append(AdventureEvent(
-            number: events.count + 1, kind: kind, hero: hero, audience: audience,
-            contentState: AdventureContentState(currentHealthLevel: partyHealth, eventDescription: text),
-            priority: priority, alert: alert, relevanceScore: relevance, staleAfter: staleAfter, dismissAfter: dismissAfter
-        ))
+        events.append(
+            AdventureEvent(
+                number: events.count + 1, kind: kind, hero: hero, audience: audience,
+                contentState: AdventureContentState(currentHealthLevel: partyHealth, eventDescription: text),
+                priority: priority, alert: alert, relevanceScore: relevance, staleAfter: staleAfter, dismissAfter: dismissAfter
+            ))
     }
 
     /// The mean of the heroes' health, to two decimals.

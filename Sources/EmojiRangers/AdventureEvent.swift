@@ -8,7 +8,7 @@ package struct AdventureEvent: Sendable, Hashable {
     /// What happened.
     package enum Kind: String, Sendable, Hashable, CaseIterable {
         case lootFound, healed, damaged, connectionLost, reconnected, bossAppeared, knockedDown, revived,
-             bossDefeated, adventureOver
+            bossDefeated, adventureOver
     }
 
     /// Which activities receive the event.

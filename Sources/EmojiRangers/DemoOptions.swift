@@ -29,7 +29,9 @@ package struct DemoOptions: Sendable {
     /// Checks the values; the error names the option and what is accepted.
     package func validate() throws(DemoError) {
         guard speed.isFinite, Self.speeds.contains(speed) else {
-            throw .invalidOption(option: "--speed", rule: "is \(speed); accepted: \(Self.speeds.lowerBound) to \(Int(Self.speeds.upperBound)) (1 is the normal pace, 2 twice as fast)")
+            throw .invalidOption(
+                option: "--speed",
+                rule: "is \(speed); accepted: \(Self.speeds.lowerBound) to \(Int(Self.speeds.upperBound)) (1 is the normal pace, 2 twice as fast)")
         }
         guard HeroRoster.partySizes.contains(partySize) else {
             throw .invalidOption(option: "--party-size", rule: "is \(partySize); accepted: 3 or 4")

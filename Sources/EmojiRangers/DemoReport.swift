@@ -50,7 +50,8 @@ package struct DemoEventReport: Sendable, Hashable {
     package var problems: [String] {
         var out: [String] = []
         for delivery in deliveries where !delivery.arrived && !delivery.superseded {
-            out.append("\(delivery.hero.name): server \(delivery.serverOutcome ?? "no outcome"), device \(delivery.deviceOutcome?.rawValue ?? "nothing")")
+            out.append(
+                "\(delivery.hero.name): server \(delivery.serverOutcome ?? "no outcome"), device \(delivery.deviceOutcome?.rawValue ?? "nothing")")
         }
         out += skipped.map { "skipped: \($0)" }
         if staleSeen == false { out.append("\(event.hero?.name ?? "the hero")'s activity never showed as stale") }
@@ -58,7 +59,8 @@ package struct DemoEventReport: Sendable, Hashable {
             out.append("the broadcast reached \(spectatorsReached) of \(spectatorsFollowing) spectators")
         }
         if lockScreensFollowRelevance == false {
-            out.append("relevance \(Int(event.relevanceScore)) did not put the \(adventureFirst ? "adventure" : "side quest") first on every Lock Screen")
+            out.append(
+                "relevance \(Int(event.relevanceScore)) did not put the \(adventureFirst ? "adventure" : "side quest") first on every Lock Screen")
         }
         return out
     }
@@ -132,8 +134,9 @@ package struct DemoSummary: Sendable, Hashable {
         // The adventure's content state is the party's (every hero's activity gets the same group
         // updates): say it once, and on a hero's line only where that activity shows something else.
         if spectators > 0 {
-            out.append("  spectators: \(spectators) following one broadcast channel; reached per event: "
-                + spectatorsReached.map(String.init).joined(separator: ", ") + " (one broadcast request each)")
+            out.append(
+                "  spectators: \(spectators) following one broadcast channel; reached per event: "
+                    + spectatorsReached.map(String.init).joined(separator: ", ") + " (one broadcast request each)")
         }
         let shared = Self.mostCommon(heroes.map(\.contentState))
         if let shared { out.append("  the party's activities show: \(Self.describe(shared))") }
@@ -190,7 +193,8 @@ package enum DemoProgress: Sendable, Hashable {
         case .playerJoined(let hero, let deviceName, let activityID):
             return "\(hero.label) joins on \(deviceName): adventure activity \(activityID.prefix(8))… started"
         case .tokensRegistered(let activities, let pushToStartTokens):
-            return "the apps reported \(activities) activity tokens and \(pushToStartTokens) push-to-start tokens to the server (POST /v1/activities, PUT /v1/push-to-start-tokens)"
+            return
+                "the apps reported \(activities) activity tokens and \(pushToStartTokens) push-to-start tokens to the server (POST /v1/activities, PUT /v1/push-to-start-tokens)"
         case .spectatorsJoined(let count, let channelID):
             return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…)"
         case .event(let report):

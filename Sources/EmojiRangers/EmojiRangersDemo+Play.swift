@@ -16,7 +16,12 @@ extension EmojiRangersDemo {
     /// Adds one simulated iPhone per player, lets each app start its adventure activity and report its
     /// tokens, then plays the adventure event by event, following every push to the devices.
     package func play(progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
-        guard played.withLock({ state in defer { state = true }; return !state }) else { throw .alreadyPlayed }
+        guard
+            played.withLock({ state in
+                defer { state = true }
+                return !state
+            })
+        else { throw .alreadyPlayed }
         let party: [Hero]
         let adventure: Adventure
         do {
@@ -56,19 +61,24 @@ extension EmojiRangersDemo {
             bridge.add(TokenBridge.Player(hero: hero, userID: "player-\(hero.id)", group: Self.partyGroup))
             let deviceName = "\(hero.name)'s iPhone"
             do {
-                let device = try await simulator.world.addDevice(DeviceRegistration(
-                    name: deviceName, bundleID: Self.bundleID, environment: "sandbox", webhookURL: bridge.webhookURL(for: hero)
-                ))
+                let device = try await simulator.world.addDevice(
+                    DeviceRegistration(
+                        name: deviceName, bundleID: Self.bundleID, environment: "sandbox", webhookURL: bridge.webhookURL(for: hero)
+                    ))
                 // The app calls Activity.request(attributes:content:pushType: .token).
-                let activity = try await simulator.world.startActivity(deviceID: device.deviceID, ActivityRequest(
-                    attributesType: Self.attributesType, attributes: hero.attributes,
-                    contentState: adventure.initialState.jsonValue, relevanceScore: AdventureEngine.routineRelevance
-                ))
+                let activity = try await simulator.world.startActivity(
+                    deviceID: device.deviceID,
+                    ActivityRequest(
+                        attributesType: Self.attributesType, attributes: hero.attributes,
+                        contentState: adventure.initialState.jsonValue, relevanceScore: AdventureEngine.routineRelevance
+                    ))
                 let quest = SideQuest(hero: hero, seed: options.seed)
-                let side = try await simulator.world.startActivity(deviceID: device.deviceID, ActivityRequest(
-                    attributesType: SideQuest.attributesType, attributes: quest.attributes,
-                    contentState: quest.contentState.jsonValue, relevanceScore: SideQuest.relevanceScore
-                ))
+                let side = try await simulator.world.startActivity(
+                    deviceID: device.deviceID,
+                    ActivityRequest(
+                        attributesType: SideQuest.attributesType, attributes: quest.attributes,
+                        contentState: quest.contentState.jsonValue, relevanceScore: SideQuest.relevanceScore
+                    ))
                 seats.append(Seat(hero: hero, deviceID: device.deviceID, activityID: activity.activityID, sideQuestID: side.activityID))
                 progress(.playerJoined(hero: hero, deviceName: deviceName, activityID: activity.activityID))
             } catch {
@@ -116,10 +126,12 @@ extension EmojiRangersDemo {
         case .hero(let hero): audience = seats.filter { $0.hero == hero }
         }
         let now = Date()
-        guard let request = PushRequest.make(
-            for: event, group: Self.partyGroup, activityID: { hero in seats.first { $0.hero == hero }?.activityID },
-            options: options, now: now
-        ) else {
+        guard
+            let request = PushRequest.make(
+                for: event, group: Self.partyGroup, activityID: { hero in seats.first { $0.hero == hero }?.activityID },
+                options: options, now: now
+            )
+        else {
             throw .device("no activity plays \(event.hero?.name ?? "the hero") for event \(event.number)")
         }
         var deliveries: [(delivery: DemoDelivery, apnsID: String?)]
@@ -231,11 +243,12 @@ extension EmojiRangersDemo {
                 problems.append("\(seat.hero.name)'s activity is gone from the simulator")
                 continue
             }
-            heroes.append(DemoHeroState(
-                hero: seat.hero, deviceID: seat.deviceID, activityID: seat.activityID, state: snapshot.state,
-                endedBy: snapshot.endedBy, contentState: snapshot.contentState, dismissalDate: snapshot.dismissalDate,
-                alerts: snapshot.alerts.count
-            ))
+            heroes.append(
+                DemoHeroState(
+                    hero: seat.hero, deviceID: seat.deviceID, activityID: seat.activityID, state: snapshot.state,
+                    endedBy: snapshot.endedBy, contentState: snapshot.contentState, dismissalDate: snapshot.dismissalDate,
+                    alerts: snapshot.alerts.count
+                ))
             if snapshot.endedBy != .push || snapshot.contentState != final {
                 problems.append("\(seat.hero.name)'s activity did not end with the final state (\(snapshot.state.rawValue))")
             }

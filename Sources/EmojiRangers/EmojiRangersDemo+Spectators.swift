@@ -18,15 +18,19 @@ extension EmojiRangersDemo {
     /// subscribed to it on one simulated iPad (the simulator's bulk start); nil without spectators.
     func seatSpectators(adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> Stands? {
         guard options.spectators > 0 else { return nil }
-        let creation = ChannelCreationBody(name: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))", bundleID: Self.bundleID, storagePolicy: 1)
+        let creation = ChannelCreationBody(
+            name: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))", bundleID: Self.bundleID, storagePolicy: 1)
         let channel = try await createChannel(creation)
         do {
-            let stand = try await simulator.world.addDevice(DeviceRegistration(name: "Spectators' iPad", bundleID: Self.bundleID, environment: "sandbox"))
+            let stand = try await simulator.world.addDevice(
+                DeviceRegistration(name: "Spectators' iPad", bundleID: Self.bundleID, environment: "sandbox"))
             // The spectator app calls Activity.request(..., pushType: .channel(apnsChannelId)).
-            _ = try await simulator.world.startChannelActivities(deviceID: stand.deviceID, ActivityRequest(
-                attributesType: Self.spectatorsAttributesType, attributes: .object(["name": .string("Spectator")]),
-                contentState: adventure.initialState.jsonValue, channelID: channel.apnsChannelID
-            ), count: options.spectators)
+            _ = try await simulator.world.startChannelActivities(
+                deviceID: stand.deviceID,
+                ActivityRequest(
+                    attributesType: Self.spectatorsAttributesType, attributes: .object(["name": .string("Spectator")]),
+                    contentState: adventure.initialState.jsonValue, channelID: channel.apnsChannelID
+                ), count: options.spectators)
         } catch {
             throw .device(error.description)
         }
@@ -54,7 +58,8 @@ extension EmojiRangersDemo {
     /// Sends the event to the spectators as one broadcast (`POST /v1/channels/{id}/update|end`), waits for
     /// the server to record APNs' answer, then counts the spectators that show the event's state.
     func broadcast(_ event: AdventureEvent, of adventure: Adventure, to stands: Stands, report: inout DemoEventReport) async throws(DemoError) {
-        guard let request = PushRequest.make(for: event, group: Self.partyGroup, activityID: { _ in "spectators" }, options: options, now: Date()) else { return }
+        guard let request = PushRequest.make(for: event, group: Self.partyGroup, activityID: { _ in "spectators" }, options: options, now: Date())
+        else { return }
         let verb = event.isEnd ? "end" : "update"
         let answer = try await backend.send("POST", "/v1/channels/\(stands.channelID)/\(verb)", body: request.body, as: AcceptedPushes.self)
         let pushIDs = Set(answer.pushIDs.map { $0.lowercased() })

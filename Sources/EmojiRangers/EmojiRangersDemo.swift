@@ -7,9 +7,10 @@ import LiveActivity
 import LivePushServer
 import Logging
 import PushStore
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
-import Synchronization
+    import FoundationNetworking
+    import Synchronization
 #endif
 
 /// The whole Emoji Rangers demo in one process: the APNs simulator with its dashboard, SQLite in a
@@ -37,8 +38,10 @@ package final class EmojiRangersDemo: Sendable {
     let logger: Logger
     let played = Mutex(false)
 
-    init(options: DemoOptions, simulator: Simulator, server: LivePushServer, store: any PushStore, apns: APNsClient,
-         bridge: TokenBridge, backend: LivePushAPIClient, session: URLSession, directory: URL, logger: Logger) {
+    init(
+        options: DemoOptions, simulator: Simulator, server: LivePushServer, store: any PushStore, apns: APNsClient,
+        bridge: TokenBridge, backend: LivePushAPIClient, session: URLSession, directory: URL, logger: Logger
+    ) {
         self.options = options
         self.simulator = simulator
         self.server = server
@@ -74,7 +77,8 @@ package final class EmojiRangersDemo: Sendable {
             let simulator = try await startSimulator(options: options, directory: directory, logger: logger)
             cleanup.simulator = simulator
             let key = APNsSigningKey.generate()
-            let keyID = "RANGERKEY1", teamID = "EMOJITEAM1"
+            let keyID = "RANGERKEY1"
+            let teamID = "EMOJITEAM1"
             simulator.keys.register(keyID: keyID, teamID: teamID, publicKey: key.publicKey)
             let apns = try makeClient(simulator: simulator, key: key, keyID: keyID, teamID: teamID, logger: logger)
             cleanup.apns = apns
@@ -91,8 +95,9 @@ package final class EmojiRangersDemo: Sendable {
             cleanup.server = server
             let session = URLSession(configuration: .ephemeral)
             let base = "http://127.0.0.1:\(server.port ?? 0)"
-            let bridge = TokenBridge(api: LivePushAPIClient(baseURL: base, key: appKey, session: session),
-                                     attributesType: attributesType, logger: logger)
+            let bridge = TokenBridge(
+                api: LivePushAPIClient(baseURL: base, key: appKey, session: session),
+                attributesType: attributesType, logger: logger)
             try await bridge.start()
             return EmojiRangersDemo(
                 options: options, simulator: simulator, server: server, store: store, apns: apns, bridge: bridge,
@@ -144,13 +149,14 @@ package final class EmojiRangersDemo: Sendable {
         do {
             // The app as installed on every iPhone: its ActivityAttributes type with the ContentState it
             // decodes, and its Localizable.strings for the alert keys.
-            _ = try await simulator.world.registerApp(AppRegistration(
-                bundleID: bundleID, environment: APNsEnvironment.sandbox.rawValue,
-                localizations: AdventureLocalization.englishTable,
-                attributesTypes: DeclaredAttributesTypes([
-                    attributesType: AdventureContentState.schema, SideQuest.attributesType: AdventureContentState.schema,
-                ])
-            ))
+            _ = try await simulator.world.registerApp(
+                AppRegistration(
+                    bundleID: bundleID, environment: APNsEnvironment.sandbox.rawValue,
+                    localizations: AdventureLocalization.englishTable,
+                    attributesTypes: DeclaredAttributesTypes([
+                        attributesType: AdventureContentState.schema, SideQuest.attributesType: AdventureContentState.schema,
+                    ])
+                ))
         } catch {
             await simulator.shutdown()
             throw DemoError.device(error.description)
@@ -166,7 +172,7 @@ package final class EmojiRangersDemo: Sendable {
                     channelManagementEndpoint: APNsEndpoint(host: "127.0.0.1", port: simulator.managePort ?? 0),
                     additionalTrustRootFile: simulator.caCertificatePath, trustOnlyAdditionalRoots: true,
                     maximumConnections: 2, connectTimeout: .seconds(10), requestTimeout: .seconds(10),
-                    retry: ServerConfiguration().apnsRetry // the demo server's outbox backs off, not the client
+                    retry: ServerConfiguration().apnsRetry  // the demo server's outbox backs off, not the client
                 ),
                 tokens: try ProviderTokenSource(key: key, keyID: keyID, teamID: teamID),
                 logger: logger

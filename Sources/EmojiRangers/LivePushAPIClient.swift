@@ -1,8 +1,9 @@
 import Foundation
 import LiveActivity
 import LivePushServer
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A small JSON-over-HTTP/1.1 client of the LivePush API holding one API key: what a real app or backend
@@ -31,7 +32,9 @@ struct LivePushAPIClient: Sendable {
         try decode(Answer.self, "GET", path, from: await perform("GET", path, body: nil))
     }
 
-    private func decode<Answer: Decodable>(_: Answer.Type, _ method: String, _ path: String, from answer: (status: Int, data: Data)) throws(DemoError) -> Answer {
+    private func decode<Answer: Decodable>(_: Answer.Type, _ method: String, _ path: String, from answer: (status: Int, data: Data)) throws(DemoError)
+        -> Answer
+    {
         do {
             return try APIJSON.decoder().decode(Answer.self, from: answer.data)
         } catch {
@@ -60,7 +63,8 @@ struct LivePushAPIClient: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            let message = (try? APIJSON.decoder().decode(JSONErrorBody.self, from: data))?.error.message
+            let message =
+                (try? APIJSON.decoder().decode(JSONErrorBody.self, from: data))?.error.message
                 ?? String(decoding: data.prefix(500), as: UTF8.self)
             throw .api(method: method, path: path, status: status, message: message)
         }

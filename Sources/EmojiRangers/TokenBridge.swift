@@ -107,8 +107,8 @@ final class TokenBridge: Sendable {
             return .notFound
         }
         guard let json = try? JSONValue.parse(body), let kind = json["kind"]?.stringValue,
-              let token = json["token"]?.stringValue, let bundleID = json["bundleId"]?.stringValue,
-              let environment = json["environment"]?.stringValue
+            let token = json["token"]?.stringValue, let bundleID = json["bundleId"]?.stringValue,
+            let environment = json["environment"]?.stringValue
         else {
             record(failure: "\(player.hero.name)'s device posted an unreadable token message")
             return .badRequest
@@ -123,16 +123,20 @@ final class TokenBridge: Sendable {
                 // The party's adventure joins the party's group; any other activity (the side quest) is the
                 // player's alone.
                 let type = json["attributesType"]?.stringValue ?? attributesType
-                _ = try await api.send("POST", "/v1/activities", body: ActivityRegistrationBody(
-                    activityID: activityID, pushToken: token, bundleID: bundleID, attributesType: type,
-                    environment: environment, userID: player.userID, groups: type == attributesType ? [player.group] : []
-                ), as: ActivityView.self)
+                _ = try await api.send(
+                    "POST", "/v1/activities",
+                    body: ActivityRegistrationBody(
+                        activityID: activityID, pushToken: token, bundleID: bundleID, attributesType: type,
+                        environment: environment, userID: player.userID, groups: type == attributesType ? [player.group] : []
+                    ), as: ActivityView.self)
                 ledger.withLock { $0.registeredActivities[activityID] = player.hero }
             case "pushToStartToken":
-                _ = try await api.send("PUT", "/v1/push-to-start-tokens", body: PushToStartTokenBody(
-                    userID: player.userID, deviceID: json["deviceId"]?.stringValue ?? "", bundleID: bundleID,
-                    attributesType: attributesType, environment: environment, token: token
-                ), as: PushToStartView.self)
+                _ = try await api.send(
+                    "PUT", "/v1/push-to-start-tokens",
+                    body: PushToStartTokenBody(
+                        userID: player.userID, deviceID: json["deviceId"]?.stringValue ?? "", bundleID: bundleID,
+                        attributesType: attributesType, environment: environment, token: token
+                    ), as: PushToStartView.self)
                 ledger.withLock { $0.pushToStartTokens += 1 }
             default:
                 record(failure: "\(player.hero.name)'s device posted a token of unknown kind '\(kind)'")

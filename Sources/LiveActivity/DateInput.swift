@@ -4,7 +4,8 @@ import Foundation
 /// Unix seconds (`1685959200`), relative to now (`+2h`, `+30m`, `+45s`, `+1d`, `-5m`) and ISO 8601
 /// (`2026-11-22T10:00:00Z`, with or without fractional seconds, `Z` or a `±hh:mm` offset).
 public enum DateInput {
-    static let acceptedForms = "Unix seconds (1685959200), a relative time (+2h, +30m, +45s, +1d, -5m) "
+    static let acceptedForms =
+        "Unix seconds (1685959200), a relative time (+2h, +30m, +45s, +1d, -5m) "
         + "or ISO 8601 (2026-11-22T10:00:00Z, 2026-11-22T10:00:00.250Z)"
 
     public enum ParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -84,7 +85,8 @@ public enum DateInput {
     private static func namesARealDay(_ text: String) -> Bool {
         let parts = text.prefix(10).split(separator: "-")
         guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month) else { return false }
+            (1...12).contains(month)
+        else { return false }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return (1...lengths[month - 1]).contains(day)

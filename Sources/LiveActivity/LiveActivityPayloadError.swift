@@ -32,7 +32,8 @@ public enum LiveActivityPayloadError: Error, Sendable, Hashable, CustomStringCon
     public var description: String {
         switch self {
         case .payloadTooLarge(let size, let limit, let largest):
-            var text = "payload is \(size) bytes; APNs accepts at most \(limit) bytes for this push "
+            var text =
+                "payload is \(size) bytes; APNs accepts at most \(limit) bytes for this push "
                 + "(413 PayloadTooLarge). Trim at least \(size - limit) bytes"
             if !largest.isEmpty {
                 text += "; the largest parts are " + largest.map(\.description).joined(separator: ", ")

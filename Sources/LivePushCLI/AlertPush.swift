@@ -34,7 +34,8 @@ enum AlertPush {
     static func validate(_ content: PayloadOptions) throws {
         let flags = liveActivityFlags(in: content)
         if !flags.isEmpty {
-            throw ValidationError("\(flags.joined(separator: ", ")) \(flags.count == 1 ? "is" : "are") for Live Activity pushes, not --push-type alert")
+            throw ValidationError(
+                "\(flags.joined(separator: ", ")) \(flags.count == 1 ? "is" : "are") for Live Activity pushes, not --push-type alert")
         }
         if content.alertTitle == nil, content.alertBody == nil {
             throw ValidationError("--push-type alert needs --alert-title or --alert-body (or both)")

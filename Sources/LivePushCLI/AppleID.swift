@@ -20,7 +20,8 @@ enum AppleID {
                 return "\(source): '\(value)' has lowercase letters; \(rule)"
                     + (characters.count == length ? ", e.g. '\(value.uppercased())'" : "")
             }
-            let shown = bad.isWhitespace || bad.asciiValue.map({ $0 < 0x20 || $0 == 0x7F }) == true
+            let shown =
+                bad.isWhitespace || bad.asciiValue.map({ $0 < 0x20 || $0 == 0x7F }) == true
                 ? "whitespace or a control character" : "'\(bad)'"
             return "\(source): '\(value)' contains \(shown); \(rule)"
         }

@@ -4,7 +4,11 @@ import Foundation
 
 /// `--cert-file` and `--cert-key-file`: a provider certificate instead of a `.p8` key.
 struct CertificateOptions: ParsableArguments {
-    @Option(name: .customLong("cert-file"), help: "A provider certificate (PEM) to authenticate with instead of a .p8 key; needs --cert-key-file. Not for Live Activity pushes, which need a .p8 key.")
+    @Option(
+        name: .customLong("cert-file"),
+        help:
+            "A provider certificate (PEM) to authenticate with instead of a .p8 key; needs --cert-key-file. Not for Live Activity pushes, which need a .p8 key."
+    )
     var certificateFile: String?
     @Option(name: .customLong("cert-key-file"), help: "The private key (PEM) of --cert-file.")
     var keyFile: String?

@@ -9,7 +9,10 @@ struct ChannelOptions: ParsableArguments {
     @OptionGroup var certificate: CertificateOptions
     @Option(name: .customLong("bundle-id"), help: "The app's plain bundle id (no .push-type.liveactivity suffix).")
     var bundleID: String
-    @Option(help: "Apple's environment: sandbox (api-manage-broadcast.sandbox.push.apple.com:2195) or production (api-manage-broadcast.push.apple.com:2196).")
+    @Option(
+        help:
+            "Apple's environment: sandbox (api-manage-broadcast.sandbox.push.apple.com:2195) or production (api-manage-broadcast.push.apple.com:2196)."
+    )
     var environment: APNsEnvironment?
     @Option(help: "Any channel management endpoint instead, e.g. https://127.0.0.1:2195 for `livepush simulator`.")
     var url: String?
@@ -43,14 +46,17 @@ struct ChannelOptions: ParsableArguments {
         case (nil, let url?):
             do { return try APNsEndpoint(url: url) } catch { throw CommandFailure("--url: \(error.description)") }
         case (nil, nil):
-            throw CommandFailure("say where the channels are: --environment sandbox|production, or --url https://HOST:PORT (the local simulator's management port is https://127.0.0.1:2195)")
+            throw CommandFailure(
+                "say where the channels are: --environment sandbox|production, or --url https://HOST:PORT (the local simulator's management port is https://127.0.0.1:2195)"
+            )
         }
     }
 
     func requestUUID() throws -> UUID? {
         guard let requestID else { return nil }
         guard let parsed = APNsID.parse(requestID, allowUppercase: false) else {
-            throw ValidationError("--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
+            throw ValidationError(
+                "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
         }
         return parsed
     }

@@ -22,12 +22,17 @@ struct ChannelsCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a Live Activity channel; prints its id.")
         @OptionGroup var options: ChannelOptions
-        @Option(name: .customLong("storage-policy"), help: "message-storage-policy: 0 (nothing stored, higher publishing budget) or 1 (the most recent message is kept up to 8 h for devices that subscribe or come online later). It cannot be changed later.")
+        @Option(
+            name: .customLong("storage-policy"),
+            help:
+                "message-storage-policy: 0 (nothing stored, higher publishing budget) or 1 (the most recent message is kept up to 8 h for devices that subscribe or come online later). It cannot be changed later."
+        )
         var storagePolicy: Int
 
         func validate() throws {
             guard APNsMessageStoragePolicy(rawValue: storagePolicy) != nil else {
-                throw ValidationError("--storage-policy \(storagePolicy) is not a storage policy; accepted: 0 (no storage) or 1 (most recent message)")
+                throw ValidationError(
+                    "--storage-policy \(storagePolicy) is not a storage policy; accepted: 0 (no storage) or 1 (most recent message)")
             }
             try options.validate()
         }
@@ -85,7 +90,8 @@ struct ChannelsCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a channel. Its id never comes back; messages already stored may still be delivered.")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a channel. Its id never comes back; messages already stored may still be delivered.")
         @OptionGroup var options: ChannelOptions
         @Option(help: "The channel id (base64, as create printed it).") var channel: String
 

@@ -63,7 +63,8 @@ struct DemoCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description)
         }
-        say("""
+        say(
+            """
             Emoji Rangers: a party of \(options.partySize) heroes, seed \(options.seed) (replay with --seed \(options.seed)), speed \(options.speed)
               Dashboard:      \(demo.dashboardURL)
               LivePush API:   \(demo.serverURL)   (SQLite in \(demo.dataDirectory))

@@ -24,7 +24,10 @@ struct KeysCommand: AsyncParsableCommand {
             var logger = Logger(label: "livepush.keys")
             logger.logLevel = .error
             do {
-                return (try await PushStoreOpener.open(NSString(string: database).expandingTildeInPath, logger: logger), PushStoreOpener.redacted(database))
+                return (
+                    try await PushStoreOpener.open(NSString(string: database).expandingTildeInPath, logger: logger),
+                    PushStoreOpener.redacted(database)
+                )
             } catch {
                 throw CommandFailure("--database \(PushStoreOpener.redacted(database)): \(error.description)")
             }
@@ -49,7 +52,8 @@ struct KeysCommand: AsyncParsableCommand {
                 let record = try await store.createAPIKey(name: name, scope: scope, sha256Hash: APIKeys.hash(key), at: Date())
                 await store.close()
                 print(key)
-                FileHandle.standardError.write(Data("created \(record.scope.rawValue) key \(record.id.uuidString.lowercased()) '\(record.name)'; it is shown only now\n".utf8))
+                FileHandle.standardError.write(
+                    Data("created \(record.scope.rawValue) key \(record.id.uuidString.lowercased()) '\(record.name)'; it is shown only now\n".utf8))
             } catch {
                 await store.close()
                 throw CommandFailure(error.description)
@@ -76,7 +80,9 @@ struct KeysCommand: AsyncParsableCommand {
             if keys.isEmpty { print("no API keys; create one with `livepush keys create --scope app|backend`") }
             for key in keys {
                 let revoked = key.revokedAt.map { "revoked " + formatter.string(from: $0) } ?? "active"
-                print("\(key.id.uuidString.lowercased())  \(key.scope.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(formatter.string(from: key.createdAt))  \(revoked)  \(key.name)")
+                print(
+                    "\(key.id.uuidString.lowercased())  \(key.scope.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(formatter.string(from: key.createdAt))  \(revoked)  \(key.name)"
+                )
             }
         }
     }

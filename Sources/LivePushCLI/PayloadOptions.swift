@@ -6,7 +6,9 @@ import LiveActivity
 struct PayloadOptions: ParsableArguments {
     @Option(help: "start, update or end.")
     var event: LiveActivityEvent = .update
-    @Option(name: .customLong("content-state"), help: "The ContentState as JSON, or @FILE. Required for start and update; an end without it leaves the activity showing its last state.")
+    @Option(
+        name: .customLong("content-state"),
+        help: "The ContentState as JSON, or @FILE. Required for start and update; an end without it leaves the activity showing its last state.")
     var contentState: String?
     @Option(name: .customLong("attributes-type"), help: "start: the ActivityAttributes type name.")
     var attributesType: String?
@@ -41,7 +43,9 @@ struct PayloadOptions: ParsableArguments {
 
     func makePayload(now: Date) throws -> LiveActivityPayload {
         if contentState == nil, event != .end {
-            throw CommandFailure("--content-state is required for --event \(event): the ContentState as JSON or @FILE (only --event end may leave it out, keeping the activity's last state)")
+            throw CommandFailure(
+                "--content-state is required for --event \(event): the ContentState as JSON or @FILE (only --event end may leave it out, keeping the activity's last state)"
+            )
         }
         let state = try contentState.map { try Self.json($0, flag: "--content-state") }
         let attributesValue = try attributes.map { try Self.json($0, flag: "--attributes") }

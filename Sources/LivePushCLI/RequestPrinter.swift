@@ -5,8 +5,9 @@ import Foundation
 /// Shows a request exactly as it would be sent.
 enum RequestPrinter {
     static func describe(_ request: APNsRequest, endpoint: APNsEndpoint, authorization: String) -> String {
-        describe(method: "POST", path: request.path, fields: request.headers.fields, body: request.body,
-                 endpoint: endpoint, authorization: authorization)
+        describe(
+            method: "POST", path: request.path, fields: request.headers.fields, body: request.body,
+            endpoint: endpoint, authorization: authorization)
     }
 
     static func describe(

@@ -17,7 +17,9 @@ extension SendCommand {
             throw ValidationError("--priority \(priority) is not allowed for a broadcast; use 10, 5 or 1")
         }
         guard content.event != .start else {
-            throw ValidationError("--event start cannot be broadcast: a broadcast only updates or ends the activities subscribed to the channel; start one with push-to-start and --input-push-channel")
+            throw ValidationError(
+                "--event start cannot be broadcast: a broadcast only updates or ends the activities subscribed to the channel; start one with push-to-start and --input-push-channel"
+            )
         }
         if apnsID != nil { throw ValidationError("--apns-id is for pushes to a token; a broadcast takes --request-id") }
         if collapseID != nil { throw ValidationError("--collapse-id is for pushes to a token; broadcasts have no apns-collapse-id") }
@@ -33,7 +35,8 @@ extension SendCommand {
         var requestUUID: UUID?
         if let requestID {
             guard let parsed = APNsID.parse(requestID, allowUppercase: false) else {
-                throw CommandFailure("--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
+                throw CommandFailure(
+                    "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
             }
             requestUUID = parsed
         }
@@ -52,12 +55,15 @@ extension SendCommand {
         let request = try makeBroadcast(now: Date())
         let endpoint = try target.endpoint()
         if dryRun {
-            let jwtNote = certificate.isProvided ? "(none: the client certificate authenticates the connection)"
+            let jwtNote =
+                certificate.isProvided
+                ? "(none: the client certificate authenticates the connection)"
                 : credentials.isProvided ? "bearer <provider token, signed when sent>" : "(none: no credentials given)"
-            print(RequestPrinter.describe(
-                method: "POST", path: request.path, fields: request.fields, body: request.body, endpoint: endpoint,
-                authorization: jwtNote
-            ))
+            print(
+                RequestPrinter.describe(
+                    method: "POST", path: request.path, fields: request.fields, body: request.body, endpoint: endpoint,
+                    authorization: jwtNote
+                ))
             return
         }
         let client = try ChannelClientFactory.make(

@@ -33,7 +33,10 @@ struct SendCommand: AsyncParsableCommand {
 
     @Option(help: "apns-priority: 10 (now, counts against the activity's budget) or 5 (power-aware); alert and --channel also 1.")
     var priority: Int = 10
-    @Option(help: "apns-expiration: 0 (try once), Unix seconds, ISO 8601 or +30m. Default: APNs' policy; with --channel 0 (required by channels without storage).")
+    @Option(
+        help:
+            "apns-expiration: 0 (try once), Unix seconds, ISO 8601 or +30m. Default: APNs' policy; with --channel 0 (required by channels without storage)."
+    )
     var expiration: String?
     @Option(name: .customLong("request-id"), help: "--channel: apns-request-id, a UUID echoed back (default: APNs generates one).")
     var requestID: String?
@@ -83,7 +86,9 @@ struct SendCommand: AsyncParsableCommand {
         let endpoint = try target.endpoint()
 
         if dryRun {
-            let jwtNote = certificate.isProvided ? "(none: the client certificate authenticates the connection)"
+            let jwtNote =
+                certificate.isProvided
+                ? "(none: the client certificate authenticates the connection)"
                 : credentials.isProvided ? "bearer <provider token, signed when sent>" : "(none: no credentials given)"
             print(RequestPrinter.describe(request, endpoint: endpoint, authorization: jwtNote))
             return

@@ -8,7 +8,9 @@ struct SendTargetOptions: ParsableArguments {
     var token: String?
     @Option(help: "A broadcast channel id (iOS 18): broadcast the update or end to every activity subscribed to it, instead of pushing to --token.")
     var channel: String?
-    @Option(name: .customLong("bundle-id"), help: "The app's bundle id; the topic is <bundle id>.push-type.liveactivity (with --push-type alert, the bundle id).")
+    @Option(
+        name: .customLong("bundle-id"),
+        help: "The app's bundle id; the topic is <bundle id>.push-type.liveactivity (with --push-type alert, the bundle id).")
     var bundleID: String
     @Option(help: "Apple's environment: sandbox (development builds) or production (TestFlight, App Store).")
     var environment: APNsEnvironment?
@@ -23,7 +25,9 @@ struct SendTargetOptions: ParsableArguments {
     func validate() throws {
         switch (token, channel) {
         case (.some, .some):
-            throw ValidationError("--token and --channel are two targets: a push to one activity's token, or a broadcast to a channel's subscribers; give one, not both")
+            throw ValidationError(
+                "--token and --channel are two targets: a push to one activity's token, or a broadcast to a channel's subscribers; give one, not both"
+            )
         case (nil, nil):
             throw ValidationError("say whom to send to: --token HEX (an activity or push-to-start token) or --channel ID (a broadcast channel)")
         default:
@@ -43,7 +47,8 @@ struct SendTargetOptions: ParsableArguments {
         case (nil, let url?):
             do { return try APNsEndpoint(url: url) } catch { throw CommandFailure("--url: \(error.description)") }
         case (nil, nil):
-            throw CommandFailure("say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
+            throw CommandFailure(
+                "say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
         }
     }
 }

@@ -61,10 +61,12 @@ struct ServeCommand: AsyncParsableCommand {
             await client.shutdown()
             throw CommandFailure("\(settings.label("database")) \(PushStoreOpener.redacted(settings.database)): \(error.description)")
         }
-        logger.info("starting", metadata: [
-            "database": "\(PushStoreOpener.redacted(settings.database))", "apns": "\(settings.endpoint)",
-            "workers": "\(settings.server.workerCount)", "instance": "\(settings.server.instanceID)",
-        ])
+        logger.info(
+            "starting",
+            metadata: [
+                "database": "\(PushStoreOpener.redacted(settings.database))", "apns": "\(settings.endpoint)",
+                "workers": "\(settings.server.workerCount)", "instance": "\(settings.server.instanceID)",
+            ])
         do {
             let server = try LivePushServer(configuration: settings.server, store: store, sender: client, metrics: metrics, logger: logger)
             try await server.runUntilSignalled()

@@ -31,7 +31,8 @@ struct SimulatorCertificateCommand: ParsableCommand {
 
     func run() throws {
         let environment = APNsEnvironment(rawValue: simulator.environment) ?? .sandbox
-        let dataDirectory = simulator.dataDirectory.map { NSString(string: $0).expandingTildeInPath }
+        let dataDirectory =
+            simulator.dataDirectory.map { NSString(string: $0).expandingTildeInPath }
             ?? SimulatorDataDirectory.defaultPath()
         let paths: (certificate: String, key: String)
         let issued: ProviderCertificate
@@ -45,7 +46,8 @@ struct SimulatorCertificateCommand: ParsableCommand {
         let host = ["0.0.0.0", "::"].contains(simulator.host) ? "127.0.0.1" : simulator.host
         let url = "https://\(host.contains(":") ? "[\(host)]" : host):\(simulator.port)"
         let until = ISO8601DateFormatter().string(from: issued.notValidAfter)
-        print("""
+        print(
+            """
             Issued a \(environment.rawValue) provider certificate for \(bundleID), valid until \(until), signed by \(ca)
               certificate: \(paths.certificate)
               key:         \(paths.key)

@@ -32,11 +32,16 @@ struct SimulatorCommand: AsyncParsableCommand {
     var channelLimit = 10_000
     @Option(name: .customLong("channel-create-status"), help: "The status of a created channel: 201 (documented) or 200 (reported).")
     var channelCreateStatus = 201
-    @Option(name: .customLong("broadcast-disabled"), help: "A bundle id without the broadcast capability: its channel and broadcast requests get 400 FeatureNotEnabled (repeatable).")
+    @Option(
+        name: .customLong("broadcast-disabled"),
+        help: "A bundle id without the broadcast capability: its channel and broadcast requests get 400 FeatureNotEnabled (repeatable).")
     var broadcastDisabled: [String] = []
-    @Flag(name: .customLong("broadcast-push-type-exact"), help: "Accept only 'liveactivity' or 'LiveActivity' as a broadcast's push type (default: any case).")
+    @Flag(
+        name: .customLong("broadcast-push-type-exact"),
+        help: "Accept only 'liveactivity' or 'LiveActivity' as a broadcast's push type (default: any case).")
     var broadcastPushTypeExact = false
-    @Option(name: .customLong("data-dir"), help: "Where the CA and server certificate live. Default: $LIVEPUSH_SIMULATOR_DIR or ~/.livepush/simulator.")
+    @Option(
+        name: .customLong("data-dir"), help: "Where the CA and server certificate live. Default: $LIVEPUSH_SIMULATOR_DIR or ~/.livepush/simulator.")
     var dataDirectory: String?
     @Option(help: "The environment when :authority names neither Apple host: sandbox or production.")
     var environment: String = APNsEnvironment.sandbox.rawValue
@@ -53,7 +58,10 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds without frames before GOAWAY IdleTimeout (0: never).")
     var idleTimeout: Double = 3600
 
-    @Option(name: .customLong("environment-key-reason"), help: "The reason for a key of the other environment: BadEnvironmentKeyIdInToken (documented) or BadEnvironmentKeyInToken (seen in the field).")
+    @Option(
+        name: .customLong("environment-key-reason"),
+        help:
+            "The reason for a key of the other environment: BadEnvironmentKeyIdInToken (documented) or BadEnvironmentKeyInToken (seen in the field).")
     var environmentKeyReason = APNsReason.badEnvironmentKeyIDInToken.rawValue
 
     @OptionGroup var credentials: CredentialOptions
@@ -89,7 +97,8 @@ struct SimulatorCommand: AsyncParsableCommand {
             throw ValidationError("--max-concurrent-streams \(maxConcurrentStreams) must be 1 or more")
         }
         guard ["BadEnvironmentKeyIdInToken", "BadEnvironmentKeyInToken"].contains(environmentKeyReason) else {
-            throw ValidationError("--environment-key-reason '\(environmentKeyReason)' is neither BadEnvironmentKeyIdInToken nor BadEnvironmentKeyInToken")
+            throw ValidationError(
+                "--environment-key-reason '\(environmentKeyReason)' is neither BadEnvironmentKeyIdInToken nor BadEnvironmentKeyInToken")
         }
         guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout \(idleTimeout) must be 0 or more seconds") }
         for rule in try faultRules() {
@@ -182,7 +191,8 @@ struct SimulatorCommand: AsyncParsableCommand {
         let urlHost = host == "127.0.0.1" || host == "::1" || host == "0.0.0.0" ? "localhost" : host
         let endpoint = "https://\(urlHost):\(apnsPort)"
         let control = "http://\(host.contains(":") ? "[\(host)]" : host):\(controlPort)"
-        say("""
+        say(
+            """
             livepush simulator is running (\(simulator.configuration.endpoint.environment.rawValue))
               APNs endpoint:  \(endpoint)   (HTTP/2 over TLS, ALPN h2)
               Channels API:   https://\(urlHost):\(managePort)   (broadcast channel management; broadcasts go to the APNs endpoint)

@@ -10,10 +10,18 @@ package enum DurationText {
         let scale: Double
         var number = Substring(trimmed)
         switch last {
-        case "s": scale = 1; number = number.dropLast()
-        case "m": scale = 60; number = number.dropLast()
-        case "h": scale = 3600; number = number.dropLast()
-        case "d": scale = 86_400; number = number.dropLast()
+        case "s":
+            scale = 1
+            number = number.dropLast()
+        case "m":
+            scale = 60
+            number = number.dropLast()
+        case "h":
+            scale = 3600
+            number = number.dropLast()
+        case "d":
+            scale = 86_400
+            number = number.dropLast()
         default: scale = 1
         }
         guard let value = Double(number), value.isFinite, value >= 0 else { return nil }

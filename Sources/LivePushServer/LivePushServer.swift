@@ -50,8 +50,9 @@ package final class LivePushServer: Service, Sendable {
         self.clock = clock
         let webhookSignal = OutboxSignal(itemsPerWorker: configuration.webhookConcurrency)
         let events = WebhookQueue(isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
-        webhook = WebhookService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
-                                 signal: webhookSignal, listening: listening)
+        webhook = WebhookService(
+            store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
+            signal: webhookSignal, listening: listening)
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
@@ -59,7 +60,8 @@ package final class LivePushServer: Service, Sendable {
         identity = IdentityService(key: tokenKey, store: store, configuration: configuration, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
         channels = ChannelService(store: store, sender: sender, configuration: configuration, clock: clock, logger: logger)
-        let pushes = PushService(store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
+        let pushes = PushService(
+            store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
         self.pushes = pushes
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
         delivery = DeliveryService(
@@ -80,12 +82,14 @@ package final class LivePushServer: Service, Sendable {
         // One budget of failed requests per client address for both audiences, checked before any credential.
         let addressLimit = AddressLimitMiddleware(
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
-        AppRoutes(activities: activities, identity: identity, clock: clock).add(to: router.group("v1")
-            .add(middleware: addressLimit)
-            .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
-            .add(middleware: RateLimitMiddleware(
-                perMinute: configuration.appRateLimit, burst: configuration.appRateBurst,
-                installations: (configuration.installationRateLimit, configuration.installationRateBurst), metrics: metrics)))
+        AppRoutes(activities: activities, identity: identity, clock: clock).add(
+            to: router.group("v1")
+                .add(middleware: addressLimit)
+                .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
+                .add(
+                    middleware: RateLimitMiddleware(
+                        perMinute: configuration.appRateLimit, burst: configuration.appRateBurst,
+                        installations: (configuration.installationRateLimit, configuration.installationRateBurst), metrics: metrics)))
         let backend = router.group("v1")
             .add(middleware: addressLimit)
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
@@ -112,16 +116,19 @@ package final class LivePushServer: Service, Sendable {
         return Application(
             router: makeRouter(),
             // The cap first: a connection over it is closed before anything of it is read.
-            server: .http1(configuration: .init(additionalChannelHandlers: [
-                connections.handler(), TransferCodingHandler(), RequestDeadlineHandler(deadlines: deadlines),
-            ])),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [
+                    connections.handler(), TransferCodingHandler(), RequestDeadlineHandler(deadlines: deadlines),
+                ])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
             services: [webhook, delivery, sweeper],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("livepush serve listening", metadata: ["port": "\(port)"])
                 if !developmentAppKeys.isEmpty {
-                    logger.notice("development app keys in use (--app-key): they act for any user and are not rate-limited; for local use only. Apps use user tokens (POST /v1/users/{userId}/app-tokens) or installation tokens", metadata: ["count": "\(developmentAppKeys.count)"])
+                    logger.notice(
+                        "development app keys in use (--app-key): they act for any user and are not rate-limited; for local use only. Apps use user tokens (POST /v1/users/{userId}/app-tokens) or installation tokens",
+                        metadata: ["count": "\(developmentAppKeys.count)"])
                 }
                 listening.open(port: port)
             },
@@ -152,7 +159,10 @@ package final class LivePushServer: Service, Sendable {
         guard embedded.withLock({ $0.task == nil }), !listening.isOpen else { throw ServerStartError.runsOnce }
         let group = ServiceGroup(configuration: groupConfiguration(signals: false))
         let task = Task { try await group.run() }
-        embedded.withLock { $0.group = group; $0.task = task }
+        embedded.withLock {
+            $0.group = group
+            $0.task = task
+        }
         guard let port = await listening.wait() else {
             let result = await task.result
             embedded.withLock { $0 = (nil, nil, nil) }

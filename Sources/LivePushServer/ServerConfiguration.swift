@@ -163,7 +163,9 @@ package struct ServerConfiguration: Sendable {
         try require((1...10_000).contains(batchSize), "batchSize", "must be 1 to 10000")
         try require(claimLease >= 1, "claimLease", "must be at least 1 second")
         try require(pollInterval > 0 && pollInterval <= 60, "pollInterval", "must be more than 0 and at most 60 seconds")
-        try require(retryBaseDelay >= 0 && retryMaximumDelay >= retryBaseDelay, "retryBaseDelay/retryMaxDelay", "must be 0 or more, the maximum at least the base")
+        try require(
+            retryBaseDelay >= 0 && retryMaximumDelay >= retryBaseDelay, "retryBaseDelay/retryMaxDelay",
+            "must be 0 or more, the maximum at least the base")
         try require((1...1000).contains(apnsConnections), "connections", "must be 1 to 1000")
         try require(defaultExpiration > 0, "defaultExpiration", "must be more than 0 seconds")
         try require(hourlyPriority10Budget >= 0, "hourlyBudget", "must be 0 or more")
@@ -179,10 +181,11 @@ package struct ServerConfiguration: Sendable {
         try require(!instanceID.isEmpty && instanceID.count <= 100, "instanceId", "must have 1 to 100 characters")
         if let webhookURL {
             try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhookUrl", "must be an http or https URL")
-            try require(webhookSecret != nil, "webhookSecret",
-                        "is required with a webhook URL: each POST is signed with it (LivePush-Signature) so the receiver "
-                            + "can check it came from this server; make one with `openssl rand -hex 32` and give it to "
-                            + "both (--webhook-secret or $LIVEPUSH_WEBHOOK_SECRET)")
+            try require(
+                webhookSecret != nil, "webhookSecret",
+                "is required with a webhook URL: each POST is signed with it (LivePush-Signature) so the receiver "
+                    + "can check it came from this server; make one with `openssl rand -hex 32` and give it to "
+                    + "both (--webhook-secret or $LIVEPUSH_WEBHOOK_SECRET)")
             if !webhookAllowPrivateTargets, let host = webhookURL.host, let range = WebhookTargetPolicy.literalRefusal(host: host) {
                 throw ServerConfigurationError(
                     setting: "webhookUrl",
@@ -200,19 +203,23 @@ package struct ServerConfiguration: Sendable {
         try require((0...100_000_000).contains(backendRateLimit), "backendRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
         try require((1...1_000_000).contains(appRateBurst), "appRateBurst", "must be 1 to 1000000 requests")
         try require((1...1_000_000).contains(backendRateBurst), "backendRateBurst", "must be 1 to 1000000 requests")
-        try require((0...100_000_000).contains(installationRateLimit), "installationRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
+        try require(
+            (0...100_000_000).contains(installationRateLimit), "installationRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
         try require((1...1_000_000).contains(installationRateBurst), "installationRateBurst", "must be 1 to 1000000 requests")
-        try require((0...100_000_000).contains(addressFailureLimit), "addressFailureLimit", "must be 0 (no limit) to 100000000 failed requests per minute")
+        try require(
+            (0...100_000_000).contains(addressFailureLimit), "addressFailureLimit", "must be 0 (no limit) to 100000000 failed requests per minute")
         try require((1...1_000_000).contains(addressFailureBurst), "addressFailureBurst", "must be 1 to 1000000 failed requests")
         try require((1...1_000_000).contains(maximumConnections), "maxConnections", "must be 1 to 1000000 connections")
         if let webhookSecret {
-            try require(webhookSecret.count >= Self.minimumWebhookSecretLength, "webhookSecret",
-                        "must have at least \(Self.minimumWebhookSecretLength) characters; make one with `openssl rand -hex 32`")
+            try require(
+                webhookSecret.count >= Self.minimumWebhookSecretLength, "webhookSecret",
+                "must have at least \(Self.minimumWebhookSecretLength) characters; make one with `openssl rand -hex 32`")
         }
         try require(webhookTimeout > 0 && webhookTimeout <= 300, "webhookTimeout", "must be more than 0 and at most 300 seconds")
         try require(webhookMaximumAge > 0, "webhookMaxAge", "must be more than 0 seconds")
-        try require(webhookRetryBaseDelay >= 0 && webhookRetryMaximumDelay >= webhookRetryBaseDelay, "webhookRetryBaseDelay/webhookRetryMaxDelay",
-                    "must be 0 or more, the maximum at least the base")
+        try require(
+            webhookRetryBaseDelay >= 0 && webhookRetryMaximumDelay >= webhookRetryBaseDelay, "webhookRetryBaseDelay/webhookRetryMaxDelay",
+            "must be 0 or more, the maximum at least the base")
         try require((1...256).contains(webhookConcurrency), "webhookConcurrency", "must be 1 to 256")
         for key in appKeys + backendKeys {
             try require(key.count >= 16, "appKey/backendKey", "development keys must have at least 16 characters")

@@ -56,9 +56,10 @@ public final class SimulatedAPNs: Sendable {
         try await simulator.start()
         do {
             if !options.attributesTypes.isEmpty {
-                _ = try await simulator.world.registerApp(AppRegistration(
-                    bundleID: options.bundleID, environment: "sandbox",
-                    attributesTypes: DeclaredAttributesTypes(names: options.attributesTypes)))
+                _ = try await simulator.world.registerApp(
+                    AppRegistration(
+                        bundleID: options.bundleID, environment: "sandbox",
+                        attributesTypes: DeclaredAttributesTypes(names: options.attributesTypes)))
             }
         } catch {
             await simulator.shutdown()
@@ -122,8 +123,9 @@ public final class SimulatedAPNs: Sendable {
 
     /// A new simulated iPhone with the app installed.
     public func addIPhone(name: String = "iPhone", frequentPushesEnabled: Bool? = nil) async throws -> SimulatedIPhone {
-        let created = try await simulator.world.addDevice(DeviceRegistration(
-            name: name, bundleID: bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushesEnabled))
+        let created = try await simulator.world.addDevice(
+            DeviceRegistration(
+                name: name, bundleID: bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushesEnabled))
         return SimulatedIPhone(id: created.deviceID, name: name, pushToStartToken: created.pushToStartToken)
     }
 

@@ -51,7 +51,8 @@ public final class TestServer: @unchecked Sendable {
     }
 
     static func start(_ options: ServerOptions, sender: any PushSending) async throws -> TestServer {
-        let directory = options.directory
+        let directory =
+            options.directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("livepush-server-\(UUID().uuidString.lowercased())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let schema = "livepush_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)

@@ -101,7 +101,10 @@ public final class WebhookReceiver: @unchecked Sendable {
                 signature: request.headers.first { $0.name.canonicalName == "livepush-signature" }?.value,
                 eventID: request.headers.first { $0.name.canonicalName == "livepush-event-id" }?.value,
                 contentType: request.headers[.contentType], body: Data(buffer.readableBytesView))
-            let index = lock.withLock { attempts.append(post); return attempts.count - 1 }
+            let index = lock.withLock {
+                attempts.append(post)
+                return attempts.count - 1
+            }
             while behavior.hangs, !lock.withLock({ stopping }) { try await Task.sleep(for: .milliseconds(20)) }
             if behavior.delay > .zero { try await Task.sleep(for: behavior.delay) }
             let refused = behavior.hangs || index < behavior.failFirst

@@ -30,7 +30,12 @@ package enum TokenState: Sendable, Hashable, Codable {
 package struct ActivityRegistration: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled, at
+        case activityID = "activityId"
+        case pushToken
+        case bundleID = "bundleId"
+        case attributesType, environment
+        case userID = "userId"
+        case groups, frequentPushesEnabled, at
     }
 
     /// Client-chosen id, 1 to 128 characters.
@@ -67,7 +72,13 @@ package struct ActivityRegistration: Sendable, Hashable, Codable {
 package struct ActivityRecord: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled, state, tokenState, registeredAt, updatedAt, startedAt, endedAt, dismissalDate, lastContentState, lastTimestamp, lastAcceptedAt
+        case activityID = "activityId"
+        case pushToken
+        case bundleID = "bundleId"
+        case attributesType, environment
+        case userID = "userId"
+        case groups, frequentPushesEnabled, state, tokenState, registeredAt, updatedAt, startedAt, endedAt, dismissalDate, lastContentState,
+            lastTimestamp, lastAcceptedAt
     }
 
     package var activityID: String

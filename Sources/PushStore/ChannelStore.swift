@@ -4,7 +4,12 @@ import Foundation
 package struct ChannelRecord: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case id, name, bundleID = "bundleId", apnsChannelID = "apnsChannelId", storagePolicy, groupID = "groupId", createdAt, deletedAt
+        case id, name
+        case bundleID = "bundleId"
+        case apnsChannelID = "apnsChannelId"
+        case storagePolicy
+        case groupID = "groupId"
+        case createdAt, deletedAt
     }
 
     /// Ours, for the API's paths.
@@ -22,8 +27,10 @@ package struct ChannelRecord: Sendable, Hashable, Codable {
     /// When it was deleted (APNs no longer takes broadcasts to it); deleted channels are kept for history.
     package var deletedAt: Date?
 
-    package init(id: UUID = UUID(), name: String, bundleID: String, apnsChannelID: String, storagePolicy: Int,
-                 groupID: String? = nil, createdAt: Date, deletedAt: Date? = nil) {
+    package init(
+        id: UUID = UUID(), name: String, bundleID: String, apnsChannelID: String, storagePolicy: Int,
+        groupID: String? = nil, createdAt: Date, deletedAt: Date? = nil
+    ) {
         self.id = id
         self.name = name
         self.bundleID = bundleID

@@ -21,7 +21,10 @@ package enum DeliveryOutcome: String, Sendable, Hashable, Codable, CaseIterable 
 package struct DeliveryResult: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case pushID = "pushId", outcome, sentAt, apnsID = "apnsId", status, reason, attempts
+        case pushID = "pushId"
+        case outcome, sentAt
+        case apnsID = "apnsId"
+        case status, reason, attempts
     }
 
     /// The longest reason the store keeps, and the longest `lastError` of a rescheduled push.
@@ -66,7 +69,11 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
 package struct DeliveryRecord: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case pushID = "pushId", target, kind, acceptedAt, sentAt, priority, requestedPriority, downgradeReason, apnsID = "apnsId", status, reason, attempts, outcome, coalescedInto, recordedAt, sendID = "sendId"
+        case pushID = "pushId"
+        case target, kind, acceptedAt, sentAt, priority, requestedPriority, downgradeReason
+        case apnsID = "apnsId"
+        case status, reason, attempts, outcome, coalescedInto, recordedAt
+        case sendID = "sendId"
     }
 
     package var pushID: UUID

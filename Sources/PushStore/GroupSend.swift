@@ -8,7 +8,10 @@ import LiveActivity
 package struct GroupSend: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case sendID = "sendId", groupID = "groupId", kind, payload, timestamp, requestedPriority, importance, collapseKey, expiration, dismissalDate, acceptedAt, createdBy, progress, expanded, finishedAt
+        case sendID = "sendId"
+        case groupID = "groupId"
+        case kind, payload, timestamp, requestedPriority, importance, collapseKey, expiration, dismissalDate, acceptedAt, createdBy, progress,
+            expanded, finishedAt
     }
 
     package var sendID: UUID
@@ -77,8 +80,10 @@ package struct GroupSendProgress: Sendable, Hashable, Codable {
     /// Waiting in the outbox for another attempt (APNs or the connection failed).
     package var retrying = 0
 
-    package init(targeted: Int = 0, sent: Int = 0, failed: Int = 0, downgraded: Int = 0, coalesced: Int = 0,
-                 skipped: Int = 0, retrying: Int = 0) {
+    package init(
+        targeted: Int = 0, sent: Int = 0, failed: Int = 0, downgraded: Int = 0, coalesced: Int = 0,
+        skipped: Int = 0, retrying: Int = 0
+    ) {
         self.targeted = targeted
         self.sent = sent
         self.failed = failed

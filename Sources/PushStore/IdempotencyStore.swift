@@ -15,8 +15,10 @@ package struct IdempotencyRecord: Sendable, Hashable {
     package var responseBody: Data?
     package var completedAt: Date?
 
-    package init(owner: String, key: String, requestHash: String, reservedAt: Date, status: Int? = nil,
-                 responseBody: Data? = nil, completedAt: Date? = nil) {
+    package init(
+        owner: String, key: String, requestHash: String, reservedAt: Date, status: Int? = nil,
+        responseBody: Data? = nil, completedAt: Date? = nil
+    ) {
         self.owner = owner
         self.key = key
         self.requestHash = requestHash

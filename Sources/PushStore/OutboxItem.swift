@@ -41,7 +41,10 @@ package struct OutboxClaim: Sendable, Hashable, Codable {
 package struct OutboxItem: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case pushID = "pushId", target, kind, payload, priority, requestedPriority, importance, downgradeReason, collapseKey, expiration, acceptedAt, attempts, nextAttemptAt, claim, lastError, sendID = "sendId"
+        case pushID = "pushId"
+        case target, kind, payload, priority, requestedPriority, importance, downgradeReason, collapseKey, expiration, acceptedAt, attempts,
+            nextAttemptAt, claim, lastError
+        case sendID = "sendId"
     }
 
     package var pushID: UUID

@@ -6,7 +6,10 @@ import Foundation
 package struct PushToStartRegistration: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case userID = "userId", deviceID = "deviceId", bundleID = "bundleId", attributesType, environment, token, at
+        case userID = "userId"
+        case deviceID = "deviceId"
+        case bundleID = "bundleId"
+        case attributesType, environment, token, at
     }
 
     package var userID: String
@@ -37,7 +40,11 @@ package struct PushToStartRegistration: Sendable, Hashable, Codable {
 package struct PushToStartTokenRecord: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case id, userID = "userId", deviceID = "deviceId", bundleID = "bundleId", attributesType, environment, token, tokenState, updatedAt
+        case id
+        case userID = "userId"
+        case deviceID = "deviceId"
+        case bundleID = "bundleId"
+        case attributesType, environment, token, tokenState, updatedAt
     }
 
     /// Stable id, used as the outbox target of start pushes, so a start sent after a token

@@ -148,8 +148,9 @@ extension SQLPushStore {
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityID) }
             let change = ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: !wasActive.isEmpty)
             if change.endedNow {
-                try await Self.record([.activityEnded(activityID: activityID, userID: change.activity.userID, at: at)],
-                                      in: journal, session: session, dialect: dialect)
+                try await Self.record(
+                    [.activityEnded(activityID: activityID, userID: change.activity.userID, at: at)],
+                    in: journal, session: session, dialect: dialect)
             }
             return change
         }
@@ -205,8 +206,9 @@ extension SQLPushStore {
             guard let row = changed.first else { throw .notFound(kind: .activity, id: activityID) }
             let change = ActivityStateChange(activity: try RowDecoding.activity(row), endedNow: wasActive)
             if change.endedNow {
-                try await Self.record([.activityEnded(activityID: activityID, userID: change.activity.userID, at: at)],
-                                      in: journal, session: session, dialect: dialect)
+                try await Self.record(
+                    [.activityEnded(activityID: activityID, userID: change.activity.userID, at: at)],
+                    in: journal, session: session, dialect: dialect)
             }
             return change
         }
@@ -285,9 +287,10 @@ extension SQLPushStore {
 
     /// Stores the `activity.ended` events of `endedNow` (in that order), with the users of the `rows` the
     /// end returned (`activity_id, user_id`).
-    static func recordEnds(_ endedNow: [String], rows: [SQLRow], at: Date, in journal: WebhookJournal?, session: any SQLSession,
-                           dialect: SQLDialect) async throws(PushStoreError)
-    {
+    static func recordEnds(
+        _ endedNow: [String], rows: [SQLRow], at: Date, in journal: WebhookJournal?, session: any SQLSession,
+        dialect: SQLDialect
+    ) async throws(PushStoreError) {
         guard journal != nil, !endedNow.isEmpty else { return }
         var users = [String: String?]()
         for row in rows { users[try row.string("activity_id")] = try row.optionalString("user_id") }

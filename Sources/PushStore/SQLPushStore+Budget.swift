@@ -31,10 +31,11 @@ extension SQLPushStore {
                 }
                 try await session.execute(
                     "DELETE FROM high_priority_pushes WHERE activity_id = ? AND at < ?", [.text(activityID), windowStart])
-                let used = try await session.first(
-                    "SELECT COUNT(*) AS n FROM high_priority_pushes WHERE activity_id = ? AND at > ?",
-                    [.text(activityID), windowStart]
-                )?.int("n") ?? 0
+                let used =
+                    try await session.first(
+                        "SELECT COUNT(*) AS n FROM high_priority_pushes WHERE activity_id = ? AND at > ?",
+                        [.text(activityID), windowStart]
+                    )?.int("n") ?? 0
                 guard used < limit else {
                     decisions[activityID] = BudgetDecision(granted: false, usedInWindow: used, limit: limit)
                     continue

@@ -26,8 +26,10 @@ extension SQLPushStore {
                 INSERT INTO channels (id, name, bundle_id, apns_channel_id, storage_policy, group_id, created_at, deleted_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.uuid(channel.id), .text(channel.name), .text(channel.bundleID), .text(channel.apnsChannelID),
-                 .int(channel.storagePolicy), .text(channel.groupID), .date(channel.createdAt), .date(channel.deletedAt)])
+                [
+                    .uuid(channel.id), .text(channel.name), .text(channel.bundleID), .text(channel.apnsChannelID),
+                    .int(channel.storagePolicy), .text(channel.groupID), .date(channel.createdAt), .date(channel.deletedAt),
+                ])
             return channel
         }
     }
@@ -48,12 +50,13 @@ extension SQLPushStore {
 
     package func channels(bundleID: String?) async throws(PushStoreError) -> [ChannelRecord] {
         try await run("channels", readOnly: true) { session throws(PushStoreError) in
-            let rows = if let bundleID {
-                try await session.query(
-                    "SELECT * FROM channels WHERE deleted_at IS NULL AND bundle_id = ? ORDER BY created_at, id", [.text(bundleID)])
-            } else {
-                try await session.query("SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY created_at, id")
-            }
+            let rows =
+                if let bundleID {
+                    try await session.query(
+                        "SELECT * FROM channels WHERE deleted_at IS NULL AND bundle_id = ? ORDER BY created_at, id", [.text(bundleID)])
+                } else {
+                    try await session.query("SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY created_at, id")
+                }
             var channels = [ChannelRecord]()
             for row in rows { channels.append(try RowDecoding.channel(row)) }
             return channels

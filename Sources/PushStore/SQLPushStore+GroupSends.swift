@@ -102,8 +102,9 @@ extension SQLPushStore {
             // Else the next members of the oldest send still being expanded. A send found empty is expanded;
             // look at the next one (a few per call: each costs one indexed read).
             for _ in 0..<8 {
-                guard let row = try await session.first(
-                    "SELECT * FROM group_sends WHERE expanded = 0 ORDER BY accepted_at, send_id LIMIT 1\(dialect.forUpdateClause)", [])
+                guard
+                    let row = try await session.first(
+                        "SELECT * FROM group_sends WHERE expanded = 0 ORDER BY accepted_at, send_id LIMIT 1\(dialect.forUpdateClause)", [])
                 else { return nil }
                 let send = try RowDecoding.groupSend(row)
                 let ids = try await session.query(
@@ -200,8 +201,9 @@ extension SQLPushStore {
                 session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
                 items: outcome.retries, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.outboxValues)
             if !outcome.contentStates.isEmpty {
-                _ = try await Self.recordContentState(session, outcome.contentStates, contentState: outcome.contentState,
-                                                      acceptedAt: send.acceptedAt)
+                _ = try await Self.recordContentState(
+                    session, outcome.contentStates, contentState: outcome.contentState,
+                    acceptedAt: send.acceptedAt)
             }
             var endedNow: [String] = []
             if !outcome.ended.isEmpty {
@@ -235,8 +237,9 @@ extension SQLPushStore {
         for record in records { if let sendID = record.sendID { bySend[sendID, default: []].append(record) } }
         for (sendID, records) in bySend.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             let counts = outcomeCounts(records)
-            try await addTally(session, sendID: sendID, at: at, sent: counts.sent, failed: counts.failed, downgraded: 0,
-                               coalesced: counts.coalesced, skipped: 0, retrying: -records.count)
+            try await addTally(
+                session, sendID: sendID, at: at, sent: counts.sent, failed: counts.failed, downgraded: 0,
+                coalesced: counts.coalesced, skipped: 0, retrying: -records.count)
         }
     }
 

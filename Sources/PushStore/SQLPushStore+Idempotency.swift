@@ -21,8 +21,9 @@ extension SQLPushStore {
                 ON CONFLICT (owner, idempotency_key) DO NOTHING RETURNING owner
                 """, binds + [.text(hash), .date(at)])
             if !inserted.isEmpty { return .reserved }
-            guard let row = try await session.first(
-                "SELECT * FROM idempotency_keys WHERE owner = ? AND idempotency_key = ?\(dialect.forUpdateClause)", binds)
+            guard
+                let row = try await session.first(
+                    "SELECT * FROM idempotency_keys WHERE owner = ? AND idempotency_key = ?\(dialect.forUpdateClause)", binds)
             else { throw .conflict(detail: "the idempotency key changed hands during the reservation; retry") }
             let record = try RowDecoding.idempotencyRecord(row)
             if record.requestHash != hash { return .mismatch(record) }
@@ -62,7 +63,8 @@ extension SQLPushStore {
     package func forgetIdempotencyKeys(before date: Date) async throws(PushStoreError) -> Int {
         try await run("forgetIdempotencyKeys") { session throws(PushStoreError) in
             try await session.query(
-                "DELETE FROM idempotency_keys WHERE reserved_at < ? RETURNING owner", [.date(date)]).count
+                "DELETE FROM idempotency_keys WHERE reserved_at < ? RETURNING owner", [.date(date)]
+            ).count
         }
     }
 }

@@ -118,8 +118,9 @@ extension SQLPushStore {
     private static func claimedItem(_ session: any SQLSession, dialect: SQLDialect, pushID: UUID, owner: String)
         async throws(PushStoreError) -> OutboxItem
     {
-        guard let row = try await session.first(
-            "SELECT * FROM outbox WHERE push_id = ?\(dialect.forUpdateClause)", [.uuid(pushID)])
+        guard
+            let row = try await session.first(
+                "SELECT * FROM outbox WHERE push_id = ?\(dialect.forUpdateClause)", [.uuid(pushID)])
         else { throw .notFound(kind: .outboxItem, id: pushID.uuidString.lowercased()) }
         let item = try RowDecoding.outboxItem(row)
         guard item.claim?.owner == owner else {

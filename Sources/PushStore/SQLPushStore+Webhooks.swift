@@ -40,8 +40,10 @@ extension SQLPushStore {
             columns: ["id", "event", "body", "attempts", "created_at", "next_attempt_at", "last_error", "available_at"],
             items: deliveries
         ) { delivery in
-            [.uuid(delivery.id), .text(delivery.event), .blob(delivery.body), .int(delivery.attempts),
-             .date(delivery.createdAt), .date(delivery.nextAttemptAt), .text(delivery.lastError), .date(delivery.nextAttemptAt)]
+            [
+                .uuid(delivery.id), .text(delivery.event), .blob(delivery.body), .int(delivery.attempts),
+                .date(delivery.createdAt), .date(delivery.nextAttemptAt), .text(delivery.lastError), .date(delivery.nextAttemptAt),
+            ]
         }
     }
 
@@ -72,8 +74,9 @@ extension SQLPushStore {
     private static func heldWebhook(_ session: any SQLSession, dialect: SQLDialect, id: UUID, owner: String)
         async throws(PushStoreError)
     {
-        guard let row = try await session.first(
-            "SELECT claim_owner FROM webhook_outbox WHERE id = ?\(dialect.forUpdateClause)", [.uuid(id)])
+        guard
+            let row = try await session.first(
+                "SELECT claim_owner FROM webhook_outbox WHERE id = ?\(dialect.forUpdateClause)", [.uuid(id)])
         else { throw .notFound(kind: .webhookEvent, id: id.uuidString.lowercased()) }
         let holder = try row.optionalString("claim_owner")
         guard holder == owner else {
@@ -116,7 +119,8 @@ extension SQLPushStore {
                 """
                 UPDATE webhook_outbox SET claim_owner = NULL, claim_until = NULL, available_at = next_attempt_at
                 WHERE claim_owner = ? RETURNING id
-                """, [.text(owner)]).count
+                """, [.text(owner)]
+            ).count
         }
     }
 

@@ -17,7 +17,8 @@ enum Validation {
         let maximumBytes = 4 * max
         guard value.utf8.count <= maximumBytes else {
             throw .invalidInput(
-                field: field, rule: "is \(value.utf8.count) bytes of UTF-8; at most \(maximumBytes) are accepted (4 for each of the \(max) characters)")
+                field: field,
+                rule: "is \(value.utf8.count) bytes of UTF-8; at most \(maximumBytes) are accepted (4 for each of the \(max) characters)")
         }
         guard value.count <= max else {
             throw .invalidInput(field: field, rule: "has \(value.count) characters; at most \(max) are accepted")
@@ -28,7 +29,9 @@ enum Validation {
         if let format = value.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
             throw .invalidInput(
                 field: field,
-                rule: "contains the format character U+\(String(format: "%04X", format.value)); ids are visible text: no Unicode format characters (category Cf, e.g. U+200B, U+202E, U+FEFF)")
+                rule:
+                    "contains the format character U+\(String(format: "%04X", format.value)); ids are visible text: no Unicode format characters (category Cf, e.g. U+200B, U+202E, U+FEFF)"
+            )
         }
     }
 

@@ -11,8 +11,10 @@ package struct WebhookDelivery: Sendable, Hashable {
     package var nextAttemptAt: Date
     package var lastError: String?
 
-    package init(id: UUID = UUID(), event: String, body: Data, attempts: Int = 0, createdAt: Date,
-                 nextAttemptAt: Date? = nil, lastError: String? = nil) {
+    package init(
+        id: UUID = UUID(), event: String, body: Data, attempts: Int = 0, createdAt: Date,
+        nextAttemptAt: Date? = nil, lastError: String? = nil
+    ) {
         self.id = id
         self.event = event
         self.body = body

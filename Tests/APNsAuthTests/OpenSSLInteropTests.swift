@@ -26,7 +26,8 @@ struct OpenSSLInteropTests {
         """
     /// Header `{"alg":"ES256","kid":"ABC123DEFG"}`, claims `{"iss":"DEF123GHIJ","iat":1700000000}`,
     /// DER signature (starts `MEYCIQ`, like Apple's sample token).
-    static let jwt = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ"
+    static let jwt =
+        "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ"
         + ".eyJpc3MiOiJERUYxMjNHSElKIiwiaWF0IjoxNzAwMDAwMDAwfQ"
         + ".MEYCIQCzu87szPDMCYOFqR43YLIqdYMxKCDvoDdk_NVIDI_oPgIhAMdlBOUCkBTqDhRbuG3MY447FYmsrJd5g9Qa04mTgvNr"
 

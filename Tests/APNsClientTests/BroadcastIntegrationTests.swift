@@ -17,10 +17,12 @@ import Testing
         let device = try await apns.addIPhone()
         var ids: [String] = []
         for _ in 0..<count {
-            let created = try await apns.simulator.world.startChannelActivity(deviceID: device.id, ActivityRequest(
-                attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"],
-                contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], channelID: channel.base64
-            ))
+            let created = try await apns.simulator.world.startChannelActivity(
+                deviceID: device.id,
+                ActivityRequest(
+                    attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"],
+                    contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], channelID: channel.base64
+                ))
             ids.append(created.activityID)
         }
         return ids
@@ -55,7 +57,9 @@ import Testing
                 let deletedRequest = try await client.deleteChannel(bundleID: Self.bundleID, channelID: created.channelID)
                 #expect(deletedRequest != nil)
                 #expect(try await client.listChannels(bundleID: Self.bundleID) == [other.channelID])
-                await #expect(throws: APNsBroadcastError.rejected(status: 400, reason: .channelNotRegistered, requestID: requestID.uuidString.lowercased())) {
+                await #expect(
+                    throws: APNsBroadcastError.rejected(status: 400, reason: .channelNotRegistered, requestID: requestID.uuidString.lowercased())
+                ) {
                     try await client.readChannel(bundleID: Self.bundleID, channelID: created.channelID, requestID: requestID)
                 }
                 #expect(client.openConnectionCount == 0, "management requests go over their own pool, not the device-push connections")
@@ -141,8 +145,9 @@ import Testing
                 } catch {
                     #expect(error.reason == .cannotCreateChannelConfig)
                 }
-                #expect(try await client.createChannel(bundleID: "com.example.other", storagePolicy: .noStorage).status == 201,
-                        "the limit is per app")
+                #expect(
+                    try await client.createChannel(bundleID: "com.example.other", storagePolicy: .noStorage).status == 201,
+                    "the limit is per app")
             }
         }
     }

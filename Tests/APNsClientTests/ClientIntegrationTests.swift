@@ -123,7 +123,10 @@ import Testing
                 var request = try Rangers.update(token: "abcd", health: 1, text: "split")
                 request.headers.collapseID = "score\r\ninjected: 1"
                 let outcome = await client.deliver(request)
-                #expect(outcome.error == .protocolError("header apns-collapse-id contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value"))
+                #expect(
+                    outcome.error
+                        == .protocolError("header apns-collapse-id contains a NUL, CR or LF character, which HTTP/2 does not allow in a header value")
+                )
                 #expect(outcome.attempts == 1)
                 request.headers.collapseID = "score"
                 #expect(await client.deliver(request).isAccepted)
@@ -171,7 +174,9 @@ import Testing
                 for index in 0..<30 {
                     outcomes.append(await client.deliver(try Rangers.update(token: String(format: "%08x", index + 1), health: 1, text: "#\(index)")))
                 }
-                #expect(outcomes.allSatisfy { $0.isAccepted }, "every push survives the GOAWAYs: \(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+                #expect(
+                    outcomes.allSatisfy { $0.isAccepted },
+                    "every push survives the GOAWAYs: \(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
                 #expect(client.openedConnectionCount >= 30 / 7, "each GOAWAY moved the client to a new connection")
             }
         }

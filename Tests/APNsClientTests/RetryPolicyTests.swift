@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func successStops() {
-        #expect(policy.decide(after: .answered(APNsResponse(status: 200)), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop)
+        #expect(
+            policy.decide(after: .answered(APNsResponse(status: 200)), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop)
     }
 
     /// The decision for every reason this version knows.
@@ -55,19 +56,28 @@ import Testing
 
     @Test func noRetryPastThePushExpiration() {
         let soon = now.addingTimeInterval(1.5)
-        #expect(policy.decide(after: answer(.tooManyRequests), attempt: 1, tokenRenewed: false, now: now, deadline: soon, random: 0) == .retry(after: 1, newConnection: false))
+        #expect(
+            policy.decide(after: answer(.tooManyRequests), attempt: 1, tokenRenewed: false, now: now, deadline: soon, random: 0)
+                == .retry(after: 1, newConnection: false))
         #expect(policy.decide(after: answer(.tooManyRequests), attempt: 2, tokenRenewed: false, now: now, deadline: soon, random: 0) == .stop)
     }
 
     @Test func unprocessedRequestsRetryAtOnceOnANewConnection() {
         let refused = APNsRetryPolicy.AttemptResult.failed(.goAway(reason: .shutdown, processed: false))
-        #expect(policy.decide(after: refused, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .retry(after: 0, newConnection: true))
+        #expect(
+            policy.decide(after: refused, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+                == .retry(after: 0, newConnection: true))
         let timedOut = APNsRetryPolicy.AttemptResult.failed(.timedOut(seconds: 5))
-        #expect(policy.decide(after: timedOut, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .retry(after: 1, newConnection: true))
+        #expect(
+            policy.decide(after: timedOut, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+                == .retry(after: 1, newConnection: true))
     }
 
     @Test func tlsAndProtocolFailuresAreFinal() {
-        #expect(policy.decide(after: .failed(.tlsFailed(endpoint: "x", detail: "untrusted")), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop)
+        #expect(
+            policy.decide(
+                after: .failed(.tlsFailed(endpoint: "x", detail: "untrusted")), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+                == .stop)
         #expect(policy.decide(after: .failed(.protocolError("x")), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop)
     }
 
@@ -95,32 +105,42 @@ import Testing
     }
 
     @Test func reconnectOnlyResendsAtOnceWhatALostConnectionDidNotProcess() {
-        for error in [APNsClientError.goAway(reason: .shutdown, processed: false), .goAway(reason: nil, processed: false),
-                      .connectionClosed(processed: false, detail: "reset")] {
-            #expect(reconnectOnly.decide(after: .failed(error), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
-                == .retry(after: 0, newConnection: true), "\(error)")
-            #expect(reconnectOnly.decide(after: .failed(error), attempt: 2, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
-                == .retry(after: 0, newConnection: true), "\(error)")
-            #expect(reconnectOnly.decide(after: .failed(error), attempt: 3, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
-                == .stop, "at most 2 re-sends")
+        for error in [
+            APNsClientError.goAway(reason: .shutdown, processed: false), .goAway(reason: nil, processed: false),
+            .connectionClosed(processed: false, detail: "reset"),
+        ] {
+            #expect(
+                reconnectOnly.decide(after: .failed(error), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
+                    == .retry(after: 0, newConnection: true), "\(error)")
+            #expect(
+                reconnectOnly.decide(after: .failed(error), attempt: 2, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
+                    == .retry(after: 0, newConnection: true), "\(error)")
+            #expect(
+                reconnectOnly.decide(after: .failed(error), attempt: 3, tokenRenewed: false, now: now, deadline: nil, random: 0.7)
+                    == .stop, "at most 2 re-sends")
         }
     }
 
     @Test func reconnectOnlyLeavesEverythingThatNeedsWaitingToTheCaller() {
-        for error in [APNsClientError.timedOut(seconds: 30), .connectionClosed(processed: true, detail: "reset"),
-                      .goAway(reason: nil, processed: true), .connectFailed(endpoint: "x", detail: "refused"),
-                      .tlsFailed(endpoint: "x", detail: "untrusted"), .protocolError("x"), .shutDown] {
-            #expect(reconnectOnly.decide(after: .failed(error), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop, "\(error)")
+        for error in [
+            APNsClientError.timedOut(seconds: 30), .connectionClosed(processed: true, detail: "reset"),
+            .goAway(reason: nil, processed: true), .connectFailed(endpoint: "x", detail: "refused"),
+            .tlsFailed(endpoint: "x", detail: "untrusted"), .protocolError("x"), .shutDown,
+        ] {
+            #expect(
+                reconnectOnly.decide(after: .failed(error), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop, "\(error)")
         }
     }
 
     @Test func reconnectOnlyRenewsAnExpiredProviderTokenOnce() {
-        #expect(reconnectOnly.decide(after: answer(.expiredProviderToken), attempt: 2, tokenRenewed: true, now: now, deadline: nil, random: 0) == .stop)
+        #expect(
+            reconnectOnly.decide(after: answer(.expiredProviderToken), attempt: 2, tokenRenewed: true, now: now, deadline: nil, random: 0) == .stop)
     }
 
     @Test func theDefaultPolicyStillBacksOff() {
         #expect(APNsRetryPolicy().scope == .backingOff)
-        #expect(APNsRetryPolicy().decide(after: answer(.serviceUnavailable), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
-            == .retry(after: 0.5, newConnection: false))
+        #expect(
+            APNsRetryPolicy().decide(after: answer(.serviceUnavailable), attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+                == .retry(after: 0.5, newConnection: false))
     }
 }

@@ -23,10 +23,11 @@ import Testing
         )
         #expect(request.path == "/4/broadcasts/apps/com.example.scores")
         let fields = Dictionary(uniqueKeysWithValues: request.fields.map { ($0.name, $0.value) })
-        #expect(fields == [
-            "apns-channel-id": Self.channel.base64, "apns-push-type": "liveactivity", "apns-expiration": "1800000000",
-            "apns-priority": "5", "apns-request-id": id.uuidString.lowercased(),
-        ])
+        #expect(
+            fields == [
+                "apns-channel-id": Self.channel.base64, "apns-push-type": "liveactivity", "apns-expiration": "1800000000",
+                "apns-priority": "5", "apns-request-id": id.uuidString.lowercased(),
+            ])
         #expect(fields["apns-topic"] == nil)
         let immediate = try APNsBroadcastRequest(bundleID: "a.b", channelID: Self.channel, expiration: .immediately, body: Data("{}".utf8))
         #expect(immediate.fields.first { $0.name == "apns-expiration" }?.value == "0")

@@ -5,8 +5,9 @@ import LiveActivity
 import LivePushTesting
 import Logging
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The whole demo in-process at a fast pace, checked from the simulator's world: what the iPhones show.
@@ -77,12 +78,14 @@ import FoundationNetworking
                 #expect(activity.history.allSatisfy { $0.outcome.kind == .applied }, "\(activity.history.map(\.outcome))")
                 alerts += activity.alerts
             }
-            #expect(alerts.contains {
-                $0.title == "Power Panda is knocked down!" && $0.body == "Use a potion to heal Power Panda!" && $0.sound == "HeroDown.mp4"
-            }, "\(alerts.map { "\($0.title ?? "") / \($0.body ?? "")" })")
+            #expect(
+                alerts.contains {
+                    $0.title == "Power Panda is knocked down!" && $0.body == "Use a potion to heal Power Panda!" && $0.sound == "HeroDown.mp4"
+                }, "\(alerts.map { "\($0.title ?? "") / \($0.body ?? "")" })")
             #expect(seen[.activityStale, default: 0] >= 1, "a hero's activity was seen stale")
             let relevanceChecks = reports.filter { $0.lockScreensFollowRelevance != nil }
-            #expect(relevanceChecks.map(\.event.relevanceScore) == [100, 50], "the boss fight raised the adventure's relevance, the spoils lowered it")
+            #expect(
+                relevanceChecks.map(\.event.relevanceScore) == [100, 50], "the boss fight raised the adventure's relevance, the spoils lowered it")
             #expect(relevanceChecks.allSatisfy { $0.lockScreensFollowRelevance == true })
             #expect(reports.filter { $0.staleSeen != nil }.map(\.event.kind) == [.connectionLost])
             #expect(seen[.decodeFailure, default: 0] == 0)
@@ -100,7 +103,7 @@ import FoundationNetworking
         options.speed = 200
         options.partySize = 3
         options.seed = 11
-        options.spectators = 0 // the fault below refuses every request, channel creation included
+        options.spectators = 0  // the fault below refuses every request, channel creation included
         var logger = Logger(label: "emoji-rangers.test")
         logger.logLevel = .critical
         try await withDemo(options: options, logger: logger) { demo in

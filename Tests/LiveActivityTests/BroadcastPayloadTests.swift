@@ -37,7 +37,8 @@ import Testing
 
     @Test func aBroadcastBuildsItsRequest() throws {
         let payload = LiveActivityPayload.update(contentState: Self.state, timestamp: Date(timeIntervalSince1970: 1_700_000_000))
-        let request = try LiveActivityBroadcast(bundleID: "com.example.scores", channelID: Self.channel, payload: payload, priority: .low).makeRequest()
+        let request = try LiveActivityBroadcast(bundleID: "com.example.scores", channelID: Self.channel, payload: payload, priority: .low)
+            .makeRequest()
         #expect(request.path == "/4/broadcasts/apps/com.example.scores")
         #expect(request.priority == .low)
         #expect(request.expiration == .immediately)

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func iso8601WithAndWithoutFractionsAndOffsets() throws {
-        let expected = Fixtures.unix(1_795_341_600) // 2026-11-22T10:00:00Z
+        let expected = Fixtures.unix(1_795_341_600)  // 2026-11-22T10:00:00Z
         #expect(try DateInput.parse("2026-11-22T10:00:00Z", now: Self.now) == expected)
         let fractional = try DateInput.parse("2026-11-22T10:00:00.250Z", now: Self.now)
         #expect(abs(fractional.timeIntervalSince(expected) - 0.25) < 0.001)

@@ -40,9 +40,9 @@ import Testing
 
     @Test func lenientForms() throws {
         let json = #"""
-        {"aps":{"event":"update","timestamp":1700000000.9,"content-state":{},"alert":"plain body",
-        "input-push-token":true,"unknown-key":[1],"stale-date":null},"custom":"ignored"}
-        """#
+            {"aps":{"event":"update","timestamp":1700000000.9,"content-state":{},"alert":"plain body",
+            "input-push-token":true,"unknown-key":[1],"stale-date":null},"custom":"ignored"}
+            """#
         let payload = try LiveActivityPayload.decode(from: Data(json.utf8))
         #expect(payload.alert == LiveActivityAlert(body: "plain body"))
         #expect(payload.inputPushToken)
@@ -53,7 +53,7 @@ import Testing
         )
         #expect(!zero.inputPushToken)
         #expect(zero.contentState == nil)
-        try zero.validate() // an end may omit content-state
+        try zero.validate()  // an end may omit content-state
         var update = zero
         update.event = .update
         #expect(throws: LiveActivityPayloadError.missingContentState(event: .update)) { try update.validate() }
@@ -90,28 +90,37 @@ import Testing
         let error = decodeError(#"{"aps":{"event":"Update","timestamp":1}}"#)
         #expect(error == .unknownEvent("Update"))
         #expect(error?.description == "aps.event is 'Update'; accepted: start, update, end")
-        #expect(decodeError(#"{"aps":{"event":3,"timestamp":1}}"#)
-            == .wrongType(path: "aps.event", expected: "string", actual: "number"))
+        #expect(
+            decodeError(#"{"aps":{"event":3,"timestamp":1}}"#)
+                == .wrongType(path: "aps.event", expected: "string", actual: "number"))
     }
 
     @Test func wrongTypes() {
         let base = #""event":"update","timestamp":1"#
-        #expect(decodeError(#"{"aps":{"event":"update","timestamp":"1"}}"#)
-            == .wrongType(path: "aps.timestamp", expected: "number (Unix seconds)", actual: "string"))
-        #expect(decodeError("{\"aps\":{\(base),\"relevance-score\":\"high\"}}")
-            == .wrongType(path: "aps.relevance-score", expected: "number", actual: "string"))
-        #expect(decodeError("{\"aps\":{\(base),\"attributes-type\":1}}")
-            == .wrongType(path: "aps.attributes-type", expected: "string", actual: "number"))
-        #expect(decodeError("{\"aps\":{\(base),\"input-push-token\":2}}")
-            == .wrongType(path: "aps.input-push-token", expected: "1", actual: "number"))
-        #expect(decodeError("{\"aps\":{\(base),\"alert\":[1]}}")
-            == .wrongType(path: "aps.alert", expected: "object", actual: "array"))
-        #expect(decodeError("{\"aps\":{\(base),\"alert\":{\"title\":{\"loc-args\":[]}}}}")
-            == .missingField(path: "aps.alert.title.loc-key"))
-        #expect(decodeError("{\"aps\":{\(base),\"alert\":{\"body\":{\"loc-key\":\"k\",\"loc-args\":[\"a\",2]}}}}")
-            == .wrongType(path: "aps.alert.body.loc-args[1]", expected: "string", actual: "number"))
-        #expect(decodeError("{\"aps\":{\(base),\"alert\":{\"sound\":true}}}")
-            == .wrongType(path: "aps.alert.sound", expected: "string", actual: "boolean"))
+        #expect(
+            decodeError(#"{"aps":{"event":"update","timestamp":"1"}}"#)
+                == .wrongType(path: "aps.timestamp", expected: "number (Unix seconds)", actual: "string"))
+        #expect(
+            decodeError("{\"aps\":{\(base),\"relevance-score\":\"high\"}}")
+                == .wrongType(path: "aps.relevance-score", expected: "number", actual: "string"))
+        #expect(
+            decodeError("{\"aps\":{\(base),\"attributes-type\":1}}")
+                == .wrongType(path: "aps.attributes-type", expected: "string", actual: "number"))
+        #expect(
+            decodeError("{\"aps\":{\(base),\"input-push-token\":2}}")
+                == .wrongType(path: "aps.input-push-token", expected: "1", actual: "number"))
+        #expect(
+            decodeError("{\"aps\":{\(base),\"alert\":[1]}}")
+                == .wrongType(path: "aps.alert", expected: "object", actual: "array"))
+        #expect(
+            decodeError("{\"aps\":{\(base),\"alert\":{\"title\":{\"loc-args\":[]}}}}")
+                == .missingField(path: "aps.alert.title.loc-key"))
+        #expect(
+            decodeError("{\"aps\":{\(base),\"alert\":{\"body\":{\"loc-key\":\"k\",\"loc-args\":[\"a\",2]}}}}")
+                == .wrongType(path: "aps.alert.body.loc-args[1]", expected: "string", actual: "number"))
+        #expect(
+            decodeError("{\"aps\":{\(base),\"alert\":{\"sound\":true}}}")
+                == .wrongType(path: "aps.alert.sound", expected: "string", actual: "boolean"))
         let description = PayloadDecodingError.wrongType(path: "aps.timestamp", expected: "number", actual: "string").description
         #expect(description == "aps.timestamp is a string; expected number")
     }

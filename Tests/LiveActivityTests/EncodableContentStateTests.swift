@@ -86,8 +86,9 @@ import Testing
 
     @Test func relevanceScoreWholeNumbersEncodeAsIntegersAndFractionsStay() {
         let whole = LiveActivityPayload.update(contentState: [:] as JSONValue, timestamp: Fixtures.unix(0), relevanceScore: 250)
-        #expect(String(decoding: whole.encoded(), as: UTF8.self).contains("\"relevance-score\":250,")
-            || String(decoding: whole.encoded(), as: UTF8.self).contains("\"relevance-score\":250}"))
+        #expect(
+            String(decoding: whole.encoded(), as: UTF8.self).contains("\"relevance-score\":250,")
+                || String(decoding: whole.encoded(), as: UTF8.self).contains("\"relevance-score\":250}"))
         let fraction = LiveActivityPayload.update(contentState: [:] as JSONValue, timestamp: Fixtures.unix(0), relevanceScore: -12.5)
         #expect(String(decoding: fraction.encoded(), as: UTF8.self).contains("\"relevance-score\":-12.5"))
         #expect(throws: Never.self) { try fraction.validate() }

@@ -54,7 +54,7 @@ import Testing
         #expect(throws: JSONValue.ParseError.invalidUTF8(path: "alert.title", byte: 19)) { try JSONValue.parse(title) }
         let element = Data(#"{"groups":["ok",""#.utf8) + Data([0xC3]) + Data(#""]}"#.utf8)
         #expect(throws: JSONValue.ParseError.invalidUTF8(path: "groups[1]", byte: 17)) { try JSONValue.parse(element) }
-        let escaped = Data(#"{"k":"\n"#.utf8) + Data([0xED, 0xA0, 0x80]) + Data(#""}"#.utf8) // an encoded surrogate
+        let escaped = Data(#"{"k":"\n"#.utf8) + Data([0xED, 0xA0, 0x80]) + Data(#""}"#.utf8)  // an encoded surrogate
         #expect(throws: JSONValue.ParseError.invalidUTF8(path: "k", byte: 6)) { try JSONValue.parse(escaped) }
         #expect(JSONValue.ParseError.invalidUTF8(path: "alert.title", byte: 19).description.contains("'alert.title' is not UTF-8"))
         #expect((try? JSONValue.parse(Data(#"{"t":"caf\#u{e9} ☕"}"#.utf8))) == ["t": "caf\u{e9} ☕"])

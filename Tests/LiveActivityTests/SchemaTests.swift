@@ -10,13 +10,14 @@ import Testing
 
     @Test func inferenceMapsJSONTypesAndSkipsNulls() {
         let schema = ContentStateSchema(inferringFrom: Self.ranger)
-        #expect(schema.fields == [
-            "currentHealthLevel": FieldType(.number),
-            "eventDescription": FieldType(.string),
-            "isActive": FieldType(.boolean),
-            "tags": FieldType(.array),
-            "stats": FieldType(.object),
-        ])
+        #expect(
+            schema.fields == [
+                "currentHealthLevel": FieldType(.number),
+                "eventDescription": FieldType(.string),
+                "isActive": FieldType(.boolean),
+                "tags": FieldType(.array),
+                "stats": FieldType(.object),
+            ])
         #expect(schema.check(Self.ranger).isEmpty)
         // A whole number is still inferred as number: 0.0 is a Double in the app.
         #expect(ContentStateSchema(inferringFrom: ["level": 0]).fields["level"] == FieldType(.number))
@@ -28,9 +29,10 @@ import Testing
         var state = Self.ranger.objectValue ?? [:]
         state["currentHealthLevel"] = "high"
         let mismatches = schema.check(.object(state))
-        #expect(mismatches == [
-            SchemaMismatch(field: "currentHealthLevel", problem: .wrongType(expected: .number, actual: "string")),
-        ])
+        #expect(
+            mismatches == [
+                SchemaMismatch(field: "currentHealthLevel", problem: .wrongType(expected: .number, actual: "string"))
+            ])
         #expect(mismatches.first?.description == "currentHealthLevel: expected number, got string")
     }
 
@@ -64,10 +66,11 @@ import Testing
         let schema = ContentStateSchema(fields: ["endsAt": FieldType(.date), "avatar": FieldType(.data)])
         #expect(schema.check(["endsAt": 707_644_800.5, "avatar": "AQID"]).isEmpty)
         let wrong = schema.check(["endsAt": "2026-11-22T10:00:00Z", "avatar": "not base64!"])
-        #expect(wrong.map(\.description) == [
-            "avatar: expected data (a base64 string), got a string that is not base64",
-            "endsAt: expected date (seconds since 2001-01-01), got string",
-        ])
+        #expect(
+            wrong.map(\.description) == [
+                "avatar: expected data (a base64 string), got a string that is not base64",
+                "endsAt: expected date (seconds since 2001-01-01), got string",
+            ])
     }
 
     @Test func nonObjectContentState() {
@@ -78,10 +81,11 @@ import Testing
     @Test func codableFormIsAPlainObjectOfTypeNames() throws {
         let json = #"{"currentHealthLevel":"number","eventDescription":"string","note":"string?","avatar":"data"}"#
         let schema = try JSONDecoder().decode(ContentStateSchema.self, from: Data(json.utf8))
-        #expect(schema.fields == [
-            "currentHealthLevel": FieldType(.number), "eventDescription": FieldType(.string),
-            "note": FieldType(.string, optional: true), "avatar": FieldType(.data),
-        ])
+        #expect(
+            schema.fields == [
+                "currentHealthLevel": FieldType(.number), "eventDescription": FieldType(.string),
+                "note": FieldType(.string, optional: true), "avatar": FieldType(.data),
+            ])
         let encoded = try JSONValue.parse(JSONEncoder().encode(schema))
         #expect(encoded == ["currentHealthLevel": "number", "eventDescription": "string", "note": "string?", "avatar": "data"])
     }

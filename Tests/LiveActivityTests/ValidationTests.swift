@@ -54,9 +54,10 @@ import Testing
         payload.attributesType = nil
         payload.attributes = nil
         payload.alert = nil
-        #expect(payload.problems() == [
-            .missingStartField(.attributesType), .missingStartField(.attributes), .missingStartField(.alert),
-        ])
+        #expect(
+            payload.problems() == [
+                .missingStartField(.attributesType), .missingStartField(.attributes), .missingStartField(.alert),
+            ])
         #expect(LiveActivityPayloadError.missingStartField(.alert).description.contains("alert is missing on a 'start' push"))
     }
 
@@ -75,9 +76,10 @@ import Testing
         payload.event = event
         payload.attributes = ["name": "n"]
         payload.attributesType = "A"
-        #expect(payload.problems() == [
-            .attributesNotOnStart(.attributesType, event: event), .attributesNotOnStart(.attributes, event: event),
-        ])
+        #expect(
+            payload.problems() == [
+                .attributesNotOnStart(.attributesType, event: event), .attributesNotOnStart(.attributes, event: event),
+            ])
         #expect(payload.problems().first?.description.hasPrefix("attributes-type is set on an '\(event)' push") == true)
     }
 
@@ -87,9 +89,10 @@ import Testing
         payload.event = event
         payload.inputPushToken = true
         payload.inputPushChannel = "dHJhY2stMQ=="
-        #expect(payload.problems() == [
-            .inputPushNotOnStart(.inputPushToken, event: event), .inputPushNotOnStart(.inputPushChannel, event: event),
-        ])
+        #expect(
+            payload.problems() == [
+                .inputPushNotOnStart(.inputPushToken, event: event), .inputPushNotOnStart(.inputPushChannel, event: event),
+            ])
         #expect(payload.problems().first?.description.contains("input-push-token is set on an '\(event)' push") == true)
     }
 
@@ -183,7 +186,7 @@ import Testing
         #expect(limit == 4096)
         #expect(largest.first?.path == "content-state.text")
         #expect(largest.map(\.path) == ["content-state.text", "alert.body", "content-state.n"])
-        #expect(largest.last?.bytes == 5) // "n":1
+        #expect(largest.last?.bytes == 5)  // "n":1
         let text = error?.description ?? ""
         #expect(text.contains("4097 bytes"))
         #expect(text.contains("at most 4096"))

@@ -6,6 +6,7 @@ import ArgumentParser
 import Foundation
 import LivePushTesting
 import Testing
+
 @testable import LivePushCLI
 
 /// `livepush channels …` and `livepush send --channel`: validation messages, and the commands run
@@ -25,16 +26,22 @@ import Testing
 
     @Test func channelOptionsSayWhatIsAccepted() {
         let target = ["--url", "https://127.0.0.1:2195", "--bundle-id", Self.bundleID]
-        #expect(message(ChannelsCommand.Create.self, target + ["--storage-policy", "2"])
-            == "--storage-policy 2 is not a storage policy; accepted: 0 (no storage) or 1 (most recent message)")
+        #expect(
+            message(ChannelsCommand.Create.self, target + ["--storage-policy", "2"])
+                == "--storage-policy 2 is not a storage policy; accepted: 0 (no storage) or 1 (most recent message)")
         #expect(message(ChannelsCommand.Create.self, target)?.contains("--storage-policy") == true)
-        #expect(message(ChannelsCommand.Read.self, target + ["--channel", "not base64!"])?
-            .hasPrefix("--channel: channel id 'not base64!' is not base64") == true)
-        #expect(message(ChannelsCommand.Delete.self, target + ["--channel", ""]) == "--channel: channel id is empty; expected the base64 id APNs returned when the channel was created")
-        #expect(message(ChannelsCommand.List.self, ["--url", "https://127.0.0.1:2195", "--bundle-id", "a.b.push-type.liveactivity"])?
-            .hasPrefix("--bundle-id: bundle id 'a.b.push-type.liveactivity' ends in '.push-type.liveactivity'") == true)
-        #expect(message(ChannelsCommand.List.self, target + ["--request-id", "ABC"])?
-            .hasPrefix("--request-id 'ABC' is not a lowercase UUID") == true)
+        #expect(
+            message(ChannelsCommand.Read.self, target + ["--channel", "not base64!"])?
+                .hasPrefix("--channel: channel id 'not base64!' is not base64") == true)
+        #expect(
+            message(ChannelsCommand.Delete.self, target + ["--channel", ""])
+                == "--channel: channel id is empty; expected the base64 id APNs returned when the channel was created")
+        #expect(
+            message(ChannelsCommand.List.self, ["--url", "https://127.0.0.1:2195", "--bundle-id", "a.b.push-type.liveactivity"])?
+                .hasPrefix("--bundle-id: bundle id 'a.b.push-type.liveactivity' ends in '.push-type.liveactivity'") == true)
+        #expect(
+            message(ChannelsCommand.List.self, target + ["--request-id", "ABC"])?
+                .hasPrefix("--request-id 'ABC' is not a lowercase UUID") == true)
         #expect(message(ChannelsCommand.List.self, target) == nil)
     }
 
@@ -49,25 +56,32 @@ import Testing
 
     @Test func sendToAChannelChecksTheBroadcastRules() throws {
         let base = ["--url", "https://127.0.0.1:2197", "--bundle-id", Self.bundleID, "--content-state", #"{"score":1}"#]
-        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--token", String(repeating: "ab", count: 32)])?
-            .hasPrefix("--token and --channel are two targets") == true)
+        #expect(
+            message(SendCommand.self, base + ["--channel", Self.channel, "--token", String(repeating: "ab", count: 32)])?
+                .hasPrefix("--token and --channel are two targets") == true)
         #expect(message(SendCommand.self, base)?.hasPrefix("say whom to send to: --token HEX") == true)
-        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--event", "start"])?
-            .hasPrefix("--event start cannot be broadcast") == true)
-        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--priority", "7"])
-            == "--priority 7 is not allowed for a broadcast; use 10, 5 or 1")
-        #expect(message(SendCommand.self, base + ["--channel", Self.channel, "--collapse-id", "x"])?
-            .hasPrefix("--collapse-id is for pushes to a token") == true)
-        #expect(message(SendCommand.self, base + ["--token", String(repeating: "ab", count: 32), "--request-id", UUID().uuidString.lowercased()])?
-            .hasPrefix("--request-id is for broadcasts") == true)
+        #expect(
+            message(SendCommand.self, base + ["--channel", Self.channel, "--event", "start"])?
+                .hasPrefix("--event start cannot be broadcast") == true)
+        #expect(
+            message(SendCommand.self, base + ["--channel", Self.channel, "--priority", "7"])
+                == "--priority 7 is not allowed for a broadcast; use 10, 5 or 1")
+        #expect(
+            message(SendCommand.self, base + ["--channel", Self.channel, "--collapse-id", "x"])?
+                .hasPrefix("--collapse-id is for pushes to a token") == true)
+        #expect(
+            message(SendCommand.self, base + ["--token", String(repeating: "ab", count: 32), "--request-id", UUID().uuidString.lowercased()])?
+                .hasPrefix("--request-id is for broadcasts") == true)
 
         let send = try SendCommand.parse(base + ["--channel", Self.channel, "--priority", "1"])
         let request = try send.makeBroadcast(now: Date(timeIntervalSince1970: 1_700_000_000))
         #expect(request.path == "/4/broadcasts/apps/\(Self.bundleID)")
         #expect(request.priority == .low)
         #expect(request.expiration == .immediately, "a broadcast without --expiration sends 0")
-        let big = try SendCommand.parse(["--url", "https://127.0.0.1:2197", "--bundle-id", Self.bundleID, "--channel", Self.channel,
-                                         "--content-state", #"{"text":"\#(String(repeating: "x", count: 5200))"}"#])
+        let big = try SendCommand.parse([
+            "--url", "https://127.0.0.1:2197", "--bundle-id", Self.bundleID, "--channel", Self.channel,
+            "--content-state", #"{"text":"\#(String(repeating: "x", count: 5200))"}"#,
+        ])
         #expect(throws: CommandFailure.self) { try big.makeBroadcast(now: Date()) }
     }
 
@@ -86,11 +100,16 @@ import Testing
                 try await ChannelsCommand.List.parse(manage).run()
 
                 let device = try await simulator.world.addDevice(DeviceRegistration(name: "iPhone", bundleID: Self.bundleID, environment: "sandbox"))
-                let subscribed = try await simulator.world.startChannelActivity(deviceID: device.deviceID, ActivityRequest(
-                    attributesType: "MatchAttributes", attributes: ["home": "A"], contentState: ["score": 0], channelID: channel.channelID
-                ))
-                let send = credentials + ["--url", "https://127.0.0.1:\(simulator.apnsPort!)", "--bundle-id", Self.bundleID,
-                                          "--channel", channel.channelID, "--content-state", #"{"score":3}"#, "--expiration", "+1h", "--priority", "5"]
+                let subscribed = try await simulator.world.startChannelActivity(
+                    deviceID: device.deviceID,
+                    ActivityRequest(
+                        attributesType: "MatchAttributes", attributes: ["home": "A"], contentState: ["score": 0], channelID: channel.channelID
+                    ))
+                let send =
+                    credentials + [
+                        "--url", "https://127.0.0.1:\(simulator.apnsPort!)", "--bundle-id", Self.bundleID,
+                        "--channel", channel.channelID, "--content-state", #"{"score":3}"#, "--expiration", "+1h", "--priority", "5",
+                    ]
                 try await SendCommand.parse(send).run()
                 #expect(try await simulator.world.activity(id: subscribed.activityID).contentState["score"] == 3)
 

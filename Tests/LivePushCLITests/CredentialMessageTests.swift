@@ -1,5 +1,6 @@
 import ArgumentParser
 import Testing
+
 @testable import LivePushCLI
 
 /// The credential flags' messages: Apple's id rules, the source of a bad value, and the usage shown.
@@ -15,20 +16,27 @@ import Testing
     }
 
     @Test func aShortTeamIDIsRefusedNamingTheFlagAndTheRule() {
-        #expect(parseError(JWTCommand.self, ["--team-id", "TEAM"])
-            == "--team-id: 'TEAM' is 4 characters; Apple's Team IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)")
+        #expect(
+            parseError(JWTCommand.self, ["--team-id", "TEAM"])
+                == "--team-id: 'TEAM' is 4 characters; Apple's Team IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)")
     }
 
     @Test func aLowercaseKeyIDIsRefusedWithTheUppercaseSpelling() {
-        let message = parseError(SendCommand.self, [
-            "--key-id", "abc123defg", "--token", "abcd", "--bundle-id", "com.example.app", "--content-state", "{}",
-        ])
-        #expect(message == "--key-id: 'abc123defg' has lowercase letters; Apple's Key IDs are exactly 10 uppercase letters or digits (A-Z, 0-9), e.g. 'ABC123DEFG'")
+        let message = parseError(
+            SendCommand.self,
+            [
+                "--key-id", "abc123defg", "--token", "abcd", "--bundle-id", "com.example.app", "--content-state", "{}",
+            ])
+        #expect(
+            message
+                == "--key-id: 'abc123defg' has lowercase letters; Apple's Key IDs are exactly 10 uppercase letters or digits (A-Z, 0-9), e.g. 'ABC123DEFG'"
+        )
     }
 
     @Test func otherCharactersAndLengthsAreNamed() {
-        #expect(AppleID.problem("ABC-123DEF", kind: .keyID, source: "--key-id")
-            == "--key-id: 'ABC-123DEF' contains '-'; Apple's Key IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)")
+        #expect(
+            AppleID.problem("ABC-123DEF", kind: .keyID, source: "--key-id")
+                == "--key-id: 'ABC-123DEF' contains '-'; Apple's Key IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)")
         #expect(AppleID.problem("ABC123DEFGH", kind: .keyID, source: "--key-id")?.contains("is 11 characters") == true)
         #expect(AppleID.problem("ABC 23DEFG", kind: .teamID, source: "--team-id")?.contains("contains whitespace") == true)
     }

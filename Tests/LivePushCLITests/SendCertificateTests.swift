@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import LivePushTesting
 import Testing
+
 @testable import LivePushCLI
 
 /// `livepush send` with a provider certificate, and `livepush simulator certificate`, parsed and run
@@ -25,18 +26,21 @@ import Testing
     private let target = ["--url", "https://127.0.0.1:2197", "--token", token, "--bundle-id", bundleID]
 
     @Test func aCertificateAndATokenKeyAreMutuallyExclusive() {
-        let message = validationMessage(target + [
-            "--cert-file", "c.pem", "--cert-key-file", "k.pem", "--key-id", "ABC123DEFG", "--push-type", "alert", "--alert-title", "Hi",
-        ])
+        let message = validationMessage(
+            target + [
+                "--cert-file", "c.pem", "--cert-key-file", "k.pem", "--key-id", "ABC123DEFG", "--push-type", "alert", "--alert-title", "Hi",
+            ])
         #expect(message?.hasPrefix("--key-id and --cert-file/--cert-key-file are two ways to authenticate") == true)
         #expect(message?.contains("not both") == true)
     }
 
     @Test func aCertificateNeedsItsKeyAndTheReverse() {
-        #expect(validationMessage(target + ["--cert-file", "c.pem", "--push-type", "alert", "--alert-title", "Hi"])
-            == "--cert-file needs --cert-key-file: the certificate's private key (PEM)")
-        #expect(validationMessage(target + ["--cert-key-file", "k.pem", "--push-type", "alert", "--alert-title", "Hi"])
-            == "--cert-key-file needs --cert-file: the provider certificate (PEM) the key belongs to")
+        #expect(
+            validationMessage(target + ["--cert-file", "c.pem", "--push-type", "alert", "--alert-title", "Hi"])
+                == "--cert-file needs --cert-key-file: the certificate's private key (PEM)")
+        #expect(
+            validationMessage(target + ["--cert-key-file", "k.pem", "--push-type", "alert", "--alert-title", "Hi"])
+                == "--cert-key-file needs --cert-file: the provider certificate (PEM) the key belongs to")
     }
 
     @Test func anAlertPushGoesToTheBundleID() throws {
@@ -45,8 +49,9 @@ import Testing
         #expect(request.headers.pushType == .alert)
         #expect(request.headers.topic == Self.bundleID)
         #expect(String(decoding: request.body, as: UTF8.self) == #"{"aps":{"alert":{"body":"There","title":"Hi"},"sound":"default"}}"#)
-        #expect(validationMessage(target + ["--push-type", "alert", "--alert-title", "Hi", "--content-state", "{}"])
-            == "--content-state is for Live Activity pushes, not --push-type alert")
+        #expect(
+            validationMessage(target + ["--push-type", "alert", "--alert-title", "Hi", "--content-state", "{}"])
+                == "--content-state is for Live Activity pushes, not --push-type alert")
         #expect(validationMessage(target + ["--push-type", "alert"]) == "--push-type alert needs --alert-title or --alert-body (or both)")
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LivePushServer
 import Testing
+
 @testable import LivePushCLI
 
 /// `livepush serve`: its help comes from the settings' declarations, its flags reach the settings reader.
@@ -15,7 +16,9 @@ import Testing
     }
 
     @Test func everyFlagIsPassedOnInOrder() async throws {
-        let command = try ServeCommand.parse(["--environment", "sandbox", "--port=9092", "--max-active-duration", "2h", "--app-key", "-dash-led-key-0123"])
+        let command = try ServeCommand.parse([
+            "--environment", "sandbox", "--port=9092", "--max-active-duration", "2h", "--app-key", "-dash-led-key-0123",
+        ])
         #expect(command.settings == ["--environment", "sandbox", "--port=9092", "--max-active-duration", "2h", "--app-key", "-dash-led-key-0123"])
         let settings = try await ServeCommand.read(arguments: command.settings, environment: [:])
         #expect(settings.server.port == 9092 && settings.server.maximumActiveDuration == 7200)

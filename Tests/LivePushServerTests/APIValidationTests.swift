@@ -57,7 +57,8 @@ import Testing
             #expect(nonHex.status == 400 && nonHex.errorField == "pushToken" && nonHex.errorRule == "hex")
             let odd = try await http.post("/v1/activities", key: key, registrationJSON(activityID: "a1", token: "abc"))
             #expect(odd.status == 400 && odd.errorField == "pushToken")
-            let environment = try await http.post("/v1/activities", key: key, registrationJSON(activityID: "a1", token: token, environment: "staging"))
+            let environment = try await http.post(
+                "/v1/activities", key: key, registrationJSON(activityID: "a1", token: token, environment: "staging"))
             #expect(environment.status == 400 && environment.errorField == "environment" && environment.errorRule == "oneOf")
             let missing = try await http.post("/v1/activities", key: key, #"{"activityId":"a1","pushToken":"\#(token)"}"#)
             #expect(missing.status == 400 && missing.errorField == "bundleId" && missing.errorRule == "required")
@@ -67,13 +68,16 @@ import Testing
             #expect(notJSON.status == 400 && notJSON.errorRule == "json")
             let array = try await http.post("/v1/activities", key: key, "[]")
             #expect(array.status == 400 && array.errorRule == "object")
-            let longID = try await http.post("/v1/activities", key: key, registrationJSON(activityID: String(repeating: "x", count: 129), token: token))
+            let longID = try await http.post(
+                "/v1/activities", key: key, registrationJSON(activityID: String(repeating: "x", count: 129), token: token))
             #expect(longID.status == 400 && longID.errorField == "activityId" && longID.errorRule == "maxLength")
             #expect(try await harness.store.activityCount() == 0)
 
             let rotateUnknown = try await http.put("/v1/activities/nope/push-token", key: key, #"{"pushToken":"\#(token)"}"#)
             #expect(rotateUnknown.status == 404 && rotateUnknown.errorField == "activityId")
-            let pts = try await http.put("/v1/push-to-start-tokens", key: key, #"{"userId":"u","deviceId":"d","bundleId":"b","attributesType":"T","environment":"sandbox","token":"xyz"}"#)
+            let pts = try await http.put(
+                "/v1/push-to-start-tokens", key: key,
+                #"{"userId":"u","deviceId":"d","bundleId":"b","attributesType":"T","environment":"sandbox","token":"xyz"}"#)
             #expect(pts.status == 400 && pts.errorField == "token" && pts.errorRule == "hex")
         }
     }
@@ -94,7 +98,8 @@ import Testing
             #expect(onePriority.json?["error"]?["message"]?.stringValue?.hasPrefix("'priority' is 1;") == true, "\(onePriority.text)")
             let fractional = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"priority":5.5}"#)
             #expect(fractional.json?["error"]?["message"]?.stringValue?.hasPrefix("'priority' is 5.5;") == true, "\(fractional.text)")
-            let contradiction = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"priority":5,"importance":"timeSensitive"}"#)
+            let contradiction = try await http.post(
+                "/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"priority":5,"importance":"timeSensitive"}"#)
             #expect(contradiction.status == 400 && contradiction.errorField == "importance")
             let notObject = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":[1,2]}"#)
             #expect(notObject.status == 400 && notObject.errorField == "contentState" && notObject.errorRule == "object")
@@ -107,25 +112,32 @@ import Testing
             #expect(dismissalOnUpdate.status == 400 && dismissalOnUpdate.errorField == "dismissalDate" && dismissalOnUpdate.errorRule == "unknown")
             let pastExpiration = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"expiration":1000}"#)
             #expect(pastExpiration.status == 400 && pastExpiration.errorField == "expiration")
-            for (field, value) in [("staleDate", "\"0001-01-01T00:00:00Z\""), ("staleDate", "\"9999-12-31T00:00:00Z\""),
-                                   ("staleDate", "\"-1000000d\""), ("staleDate", "4102444800000"), ("expiration", "\"+31d\"")] {
+            for (field, value) in [
+                ("staleDate", "\"0001-01-01T00:00:00Z\""), ("staleDate", "\"9999-12-31T00:00:00Z\""),
+                ("staleDate", "\"-1000000d\""), ("staleDate", "4102444800000"), ("expiration", "\"+31d\""),
+            ] {
                 let outOfRange = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"\#(field)":\#(value)}"#)
-                #expect(outOfRange.status == 400 && outOfRange.errorField == field && outOfRange.errorRule == "dateRange", "\(value): \(outOfRange.text)")
+                #expect(
+                    outOfRange.status == 400 && outOfRange.errorField == field && outOfRange.errorRule == "dateRange", "\(value): \(outOfRange.text)")
             }
-            let noSuchDay = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2026-02-30T00:00:00Z"}"#)
+            let noSuchDay = try await http.post(
+                "/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2026-02-30T00:00:00Z"}"#)
             #expect(noSuchDay.status == 400 && noSuchDay.errorField == "staleDate" && noSuchDay.text.contains("does not exist"), "\(noSuchDay.text)")
             let noGroup = try await http.post("/v1/groups/nobody/update", key: key, #"{"contentState":{"hp":1}}"#)
             #expect(noGroup.status == 404 && noGroup.errorField == "groupId")
-            let noStartToken = try await http.post("/v1/users/u1/start", key: key, #"{"contentState":{"hp":1},"attributesType":"T","attributes":{},"alert":{"title":"Go"}}"#)
+            let noStartToken = try await http.post(
+                "/v1/users/u1/start", key: key, #"{"contentState":{"hp":1},"attributesType":"T","attributes":{},"alert":{"title":"Go"}}"#)
             #expect(noStartToken.status == 404 && noStartToken.errorField == "userId")
-            let startWithoutAlert = try await http.post("/v1/users/u1/start", key: key, #"{"contentState":{"hp":1},"attributesType":"T","attributes":{}}"#)
+            let startWithoutAlert = try await http.post(
+                "/v1/users/u1/start", key: key, #"{"contentState":{"hp":1},"attributesType":"T","attributes":{}}"#)
             #expect(startWithoutAlert.status == 400 && startWithoutAlert.errorField == "alert")
 
             #expect(try await harness.store.outboxDepth() == 0)
             let record = try #require(try await harness.store.activity(id: "a1"))
             #expect(record.lastContentState == nil)
 
-            let accepted = try await http.post("/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2030-01-01T00:00:00Z","expiration":"+29d"}"#)
+            let accepted = try await http.post(
+                "/v1/activities/a1/update", key: key, #"{"contentState":{"hp":1},"staleDate":"2030-01-01T00:00:00Z","expiration":"+29d"}"#)
             #expect(accepted.status == 202)
             #expect(accepted.json?["pushIds"]?.arrayValue?.count == 1)
             #expect(try await harness.store.outboxDepth() == 1)
@@ -149,7 +161,10 @@ import Testing
             let http = harness.http
             // Registered through the body, reached through the path: a space, non-ASCII letters and a slash.
             let id = "café au lait/1"
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: String(repeating: "ab", count: 32))).status == 201)
+            #expect(
+                try await http.post(
+                    "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: String(repeating: "ab", count: 32))
+                ).status == 201)
             let read = try await http.get("/v1/activities/caf%C3%A9%20au%20lait%2F1", key: TestServer.backendKey)
             #expect(read.status == 200, "\(read.text)")
             #expect(read.json?["activity"]?["activityId"]?.stringValue == id)
@@ -178,21 +193,25 @@ import Testing
                 ("POST", "/v1/activities/bad%C2%85id/dismissed", TestServer.appKey, nil, "activityId"),
                 ("POST", "/v1/groups/party%0A1/update", TestServer.backendKey, #"{"contentState":{"hp":1}}"#, "groupId"),
                 ("POST", "/v1/groups/party%0D1/end", TestServer.backendKey, "{}", "groupId"),
-                ("POST", "/v1/users/player%091/start", TestServer.backendKey,
-                 #"{"contentState":{"hp":1},"attributesType":"T","attributes":{},"alert":{"title":"x"}}"#, "userId"),
+                (
+                    "POST", "/v1/users/player%091/start", TestServer.backendKey,
+                    #"{"contentState":{"hp":1},"attributesType":"T","attributes":{},"alert":{"title":"x"}}"#, "userId"
+                ),
             ]
             for item in cases {
                 let response = try await http.request(item.method, item.path, key: item.key, body: item.body.map { Data($0.utf8) }).response
-                #expect(response.status == 400 && response.errorField == item.parameter && response.errorRule == "invalid",
-                        "\(item.method) \(item.path): \(response.status) \(response.text)")
+                #expect(
+                    response.status == 400 && response.errorField == item.parameter && response.errorRule == "invalid",
+                    "\(item.method) \(item.path): \(response.status) \(response.text)")
                 #expect(response.text.contains("control character U+"), "\(response.text)")
             }
             // The message names the character and where it is: U+0085 (NEL) is the 4th character of "bad\u{85}id".
             let nel = try await http.request("POST", "/v1/activities/bad%C2%85id/dismissed", key: TestServer.appKey, body: nil).response
             #expect(nel.text.contains("U+0085 at position 4"), "\(nel.text)")
             // A start's attributesType follows the same rule, checked by the route (no token is looked up with it).
-            let start = try await http.post("/v1/users/player-1/start", key: TestServer.backendKey,
-                                            #"{"contentState":{"hp":1},"attributesType":"Adventure\u0007","attributes":{},"alert":{"title":"x"}}"#)
+            let start = try await http.post(
+                "/v1/users/player-1/start", key: TestServer.backendKey,
+                #"{"contentState":{"hp":1},"attributesType":"Adventure\u0007","attributes":{},"alert":{"title":"x"}}"#)
             #expect(start.status == 400 && start.errorField == "attributesType" && start.errorRule == "invalid", "\(start.text)")
             // Printable text just outside the control ranges (U+00A0, a space) passes the check and is looked up.
             let printable = try await http.get("/v1/activities/no%C2%A0such%20id", key: TestServer.backendKey)
@@ -205,7 +224,8 @@ import Testing
     @Test func numericDatesAreComparedBeforeRounding() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "round-1", token: token)).status == 201)
+            #expect(
+                try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "round-1", token: token)).status == 201)
             let tiny = try await http.post("/v1/activities/round-1/ended", key: TestServer.appKey, #"{"dismissalDate":-2.225073858507203e-309}"#)
             #expect(tiny.status == 400 && tiny.errorField == "dismissalDate" && tiny.errorRule == "dateRange", "\(tiny.status) \(tiny.text)")
             let zero = try await http.post("/v1/activities/round-1/ended", key: TestServer.appKey, #"{"dismissalDate":0}"#)
@@ -224,28 +244,39 @@ import Testing
             func update(_ field: String, _ value: String) async throws -> TestResponse {
                 try await http.post("/v1/activities/w1/update", key: key, #"{"contentState":{"hp":1},"\#(field)":\#(value)}"#)
             }
-            for value in ["4102444799", "4102444799.5", #""4102444799""#, #""2099-12-31T23:59:59Z""#, #""2099-12-31T23:59:59.999Z""#,
-                          #""2100-01-01T00:30:00+01:00""#, "978307200", #""0978307200""#, #""2001-01-01T00:00:00Z""#, #""+999d""#] {
+            for value in [
+                "4102444799", "4102444799.5", #""4102444799""#, #""2099-12-31T23:59:59Z""#, #""2099-12-31T23:59:59.999Z""#,
+                #""2100-01-01T00:30:00+01:00""#, "978307200", #""0978307200""#, #""2001-01-01T00:00:00Z""#, #""+999d""#,
+            ] {
                 let accepted = try await update("staleDate", value)
                 #expect(accepted.status == 202, "staleDate \(value): \(accepted.text)")
             }
-            for value in ["4102444800", #""4102444800""#, #""2100-01-01T00:00:00Z""#, #""2099-12-31T23:30:00-01:00""#, "978307199.5",
-                          #""2001-01-01T00:30:00+01:00""#] {
+            for value in [
+                "4102444800", #""4102444800""#, #""2100-01-01T00:00:00Z""#, #""2099-12-31T23:30:00-01:00""#, "978307199.5",
+                #""2001-01-01T00:30:00+01:00""#,
+            ] {
                 let refused = try await update("staleDate", value)
-                #expect(refused.status == 400 && refused.errorField == "staleDate" && refused.errorRule == "dateRange", "staleDate \(value): \(refused.text)")
+                #expect(
+                    refused.status == 400 && refused.errorField == "staleDate" && refused.errorRule == "dateRange",
+                    "staleDate \(value): \(refused.text)")
                 #expect(refused.text.contains("to before 2100-01-01T00:00:00Z"), "\(refused.text)")
             }
-            for (value, rule) in [(#""+2592000s""#, nil), (#""+30d""#, nil), (#""+720h""#, nil), (#""+2592001s""#, "dateRange"),
-                                  (#""+31d""#, "dateRange"), (#""+0s""#, "future"), (#""2099-12-31T00:00:00Z""#, "dateRange"), ("4102444800", "dateRange")] {
+            for (value, rule) in [
+                (#""+2592000s""#, nil), (#""+30d""#, nil), (#""+720h""#, nil), (#""+2592001s""#, "dateRange"),
+                (#""+31d""#, "dateRange"), (#""+0s""#, "future"), (#""2099-12-31T00:00:00Z""#, "dateRange"), ("4102444800", "dateRange"),
+            ] {
                 let answer = try await update("expiration", value)
                 if let rule {
-                    #expect(answer.status == 400 && answer.errorField == "expiration" && answer.errorRule == rule, "expiration \(value): \(answer.text)")
+                    #expect(
+                        answer.status == 400 && answer.errorField == "expiration" && answer.errorRule == rule, "expiration \(value): \(answer.text)")
                 } else {
                     #expect(answer.status == 202, "expiration \(value): \(answer.text)")
                 }
             }
             let lateDismissal = try await http.post("/v1/activities/w1/end", key: key, #"{"dismissalDate":4102444800}"#)
-            #expect(lateDismissal.status == 400 && lateDismissal.errorField == "dismissalDate" && lateDismissal.errorRule == "dateRange", "\(lateDismissal.text)")
+            #expect(
+                lateDismissal.status == 400 && lateDismissal.errorField == "dismissalDate" && lateDismissal.errorRule == "dateRange",
+                "\(lateDismissal.text)")
             let lastDismissal = try await http.post("/v1/activities/w1/end", key: key, #"{"dismissalDate":"2099-12-31T23:59:59Z"}"#)
             #expect(lastDismissal.status == 202, "\(lastDismissal.text)")
         }
@@ -259,7 +290,9 @@ import Testing
             let key = TestServer.backendKey
             for (query, rule) in [("", "nonEmpty"), (String(repeating: "a", count: 256), "maxLength"), ("com%07example", "invalid")] {
                 let answer = try await http.get("/v1/channels?bundleId=\(query)", key: key)
-                #expect(answer.status == 400 && answer.errorField == "bundleId" && answer.errorRule == rule, "?bundleId=\(query.prefix(20)): \(answer.text)")
+                #expect(
+                    answer.status == 400 && answer.errorField == "bundleId" && answer.errorRule == rule,
+                    "?bundleId=\(query.prefix(20)): \(answer.text)")
             }
             let listed = try await http.get("/v1/channels?bundleId=\(String(repeating: "a", count: 255))", key: key)
             #expect(listed.status == 200, "\(listed.text)")
@@ -270,7 +303,8 @@ import Testing
 
     @Test func bodiesThatAreNotUTF8AreRefusedNamingTheField() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
-            let body = Data(#"{"activityId":"bad-"#.utf8) + Data([0xFF, 0xFE])
+            let body =
+                Data(#"{"activityId":"bad-"#.utf8) + Data([0xFF, 0xFE])
                 + Data(#"","pushToken":"abab","bundleId":"b","attributesType":"T","environment":"sandbox"}"#.utf8)
             let (refused, _) = try await harness.http.request("POST", "/v1/activities", key: TestServer.appKey, body: body)
             #expect(refused.status == 400 && refused.errorField == "activityId" && refused.errorRule == "utf8", "\(refused.text)")

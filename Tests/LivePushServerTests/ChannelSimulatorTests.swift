@@ -14,8 +14,9 @@ import Testing
     func aBroadcastThroughTheServerUpdatesEverySubscriber(database: TestStore) async throws {
         try await withSimulator { sim in
             try await withServer(ServerOptions(store: database), over: sim) { harness in
-                let created = try await harness.http.post("/v1/channels", key: TestServer.backendKey,
-                                                          #"{"name":"final","bundleId":"\#(sim.bundleID)","storagePolicy":1}"#)
+                let created = try await harness.http.post(
+                    "/v1/channels", key: TestServer.backendKey,
+                    #"{"name":"final","bundleId":"\#(sim.bundleID)","storagePolicy":1}"#)
                 #expect(created.status == 201, "\(created.text)")
                 let id = try #require(created.json?["id"]?.stringValue)
                 let apnsID = try #require(created.json?["apnsChannelId"]?.stringValue)
@@ -44,25 +45,34 @@ import Testing
         try await withSimulator { sim in
             try await withServer(ServerOptions(store: database), over: sim) { harness in
                 let http = harness.http
-                let created = try await http.post("/v1/channels", key: TestServer.backendKey,
-                                                  #"{"name":"match","bundleId":"\#(sim.bundleID)","storagePolicy":0}"#)
+                let created = try await http.post(
+                    "/v1/channels", key: TestServer.backendKey,
+                    #"{"name":"match","bundleId":"\#(sim.bundleID)","storagePolicy":0}"#)
                 let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
-                let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: "phone", bundleID: sim.bundleID, environment: "sandbox"))
-                #expect(try await http.put("/v1/push-to-start-tokens", key: TestServer.appKey, #"""
-                    {"userId":"fan","deviceId":"phone","bundleId":"\#(sim.bundleID)","attributesType":"\#(sim.attributesTypes[0])","environment":"sandbox","token":"\#(device.pushToStartToken)"}
-                    """#).status == 200)
-                let start = #"{"attributesType":"\#(sim.attributesTypes[0])","attributes":{"hero":"Fan"},"contentState":{"hp":1},"alert":{"title":"Kick-off","body":"Follow the match"},"inputPushChannel":"\#(id)"}"#
+                let device = try await sim.simulator.world.addDevice(
+                    DeviceRegistration(name: "phone", bundleID: sim.bundleID, environment: "sandbox"))
+                #expect(
+                    try await http.put(
+                        "/v1/push-to-start-tokens", key: TestServer.appKey,
+                        #"""
+                        {"userId":"fan","deviceId":"phone","bundleId":"\#(sim.bundleID)","attributesType":"\#(sim.attributesTypes[0])","environment":"sandbox","token":"\#(device.pushToStartToken)"}
+                        """#
+                    ).status == 200)
+                let start =
+                    #"{"attributesType":"\#(sim.attributesTypes[0])","attributes":{"hero":"Fan"},"contentState":{"hp":1},"alert":{"title":"Kick-off","body":"Follow the match"},"inputPushChannel":"\#(id)"}"#
                 let started = try await http.post("/v1/users/fan/start", key: TestServer.backendKey, start)
                 #expect(started.status == 202, "\(started.text)")
                 #expect(try await eventually { try await !sim.simulator.world.device(id: device.deviceID).activities.isEmpty })
 
                 #expect(try await http.post("/v1/channels/\(id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":0.5}}"#).status == 202)
-                #expect(try await eventually {
-                    try await sim.simulator.world.device(id: device.deviceID).activities.first?.contentState["hp"]?.numberValue == 0.5
-                }, "the activity push-to-start began follows the channel")
+                #expect(
+                    try await eventually {
+                        try await sim.simulator.world.device(id: device.deviceID).activities.first?.contentState["hp"]?.numberValue == 0.5
+                    }, "the activity push-to-start began follows the channel")
 
-                let unknown = try await http.post("/v1/users/fan/start", key: TestServer.backendKey,
-                                                  start.replacingOccurrences(of: id, with: UUID().uuidString.lowercased()))
+                let unknown = try await http.post(
+                    "/v1/users/fan/start", key: TestServer.backendKey,
+                    start.replacingOccurrences(of: id, with: UUID().uuidString.lowercased()))
                 #expect(unknown.status == 404 && unknown.errorField == "inputPushChannel", "\(unknown.text)")
             }
         }

@@ -18,15 +18,21 @@ import Testing
     @Test func configFileIsReadWithDurationsAndUnknownKeysAreRefused() async throws {
         try await withTemporaryDirectory(prefix: "livepush-config") { directory in
             let good = directory.appendingPathComponent("good.json")
-            try Data(#"{"port":9090,"workers":3,"maxActiveDuration":"2h","forgetAfter":120,"environment":"sandbox","webhookUrl":"https://example.com/hook"}"#.utf8).write(to: good)
-            let file = try await ServeSettings.read(arguments: ["--config", good.path],
-                                                    environment: ["LIVEPUSH_WEBHOOK_SECRET": TestServer.webhookSecret])
+            try Data(
+                #"{"port":9090,"workers":3,"maxActiveDuration":"2h","forgetAfter":120,"environment":"sandbox","webhookUrl":"https://example.com/hook"}"#
+                    .utf8
+            ).write(to: good)
+            let file = try await ServeSettings.read(
+                arguments: ["--config", good.path],
+                environment: ["LIVEPUSH_WEBHOOK_SECRET": TestServer.webhookSecret])
             #expect(file.server.port == 9090 && file.server.workerCount == 3 && file.environment == .sandbox)
             #expect(file.server.maximumActiveDuration == 7200 && file.server.forgetAfter == 120)
 
             let typo = directory.appendingPathComponent("typo.json")
             try Data(#"{"prot":9090}"#.utf8).write(to: typo)
-            await #expect(throws: ServerConfigurationError.self) { try await ServeSettings.read(arguments: ["--config", typo.path], environment: [:]) }
+            await #expect(throws: ServerConfigurationError.self) {
+                try await ServeSettings.read(arguments: ["--config", typo.path], environment: [:])
+            }
             do {
                 _ = try await ServeSettings.read(arguments: ["--config", typo.path], environment: [:])
             } catch let error as ServerConfigurationError {
@@ -34,7 +40,9 @@ import Testing
             }
             let badDuration = directory.appendingPathComponent("duration.json")
             try Data(#"{"maxActiveDuration":"forever","environment":"sandbox"}"#.utf8).write(to: badDuration)
-            await #expect(throws: ServerConfigurationError.self) { try await ServeSettings.read(arguments: ["--config", badDuration.path], environment: [:]) }
+            await #expect(throws: ServerConfigurationError.self) {
+                try await ServeSettings.read(arguments: ["--config", badDuration.path], environment: [:])
+            }
             await #expect(throws: ServerConfigurationError.self) {
                 try await ServeSettings.read(arguments: ["--config", directory.appendingPathComponent("missing.json").path], environment: [:])
             }

@@ -1,8 +1,9 @@
 import Foundation
 import LivePushTesting
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The API's contract is one checked-in file: what `GET /openapi.json` serves, byte for byte.
@@ -17,7 +18,9 @@ import FoundationNetworking
             try await withServer(over: apns) { server in
                 let (served, response) = try await URLSession.shared.data(from: server.url.appendingPathComponent("openapi.json"))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                #expect(served == checkedIn, "GET /openapi.json differs from \(Self.file.lastPathComponent) (\(served.count) and \(checkedIn.count) bytes)")
+                #expect(
+                    served == checkedIn,
+                    "GET /openapi.json differs from \(Self.file.lastPathComponent) (\(served.count) and \(checkedIn.count) bytes)")
             }
         }
     }

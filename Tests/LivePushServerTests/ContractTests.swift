@@ -36,7 +36,9 @@ import Testing
                 guard let schema = operation.bodySchema else { continue }
                 withBody += 1
                 let properties = Set(document.resolve(schema)["properties"]?.objectValue?.keys.map { $0 } ?? [])
-                #expect(properties == expectedFields[operation.id], "\(operation.id): the document lists \(properties.sorted()), the server accepts \(expectedFields[operation.id]?.sorted() ?? [])")
+                #expect(
+                    properties == expectedFields[operation.id],
+                    "\(operation.id): the document lists \(properties.sorted()), the server accepts \(expectedFields[operation.id]?.sorted() ?? [])")
                 try await run.check(operation, schema: schema)
             }
             #expect(withBody == expectedFields.count)
@@ -65,13 +67,15 @@ import Testing
             let view = try decoder.decode(ActivityView.self, from: registered.data)
             #expect(view.activityID == "typed-1" && view.groups == ["party-typed"] && view.frequentPushesEnabled)
 
-            let rotated = try await send(http, "PUT", "/v1/activities/typed-1/push-token", app,
-                                         PushTokenRotationBody(pushToken: ContractRun.randomHex(64)), schema: "PushTokenRotation", document)
+            let rotated = try await send(
+                http, "PUT", "/v1/activities/typed-1/push-token", app,
+                PushTokenRotationBody(pushToken: ContractRun.randomHex(64)), schema: "PushTokenRotation", document)
             #expect(rotated.status == 200, "\(rotated.text)")
             _ = try decoder.decode(ActivityView.self, from: rotated.data)
 
-            let pushToStart = PushToStartTokenBody(userID: "player-1", deviceID: "device-1", bundleID: "com.example.rangers",
-                                                   attributesType: "AdventureAttributes", environment: "sandbox", token: ContractRun.randomHex(64))
+            let pushToStart = PushToStartTokenBody(
+                userID: "player-1", deviceID: "device-1", bundleID: "com.example.rangers",
+                attributesType: "AdventureAttributes", environment: "sandbox", token: ContractRun.randomHex(64))
             let stored = try await send(http, "PUT", "/v1/push-to-start-tokens", app, pushToStart, schema: "PushToStartToken", document)
             #expect(stored.status == 200, "\(stored.text)")
             #expect(try decoder.decode(PushToStartView.self, from: stored.data).userID == "player-1")
@@ -89,9 +93,10 @@ import Testing
             start.attributesType = "AdventureAttributes"
             start.attributes = ["heroName": "Cake"]
             start.inputPushToken = true
-            let channel = try await send(http, "POST", "/v1/channels", backend,
-                                         ChannelCreationBody(name: "typed", bundleID: "com.example.rangers", storagePolicy: 1, groupID: "party-typed"),
-                                         schema: "ChannelCreation", document)
+            let channel = try await send(
+                http, "POST", "/v1/channels", backend,
+                ChannelCreationBody(name: "typed", bundleID: "com.example.rangers", storagePolicy: 1, groupID: "party-typed"),
+                schema: "ChannelCreation", document)
             #expect(channel.status == 201, "\(channel.text)")
             start.inputPushChannel = try decoder.decode(ChannelView.self, from: channel.data).id
             let started = try await send(http, "POST", "/v1/users/player-1/start", backend, start, schema: "Start", document)
@@ -109,11 +114,13 @@ import Testing
             let detail = try await http.get("/v1/activities/typed-1", key: backend)
             #expect(try decoder.decode(ActivityDetail.self, from: detail.data).activity.activityID == "typed-1")
 
-            let other = ActivityRegistrationBody(activityID: "typed-2", pushToken: ContractRun.randomHex(64), bundleID: "com.example.rangers",
-                                                 attributesType: "AdventureAttributes", environment: "sandbox")
+            let other = ActivityRegistrationBody(
+                activityID: "typed-2", pushToken: ContractRun.randomHex(64), bundleID: "com.example.rangers",
+                attributesType: "AdventureAttributes", environment: "sandbox")
             #expect(try await send(http, "POST", "/v1/activities", app, other, schema: nil, document).status == 201)
-            let endedByApp = try await send(http, "POST", "/v1/activities/typed-2/ended", app,
-                                            EndedBody(dismissalDate: APIDate(now.addingTimeInterval(60))), schema: "EndedByApp", document)
+            let endedByApp = try await send(
+                http, "POST", "/v1/activities/typed-2/ended", app,
+                EndedBody(dismissalDate: APIDate(now.addingTimeInterval(60))), schema: "EndedByApp", document)
             #expect(endedByApp.status == 200, "\(endedByApp.text)")
             #expect(try decoder.decode(ActivityView.self, from: endedByApp.data).state == "ended")
             let dismissed = try await send(http, "POST", "/v1/activities/typed-2/dismissed", app, DismissedBody(), schema: "DismissedByApp", document)
@@ -172,12 +179,15 @@ import Testing
                 // Each sample goes to a fresh activity (an end ends it).
                 serial += 1
                 let id = "pattern-\(serial)"
-                #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: ContractRun.randomHex(64))).status == 201)
-                let (path, field) = switch sample.schema {
-                case "DismissalDate": ("/v1/activities/\(id)/end", "dismissalDate")
-                case "Expiration": ("/v1/activities/\(id)/update", "expiration")
-                default: ("/v1/activities/\(id)/update", "staleDate")
-                }
+                #expect(
+                    try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: ContractRun.randomHex(64)))
+                        .status == 201)
+                let (path, field) =
+                    switch sample.schema {
+                    case "DismissalDate": ("/v1/activities/\(id)/end", "dismissalDate")
+                    case "Expiration": ("/v1/activities/\(id)/update", "expiration")
+                    default: ("/v1/activities/\(id)/update", "staleDate")
+                    }
                 let answer = try await http.post(path, key: TestServer.backendKey, #"{"contentState":{"hp":1},"\#(field)":"\#(sample.value)"}"#)
                 if accepted {
                     #expect(answer.status == 202, "\(field) \(sample.value): \(answer.text)")
@@ -189,8 +199,10 @@ import Testing
     }
 
     /// Encodes `body`, checks its keys are the document's properties of `schema`, and sends it.
-    private func send(_ http: TestHTTP, _ method: String, _ path: String, _ key: String, _ body: some Encodable,
-                      schema: String?, _ document: ContractDocument) async throws -> TestResponse {
+    private func send(
+        _ http: TestHTTP, _ method: String, _ path: String, _ key: String, _ body: some Encodable,
+        schema: String?, _ document: ContractDocument
+    ) async throws -> TestResponse {
         let data = try APIJSON.encoder().encode(body)
         if let schema {
             let keys = Set(try JSONValue.parse(data).objectValue?.keys.map { $0 } ?? [])
@@ -262,12 +274,13 @@ struct ContractDocument: Sendable {
                 let body = operation["requestBody"]
                 let success = (operation["responses"]?.objectValue ?? [:]).first { $0.key.hasPrefix("2") }?.value
                 let successSchema = success.map { resolveResponse($0) }?["content"]?["application/json"]?["schema"]
-                out.append(Operation(
-                    id: operation["operationId"]?.stringValue ?? "\(method) \(path)", method: method.uppercased(), path: path,
-                    key: scope == "appKey" ? TestServer.appKey : TestServer.backendKey,
-                    bodySchema: body?["content"]?["application/json"]?["schema"], bodyRequired: body?["required"]?.boolValue ?? false,
-                    parameters: (operation["parameters"]?.arrayValue ?? []).map { resolve($0) }, successSchema: successSchema
-                ))
+                out.append(
+                    Operation(
+                        id: operation["operationId"]?.stringValue ?? "\(method) \(path)", method: method.uppercased(), path: path,
+                        key: scope == "appKey" ? TestServer.appKey : TestServer.backendKey,
+                        bodySchema: body?["content"]?["application/json"]?["schema"], bodyRequired: body?["required"]?.boolValue ?? false,
+                        parameters: (operation["parameters"]?.arrayValue ?? []).map { resolve($0) }, successSchema: successSchema
+                    ))
             }
         }
         return out.sorted { $0.id < $1.id }
@@ -360,7 +373,10 @@ struct ContractRun {
         let resolved = document.resolve(schema)
         let required = Set((resolved["required"]?.arrayValue ?? []).compactMap(\.stringValue))
         for (name, property) in resolved["properties"]?.objectValue ?? [:] {
-            if onlyRequired, !required.contains(name) { body[name] = nil; continue }
+            if onlyRequired, !required.contains(name) {
+                body[name] = nil
+                continue
+            }
             if property["$ref"]?.stringValue?.hasSuffix("/DeviceToken") == true, body[name] != nil {
                 body[name] = .string(Self.randomHex(64))
             }
@@ -391,7 +407,11 @@ struct ContractRun {
             if rest.isEmpty { object[key] = value } else { object[key] = setting(object[key] ?? .object([:]), rest, to: value) }
             return .object(object)
         case (.index(let index), .array(var array)) where index < array.count:
-            if rest.isEmpty { if let value { array[index] = value } else { array.remove(at: index) } } else { array[index] = setting(array[index], rest, to: value) }
+            if rest.isEmpty {
+                if let value { array[index] = value } else { array.remove(at: index) }
+            } else {
+                array[index] = setting(array[index], rest, to: value)
+            }
             return .array(array)
         default:
             return body
@@ -406,21 +426,24 @@ struct ContractRun {
         var path = operation.path
         if path.contains("{activityId}") {
             let id = fresh("contract-activity")
-            let registered = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                 registrationJSON(activityID: id, token: Self.randomHex(64), userID: Self.contractUser))
+            let registered = try await http.post(
+                "/v1/activities", key: TestServer.appKey,
+                registrationJSON(activityID: id, token: Self.randomHex(64), userID: Self.contractUser))
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{activityId}", with: id)
         }
         if path.contains("{channelId}") {
-            let created = try await http.post("/v1/channels", key: TestServer.backendKey,
-                                              #"{"name":"\#(fresh("contract-channel"))","bundleId":"com.example.rangers","storagePolicy":1}"#)
+            let created = try await http.post(
+                "/v1/channels", key: TestServer.backendKey,
+                #"{"name":"\#(fresh("contract-channel"))","bundleId":"com.example.rangers","storagePolicy":1}"#)
             let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
             path = path.replacingOccurrences(of: "{channelId}", with: id)
         }
         if path.contains("{groupId}") {
             let group = fresh("contract-group")
-            let registered = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                 registrationJSON(activityID: fresh("contract-member"), token: Self.randomHex(64), groups: [group]))
+            let registered = try await http.post(
+                "/v1/activities", key: TestServer.appKey,
+                registrationJSON(activityID: fresh("contract-member"), token: Self.randomHex(64), groups: [group]))
             try #require(registered.status == 201, "\(registered.text)")
             path = path.replacingOccurrences(of: "{groupId}", with: group)
         }
@@ -433,9 +456,11 @@ struct ContractRun {
         if path.contains("{userId}") {
             let user = fresh("contract-user")
             let type = body?["attributesType"]?.stringValue ?? "AdventureAttributes"
-            let token = PushToStartTokenBody(userID: user, deviceID: "device", bundleID: "com.example.rangers", attributesType: type,
-                                             environment: "sandbox", token: Self.randomHex(64))
-            let stored = try await http.request("PUT", "/v1/push-to-start-tokens", key: TestServer.appKey, body: try APIJSON.encoder().encode(token)).response
+            let token = PushToStartTokenBody(
+                userID: user, deviceID: "device", bundleID: "com.example.rangers", attributesType: type,
+                environment: "sandbox", token: Self.randomHex(64))
+            let stored = try await http.request("PUT", "/v1/push-to-start-tokens", key: TestServer.appKey, body: try APIJSON.encoder().encode(token))
+                .response
             try #require(stored.status == 200, "\(stored.text)")
             path = path.replacingOccurrences(of: "{userId}", with: user)
         }
@@ -447,8 +472,9 @@ struct ContractRun {
     /// A channel for the starts that subscribe to one.
     mutating func channelID() async throws -> String {
         if let id = createdChannel { return id }
-        let created = try await harness.http.post("/v1/channels", key: TestServer.backendKey,
-                                                  #"{"name":"contract-start","bundleId":"com.example.rangers","storagePolicy":0}"#)
+        let created = try await harness.http.post(
+            "/v1/channels", key: TestServer.backendKey,
+            #"{"name":"contract-start","bundleId":"com.example.rangers","storagePolicy":0}"#)
         let id = try #require(created.json?["id"]?.stringValue, "\(created.text)")
         createdChannel = id
         return id
@@ -463,8 +489,10 @@ struct ContractRun {
         return token
     }
 
-    mutating func expect(_ operation: ContractDocument.Operation, body: JSONValue?, _ expectation: Expectation, _ what: String,
-                         path fixedPath: String? = nil, key: String? = nil) async throws {
+    mutating func expect(
+        _ operation: ContractDocument.Operation, body: JSONValue?, _ expectation: Expectation, _ what: String,
+        path fixedPath: String? = nil, key: String? = nil
+    ) async throws {
         checks += 1
         let path: String
         if let fixedPath { path = fixedPath } else { path = try await target(operation, body: body) }
@@ -480,7 +508,8 @@ struct ContractRun {
             body = .object(fields)
         }
         let response = try await harness.http.request(
-            operation.method, path, key: installationTokens[path] ?? key ?? operation.key, body: body.map { $0.serialized() }).response
+            operation.method, path, key: installationTokens[path] ?? key ?? operation.key, body: body.map { $0.serialized() }
+        ).response
         let context = "\(operation.id) \(what): \(response.status) \(response.text)"
         switch expectation {
         case .accepted(let tolerated):
@@ -517,16 +546,20 @@ struct ContractRun {
     mutating func checkPathParameters(_ operation: ContractDocument.Operation) async throws {
         for parameter in operation.parameters where parameter["in"]?.stringValue == "path" {
             let name = try #require(parameter["name"]?.stringValue)
-            let maxLength = try #require(parameter["schema"]?["maxLength"]?.numberValue.map { Int($0) }, "\(operation.id): '\(name)' has no maxLength")
+            let maxLength = try #require(
+                parameter["schema"]?["maxLength"]?.numberValue.map { Int($0) }, "\(operation.id): '\(name)' has no maxLength")
             #expect(parameter["schema"]?["minLength"]?.numberValue == 1)
             let body = try operation.bodySchema.map { try validBody($0) }
             for (length, expected) in [(maxLength + 1, true), (maxLength, false)] {
                 checks += 1
-                let path = operation.path.replacingOccurrences(of: "{\(name)}", with: String(repeating: "é", count: length))
+                let path =
+                    operation.path.replacingOccurrences(of: "{\(name)}", with: String(repeating: "é", count: length))
                     .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
                 let response = try await harness.http.request(operation.method, path, key: operation.key, body: body.map { $0.serialized() }).response
                 if expected {
-                    #expect(response.status == 400 && response.errorField == name && response.errorRule == "maxLength", "\(operation.id) \(name) of \(length): \(response.status) \(response.text)")
+                    #expect(
+                        response.status == 400 && response.errorField == name && response.errorRule == "maxLength",
+                        "\(operation.id) \(name) of \(length): \(response.status) \(response.text)")
                 } else {
                     #expect(response.status != 400, "\(operation.id) \(name) of \(length) characters: \(response.status) \(response.text)")
                 }
@@ -541,9 +574,12 @@ struct ContractRun {
                     #expect(matches != expected, "\(operation.id): '\(name)' pattern \(pattern) and \(value.debugDescription)")
                     let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
                     let path = operation.path.replacingOccurrences(of: "{\(name)}", with: encoded)
-                    let response = try await harness.http.request(operation.method, path, key: operation.key, body: body.map { $0.serialized() }).response
+                    let response = try await harness.http.request(operation.method, path, key: operation.key, body: body.map { $0.serialized() })
+                        .response
                     if expected {
-                        #expect(response.status == 400 && response.errorField == name, "\(operation.id) \(name) \(value.debugDescription): \(response.status) \(response.text)")
+                        #expect(
+                            response.status == 400 && response.errorField == name,
+                            "\(operation.id) \(name) \(value.debugDescription): \(response.status) \(response.text)")
                     } else {
                         #expect(response.status != 400, "\(operation.id) \(name) \(value.debugDescription): \(response.status) \(response.text)")
                     }
@@ -558,8 +594,9 @@ struct ContractRun {
         try await expect(operation, body: valid, .accepted(tolerating: []), "the example body")
         // As an app sends it: with a user token, which names the user (the development key also takes any
         // userId, so the other checks use it).
-        try await expect(operation, body: try validBody(schema, onlyRequired: true), .accepted(tolerating: []), "the required fields alone",
-                         key: operation.key == TestServer.appKey && operation.id != "openInstallation" ? try await userToken() : nil)
+        try await expect(
+            operation, body: try validBody(schema, onlyRequired: true), .accepted(tolerating: []), "the required fields alone",
+            key: operation.key == TestServer.appKey && operation.id != "openInstallation" ? try await userToken() : nil)
         if operation.bodyRequired {
             try await expect(operation, body: nil, .refused(field: nil, rule: "required"), "no body")
         } else {
@@ -570,30 +607,37 @@ struct ContractRun {
     }
 
     /// The rules of the object schema at `path` of `base`, then of its properties.
-    mutating func walk(_ operation: ContractDocument.Operation, schema: JSONValue, base: JSONValue, at path: [Step],
-                       negativePath: String) async throws {
+    mutating func walk(
+        _ operation: ContractDocument.Operation, schema: JSONValue, base: JSONValue, at path: [Step],
+        negativePath: String
+    ) async throws {
         let resolved = document.resolve(schema)
         let here = Self.name(path).isEmpty ? "the body" : Self.name(path)
         #expect(resolved["additionalProperties"] == .bool(false), "\(operation.id): \(here) does not say additionalProperties: false")
         let unknown = path + [.key("unexpectedField")]
-        try await expect(operation, body: Self.setting(base, unknown, to: "x"), .refused(field: Self.name(unknown), rule: "unknown"),
-                         "an unknown field in \(here)", path: negativePath)
+        try await expect(
+            operation, body: Self.setting(base, unknown, to: "x"), .refused(field: Self.name(unknown), rule: "unknown"),
+            "an unknown field in \(here)", path: negativePath)
         for required in (resolved["required"]?.arrayValue ?? []).compactMap(\.stringValue) {
             let field = path + [.key(required)]
-            try await expect(operation, body: Self.setting(base, field, to: nil), .refused(field: Self.name(field), rule: "required"),
-                             "without \(Self.name(field))", path: negativePath)
+            try await expect(
+                operation, body: Self.setting(base, field, to: nil), .refused(field: Self.name(field), rule: "required"),
+                "without \(Self.name(field))", path: negativePath)
         }
         if resolved["minProperties"]?.numberValue == 1, !path.isEmpty {
-            try await expect(operation, body: Self.setting(base, path, to: .object([:])), .refused(field: Self.name(path), rule: "nonEmpty"),
-                             "\(here) empty", path: negativePath)
+            try await expect(
+                operation, body: Self.setting(base, path, to: .object([:])), .refused(field: Self.name(path), rule: "nonEmpty"),
+                "\(here) empty", path: negativePath)
         }
         for (name, property) in (resolved["properties"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             try await checkProperty(operation, schema: property, base: base, at: path + [.key(name)], negativePath: negativePath)
         }
     }
 
-    mutating func checkProperty(_ operation: ContractDocument.Operation, schema: JSONValue, base: JSONValue, at path: [Step],
-                                negativePath: String) async throws {
+    mutating func checkProperty(
+        _ operation: ContractDocument.Operation, schema: JSONValue, base: JSONValue, at path: [Step],
+        negativePath: String
+    ) async throws {
         properties += 1
         let field = Self.name(path)
         var resolved = document.resolve(schema)
@@ -609,11 +653,15 @@ struct ContractRun {
             // A number branch's minimum and maximum (dates: 2001-01-01 to before 2100-01-01).
             for branch in branches.map({ document.resolve($0) }) where branch["type"]?.stringValue == "number" {
                 if let minimum = branch["minimum"]?.numberValue {
-                    try await expect(operation, body: Self.setting(base, path, to: .number(minimum - 1)), refused(nil), "\(field) below its minimum", path: negativePath)
+                    try await expect(
+                        operation, body: Self.setting(base, path, to: .number(minimum - 1)), refused(nil), "\(field) below its minimum",
+                        path: negativePath)
                 }
                 if let maximum = branch["maximum"]?.numberValue {
                     let over = branch["exclusiveMaximum"]?.boolValue == true ? maximum : maximum + 1
-                    try await expect(operation, body: Self.setting(base, path, to: .number(over)), refused(nil), "\(field) \(over), over its maximum", path: negativePath)
+                    try await expect(
+                        operation, body: Self.setting(base, path, to: .number(over)), refused(nil), "\(field) \(over), over its maximum",
+                        path: negativePath)
                 }
             }
             // The branch the example takes (its type, and its pattern when it has one) is checked as the
@@ -636,24 +684,28 @@ struct ContractRun {
         case "integer", "number":
             if let options = resolved["enum"]?.arrayValue?.compactMap(\.numberValue) {
                 let outside = (options.max() ?? 0) + 1
-                try await expect(operation, body: Self.setting(base, path, to: .number(outside)), refused("oneOf"), "\(field) \(outside)", path: negativePath)
+                try await expect(
+                    operation, body: Self.setting(base, path, to: .number(outside)), refused("oneOf"), "\(field) \(outside)", path: negativePath)
             }
         case "array":
             let item = current?.arrayValue?.first ?? "x"
             if let maxItems = resolved["maxItems"]?.numberValue.map({ Int($0) }) {
-                try await expect(operation, body: Self.setting(base, path, to: .array(Array(repeating: item, count: maxItems + 1))), refused("maxCount"),
-                                 "\(field) with \(maxItems + 1) entries", path: negativePath)
+                try await expect(
+                    operation, body: Self.setting(base, path, to: .array(Array(repeating: item, count: maxItems + 1))), refused("maxCount"),
+                    "\(field) with \(maxItems + 1) entries", path: negativePath)
             } else {
                 Issue.record("\(operation.id): \(field) has no maxItems")
             }
             let items = document.resolve(resolved["items"] ?? .null)
             let element = Self.name(path + [.index(0)])
             if items["minLength"]?.numberValue == 1 {
-                try await expect(operation, body: Self.setting(base, path, to: [""]), .refused(field: element, rule: nil), "\(element) empty", path: negativePath)
+                try await expect(
+                    operation, body: Self.setting(base, path, to: [""]), .refused(field: element, rule: nil), "\(element) empty", path: negativePath)
             }
             if let maxLength = items["maxLength"]?.numberValue.map({ Int($0) }) {
-                try await expect(operation, body: Self.setting(base, path, to: .array([.string(String(repeating: "a", count: maxLength + 1))])),
-                                 .refused(field: element, rule: nil), "\(element) too long", path: negativePath)
+                try await expect(
+                    operation, body: Self.setting(base, path, to: .array([.string(String(repeating: "a", count: maxLength + 1))])),
+                    .refused(field: element, rule: nil), "\(element) too long", path: negativePath)
             }
         case "object":
             if let current, current.objectValue != nil, resolved["properties"]?.objectValue?.isEmpty == false {
@@ -665,33 +717,40 @@ struct ContractRun {
     }
 
     /// `oneOfBranch`: a form of a oneOf (a date as text is not limited by length but by its form).
-    mutating func checkString(_ operation: ContractDocument.Operation, _ schema: [String: JSONValue], base: JSONValue, at path: [Step],
-                              negativePath: String, oneOfBranch: Bool) async throws {
+    mutating func checkString(
+        _ operation: ContractDocument.Operation, _ schema: [String: JSONValue], base: JSONValue, at path: [Step],
+        negativePath: String, oneOfBranch: Bool
+    ) async throws {
         let field = Self.name(path)
         let pattern = schema["pattern"]?.stringValue
         if schema["minLength"]?.numberValue == 1 {
-            try await expect(operation, body: Self.setting(base, path, to: ""), .refused(field: field, rule: "nonEmpty"), "\(field) empty", path: negativePath)
+            try await expect(
+                operation, body: Self.setting(base, path, to: ""), .refused(field: field, rule: "nonEmpty"), "\(field) empty", path: negativePath)
         } else if !oneOfBranch, pattern == nil, schema["enum"] == nil {
             // The document allows "": the server must take it.
             let fresh = try operation.bodySchema.map { try validBody($0) } ?? base
-            try await expect(operation, body: Self.setting(fresh, path, to: ""), .accepted(tolerating: ["duplicate"]), "\(field) empty (no minLength)")
+            try await expect(
+                operation, body: Self.setting(fresh, path, to: ""), .accepted(tolerating: ["duplicate"]), "\(field) empty (no minLength)")
         }
         if let maxLength = schema["maxLength"]?.numberValue.map({ Int($0) }) {
-            try await expect(operation, body: Self.setting(base, path, to: .string(String(repeating: "a", count: maxLength + 1))),
-                             .refused(field: field, rule: "maxLength"), "\(field) of \(maxLength + 1) characters", path: negativePath)
+            try await expect(
+                operation, body: Self.setting(base, path, to: .string(String(repeating: "a", count: maxLength + 1))),
+                .refused(field: field, rule: "maxLength"), "\(field) of \(maxLength + 1) characters", path: negativePath)
             // At the limit (an id, a token at the limit is a new one, so the request is taken as a new one).
             let atLimit = pattern == nil ? String(repeating: "é", count: maxLength) : Self.randomHex(maxLength)
             let fresh = try operation.bodySchema.map { try validBody($0) } ?? base
             let limitBody = Self.setting(fresh, path, to: .string(atLimit))
-            try await expect(operation, body: limitBody, .accepted(tolerating: ["maxPayloadSize", "duplicate", "maxBytes"]),
-                             "\(field) of \(maxLength) characters")
+            try await expect(
+                operation, body: limitBody, .accepted(tolerating: ["maxPayloadSize", "duplicate", "maxBytes"]),
+                "\(field) of \(maxLength) characters")
         } else if schema["enum"] == nil, !oneOfBranch {
             Issue.record("\(operation.id): \(field) has no maxLength")
         }
         if let options = schema["enum"]?.arrayValue?.compactMap(\.stringValue) {
             #expect(!options.contains("not-an-option"))
-            try await expect(operation, body: Self.setting(base, path, to: "not-an-option"), .refused(field: field, rule: "oneOf"),
-                             "\(field) outside its enum", path: negativePath)
+            try await expect(
+                operation, body: Self.setting(base, path, to: "not-an-option"), .refused(field: field, rule: "oneOf"),
+                "\(field) outside its enum", path: negativePath)
         }
         if let pattern {
             let expression = try NSRegularExpression(pattern: pattern)
@@ -701,8 +760,9 @@ struct ContractRun {
             let example = Self.value(base, at: path)?.stringValue ?? ""
             #expect(matches(example), "\(operation.id): the example of \(field) breaks its own pattern")
             let broken = try #require(["zz", example + "g", String(example.dropLast()), example + "\u{7}"].first { !$0.isEmpty && !matches($0) })
-            try await expect(operation, body: Self.setting(base, path, to: .string(broken)), .refused(field: field, rule: nil),
-                             "\(field) '\(broken)' against \(pattern)", path: negativePath)
+            try await expect(
+                operation, body: Self.setting(base, path, to: .string(broken)), .refused(field: field, rule: nil),
+                "\(field) '\(broken)' against \(pattern)", path: negativePath)
         }
     }
 }

@@ -22,8 +22,9 @@ import Testing
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender)) { harness in
             try await register(harness)
-            let response = try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey,
-                                                       #"{"contentState":{"hp":3},"importance":"timeSensitive","alert":{"title":"Hi","sound":"default"}}"#)
+            let response = try await harness.http.post(
+                "/v1/activities/a1/update", key: TestServer.backendKey,
+                #"{"contentState":{"hp":3},"importance":"timeSensitive","alert":{"title":"Hi","sound":"default"}}"#)
             #expect(response.status == 202)
             let pushID = try #require(response.json?["pushIds"]?.arrayValue?.first?.stringValue)
             #expect(await eventually { sender.requests.count == 1 })
@@ -37,10 +38,11 @@ import Testing
             #expect(payload["aps"]?["content-state"]?["hp"]?.numberValue == 3)
             #expect(payload["aps"]?["timestamp"]?.numberValue != nil)
 
-            #expect(try await eventually {
-                let detail = try await harness.http.get("/v1/activities/a1", key: TestServer.backendKey)
-                return detail.json?["deliveries"]?.arrayValue?.first?["outcome"]?.stringValue == "accepted"
-            })
+            #expect(
+                try await eventually {
+                    let detail = try await harness.http.get("/v1/activities/a1", key: TestServer.backendKey)
+                    return detail.json?["deliveries"]?.arrayValue?.first?["outcome"]?.stringValue == "accepted"
+                })
             let detail = try await harness.http.get("/v1/activities/a1", key: TestServer.backendKey)
             let delivery = try #require(detail.json?["deliveries"]?.arrayValue?.first)
             #expect(delivery["pushId"]?.stringValue?.lowercased() == pushID.lowercased())
@@ -57,7 +59,8 @@ import Testing
         try await withServer(ServerOptions(sender: sender)) { harness in
             try await register(harness)
             for hp in 1...3 {
-                let response = try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
+                let response = try await harness.http.post(
+                    "/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
                 #expect(response.status == 202)
             }
             #expect(await eventually { sender.requests.count == 3 })
@@ -67,19 +70,23 @@ import Testing
     }
 
     @Test func budgetDowngradesToPriorityFiveAndSaysWhy() async throws {
-        try await withServer(ServerOptions(sender: FakeSender()) {
-            $0.workerCount = 0
-            $0.hourlyPriority10Budget = 2
-            $0.frequentHourlyPriority10Budget = 3
-        }) { harness in
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                $0.workerCount = 0
+                $0.hourlyPriority10Budget = 2
+                $0.frequentHourlyPriority10Budget = 3
+            }
+        ) { harness in
             try await register(harness, "a1")
             try await register(harness, "a2", frequent: true)
             var downgradedA1 = 0
             var downgradedA2 = 0
             for hp in 1...4 {
-                let one = try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
+                let one = try await harness.http.post(
+                    "/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
                 downgradedA1 += one.json?["downgraded"]?.arrayValue?.count ?? 0
-                let two = try await harness.http.post("/v1/activities/a2/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
+                let two = try await harness.http.post(
+                    "/v1/activities/a2/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"priority":10}"#)
                 downgradedA2 += two.json?["downgraded"]?.arrayValue?.count ?? 0
             }
             #expect(downgradedA1 == 2)
@@ -98,7 +105,8 @@ import Testing
             try await register(harness)
             var ids: [String] = []
             for hp in 1...3 {
-                let response = try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"importance":"routine"}"#)
+                let response = try await harness.http.post(
+                    "/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"importance":"routine"}"#)
                 ids.append(try #require(response.json?["pushIds"]?.arrayValue?.first?.stringValue))
                 if hp > 1 { #expect(response.json?["coalesced"]?.arrayValue?.count == 1) }
             }
@@ -130,9 +138,10 @@ import Testing
         try await withServer(ServerOptions(sender: sender)) { harness in
             try await register(harness)
             #expect(try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
-            #expect(try await eventually {
-                try await harness.store.activity(id: "a1")?.tokenState.isValid == false
-            })
+            #expect(
+                try await eventually {
+                    try await harness.store.activity(id: "a1")?.tokenState.isValid == false
+                })
             let refused = try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":2}}"#)
             #expect(refused.status == 409 && refused.errorRule == "validToken")
             #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
@@ -159,9 +168,10 @@ import Testing
         try await withServer(ServerOptions(sender: sender)) { harness in
             try await register(harness)
             #expect(try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
-            #expect(try await eventually {
-                try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .accepted
-            })
+            #expect(
+                try await eventually {
+                    try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .accepted
+                })
             let record = try #require(try await harness.store.deliveries(activityID: "a1", limit: 1).first)
             #expect(record.attempts == 4)
             #expect(sender.requests.count == 4)
@@ -197,15 +207,24 @@ import Testing
     @Test func retriesStopAtTheExpiration() async throws {
         let sender = FakeSender()
         sender.enqueue(Array(repeating: .success(APNsResponse(status: 503, reason: .serviceUnavailable)), count: 1000))
-        try await withServer(ServerOptions(sender: sender) { $0.retryBaseDelay = 0.2; $0.retryMaximumDelay = 0.4 }) { harness in
+        try await withServer(
+            ServerOptions(sender: sender) {
+                $0.retryBaseDelay = 0.2
+                $0.retryMaximumDelay = 0.4
+            }
+        ) { harness in
             try await register(harness)
             // Far enough ahead that even a loaded machine sends it at least once before it expires (the
             // record then carries the last APNs error).
             let expiration = Int(Date().timeIntervalSince1970) + 10
-            #expect(try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"expiration":\#(expiration)}"#).status == 202)
-            #expect(try await eventually {
-                try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .expired
-            })
+            #expect(
+                try await harness.http.post(
+                    "/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"expiration":\#(expiration)}"#
+                ).status == 202)
+            #expect(
+                try await eventually {
+                    try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .expired
+                })
             let record = try #require(try await harness.store.deliveries(activityID: "a1", limit: 1).first)
             #expect(record.reason?.contains("ServiceUnavailable") == true, "\(record.reason ?? "no reason"), \(sender.requests.count) sends")
         }
@@ -216,13 +235,17 @@ import Testing
         try await withServer(ServerOptions(sender: sender)) { harness in
             for (index, id) in ["g1", "g2", "g3"].enumerated() {
                 let hex = String(repeating: "0\(index + 1)", count: 16)
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: ["party"])).status == 201)
+                #expect(
+                    try await harness.http.post(
+                        "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: ["party"])
+                    ).status == 201)
             }
             let update = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":5}}"#)
             #expect(update.status == 202 && update.json?["state"]?.stringValue == "accepted", "\(update.text)")
             let updated = try await harness.finishedGroupSend(update)
             #expect(updated["counts"]?["targeted"]?.numberValue == 3 && updated["counts"]?["sent"]?.numberValue == 3, "\(updated)")
-            let end = try await harness.http.post("/v1/activities/g2/end", key: TestServer.backendKey, #"{"contentState":{"hp":0},"dismissalDate":"+1m"}"#)
+            let end = try await harness.http.post(
+                "/v1/activities/g2/end", key: TestServer.backendKey, #"{"contentState":{"hp":0},"dismissalDate":"+1m"}"#)
             #expect(end.status == 202)
             #expect(try await harness.store.activity(id: "g2")?.state == .ended)
             let groupEnd = try await harness.http.post("/v1/groups/party/end", key: TestServer.backendKey, #"{"contentState":{"hp":0}}"#)
@@ -245,14 +268,21 @@ import Testing
         try await withServer(ServerOptions(sender: sender, clock: clock)) { harness in
             for (index, id) in ["t1", "t2", "t3"].enumerated() {
                 let hex = String(repeating: "a\(index + 1)", count: 16)
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: ["party"])).status == 201)
+                #expect(
+                    try await harness.http.post(
+                        "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: ["party"])
+                    ).status == 201)
             }
             // Two updates to t1 in the same second: its next timestamp is two seconds ahead of the others'.
             // Time-sensitive, so none is coalesced away while it waits.
             for hp in [1, 2] {
-                #expect(try await harness.http.post("/v1/activities/t1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"importance":"timeSensitive"}"#).status == 202)
+                #expect(
+                    try await harness.http.post(
+                        "/v1/activities/t1/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)},"importance":"timeSensitive"}"#
+                    ).status == 202)
             }
-            let group = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":7},"importance":"timeSensitive"}"#)
+            let group = try await harness.http.post(
+                "/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":7},"importance":"timeSensitive"}"#)
             #expect(group.status == 202)
             #expect(try await harness.finishedGroupSend(group)["counts"]?["sent"]?.numberValue == 3)
             #expect(await eventually { sender.requests.count == 5 })
@@ -296,10 +326,12 @@ import Testing
 
     @Test func restartWithTheSameInstanceIDTakesBackItsClaimsAtOnce() async throws {
         let sender = FakeSender()
-        try await withServer(ServerOptions(sender: sender) {
-            $0.workerCount = 0
-            $0.instanceID = "fixed"
-        }) { harness in
+        try await withServer(
+            ServerOptions(sender: sender) {
+                $0.workerCount = 0
+                $0.instanceID = "fixed"
+            }
+        ) { harness in
             try await register(harness)
             #expect(try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
             // A worker of the earlier run claimed it and died: its claim would hold for the whole lease.

@@ -11,14 +11,16 @@ import Testing
 /// the simulated activity showing the result.
 @Suite struct EndToEndTests {
     private func register(_ server: TestServer, _ created: SimulatedActivity, groups: [String] = []) async throws {
-        let response = try await server.http.post("/v1/activities", key: TestServer.appKey,
-                                                  registrationJSON(activityID: created.id, token: created.pushToken, groups: groups))
+        let response = try await server.http.post(
+            "/v1/activities", key: TestServer.appKey,
+            registrationJSON(activityID: created.id, token: created.pushToken, groups: groups))
         #expect(response.status == 201, "\(response.text)")
     }
 
     private func update(_ server: TestServer, _ activityID: String, hp: Int, priority: Int = 10) async throws -> TestResponse {
-        try await server.http.post("/v1/activities/\(activityID)/update", key: TestServer.backendKey,
-                                   #"{"contentState":{"hp":\#(hp)},"priority":\#(priority)}"#)
+        try await server.http.post(
+            "/v1/activities/\(activityID)/update", key: TestServer.backendKey,
+            #"{"contentState":{"hp":\#(hp)},"priority":\#(priority)}"#)
     }
 
     @Test(arguments: TestDatabase.available)
@@ -29,14 +31,16 @@ import Testing
                 try await register(server, created)
                 #expect(try await update(server, created.id, hp: 42).status == 202)
                 #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 42 })
-                #expect(try await eventually {
-                    try await server.store.deliveries(activityID: created.id, limit: 1).first?.outcome == .accepted
-                })
+                #expect(
+                    try await eventually {
+                        try await server.store.deliveries(activityID: created.id, limit: 1).first?.outcome == .accepted
+                    })
                 let detail = try await server.http.get("/v1/activities/\(created.id)", key: TestServer.backendKey)
                 #expect(detail.json?["deliveries"]?.arrayValue?.first?["apnsId"]?.stringValue != nil)
 
-                let end = try await server.http.post("/v1/activities/\(created.id)/end", key: TestServer.backendKey,
-                                                     #"{"contentState":{"hp":0},"dismissalDate":"+10m","priority":10}"#)
+                let end = try await server.http.post(
+                    "/v1/activities/\(created.id)/end", key: TestServer.backendKey,
+                    #"{"contentState":{"hp":0},"dismissalDate":"+10m","priority":10}"#)
                 #expect(end.status == 202)
                 #expect(try await eventually { try await sim.simulator.world.activity(id: created.id).state == .ended })
                 #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 0)
@@ -80,7 +84,8 @@ import Testing
                 let created = try await sim.startActivity(name: "tiger")
                 try await register(server, created)
                 let newToken = try await sim.simulator.world.rotateActivityToken(activityID: created.id)
-                let rotated = try await server.http.put("/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(newToken)"}"#)
+                let rotated = try await server.http.put(
+                    "/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(newToken)"}"#)
                 #expect(rotated.status == 200)
                 #expect(try await update(server, created.id, hp: 7).status == 202)
                 #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 7 })
@@ -88,7 +93,8 @@ import Testing
                 #expect(log.count == 1)
                 #expect(log.first?.token == newToken)
                 #expect(try await server.store.activity(id: created.id)?.tokenState.isValid == true)
-                let reuse = try await server.http.put("/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(created.pushToken)"}"#)
+                let reuse = try await server.http.put(
+                    "/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(created.pushToken)"}"#)
                 #expect(reuse.status == 409, "a retired token is refused: \(reuse.text)")
             }
         }
@@ -103,12 +109,14 @@ import Testing
                 // The device rotates its token but the app never tells the server: the old one answers 410.
                 _ = try await sim.simulator.world.rotateActivityToken(activityID: created.id)
                 #expect(try await update(server, created.id, hp: 9).status == 202)
-                #expect(try await eventually {
-                    try await server.store.activity(id: created.id)?.tokenState.isValid == false
-                })
-                #expect(try await eventually {
-                    try await server.store.deliveries(activityID: created.id, limit: 1).first != nil
-                })
+                #expect(
+                    try await eventually {
+                        try await server.store.activity(id: created.id)?.tokenState.isValid == false
+                    })
+                #expect(
+                    try await eventually {
+                        try await server.store.deliveries(activityID: created.id, limit: 1).first != nil
+                    })
                 let history = try await server.store.deliveries(activityID: created.id, limit: 1)
                 #expect(history.first?.status == 410 && history.first?.outcome == .rejected)
                 let refused = try await update(server, created.id, hp: 10)
@@ -173,23 +181,27 @@ import Testing
                         #expect(try await update(server, created.id, hp: round, priority: round % 2 == 0 ? 5 : 10).status == 202)
                     }
                 }
-                let group = try await server.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":100},"priority":10}"#)
+                let group = try await server.http.post(
+                    "/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":100},"priority":10}"#)
                 #expect(group.status == 202)
                 #expect(try await server.finishedGroupSend(group, timeout: .seconds(60))["state"]?.stringValue == "finished")
                 #expect(try await eventually(timeout: .seconds(60)) { try await server.store.outboxDepth() == 0 })
                 for created in activities {
                     #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 100)
                     let history = try await server.store.deliveries(activityID: created.id, limit: 50)
-                    #expect(history.allSatisfy { $0.outcome == .accepted || $0.outcome == .coalesced }, "\(history.map { "\($0.outcome) \($0.reason ?? "")" })")
+                    #expect(
+                        history.allSatisfy { $0.outcome == .accepted || $0.outcome == .coalesced },
+                        "\(history.map { "\($0.outcome) \($0.reason ?? "")" })")
                 }
                 let log = await sim.simulator.world.pushes(limit: 2000)
                 #expect(log.contains { $0.status == 503 }, "faults were injected")
                 // A push that met a 503 was either sent again (accepted after more than one attempt) or replaced,
                 // while waiting for its retry, by a newer routine update (coalesced after an attempt).
                 let retried = try await activities.asyncReduce(0) { total, created in
-                    try await total + server.store.deliveries(activityID: created.id, limit: 50).filter {
-                        ($0.outcome == .accepted && $0.attempts > 1) || ($0.outcome == .coalesced && $0.attempts > 0)
-                    }.count
+                    try await total
+                        + server.store.deliveries(activityID: created.id, limit: 50).filter {
+                            ($0.outcome == .accepted && $0.attempts > 1) || ($0.outcome == .coalesced && $0.attempts > 0)
+                        }.count
                 }
                 #expect(retried > 0, "some pushes needed more than one attempt")
             }
@@ -205,14 +217,19 @@ import Testing
             try await withServer(ServerOptions(store: database), over: sim) { server in
                 var deviceIDs: [String] = []
                 for name in ["phone", "ipad"] {
-                    let device = try await sim.simulator.world.addDevice(DeviceRegistration(name: name, bundleID: sim.bundleID, environment: "sandbox"))
+                    let device = try await sim.simulator.world.addDevice(
+                        DeviceRegistration(name: name, bundleID: sim.bundleID, environment: "sandbox"))
                     deviceIDs.append(device.deviceID)
-                    let stored = try await server.http.put("/v1/push-to-start-tokens", key: TestServer.appKey, #"""
+                    let stored = try await server.http.put(
+                        "/v1/push-to-start-tokens", key: TestServer.appKey,
+                        #"""
                         {"userId":"u1","deviceId":"\#(name)","bundleId":"\#(sim.bundleID)","attributesType":"\#(sim.attributesTypes[0])","environment":"sandbox","token":"\#(device.pushToStartToken)"}
                         """#)
                     #expect(stored.status == 200, "\(stored.text)")
                 }
-                let started = try await server.http.post("/v1/users/u1/start", key: TestServer.backendKey, #"""
+                let started = try await server.http.post(
+                    "/v1/users/u1/start", key: TestServer.backendKey,
+                    #"""
                     {"attributesType":"\#(sim.attributesTypes[0])","attributes":{"hero":"Panda"},"contentState":{"hp":77},"alert":{"title":"Quest started","body":{"locKey":"QUEST_BODY","locArgs":["Panda"]}},"priority":10,"inputPushToken":true}
                     """#)
                 #expect(started.status == 202)
@@ -222,9 +239,10 @@ import Testing
                     #expect(push.payload["aps"]?["input-push-token"]?.numberValue == 1)
                 }
                 for deviceID in deviceIDs {
-                    #expect(try await eventually {
-                        try await sim.simulator.world.device(id: deviceID).activities.contains { $0.contentState["hp"]?.numberValue == 77 }
-                    })
+                    #expect(
+                        try await eventually {
+                            try await sim.simulator.world.device(id: deviceID).activities.contains { $0.contentState["hp"]?.numberValue == 77 }
+                        })
                 }
             }
         }

@@ -26,7 +26,8 @@ final class FakeSender: PushSending, @unchecked Sendable {
     func deliver(_ request: APNsRequest) async -> APNsDeliveryOutcome {
         let (answer, latency): (Result<APNsResponse, APNsClientError>, Duration) = lock.withLock {
             sent.append(request)
-            let answer: Result<APNsResponse, APNsClientError> = script.isEmpty
+            let answer: Result<APNsResponse, APNsClientError> =
+                script.isEmpty
                 ? .success(APNsResponse(status: 200, apnsID: request.headers.apnsID?.uuidString.lowercased())) : script.removeFirst()
             return (answer, answerLatency)
         }

@@ -11,8 +11,9 @@ import Testing
     let t = Date(timeIntervalSince1970: 1_800_000_000)
 
     func page(kind: LiveActivityEvent = .update, supersededBy: UUID? = nil, expiration: Date? = nil) -> GroupSendPage {
-        let send = GroupSend(groupID: "g", kind: kind, payload: Data("{}".utf8), timestamp: t, requestedPriority: .conservesPower,
-                             importance: .routine, expiration: expiration ?? t + 3600, acceptedAt: t + 0.5, createdBy: "backend")
+        let send = GroupSend(
+            groupID: "g", kind: kind, payload: Data("{}".utf8), timestamp: t, requestedPriority: .conservesPower,
+            importance: .routine, expiration: expiration ?? t + 3600, acceptedAt: t + 0.5, createdBy: "backend")
         return GroupSendPage(send: send, firstID: "a", lastID: "z", activities: [], supersededBy: supersededBy)
     }
 
@@ -27,8 +28,9 @@ import Testing
     @Test func timestampsIncreaseOverWhatTheActivityTook() {
         #expect(GroupSendPlan.plan(activity(), in: page(), now: t) == .send(timestamp: t))
         #expect(GroupSendPlan.plan(activity(lastTimestamp: t - 5, lastAcceptedAt: t), in: page(), now: t) == .send(timestamp: t))
-        #expect(GroupSendPlan.plan(activity(lastTimestamp: t + 1, lastAcceptedAt: t + 0.4), in: page(), now: t) == .send(timestamp: t + 2),
-                "an earlier-accepted push holds a later timestamp: one second after it")
+        #expect(
+            GroupSendPlan.plan(activity(lastTimestamp: t + 1, lastAcceptedAt: t + 0.4), in: page(), now: t) == .send(timestamp: t + 2),
+            "an earlier-accepted push holds a later timestamp: one second after it")
     }
 
     @Test func laterPushesReplaceAnUpdateButNotAnEnd() {

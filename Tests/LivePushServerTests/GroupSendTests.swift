@@ -27,8 +27,9 @@ import Testing
 
     static func register(_ harness: TestServer, _ ids: [String], group: String = "party") async throws {
         for (index, id) in ids.enumerated() {
-            let hex = String(format: "%064x", 0x5EED0000 + index)
-            let answer = try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: [group]))
+            let hex = String(format: "%064x", 0x5EED_0000 + index)
+            let answer = try await harness.http.post(
+                "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: hex, groups: [group]))
             #expect(answer.status == 201, "\(answer.text)")
         }
     }
@@ -48,10 +49,12 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func a202IsDurableAndAPageLeftByACrashIsSentAfterRestart(database: TestStore) async throws {
         let sender = FakeSender()
-        try await withServer(ServerOptions(store: database, sender: sender) {
-            $0.workerCount = 0
-            $0.instanceID = "fixed"
-        }) { harness in
+        try await withServer(
+            ServerOptions(store: database, sender: sender) {
+                $0.workerCount = 0
+                $0.instanceID = "fixed"
+            }
+        ) { harness in
             let ids = (1...5).map { "m\($0)" }
             try await Self.register(harness, ids)
             let answer = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":4}}"#)
@@ -69,7 +72,9 @@ import Testing
             #expect(sender.requests.count == 5, "each member once")
             for id in ids {
                 let history = try await harness.store.deliveries(activityID: id, limit: 5)
-                #expect(history.count == 1 && history.first?.outcome == .accepted && history.first?.sendID?.uuidString.lowercased() == answer.json?["sendId"]?.stringValue)
+                #expect(
+                    history.count == 1 && history.first?.outcome == .accepted
+                        && history.first?.sendID?.uuidString.lowercased() == answer.json?["sendId"]?.stringValue)
             }
         }
     }
@@ -105,19 +110,24 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func newerPushesReplaceAWaitingGroupSend(database: TestStore) async throws {
         let sender = FakeSender()
-        try await withServer(ServerOptions(store: database, sender: sender) {
-            $0.workerCount = 0
-            $0.instanceID = "fixed"
-        }) { harness in
+        try await withServer(
+            ServerOptions(store: database, sender: sender) {
+                $0.workerCount = 0
+                $0.instanceID = "fixed"
+            }
+        ) { harness in
             try await Self.register(harness, ["a", "b"])
-            let first = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"importance":"timeSensitive"}"#)
-            let single = try await harness.http.post("/v1/activities/a/update", key: TestServer.backendKey, #"{"contentState":{"hp":2},"importance":"timeSensitive"}"#)
+            let first = try await harness.http.post(
+                "/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"importance":"timeSensitive"}"#)
+            let single = try await harness.http.post(
+                "/v1/activities/a/update", key: TestServer.backendKey, #"{"contentState":{"hp":2},"importance":"timeSensitive"}"#)
             #expect(first.status == 202 && single.status == 202)
             try await Self.restartWithWorkers(harness)
             let progress = try await harness.finishedGroupSend(first)
             #expect(progress["counts"]?["sent"]?.numberValue == 1 && progress["counts"]?["coalesced"]?.numberValue == 1, "\(progress)")
             #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
-            let a = String(format: "%064x", 0x5EED0000), b = String(format: "%064x", 0x5EED0001)
+            let a = String(format: "%064x", 0x5EED_0000)
+            let b = String(format: "%064x", 0x5EED_0001)
             #expect(try Self.sentHP(sender) == [a: [2], b: [1]], "a got only the newer push")
             let groupRecord = try await harness.store.deliveries(activityID: "a", limit: 5).first { $0.sendID != nil }
             #expect(groupRecord?.outcome == .coalesced)
@@ -152,12 +162,15 @@ import Testing
         let sender = FakeSender()
         try await withServer(ServerOptions(store: database, sender: sender) { $0.hourlyPriority10Budget = 1 }) { harness in
             try await Self.register(harness, ["a", "b", "c"])
-            let first = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"priority":10}"#)
+            let first = try await harness.http.post(
+                "/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"priority":10}"#)
             #expect(try await harness.finishedGroupSend(first)["counts"]?["downgraded"]?.numberValue == 0)
-            let second = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":2},"priority":10}"#)
+            let second = try await harness.http.post(
+                "/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":2},"priority":10}"#)
             let progress = try await harness.finishedGroupSend(second)
             #expect(progress["counts"]?["downgraded"]?.numberValue == 3 && progress["counts"]?["sent"]?.numberValue == 3, "\(progress)")
-            #expect(sender.requests.map(\.headers.priority) == [.immediate, .immediate, .immediate, .conservesPower, .conservesPower, .conservesPower])
+            #expect(
+                sender.requests.map(\.headers.priority) == [.immediate, .immediate, .immediate, .conservesPower, .conservesPower, .conservesPower])
             let record = try #require(try await harness.store.deliveries(activityID: "b", limit: 1).first)
             #expect(record.priority == .conservesPower && record.downgradeReason?.contains("budget") == true)
         }
@@ -170,11 +183,13 @@ import Testing
     func aPageSlowerThanItsLeaseIsNotHandedToAnotherInstance(database: TestStore) async throws {
         let sender = FakeSender()
         sender.latency = .seconds(4)
-        try await withServer(ServerOptions(store: database, sender: sender) {
-            $0.claimLease = 1.5
-            $0.instanceID = "fixed"
-            $0.workerCount = 1
-        }) { harness in
+        try await withServer(
+            ServerOptions(store: database, sender: sender) {
+                $0.claimLease = 1.5
+                $0.instanceID = "fixed"
+                $0.workerCount = 1
+            }
+        ) { harness in
             let ids = ["a", "b", "c"]
             try await Self.register(harness, ids)
             let answer = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":3}}"#)

@@ -18,8 +18,9 @@ import Testing
         let sender = FakeSender()
         try await withServer(ServerOptions(store: database, sender: sender)) { harness in
             for (index, id) in ["ride-1", "ride-2"].enumerated() {
-                let registered = try await harness.http.post("/v1/activities", key: TestServer.appKey,
-                                                             registrationJSON(activityID: id, token: IdentityTests.hex(UInt8(index + 1)), groups: ["party"]))
+                let registered = try await harness.http.post(
+                    "/v1/activities", key: TestServer.appKey,
+                    registrationJSON(activityID: id, token: IdentityTests.hex(UInt8(index + 1)), groups: ["party"]))
                 #expect(registered.status == 201)
             }
             let body = #"{"contentState":{"km":3},"priority":10}"#
@@ -30,8 +31,9 @@ import Testing
             #expect(again.response.data == first.response.data, "the same answer: the same push ids")
 
             let otherBody = try await Self.send(harness, "/v1/activities/ride-1/update", idempotencyKey: "retry-1", #"{"contentState":{"km":4}}"#)
-            #expect(otherBody.response.status == 422 && otherBody.response.errorRule == "keyReused" && otherBody.response.errorField == "Idempotency-Key",
-                    "\(otherBody.response.text)")
+            #expect(
+                otherBody.response.status == 422 && otherBody.response.errorRule == "keyReused" && otherBody.response.errorField == "Idempotency-Key",
+                "\(otherBody.response.text)")
             let otherRoute = try await Self.send(harness, "/v1/activities/ride-2/update", idempotencyKey: "retry-1", body)
             #expect(otherRoute.response.status == 422)
 
@@ -56,8 +58,9 @@ import Testing
             #expect(await eventually { sender.requests.count == 4 }, "\(sender.requests.count) pushes")
             try await harness.restart()
             let afterRestart = try await Self.send(harness, "/v1/activities/ride-1/update", idempotencyKey: "retry-1", body)
-            #expect(afterRestart.response.data == first.response.data && afterRestart.headers["idempotent-replayed"] == "true",
-                    "answers are kept in the store")
+            #expect(
+                afterRestart.response.data == first.response.data && afterRestart.headers["idempotent-replayed"] == "true",
+                "answers are kept in the store")
             try await Task.sleep(for: .milliseconds(200))
             #expect(sender.requests.count == 4, "a replay sends nothing")
         }
@@ -71,13 +74,16 @@ import Testing
         try await withServer(ServerOptions(store: database, sender: sender)) { harness in
             let http = harness.http
             for (index, id) in ["solo", "member"].enumerated() {
-                let registered = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                     registrationJSON(activityID: id, token: IdentityTests.hex(UInt8(index + 20)), groups: index == 1 ? ["crew"] : []))
+                let registered = try await http.post(
+                    "/v1/activities", key: TestServer.appKey,
+                    registrationJSON(activityID: id, token: IdentityTests.hex(UInt8(index + 20)), groups: index == 1 ? ["crew"] : []))
                 #expect(registered.status == 201, "\(registered.text)")
             }
-            let token = #"{"userId":"fan","deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(IdentityTests.hex(30))"}"#
+            let token =
+                #"{"userId":"fan","deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(IdentityTests.hex(30))"}"#
             #expect(try await http.put("/v1/push-to-start-tokens", key: TestServer.appKey, token).status == 200)
-            let created = try await http.post("/v1/channels", key: TestServer.backendKey, #"{"name":"match","bundleId":"com.example.rangers","storagePolicy":0}"#)
+            let created = try await http.post(
+                "/v1/channels", key: TestServer.backendKey, #"{"name":"match","bundleId":"com.example.rangers","storagePolicy":0}"#)
             let channel = try #require(created.json?["id"]?.stringValue, "\(created.text)")
 
             let routes: [(path: String, body: String)] = [
@@ -97,8 +103,9 @@ import Testing
                 #expect(again.response.status == 202 && again.headers["idempotent-replayed"] == "true", "\(route.path): \(again.response.text)")
                 #expect(again.response.data == first.response.data, "\(route.path): the same answer")
                 // Each push goes out before the next route's (an end would otherwise replace an unsent update).
-                #expect(await eventually { sender.requests.count + sender.broadcasts.count == index + 1 },
-                        "\(route.path): \(sender.requests.count) pushes, \(sender.broadcasts.count) broadcasts")
+                #expect(
+                    await eventually { sender.requests.count + sender.broadcasts.count == index + 1 },
+                    "\(route.path): \(sender.requests.count) pushes, \(sender.broadcasts.count) broadcasts")
             }
             try await Task.sleep(for: .milliseconds(300))
             #expect(sender.requests.count + sender.broadcasts.count == routes.count, "a replay sends nothing")
@@ -109,11 +116,13 @@ import Testing
     func concurrentRetriesSendOnce(database: TestStore) async throws {
         let sender = FakeSender()
         try await withServer(ServerOptions(store: database, sender: sender)) { harness in
-            _ = try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "c-1", token: IdentityTests.hex(9)))
+            _ = try await harness.http.post(
+                "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "c-1", token: IdentityTests.hex(9)))
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<6 {
                     group.addTask {
-                        try await Self.send(harness, "/v1/activities/c-1/update", idempotencyKey: "same", #"{"contentState":{"n":1}}"#).response.status
+                        try await Self.send(harness, "/v1/activities/c-1/update", idempotencyKey: "same", #"{"contentState":{"n":1}}"#).response
+                            .status
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }

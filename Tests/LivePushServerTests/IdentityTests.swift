@@ -9,7 +9,8 @@ import Testing
 @Suite struct IdentityTests {
     static func token(_ harness: TestServer, for user: String, ttl: Int? = nil) async throws -> String {
         let body = ttl.map { #"{"ttlSeconds":\#($0)}"# } ?? ""
-        let minted = try await harness.http.request("POST", "/v1/users/\(user)/app-tokens", key: TestServer.backendKey, json: body.isEmpty ? nil : body)
+        let minted = try await harness.http.request(
+            "POST", "/v1/users/\(user)/app-tokens", key: TestServer.backendKey, json: body.isEmpty ? nil : body)
         #expect(minted.status == 201, "\(minted.text)")
         #expect(minted.json?["userId"]?.stringValue == user)
         return try #require(minted.json?["token"]?.stringValue)
@@ -29,13 +30,20 @@ import Testing
             #expect(registered.json?["userId"]?.stringValue == "victim", "the token names the owner when the body does not")
 
             // The report's attack: a push-to-start token stored for the victim from the attacker's phone.
-            let planted = try await http.put("/v1/push-to-start-tokens", key: attacker, #"{"userId":"victim","deviceId":"attacker-device","bundleId":"com.example.enc","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x34))"}"#)
+            let planted = try await http.put(
+                "/v1/push-to-start-tokens", key: attacker,
+                #"{"userId":"victim","deviceId":"attacker-device","bundleId":"com.example.enc","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x34))"}"#
+            )
             #expect(planted.status == 403 && planted.errorField == "userId" && planted.errorRule == "otherUser", "\(planted.text)")
-            let own = try await http.put("/v1/push-to-start-tokens", key: attacker, #"{"deviceId":"attacker-device","bundleId":"com.example.enc","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x34))"}"#)
+            let own = try await http.put(
+                "/v1/push-to-start-tokens", key: attacker,
+                #"{"deviceId":"attacker-device","bundleId":"com.example.enc","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x34))"}"#
+            )
             #expect(own.status == 200 && own.json?["userId"]?.stringValue == "attacker", "\(own.text)")
             #expect(try await harness.store.pushToStartTokens(forUser: "victim", attributesType: "T").isEmpty)
 
-            let claimed = try await http.post("/v1/activities", key: attacker, registrationJSON(activityID: "a-1", token: Self.hex(0x21), userID: "victim"))
+            let claimed = try await http.post(
+                "/v1/activities", key: attacker, registrationJSON(activityID: "a-1", token: Self.hex(0x21), userID: "victim"))
             #expect(claimed.status == 403 && claimed.errorField == "userId", "\(claimed.text)")
             let hijack = try await http.post("/v1/activities", key: attacker, registrationJSON(activityID: "victim-ride", token: Self.hex(0x22)))
             #expect(hijack.status == 409 && hijack.errorField == "activityId" && hijack.errorRule == "taken", "\(hijack.text)")
@@ -48,7 +56,8 @@ import Testing
             for path in ["ended", "dismissed"] {
                 let foreign = try await http.post("/v1/activities/victim-ride/\(path)", key: attacker, "{}")
                 let missing = try await http.post("/v1/activities/nobody/\(path)", key: attacker, "{}")
-                #expect(foreign.status == 404 && foreign.text.replacingOccurrences(of: "victim-ride", with: "nobody") == missing.text, "\(foreign.text)")
+                #expect(
+                    foreign.status == 404 && foreign.text.replacingOccurrences(of: "victim-ride", with: "nobody") == missing.text, "\(foreign.text)")
             }
             // A token collision does not name the other user's activity.
             let collision = try await http.post("/v1/activities", key: attacker, registrationJSON(activityID: "a-2", token: Self.hex(0x11)))
@@ -64,7 +73,9 @@ import Testing
             // Scopes: a user token is not a backend key and the other way round.
             let backendWithToken = try await http.post("/v1/activities/victim-ride/update", key: attacker, #"{"contentState":{}}"#)
             #expect(backendWithToken.status == 403 && backendWithToken.errorRule == "scope")
-            #expect(try await http.post("/v1/activities", key: TestServer.backendKey, registrationJSON(activityID: "b", token: Self.hex(0x31))).status == 403)
+            #expect(
+                try await http.post("/v1/activities", key: TestServer.backendKey, registrationJSON(activityID: "b", token: Self.hex(0x31))).status
+                    == 403)
         }
     }
 
@@ -75,9 +86,14 @@ import Testing
             let appKey = "lp_app_" + String(repeating: "k", count: 43)
             _ = try await harness.store.createAPIKey(name: "shipped", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
 
-            let direct = try await http.post("/v1/activities", key: appKey, registrationJSON(activityID: "i-1", token: Self.hex(0x41), userID: "victim"))
+            let direct = try await http.post(
+                "/v1/activities", key: appKey, registrationJSON(activityID: "i-1", token: Self.hex(0x41), userID: "victim"))
             #expect(direct.status == 403 && direct.errorRule == "installerKey", "\(direct.text)")
-            #expect(try await http.put("/v1/push-to-start-tokens", key: appKey, #"{"userId":"victim","deviceId":"d","bundleId":"b","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x42))"}"#).status == 403)
+            #expect(
+                try await http.put(
+                    "/v1/push-to-start-tokens", key: appKey,
+                    #"{"userId":"victim","deviceId":"d","bundleId":"b","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x42))"}"#
+                ).status == 403)
 
             let opened = try await http.post("/v1/installations", key: appKey, "")
             #expect(opened.status == 201, "\(opened.text)")
@@ -90,15 +106,19 @@ import Testing
             let registered = try await http.post("/v1/activities", key: token, registrationJSON(activityID: "i-1", token: Self.hex(0x41)))
             #expect(registered.status == 201 && registered.json?["userId"]?.stringValue == installation, "\(registered.text)")
             #expect(opened.json?["expiresAt"]?.stringValue != nil, "installation tokens expire")
-            let other = try await http.post("/v1/activities", key: token, registrationJSON(activityID: "i-2", token: Self.hex(0x43), userID: "victim"))
+            let other = try await http.post(
+                "/v1/activities", key: token, registrationJSON(activityID: "i-2", token: Self.hex(0x43), userID: "victim"))
             #expect(other.status == 403)
             let again = try await http.post("/v1/installations", key: token, "")
             #expect(again.status == 403 && again.errorRule == "appToken", "a token does not open more installations")
             // The installation stores its push-to-start token; the backend addresses it as a user.
-            let stored = try await http.put("/v1/push-to-start-tokens", key: token, #"{"deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x44))"}"#)
+            let stored = try await http.put(
+                "/v1/push-to-start-tokens", key: token,
+                #"{"deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(Self.hex(0x44))"}"#)
             #expect(stored.status == 200 && stored.json?["userId"]?.stringValue == installation, "\(stored.text)")
-            let start = try await http.post("/v1/users/\(installation)/start", key: TestServer.backendKey,
-                                            #"{"attributesType":"T","attributes":{},"contentState":{},"alert":{"title":"Go","body":"Now"}}"#)
+            let start = try await http.post(
+                "/v1/users/\(installation)/start", key: TestServer.backendKey,
+                #"{"attributesType":"T","attributes":{},"contentState":{},"alert":{"title":"Go","body":"Now"}}"#)
             #expect(start.status == 202 && start.json?["pushIds"]?.arrayValue?.count == 1, "\(start.text)")
         }
     }
@@ -120,8 +140,10 @@ import Testing
             var parts = token.split(separator: ".").map(String.init)
             let forgedClaims = #"{"iat":1,"iss":"livepush","sub":"victim","typ":"user","exp":9999999999}"#
             parts[1] = Data(forgedClaims.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-            let unsigned = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + "." + parts[1] + "."
-            let foreign = AppTokenCodec(secret: Data(repeating: 7, count: 32)).sign(AppToken(subject: "rider", kind: .user, issuedAt: 1, expiresAt: 9_999_999_999))
+            let unsigned =
+                Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + "." + parts[1] + "."
+            let foreign = AppTokenCodec(secret: Data(repeating: 7, count: 32)).sign(
+                AppToken(subject: "rider", kind: .user, issuedAt: 1, expiresAt: 9_999_999_999))
             for bad in [parts.joined(separator: "."), String(token.dropLast(3)), unsigned, foreign, "a.b.c"] {
                 let refused = try await harness.http.post("/v1/activities", key: bad, registrationJSON(activityID: "x", token: Self.hex(0x51)))
                 #expect(refused.status == 401 && refused.errorField == "Authorization", "\(refused.text)")
@@ -141,8 +163,9 @@ import Testing
             let refused = try await harness.http.post("/v1/activities", key: expired, registrationJSON(activityID: "x", token: Self.hex(0x61)))
             #expect(refused.status == 401 && refused.errorRule == "expired", "\(refused.text)")
             let valid = codec.sign(AppToken(subject: "rider", kind: .user, issuedAt: now, expiresAt: now + 60))
-            #expect(try await harness.http.post("/v1/activities", key: valid, registrationJSON(activityID: "x", token: Self.hex(0x61))).status == 201,
-                    "the configured secret signs and checks")
+            #expect(
+                try await harness.http.post("/v1/activities", key: valid, registrationJSON(activityID: "x", token: Self.hex(0x61))).status == 201,
+                "the configured secret signs and checks")
         }
     }
 }

@@ -14,15 +14,20 @@ import Testing
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
             #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "a1", token: token)).status == 201)
-            for (value, what) in [(#"c\r\nX-Injected: 1"#, "U+000D"), (#"c\u0000d"#, "U+0000"), (#"tab\there"#, "U+0009"), (#"del\u007F"#, "U+007F"),
-                                  (#"zero\u200Bwidth"#, "U+200B"), (" padded", "space"), ("padded ", "space")] {
-                let response = try await http.post("/v1/activities/a1/update", key: TestServer.backendKey,
-                                                   #"{"contentState":{"hp":1},"collapseId":"\#(value)"}"#)
-                #expect(response.status == 400 && response.errorField == "collapseId" && response.errorRule == "invalid",
-                        "\(value.debugDescription): \(response.status) \(response.text)")
+            for (value, what) in [
+                (#"c\r\nX-Injected: 1"#, "U+000D"), (#"c\u0000d"#, "U+0000"), (#"tab\there"#, "U+0009"), (#"del\u007F"#, "U+007F"),
+                (#"zero\u200Bwidth"#, "U+200B"), (" padded", "space"), ("padded ", "space"),
+            ] {
+                let response = try await http.post(
+                    "/v1/activities/a1/update", key: TestServer.backendKey,
+                    #"{"contentState":{"hp":1},"collapseId":"\#(value)"}"#)
+                #expect(
+                    response.status == 400 && response.errorField == "collapseId" && response.errorRule == "invalid",
+                    "\(value.debugDescription): \(response.status) \(response.text)")
                 #expect(response.text.contains(what) && response.text.contains("apns-collapse-id"), "\(response.text)")
             }
-            let fine = try await http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"collapseId":"loot drop é"}"#)
+            let fine = try await http.post(
+                "/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"collapseId":"loot drop é"}"#)
             #expect(fine.status == 202, "\(fine.text)")
         }
     }
@@ -31,12 +36,15 @@ import Testing
     @Test func bundleIDsAreCheckedByTheRoute() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
-            let registration = try await http.post("/v1/activities", key: TestServer.appKey,
-                                                   registrationJSON(activityID: "a1", token: token, bundleID: #"com.example\r\nx"#))
-            #expect(registration.status == 400 && registration.errorField == "bundleId" && registration.errorRule == "invalid", "\(registration.text)")
+            let registration = try await http.post(
+                "/v1/activities", key: TestServer.appKey,
+                registrationJSON(activityID: "a1", token: token, bundleID: #"com.example\r\nx"#))
+            #expect(
+                registration.status == 400 && registration.errorField == "bundleId" && registration.errorRule == "invalid", "\(registration.text)")
             #expect(registration.text.contains("U+000D at position 12"), "\(registration.text)")
-            let pushToStart = try await http.put("/v1/push-to-start-tokens", key: TestServer.appKey,
-                                                 #"{"userId":"u","deviceId":"d","bundleId":"com.example\u202E","attributesType":"T","environment":"sandbox","token":"\#(token)"}"#)
+            let pushToStart = try await http.put(
+                "/v1/push-to-start-tokens", key: TestServer.appKey,
+                #"{"userId":"u","deviceId":"d","bundleId":"com.example\u202E","attributesType":"T","environment":"sandbox","token":"\#(token)"}"#)
             #expect(pushToStart.status == 400 && pushToStart.errorField == "bundleId" && pushToStart.errorRule == "invalid", "\(pushToStart.text)")
         }
     }

@@ -17,10 +17,12 @@ import Testing
         // the server is told to stop, most events are still queued. Shutdown finishes the two in flight;
         // the others stay stored and the next run delivers them.
         try await withWebhookReceiver(WebhookBehavior(delay: .milliseconds(200))) { receiver in
-            try await withServer(ServerOptions(sender: FakeSender()) {
-                $0.useWebhook(receiver.url)
-                $0.webhookConcurrency = 2
-            }) { harness in
+            try await withServer(
+                ServerOptions(sender: FakeSender()) {
+                    $0.useWebhook(receiver.url)
+                    $0.webhookConcurrency = 2
+                }
+            ) { harness in
                 let ids = (1...8).map { "w\($0)" }
                 for (index, id) in ids.enumerated() {
                     let token = String(repeating: String(format: "%02x", index + 1), count: 32)
@@ -46,14 +48,17 @@ import Testing
         // A last state that fits an update (4096 bytes) but not an end, which adds dismissal-date.
         let clock = ManualWallClock(Date())
         let now = clock.now()
-        let text = try #require((3_900...4_096).map { String(repeating: "x", count: $0) }.first { text in
-            let state: JSONValue = ["t": .string(text)]
-            return LiveActivityPayload.update(contentState: state, timestamp: now).encoded().count <= 4_096
-                && LiveActivityPayload.end(contentState: state, dismissalDate: now + 4 * 3600, timestamp: now).encoded().count > 4_096
-        }.map { $0 })
+        let text = try #require(
+            (3_900...4_096).map { String(repeating: "x", count: $0) }.first { text in
+                let state: JSONValue = ["t": .string(text)]
+                return LiveActivityPayload.update(contentState: state, timestamp: now).encoded().count <= 4_096
+                    && LiveActivityPayload.end(contentState: state, dismissalDate: now + 4 * 3600, timestamp: now).encoded().count > 4_096
+            }.map { $0 })
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender, clock: clock)) { harness in
-            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "big", token: token)).status == 201)
+            #expect(
+                try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "big", token: token)).status == 201
+            )
             let update = try await harness.http.post("/v1/activities/big/update", key: TestServer.backendKey, #"{"contentState":{"t":"\#(text)"}}"#)
             #expect(update.status == 202, "\(update.text)")
             #expect(await eventually { sender.requests.count == 1 })
@@ -68,11 +73,16 @@ import Testing
         try await withWebhookReceiver { receiver in
             let clock = ManualWallClock(Date())
             let sender = FakeSender()
-            try await withServer(ServerOptions(sender: sender, clock: clock) {
-                $0.useWebhook(receiver.url)
-            }) { harness in
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "old", token: token)).status == 201)
-                #expect(try await harness.http.post("/v1/activities/old/update", key: TestServer.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
+            try await withServer(
+                ServerOptions(sender: sender, clock: clock) {
+                    $0.useWebhook(receiver.url)
+                }
+            ) { harness in
+                #expect(
+                    try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "old", token: token)).status
+                        == 201)
+                #expect(
+                    try await harness.http.post("/v1/activities/old/update", key: TestServer.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
                 #expect(await eventually { sender.requests.count == 1 })
 
                 clock.advance(by: 7 * 3600)
@@ -84,9 +94,10 @@ import Testing
                 let end = try JSONValue.parse(try #require(sender.requests.last).body)
                 #expect(end["aps"]?["event"]?.stringValue == "end")
                 #expect(end["aps"]?["content-state"]?["hp"]?.numberValue == 5)
-                #expect(await eventually {
-                    receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["reason"]?.stringValue == "maximumDuration" }
-                })
+                #expect(
+                    await eventually {
+                        receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["reason"]?.stringValue == "maximumDuration" }
+                    })
 
                 #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
                 // The end push's dismissal date is 4 hours on: then the activity is dismissed, an hour later forgotten.
@@ -110,7 +121,9 @@ import Testing
         let clock = ManualWallClock(Date())
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender, clock: clock) { $0.pollInterval = 60 }) { harness in
-            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "old", token: token)).status == 201)
+            #expect(
+                try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "old", token: token)).status == 201
+            )
             #expect(try await harness.http.post("/v1/activities/old/update", key: TestServer.backendKey, #"{"contentState":{"hp":5}}"#).status == 202)
             #expect(await eventually(timeout: .seconds(30)) { sender.requests.count == 1 })
             try await Task.sleep(for: .milliseconds(300))  // the workers are waiting again
@@ -127,20 +140,29 @@ import Testing
             let sender = FakeSender()
             sender.enqueue([.success(APNsResponse(status: 400, reason: .badDeviceToken))])
             try await withServer(ServerOptions(sender: sender) { $0.useWebhook(receiver.url) }) { harness in
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "w1", token: token)).status == 201)
-                #expect(try await harness.http.post("/v1/activities/w1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+                #expect(
+                    try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "w1", token: token)).status
+                        == 201)
+                #expect(
+                    try await harness.http.post("/v1/activities/w1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
                 #expect(await eventually { receiver.bodies.contains { $0["event"]?.stringValue == "token.invalid" } })
                 let event = try #require(receiver.bodies.first { $0["event"]?.stringValue == "token.invalid" })
                 #expect(event["activityId"]?.stringValue == "w1" && event["reason"]?.stringValue == "BadDeviceToken")
                 #expect(event["token"]?.stringValue == "9f9f…9f9f", "tokens are shortened in webhooks")
 
                 let other = String(repeating: "8e", count: 32)
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "w2", token: other)).status == 201)
+                #expect(
+                    try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "w2", token: other)).status
+                        == 201)
                 let ended = try await harness.http.post("/v1/activities/w2/ended", key: TestServer.appKey, "")
                 #expect(ended.status == 200 && ended.json?["state"]?.stringValue == "ended")
-                #expect(await eventually {
-                    receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["activityId"]?.stringValue == "w2" && $0["reason"]?.stringValue == "app" }
-                })
+                #expect(
+                    await eventually {
+                        receiver.bodies.contains {
+                            $0["event"]?.stringValue == "activity.ended" && $0["activityId"]?.stringValue == "w2"
+                                && $0["reason"]?.stringValue == "app"
+                        }
+                    })
             }
         }
     }
@@ -150,7 +172,9 @@ import Testing
     @Test func appReportsItsActivityDismissed() async throws {
         try await withWebhookReceiver { receiver in
             try await withServer(ServerOptions(sender: FakeSender()) { $0.useWebhook(receiver.url) }) { harness in
-                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "d1", token: token)).status == 201)
+                #expect(
+                    try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "d1", token: token)).status
+                        == 201)
 
                 let byBackend = try await harness.http.post("/v1/activities/d1/dismissed", key: TestServer.backendKey, "")
                 #expect(byBackend.status == 403 && byBackend.errorRule == "scope")
@@ -162,9 +186,13 @@ import Testing
                 let dismissed = try await harness.http.post("/v1/activities/d1/dismissed", key: TestServer.appKey, "{}")
                 #expect(dismissed.status == 200 && dismissed.json?["state"]?.stringValue == "dismissed")
                 #expect(dismissed.json?["endedAt"]?.stringValue != nil)
-                #expect(await eventually {
-                    receiver.bodies.contains { $0["event"]?.stringValue == "activity.ended" && $0["activityId"]?.stringValue == "d1" && $0["reason"]?.stringValue == "app" }
-                })
+                #expect(
+                    await eventually {
+                        receiver.bodies.contains {
+                            $0["event"]?.stringValue == "activity.ended" && $0["activityId"]?.stringValue == "d1"
+                                && $0["reason"]?.stringValue == "app"
+                        }
+                    })
                 let update = try await harness.http.post("/v1/activities/d1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
                 #expect(update.status == 409 && update.errorRule == "active")
             }
@@ -174,7 +202,8 @@ import Testing
     @Test func gracefulStopFinishesThePushInFlight() async throws {
         let sender = SlowSender(delay: .milliseconds(400))
         try await withServer(ServerOptions(sender: sender)) { harness in
-            #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "s1", token: token)).status == 201)
+            #expect(
+                try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "s1", token: token)).status == 201)
             let accepted = try await harness.http.post("/v1/activities/s1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
             #expect(accepted.status == 202)
             #expect(await eventually { sender.started >= 1 })

@@ -69,7 +69,7 @@ import Testing
             let port = try #require(harness.server.port)
             let opened = Date()
             let still = try await RawConnection.open(port: port)
-            try? await still.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n") // closed already on a slow machine: as good
+            try? await still.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  // closed already on a slow machine: as good
             let trickled = try await RawConnection.open(port: port)
             // One header byte every 100 ms for 15 s: each read would reset an idle timeout, not this deadline.
             let header = "GET /health HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 130)
@@ -89,10 +89,12 @@ import Testing
     }
 
     @Test func aSlowBodyIsClosedAndCompleteRequestsKeepTheConnection() async throws {
-        try await withServer(ServerOptions(sender: FakeSender()) {
-            $0.requestHeaderTimeout = 120
-            $0.requestBodyTimeout = 0.5
-        }) { harness in
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                $0.requestHeaderTimeout = 120
+                $0.requestBodyTimeout = 0.5
+            }
+        ) { harness in
             let port = try #require(harness.server.port)
             let keepAlive = try await RawConnection.open(port: port)
             for _ in 0..<3 {
@@ -106,7 +108,9 @@ import Testing
             // long before the header deadline (120 s) could do it (generous bounds: CI machines stall).
             let slowBody = try await RawConnection.open(port: port)
             let sent = Date()
-            try await slowBody.send("POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.appKey)\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"a\"")
+            try await slowBody.send(
+                "POST /v1/activities HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.appKey)\r\nContent-Length: 100\r\nContent-Type: application/json\r\n\r\n{\"a\""
+            )
             #expect(await eventually(timeout: .seconds(60)) { slowBody.closed != nil })
             let after = try #require(slowBody.closed).timeIntervalSince(sent)
             #expect(after >= 0.4 && after < 60, "closed by the body deadline after \(after) s")

@@ -48,23 +48,30 @@ import Testing
         let capture = Capture()
         let sender = FakeSender()
         // A webhook receiver that refuses connections: its failures are logged, its secret must not be.
-        let (secrets, userToken) = try await withServer(ServerOptions(store: database, sender: sender, logger: capture.logger) {
-            $0.appTokenSecret = Self.tokenSecret
-            $0.useWebhook(URL(string: "http://127.0.0.1:9/hooks")!)
-        }) { harness -> ([(String, String)], String) in
+        let (secrets, userToken) = try await withServer(
+            ServerOptions(store: database, sender: sender, logger: capture.logger) {
+                $0.appTokenSecret = Self.tokenSecret
+                $0.useWebhook(URL(string: "http://127.0.0.1:9/hooks")!)
+            }
+        ) { harness -> ([(String, String)], String) in
             let http = harness.http
             let pushToken = IdentityTests.hex(0xAB)
             let startToken = IdentityTests.hex(0xCD)
 
             // A user token, used to register, rotate, update and end.
             let userToken = try await IdentityTests.token(harness, for: "rider")
-            let registered = try await http.post("/v1/activities", key: userToken, registrationJSON(activityID: "ride", token: pushToken, userID: "rider"))
+            let registered = try await http.post(
+                "/v1/activities", key: userToken, registrationJSON(activityID: "ride", token: pushToken, userID: "rider"))
             #expect(registered.status == 201, "\(registered.text)")
             let rotatedToken = IdentityTests.hex(0xEF)
             #expect(try await http.put("/v1/activities/ride/push-token", key: userToken, #"{"pushToken":"\#(rotatedToken)"}"#).status == 200)
-            #expect(try await http.put("/v1/push-to-start-tokens", key: userToken, #"""
-                {"userId":"rider","deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(startToken)"}
-                """#).status == 200)
+            #expect(
+                try await http.put(
+                    "/v1/push-to-start-tokens", key: userToken,
+                    #"""
+                    {"userId":"rider","deviceId":"phone","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(startToken)"}
+                    """#
+                ).status == 200)
             #expect(try await http.post("/v1/activities/ride/update", key: TestServer.backendKey, #"{"contentState":{"km":1}}"#).status == 202)
             #expect(await eventually { sender.requests.count == 1 })
             #expect(try await http.request("POST", "/v1/activities/ride/ended", key: userToken).status == 200)
@@ -84,10 +91,13 @@ import Testing
             let wrongKey = "lp_backend_" + String(repeating: "w", count: 43)
             #expect(try await http.post("/v1/groups/g/update", key: wrongKey, #"{"contentState":{}}"#).status == 401)
             // The development key, whose use the log announces.
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "dev", token: IdentityTests.hex(0x11))).status == 201)
+            #expect(
+                try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "dev", token: IdentityTests.hex(0x11)))
+                    .status == 201)
             // Let the webhook try and fail at least once.
-            #expect(await eventually { capture.text.contains { $0.contains("webhook POST failed") } },
-                    "a failed webhook delivery is logged")
+            #expect(
+                await eventually { capture.text.contains { $0.contains("webhook POST failed") } },
+                "a failed webhook delivery is logged")
             let secrets: [(String, String)] = [
                 ("the development app key", TestServer.appKey), ("the backend key", TestServer.backendKey),
                 ("a stored app key", storedAppKey), ("a refused key", wrongKey),
@@ -101,8 +111,9 @@ import Testing
 
         let lines = capture.text
         #expect(lines.count > 10, "the server logged at trace level: \(lines.count) lines")
-        #expect(lines.contains { $0.hasPrefix("notice") && $0.contains("development app keys in use") },
-                "the log says development keys act for any user")
+        #expect(
+            lines.contains { $0.hasPrefix("notice") && $0.contains("development app keys in use") },
+            "the log says development keys act for any user")
         for (name, secret) in secrets {
             let leaks = lines.filter { $0.contains(secret) }
             #expect(leaks.isEmpty, "\(name) appears in \(leaks.count) log lines, e.g. \(leaks.first ?? "")")

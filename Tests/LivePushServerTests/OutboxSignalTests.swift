@@ -1,8 +1,9 @@
 import APNsCore
 import Foundation
-@testable import LivePushServer
-import Testing
 import Synchronization
+import Testing
+
+@testable import LivePushServer
 
 /// Waking idle delivery workers. Every wait here is given 60 s: a wake-up that does not arrive shows as a
 /// wait that took far longer than the bound checked.

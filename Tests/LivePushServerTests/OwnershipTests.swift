@@ -52,16 +52,18 @@ import Testing
             let attacker = try await IdentityTests.token(harness, for: "attacker")
             let value = Self.hex(0x61)
             func store(_ token: String, device: String) async throws -> TestResponse {
-                try await http.put("/v1/push-to-start-tokens", key: token,
-                                   #"{"deviceId":"\#(device)","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(value)"}"#)
+                try await http.put(
+                    "/v1/push-to-start-tokens", key: token,
+                    #"{"deviceId":"\#(device)","bundleId":"com.example.rangers","attributesType":"T","environment":"sandbox","token":"\#(value)"}"#)
             }
             #expect(try await store(victim, device: "victim-phone").status == 200)
             let stolen = try await store(attacker, device: "attacker-phone")
             #expect(stolen.status == 409 && stolen.errorField == "token" && stolen.errorRule == "heldByAnotherUser", "\(stolen.text)")
             #expect(!stolen.text.contains("victim"), "the answer does not name the holder: \(stolen.text)")
             #expect(try await harness.store.pushToStartTokens(forUser: "attacker", attributesType: "T").isEmpty)
-            let start = try await http.post("/v1/users/attacker/start", key: TestServer.backendKey,
-                                            #"{"attributesType":"T","attributes":{},"contentState":{},"alert":{"title":"Go","body":"Now"}}"#)
+            let start = try await http.post(
+                "/v1/users/attacker/start", key: TestServer.backendKey,
+                #"{"attributesType":"T","attributes":{},"contentState":{},"alert":{"title":"Go","body":"Now"}}"#)
             #expect(start.status != 202 || start.json?["pushIds"]?.arrayValue?.isEmpty == true, "nothing starts on the victim's phone: \(start.text)")
             // The same user on a second device keeps working, and storing again is idempotent.
             #expect(try await store(victim, device: "victim-phone").status == 200)
@@ -86,7 +88,8 @@ import Testing
             let http = harness.http
             let backendKey = "lp_backend_" + String(repeating: "b", count: 43)
             let appKey = "lp_app_" + String(repeating: "a", count: 43)
-            let backendRecord = try await harness.store.createAPIKey(name: "backend", scope: .backend, sha256Hash: APIKeys.hash(backendKey), at: Date())
+            let backendRecord = try await harness.store.createAPIKey(
+                name: "backend", scope: .backend, sha256Hash: APIKeys.hash(backendKey), at: Date())
             let appRecord = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
             func register(_ token: String, _ id: String, _ byte: UInt8) async throws -> TestResponse {
                 try await http.post("/v1/activities", key: token, registrationJSON(activityID: id, token: Self.hex(byte)))
@@ -138,7 +141,9 @@ import Testing
             let opened = try await http.post("/v1/installations", key: appKey, "")
             let installation = try #require(opened.json?["installationId"]?.stringValue)
             let installationToken = try #require(opened.json?["token"]?.stringValue)
-            #expect(try await http.post("/v1/activities", key: installationToken, registrationJSON(activityID: "n-1", token: Self.hex(0x81))).status == 201)
+            #expect(
+                try await http.post("/v1/activities", key: installationToken, registrationJSON(activityID: "n-1", token: Self.hex(0x81))).status
+                    == 201)
 
             let minted = try await http.post("/v1/users/\(installation)/app-tokens", key: TestServer.backendKey, "")
             #expect(minted.status == 400 && minted.errorField == "userId" && minted.errorRule == "reservedPrefix", "\(minted.text)")

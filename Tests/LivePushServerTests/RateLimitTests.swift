@@ -7,31 +7,38 @@ import Testing
 /// `Retry-After`, counted in the metrics, one principal never spending another's.
 @Suite struct RateLimitTests {
     @Test func eachPrincipalHasItsOwnBucket() async throws {
-        try await withServer(ServerOptions(sender: FakeSender()) {
-            // One request a minute after the burst: nothing refills during the test, however slow the machine.
-            $0.appRateLimit = 1
-            $0.appRateBurst = 3
-            $0.backendRateLimit = 1
-            $0.backendRateBurst = 5
-        }) { harness in
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                // One request a minute after the burst: nothing refills during the test, however slow the machine.
+                $0.appRateLimit = 1
+                $0.appRateBurst = 3
+                $0.backendRateLimit = 1
+                $0.backendRateBurst = 5
+            }
+        ) { harness in
             let http = harness.http
             // Minting two tokens spends two of the backend key's five.
             let alice = try await IdentityTests.token(harness, for: "alice")
             let bob = try await IdentityTests.token(harness, for: "bob")
             for index in 0..<3 {
-                let response = try await http.post("/v1/activities", key: alice, registrationJSON(activityID: "a-\(index)", token: IdentityTests.hex(UInt8(index + 1))))
+                let response = try await http.post(
+                    "/v1/activities", key: alice, registrationJSON(activityID: "a-\(index)", token: IdentityTests.hex(UInt8(index + 1))))
                 #expect(response.status == 201, "\(response.text)")
             }
-            let (limited, headers) = try await http.request("POST", "/v1/activities", key: alice, body: Data(registrationJSON(activityID: "a-9", token: IdentityTests.hex(9)).utf8))
+            let (limited, headers) = try await http.request(
+                "POST", "/v1/activities", key: alice, body: Data(registrationJSON(activityID: "a-9", token: IdentityTests.hex(9)).utf8))
             #expect(limited.status == 429 && limited.errorRule == "rateLimit", "\(limited.text)")
             let retryAfter = try #require(headers["retry-after"].flatMap(Int.init))
             #expect((30...60).contains(retryAfter), "one request a minute refills (less the seconds the test took): \(retryAfter)")
             #expect(try await harness.store.activity(id: "a-9") == nil, "nothing of a limited request is done")
 
-            #expect(try await http.post("/v1/activities", key: bob, registrationJSON(activityID: "b-1", token: IdentityTests.hex(0x21))).status == 201,
-                    "another user is not limited by alice's requests")
+            #expect(
+                try await http.post("/v1/activities", key: bob, registrationJSON(activityID: "b-1", token: IdentityTests.hex(0x21))).status == 201,
+                "another user is not limited by alice's requests")
             for index in 0..<10 {
-                let response = try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "dev-\(index)", token: IdentityTests.hex(UInt8(0x30 + index))))
+                let response = try await http.post(
+                    "/v1/activities", key: TestServer.appKey,
+                    registrationJSON(activityID: "dev-\(index)", token: IdentityTests.hex(UInt8(0x30 + index))))
                 #expect(response.status == 201, "development app keys are not limited: \(response.text)")
             }
             var backendStatuses = [Int]()
@@ -39,7 +46,9 @@ import Testing
             #expect(backendStatuses == [200, 200, 200, 429], "the backend key's burst of 5, 2 spent on tokens")
 
             let metrics = try await http.get("/metrics").text
-            #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="app"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
+            #expect(
+                metrics.contains(#"livepush_server_rate_limited_requests_total{scope="app"} 1"#),
+                "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
             #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="backend"} 1"#))
         }
     }

@@ -4,8 +4,8 @@ import APNsSimulator
 import Foundation
 import LivePushServer
 import LivePushTesting
-import Testing
 import Synchronization
+import Testing
 
 /// The outbox owns back-off: the server's APNs client sends each outbox attempt once (re-sending at once
 /// only on a new connection), so attempts never compound.
@@ -19,12 +19,14 @@ import Synchronization
         let now = Date()
         for reason in [APNsReason.serviceUnavailable, .tooManyRequests, .internalServerError] {
             let answer = APNsRetryPolicy.AttemptResult.answered(APNsResponse(status: reason.status, reason: reason))
-            #expect(client.retry.decide(after: answer, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop,
-                    "\(reason): one attempt, the outbox backs off")
+            #expect(
+                client.retry.decide(after: answer, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0) == .stop,
+                "\(reason): one attempt, the outbox backs off")
         }
         let lost = APNsRetryPolicy.AttemptResult.failed(.goAway(reason: .shutdown, processed: false))
-        #expect(client.retry.decide(after: lost, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
-            == .retry(after: 0, newConnection: true))
+        #expect(
+            client.retry.decide(after: lost, attempt: 1, tokenRenewed: false, now: now, deadline: nil, random: 0)
+                == .retry(after: 0, newConnection: true))
     }
 
     @Test func outboxBackOffDoublesPerSendUpToTheMaximumWithJitter() {
@@ -59,11 +61,13 @@ import Synchronization
             try await sim.withClient(sim.serverClientConfiguration) { client in
                 let sender = CountingSender(client: client)
                 try await withServer(ServerOptions(store: database, sender: sender)) { server in
-                    let registered = try await server.http.post("/v1/activities", key: TestServer.appKey,
-                                                                registrationJSON(activityID: created.id, token: created.pushToken))
+                    let registered = try await server.http.post(
+                        "/v1/activities", key: TestServer.appKey,
+                        registrationJSON(activityID: created.id, token: created.pushToken))
                     #expect(registered.status == 201, "\(registered.text)")
-                    let update = try await server.http.post("/v1/activities/\(created.id)/update", key: TestServer.backendKey,
-                                                            #"{"contentState":{"hp":3},"priority":10}"#)
+                    let update = try await server.http.post(
+                        "/v1/activities/\(created.id)/update", key: TestServer.backendKey,
+                        #"{"contentState":{"hp":3},"priority":10}"#)
                     #expect(update.status == 202)
                     // Three outbox attempts meet the 503; then APNs recovers.
                     #expect(await eventually { sender.calls >= 3 })

@@ -1,7 +1,7 @@
 import APNsClient
 import Foundation
-import LivePushTesting
 import LivePushServer
+import LivePushTesting
 import Logging
 import Testing
 
@@ -9,7 +9,8 @@ import Testing
 @Suite struct ServeSettingsTests {
     /// A value each setting accepts, as a flag or variable would give it.
     static let samples: [String: String] = [
-        "database": "x.sqlite", "environment": "production", "url": "https://127.0.0.1:2197", "manageUrl": "https://127.0.0.1:2195", "caFile": "/tmp/ca.pem",
+        "database": "x.sqlite", "environment": "production", "url": "https://127.0.0.1:2197", "manageUrl": "https://127.0.0.1:2195",
+        "caFile": "/tmp/ca.pem",
         "keyFile": "/tmp/AuthKey.p8", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "host": "0.0.0.0", "port": "9091",
         "appKey": "dev-app-key-0123456789", "backendKey": "dev-backend-key-0123456789", "workers": "3", "batchSize": "7",
         "connections": "2", "hourlyBudget": "5", "frequentHourlyBudget": "50", "maxActiveDuration": "2h",
@@ -53,32 +54,37 @@ import Testing
 
     @Test func theNamesOfEarlierReleasesStay() {
         let flags = Set(ServeSetting.all.filter { $0.sources.contains(.flag) }.map(\.flag))
-        #expect(flags.isSuperset(of: [
-            "--config", "--database", "--environment", "--url", "--ca-file", "--key-file", "--key-id", "--team-id", "--host",
-            "--port", "--app-key", "--backend-key", "--workers", "--batch-size", "--connections", "--hourly-budget",
-            "--frequent-hourly-budget", "--max-active-duration", "--default-expiration", "--default-dismissal-delay",
-            "--forget-after", "--lifecycle-interval", "--webhook-url", "--instance-id", "--log-level",
-        ]))
+        #expect(
+            flags.isSuperset(of: [
+                "--config", "--database", "--environment", "--url", "--ca-file", "--key-file", "--key-id", "--team-id", "--host",
+                "--port", "--app-key", "--backend-key", "--workers", "--batch-size", "--connections", "--hourly-budget",
+                "--frequent-hourly-budget", "--max-active-duration", "--default-expiration", "--default-dismissal-delay",
+                "--forget-after", "--lifecycle-interval", "--webhook-url", "--instance-id", "--log-level",
+            ]))
         let variables = Set(ServeSetting.all.filter { $0.sources.contains(.environment) }.map(\.environmentVariable))
-        #expect(variables.isSuperset(of: [
-            "LIVEPUSH_DATABASE", "LIVEPUSH_ENVIRONMENT", "LIVEPUSH_URL", "LIVEPUSH_CA_FILE", "LIVEPUSH_KEY_FILE", "LIVEPUSH_KEY_ID",
-            "LIVEPUSH_TEAM_ID", "LIVEPUSH_HOST", "LIVEPUSH_PORT", "LIVEPUSH_APP_KEY", "LIVEPUSH_BACKEND_KEY", "LIVEPUSH_WORKERS",
-            "LIVEPUSH_BATCH_SIZE", "LIVEPUSH_CONNECTIONS", "LIVEPUSH_HOURLY_BUDGET", "LIVEPUSH_FREQUENT_HOURLY_BUDGET",
-            "LIVEPUSH_MAX_ACTIVE_DURATION", "LIVEPUSH_DEFAULT_EXPIRATION", "LIVEPUSH_DEFAULT_DISMISSAL_DELAY",
-            "LIVEPUSH_FORGET_AFTER", "LIVEPUSH_LIFECYCLE_INTERVAL", "LIVEPUSH_WEBHOOK_URL", "LIVEPUSH_INSTANCE_ID", "LIVEPUSH_LOG_LEVEL",
-        ]))
+        #expect(
+            variables.isSuperset(of: [
+                "LIVEPUSH_DATABASE", "LIVEPUSH_ENVIRONMENT", "LIVEPUSH_URL", "LIVEPUSH_CA_FILE", "LIVEPUSH_KEY_FILE", "LIVEPUSH_KEY_ID",
+                "LIVEPUSH_TEAM_ID", "LIVEPUSH_HOST", "LIVEPUSH_PORT", "LIVEPUSH_APP_KEY", "LIVEPUSH_BACKEND_KEY", "LIVEPUSH_WORKERS",
+                "LIVEPUSH_BATCH_SIZE", "LIVEPUSH_CONNECTIONS", "LIVEPUSH_HOURLY_BUDGET", "LIVEPUSH_FREQUENT_HOURLY_BUDGET",
+                "LIVEPUSH_MAX_ACTIVE_DURATION", "LIVEPUSH_DEFAULT_EXPIRATION", "LIVEPUSH_DEFAULT_DISMISSAL_DELAY",
+                "LIVEPUSH_FORGET_AFTER", "LIVEPUSH_LIFECYCLE_INTERVAL", "LIVEPUSH_WEBHOOK_URL", "LIVEPUSH_INSTANCE_ID", "LIVEPUSH_LOG_LEVEL",
+            ]))
         // The file's keys are those of earlier releases (development API keys stay out of it), plus those
         // added since.
         let keys = Set(ServeSetting.all.filter { $0.sources.contains(.file) }.map(\.key))
-        #expect(keys == [
-            "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections", "workers",
-            "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
-            "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
-            "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
-            "shutdownTimeout", "manageUrl", "appTokenLifetime", "installationTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit", "backendRateBurst",
-            "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets", "installationRateLimit", "installationRateBurst", "addressFailureLimit", "addressFailureBurst",
-            "maxConnections",
-        ])
+        #expect(
+            keys == [
+                "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections", "workers",
+                "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
+                "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
+                "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
+                "shutdownTimeout", "manageUrl", "appTokenLifetime", "installationTokenLifetime", "appRateLimit", "appRateBurst", "backendRateLimit",
+                "backendRateBurst",
+                "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets", "installationRateLimit", "installationRateBurst",
+                "addressFailureLimit", "addressFailureBurst",
+                "maxConnections",
+            ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }
 
@@ -103,13 +109,16 @@ import Testing
     }
 
     @Test func eachSourceGivesTheSameValue() async throws {
-        try await withConfigFile(["port": 9091, "maxActiveDuration": "2h", "forgetAfter": 120, "logLevel": "debug", "url": "https://127.0.0.1:2197"]) { file in
+        try await withConfigFile(["port": 9091, "maxActiveDuration": "2h", "forgetAfter": 120, "logLevel": "debug", "url": "https://127.0.0.1:2197"])
+        { file in
             let settings = try await read(["--config", file.path])
             #expect(settings.server.port == 9091 && settings.server.maximumActiveDuration == 7200 && settings.server.forgetAfter == 120)
             #expect(settings.logLevel == .debug && settings.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
         }
-        let flags = try await read(["--url", "https://127.0.0.1:2197", "--port=9091", "--max-active-duration", "2h", "--forget-after", "120",
-                                    "--log-level", "debug", "--app-key", "dev-app-key-0123456789", "--connections", "2"])
+        let flags = try await read([
+            "--url", "https://127.0.0.1:2197", "--port=9091", "--max-active-duration", "2h", "--forget-after", "120",
+            "--log-level", "debug", "--app-key", "dev-app-key-0123456789", "--connections", "2",
+        ])
         #expect(flags.server.port == 9091 && flags.server.maximumActiveDuration == 7200 && flags.server.forgetAfter == 120)
         #expect(flags.server.appKeys == ["dev-app-key-0123456789"] && flags.server.apnsConnections == 2)
     }
@@ -132,24 +141,32 @@ import Testing
     @Test func aBadValueNamesWhereItCameFromAndWhatIsAccepted() async throws {
         await expectFailure(["--environment", "sandbox", "--port", "abc"], "--port 'abc' is not a whole number")
         await expectFailure(["--environment", "sandbox"], "$LIVEPUSH_PORT 'abc' is not a whole number", ["LIVEPUSH_PORT": "abc"])
-        await expectFailure(["--environment", "sandbox", "--forget-after", "soon"],
-                            "--forget-after 'soon' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d")
+        await expectFailure(
+            ["--environment", "sandbox", "--forget-after", "soon"],
+            "--forget-after 'soon' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d")
         await expectFailure(["--environment", "sandbox"], "$LIVEPUSH_PORT must be 0 to 65535", ["LIVEPUSH_PORT": "70000"])
         await expectFailure(["--environment", "prod"], "--environment 'prod' is not sandbox or production")
-        await expectFailure(["--url", "http://127.0.0.1"],
-                            "--url: 'http://127.0.0.1' is not https; APNs is HTTP/2 over TLS, so the URL must start with https://")
-        await expectFailure(["--environment", "sandbox", "--log-level", "loud"],
-                            "--log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical")
+        await expectFailure(
+            ["--url", "http://127.0.0.1"],
+            "--url: 'http://127.0.0.1' is not https; APNs is HTTP/2 over TLS, so the URL must start with https://")
+        await expectFailure(
+            ["--environment", "sandbox", "--log-level", "loud"],
+            "--log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical")
         await expectFailure(["--environment", "sandbox", "--claim-lease", "0.5"], "--claim-lease must be at least 1 second")
-        await expectFailure([], "say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
-        await expectFailure(["--environment", "sandbox"],
-                            "give either --environment or --url, not both (environment came from --environment, url from $LIVEPUSH_URL)",
-                            ["LIVEPUSH_URL": "https://127.0.0.1:2197"])
+        await expectFailure(
+            [], "say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
+        await expectFailure(
+            ["--environment", "sandbox"],
+            "give either --environment or --url, not both (environment came from --environment, url from $LIVEPUSH_URL)",
+            ["LIVEPUSH_URL": "https://127.0.0.1:2197"])
 
         try await withConfigFile(["port": "8080", "maxActiveDuration": "forever", "environment": "sandbox"]) { file in
-            await expectFailure(["--config", file.path, "--max-active-duration", "1h"], "'port' in \(file.path) has the wrong type; expected a whole number")
-            await expectFailure(["--config", file.path, "--port", "1"],
-                                "'maxActiveDuration' in \(file.path) 'forever' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d")
+            await expectFailure(
+                ["--config", file.path, "--max-active-duration", "1h"], "'port' in \(file.path) has the wrong type; expected a whole number")
+            await expectFailure(
+                ["--config", file.path, "--port", "1"],
+                "'maxActiveDuration' in \(file.path) 'forever' is not a duration; accepted: seconds (90, 0.5) or a number with a unit: 45s, 30m, 8h, 1d"
+            )
         }
     }
 
@@ -160,9 +177,11 @@ import Testing
     }
 
     @Test func theConfigFileRefusesUnknownKeysAndDevelopmentKeys() async throws {
-        for (contents, message) in [(#"{"prot":9090}"#, "unknown key 'prot'"), (#"{"appKey":"dev-app-key-0123456789"}"#, "unknown key 'appKey'"),
-                                    (#"{"port":{"value":1}}"#, "has the wrong type"), ("[1]", "the top level must be an object"),
-                                    (#"{"port": 80"#, "is not valid JSON")] {
+        for (contents, message) in [
+            (#"{"prot":9090}"#, "unknown key 'prot'"), (#"{"appKey":"dev-app-key-0123456789"}"#, "unknown key 'appKey'"),
+            (#"{"port":{"value":1}}"#, "has the wrong type"), ("[1]", "the top level must be an object"),
+            (#"{"port": 80"#, "is not valid JSON"),
+        ] {
             try await withConfigFile(raw: contents) { file in
                 do throws(ServerConfigurationError) {
                     _ = try await read(["--config", file.path])
@@ -188,8 +207,10 @@ import Testing
         #expect(ServeSetting.helpText().split(separator: "\n").allSatisfy { $0.count < 80 })
     }
 
-    private func expectFailure(_ arguments: [String], _ message: String, _ environment: [String: String] = [:], usage: Bool = false,
-                               sourceLocation: SourceLocation = #_sourceLocation) async {
+    private func expectFailure(
+        _ arguments: [String], _ message: String, _ environment: [String: String] = [:], usage: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         do {
             _ = try await read(arguments, environment)
             Issue.record("\(arguments) \(environment) was accepted", sourceLocation: sourceLocation)

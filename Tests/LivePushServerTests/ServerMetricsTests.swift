@@ -2,6 +2,7 @@ import APNsCore
 import MetricsTestKit
 import PushStore
 import Testing
+
 @testable import LivePushServer
 
 /// ServerMetrics records through swift-metrics: a test backend sees each metric with its dimensions, and

@@ -17,7 +17,10 @@ import Testing
                 try await second.start()
                 Issue.record("a second server started on a taken port")
             } catch let error as ServerStartError {
-                #expect(error.description == "cannot listen on 127.0.0.1:\(configuration.port): address already in use; pick another --host/--port (0 picks a free port)")
+                #expect(
+                    error.description
+                        == "cannot listen on 127.0.0.1:\(configuration.port): address already in use; pick another --host/--port (0 picks a free port)"
+                )
             }
             #expect(second.port == nil)
             // The first server is unaffected.

@@ -11,14 +11,16 @@ import Testing
     /// Installations are opened freely with the app key: a burst through many of them is held to the
     /// budget they share, while each keeps its own, and another app key's installations have theirs.
     @Test func aBurstThroughManyInstallationsIsHeldToOneBudget() async throws {
-        try await withServer(ServerOptions(sender: FakeSender()) {
-            // Nothing refills during the test (one a minute), however slow the machine.
-            $0.appRateLimit = 1
-            $0.appRateBurst = 8
-            $0.installationRateLimit = 1
-            $0.installationRateBurst = 10
-            $0.addressFailureLimit = 0
-        }) { harness in
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                // Nothing refills during the test (one a minute), however slow the machine.
+                $0.appRateLimit = 1
+                $0.appRateBurst = 8
+                $0.installationRateLimit = 1
+                $0.installationRateBurst = 10
+                $0.addressFailureLimit = 0
+            }
+        ) { harness in
             let http = harness.http
             var appKeys: [String] = []
             for name in ["shipped", "other"] {
@@ -42,20 +44,24 @@ import Testing
             #expect(through == 10, "the shared burst of 10, not 6 × 8: \(statuses)")
             let opened = try await http.post("/v1/installations", key: appKeys[1], "")
             let other = try #require(opened.json?["token"]?.stringValue, "\(opened.text)")
-            #expect(try await http.post("/v1/activities/none/dismissed", key: other, "").status != 429,
-                    "another app key's installations have their own budget")
+            #expect(
+                try await http.post("/v1/activities/none/dismissed", key: other, "").status != 429,
+                "another app key's installations have their own budget")
             let metrics = try await http.get("/metrics").text
-            #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="installations"} 38"#),
-                    "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
+            #expect(
+                metrics.contains(#"livepush_server_rate_limited_requests_total{scope="installations"} 38"#),
+                "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
         }
     }
 
     /// Unknown keys from one address: 401 until its failure budget is spent, then 429 before any lookup.
     @Test func unknownKeysFromOneAddressAreRefusedBeforeTheirLookup() async throws {
-        try await withServer(ServerOptions(sender: FakeSender()) {
-            $0.addressFailureLimit = 1
-            $0.addressFailureBurst = 5
-        }) { harness in
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                $0.addressFailureLimit = 1
+                $0.addressFailureBurst = 5
+            }
+        ) { harness in
             let http = harness.http
             var statuses: [Int] = []
             for index in 0..<5 {
@@ -70,17 +76,20 @@ import Testing
             await harness.store.close()
             #expect(try await http.get("/v1/activities/a", key: "lp_backend_unknown-x-0123456789abcdef").errorRule == "addressLimit")
             let metrics = try await http.get("/metrics").text
-            #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="address"} 3"#),
-                    "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
+            #expect(
+                metrics.contains(#"livepush_server_rate_limited_requests_total{scope="address"} 3"#),
+                "\(metrics.split(separator: "\n").filter { $0.contains("rate_limited") })")
         }
     }
 
     /// Successful requests never spend the address's failure budget.
     @Test func authenticatedRequestsDoNotSpendTheAddressBudget() async throws {
-        try await withServer(ServerOptions(sender: FakeSender()) {
-            $0.addressFailureLimit = 1
-            $0.addressFailureBurst = 2
-        }) { harness throws in
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                $0.addressFailureLimit = 1
+                $0.addressFailureBurst = 2
+            }
+        ) { harness throws in
             for _ in 0..<10 {
                 #expect(try await harness.http.get("/v1/activities/none", key: TestServer.backendKey).status == 404)
             }

@@ -20,9 +20,12 @@ extension SimulatedAPNs {
     /// activity's id.
     func startChannelActivity(name: String, channel: String) async throws -> String {
         let iPhone = try await addIPhone(name: name)
-        return try await simulator.world.startChannelActivity(deviceID: iPhone.id, ActivityRequest(
-            attributesType: attributesTypes[0], attributes: ["hero": .string(name)], contentState: ["hp": .number(1)], channelID: channel
-        )).activityID
+        return try await simulator.world.startChannelActivity(
+            deviceID: iPhone.id,
+            ActivityRequest(
+                attributesType: attributesTypes[0], attributes: ["hero": .string(name)], contentState: ["hp": .number(1)], channelID: channel
+            )
+        ).activityID
     }
 
     /// The content-state the simulated activity shows.

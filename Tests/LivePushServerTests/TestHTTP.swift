@@ -1,7 +1,8 @@
 import Foundation
 import LiveActivity
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A response read by the tests: the status, the raw body and its JSON.

@@ -2,8 +2,9 @@ import Foundation
 import LiveActivity
 import LivePushServer
 import LivePushTesting
-@testable import PushStore
 import Testing
+
+@testable import PushStore
 
 /// The stores the end-to-end tests run on: LivePushTesting's `TestStore.available` (SQLite always,
 /// PostgreSQL when `LIVEPUSH_TEST_POSTGRES_URL` is set: `eval "$(scripts/postgres-test-db.sh)"` sets it),
@@ -11,7 +12,9 @@ import Testing
 enum TestDatabase {
     static let available: [TestStore] = {
         if TestStore.postgresURLFromEnvironment == nil {
-            print("LivePushServerTests: PostgreSQL end-to-end runs are skipped; set LIVEPUSH_TEST_POSTGRES_URL to enable them (eval \"$(scripts/postgres-test-db.sh)\")")
+            print(
+                "LivePushServerTests: PostgreSQL end-to-end runs are skipped; set LIVEPUSH_TEST_POSTGRES_URL to enable them (eval \"$(scripts/postgres-test-db.sh)\")"
+            )
         }
         return TestStore.available
     }()
@@ -35,11 +38,14 @@ extension TestServer {
 }
 
 /// A registration body for tests.
-func registrationJSON(activityID: String, token: String, bundleID: String = "com.example.rangers",
-                      environment: String = "sandbox", groups: [String] = [], userID: String? = nil) -> String {
+func registrationJSON(
+    activityID: String, token: String, bundleID: String = "com.example.rangers",
+    environment: String = "sandbox", groups: [String] = [], userID: String? = nil
+) -> String {
     let groupList = groups.map { "\"\($0)\"" }.joined(separator: ",")
     let user = userID.map { ",\"userId\":\"\($0)\"" } ?? ""
-    return #"{"activityId":"\#(activityID)","pushToken":"\#(token)","bundleId":"\#(bundleID)","attributesType":"AdventureAttributes","environment":"\#(environment)","groups":[\#(groupList)]\#(user)}"#
+    return
+        #"{"activityId":"\#(activityID)","pushToken":"\#(token)","bundleId":"\#(bundleID)","attributesType":"AdventureAttributes","environment":"\#(environment)","groups":[\#(groupList)]\#(user)}"#
 }
 
 extension PushStore {

@@ -38,7 +38,9 @@ import Testing
                 #expect(answer.status == "HTTP/1.1 400 Bad Request", "\(coding): \(answer.text)")
                 // The HTTP/1 decoder refuses `chunked, chunked` itself (a 400 without a body); the others are ours.
                 if coding != "chunked, chunked" {
-                    #expect(answer.text.contains(#""rule":"transferEncoding""#) && answer.text.contains(#""field":"Transfer-Encoding""#), "\(coding): \(answer.text)")
+                    #expect(
+                        answer.text.contains(#""rule":"transferEncoding""#) && answer.text.contains(#""field":"Transfer-Encoding""#),
+                        "\(coding): \(answer.text)")
                 }
                 #expect(answer.closed, "the connection is closed after a refused framing")
             }

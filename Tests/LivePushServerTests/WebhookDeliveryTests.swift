@@ -57,8 +57,9 @@ extension ServerMetrics {
                     try WebhookSignatureCheck.verify(header: post.signature, body: post.body + Data(" ".utf8), secret: TestServer.webhookSecret)
                 }
                 #expect(throws: WebhookSignatureCheck.Refusal.tooOld, "a replay after 5 minutes is refused") {
-                    try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret,
-                                                     now: Date().addingTimeInterval(301))
+                    try WebhookSignatureCheck.verify(
+                        header: post.signature, body: post.body, secret: TestServer.webhookSecret,
+                        now: Date().addingTimeInterval(301))
                 }
             }
         }
@@ -75,7 +76,9 @@ extension ServerMetrics {
                 #expect(Set(posts.compactMap(\.eventID)).count == 1 && posts.allSatisfy { $0.eventID != nil }, "one event id on every attempt")
                 #expect(posts.allSatisfy { $0.body == posts[0].body })
                 for post in posts {
-                    #expect(throws: Never.self) { try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret) }
+                    #expect(throws: Never.self) {
+                        try WebhookSignatureCheck.verify(header: post.signature, body: post.body, secret: TestServer.webhookSecret)
+                    }
                 }
                 #expect(try await eventually { try await harness.store.webhookDepth() == 0 })
                 #expect(harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") == 3)
@@ -90,8 +93,9 @@ extension ServerMetrics {
         try await withWebhookReceiver { receiver in
             try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.useWebhook(down) }) { harness in
                 let ids = try await endGroup("down", count: 3, on: harness)
-                #expect(await eventually { harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") >= 3 },
-                        "each event was tried while the receiver was down")
+                #expect(
+                    await eventually { harness.server.metrics.value("livepush_server_webhook_failed_attempts_total") >= 3 },
+                    "each event was tried while the receiver was down")
                 await harness.server.shutdown()
                 #expect(try await harness.store.webhookDepth() == ids.count, "undelivered events stay stored")
                 try await harness.restart { $0.useWebhook(receiver.url) }
@@ -109,12 +113,14 @@ extension ServerMetrics {
         try await withWebhookReceiver(WebhookBehavior(hangs: true)) { hanging in
             try await withWebhookReceiver { receiver in
                 let instance = "crash-" + UUID().uuidString.prefix(8).lowercased()
-                try await withServer(ServerOptions(store: database, sender: FakeSender()) {
-                    $0.useWebhook(hanging.url)
-                    $0.instanceID = instance
-                    $0.claimLease = 3600
-                    $0.webhookTimeout = 60
-                }) { harness in
+                try await withServer(
+                    ServerOptions(store: database, sender: FakeSender()) {
+                        $0.useWebhook(hanging.url)
+                        $0.instanceID = instance
+                        $0.claimLease = 3600
+                        $0.webhookTimeout = 60
+                    }
+                ) { harness in
                     try await endByApp("crashed", on: harness)
                     #expect(await eventually { hanging.posts.count == 1 }, "the POST is under way")
                     try await harness.replaceWithoutShutdown {
@@ -135,10 +141,12 @@ extension ServerMetrics {
     @Test func eventsPastTheirMaximumAgeAreDroppedAndCounted() async throws {
         try await withWebhookReceiver(WebhookBehavior(failFirst: .max)) { receiver in
             let clock = ManualWallClock(Date())
-            try await withServer(ServerOptions(sender: FakeSender(), clock: clock) {
-                $0.useWebhook(receiver.url)
-                $0.webhookMaximumAge = 3600
-            }) { harness in
+            try await withServer(
+                ServerOptions(sender: FakeSender(), clock: clock) {
+                    $0.useWebhook(receiver.url)
+                    $0.webhookMaximumAge = 3600
+                }
+            ) { harness in
                 try await endByApp("old", on: harness)
                 #expect(await eventually { receiver.posts.count == 1 })
                 #expect(try await eventually { try await harness.store.webhookDepth() == 1 }, "kept for a retry")
@@ -178,7 +186,9 @@ extension ServerMetrics {
         configuration.webhookSecret = nil
         try await withServer(ServerOptions(sender: FakeSender())) { running -> Void in
             // Its store serves the one that must not start.
-            #expect(throws: ServerConfigurationError.self) { try LivePushServer(configuration: configuration, store: running.store, sender: FakeSender()) }
+            #expect(throws: ServerConfigurationError.self) {
+                try LivePushServer(configuration: configuration, store: running.store, sender: FakeSender())
+            }
         }
 
         let base = ["--url", "https://127.0.0.1:2197", "--webhook-url", "https://backend.example.com/livepush"]

@@ -1,10 +1,11 @@
 import APNsCore
 import Foundation
 import LiveActivity
-@testable import LivePushServer
 import Logging
 import PushStore
 import Testing
+
+@testable import LivePushServer
 
 /// The webhook's intake: the journal turns store facts into the events' JSON (the format the webhook has
 /// always received), there is none without a webhook, and a committed change wakes the webhook.
@@ -40,13 +41,20 @@ import Testing
         let encoder = APIResponse.encoder()
         let cases: [(WebhookFact, WebhookEvent.EndCause?, WebhookEvent)] = [
             (.activityEnded(activityID: "a1", userID: "u1", at: Self.at), .app, .activityEnded("a1", userID: "u1", cause: .app, at: Self.at)),
-            (.activityEnded(activityID: "a2", userID: nil, at: Self.at), .maximumDuration,
-             .activityEnded("a2", userID: nil, cause: .maximumDuration, at: Self.at)),
-            (.activityTokenInvalid(activityID: "a3", userID: "u3", token: token, reason: "BadDeviceToken", at: Self.at), nil,
-             WebhookEvent(event: .tokenInvalid, activityID: "a3", userID: "u3", reason: "BadDeviceToken", token: token.shortened, at: Self.at)),
-            (.pushToStartTokenInvalid(tokenID: tokenID, userID: "u4", token: token, reason: "Unregistered", at: Self.at), nil,
-             WebhookEvent(event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: "u4", reason: "Unregistered",
-                          token: token.shortened, at: Self.at)),
+            (
+                .activityEnded(activityID: "a2", userID: nil, at: Self.at), .maximumDuration,
+                .activityEnded("a2", userID: nil, cause: .maximumDuration, at: Self.at)
+            ),
+            (
+                .activityTokenInvalid(activityID: "a3", userID: "u3", token: token, reason: "BadDeviceToken", at: Self.at), nil,
+                WebhookEvent(event: .tokenInvalid, activityID: "a3", userID: "u3", reason: "BadDeviceToken", token: token.shortened, at: Self.at)
+            ),
+            (
+                .pushToStartTokenInvalid(tokenID: tokenID, userID: "u4", token: token, reason: "Unregistered", at: Self.at), nil,
+                WebhookEvent(
+                    event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: "u4", reason: "Unregistered",
+                    token: token.shortened, at: Self.at)
+            ),
         ]
         for (fact, cause, expected) in cases {
             let journal = try #require(cause.map { queue().journal(endCause: $0) } ?? queue().tokenJournal)
@@ -54,8 +62,9 @@ import Testing
             #expect(row.event == expected.event.rawValue)
             #expect(row.body == (try encoder.encode(expected)), "\(String(decoding: row.body, as: UTF8.self))")
         }
-        #expect(queue().tokenJournal?.deliveries(for: [.activityEnded(activityID: "a", userID: nil, at: Self.at)]).isEmpty == true,
-                "an end needs its cause")
+        #expect(
+            queue().tokenJournal?.deliveries(for: [.activityEnded(activityID: "a", userID: nil, at: Self.at)]).isEmpty == true,
+            "an end needs its cause")
     }
 
     @Test func withoutAWebhookThereIsNoJournalAndNobodyIsWoken() {

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
-@testable import LivePushServer
 import Testing
+
+@testable import LivePushServer
 
 /// The example of docs/webhooks.md: the server signs it as documented, and the receiver's check accepts it.
 @Suite struct WebhookSignatureTests {

@@ -1,10 +1,11 @@
 import Foundation
 import LivePushTesting
-@testable import LivePushServer
 import Logging
 import NIOCore
 import PushStore
 import Testing
+
+@testable import LivePushServer
 
 /// Where the webhook may POST: redirects are never followed, and loopback, private, link-local and
 /// metadata addresses are refused unless `webhookAllowPrivateTargets` allows them.
@@ -29,8 +30,10 @@ import Testing
     }
 
     @Test func aLiteralForbiddenURLIsRefusedAtStartUnlessAllowed() throws {
-        for url in ["http://127.0.0.1:8080/hook", "https://169.254.169.254/latest", "http://[::1]/hook", "http://localhost:9000/hook",
-                    "http://10.0.0.5/hook"] {
+        for url in [
+            "http://127.0.0.1:8080/hook", "https://169.254.169.254/latest", "http://[::1]/hook", "http://localhost:9000/hook",
+            "http://10.0.0.5/hook",
+        ] {
             var configuration = ServerConfiguration()
             configuration.webhookURL = URL(string: url)
             configuration.webhookSecret = String(repeating: "s", count: 32)
@@ -53,10 +56,12 @@ import Testing
     @Test func theSettingIsReadFromItsFlagAloneOrWithAValueAndFromItsVariable() async throws {
         let base = ["--environment", "sandbox", "--webhook-url", "http://127.0.0.1:9/hook"]
         let secret = ["LIVEPUSH_WEBHOOK_SECRET": String(repeating: "s", count: 32)]
-        #expect(try await ServeSettings.read(arguments: base + ["--webhook-allow-private-targets"], environment: secret)
-            .server.webhookAllowPrivateTargets)
-        #expect(try await ServeSettings.read(arguments: base + ["--webhook-allow-private-targets=true"], environment: secret)
-            .server.webhookAllowPrivateTargets)
+        #expect(
+            try await ServeSettings.read(arguments: base + ["--webhook-allow-private-targets"], environment: secret)
+                .server.webhookAllowPrivateTargets)
+        #expect(
+            try await ServeSettings.read(arguments: base + ["--webhook-allow-private-targets=true"], environment: secret)
+                .server.webhookAllowPrivateTargets)
         var environment = secret
         environment["LIVEPUSH_WEBHOOK_ALLOW_PRIVATE_TARGETS"] = "true"
         #expect(try await ServeSettings.read(arguments: base, environment: environment).server.webhookAllowPrivateTargets)
@@ -72,15 +77,17 @@ import Testing
             let url = try #require(URL(string: "http://localhost:\(receiver.port)/hook"))
             let metrics = ServerMetrics()
             let delivery = WebhookDelivery(event: "activity.ended", body: Data(#"{"event":"activity.ended"}"#.utf8), createdAt: Date())
-            let refusing = WebhookPoster(url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: false,
-                                         metrics: metrics, logger: Logger(label: "test"))
+            let refusing = WebhookPoster(
+                url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: false,
+                metrics: metrics, logger: Logger(label: "test"))
             let failure = await refusing.post(delivery, at: Date())
             #expect(failure?.contains("refused") == true, "\(failure ?? "delivered")")
             #expect(metrics.value("livepush_server_webhook_refused_targets_total") == 1)
             #expect(receiver.posts.isEmpty)
 
-            let allowing = WebhookPoster(url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: true,
-                                         metrics: metrics, logger: Logger(label: "test"))
+            let allowing = WebhookPoster(
+                url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: true,
+                metrics: metrics, logger: Logger(label: "test"))
             #expect(await allowing.post(delivery, at: Date()) == nil)
             #expect(receiver.bodies.count == 1)
         }
@@ -95,8 +102,11 @@ import Testing
             try await withWebhookReceiver(WebhookBehavior(redirect: redirect)) { redirecting in
                 try await withServer(ServerOptions(sender: FakeSender()) { $0.useWebhook(redirecting.url) }) { harness throws in
                     let id = "redirected-\(code)"
-                    #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey,
-                                                        registrationJSON(activityID: id, token: String(repeating: "9f", count: 32))).status == 201)
+                    #expect(
+                        try await harness.http.post(
+                            "/v1/activities", key: TestServer.appKey,
+                            registrationJSON(activityID: id, token: String(repeating: "9f", count: 32))
+                        ).status == 201)
                     #expect(try await harness.http.post("/v1/activities/\(id)/ended", key: TestServer.appKey, "").status == 200)
                     #expect(await eventually { redirecting.bodies.count == 1 }, "delivered at the third attempt")
                     #expect(redirecting.posts.map(\.status) == [code, code, 204])

@@ -1,8 +1,9 @@
 import Foundation
 import LivePushTesting
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `withServer` over `withSimulator`: a user's backend test against `livepush serve` and a simulated
@@ -22,9 +23,11 @@ import FoundationNetworking
         try await withSimulator { apns in
             try await withServer(ServerOptions(store: store), over: apns) { server in
                 let activity = try await apns.startActivity(contentState: ["hp": 1])
-                let registration = #"{"activityId":"\#(activity.id)","pushToken":"\#(activity.pushToken)","bundleId":"\#(apns.bundleID)","attributesType":"AdventureAttributes","environment":"sandbox","userId":"ava"}"#
+                let registration =
+                    #"{"activityId":"\#(activity.id)","pushToken":"\#(activity.pushToken)","bundleId":"\#(apns.bundleID)","attributesType":"AdventureAttributes","environment":"sandbox","userId":"ava"}"#
                 #expect(try await Self.call(server, "POST", "v1/activities", key: server.appKey, registration).0 == 201)
-                let update = try await Self.call(server, "POST", "v1/activities/\(activity.id)/update", key: server.backendKey, #"{"contentState":{"hp":0.5}}"#)
+                let update = try await Self.call(
+                    server, "POST", "v1/activities/\(activity.id)/update", key: server.backendKey, #"{"contentState":{"hp":0.5}}"#)
                 #expect(update.0 == 202)
                 #expect(await eventually { (try? await apns.contentState(of: activity)["hp"]) == 0.5 })
             }

@@ -242,13 +242,16 @@ struct ActivityConformanceTests {
     func contentStateOnlyMovesForward(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             _ = try await store.register(Fixture.registration("a"))
-            #expect(try await store.recordContentState(
-                [(activityID: "a", timestamp: Fixture.start + 20)], contentState: ["score": 2, "team": "red"], acceptedAt: Fixture.start + 20) == 1)
+            #expect(
+                try await store.recordContentState(
+                    [(activityID: "a", timestamp: Fixture.start + 20)], contentState: ["score": 2, "team": "red"], acceptedAt: Fixture.start + 20)
+                    == 1)
             let newer = try #require(try await store.activity(id: "a"))
             #expect(newer.lastContentState == ["score": 2, "team": "red"])
             #expect(newer.lastTimestamp == Fixture.start + 20)
-            #expect(try await store.recordContentState(
-                [(activityID: "a", timestamp: Fixture.start + 10)], contentState: ["score": 1], acceptedAt: Fixture.start + 10) == 0)
+            #expect(
+                try await store.recordContentState(
+                    [(activityID: "a", timestamp: Fixture.start + 10)], contentState: ["score": 1], acceptedAt: Fixture.start + 10) == 0)
             let older = try #require(try await store.activity(id: "a"))
             #expect(older.lastContentState == ["score": 2, "team": "red"])
             #expect(older.lastTimestamp == Fixture.start + 20)
@@ -259,11 +262,14 @@ struct ActivityConformanceTests {
     func batchOperationsForAGroupSend(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             for id in ["a", "b", "c"] { _ = try await store.register(Fixture.registration(id)) }
-            _ = try await store.recordContentState([(activityID: "c", timestamp: Fixture.start + 50)], contentState: ["hp": 9], acceptedAt: Fixture.start)
+            _ = try await store.recordContentState(
+                [(activityID: "c", timestamp: Fixture.start + 50)], contentState: ["hp": 9], acceptedAt: Fixture.start)
 
             let changed = try await store.recordContentState(
-                [(activityID: "a", timestamp: Fixture.start + 10), (activityID: "missing", timestamp: Fixture.start + 10),
-                 (activityID: "b", timestamp: Fixture.start + 11), (activityID: "c", timestamp: Fixture.start + 12)],
+                [
+                    (activityID: "a", timestamp: Fixture.start + 10), (activityID: "missing", timestamp: Fixture.start + 10),
+                    (activityID: "b", timestamp: Fixture.start + 11), (activityID: "c", timestamp: Fixture.start + 12),
+                ],
                 contentState: ["hp": 5], acceptedAt: Fixture.start)
             #expect(changed == 2, "a and b; the missing one is skipped; c keeps its newer state")
             #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
@@ -272,7 +278,9 @@ struct ActivityConformanceTests {
             #expect(try await store.activity(id: "c")?.lastContentState == ["hp": 9])
 
             // An end without a final state: the timestamp moves on, the stored state stays.
-            #expect(try await store.recordContentState([(activityID: "a", timestamp: Fixture.start + 20)], contentState: nil, acceptedAt: Fixture.start) == 1)
+            #expect(
+                try await store.recordContentState([(activityID: "a", timestamp: Fixture.start + 20)], contentState: nil, acceptedAt: Fixture.start)
+                    == 1)
             #expect(try await store.activity(id: "a")?.lastContentState == ["hp": 5])
             #expect(try await store.activity(id: "a")?.lastTimestamp == Fixture.start + 20)
 
@@ -280,11 +288,13 @@ struct ActivityConformanceTests {
             #expect(Set(read.map(\.activityID)) == ["a", "c"])
             #expect(read.first { $0.activityID == "a" } == (try await store.activity(id: "a")))
 
-            let ended = try await store.markEnded(activityIDs: ["b", "missing", "a"], at: Fixture.start + 100,
-                                                  dismissalDate: Fixture.start + 400)
+            let ended = try await store.markEnded(
+                activityIDs: ["b", "missing", "a"], at: Fixture.start + 100,
+                dismissalDate: Fixture.start + 400)
             #expect(ended == ["b", "a"], "the ones this call ended, in the order given")
-            #expect(try await store.markEnded(activityIDs: ["a", "b"], at: Fixture.start + 101, dismissalDate: nil).isEmpty,
-                    "already ended")
+            #expect(
+                try await store.markEnded(activityIDs: ["a", "b"], at: Fixture.start + 101, dismissalDate: nil).isEmpty,
+                "already ended")
             for id in ["a", "b"] {
                 let record = try #require(try await store.activity(id: id))
                 #expect(record.state == .ended && record.endedAt == Fixture.start + 100 && record.dismissalDate == Fixture.start + 400)

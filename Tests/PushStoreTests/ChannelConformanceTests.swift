@@ -14,8 +14,9 @@ struct ChannelConformanceTests {
         try await withStore(kind) { store, _ in
             let match = try await store.createChannel(Self.channel("match", group: "fans"))
             _ = try await store.createChannel(Self.channel("other", bundle: "com.example.other"))
-            #expect(await caught { try await store.createChannel(Self.channel("match")) }.map { if case .conflict = $0 { true } else { false } } == true,
-                    "names are unique among a bundle's live channels")
+            #expect(
+                await caught { try await store.createChannel(Self.channel("match")) }.map { if case .conflict = $0 { true } else { false } } == true,
+                "names are unique among a bundle's live channels")
             #expect(try await store.channel(id: match.id) == match)
             #expect(try await store.channel(named: "match", bundleID: "com.example.app") == match)
             #expect(try await store.channel(named: "match", bundleID: "com.example.other") == nil)
@@ -32,7 +33,11 @@ struct ChannelConformanceTests {
             #expect(try await store.channels(linkedToGroup: "fans").isEmpty)
             #expect(try await store.createChannel(Self.channel("match")).name == "match")
             #expect(await caught { try await store.markChannelDeleted(id: UUID(), at: Fixture.start) } != nil)
-            #expect(await caught { try await store.createChannel(ChannelRecord(name: "p", bundleID: "b", apnsChannelID: "x", storagePolicy: 2, createdAt: Fixture.start)) }?.invalidField == "storagePolicy")
+            #expect(
+                await caught {
+                    try await store.createChannel(
+                        ChannelRecord(name: "p", bundleID: "b", apnsChannelID: "x", storagePolicy: 2, createdAt: Fixture.start))
+                }?.invalidField == "storagePolicy")
         }
     }
 }

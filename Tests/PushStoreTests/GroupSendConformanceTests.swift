@@ -10,9 +10,10 @@ struct GroupSendConformanceTests {
     static func send(_ group: String, kind: LiveActivityEvent = .update, importance: PushImportance = .routine, at: Date = Fixture.start)
         -> GroupSend
     {
-        GroupSend(groupID: group, kind: kind, payload: Fixture.payload(7), timestamp: at, requestedPriority: .conservesPower,
-                  importance: importance, expiration: at + 3600, dismissalDate: kind == .end ? at + 600 : nil, acceptedAt: at,
-                  createdBy: "backend")
+        GroupSend(
+            groupID: group, kind: kind, payload: Fixture.payload(7), timestamp: at, requestedPriority: .conservesPower,
+            importance: importance, expiration: at + 3600, dismissalDate: kind == .end ? at + 600 : nil, acceptedAt: at,
+            createdBy: "backend")
     }
 
     static func record(_ page: GroupSendPage, _ activityID: String, _ outcome: DeliveryOutcome, at: Date) -> DeliveryRecord {

@@ -189,8 +189,9 @@ struct OutboxConformanceTests {
             func broadcast(_ channel: UUID, _ score: Int, kind event: LiveActivityEvent = .update, importance: PushImportance = .routine, at: Date)
                 -> OutboxItem
             {
-                OutboxItem(target: .channel(id: channel), kind: event, payload: Fixture.payload(score), priority: .conservesPower,
-                           importance: importance, acceptedAt: at)
+                OutboxItem(
+                    target: .channel(id: channel), kind: event, payload: Fixture.payload(score), priority: .conservesPower,
+                    importance: importance, acceptedAt: at)
             }
             let b1 = broadcast(match, 1, at: t)
             let urgent = broadcast(match, 2, importance: .timeSensitive, at: t + 1)
@@ -204,7 +205,8 @@ struct OutboxConformanceTests {
             #expect(result.coalesced == [CoalescedPush(replaced: b1.pushID, by: b2.pushID)])
             #expect(try await store.outboxDepth() == 5, "urgent, end, the other channel's, the activity's and the newest")
             let history = try await store.deliveries(channelID: match, limit: 10)
-            #expect(history.count == 1 && history.first?.pushID == b1.pushID && history.first?.outcome == .coalesced
+            #expect(
+                history.count == 1 && history.first?.pushID == b1.pushID && history.first?.outcome == .coalesced
                     && history.first?.coalescedInto == b2.pushID, "\(history)")
             #expect(try await store.deliveries(channelID: otherMatch, limit: 10).isEmpty)
             #expect(try await store.pendingItems(activityID: match.uuidString.lowercased()).map(\.pushID) == [lookalike.pushID])
@@ -213,8 +215,11 @@ struct OutboxConformanceTests {
             let c1 = broadcast(otherMatch, 4, at: t + 3)
             let c2 = broadcast(otherMatch, 5, at: t + 4)
             let batch = try await store.enqueue([c1, c2])
-            #expect(Set(batch.coalesced) == [CoalescedPush(replaced: c1.pushID, by: c2.pushID),
-                                             CoalescedPush(replaced: elsewhere.pushID, by: c2.pushID)])
+            #expect(
+                Set(batch.coalesced) == [
+                    CoalescedPush(replaced: c1.pushID, by: c2.pushID),
+                    CoalescedPush(replaced: elsewhere.pushID, by: c2.pushID),
+                ])
         }
     }
 
@@ -227,9 +232,10 @@ struct OutboxConformanceTests {
             let a3 = Fixture.update("a", score: 3)
             let result = try await store.enqueue([a1, a2, b1, a3])
             #expect(result.accepted == [a1.pushID, a2.pushID, b1.pushID, a3.pushID])
-            #expect(Set(result.coalesced) == [
-                CoalescedPush(replaced: a1.pushID, by: a3.pushID), CoalescedPush(replaced: a2.pushID, by: a3.pushID),
-            ])
+            #expect(
+                Set(result.coalesced) == [
+                    CoalescedPush(replaced: a1.pushID, by: a3.pushID), CoalescedPush(replaced: a2.pushID, by: a3.pushID),
+                ])
             #expect(try await store.pendingItems(activityID: "a").map(\.payload) == [Fixture.payload(3)])
             #expect(try await store.outboxDepth() == 2)
         }

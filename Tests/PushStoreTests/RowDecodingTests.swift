@@ -1,5 +1,6 @@
-@testable import PushStore
 import Testing
+
+@testable import PushStore
 
 /// Reading stored columns back: a malformed value is a database error naming the column, never a crash.
 @Suite struct RowDecodingTests {

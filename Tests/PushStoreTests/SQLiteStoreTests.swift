@@ -59,7 +59,10 @@ struct SQLiteStoreTests {
             for await _ in inside.stream { break }
             // The write lock is held: a read must neither wait for it nor see the uncommitted change. A read
             // that waits would wait forever, so after 10 s the transaction is let go and the test fails.
-            enum Outcome: Sendable { case read(String?), timedOut }
+            enum Outcome: Sendable {
+                case read(String?)
+                case timedOut
+            }
             let first = await withTaskGroup(of: Outcome.self) { group in
                 group.addTask { .read(try? await store.activity(id: "before")?.bundleID) }
                 group.addTask {
@@ -148,7 +151,10 @@ struct SQLiteStoreTests {
                         let parts = column.split(separator: ".")
                         try await session.execute("ALTER TABLE \(parts[0]) DROP COLUMN \(parts[1])")
                     }
-                    for table in ["server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies", "app_token_generations"] {
+                    for table in [
+                        "server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies",
+                        "app_token_generations",
+                    ] {
                         try await session.execute("DROP TABLE \(table)")
                     }
                     try await session.execute("DELETE FROM schema_migrations WHERE version > 1")

@@ -18,7 +18,8 @@ struct SecretsIdempotencyWebhookTests {
                 #expect(try await other.serverSecret(named: "app-token", candidate: Self.secret(3), at: Fixture.start) == Self.secret(1))
                 #expect(try await other.serverSecret(named: "other", candidate: Self.secret(4), at: Fixture.start) == Self.secret(4))
             }
-            #expect(await caught { try await store.serverSecret(named: "short", candidate: Data([1]), at: Fixture.start) }?.invalidField == "candidate")
+            #expect(
+                await caught { try await store.serverSecret(named: "short", candidate: Data([1]), at: Fixture.start) }?.invalidField == "candidate")
         }
     }
 
@@ -31,33 +32,46 @@ struct SecretsIdempotencyWebhookTests {
             }
             #expect(try await reserve("k", Self.hashA, at: 0) == .reserved)
             guard case .inProgress(let running) = try await reserve("k", Self.hashA, at: 1) else {
-                Issue.record("a second reservation while the first runs must be inProgress"); return
+                Issue.record("a second reservation while the first runs must be inProgress")
+                return
             }
             #expect(running.reservedAt == Fixture.start)
             guard case .mismatch = try await reserve("k", Self.hashB, at: 2) else {
-                Issue.record("another body under the same key must be a mismatch"); return
+                Issue.record("another body under the same key must be a mismatch")
+                return
             }
             #expect(try await reserve("k", Self.hashA, at: 2, owner: "backend:k2") == .reserved, "each principal has its own keys")
 
-            try await store.completeIdempotencyKey(owner: "backend:k1", key: "k", status: 202, responseBody: Data("{\"a\":1}".utf8), at: Fixture.start + 3)
+            try await store.completeIdempotencyKey(
+                owner: "backend:k1", key: "k", status: 202, responseBody: Data("{\"a\":1}".utf8), at: Fixture.start + 3)
             guard case .completed(let answered) = try await reserve("k", Self.hashA, at: 4) else {
-                Issue.record("an answered key must replay"); return
+                Issue.record("an answered key must replay")
+                return
             }
             #expect(answered.status == 202 && answered.responseBody == Data("{\"a\":1}".utf8))
             // Released reservations can be taken again; answered ones are kept.
             try await store.releaseIdempotencyKey(owner: "backend:k1", key: "k")
-            guard case .completed = try await reserve("k", Self.hashA, at: 5) else { Issue.record("release keeps answers"); return }
+            guard case .completed = try await reserve("k", Self.hashA, at: 5) else {
+                Issue.record("release keeps answers")
+                return
+            }
             #expect(try await reserve("r", Self.hashA, at: 0) == .reserved)
             try await store.releaseIdempotencyKey(owner: "backend:k1", key: "r")
             #expect(try await reserve("r", Self.hashB, at: 1) == .reserved)
             // A holder that died is taken over after `takeOverAfter`; a day later the key is free.
             #expect(try await reserve("d", Self.hashA, at: 0) == .reserved)
             #expect(try await reserve("d", Self.hashA, at: 61) == .reserved)
-            guard case .inProgress = try await reserve("d", Self.hashA, at: 62) else { Issue.record("taken over anew"); return }
+            guard case .inProgress = try await reserve("d", Self.hashA, at: 62) else {
+                Issue.record("taken over anew")
+                return
+            }
             #expect(try await reserve("k", Self.hashB, at: 86_401) == .reserved, "after a day the key is free")
             #expect(try await store.forgetIdempotencyKeys(before: Fixture.start + 86_000) == 3)
-            #expect(await caught { try await store.completeIdempotencyKey(owner: "backend:k1", key: "gone", status: 202, responseBody: Data(), at: Fixture.start) }
-                == .notFound(kind: .idempotencyKey, id: "gone"))
+            #expect(
+                await caught {
+                    try await store.completeIdempotencyKey(owner: "backend:k1", key: "gone", status: 202, responseBody: Data(), at: Fixture.start)
+                }
+                    == .notFound(kind: .idempotencyKey, id: "gone"))
             #expect(await caught { try await reserve("bad\u{7}", Self.hashA, at: 0) }?.invalidField == "key")
         }
     }
@@ -91,7 +105,9 @@ struct SecretsIdempotencyWebhookTests {
 
             let claimed = try await store.claimWebhooks(owner: "a", limit: 10, now: Fixture.start + 2, lease: 30)
             #expect(claimed == [first, second])
-            #expect(try await store.claimWebhooks(owner: "b", limit: 10, now: Fixture.start + 3, lease: 30).isEmpty, "claimed events are not handed out twice")
+            #expect(
+                try await store.claimWebhooks(owner: "b", limit: 10, now: Fixture.start + 3, lease: 30).isEmpty,
+                "claimed events are not handed out twice")
             #expect(await caught { try await store.completeWebhook(id: first.id, owner: "b") } != nil)
 
             try await store.completeWebhook(id: first.id, owner: "a")
@@ -109,7 +125,9 @@ struct SecretsIdempotencyWebhookTests {
                 try await restarted.completeWebhook(id: second.id, owner: "d")
                 #expect(try await store.webhookDepth() == 0)
             }
-            #expect(await caught { try await store.completeWebhook(id: second.id, owner: "d") } == .notFound(kind: .webhookEvent, id: second.id.uuidString.lowercased()))
+            #expect(
+                await caught { try await store.completeWebhook(id: second.id, owner: "d") }
+                    == .notFound(kind: .webhookEvent, id: second.id.uuidString.lowercased()))
         }
     }
 }

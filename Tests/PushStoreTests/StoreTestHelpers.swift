@@ -27,8 +27,9 @@ extension PushStore {
     /// The retirement record of a token an activity no longer uses, if it is one.
     func retiredToken(_ token: DeviceToken) async throws -> RetiredTokenRecord? {
         try await sql.backend.read { session throws(PushStoreError) in
-            guard let row = try await session.first(
-                "SELECT token, activity_id, retired_at FROM retired_tokens WHERE token = ?", [.text(token.hex)])
+            guard
+                let row = try await session.first(
+                    "SELECT token, activity_id, retired_at FROM retired_tokens WHERE token = ?", [.text(token.hex)])
             else { return nil }
             return RetiredTokenRecord(
                 token: try RowDecoding.token(row, "token"), activityID: try row.string("activity_id"),

@@ -40,7 +40,8 @@ struct TokensBudgetKeysTests {
             #expect(try await store.pushToStartToken(id: phone.id) == replaced)
             #expect(try await store.pushToStartToken(id: pad.id) == pad)
             #expect(try await store.pushToStartToken(id: UUID()) == nil)
-            #expect(await caught { try await store.upsertPushToStartToken(Self.pushToStart(device: "", token: newToken)) }?.invalidField == "deviceId")
+            #expect(
+                await caught { try await store.upsertPushToStartToken(Self.pushToStart(device: "", token: newToken)) }?.invalidField == "deviceId")
         }
     }
 
@@ -83,12 +84,18 @@ struct TokensBudgetKeysTests {
         try await withStore(kind) { store, _ async throws in
             let t = Fixture.start
             #expect(try await store.consumeHighPriority(activityID: "a", at: t, limit: 2) == BudgetDecision(granted: true, usedInWindow: 1, limit: 2))
-            #expect(try await store.consumeHighPriority(activityID: "a", at: t + 60, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
-            #expect(try await store.consumeHighPriority(activityID: "a", at: t + 120, limit: 2) == BudgetDecision(granted: false, usedInWindow: 2, limit: 2))
+            #expect(
+                try await store.consumeHighPriority(activityID: "a", at: t + 60, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2)
+            )
+            #expect(
+                try await store.consumeHighPriority(activityID: "a", at: t + 120, limit: 2)
+                    == BudgetDecision(granted: false, usedInWindow: 2, limit: 2))
             #expect(try await store.consumeHighPriority(activityID: "b", at: t + 120, limit: 2).granted, "budgets are per activity")
             #expect(try await store.highPriorityCount(activityID: "a", since: t - 1) == 2, "a refusal is not counted")
             // An hour after the first one, one slot is free again.
-            #expect(try await store.consumeHighPriority(activityID: "a", at: t + 3600, limit: 2) == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
+            #expect(
+                try await store.consumeHighPriority(activityID: "a", at: t + 3600, limit: 2)
+                    == BudgetDecision(granted: true, usedInWindow: 2, limit: 2))
             #expect(try await store.consumeHighPriority(activityID: "a", at: t + 3601, limit: 0).granted == false)
             #expect(await caught { try await store.consumeHighPriority(activityID: "a", at: t, limit: -1) }?.invalidField == "limit")
         }
@@ -102,12 +109,13 @@ struct TokensBudgetKeysTests {
             let decisions = try await store.consumeHighPriority(
                 [(activityID: "c", limit: 3), (activityID: "a", limit: 2), (activityID: "b", limit: 1), (activityID: "z", limit: 0)],
                 at: t + 60)
-            #expect(decisions == [
-                "a": BudgetDecision(granted: true, usedInWindow: 1, limit: 2),
-                "b": BudgetDecision(granted: false, usedInWindow: 1, limit: 1),
-                "c": BudgetDecision(granted: true, usedInWindow: 1, limit: 3),
-                "z": BudgetDecision(granted: false, usedInWindow: 0, limit: 0),
-            ])
+            #expect(
+                decisions == [
+                    "a": BudgetDecision(granted: true, usedInWindow: 1, limit: 2),
+                    "b": BudgetDecision(granted: false, usedInWindow: 1, limit: 1),
+                    "c": BudgetDecision(granted: true, usedInWindow: 1, limit: 3),
+                    "z": BudgetDecision(granted: false, usedInWindow: 0, limit: 0),
+                ])
             #expect(try await store.highPriorityCount(activityID: "a", since: t - 1) == 1, "grants are counted")
             #expect(try await store.highPriorityCount(activityID: "b", since: t - 1) == 1, "refusals are not")
             #expect(try await store.consumeHighPriority([], at: t).isEmpty)
@@ -151,9 +159,15 @@ struct TokensBudgetKeysTests {
             #expect(try await store.apiKey(byHash: hash) == app)
             #expect(try await store.apiKey(byHash: String(repeating: "ef", count: 32)) == nil)
             #expect(try await store.apiKeys() == [app, backend])
-            #expect(await caught { try await store.createAPIKey(name: "again", scope: .app, sha256Hash: hash, at: Fixture.start) }?.isConflict == true)
-            #expect(await caught { try await store.createAPIKey(name: "short", scope: .app, sha256Hash: "abc", at: Fixture.start) }?.invalidField == "sha256Hash")
-            #expect(await caught { try await store.createAPIKey(name: "", scope: .app, sha256Hash: String(repeating: "01", count: 32), at: Fixture.start) }?.invalidField == "name")
+            #expect(
+                await caught { try await store.createAPIKey(name: "again", scope: .app, sha256Hash: hash, at: Fixture.start) }?.isConflict == true)
+            #expect(
+                await caught { try await store.createAPIKey(name: "short", scope: .app, sha256Hash: "abc", at: Fixture.start) }?.invalidField
+                    == "sha256Hash")
+            #expect(
+                await caught {
+                    try await store.createAPIKey(name: "", scope: .app, sha256Hash: String(repeating: "01", count: 32), at: Fixture.start)
+                }?.invalidField == "name")
 
             let revoked = try await store.revokeAPIKey(id: app.id, at: Fixture.start + 100)
             #expect(revoked.revokedAt == Fixture.start + 100)
@@ -161,7 +175,9 @@ struct TokensBudgetKeysTests {
             #expect(try await store.revokeAPIKey(id: app.id, at: Fixture.start + 200).revokedAt == Fixture.start + 100)
             #expect(try await store.apiKey(byHash: hash)?.revokedAt == Fixture.start + 100)
             let unknown = UUID()
-            #expect(await caught { try await store.revokeAPIKey(id: unknown, at: Fixture.start) } == .notFound(kind: .apiKey, id: unknown.uuidString.lowercased()))
+            #expect(
+                await caught { try await store.revokeAPIKey(id: unknown, at: Fixture.start) }
+                    == .notFound(kind: .apiKey, id: unknown.uuidString.lowercased()))
         }
     }
 

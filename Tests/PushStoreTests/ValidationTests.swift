@@ -1,5 +1,6 @@
-@testable import PushStore
 import Testing
+
+@testable import PushStore
 
 /// The identifier rule every id the store takes goes through: 1 to `max` characters, no control characters.
 @Suite struct ValidationTests {
@@ -32,14 +33,25 @@ import Testing
     @Test func oneCharacterOfTenThousandBytesIsRefused() {
         let heavy = "e" + String(repeating: "\u{301}", count: 5_000)
         #expect(heavy.count == 1 && heavy.utf8.count == 10_001)
-        #expect(throws: PushStoreError.invalidInput(field: "activityId", rule: "is 10001 bytes of UTF-8; at most 512 are accepted (4 for each of the 128 characters)")) {
+        #expect(
+            throws: PushStoreError.invalidInput(
+                field: "activityId", rule: "is 10001 bytes of UTF-8; at most 512 are accepted (4 for each of the 128 characters)")
+        ) {
             try Validation.identifier(heavy, field: "activityId")
         }
     }
 
     @Test func formatCharactersAreRefused() {
-        for (bad, scalar) in [("evil\u{202E}txt", "U+202E"), ("zero\u{200B}width", "U+200B"), ("\u{FEFF}bom", "U+FEFF"), ("soft\u{AD}hyphen", "U+00AD")] {
-            #expect(throws: PushStoreError.invalidInput(field: "groups[0]", rule: "contains the format character \(scalar); ids are visible text: no Unicode format characters (category Cf, e.g. U+200B, U+202E, U+FEFF)")) {
+        for (bad, scalar) in [
+            ("evil\u{202E}txt", "U+202E"), ("zero\u{200B}width", "U+200B"), ("\u{FEFF}bom", "U+FEFF"), ("soft\u{AD}hyphen", "U+00AD"),
+        ] {
+            #expect(
+                throws: PushStoreError.invalidInput(
+                    field: "groups[0]",
+                    rule:
+                        "contains the format character \(scalar); ids are visible text: no Unicode format characters (category Cf, e.g. U+200B, U+202E, U+FEFF)"
+                )
+            ) {
                 try Validation.identifier(bad, field: "groups[0]")
             }
         }

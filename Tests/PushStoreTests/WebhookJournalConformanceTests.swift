@@ -48,19 +48,26 @@ struct WebhookJournalConformanceTests {
             _ = try await store.register(Fixture.registration("already", user: nil))
             _ = try await store.markEnded(activityID: "already", at: t, dismissalDate: nil)
             let pushToStart = Fixture.token()
-            let record = try await store.upsertPushToStartToken(PushToStartRegistration(
-                userID: "u5", deviceID: "phone", bundleID: "com.example.app", attributesType: "MatchAttributes",
-                environment: .sandbox, token: pushToStart, at: t))
+            let record = try await store.upsertPushToStartToken(
+                PushToStartRegistration(
+                    userID: "u5", deviceID: "phone", bundleID: "com.example.app", attributesType: "MatchAttributes",
+                    environment: .sandbox, token: pushToStart, at: t))
 
             #expect(try await store.markEnded(activityID: "ended", at: t + 1, dismissalDate: nil, journal: Self.journal).endedNow)
-            #expect(try await !store.markEnded(activityID: "ended", at: t + 2, dismissalDate: nil, journal: Self.journal).endedNow,
-                    "ended once, reported once")
+            #expect(
+                try await !store.markEnded(activityID: "ended", at: t + 2, dismissalDate: nil, journal: Self.journal).endedNow,
+                "ended once, reported once")
             #expect(try await store.markDismissed(activityID: "dismissed", at: t + 3, journal: Self.journal).endedNow)
             #expect(try await store.markTokenInvalid(token: token, reason: "BadDeviceToken", at: t + 4, journal: Self.journal) != nil)
-            #expect(try await store.markEnded(activityIDs: ["b1", "already", "b2", "missing"], at: t + 5, dismissalDate: nil,
-                                              journal: Self.journal) == ["b1", "b2"])
-            #expect(try await store.markPushToStartTokenInvalid(token: pushToStart, reason: "Unregistered", at: t + 6,
-                                                                journal: Self.journal).map(\.id) == [record.id])
+            #expect(
+                try await store.markEnded(
+                    activityIDs: ["b1", "already", "b2", "missing"], at: t + 5, dismissalDate: nil,
+                    journal: Self.journal) == ["b1", "b2"])
+            #expect(
+                try await store.markPushToStartTokenInvalid(
+                    token: pushToStart, reason: "Unregistered", at: t + 6,
+                    journal: Self.journal
+                ).map(\.id) == [record.id])
 
             // No call after the change: what a server that died right after its store call would leave.
             let events = try await eventsAfterACrash(store, harness)
@@ -90,8 +97,12 @@ struct WebhookJournalConformanceTests {
             let report = try await store.completePage(page, owner: "w1", outcome: outcome, at: t + 2, journal: Self.journal)
             #expect(report.endedNow == ["a", "b"])
             let events = try await eventsAfterACrash(store, harness)
-            #expect(events == [WebhookFact.activityEnded(activityID: "a", userID: "u-a", at: t + 2),
-                               .activityEnded(activityID: "b", userID: "u-b", at: t + 2)].map { "\($0)" }.sorted())
+            #expect(
+                events
+                    == [
+                        WebhookFact.activityEnded(activityID: "a", userID: "u-a", at: t + 2),
+                        .activityEnded(activityID: "b", userID: "u-b", at: t + 2),
+                    ].map { "\($0)" }.sorted())
         }
     }
 

@@ -61,19 +61,25 @@ struct AHCBench: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted[max(0, min(sorted.count - 1, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))] * 1000 }
+        func percentile(_ p: Double) -> Double {
+            sorted[max(0, min(sorted.count - 1, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))] * 1000
+        }
         print("sent: \(sorted.count), accepted: \(sorted.count), failed: 0")
-        print(String(format: "time: %.3f s, rate: %.0f pushes/s, client CPU: %.3f s", seconds, Double(sorted.count) / seconds, cpuSeconds() - cpuStart))
-        print(String(format: "latency p50: %.2f ms, p90: %.2f ms, p99: %.2f ms, max: %.2f ms", percentile(50), percentile(90), percentile(99), percentile(100)))
+        print(
+            String(format: "time: %.3f s, rate: %.0f pushes/s, client CPU: %.3f s", seconds, Double(sorted.count) / seconds, cpuSeconds() - cpuStart))
+        print(
+            String(
+                format: "latency p50: %.2f ms, p90: %.2f ms, p99: %.2f ms, max: %.2f ms", percentile(50), percentile(90), percentile(99),
+                percentile(100)))
         try await client.shutdown()
     }
 
     private func cpuSeconds() -> Double {
         var usage = rusage()
         #if os(Linux)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6

@@ -54,7 +54,8 @@ struct BroadcastRequestChecks {
         guard matchesLiveActivity(pushType) else { throw Rejection(.invalidPushType) }
         try checkRequestID(fields.requestID)
         guard let text = fields.expiration, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let expiration = Int64(text) else { throw Rejection(.badExpirationDate) }
+            let expiration = Int64(text)
+        else { throw Rejection(.badExpirationDate) }
         guard let text = fields.priority, let number = Int(text), let priority = APNsPriority(rawValue: number) else {
             throw Rejection(.badPriority)
         }

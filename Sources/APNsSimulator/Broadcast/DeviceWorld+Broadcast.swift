@@ -10,7 +10,7 @@ extension DeviceWorld {
     /// keeps it for later subscribers until its expiration, at most 8 hours.
     func broadcast(_ push: ReceivedBroadcast) -> PushVerdict {
         guard var channel = channels[push.channelID], channel.bundleID == push.bundleID,
-              channel.environment == push.environment
+            channel.environment == push.environment
         else { return .rejected(.channelNotRegistered, invalidSince: nil) }
         if channel.storagePolicy == .noStorage, push.expiration != 0 {
             return .rejected(.badExpirationDate, invalidSince: nil)
@@ -50,13 +50,17 @@ extension DeviceWorld {
         channel.lastBroadcast = summary
         channel.broadcastCount += 1
         channels[push.channelID] = channel
-        publish(.broadcastApplied, data: .object([
-            "channelId": .string(push.channelID), "bundleId": .string(push.bundleID),
-            "summary": SimulatorJSON.tree(summary),
-        ]), at: now)
-        logger.debug("broadcast applied", metadata: [
-            "channel": "\(push.channelID)", "subscribers": "\(subscriberCount)", "seconds": "\(summary.applySeconds)",
-        ])
+        publish(
+            .broadcastApplied,
+            data: .object([
+                "channelId": .string(push.channelID), "bundleId": .string(push.bundleID),
+                "summary": SimulatorJSON.tree(summary),
+            ]), at: now)
+        logger.debug(
+            "broadcast applied",
+            metadata: [
+                "channel": "\(push.channelID)", "subscribers": "\(subscriberCount)", "seconds": "\(summary.applySeconds)",
+            ])
         return .accepted
     }
 
@@ -65,17 +69,19 @@ extension DeviceWorld {
     @discardableResult
     func subscribe(activityID: String, channelID: String, at now: Date) -> Bool {
         guard let activity = activities[activityID], let environment = devices[activity.deviceID]?.environment,
-              let (bundleID, channelEnvironment, stored) = channels[channelID].map({ ($0.bundleID, $0.environment, $0.deliverableMessage(at: now)) }),
-              bundleID == activity.bundleID, channelEnvironment == environment
+            let (bundleID, channelEnvironment, stored) = channels[channelID].map({ ($0.bundleID, $0.environment, $0.deliverableMessage(at: now)) }),
+            bundleID == activity.bundleID, channelEnvironment == environment
         else { return false }
         // In place, with no copy of the channel alive: a copy would make every subscription copy the
         // whole subscriber list.
         channels[channelID]?.subscribers.append(activityID)
         activities[activityID]?.channelID = channelID
         let count = channels[channelID]?.subscribers.count ?? 0
-        publish(.channelSubscribed, data: .object([
-            "channelId": .string(channelID), "activityId": .string(activityID), "subscriberCount": .number(Double(count)),
-        ]), at: now)
+        publish(
+            .channelSubscribed,
+            data: .object([
+                "channelId": .string(channelID), "activityId": .string(activityID), "subscriberCount": .number(Double(count)),
+            ]), at: now)
         if let stored {
             var cache = ContentStateCheckCache()
             _ = applyUpdate(stored.content, record: stored.record, activityID: activityID, at: now, cache: &cache)

@@ -39,9 +39,11 @@ extension DeviceWorld {
         }
         channelOrder[AppKey(bundleID: bundleID, environment: environment)]?.removeAll { $0 == id }
         let now = clock.now()
-        publish(.channelDeleted, data: .object([
-            "channelId": .string(id), "bundleId": .string(bundleID), "environment": .string(environment.rawValue),
-        ]), at: now)
+        publish(
+            .channelDeleted,
+            data: .object([
+                "channelId": .string(id), "bundleId": .string(bundleID), "environment": .string(environment.rawValue),
+            ]), at: now)
         return nil
     }
 
@@ -57,8 +59,9 @@ extension DeviceWorld {
         let bundleID = try Self.validBundleID(request.bundleID)
         let environment = try Self.environment(request.environment)
         guard let policy = APNsMessageStoragePolicy(rawValue: request.messageStoragePolicy) else {
-            throw DeviceWorldError(.invalid, field: "messageStoragePolicy",
-                                   "\(request.messageStoragePolicy) is not a storage policy; accepted: 0 (no storage), 1 (most recent message)")
+            throw DeviceWorldError(
+                .invalid, field: "messageStoragePolicy",
+                "\(request.messageStoragePolicy) is not a storage policy; accepted: 0 (no storage), 1 (most recent message)")
         }
         switch createChannel(bundleID: bundleID, environment: environment, policy: policy, limit: .max, idBytes: 16) {
         case .success(let id):
@@ -111,8 +114,10 @@ extension DeviceWorld {
     ) -> ChannelManagementAnswer {
         switch operation {
         case .create(let policy):
-            switch createChannel(bundleID: bundleID, environment: environment, policy: policy,
-                                 limit: configuration.maximumChannelsPerApp, idBytes: configuration.channelIDByteCount) {
+            switch createChannel(
+                bundleID: bundleID, environment: environment, policy: policy,
+                limit: configuration.maximumChannelsPerApp, idBytes: configuration.channelIDByteCount)
+            {
             case .success(let id): return .created(id)
             case .failure(let refusal): return .rejected(refusal.reason)
             }

@@ -36,7 +36,8 @@ struct StoredBroadcast: Sendable {
 public struct BroadcastSummary: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case requestID = "requestId", receivedAt, subscribers, outcomes, applySeconds
+        case requestID = "requestId"
+        case receivedAt, subscribers, outcomes, applySeconds
     }
 
     public var requestID: String
@@ -52,7 +53,9 @@ public struct BroadcastSummary: Sendable, Hashable, Codable {
 public struct ChannelSnapshot: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case channelID = "channelId", bundleID = "bundleId", environment, messageStoragePolicy, createdAt, subscriberCount, broadcastCount, storedMessageUntil, lastBroadcast, subscribers
+        case channelID = "channelId"
+        case bundleID = "bundleId"
+        case environment, messageStoragePolicy, createdAt, subscriberCount, broadcastCount, storedMessageUntil, lastBroadcast, subscribers
     }
 
     public var channelID: String
@@ -73,7 +76,8 @@ public struct ChannelSnapshot: Sendable, Hashable, Codable {
 public struct ChannelRegistration: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case bundleID = "bundleId", environment, messageStoragePolicy
+        case bundleID = "bundleId"
+        case environment, messageStoragePolicy
     }
 
     public var bundleID: String

@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import X509
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The certificate files in the data directory: `ca.pem` (what clients trust), `ca-key.pem`,
 /// `server.pem` and `server-key.pem`. Keys are written with mode 0600, the directory 0700.
@@ -43,8 +44,9 @@ struct CertificateFiles {
         guard let pair = load(certificate: serverCertificate, key: serverKey) else { return nil }
         let certificate = pair.certificate
         guard certificate.notValidAfter > now, certificate.issuer == issuer.subject,
-              issuer.publicKey.isValidSignature(certificate.signature, for: certificate),
-              let san = try? certificate.extensions.subjectAlternativeNames else { return nil }
+            issuer.publicKey.isValidSignature(certificate.signature, for: certificate),
+            let san = try? certificate.extensions.subjectAlternativeNames
+        else { return nil }
         let covered = Set(san)
         guard names.allSatisfy({ covered.contains(SimulatorCertificates.generalName($0)) }) else { return nil }
         return pair
@@ -52,10 +54,11 @@ struct CertificateFiles {
 
     private func load(certificate path: String, key keyPath: String) -> (certificate: Certificate, key: P256.Signing.PrivateKey)? {
         guard let certificatePEM = try? String(contentsOfFile: path, encoding: .utf8),
-              let keyPEM = try? String(contentsOfFile: keyPath, encoding: .utf8),
-              let certificate = try? Certificate(pemEncoded: certificatePEM),
-              let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM),
-              certificate.publicKey == Certificate.PublicKey(key.publicKey) else { return nil }
+            let keyPEM = try? String(contentsOfFile: keyPath, encoding: .utf8),
+            let certificate = try? Certificate(pemEncoded: certificatePEM),
+            let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM),
+            certificate.publicKey == Certificate.PublicKey(key.publicKey)
+        else { return nil }
         return (certificate, key)
     }
 

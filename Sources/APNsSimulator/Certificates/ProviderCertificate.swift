@@ -41,10 +41,11 @@ public struct ProviderCertificate: Sendable {
         do {
             let subject = DistinguishedName([
                 RelativeDistinguishedName(.init(type: PushCertificateFields.userID, value: .init(utf8String: bundleID))),
-                RelativeDistinguishedName(.init(
-                    type: .RDNAttributeType.commonName,
-                    value: .init(utf8String: PushCertificateFields.commonName(bundleID: bundleID, environment: environment))
-                )),
+                RelativeDistinguishedName(
+                    .init(
+                        type: .RDNAttributeType.commonName,
+                        value: .init(utf8String: PushCertificateFields.commonName(bundleID: bundleID, environment: environment))
+                    )),
                 RelativeDistinguishedName(.init(type: .RDNAttributeType.organizationName, value: .init(utf8String: "LivePush Simulator"))),
             ])
             let publicKey = Certificate.PublicKey(key.publicKey)
@@ -71,9 +72,11 @@ public struct ProviderCertificate: Sendable {
         } catch {
             throw .cannotIssue(reason: "provider certificate: \(error)")
         }
-        logger.debug("issued a provider certificate", metadata: [
-            "bundleID": "\(bundleID)", "environment": "\(environment.rawValue)",
-        ])
+        logger.debug(
+            "issued a provider certificate",
+            metadata: [
+                "bundleID": "\(bundleID)", "environment": "\(environment.rawValue)",
+            ])
         return ProviderCertificate(
             bundleID: bundleID, environment: environment,
             certificatePEM: try SimulatorCertificates.pem(certificate), privateKeyPEM: key.pemRepresentation,

@@ -47,7 +47,8 @@ enum PushCertificateFields {
     /// skipped). Empty when the value is not a SEQUENCE.
     static func decodeTopics(_ value: ArraySlice<UInt8>) -> [String] {
         guard let root = try? DER.parse(value), root.identifier == .sequence,
-              case .constructed(let children) = root.content else { return [] }
+            case .constructed(let children) = root.content
+        else { return [] }
         var topics: [String] = []
         for child in children where child.identifier == ASN1UTF8String.defaultIdentifier {
             if let text = try? ASN1UTF8String(derEncoded: child) { topics.append(String(text)) }

@@ -33,7 +33,7 @@ struct ControlError: HTTPResponseError, Sendable {
                 try container.encode(message, forKey: .message)
             }
 
-            enum CodingKeys: String, CodingKey { case field, message}
+            enum CodingKeys: String, CodingKey { case field, message }
         }
 
         var error: Detail

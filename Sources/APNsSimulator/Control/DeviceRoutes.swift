@@ -76,13 +76,15 @@ struct DeviceRoutes: Sendable {
         enum CodingKeys: String, CodingKey {
             case bundleID = "bundleId"
         }
- var bundleID: String }
+        var bundleID: String
+    }
     struct RotateRequest: Decodable {
         // The JSON names stay as the API and the simulator have always spelled them.
         enum CodingKeys: String, CodingKey {
             case bundleID = "bundleId"
         }
- var bundleID: String? }
+        var bundleID: String?
+    }
     /// `immediate`: the user removed it (dismissed at once) rather than the app ending it.
     struct EndRequest: Decodable { var immediate: Bool? }
 }

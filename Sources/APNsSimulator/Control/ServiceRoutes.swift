@@ -69,7 +69,9 @@ struct ServiceRoutes: Sendable {
     struct KeyRegistration: Decodable {
         // The JSON names stay as the API and the simulator have always spelled them.
         enum CodingKeys: String, CodingKey {
-            case keyID = "keyId", teamID = "teamId", publicKeyPEM, privateKeyPEM, environment, topics
+            case keyID = "keyId"
+            case teamID = "teamId"
+            case publicKeyPEM, privateKeyPEM, environment, topics
         }
 
         var keyID: String
@@ -89,7 +91,8 @@ struct ServiceRoutes: Sendable {
         case (.some, .some):
             throw ControlError(.badRequest, field: "privateKeyPEM", "give publicKeyPEM or privateKeyPEM, not both")
         case (nil, nil):
-            throw ControlError(.badRequest, field: "publicKeyPEM", "is required: give publicKeyPEM (-----BEGIN PUBLIC KEY-----) or privateKeyPEM (the .p8 file)")
+            throw ControlError(
+                .badRequest, field: "publicKeyPEM", "is required: give publicKeyPEM (-----BEGIN PUBLIC KEY-----) or privateKeyPEM (the .p8 file)")
         }
         var environment: APNsEnvironment?
         if let raw = body.environment {
@@ -100,8 +103,9 @@ struct ServiceRoutes: Sendable {
             }
         }
         do {
-            return try keys.register(keyID: body.keyID, teamID: body.teamID, pem: pem, environment: environment,
-                                     topics: body.topics.map(Set.init))
+            return try keys.register(
+                keyID: body.keyID, teamID: body.teamID, pem: pem, environment: environment,
+                topics: body.topics.map(Set.init))
         } catch {
             let field: String
             switch error {

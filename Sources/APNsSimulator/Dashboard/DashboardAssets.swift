@@ -11,17 +11,18 @@ enum DashboardAssets {
     }
 
     /// Every file the dashboard serves, by name.
-    static let catalog: [String: Asset] = Dictionary(uniqueKeysWithValues: [
-        Asset(name: "index.html", contentType: "text/html; charset=utf-8"),
-        Asset(name: "dashboard.css", contentType: "text/css; charset=utf-8"),
-        Asset(name: "app.js", contentType: "text/javascript; charset=utf-8"),
-        Asset(name: "dom.js", contentType: "text/javascript; charset=utf-8"),
-        Asset(name: "devices.js", contentType: "text/javascript; charset=utf-8"),
-        Asset(name: "push-log.js", contentType: "text/javascript; charset=utf-8"),
-        Asset(name: "stream.js", contentType: "text/javascript; charset=utf-8"),
-        Asset(name: "channels.js", contentType: "text/javascript; charset=utf-8"),
-        Asset(name: "icon.svg", contentType: "image/svg+xml"),
-    ].map { ($0.name, $0) })
+    static let catalog: [String: Asset] = Dictionary(
+        uniqueKeysWithValues: [
+            Asset(name: "index.html", contentType: "text/html; charset=utf-8"),
+            Asset(name: "dashboard.css", contentType: "text/css; charset=utf-8"),
+            Asset(name: "app.js", contentType: "text/javascript; charset=utf-8"),
+            Asset(name: "dom.js", contentType: "text/javascript; charset=utf-8"),
+            Asset(name: "devices.js", contentType: "text/javascript; charset=utf-8"),
+            Asset(name: "push-log.js", contentType: "text/javascript; charset=utf-8"),
+            Asset(name: "stream.js", contentType: "text/javascript; charset=utf-8"),
+            Asset(name: "channels.js", contentType: "text/javascript; charset=utf-8"),
+            Asset(name: "icon.svg", contentType: "image/svg+xml"),
+        ].map { ($0.name, $0) })
 
     /// The bytes of every catalogued file, read on first use.
     static let contents: [String: ByteBuffer] = {

@@ -42,20 +42,21 @@ struct ActivityPushContent: Sendable {
         case .bool(let value): input = value
         default: input = false
         }
-        return .success(ActivityPushContent(
-            event: aps["event"]?.stringValue,
-            timestamp: date("timestamp"),
-            contentState: aps["content-state"],
-            staleDate: date("stale-date"),
-            dismissalDate: date("dismissal-date"),
-            relevanceScore: aps["relevance-score"]?.numberValue,
-            alert: aps["alert"]?.objectValue,
-            sound: aps["alert"]?["sound"]?.stringValue ?? aps["sound"]?.stringValue,
-            attributesType: aps["attributes-type"]?.stringValue,
-            attributes: aps["attributes"],
-            inputPushToken: input,
-            inputPushChannel: aps["input-push-channel"]?.stringValue
-        ))
+        return .success(
+            ActivityPushContent(
+                event: aps["event"]?.stringValue,
+                timestamp: date("timestamp"),
+                contentState: aps["content-state"],
+                staleDate: date("stale-date"),
+                dismissalDate: date("dismissal-date"),
+                relevanceScore: aps["relevance-score"]?.numberValue,
+                alert: aps["alert"]?.objectValue,
+                sound: aps["alert"]?["sound"]?.stringValue ?? aps["sound"]?.stringValue,
+                attributesType: aps["attributes-type"]?.stringValue,
+                attributes: aps["attributes"],
+                inputPushToken: input,
+                inputPushChannel: aps["input-push-channel"]?.stringValue
+            ))
     }
 
     /// The alert as shown, with localized text resolved from the app's table.
@@ -84,7 +85,8 @@ struct DeviceReadError: Error, Sendable {
 public struct AlertRecord: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case title, body, sound, shownAt, apnsID = "apnsId"
+        case title, body, sound, shownAt
+        case apnsID = "apnsId"
     }
 
     public var title: String?

@@ -60,7 +60,7 @@ enum AlertLocalization {
                 cursor += 1
             }
             if !digits.isEmpty, cursor + 1 < format.count, format[cursor] == "$", format[cursor + 1] == "@",
-               let position = Int(digits), position >= 1
+                let position = Int(digits), position >= 1
             {
                 output.append(position <= arguments.count ? arguments[position - 1] : "")
                 index = cursor + 2

@@ -26,8 +26,9 @@ extension DeviceWorld {
         let outcome: DeviceOutcome
         switch read {
         case .success(let content):
-            outcome = decideUpdate(content, priority: APNsPriority(rawValue: template.priority) ?? .immediate,
-                                   apnsID: template.apnsID, activity: &activity, at: now, cache: &cache)
+            outcome = decideUpdate(
+                content, priority: APNsPriority(rawValue: template.priority) ?? .immediate,
+                apnsID: template.apnsID, activity: &activity, at: now, cache: &cache)
         case .failure(let error):
             outcome = DeviceOutcome(.decodeFailure, error.message)
         }
@@ -78,7 +79,7 @@ extension DeviceWorld {
             return DeviceOutcome(.dropped, "aps.timestamp is missing; the device cannot order the update")
         }
         if let last = activity.lastTimestamp,
-           timestamp < last || (rules.ignoreEqualTimestamps && timestamp == last)
+            timestamp < last || (rules.ignoreEqualTimestamps && timestamp == last)
         {
             return DeviceOutcome(.ignoredOlderTimestamp, "timestamp \(Self.unix(timestamp)) is not newer than the current \(Self.unix(last))")
         }
@@ -141,7 +142,9 @@ extension DeviceWorld {
         var declaredSchema: ContentStateSchema?
         if let declared = app.attributesTypes {
             guard let schema = declared[attributesType] else {
-                return DeviceOutcome(.decodeFailure, "attributes-type '\(attributesType)' is not one of the app's types (\(declared.keys.sorted().joined(separator: ", ")))")
+                return DeviceOutcome(
+                    .decodeFailure,
+                    "attributes-type '\(attributesType)' is not one of the app's types (\(declared.keys.sorted().joined(separator: ", ")))")
             }
             declaredSchema = schema
         }
@@ -157,8 +160,11 @@ extension DeviceWorld {
             return DeviceOutcome(.decodeFailure, mismatches.map(\.description).joined(separator: "; "))
         }
         if let channelID = content.inputPushChannel,
-           !hasChannel(channelID, bundleID: bundleID, environment: device.environment) {
-            return DeviceOutcome(.dropped, "input-push-channel '\(channelID)' is not a channel of \(bundleID) in \(device.environment.rawValue); the activity does not start")
+            !hasChannel(channelID, bundleID: bundleID, environment: device.environment)
+        {
+            return DeviceOutcome(
+                .dropped,
+                "input-push-channel '\(channelID)' is not a channel of \(bundleID) in \(device.environment.rawValue); the activity does not start")
         }
         let issueToken = content.inputPushToken || rules.issueUpdateTokenWithoutInputPushToken
         var activity = SimulatedActivity(

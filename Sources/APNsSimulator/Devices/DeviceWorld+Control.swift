@@ -14,8 +14,9 @@ extension DeviceWorld {
             throw DeviceWorldError(.invalid, field: "attributesTypes", "type names must not be empty")
         }
         let key = AppKey(bundleID: bundleID, environment: environment)
-        let app = SimulatedApp(bundleID: bundleID, environment: environment,
-                               localizations: request.localizations ?? [:], attributesTypes: request.attributesTypes?.schemas)
+        let app = SimulatedApp(
+            bundleID: bundleID, environment: environment,
+            localizations: request.localizations ?? [:], attributesTypes: request.attributesTypes?.schemas)
         if apps.updateValue(app, forKey: key) == nil { appOrder.append(key) }
         publish(.appRegistered, data: SimulatorJSON.tree(app.snapshot()))
         return app.snapshot()
@@ -46,9 +47,11 @@ extension DeviceWorld {
         )
         devices[device.id] = device
         deviceOrder.append(device.id)
-        publish(.deviceAdded, data: .object([
-            "deviceId": .string(device.id), "name": .string(name), "environment": .string(environment.rawValue),
-        ]), at: now)
+        publish(
+            .deviceAdded,
+            data: .object([
+                "deviceId": .string(device.id), "name": .string(name), "environment": .string(environment.rawValue),
+            ]), at: now)
         let token = install(bundleID: bundleID, deviceID: device.id, at: now)
         return DeviceCreated(deviceID: device.id, pushToStartToken: token)
     }
@@ -103,7 +106,8 @@ extension DeviceWorld {
     /// Starts an activity from the app (`Activity.request` with push type token) and issues its update token.
     public func startActivity(deviceID: String, _ request: ActivityRequest) throws(DeviceWorldError) -> ActivityCreated {
         guard request.channelID == nil else {
-            throw DeviceWorldError(.invalid, field: "channelId",
+            throw DeviceWorldError(
+                .invalid, field: "channelId",
                 "an activity subscribed to a channel gets no update token; start it with startChannelActivity")
         }
         let now = clock.now()
@@ -140,15 +144,20 @@ extension DeviceWorld {
         return BulkActivitiesCreated(created: count, channelID: channelID, subscriberCount: channels[channelID]?.subscribers.count ?? 0)
     }
 
-    private func makeChannelActivity(deviceID: String, _ request: ActivityRequest, at now: Date) throws(DeviceWorldError) -> (SimulatedActivity, String) {
+    private func makeChannelActivity(deviceID: String, _ request: ActivityRequest, at now: Date) throws(DeviceWorldError) -> (
+        SimulatedActivity, String
+    ) {
         guard let channelID = request.channelID, !channelID.isEmpty else {
             throw DeviceWorldError(.invalid, field: "channelId", "is missing; give the base64 id of a channel of the activity's app")
         }
         let activity = try makeActivity(deviceID: deviceID, request, at: now)
         guard let environment = devices[deviceID]?.environment,
-              hasChannel(channelID, bundleID: activity.bundleID, environment: environment) else {
-            throw DeviceWorldError(.notFound, field: "channelId",
-                "no channel '\(channelID)' for \(activity.bundleID) in \(devices[deviceID]?.environment.rawValue ?? "this environment"); the activity does not start")
+            hasChannel(channelID, bundleID: activity.bundleID, environment: environment)
+        else {
+            throw DeviceWorldError(
+                .notFound, field: "channelId",
+                "no channel '\(channelID)' for \(activity.bundleID) in \(devices[deviceID]?.environment.rawValue ?? "this environment"); the activity does not start"
+            )
         }
         return (activity, channelID)
     }
@@ -166,7 +175,8 @@ extension DeviceWorld {
         var declaredSchema: ContentStateSchema?
         if let declared = app?.attributesTypes {
             guard let schema = declared[request.attributesType] else {
-                throw DeviceWorldError(.invalid, field: "attributesType",
+                throw DeviceWorldError(
+                    .invalid, field: "attributesType",
                     "'\(request.attributesType)' is not one of the app's types: \(declared.keys.sorted().joined(separator: ", "))")
             }
             declaredSchema = schema
@@ -183,7 +193,8 @@ extension DeviceWorld {
         let schema = request.contentStateSchema ?? declaredSchema ?? ContentStateSchema(inferringFrom: request.contentState)
         let mismatches = schema.check(request.contentState)
         guard mismatches.isEmpty else {
-            throw DeviceWorldError(.invalid, field: "contentState",
+            throw DeviceWorldError(
+                .invalid, field: "contentState",
                 "does not match the content-state schema: \(mismatches.map(\.description).joined(separator: "; "))")
         }
         return SimulatedActivity(
@@ -240,7 +251,8 @@ extension DeviceWorld {
             .enumerated()
             .sorted { lhs, rhs in
                 let (left, right) = (lhs.element, rhs.element)
-                let leftGone = left.state == .dismissed, rightGone = right.state == .dismissed
+                let leftGone = left.state == .dismissed
+                let rightGone = right.state == .dismissed
                 if leftGone != rightGone { return !leftGone }
                 if left.relevanceScore != right.relevanceScore { return left.relevanceScore > right.relevanceScore }
                 return lhs.offset > rhs.offset
@@ -258,7 +270,8 @@ extension DeviceWorld {
     static func validBundleID(_ value: String) throws(DeviceWorldError) -> String {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-"))
         guard !value.isEmpty, value.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
-            throw DeviceWorldError(.invalid, field: "bundleId", "'\(value)' is not a bundle id; use letters, digits, '.' and '-' (e.g. com.example.app)")
+            throw DeviceWorldError(
+                .invalid, field: "bundleId", "'\(value)' is not a bundle id; use letters, digits, '.' and '-' (e.g. com.example.app)")
         }
         guard !value.hasSuffix(".push-type.liveactivity") else {
             throw DeviceWorldError(.invalid, field: "bundleId", "give the bundle id without the .push-type.liveactivity topic suffix")

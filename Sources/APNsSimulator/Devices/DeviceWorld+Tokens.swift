@@ -10,8 +10,9 @@ extension DeviceWorld {
         let token = newToken(byteCount: rules.updateTokenByteCount)
         let previous = activity.pushToken
         if let previous { tokens[previous]?.invalidSince = now.addingTimeInterval(rules.tokenRetirementDelay) }
-        tokens[token] = TokenRecord(owner: .activity(id: activityID), environment: device.environment,
-                                    bundleID: activity.bundleID, invalidSince: nil)
+        tokens[token] = TokenRecord(
+            owner: .activity(id: activityID), environment: device.environment,
+            bundleID: activity.bundleID, invalidSince: nil)
         activities[activityID]?.pushToken = token
         var data: [String: JSONValue] = [
             "kind": "pushToken", "activityId": .string(activityID), "deviceId": .string(device.id),
@@ -20,8 +21,9 @@ extension DeviceWorld {
         ]
         if let previous { data["previousToken"] = .string(previous) }
         publish(previous == nil ? .tokenIssued : .tokenRotated, data: .object(data), at: now)
-        postToWebhook(device: device, kind: "pushToken", token: token, activityID: activityID,
-                      bundleID: activity.bundleID, attributesType: activity.attributesType)
+        postToWebhook(
+            device: device, kind: "pushToken", token: token, activityID: activityID,
+            bundleID: activity.bundleID, attributesType: activity.attributesType)
         return token
     }
 
@@ -33,8 +35,9 @@ extension DeviceWorld {
         let previous = device.apps[index].pushToStartToken
         let rotating = tokens[previous] != nil
         if rotating { tokens[previous]?.invalidSince = now.addingTimeInterval(rules.tokenRetirementDelay) }
-        tokens[token] = TokenRecord(owner: .pushToStart(deviceID: deviceID, bundleID: bundleID),
-                                    environment: device.environment, bundleID: bundleID, invalidSince: nil)
+        tokens[token] = TokenRecord(
+            owner: .pushToStart(deviceID: deviceID, bundleID: bundleID),
+            environment: device.environment, bundleID: bundleID, invalidSince: nil)
         devices[deviceID]?.apps[index].pushToStartToken = token
         var data: [String: JSONValue] = [
             "kind": "pushToStartToken", "deviceId": .string(deviceID), "bundleId": .string(bundleID),
@@ -42,8 +45,9 @@ extension DeviceWorld {
         ]
         if rotating { data["previousToken"] = .string(previous) }
         publish(rotating ? .tokenRotated : .tokenIssued, data: .object(data), at: now)
-        postToWebhook(device: device, kind: "pushToStartToken", token: token, activityID: nil,
-                      bundleID: bundleID, attributesType: nil)
+        postToWebhook(
+            device: device, kind: "pushToStartToken", token: token, activityID: nil,
+            bundleID: bundleID, attributesType: nil)
         return token
     }
 
@@ -79,18 +83,21 @@ extension DeviceWorld {
     private func webhookFinished(
         deviceID: String, kind: String, token: String, activityID: String?, status: Int?, error: String?
     ) {
-        let delivery = WebhookDelivery(kind: kind, token: token, activityID: activityID, at: clock.now(),
-                                       status: status, error: error)
+        let delivery = WebhookDelivery(
+            kind: kind, token: token, activityID: activityID, at: clock.now(),
+            status: status, error: error)
         devices[deviceID]?.webhookDeliveries.append(delivery)
         if let count = devices[deviceID]?.webhookDeliveries.count, count > rules.historyLimit {
             devices[deviceID]?.webhookDeliveries.removeFirst(count - rules.historyLimit)
         }
         let succeeded = status.map { (200..<300).contains($0) } ?? false
         if !succeeded {
-            logger.warning("token webhook failed", metadata: [
-                "device": "\(deviceID)", "token": "\(DeviceToken.shorten(token))",
-                "status": "\(status.map(String.init) ?? "none")", "error": "\(error ?? "")",
-            ])
+            logger.warning(
+                "token webhook failed",
+                metadata: [
+                    "device": "\(deviceID)", "token": "\(DeviceToken.shorten(token))",
+                    "status": "\(status.map(String.init) ?? "none")", "error": "\(error ?? "")",
+                ])
         }
         var data = SimulatorJSON.tree(delivery).objectValue ?? [:]
         data["deviceId"] = .string(deviceID)

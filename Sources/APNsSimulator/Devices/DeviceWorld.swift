@@ -57,7 +57,9 @@ public actor DeviceWorld {
         let token = push.token.lowercased()
         guard let record = tokens[token] else {
             if rules.acceptUnknownTokens {
-                let entry = makeRecord(push, status: 200, reason: nil, outcome: DeviceOutcome(.noDevice, "no simulated device owns this token"), deviceID: nil, activityID: nil)
+                let entry = makeRecord(
+                    push, status: 200, reason: nil, outcome: DeviceOutcome(.noDevice, "no simulated device owns this token"), deviceID: nil,
+                    activityID: nil)
                 unroutedPushes.append(entry)
                 if unroutedPushes.count > rules.historyLimit { unroutedPushes.removeFirst() }
                 remember(push.apnsID, entry.outcome)
@@ -68,13 +70,15 @@ public actor DeviceWorld {
             return .rejected(.badDeviceToken, invalidSince: nil)
         }
         if record.environment != push.environment {
-            return reject(push, record, .badDeviceToken, invalidSince: nil,
-                          detail: "token belongs to \(record.environment.rawValue), push was sent to \(push.environment.rawValue)")
+            return reject(
+                push, record, .badDeviceToken, invalidSince: nil,
+                detail: "token belongs to \(record.environment.rawValue), push was sent to \(push.environment.rawValue)")
         }
         let expectedTopic = APNsPushType.liveactivity.topic(forBundleID: record.bundleID)
         if push.topic != expectedTopic {
-            return reject(push, record, .deviceTokenNotForTopic, invalidSince: nil,
-                          detail: "token belongs to topic \(expectedTopic), push was for \(push.topic)")
+            return reject(
+                push, record, .deviceTokenNotForTopic, invalidSince: nil,
+                detail: "token belongs to topic \(expectedTopic), push was for \(push.topic)")
         }
         if let invalidSince = record.invalidSince, invalidSince <= now {
             return reject(push, record, .unregistered, invalidSince: invalidSince, detail: "token was rotated out")
@@ -82,16 +86,18 @@ public actor DeviceWorld {
         if case .activity(let id) = record.owner {
             settle(activityID: id, at: now)
             if let activity = activities[id], activity.lifecycle(at: now) == .dismissed {
-                return reject(push, record, .unregistered, invalidSince: activity.dismissalDate ?? now,
-                              detail: "activity was dismissed")
+                return reject(
+                    push, record, .unregistered, invalidSince: activity.dismissalDate ?? now,
+                    detail: "activity was dismissed")
             }
         }
         if let limit = rules.tooManyRequests {
             var counter = tokenRates[token] ?? SlidingWindowCounter()
             if counter.count(within: limit.window, at: now) >= limit.maximumPushes {
                 tokenRates[token] = counter
-                return reject(push, record, .tooManyRequests, invalidSince: nil,
-                              detail: "more than \(limit.maximumPushes) pushes within \(limit.window) s")
+                return reject(
+                    push, record, .tooManyRequests, invalidSince: nil,
+                    detail: "more than \(limit.maximumPushes) pushes within \(limit.window) s")
             }
             counter.record(now)
             tokenRates[token] = counter
@@ -104,9 +110,11 @@ public actor DeviceWorld {
             outcome = applyToActivity(push, activityID: id, at: now)
         }
         remember(push.apnsID, outcome)
-        logger.debug("push applied", metadata: [
-            "token": "\(DeviceToken.shorten(token))", "apns-id": "\(push.apnsID)", "outcome": "\(outcome.kind.rawValue)",
-        ])
+        logger.debug(
+            "push applied",
+            metadata: [
+                "token": "\(DeviceToken.shorten(token))", "apns-id": "\(push.apnsID)", "outcome": "\(outcome.kind.rawValue)",
+            ])
         return .accepted
     }
 
@@ -139,18 +147,22 @@ public actor DeviceWorld {
         let entry: PushRecord
         switch record.owner {
         case .activity(let id):
-            entry = makeRecord(push, status: reason.status, reason: reason, outcome: outcome,
-                               deviceID: activities[id]?.deviceID, activityID: id)
+            entry = makeRecord(
+                push, status: reason.status, reason: reason, outcome: outcome,
+                deviceID: activities[id]?.deviceID, activityID: id)
             activities[id]?.appendHistory(entry, limit: rules.historyLimit)
         case .pushToStart(let deviceID, let bundleID):
-            entry = makeRecord(push, status: reason.status, reason: reason, outcome: outcome,
-                               deviceID: deviceID, activityID: nil)
+            entry = makeRecord(
+                push, status: reason.status, reason: reason, outcome: outcome,
+                deviceID: deviceID, activityID: nil)
             appendStartHistory(entry, deviceID: deviceID, bundleID: bundleID)
         }
         remember(push.apnsID, outcome)
-        logger.debug("push rejected", metadata: [
-            "token": "\(DeviceToken.shorten(push.token))", "reason": "\(reason.rawValue)", "detail": "\(detail)",
-        ])
+        logger.debug(
+            "push rejected",
+            metadata: [
+                "token": "\(DeviceToken.shorten(push.token))", "reason": "\(reason.rawValue)", "detail": "\(detail)",
+            ])
         return .rejected(reason, invalidSince: invalidSince)
     }
 

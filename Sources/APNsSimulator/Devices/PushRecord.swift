@@ -40,7 +40,11 @@ public struct DeviceOutcome: Sendable, Hashable, Codable, CustomStringConvertibl
 public struct PushRecord: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case apnsID = "apnsId", receivedAt, token, priority, headers, payload, status, reason, outcome, deviceID = "deviceId", activityID = "activityId", channelID = "channelId"
+        case apnsID = "apnsId"
+        case receivedAt, token, priority, headers, payload, status, reason, outcome
+        case deviceID = "deviceId"
+        case activityID = "activityId"
+        case channelID = "channelId"
     }
 
     public var apnsID: String

@@ -85,7 +85,12 @@ struct SimulatedActivity: Sendable {
 public struct ActivitySnapshot: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case activityID = "activityId", deviceID = "deviceId", bundleID = "bundleId", attributesType, attributes, contentState, contentStateSchema, pushToken, channelID = "channelId", state, relevanceScore, startedAt, staleDate, lastTimestamp, endedAt, endedBy, dismissalDate, alerts, history
+        case activityID = "activityId"
+        case deviceID = "deviceId"
+        case bundleID = "bundleId"
+        case attributesType, attributes, contentState, contentStateSchema, pushToken
+        case channelID = "channelId"
+        case state, relevanceScore, startedAt, staleDate, lastTimestamp, endedAt, endedBy, dismissalDate, alerts, history
     }
 
     public var activityID: String

@@ -60,7 +60,8 @@ struct TokenRecord: Sendable {
 public struct AppSnapshot: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case bundleID = "bundleId", environment, localizations, attributesTypes, contentStateSchemas
+        case bundleID = "bundleId"
+        case environment, localizations, attributesTypes, contentStateSchemas
     }
 
     public var bundleID: String
@@ -76,7 +77,8 @@ public struct AppSnapshot: Sendable, Hashable, Codable {
 public struct InstalledAppSnapshot: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case bundleID = "bundleId", pushToStartToken, history
+        case bundleID = "bundleId"
+        case pushToStartToken, history
     }
 
     public var bundleID: String
@@ -89,7 +91,8 @@ public struct InstalledAppSnapshot: Sendable, Hashable, Codable {
 public struct DeviceSnapshot: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case deviceID = "deviceId", name, environment, frequentPushesEnabled, webhookURL, createdAt, apps, activities, webhookDeliveries
+        case deviceID = "deviceId"
+        case name, environment, frequentPushesEnabled, webhookURL, createdAt, apps, activities, webhookDeliveries
     }
 
     public var deviceID: String
@@ -107,7 +110,9 @@ public struct DeviceSnapshot: Sendable, Hashable, Codable {
 public struct WebhookDelivery: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case kind, token, activityID = "activityId", at, status, error
+        case kind, token
+        case activityID = "activityId"
+        case at, status, error
     }
 
     public var kind: String

@@ -5,7 +5,8 @@ import LiveActivity
 public struct AppRegistration: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case bundleID = "bundleId", environment, localizations, attributesTypes
+        case bundleID = "bundleId"
+        case environment, localizations, attributesTypes
     }
 
     public var bundleID: String
@@ -56,7 +57,9 @@ public struct DeclaredAttributesTypes: Sendable, Hashable, Codable {
 public struct DeviceRegistration: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case name, bundleID = "bundleId", environment, frequentPushesEnabled, webhookURL
+        case name
+        case bundleID = "bundleId"
+        case environment, frequentPushesEnabled, webhookURL
     }
 
     public var name: String
@@ -110,7 +113,9 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case attributesType, attributes, contentState, contentStateSchema, relevanceScore, staleDate, bundleID = "bundleId", channelID = "channelId"
+        case attributesType, attributes, contentState, contentStateSchema, relevanceScore, staleDate
+        case bundleID = "bundleId"
+        case channelID = "channelId"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -140,7 +145,8 @@ public struct ActivityRequest: Sendable, Hashable, Codable {
 public struct DeviceCreated: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case deviceID = "deviceId", pushToStartToken
+        case deviceID = "deviceId"
+        case pushToStartToken
     }
 
     public var deviceID: String
@@ -151,7 +157,8 @@ public struct DeviceCreated: Sendable, Hashable, Codable {
 public struct ChannelActivityCreated: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case activityID = "activityId", channelID = "channelId"
+        case activityID = "activityId"
+        case channelID = "channelId"
     }
 
     public var activityID: String
@@ -174,7 +181,9 @@ public struct BulkActivityRequest: Sendable, Hashable, Codable {
 public struct BulkActivitiesCreated: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case created, channelID = "channelId", subscriberCount
+        case created
+        case channelID = "channelId"
+        case subscriberCount
     }
 
     public var created: Int
@@ -186,7 +195,8 @@ public struct BulkActivitiesCreated: Sendable, Hashable, Codable {
 public struct ActivityCreated: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case activityID = "activityId", pushToken
+        case activityID = "activityId"
+        case pushToken
     }
 
     public var activityID: String
@@ -197,7 +207,10 @@ public struct ActivityCreated: Sendable, Hashable, Codable {
 public struct PushLogEntry: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case method, path, token, headers, payload, status, apnsID = "apnsId", apnsUniqueID = "apnsUniqueId", reason, receivedAt, latencySeconds, outcome
+        case method, path, token, headers, payload, status
+        case apnsID = "apnsId"
+        case apnsUniqueID = "apnsUniqueId"
+        case reason, receivedAt, latencySeconds, outcome
     }
 
     public var method: String

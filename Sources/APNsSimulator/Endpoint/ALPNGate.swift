@@ -27,9 +27,11 @@ final class ALPNGate: ChannelInboundHandler, RemovableChannelHandler {
         // refuses clients that negotiate anything else (HTTP/1.1).
         let acceptsPriorKnowledge = negotiated == nil && shared.configuration.acceptConnectionsWithoutALPN
         guard negotiated == "h2" || acceptsPriorKnowledge else {
-            shared.logger.debug("refused a connection without ALPN h2", metadata: [
-                "alpn": "\(negotiated ?? "none")", "connection": "\(connectionID)",
-            ])
+            shared.logger.debug(
+                "refused a connection without ALPN h2",
+                metadata: [
+                    "alpn": "\(negotiated ?? "none")", "connection": "\(connectionID)",
+                ])
             context.close(promise: nil)
             return
         }
@@ -53,9 +55,10 @@ final class ALPNGate: ChannelInboundHandler, RemovableChannelHandler {
             streams.streamErrorRateLimit.maximumCount = Int(Int32.max)
             let operations = context.pipeline.syncOperations
             try operations.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: streams))
-            try operations.addHandler(APNsConnectionHandler(
-                shared: shared, connectionID: connectionID, clientCertificate: Self.clientCertificate(context)
-            ))
+            try operations.addHandler(
+                APNsConnectionHandler(
+                    shared: shared, connectionID: connectionID, clientCertificate: Self.clientCertificate(context)
+                ))
             context.fireUserInboundEventTriggered(event)
             operations.removeHandler(context: context, promise: nil)
         } catch {
@@ -67,7 +70,8 @@ final class ALPNGate: ChannelInboundHandler, RemovableChannelHandler {
     /// The client certificate the TLS handshake verified, when the client presented one.
     private static func clientCertificate(_ context: ChannelHandlerContext) -> ClientCertificate? {
         guard let certificate = try? context.pipeline.syncOperations.nioSSL_peerCertificate(),
-              let der = try? certificate.toDERBytes() else { return nil }
+            let der = try? certificate.toDERBytes()
+        else { return nil }
         return ClientCertificate(der: der)
     }
 

@@ -81,8 +81,9 @@ extension APNsConnectionHandler {
             }
             self.auth.bind(checked.verified)
             self.raiseStreamLimit()
-            self.respond(streamID, status: status, fields: [requestIDField] + extra, body: json, exchange: exchange,
-                         started: request.started, goAway: goAway)
+            self.respond(
+                streamID, status: status, fields: [requestIDField] + extra, body: json, exchange: exchange,
+                started: request.started, goAway: goAway)
         }
     }
 
@@ -104,8 +105,9 @@ extension APNsConnectionHandler {
         let json = ErrorBodyJSON.encode(reason: rejection.reason, timestamp: nil)
         var exchange = exchange
         exchange.reason = APNsReason(rawValue: rejection.reason)
-        respond(streamID, status: rejection.status, fields: [("apns-request-id", exchange.apnsID)], body: json,
-                exchange: exchange, started: started, goAway: goAway)
+        respond(
+            streamID, status: rejection.status, fields: [("apns-request-id", exchange.apnsID)], body: json,
+            exchange: exchange, started: started, goAway: goAway)
     }
 
     /// Writes the answer, counts it, records it in the push log and finishes the stream.
@@ -123,7 +125,8 @@ extension APNsConnectionHandler {
             context.write(wrapOutboundOut(head), promise: nil)
             if let body {
                 let buffer = context.channel.allocator.buffer(string: body)
-                context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))), promise: nil)
+                context.write(
+                    wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))), promise: nil)
             }
             scheduleFlush()
         }

@@ -202,8 +202,9 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         )
 
         if let injected = faults.response {
-            answer(streamID, status: injected.status, apnsID: apnsID, rejection: Rejection(status: injected.status, reason: injected.reason),
-                   exchange: exchange, started: request.started, goAway: faults.goAway)
+            answer(
+                streamID, status: injected.status, apnsID: apnsID, rejection: Rejection(status: injected.status, reason: injected.reason),
+                exchange: exchange, started: request.started, goAway: faults.goAway)
             return
         }
         if shared.role == .channelManagement {
@@ -222,8 +223,9 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
                 headers: headers, auth: &auth
             )
         } catch {
-            answer(streamID, status: error.status, apnsID: apnsID, rejection: error, exchange: exchange,
-                   started: request.started, goAway: faults.goAway)
+            answer(
+                streamID, status: error.status, apnsID: apnsID, rejection: error, exchange: exchange,
+                started: request.started, goAway: faults.goAway)
             return
         }
 
@@ -233,7 +235,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         let uniqueID = exchange.apnsUniqueID
         enqueue(.deliver(checked.push, exchange)) { verdict in
             switch verdict {
-            case .accepted, nil: // a delivery always has a verdict; nil only answers .record items
+            case .accepted, nil:  // a delivery always has a verdict; nil only answers .record items
                 self.auth.bind(verified)
                 self.raiseStreamLimit()
                 self.writeAnswer(streamID, status: 200, apnsID: apnsID, uniqueID: uniqueID, rejection: nil)

@@ -18,7 +18,8 @@ public final class APNsEndpointServer: Sendable {
         public var description: String {
             switch self {
             case .badTLSIdentity(let reason):
-                return "the simulator's TLS certificate or key is unusable: \(reason); delete the data directory's server.pem and server-key.pem to reissue them"
+                return
+                    "the simulator's TLS certificate or key is unusable: \(reason); delete the data directory's server.pem and server-key.pem to reissue them"
             case .cannotBind(let host, let port, let reason):
                 return "cannot listen on \(host):\(port): \(reason); pick another --host/--port (0 picks a free port)"
             case .alreadyStarted:
@@ -97,9 +98,11 @@ public final class APNsEndpointServer: Sendable {
         }
         let port = server.localAddress?.port ?? listenPort
         state.withLock { $0.running = Running(server: server, port: port) }
-        shared.logger.info(shared.role == .apns ? "APNs endpoint listening" : "channel management endpoint listening", metadata: [
-            "host": "\(configuration.host)", "port": "\(port)", "environment": "\(configuration.environment.rawValue)",
-        ])
+        shared.logger.info(
+            shared.role == .apns ? "APNs endpoint listening" : "channel management endpoint listening",
+            metadata: [
+                "host": "\(configuration.host)", "port": "\(port)", "environment": "\(configuration.environment.rawValue)",
+            ])
         return port
     }
 

@@ -26,7 +26,8 @@ enum CertificateTopicRule {
         }
         let liveActivitySuffix = APNsPushType.liveactivity.topicSuffix ?? ""
         if pushType == .liveactivity || topic.hasSuffix(liveActivitySuffix),
-           let reason = configuration.liveActivityOverCertificateReason {
+            let reason = configuration.liveActivityOverCertificateReason
+        {
             throw Rejection(reason)
         }
         return topic

@@ -14,7 +14,8 @@ enum ClientCertificate: Sendable, Hashable {
     /// Reads the certificate's DER bytes.
     init(der: [UInt8]) {
         guard let certificate = try? Certificate(derEncoded: der),
-              let identity = try? ProviderCertificateIdentity(certificate) else {
+            let identity = try? ProviderCertificateIdentity(certificate)
+        else {
             self = .notAProviderCertificate
             return
         }

@@ -42,7 +42,7 @@ final class EndpointContext: Sendable {
         case "api.push.apple.com", "api-broadcast.push.apple.com", "api-manage-broadcast.push.apple.com":
             return .production
         case "api.sandbox.push.apple.com", "api-broadcast.sandbox.push.apple.com", "api.development.push.apple.com",
-             "api-manage-broadcast.sandbox.push.apple.com":
+            "api-manage-broadcast.sandbox.push.apple.com":
             return .sandbox
         default:
             return configuration.environment

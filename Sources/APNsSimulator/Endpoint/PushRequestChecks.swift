@@ -93,10 +93,11 @@ struct PushRequestChecks {
         if body.isEmpty { throw Rejection(.payloadEmpty) }
         if body.count > pushType.maximumPayloadSize { throw Rejection(.payloadTooLarge) }
 
-        let (teamID, keyID) = switch verified {
-        case .token(let token): (token.key.teamID, token.key.keyID)
-        case .certificate: ("", "")
-        }
+        let (teamID, keyID) =
+            switch verified {
+            case .token(let token): (token.key.teamID, token.key.keyID)
+            case .certificate: ("", "")
+            }
         let push = ReceivedPush(
             token: token.hex, environment: environment, topic: topic, pushType: pushType, priority: priority,
             expiration: expiration, collapseID: fields.collapseID, apnsID: apnsID, headers: headers,
@@ -198,7 +199,7 @@ struct PushRequestChecks {
     static func isTopicByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
             return true
         default:
             return false

@@ -1,5 +1,5 @@
-import Foundation
 import APNsCore
+import Foundation
 
 /// An error answer: the HTTP status and the `reason` string of the JSON body.
 struct Rejection: Sendable, Hashable, Error {
@@ -20,5 +20,3 @@ struct Rejection: Sendable, Hashable, Error {
         self.timestamp = nil
     }
 }
-
-

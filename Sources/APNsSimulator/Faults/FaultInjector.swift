@@ -39,7 +39,8 @@ public final class FaultInjector: Sendable {
         }
         if let count = rule.goAwayAfterStreams, count < 1 { throw .goAwayAfterNotPositive(count) }
         if rule.resetConnection == true, rule.status != nil { throw .resetWithStatus }
-        let doesSomething = rule.status != nil || (rule.latencyMilliseconds ?? 0) > 0
+        let doesSomething =
+            rule.status != nil || (rule.latencyMilliseconds ?? 0) > 0
             || rule.goAwayAfterStreams != nil || rule.resetConnection == true
         guard doesSomething else { throw .nothingToDo }
         if let token = rule.token {

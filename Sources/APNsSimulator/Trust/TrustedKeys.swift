@@ -26,7 +26,8 @@ public final class TrustedKeys: Sendable {
             case .emptyTopics:
                 return "topics is an empty list; pass nil for a team-scoped key or at least one bundle id topic"
             case .unreadablePEM:
-                return "key is not a P-256 PEM; accepted: a public key (-----BEGIN PUBLIC KEY-----) or a .p8 private key (-----BEGIN PRIVATE KEY-----)"
+                return
+                    "key is not a P-256 PEM; accepted: a public key (-----BEGIN PUBLIC KEY-----) or a .p8 private key (-----BEGIN PRIVATE KEY-----)"
             }
         }
     }

@@ -25,14 +25,19 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .notFound:
                 let allowed = methods.methods(for: request.uri.path)
                 guard !allowed.isEmpty else {
-                    return APIError(.notFound, field: nil, rule: "route", "no route \(request.method) \(request.uri.path); see /openapi.json").response
+                    return APIError(.notFound, field: nil, rule: "route", "no route \(request.method) \(request.uri.path); see /openapi.json")
+                        .response
                 }
                 let list = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-                var response = APIError(.methodNotAllowed, field: nil, rule: "method", "\(request.method) is not allowed on \(request.uri.path); allowed: \(list)").response
+                var response = APIError(
+                    .methodNotAllowed, field: nil, rule: "method", "\(request.method) is not allowed on \(request.uri.path); allowed: \(list)"
+                ).response
                 response.headers[.allow] = list
                 return response
             case .methodNotAllowed:
-                return APIError(.methodNotAllowed, field: nil, rule: "method", "\(request.method) is not allowed on \(request.uri.path); see /openapi.json").response
+                return APIError(
+                    .methodNotAllowed, field: nil, rule: "method", "\(request.method) is not allowed on \(request.uri.path); see /openapi.json"
+                ).response
             case .contentTooLarge:
                 return APIError(.contentTooLarge, field: nil, rule: "maxBodySize", "the request body is too large").response
             default:

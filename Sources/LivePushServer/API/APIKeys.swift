@@ -49,7 +49,8 @@ struct APIKeyChecker: Sendable {
         let field = "Authorization"
         let what = scope == .app ? "<user token>" : "<API key>"
         guard let authorization, !authorization.isEmpty else {
-            let how = scope == .app
+            let how =
+                scope == .app
                 ? "apps get a user token from their backend (POST /v1/users/{userId}/app-tokens) or an installation token (POST /v1/installations)"
                 : "create keys with `livepush keys create --scope backend`"
             throw APIError(.unauthorized, field: field, rule: "required", "send 'Authorization: Bearer \(what)'; \(how)")
@@ -59,13 +60,17 @@ struct APIKeyChecker: Sendable {
             throw APIError(.unauthorized, field: field, rule: "bearer", "the Authorization header must be 'Bearer \(what)'")
         }
         let credential = String(parts[1]).trimmingCharacters(in: .whitespaces)
-        let found = credential.hasPrefix("lp_") || !credential.contains(".")
+        let found =
+            credential.hasPrefix("lp_") || !credential.contains(".")
             ? try await keyPrincipal(credential) : try await tokenPrincipal(credential)
         guard found.scope == scope else {
-            let allowed = scope == .app
+            let allowed =
+                scope == .app
                 ? "app routes take a user or installation token (or an app key, for POST /v1/installations)"
                 : "backend routes take a backend key; user tokens act only on the app routes"
-            throw APIError(.forbidden, field: field, rule: "scope", "this route needs scope \(scope.rawValue) but the credential has scope \(found.scope.rawValue); \(allowed)")
+            throw APIError(
+                .forbidden, field: field, rule: "scope",
+                "this route needs scope \(scope.rawValue) but the credential has scope \(found.scope.rawValue); \(allowed)")
         }
         return found
     }

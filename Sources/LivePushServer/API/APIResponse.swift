@@ -7,7 +7,8 @@ enum APIResponse {
     static func encoder() -> JSONEncoder { APIJSON.encoder() }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? encoder().encode(value)) ?? Data(#"{"error":{"field":null,"rule":"encoding","message":"the response could not be encoded"}}"#.utf8)
+        let data =
+            (try? encoder().encode(value)) ?? Data(#"{"error":{"field":null,"rule":"encoding","message":"the response could not be encoded"}}"#.utf8)
         return raw(data, contentType: "application/json; charset=utf-8", status: status)
     }
 

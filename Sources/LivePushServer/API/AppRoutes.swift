@@ -81,7 +81,8 @@ struct AppRoutes: Sendable {
             let body = try await JSONBody.read(request, allowEmpty: true)
             try body.allowOnly(EndedBody.fields)
             let dismissal = try body.date("dismissalDate", now: clock.now(), earliest: JSONBody.earliestDismissal)
-            return APIResponse.json(ActivityView(try await activities.endedByApp(activityID: activityID, dismissalDate: dismissal, as: try context.actor)))
+            return APIResponse.json(
+                ActivityView(try await activities.endedByApp(activityID: activityID, dismissalDate: dismissal, as: try context.actor)))
         }
         // ActivityKit's `.dismissed`: the person removed it, or the system did after its dismissal date.
         routes.post("activities/:activityId/dismissed") { request, context -> Response in

@@ -59,10 +59,11 @@ struct BackendRoutes: Sendable {
         }
         routes.get("activities/:activityId") { _, context -> Response in
             let detail = try await activities.detail(activityID: try RouteInputs.pathID("activityId", context))
-            return APIResponse.json(ActivityDetail(
-                activity: ActivityView(detail.activity), deliveries: detail.deliveries.map(DeliveryView.init),
-                pending: detail.pending.map(PendingView.init)
-            ))
+            return APIResponse.json(
+                ActivityDetail(
+                    activity: ActivityView(detail.activity), deliveries: detail.deliveries.map(DeliveryView.init),
+                    pending: detail.pending.map(PendingView.init)
+                ))
         }
     }
 }

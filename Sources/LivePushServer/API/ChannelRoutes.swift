@@ -63,7 +63,9 @@ struct ChannelRoutes: Sendable {
     static func bundleIDQuery(_ request: Request) throws(APIError) -> String? {
         guard let value = request.uri.queryParameters.get("bundleId") else { return nil }
         guard !value.isEmpty else {
-            throw .badRequest("bundleId", "nonEmpty", "'bundleId' is empty; give the app's bundle id (1 to 255 characters) or leave it out for every app's channels")
+            throw .badRequest(
+                "bundleId", "nonEmpty", "'bundleId' is empty; give the app's bundle id (1 to 255 characters) or leave it out for every app's channels"
+            )
         }
         try JSONBody.checkBytes("bundleId", value, maxLength: 255)
         guard value.count <= 255 else {
@@ -74,10 +76,13 @@ struct ChannelRoutes: Sendable {
 
     static func storagePolicy(_ body: JSONBody) throws(APIError) -> Int {
         guard let policy = try body.integer("storagePolicy") else {
-            throw .badRequest("storagePolicy", "required", "'storagePolicy' is required: 0 (no message stored) or 1 (the most recent stored for up to 8 hours)")
+            throw .badRequest(
+                "storagePolicy", "required", "'storagePolicy' is required: 0 (no message stored) or 1 (the most recent stored for up to 8 hours)")
         }
         guard policy == 0 || policy == 1 else {
-            throw .badRequest("storagePolicy", "oneOf", "'storagePolicy' is \(policy); accepted: 0 (no message stored) or 1 (the most recent stored for up to 8 hours)")
+            throw .badRequest(
+                "storagePolicy", "oneOf",
+                "'storagePolicy' is \(policy); accepted: 0 (no message stored) or 1 (the most recent stored for up to 8 hours)")
         }
         return policy
     }

@@ -33,10 +33,11 @@ final class ConnectionCap: Sendable {
 
     /// A counted connection closed.
     func release() {
-        metrics.recordOpenConnections(open.withLock { open in
-            open -= 1
-            return open
-        })
+        metrics.recordOpenConnections(
+            open.withLock { open in
+                open -= 1
+                return open
+            })
     }
 
     /// The handler of one connection: the first in its pipeline after the HTTP decoder, it counts the

@@ -3,7 +3,10 @@ import PushStore
 extension GroupSendView {
     init(_ send: GroupSend, broadcastPushIDs: [String]) {
         let progress = send.progress
-        let state = if send.finishedAt != nil { "finished" } else if send.expanded { "sending" } else if progress.targeted == 0 { "accepted" } else { "expanding" }
+        let state =
+            if send.finishedAt != nil { "finished" } else if send.expanded { "sending" } else if progress.targeted == 0 { "accepted" } else {
+                "expanding"
+            }
         let done = progress.sent + progress.failed + progress.coalesced + progress.skipped
         self.init(
             sendID: send.sendID.lowercased, groupID: send.groupID, kind: send.kind.rawValue, state: state,

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdAuth
 
 /// The send routes' handling of `Idempotency-Key`: without the header a route runs as usual; with it, the

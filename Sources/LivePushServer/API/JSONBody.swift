@@ -28,7 +28,9 @@ struct JSONBody: Sendable {
         do {
             return try await request.body.collect(upTo: maximumBytes)
         } catch let error as HTTPParserError {
-            throw APIError(.badRequest, field: nil, rule: "framing", "the request body is not framed as HTTP/1.1 requires (\(error)); send Content-Length or valid chunked encoding")
+            throw APIError(
+                .badRequest, field: nil, rule: "framing",
+                "the request body is not framed as HTTP/1.1 requires (\(error)); send Content-Length or valid chunked encoding")
         } catch {
             throw APIError(.contentTooLarge, field: nil, rule: "maxBodySize", "the request body is over \(maximumBytes) bytes")
         }
@@ -44,7 +46,8 @@ struct JSONBody: Sendable {
         do {
             value = try JSONValue.parse(Data(buffer.readableBytesView))
         } catch .invalidUTF8(let path, _) {
-            throw .badRequest(path.isEmpty ? nil : path, "utf8", "'\(path)' is not valid UTF-8; JSON text must be UTF-8 (nothing is replaced or stored)")
+            throw .badRequest(
+                path.isEmpty ? nil : path, "utf8", "'\(path)' is not valid UTF-8; JSON text must be UTF-8 (nothing is replaced or stored)")
         } catch {
             throw .badRequest(nil, "json", "the request body is not valid JSON: \(error.description)")
         }
@@ -91,7 +94,9 @@ struct JSONBody: Sendable {
     static func checkBytes(_ field: String, _ text: String, maxLength: Int) throws(APIError) {
         let bytes = text.utf8.count
         guard bytes > 4 * maxLength else { return }
-        throw .badRequest(field, "maxBytes", "'\(field)' is \(bytes) bytes of UTF-8; at most \(4 * maxLength) are accepted (\(maxLength) characters of at most 4 bytes each)")
+        throw .badRequest(
+            field, "maxBytes",
+            "'\(field)' is \(bytes) bytes of UTF-8; at most \(4 * maxLength) are accepted (\(maxLength) characters of at most 4 bytes each)")
     }
 
     func requiredString(_ key: String, maxLength: Int = 256) throws(APIError) -> String {
@@ -177,7 +182,8 @@ struct JSONBody: Sendable {
         guard let value = fields[key], value != .null else { return nil }
         let date: Date
         let formatter = ISO8601DateFormatter()
-        let window = "from \(formatter.string(from: earliest)) (Unix \(Int(earliest.timeIntervalSince1970))) to before \(formatter.string(from: Self.endOfDates)) (Unix \(Int(Self.endOfDates.timeIntervalSince1970)))"
+        let window =
+            "from \(formatter.string(from: earliest)) (Unix \(Int(earliest.timeIntervalSince1970))) to before \(formatter.string(from: Self.endOfDates)) (Unix \(Int(Self.endOfDates.timeIntervalSince1970)))"
         switch value {
         case .number(let seconds):
             guard seconds.isFinite else {
@@ -204,7 +210,9 @@ struct JSONBody: Sendable {
             let latest = now.addingTimeInterval(maximumAhead)
             guard date <= latest else {
                 let ahead = maximumAhead >= 86_400 ? "\(Int(maximumAhead / 86_400)) days" : "\(Int(maximumAhead)) seconds"
-                throw .badRequest(name(key), "dateRange", "'\(name(key))' is \(formatter.string(from: date)); accepted: at most \(ahead) from now (\(formatter.string(from: latest)))")
+                throw .badRequest(
+                    name(key), "dateRange",
+                    "'\(name(key))' is \(formatter.string(from: date)); accepted: at most \(ahead) from now (\(formatter.string(from: latest)))")
             }
         }
         return date

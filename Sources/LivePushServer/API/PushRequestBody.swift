@@ -14,7 +14,9 @@ enum PushRequestBody {
         try body.allowOnly(SendBody.fields(for: kind))
         let contentState = try body.objectValue("contentState")
         if contentState == nil, kind != .end {
-            throw .badRequest("contentState", "required", "'contentState' is required: a JSON object that decodes into the app's ContentState (only an end may omit it)")
+            throw .badRequest(
+                "contentState", "required",
+                "'contentState' is required: a JSON object that decodes into the app's ContentState (only an end may omit it)")
         }
         let (priority, importance) = try parsePriority(body)
         var alert = try body.object("alert").map { object throws(APIError) in try parseAlert(object) }
@@ -70,7 +72,8 @@ enum PushRequestBody {
             case 5: priority = .conservesPower
             case 10: priority = .immediate
             default:
-                throw .badRequest("priority", "oneOf", "'priority' is \(JSONValue.number(number)); Live Activity pushes take 5 (power-aware) or 10 (now)")
+                throw .badRequest(
+                    "priority", "oneOf", "'priority' is \(JSONValue.number(number)); Live Activity pushes take 5 (power-aware) or 10 (now)")
             }
         }
         var importance: PushImportance?
@@ -89,7 +92,10 @@ enum PushRequestBody {
         case (let priority?, let importance?):
             let expected: APNsPriority = importance == .timeSensitive ? .immediate : .conservesPower
             guard priority == expected else {
-                throw .badRequest("importance", "consistent", "'priority' \(priority.rawValue) contradicts 'importance' \(importance.rawValue); give one of them (routine is 5, timeSensitive is 10)")
+                throw .badRequest(
+                    "importance", "consistent",
+                    "'priority' \(priority.rawValue) contradicts 'importance' \(importance.rawValue); give one of them (routine is 5, timeSensitive is 10)"
+                )
             }
             return (priority, importance)
         }

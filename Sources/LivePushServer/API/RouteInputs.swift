@@ -35,9 +35,15 @@ enum RouteInputs {
         for (offset, scalar) in value.unicodeScalars.enumerated() {
             switch scalar.properties.generalCategory {
             case .control:
-                throw .badRequest(field, "invalid", "'\(field)' has the control character \(Self.name(scalar)) at position \(offset + 1); \(kind) printable text: no U+0000 to U+001F or U+007F to U+009F")
+                throw .badRequest(
+                    field, "invalid",
+                    "'\(field)' has the control character \(Self.name(scalar)) at position \(offset + 1); \(kind) printable text: no U+0000 to U+001F or U+007F to U+009F"
+                )
             case .format:
-                throw .badRequest(field, "invalid", "'\(field)' has the format character \(Self.name(scalar)) at position \(offset + 1); \(kind) visible text: no Unicode format characters (category Cf, such as U+200B zero width space, U+202E right-to-left override, U+FEFF byte order mark)")
+                throw .badRequest(
+                    field, "invalid",
+                    "'\(field)' has the format character \(Self.name(scalar)) at position \(offset + 1); \(kind) visible text: no Unicode format characters (category Cf, such as U+200B zero width space, U+202E right-to-left override, U+FEFF byte order mark)"
+                )
             default:
                 continue
             }
@@ -60,11 +66,15 @@ enum RouteInputs {
     /// short, CR/LF failed every attempt until the push expired) and HTTP drops the outer spaces, so any of
     /// them would reach APNs as another value, or not at all.
     static func headerValue(_ field: String, _ value: String, header: String) throws(APIError) -> String {
-        let accepted = "it is sent as the \(header) header, which takes printable text without control or format characters and without leading or trailing spaces"
+        let accepted =
+            "it is sent as the \(header) header, which takes printable text without control or format characters and without leading or trailing spaces"
         for (offset, scalar) in value.unicodeScalars.enumerated() {
             let category = scalar.properties.generalCategory
             guard category == .control || category == .format else { continue }
-            throw .badRequest(field, "invalid", "'\(field)' has the \(category == .control ? "control" : "format") character \(Self.name(scalar)) at position \(offset + 1); \(accepted)")
+            throw .badRequest(
+                field, "invalid",
+                "'\(field)' has the \(category == .control ? "control" : "format") character \(Self.name(scalar)) at position \(offset + 1); \(accepted)"
+            )
         }
         if value.first == " " || value.last == " " {
             throw .badRequest(field, "invalid", "'\(field)' starts or ends with a space; \(accepted)")
@@ -89,7 +99,8 @@ enum RouteInputs {
     static func environment(_ body: JSONBody) throws(APIError) -> APNsEnvironment {
         let text = try body.requiredString("environment", maxLength: 32)
         guard let environment = APNsEnvironment(rawValue: text) else {
-            throw .badRequest("environment", "oneOf", "'environment' is '\(text)'; accepted: sandbox (development builds), production (TestFlight, App Store)")
+            throw .badRequest(
+                "environment", "oneOf", "'environment' is '\(text)'; accepted: sandbox (development builds), production (TestFlight, App Store)")
         }
         return environment
     }

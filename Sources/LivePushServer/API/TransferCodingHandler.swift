@@ -31,15 +31,18 @@ final class TransferCodingHandler: ChannelInboundHandler, RemovableChannelHandle
         guard !values.isEmpty else { return nil }
         let codings = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard codings != ["chunked"] else { return nil }
-        return "'Transfer-Encoding: \(values.joined(separator: ", "))' is not accepted; the only transfer coding is chunked (or send Content-Length), and bodies are plain JSON"
+        return
+            "'Transfer-Encoding: \(values.joined(separator: ", "))' is not accepted; the only transfer coding is chunked (or send Content-Length), and bodies are plain JSON"
     }
 
     private func respond(_ message: String, context: ChannelHandlerContext) {
         let error = APIError(.badRequest, field: "Transfer-Encoding", rule: "transferEncoding", message)
         let body = (try? APIResponse.encoder().encode(error.body)) ?? Data()
-        let head = HTTPResponse(status: .badRequest, headerFields: [
-            .contentType: "application/json; charset=utf-8", .contentLength: String(body.count), .connection: "close",
-        ])
+        let head = HTTPResponse(
+            status: .badRequest,
+            headerFields: [
+                .contentType: "application/json; charset=utf-8", .contentLength: String(body.count), .connection: "close",
+            ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
         let channel = context.channel

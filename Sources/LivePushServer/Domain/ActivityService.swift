@@ -31,11 +31,12 @@ final class ActivityService: Sendable {
             record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in
                 try await store.register(stamped, ownership: ownership)
             }
-        } catch where error.rule == "taken" {
+        } catch  where error.rule == "taken" {
             // The same answer whether the id was taken long ago or a moment ago by a racing request.
             throw .conflict(
                 "activityId", "taken",
-                "activity id '\(registration.activityID)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`")
+                "activity id '\(registration.activityID)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`"
+            )
         }
         logger.info("activity registered", metadata: ["activityId": "\(record.activityID)", "token": "\(record.pushToken.shortened)"])
         return record
@@ -62,10 +63,11 @@ final class ActivityService: Sendable {
         let record: PushToStartTokenRecord
         do {
             record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
-        } catch where error.rule == "taken" {
+        } catch  where error.rule == "taken" {
             throw .conflict(
                 "token", "heldByAnotherUser",
-                "this push-to-start token is stored for another user; it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)")
+                "this push-to-start token is stored for another user; it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)"
+            )
         }
         logger.info("push-to-start token stored", metadata: ["userId": "\(record.userID)", "token": "\(record.token.shortened)"])
         return record
@@ -75,7 +77,9 @@ final class ActivityService: Sendable {
     /// over): another user may then store the same token values. Returns how many were released.
     func releasePushToStartTokens(deviceID: String, as actor: AppActor) async throws(DomainError) -> Int {
         guard let user = try actor.owner(claimed: nil) else {
-            throw .forbidden("Authorization", "userToken", "release push-to-start tokens with the user's token (or the installation's); a development key acts for no one user")
+            throw .forbidden(
+                "Authorization", "userToken",
+                "release push-to-start tokens with the user's token (or the installation's); a development key acts for no one user")
         }
         let released = try await stored { () async throws(PushStoreError) in
             try await store.releasePushToStartTokens(userID: user, deviceID: deviceID)
@@ -154,7 +158,9 @@ final class ActivityService: Sendable {
     /// Tokens of the other APNs environment would be refused with BadDeviceToken.
     private func checkEnvironment(_ environment: APNsEnvironment) throws(DomainError) {
         if let accepted = configuration.environment, accepted != environment {
-            throw .invalid("environment", "serverEnvironment", "this server sends to APNs \(accepted.rawValue); a \(environment.rawValue) token would be refused with BadDeviceToken")
+            throw .invalid(
+                "environment", "serverEnvironment",
+                "this server sends to APNs \(accepted.rawValue); a \(environment.rawValue) token would be refused with BadDeviceToken")
         }
     }
 }

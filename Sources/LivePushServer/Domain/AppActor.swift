@@ -22,7 +22,8 @@ package enum AppActor: Sendable, Hashable {
             throw Self.installerRefusal
         case .user(let user):
             if let claimed, claimed != user {
-                throw .forbidden(field, "otherUser", "this credential acts for user '\(user)' only; '\(field)' is '\(claimed)' (leave it out or give '\(user)')")
+                throw .forbidden(
+                    field, "otherUser", "this credential acts for user '\(user)' only; '\(field)' is '\(claimed)' (leave it out or give '\(user)')")
             }
             return user
         }
@@ -48,5 +49,6 @@ package enum AppActor: Sendable, Hashable {
 
     static let installerRefusal = DomainError.forbidden(
         "Authorization", "installerKey",
-        "an app key only opens installations (POST /v1/installations); register and change activities with the user token the backend mints (POST /v1/users/{userId}/app-tokens) or with the installation's token")
+        "an app key only opens installations (POST /v1/installations); register and change activities with the user token the backend mints (POST /v1/users/{userId}/app-tokens) or with the installation's token"
+    )
 }

@@ -38,13 +38,20 @@ final class ChannelService: Sendable {
     func create(_ creation: Creation) async throws(DomainError) -> ChannelRecord {
         let used = try await stored { () async throws(PushStoreError) in try await store.channelCount(bundleID: creation.bundleID) }
         guard used < Self.limit else {
-            throw .conflict("bundleId", "channelLimit", "\(creation.bundleID) has \(used) channels, APNs' limit per app and environment; delete unused ones (DELETE /v1/channels/{channelId})")
+            throw .conflict(
+                "bundleId", "channelLimit",
+                "\(creation.bundleID) has \(used) channels, APNs' limit per app and environment; delete unused ones (DELETE /v1/channels/{channelId})"
+            )
         }
         if used + 1 >= Self.warnAt {
-            logger.warning("broadcast channels near APNs' limit", metadata: ["bundleId": "\(creation.bundleID)", "used": "\(used + 1)", "limit": "\(Self.limit)"])
+            logger.warning(
+                "broadcast channels near APNs' limit",
+                metadata: ["bundleId": "\(creation.bundleID)", "used": "\(used + 1)", "limit": "\(Self.limit)"])
         }
-        if try await stored({ () async throws(PushStoreError) in try await store.channel(named: creation.name, bundleID: creation.bundleID) }) != nil {
-            throw .conflict("name", "exists", "a channel named '\(creation.name)' exists for \(creation.bundleID); names are unique among live channels")
+        if try await stored({ () async throws(PushStoreError) in try await store.channel(named: creation.name, bundleID: creation.bundleID) }) != nil
+        {
+            throw .conflict(
+                "name", "exists", "a channel named '\(creation.name)' exists for \(creation.bundleID); names are unique among live channels")
         }
         let apnsID: String
         switch await sender.createChannel(bundleID: creation.bundleID, storagePolicy: creation.storagePolicy) {
@@ -60,7 +67,8 @@ final class ChannelService: Sendable {
             groupID: creation.groupID, createdAt: clock.now())
         do {
             let saved = try await store.createChannel(record)
-            logger.info("channel created", metadata: ["channelId": "\(saved.id)", "bundleId": "\(saved.bundleID)", "storagePolicy": "\(saved.storagePolicy)"])
+            logger.info(
+                "channel created", metadata: ["channelId": "\(saved.id)", "bundleId": "\(saved.bundleID)", "storagePolicy": "\(saved.storagePolicy)"])
             return saved
         } catch {
             // Not stored: give the APNs channel back rather than leak one of the app's 10,000.
@@ -112,7 +120,10 @@ final class ChannelService: Sendable {
         case .refused(_, let reason) where reason == APNsReason.cannotCreateChannelConfig.rawValue:
             return .conflict("bundleId", "channelLimit", "APNs refused to \(what): the app has reached its channel limit (CannotCreateChannelConfig)")
         case .refused(_, let reason) where reason == APNsReason.featureNotEnabled.rawValue:
-            return .conflict("bundleId", "featureNotEnabled", "APNs refused to \(what): broadcast is not enabled for this app (turn on Broadcast Capability for the App ID in the developer portal)")
+            return .conflict(
+                "bundleId", "featureNotEnabled",
+                "APNs refused to \(what): broadcast is not enabled for this app (turn on Broadcast Capability for the App ID in the developer portal)"
+            )
         case .refused(let status, let reason):
             return .upstream(nil, "apns", "APNs refused to \(what): \(status) \(reason)")
         case .failed(let error):

@@ -9,7 +9,9 @@ enum Eligibility {
             return ("active", "activity '\(activity.activityID)' is \(activity.state.rawValue); only active activities take updates")
         }
         if case .invalid(let reason, _) = activity.tokenState {
-            return ("validToken", "activity '\(activity.activityID)' has no valid push token (APNs said \(reason)); the app must register a new token")
+            return (
+                "validToken", "activity '\(activity.activityID)' has no valid push token (APNs said \(reason)); the app must register a new token"
+            )
         }
         return nil
     }

@@ -34,7 +34,8 @@ final class IdempotencyService: Sendable {
     /// Checks a key as the header gives it: 1 to 255 printable ASCII characters.
     static func check(key: String) throws(DomainError) {
         guard !key.isEmpty, key.utf8.count <= 255, key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-            throw .invalid("Idempotency-Key", "idempotencyKey", "the Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID is a good key)")
+            throw .invalid(
+                "Idempotency-Key", "idempotencyKey", "the Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID is a good key)")
         }
     }
 
@@ -61,10 +62,14 @@ final class IdempotencyService: Sendable {
             logger.debug("idempotent request replayed", metadata: ["owner": "\(owner)"])
             return Answer(status: record.status ?? 200, body: record.responseBody ?? Data(), replayed: true)
         case .mismatch(let record):
-            throw DomainError(kind: .keyReused, subject: "Idempotency-Key", rule: "keyReused",
-                              message: "this Idempotency-Key was used at \(ISO8601DateFormatter().string(from: record.reservedAt)) for another request (another route or body); use a new key for a new request")
+            throw DomainError(
+                kind: .keyReused, subject: "Idempotency-Key", rule: "keyReused",
+                message:
+                    "this Idempotency-Key was used at \(ISO8601DateFormatter().string(from: record.reservedAt)) for another request (another route or body); use a new key for a new request"
+            )
         case .inProgress:
-            throw DomainError.conflict("Idempotency-Key", "inProgress", "a request with this Idempotency-Key is still being answered; retry in a moment")
+            throw DomainError.conflict(
+                "Idempotency-Key", "inProgress", "a request with this Idempotency-Key is still being answered; retry in a moment")
         case .reserved:
             break
         }

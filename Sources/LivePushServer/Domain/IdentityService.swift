@@ -33,7 +33,10 @@ final class IdentityService: Sendable {
         -> (token: String, expiresAt: Date)
     {
         guard !userID.hasPrefix(AppToken.installationPrefix) else {
-            throw .invalid("userId", "reservedPrefix", "user ids may not start with '\(AppToken.installationPrefix)', which names installations; installations get their tokens from POST /v1/installations")
+            throw .invalid(
+                "userId", "reservedPrefix",
+                "user ids may not start with '\(AppToken.installationPrefix)', which names installations; installations get their tokens from POST /v1/installations"
+            )
         }
         let seconds = lifetime ?? configuration.appTokenLifetime
         guard Self.lifetimes.contains(seconds) else {
@@ -51,7 +54,8 @@ final class IdentityService: Sendable {
         -> (installationID: String, token: String, expiresAt: Date)
     {
         if case .user = actor {
-            throw .forbidden("Authorization", "appToken", "installations are opened with the app key; this credential already acts for one user or installation")
+            throw .forbidden(
+                "Authorization", "appToken", "installations are opened with the app key; this credential already acts for one user or installation")
         }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -67,7 +71,10 @@ final class IdentityService: Sendable {
         -> (token: String, expiresAt: Date)
     {
         guard case .appToken(.installation, let subject, let keyID) = principal.credential, subject == installationID else {
-            throw .notFound("installationId", "no installation '\(installationID)' is open for this credential; renew with the installation's own token, or open a new installation with the app key")
+            throw .notFound(
+                "installationId",
+                "no installation '\(installationID)' is open for this credential; renew with the installation's own token, or open a new installation with the app key"
+            )
         }
         let issued = try await mint(subject: installationID, kind: .installation, lifetime: configuration.installationTokenLifetime, keyID: keyID)
         logger.info("installation token renewed", metadata: ["installationId": "\(installationID)"])
@@ -79,9 +86,12 @@ final class IdentityService: Sendable {
     func signOut(_ subject: String) async throws(DomainError) -> AppTokenWithdrawal {
         let now = clock.now()
         let withdrawal = try await stored { () async throws(PushStoreError) in try await store.withdrawAppTokens(subject: subject, at: now) }
-        logger.info("app tokens withdrawn", metadata: [
-            "subject": "\(subject)", "generation": "\(withdrawal.generation)", "pushToStartTokensReleased": "\(withdrawal.releasedPushToStartTokens)",
-        ])
+        logger.info(
+            "app tokens withdrawn",
+            metadata: [
+                "subject": "\(subject)", "generation": "\(withdrawal.generation)",
+                "pushToStartTokensReleased": "\(withdrawal.releasedPushToStartTokens)",
+            ])
         return withdrawal
     }
 
@@ -93,7 +103,8 @@ final class IdentityService: Sendable {
         let expires = now + Int64(lifetime)
         let codec = try await stored { () async throws(PushStoreError) in try await key.codec() }
         let standing = try await stored { () async throws(PushStoreError) in try await store.appTokenStanding(subject: subject, keyID: nil) }
-        let token = codec.sign(AppToken(subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyID: keyID, generation: standing.generation))
+        let token = codec.sign(
+            AppToken(subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyID: keyID, generation: standing.generation))
         return (token, Date(timeIntervalSince1970: TimeInterval(expires)))
     }
 }

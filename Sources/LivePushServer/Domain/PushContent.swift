@@ -36,7 +36,8 @@ struct PushContent: Sendable {
                 inputPushToken: inputPushToken, inputPushChannel: inputPushChannelAPNsID
             )
         case .update:
-            return .update(contentState: contentState ?? .object([:]), alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)
+            return .update(
+                contentState: contentState ?? .object([:]), alert: alert, timestamp: timestamp, staleDate: staleDate, relevanceScore: relevanceScore)
         case .end:
             return LiveActivityPayload(
                 event: .end, timestamp: timestamp, contentState: contentState, staleDate: staleDate,

@@ -30,22 +30,28 @@ extension PushService {
         for channel in channels where !channel.isDeleted {
             let key = "channel:" + channel.id.uuidString.lowercased()
             let timestamp = timestamps.next(for: key, now: now, stored: nil)
-            let data = try PushContent.validate(body.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? body.dismissalDate : nil))
+            let data = try PushContent.validate(
+                body.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? body.dismissalDate : nil))
             var priority = body.requestedPriority
             var downgrade: String?
             if priority == .immediate {
                 let limit = channel.storagePolicy == 0 ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
-                let decisions = try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority([(activityID: key, limit: limit)], at: now) }
+                let decisions = try await stored { () async throws(PushStoreError) in
+                    try await store.consumeHighPriority([(activityID: key, limit: limit)], at: now)
+                }
                 if let decision = decisions[key], !decision.granted {
                     priority = .conservesPower
-                    downgrade = "hourly priority-10 budget of channel of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5"
+                    downgrade =
+                        "hourly priority-10 budget of channel of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5"
                 }
             }
-            items.append(OutboxItem(
-                target: .channel(id: channel.id), kind: kind, payload: data, priority: priority, requestedPriority: body.requestedPriority,
-                importance: body.importance, downgradeReason: downgrade, collapseKey: nil,
-                expiration: channel.storagePolicy == 0 ? nil : (body.expiration ?? now.addingTimeInterval(min(configuration.defaultExpiration, 8 * 3600))),
-                acceptedAt: now))
+            items.append(
+                OutboxItem(
+                    target: .channel(id: channel.id), kind: kind, payload: data, priority: priority, requestedPriority: body.requestedPriority,
+                    importance: body.importance, downgradeReason: downgrade, collapseKey: nil,
+                    expiration: channel.storagePolicy == 0
+                        ? nil : (body.expiration ?? now.addingTimeInterval(min(configuration.defaultExpiration, 8 * 3600))),
+                    acceptedAt: now))
         }
         return items
     }
@@ -55,7 +61,7 @@ extension PushService {
     /// The live channel a push-to-start subscribes the new activity to: ours, of the same app.
     func subscriptionChannel(_ text: String, for tokens: [PushToStartTokenRecord]) async throws(DomainError) -> ChannelRecord {
         guard let id = UUID(uuidString: text),
-              let channel = try await stored({ () async throws(PushStoreError) in try await store.channel(id: id) })
+            let channel = try await stored({ () async throws(PushStoreError) in try await store.channel(id: id) })
         else {
             throw .notFound("inputPushChannel", "no channel '\(text)' is stored; give the id POST /v1/channels answered")
         }
@@ -63,7 +69,9 @@ extension PushService {
             throw .conflict("inputPushChannel", "deleted", "channel '\(text)' was deleted; an activity cannot subscribe to it")
         }
         if let other = tokens.first(where: { $0.bundleID != channel.bundleID }) {
-            throw .invalid("inputPushChannel", "bundleId", "channel '\(text)' belongs to \(channel.bundleID) but the push-to-start token of device '\(other.deviceID)' is for \(other.bundleID)")
+            throw .invalid(
+                "inputPushChannel", "bundleId",
+                "channel '\(text)' belongs to \(channel.bundleID) but the push-to-start token of device '\(other.deviceID)' is for \(other.bundleID)")
         }
         return channel
     }

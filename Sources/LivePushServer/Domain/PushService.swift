@@ -19,8 +19,10 @@ final class PushService: Sendable {
     /// Shared with the lifecycle sweep, so both issue one activity increasing timestamps.
     let timestamps = TimestampIssuer()
 
-    init(store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
-         logger: Logger, events: any DomainEvents, signal: OutboxSignal) {
+    init(
+        store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
+        logger: Logger, events: any DomainEvents, signal: OutboxSignal
+    ) {
         self.signal = signal
         self.store = store
         self.configuration = configuration
@@ -44,7 +46,9 @@ final class PushService: Sendable {
     /// Updates or ends every active activity of a group: one stored record (the payload and the options),
     /// answered at once whatever the group's size; the workers send it in pages of its members. Channels
     /// linked to the group get the same update or end as one broadcast each.
-    func send(_ kind: LiveActivityEvent, toGroup groupID: String, _ content: PushContent, createdBy: String) async throws(DomainError) -> GroupSendView {
+    func send(_ kind: LiveActivityEvent, toGroup groupID: String, _ content: PushContent, createdBy: String) async throws(DomainError)
+        -> GroupSendView
+    {
         let hasMembers = try await stored { () async throws(PushStoreError) in try await store.groupHasMembers(groupID) }
         let channels = try await stored { () async throws(PushStoreError) in try await store.channels(linkedToGroup: groupID) }
         guard hasMembers || !channels.isEmpty else {
@@ -53,7 +57,8 @@ final class PushService: Sendable {
         let now = clock.now()
         // Checked before anything is written: a payload the devices or a broadcast would refuse refuses the request.
         let timestamp = timestamps.next(for: "group:" + groupID, now: now, stored: nil)
-        let payload = try PushContent.validate(content.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? content.dismissalDate : nil))
+        let payload = try PushContent.validate(
+            content.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? content.dismissalDate : nil))
         let broadcastItems = channels.isEmpty ? [] : try await broadcastItems(kind, to: channels, content)
         let send = GroupSend(
             groupID: groupID, kind: kind, payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority,
@@ -73,7 +78,7 @@ final class PushService: Sendable {
     /// A group send's progress.
     func groupSend(id: String) async throws(DomainError) -> GroupSendView {
         guard let uuid = UUID(uuidString: id),
-              let send = try await stored({ () async throws(PushStoreError) in try await store.groupSend(id: uuid) })
+            let send = try await stored({ () async throws(PushStoreError) in try await store.groupSend(id: uuid) })
         else { throw .notFound("sendId", "no group send '\(id)'") }
         return GroupSendView(send, broadcastPushIDs: [])
     }
@@ -88,7 +93,9 @@ final class PushService: Sendable {
         }
         let valid = tokens.filter { $0.tokenState.isValid }
         guard !valid.isEmpty else {
-            throw .notFound("userId", "user '\(userID)' has no valid push-to-start token for '\(attributesType)'; the app stores one with PUT /v1/push-to-start-tokens")
+            throw .notFound(
+                "userId",
+                "user '\(userID)' has no valid push-to-start token for '\(attributesType)'; the app stores one with PUT /v1/push-to-start-tokens")
         }
         if let requestedChannel {
             content.inputPushChannelAPNsID = try await subscriptionChannel(requestedChannel, for: valid).apnsChannelID
@@ -109,15 +116,17 @@ final class PushService: Sendable {
             let content = PushContent(contentState: state, requestedPriority: .conservesPower, importance: .timeSensitive, dismissalDate: dismissal)
             do {
                 return try await !accept(.end, content, activities: [activity], skipped: [], endCause: .maximumDuration).ended.isEmpty
-            } catch where error.kind == .invalid {
+            } catch  where error.kind == .invalid {
                 // The end payload cannot be sent (its last state plus the end's keys is over the size
                 // limit): end it without a push rather than never.
-                logger.warning("ending an old activity without an end push", metadata: ["activityId": "\(activity.activityID)", "error": "\(error.message)"])
+                logger.warning(
+                    "ending an old activity without an end push", metadata: ["activityId": "\(activity.activityID)", "error": "\(error.message)"])
             }
         }
         let change = try await stored { () async throws(PushStoreError) in
-            try await store.markEnded(activityID: activity.activityID, at: now, dismissalDate: dismissal,
-                                      journal: events.journal(endCause: .maximumDuration))
+            try await store.markEnded(
+                activityID: activity.activityID, at: now, dismissalDate: dismissal,
+                journal: events.journal(endCause: .maximumDuration))
         }
         if change.endedNow { events.committed(1) }
         return change.endedNow
@@ -164,9 +173,10 @@ final class PushService: Sendable {
             items.append(item)
         }
         try await enqueue(items, into: &answer)
-        let ended = await afterAcceptance(activityIDs: items.compactMap(\.target.activityID), kind: kind,
-                                          contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal,
-                                          endCause: endCause, now: now)
+        let ended = await afterAcceptance(
+            activityIDs: items.compactMap(\.target.activityID), kind: kind,
+            contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal,
+            endCause: endCause, now: now)
         return (answer, ended)
     }
 
@@ -180,11 +190,12 @@ final class PushService: Sendable {
         for token in tokens {
             let timestamp = timestamps.next(for: "start:" + token.id.uuidString, now: now, stored: nil)
             let data = try PushContent.validate(body.payload(kind: .start, timestamp: timestamp, dismissalDate: nil))
-            items.append(OutboxItem(
-                target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
-                requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseID,
-                expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
-            ))
+            items.append(
+                OutboxItem(
+                    target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
+                    requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseID,
+                    expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
+                ))
         }
         try await enqueue(items, into: &answer)
         return answer
@@ -196,10 +207,12 @@ final class PushService: Sendable {
         signal.wake(items: items.count)
         answer.pushIDs = result.accepted.map(\.lowercased)
         answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced.lowercased, by: $0.by.lowercased) }
-        logger.info("pushes accepted", metadata: [
-            "kind": "\(items[0].kind.rawValue)", "count": "\(items.count)", "coalesced": "\(result.coalescedCount)",
-            "target": "\(items.count == 1 ? items[0].target.description : "\(items.count) targets")",
-        ])
+        logger.info(
+            "pushes accepted",
+            metadata: [
+                "kind": "\(items[0].kind.rawValue)", "count": "\(items.count)", "coalesced": "\(result.coalescedCount)",
+                "target": "\(items.count == 1 ? items[0].target.description : "\(items.count) targets")",
+            ])
         metrics.recordAccepted(items.count)
         metrics.recordCoalesced(result.coalescedCount)
         for _ in answer.downgraded { metrics.recordDowngrade() }
@@ -212,8 +225,10 @@ final class PushService: Sendable {
     {
         guard requested == .immediate, !activities.isEmpty else { return [:] }
         let requests = activities.map { activity in
-            (activityID: activity.activityID,
-             limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget)
+            (
+                activityID: activity.activityID,
+                limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+            )
         }
         return try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority(requests, at: now) }
     }
@@ -224,14 +239,18 @@ final class PushService: Sendable {
     {
         guard requested == .immediate, let decision, !decision.granted else { return (requested, nil) }
         let kind = activity.frequentPushesEnabled ? "frequent-updates budget" : "budget"
-        return (.conservesPower, "hourly priority-10 \(kind) of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5")
+        return (
+            .conservesPower, "hourly priority-10 \(kind) of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5"
+        )
     }
 
     /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
     /// group's can be many thousands); failures are logged (the pushes are accepted already).
     @discardableResult
-    private func afterAcceptance(activityIDs: [String], kind: LiveActivityEvent, contentState: JSONValue?,
-                                 timestamps: [String: Date], dismissal: Date?, endCause: WebhookEvent.EndCause, now: Date) async -> [String] {
+    private func afterAcceptance(
+        activityIDs: [String], kind: LiveActivityEvent, contentState: JSONValue?,
+        timestamps: [String: Date], dismissal: Date?, endCause: WebhookEvent.EndCause, now: Date
+    ) async -> [String] {
         guard !activityIDs.isEmpty else { return [] }
         do {
             _ = try await store.recordContentState(

@@ -15,7 +15,9 @@ final class TimestampIssuer: Sendable {
         let wholeNow = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         return state.withLock { state in
             var timestamp = wholeNow
-            let newest = [state.issued[key], stored].compactMap { $0 }.max().map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+            let newest = [state.issued[key], stored].compactMap { $0 }.max().map {
+                Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down))
+            }
             if let newest, newest >= timestamp { timestamp = newest.addingTimeInterval(1) }
             state.issued[key] = timestamp
             if state.issued.count > state.pruneAt {

@@ -4,7 +4,11 @@ import Foundation
 package struct WebhookEvent: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case event, activityID = "activityId", pushToStartTokenID = "pushToStartTokenId", userID = "userId", reason, token, at
+        case event
+        case activityID = "activityId"
+        case pushToStartTokenID = "pushToStartTokenId"
+        case userID = "userId"
+        case reason, token, at
     }
 
     /// The kinds of event.
@@ -31,8 +35,10 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
     package var token: String?
     package var at: Date
 
-    package init(event: Kind, activityID: String? = nil, pushToStartTokenID: String? = nil, userID: String? = nil,
-                reason: String, token: String? = nil, at: Date) {
+    package init(
+        event: Kind, activityID: String? = nil, pushToStartTokenID: String? = nil, userID: String? = nil,
+        reason: String, token: String? = nil, at: Date
+    ) {
         self.event = event
         self.activityID = activityID
         self.pushToStartTokenID = pushToStartTokenID

@@ -25,8 +25,9 @@ enum GroupSendPlan: Equatable {
         if let expiration = send.expiration, expiration <= now { return .expired }
         if send.kind == .update {
             if let newer = page.supersededBy {
-                return .coalesced(reason: "a newer routine update to the group replaced it",
-                                  by: pushID(sendID: newer, activityID: activity.activityID))
+                return .coalesced(
+                    reason: "a newer routine update to the group replaced it",
+                    by: pushID(sendID: newer, activityID: activity.activityID))
             }
             if let last = activity.lastAcceptedAt, last > send.acceptedAt {
                 return .coalesced(reason: "a newer push to the activity was accepted after this group send", by: nil)
@@ -48,7 +49,10 @@ enum GroupSendPlan: Equatable {
         var bytes = Array(hasher.finalize().prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: a name-based UUID of our own
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

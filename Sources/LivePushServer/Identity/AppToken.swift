@@ -9,7 +9,9 @@ import Foundation
 package struct AppToken: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case subject, kind, issuedAt, expiresAt, keyID = "keyId", generation
+        case subject, kind, issuedAt, expiresAt
+        case keyID = "keyId"
+        case generation
     }
 
     package enum Kind: String, Sendable, Hashable, Codable {

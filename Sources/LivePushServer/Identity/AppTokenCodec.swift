@@ -53,7 +53,7 @@ package struct AppTokenCodec: Sendable {
     package func verify(_ text: String, now: Date) throws(Refusal) -> AppToken {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerData = Base64URL.decode(String(parts[0])),
-              let payloadData = Base64URL.decode(String(parts[1])), let signature = Base64URL.decode(String(parts[2]))
+            let payloadData = Base64URL.decode(String(parts[1])), let signature = Base64URL.decode(String(parts[2]))
         else { throw .malformed }
         struct Header: Decodable { var alg: String }
         guard let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "HS256" else {

@@ -15,8 +15,9 @@ extension DeliveryService {
             }
             channel = stored
         } catch {
-            return await retryLater(item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
-                                    lastError: "store error while reading the channel: \(error)", status: nil, sentAt: now)
+            return await retryLater(
+                item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
+                lastError: "store error while reading the channel: \(error)", status: nil, sentAt: now)
         }
         guard !channel.isDeleted else {
             return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "channel was deleted", attempts: item.attempts)
@@ -45,7 +46,8 @@ extension DeliveryService {
             await reschedule(item, owner: owner, at: sentAt, attempts: item.attempts, lastError: "interrupted by shutdown")
             return nil
         case .unsupported:
-            return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "the APNs sender of this server does not send broadcasts", attempts: item.attempts)
+            return DeliveryResult(
+                pushID: item.pushID, outcome: .failed, reason: "the APNs sender of this server does not send broadcasts", attempts: item.attempts)
         }
     }
 

@@ -20,11 +20,14 @@ extension DeliveryService {
             case .send(let timestamp): planned.append((activity, timestamp))
             case .skipped: outcome.skipped += 1
             case .expired:
-                outcome.records.append(record(send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
-                                              result: DeliveryResult(pushID: pushID, outcome: .expired, reason: "expired before it could be sent", attempts: 0)))
+                outcome.records.append(
+                    record(
+                        send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                        result: DeliveryResult(pushID: pushID, outcome: .expired, reason: "expired before it could be sent", attempts: 0)))
             case .coalesced(let reason, let by):
-                var entry = record(send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
-                                   result: DeliveryResult(pushID: pushID, outcome: .coalesced, reason: reason, attempts: 0))
+                var entry = record(
+                    send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                    result: DeliveryResult(pushID: pushID, outcome: .coalesced, reason: reason, attempts: 0))
                 entry.coalescedInto = by
                 outcome.records.append(entry)
             }
@@ -33,8 +36,11 @@ extension DeliveryService {
         do {
             budgets = try await budgetDecisions(send, for: planned.map(\.activity), now: now)
         } catch {
-            logger.error("checking a group page's priority-10 budget failed; the page will be sent again", metadata: [
-                "sendId": "\(send.sendID)", "error": "\(error)"])
+            logger.error(
+                "checking a group page's priority-10 budget failed; the page will be sent again",
+                metadata: [
+                    "sendId": "\(send.sendID)", "error": "\(error)",
+                ])
             return
         }
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
@@ -89,26 +95,34 @@ extension DeliveryService {
                 bodies[timestamp] = body
             }
             guard let body else {
-                outcome.records.append(record(send, pushID: pushID, activity: activity, priority: priority, downgrade: downgrade,
-                                              result: DeliveryResult(pushID: pushID, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp", attempts: 0)))
+                outcome.records.append(
+                    record(
+                        send, pushID: pushID, activity: activity, priority: priority, downgrade: downgrade,
+                        result: DeliveryResult(
+                            pushID: pushID, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp",
+                            attempts: 0)))
                 continue
             }
             if downgrade != nil {
                 outcome.downgraded += 1
                 metrics.recordDowngrade()
             }
-            items.append(PagePush(item: OutboxItem(
-                pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, payload: body, priority: priority,
-                requestedPriority: send.requestedPriority, importance: send.importance, downgradeReason: downgrade,
-                collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt, sendID: send.sendID
-            ), activity: activity, timestamp: timestamp))
+            items.append(
+                PagePush(
+                    item: OutboxItem(
+                        pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, payload: body, priority: priority,
+                        requestedPriority: send.requestedPriority, importance: send.importance, downgradeReason: downgrade,
+                        collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt, sendID: send.sendID
+                    ), activity: activity, timestamp: timestamp))
         }
         return items
     }
 
     /// The history entry of a push that was never sent.
-    private func record(_ send: GroupSend, pushID: UUID, activity: ActivityRecord, priority: APNsPriority, downgrade: String?,
-                        result: DeliveryResult) -> DeliveryRecord {
+    private func record(
+        _ send: GroupSend, pushID: UUID, activity: ActivityRecord, priority: APNsPriority, downgrade: String?,
+        result: DeliveryResult
+    ) -> DeliveryRecord {
         DeliveryRecord(
             pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, acceptedAt: send.acceptedAt, sentAt: nil,
             priority: priority, requestedPriority: send.requestedPriority, downgradeReason: downgrade, apnsID: nil, status: nil,
@@ -122,8 +136,10 @@ extension DeliveryService {
     {
         guard send.requestedPriority == .immediate, !activities.isEmpty else { return [:] }
         let requests = activities.map { activity in
-            (activityID: activity.activityID,
-             limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget)
+            (
+                activityID: activity.activityID,
+                limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+            )
         }
         return try await store.consumeHighPriority(requests, at: now)
     }
@@ -162,16 +178,22 @@ extension DeliveryService {
             return .final(DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts))
         case .invalidToken(let status, let reason, let apnsID):
             await invalidate(target, item: item, reason: reason, at: sendStarted)
-            return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
-                                         reason: reason.rawValue, attempts: attempts))
+            return .final(
+                DeliveryResult(
+                    pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
+                    reason: reason.rawValue, attempts: attempts))
         case .rejected(let status, let reason, let apnsID):
-            return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
-                                         reason: reason, attempts: attempts))
+            return .final(
+                DeliveryResult(
+                    pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
+                    reason: reason, attempts: attempts))
         case .retryLater(let lastError, let status):
             let next = sentAt.addingTimeInterval(configuration.outboxRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1)))
             if let expiration = item.expiration, next >= expiration {
-                return .final(DeliveryResult(pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status,
-                                             reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts))
+                return .final(
+                    DeliveryResult(
+                        pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status,
+                        reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts))
             }
             return .retry(retryItem(item, attempts: attempts, at: next, lastError: lastError))
         case .interrupted:
@@ -195,13 +217,19 @@ extension DeliveryService {
             // The activity.ended events of the page's ends are stored in the same transaction.
             report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: webhook.journal(endCause: .backend))
         } catch {
-            logger.error("recording a group page failed; it will be sent again when its claim expires", metadata: [
-                "sendId": "\(page.send.sendID)", "first": "\(page.firstID)", "error": "\(error)"])
+            logger.error(
+                "recording a group page failed; it will be sent again when its claim expires",
+                metadata: [
+                    "sendId": "\(page.send.sendID)", "first": "\(page.firstID)", "error": "\(error)",
+                ])
             return
         }
         guard report.held else {
-            logger.warning("a group page's claim was taken over before its outcomes were recorded", metadata: [
-                "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"])
+            logger.warning(
+                "a group page's claim was taken over before its outcomes were recorded",
+                metadata: [
+                    "sendId": "\(page.send.sendID)", "first": "\(page.firstID)",
+                ])
             return
         }
         // One counter step per (outcome, reason, priority) of the page, not one per push.
@@ -215,8 +243,11 @@ extension DeliveryService {
         }
         metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
         webhook.committed(report.endedNow.count)
-        logger.debug("group page sent", metadata: [
-            "sendId": "\(page.send.sendID)", "members": "\(page.activities.count)", "records": "\(outcome.records.count)",
-            "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)"])
+        logger.debug(
+            "group page sent",
+            metadata: [
+                "sendId": "\(page.send.sendID)", "members": "\(page.activities.count)", "records": "\(outcome.records.count)",
+                "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)",
+            ])
     }
 }

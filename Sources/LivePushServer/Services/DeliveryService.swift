@@ -21,8 +21,10 @@ final class DeliveryService: Service, Sendable {
     private let listening: ListeningGate
     private let stopping = Mutex(false)
 
-    init(store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
-         clock: any WallClock, logger: Logger, webhook: any DomainEvents, signal: OutboxSignal, listening: ListeningGate) {
+    init(
+        store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
+        clock: any WallClock, logger: Logger, webhook: any DomainEvents, signal: OutboxSignal, listening: ListeningGate
+    ) {
         self.signal = signal
         self.listening = listening
         self.store = store
@@ -71,7 +73,8 @@ final class DeliveryService: Service, Sendable {
             let released = try await store.release(owner: owner)
             let pages = try await store.releasePages(owner: owner)
             if released + pages > 0 {
-                logger.info("took back claims left by an earlier run", metadata: ["owner": "\(owner)", "pushes": "\(released)", "groupPages": "\(pages)"])
+                logger.info(
+                    "took back claims left by an earlier run", metadata: ["owner": "\(owner)", "pushes": "\(released)", "groupPages": "\(pages)"])
             }
         } catch {
             logger.error("releasing earlier claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
@@ -79,7 +82,8 @@ final class DeliveryService: Service, Sendable {
         // When the outbox (or the group pages) was found empty, it is not asked again until this process
         // accepts something or the poll interval passes: while a group send's pages go out, no empty outbox
         // claim takes the writer, and single sends do not pay for a page claim each.
-        var outbox = FoundEmpty(), pages = FoundEmpty()
+        var outbox = FoundEmpty()
+        var pages = FoundEmpty()
         while true {
             // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
             let seen = signal.generation
@@ -192,7 +196,9 @@ final class DeliveryService: Service, Sendable {
     func process(_ item: OutboxItem, owner: String, activities: [String: ActivityRecord]?) async -> DeliveryResult? {
         let now = clock.now()
         if let expiration = item.expiration, expiration <= now {
-            return DeliveryResult(pushID: item.pushID, outcome: .expired, reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
+            return DeliveryResult(
+                pushID: item.pushID, outcome: .expired,
+                reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
         }
         if case .channel(let channelID) = item.target {
             return await processBroadcast(item, channelID: channelID, owner: owner)
@@ -203,8 +209,9 @@ final class DeliveryService: Service, Sendable {
         case .failure(let failure):
             if failure.retryable {
                 // Nothing was sent: the count of sends stays, the back-off grows as after one more.
-                return await retryLater(item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
-                                        lastError: failure.reason, status: nil, sentAt: now)
+                return await retryLater(
+                    item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
+                    lastError: failure.reason, status: nil, sentAt: now)
             }
             return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: failure.reason, attempts: item.attempts)
         }
@@ -232,9 +239,11 @@ final class DeliveryService: Service, Sendable {
         case .invalidToken(let status, let reason, let apnsID):
             // As of the send: if the app reported this token again since, APNs' answer does not overrule it.
             await invalidate(target, item: item, reason: reason, at: sendStarted)
-            return DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason.rawValue, attempts: attempts)
+            return DeliveryResult(
+                pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason.rawValue, attempts: attempts)
         case .rejected(let status, let reason, let apnsID):
-            return DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason, attempts: attempts)
+            return DeliveryResult(
+                pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason, attempts: attempts)
         case .retryLater(let lastError, let status):
             return await retryLater(item, owner: owner, attempts: attempts, lastError: lastError, status: status, sentAt: sentAt)
         case .interrupted:
@@ -251,19 +260,25 @@ final class DeliveryService: Service, Sendable {
         let delay = configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1))
         let next = sentAt.addingTimeInterval(delay)
         if let expiration = item.expiration, next >= expiration {
-            return DeliveryResult(pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status, reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
+            return DeliveryResult(
+                pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status,
+                reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
         }
-        logger.debug("push will be retried", metadata: ["pushId": "\(item.pushID)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
+        logger.debug(
+            "push will be retried", metadata: ["pushId": "\(item.pushID)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
         await reschedule(item, owner: owner, at: next, attempts: attempts, lastError: lastError)
         return nil
     }
 
     func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
         do {
-            try await store.reschedule(pushID: item.pushID, owner: owner, nextAttemptAt: next, attempts: attempts,
-                                       lastError: DeliveryResult.shortened(lastError))
+            try await store.reschedule(
+                pushID: item.pushID, owner: owner, nextAttemptAt: next, attempts: attempts,
+                lastError: DeliveryResult.shortened(lastError))
         } catch {
-            logger.error("rescheduling a push failed; its claim will expire and it will be retried", metadata: ["pushId": "\(item.pushID)", "error": "\(error)"])
+            logger.error(
+                "rescheduling a push failed; its claim will expire and it will be retried",
+                metadata: ["pushId": "\(item.pushID)", "error": "\(error)"])
         }
     }
 
@@ -282,7 +297,8 @@ final class DeliveryService: Service, Sendable {
             report = try await store.complete(owner: owner, results: results, at: now)
         } catch .invalidInput {
             // One outcome the store refuses must not hold back the others: record them one by one.
-            logger.error("a batch of push outcomes was refused; recording them one by one", metadata: ["owner": "\(owner)", "count": "\(results.count)"])
+            logger.error(
+                "a batch of push outcomes was refused; recording them one by one", metadata: ["owner": "\(owner)", "count": "\(results.count)"])
             var records: [DeliveryRecord] = []
             var notHeld: [UUID] = []
             for result in results {
@@ -304,13 +320,16 @@ final class DeliveryService: Service, Sendable {
         }
         for record in report.records {
             let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
-            metrics.recordOutcome(record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
-                                  latency: .milliseconds(Int64(elapsed * 1000)))
+            metrics.recordOutcome(
+                record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
+                latency: .milliseconds(Int64(elapsed * 1000)))
             let level: Logger.Level = record.outcome == .accepted ? .debug : .info
-            logger.log(level: level, "push finished", metadata: [
-                "pushId": "\(record.pushID)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
-                "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
-            ])
+            logger.log(
+                level: level, "push finished",
+                metadata: [
+                    "pushId": "\(record.pushID)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
+                    "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
+                ])
         }
     }
 
@@ -327,18 +346,25 @@ final class DeliveryService: Service, Sendable {
             switch item.target {
             case .activity:
                 // The token.invalid event is stored in the same transaction as the invalidation.
-                if let activity = try await store.markTokenInvalid(token: target.token, reason: reason.rawValue, at: date,
-                                                                   journal: webhook.tokenJournal) {
-                    logger.info("token marked invalid", metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+                if let activity = try await store.markTokenInvalid(
+                    token: target.token, reason: reason.rawValue, at: date,
+                    journal: webhook.tokenJournal)
+                {
+                    logger.info(
+                        "token marked invalid",
+                        metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
                     webhook.committed(1)
                 }
             case .channel:
                 break
             case .pushToStartToken:
-                let records = try await store.markPushToStartTokenInvalid(token: target.token, reason: reason.rawValue, at: date,
-                                                                          journal: webhook.tokenJournal)
+                let records = try await store.markPushToStartTokenInvalid(
+                    token: target.token, reason: reason.rawValue, at: date,
+                    journal: webhook.tokenJournal)
                 for record in records {
-                    logger.info("push-to-start token marked invalid", metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+                    logger.info(
+                        "push-to-start token marked invalid",
+                        metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
                 }
                 webhook.committed(records.count)
             }

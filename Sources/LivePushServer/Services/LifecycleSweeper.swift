@@ -17,8 +17,10 @@ final class LifecycleSweeper: Service, Sendable {
     private let pushes: PushService
     private let listening: ListeningGate
 
-    init(store: any ActivityStore & IdempotencyStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
-         pushes: PushService, listening: ListeningGate) {
+    init(
+        store: any ActivityStore & IdempotencyStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
+        pushes: PushService, listening: ListeningGate
+    ) {
         self.pushes = pushes
         self.listening = listening
         self.store = store

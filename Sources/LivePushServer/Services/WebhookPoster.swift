@@ -31,8 +31,8 @@ final class WebhookPoster: Sendable {
 
         init?(url: URL) {
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                  let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  var host = components.host, !host.isEmpty
+                let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                var host = components.host, !host.isEmpty
             else { return nil }
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             isTLS = scheme == "https"
@@ -82,8 +82,9 @@ final class WebhookPoster: Sendable {
         headers.add(name: "Content-Length", value: String(delivery.body.count))
         headers.add(name: "Connection", value: "close")
         headers.add(name: WebhookSignature.eventIDHeader, value: delivery.id.uuidString.lowercased())
-        headers.add(name: WebhookSignature.signatureHeader,
-                    value: WebhookSignature.value(secret: secret, timestamp: timestamp, body: delivery.body))
+        headers.add(
+            name: WebhookSignature.signatureHeader,
+            value: WebhookSignature.value(secret: secret, timestamp: timestamp, body: delivery.body))
         let timeout = self.timeout
         let request = headers
         do {
@@ -118,10 +119,14 @@ final class WebhookPoster: Sendable {
             for address in addresses {
                 if let range = WebhookTargetPolicy.refusal(for: address) {
                     metrics.recordWebhookRefusedTarget()
-                    logger.warning("webhook target refused", metadata: [
-                        "host": "\(target.host)", "address": "\(address.ipAddress ?? "?")", "range": "\(range)"])
-                    throw Failure(description: "refused: '\(target.host)' resolves to \(address.ipAddress ?? "?"), a \(range) address; "
-                                  + "set --webhook-allow-private-targets to POST there")
+                    logger.warning(
+                        "webhook target refused",
+                        metadata: [
+                            "host": "\(target.host)", "address": "\(address.ipAddress ?? "?")", "range": "\(range)",
+                        ])
+                    throw Failure(
+                        description: "refused: '\(target.host)' resolves to \(address.ipAddress ?? "?"), a \(range) address; "
+                            + "set --webhook-allow-private-targets to POST there")
                 }
             }
         }
@@ -142,7 +147,7 @@ final class WebhookPoster: Sendable {
                 try await outbound.write(.end(nil))
                 for try await part in inbound {
                     guard case .head(let response) = part else { continue }
-                    if response.status.code < 200 { continue } // 1xx: the final answer follows
+                    if response.status.code < 200 { continue }  // 1xx: the final answer follows
                     return (Int(response.status.code), response.headers.first(name: "Location"))
                 }
                 throw Failure(description: "the connection closed before an answer")

@@ -65,8 +65,9 @@ final class WebhookQueue: DomainEvents, Sendable {
         case .activityTokenInvalid(let activityID, let userID, let token, let reason, let at):
             return WebhookEvent(event: .tokenInvalid, activityID: activityID, userID: userID, reason: reason, token: token.shortened, at: at)
         case .pushToStartTokenInvalid(let tokenID, let userID, let token, let reason, let at):
-            return WebhookEvent(event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: userID,
-                                reason: reason, token: token.shortened, at: at)
+            return WebhookEvent(
+                event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: userID,
+                reason: reason, token: token.shortened, at: at)
         }
     }
 

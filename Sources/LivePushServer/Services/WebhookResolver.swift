@@ -1,11 +1,12 @@
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Every address a host name resolves to, so that each can be checked and the connection made to one
@@ -29,11 +30,11 @@ enum WebhookResolver {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
-        hints.ai_protocol = IPPROTO_TCP
+            hints.ai_socktype = SOCK_STREAM
+            hints.ai_protocol = IPPROTO_TCP
         #else
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_protocol = Int32(IPPROTO_TCP)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_protocol = Int32(IPPROTO_TCP)
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)

@@ -24,8 +24,10 @@ final class WebhookService: Service, Sendable {
     private let listening: ListeningGate
     private let stopping = Mutex(false)
 
-    init(store: any WebhookOutbox, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
-         logger: Logger, signal: OutboxSignal, listening: ListeningGate) {
+    init(
+        store: any WebhookOutbox, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
+        logger: Logger, signal: OutboxSignal, listening: ListeningGate
+    ) {
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
@@ -44,8 +46,9 @@ final class WebhookService: Service, Sendable {
         // A service that returns early stops the application: without a webhook, wait for shutdown.
         guard let url = configuration.webhookURL, let secret = configuration.webhookSecret else { return await waitForShutdown() }
         guard await listening.wait() != nil else { return }
-        let poster = WebhookPoster(url: url, secret: secret, timeout: configuration.webhookTimeout,
-                                   allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger)
+        let poster = WebhookPoster(
+            url: url, secret: secret, timeout: configuration.webhookTimeout,
+            allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger)
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await work(poster)
@@ -127,14 +130,16 @@ final class WebhookService: Service, Sendable {
         details["delay"] = "\(delay)"
         logger.info("webhook POST failed; it will be retried", metadata: details)
         do {
-            try await store.rescheduleWebhook(id: delivery.id, owner: owner, nextAttemptAt: next, attempts: attempts,
-                                              lastError: DeliveryResult.shortened(failure))
+            try await store.rescheduleWebhook(
+                id: delivery.id, owner: owner, nextAttemptAt: next, attempts: attempts,
+                lastError: DeliveryResult.shortened(failure))
         } catch .notFound {
             // Its claim expired or was taken back, and another run delivered it meanwhile.
             logger.info("a webhook event to retry was delivered by another run", metadata: metadata(delivery, attempts: attempts))
         } catch {
-            logger.warning("rescheduling a webhook event failed; its claim will expire and it will be retried",
-                           metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
+            logger.warning(
+                "rescheduling a webhook event failed; its claim will expire and it will be retried",
+                metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
         }
     }
 
@@ -153,11 +158,13 @@ final class WebhookService: Service, Sendable {
         do {
             try await store.completeWebhook(id: delivery.id, owner: owner)
         } catch .notFound {
-            logger.info("a finished webhook event was already removed by another run",
-                        metadata: ["eventId": "\(delivery.id.uuidString.lowercased())"])
+            logger.info(
+                "a finished webhook event was already removed by another run",
+                metadata: ["eventId": "\(delivery.id.uuidString.lowercased())"])
         } catch {
-            logger.warning("removing a finished webhook event failed; it may be delivered again",
-                           metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
+            logger.warning(
+                "removing a finished webhook event failed; it may be delivered again",
+                metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
         }
     }
 

@@ -88,7 +88,7 @@ enum WebhookTargetPolicy {
         for prefix in [mapped, nat64, compatible] where Array(bytes.prefix(12)) == prefix {
             return refusal(v4: Array(bytes.suffix(4))).map { "\($0), as an IPv4-embedding IPv6 address" }
         }
-        if bytes[0] == 0x20, bytes[1] == 0x02 { // 6to4, 2002:AABB:CCDD::/48
+        if bytes[0] == 0x20, bytes[1] == 0x02 {  // 6to4, 2002:AABB:CCDD::/48
             return refusal(v4: Array(bytes[2..<6])).map { "\($0), as a 6to4 address" }
         }
         return nil

@@ -8,85 +8,124 @@ extension ServeSetting {
     /// its environment variable, else the `--config` JSON file, else its default (``ServeSettings/read(arguments:environment:)``).
     package static let all: [ServeSetting] = [
         config,
-        .text("database", \.database, placeholder: "FILE|URL",
-              help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL."),
+        .text(
+            "database", \.database, placeholder: "FILE|URL",
+            help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL."),
         environment, url, manageURL,
         .path("caFile", \.caFile, placeholder: "PEM", help: "Extra CA certificate to trust, e.g. the simulator's ca.pem."),
         keyFile, keyID, teamID,
         .text("host", \.server.host, placeholder: "ADDRESS", help: "Address to listen on."),
         .integer("port", \.server.port, help: "HTTP port (0: any free one)."),
-        .parsed("appKey", \.server.appKeys, sources: [.flag, .environment], placeholder: "KEY",
-                help: "A development API key with scope app (16 characters or more; never stored).",
-                defaultText: "none", isSecret: true) { raw, _ in [raw] },
-        .parsed("backendKey", \.server.backendKeys, sources: [.flag, .environment], placeholder: "KEY",
-                help: "A development API key with scope backend (16 characters or more; never stored).",
-                defaultText: "none", isSecret: true) { raw, _ in [raw] },
-        .parsed("appTokenSecret", \.server.appTokenSecret, sources: [.flag, .environment], placeholder: "SECRET",
-                help: "Signs app tokens (HS256; 32 characters or more). Default: a random key kept in the database, shared by every instance.",
-                defaultText: "stored", isSecret: true) { raw, _ in raw },
-        .duration("appTokenLifetime", \.server.appTokenLifetime, help: "Lifetime of a user token when the backend does not give ttlSeconds (60s to 7d)."),
-        .duration("installationTokenLifetime", \.server.installationTokenLifetime,
-                  help: "Lifetime of an installation token (1h to 90d); the app renews it with POST /v1/installations/{installationId}/token."),
-        .integer("appRateLimit", \.server.appRateLimit,
-                 help: "Requests per minute per app principal (user, installation, app key); 0: no limit; development app keys are exempt."),
+        .parsed(
+            "appKey", \.server.appKeys, sources: [.flag, .environment], placeholder: "KEY",
+            help: "A development API key with scope app (16 characters or more; never stored).",
+            defaultText: "none", isSecret: true
+        ) { raw, _ in [raw] },
+        .parsed(
+            "backendKey", \.server.backendKeys, sources: [.flag, .environment], placeholder: "KEY",
+            help: "A development API key with scope backend (16 characters or more; never stored).",
+            defaultText: "none", isSecret: true
+        ) { raw, _ in [raw] },
+        .parsed(
+            "appTokenSecret", \.server.appTokenSecret, sources: [.flag, .environment], placeholder: "SECRET",
+            help: "Signs app tokens (HS256; 32 characters or more). Default: a random key kept in the database, shared by every instance.",
+            defaultText: "stored", isSecret: true
+        ) { raw, _ in raw },
+        .duration(
+            "appTokenLifetime", \.server.appTokenLifetime, help: "Lifetime of a user token when the backend does not give ttlSeconds (60s to 7d)."),
+        .duration(
+            "installationTokenLifetime", \.server.installationTokenLifetime,
+            help: "Lifetime of an installation token (1h to 90d); the app renews it with POST /v1/installations/{installationId}/token."),
+        .integer(
+            "appRateLimit", \.server.appRateLimit,
+            help: "Requests per minute per app principal (user, installation, app key); 0: no limit; development app keys are exempt."),
         .integer("appRateBurst", \.server.appRateBurst, help: "Requests an app principal may make at once before the per-minute rate applies."),
         .integer("backendRateLimit", \.server.backendRateLimit, help: "Requests per minute per backend key; 0: no limit."),
         .integer("backendRateBurst", \.server.backendRateBurst, help: "Requests a backend key may make at once before the per-minute rate applies."),
-        .integer("installationRateLimit", \.server.installationRateLimit,
-                 help: "Requests per minute of all the installations one app key opened, together (each is also held to --app-rate-limit); 0: no shared limit."),
+        .integer(
+            "installationRateLimit", \.server.installationRateLimit,
+            help:
+                "Requests per minute of all the installations one app key opened, together (each is also held to --app-rate-limit); 0: no shared limit."
+        ),
         .integer("installationRateBurst", \.server.installationRateBurst, help: "Requests those installations may make at once, together."),
-        .integer("addressFailureLimit", \.server.addressFailureLimit,
-                 help: "Failed requests (401, 403) per minute per client address (IPv6: per /64); past it every request from the address is answered 429 unchecked; 0: no limit."),
+        .integer(
+            "addressFailureLimit", \.server.addressFailureLimit,
+            help:
+                "Failed requests (401, 403) per minute per client address (IPv6: per /64); past it every request from the address is answered 429 unchecked; 0: no limit."
+        ),
         .integer("addressFailureBurst", \.server.addressFailureBurst, help: "Failed requests a client address may make at once."),
-        .integer("maxConnections", \.server.maximumConnections,
-                 help: "Most API connections open at once; one more is closed as it is accepted (keep ulimit -n above it)."),
+        .integer(
+            "maxConnections", \.server.maximumConnections,
+            help: "Most API connections open at once; one more is closed as it is accepted (keep ulimit -n above it)."),
         .integer("workers", \.server.workerCount, help: "Delivery workers (0: accept only, at most 1024)."),
         .integer("batchSize", \.server.batchSize, help: "Pushes one worker claims at a time."),
         .integer("connections", \.server.apnsConnections, help: "Most APNs connections."),
-        .integer("hourlyBudget", \.server.hourlyPriority10Budget,
-                 help: "Priority-10 pushes per activity per hour before downgrading to 5."),
-        .integer("frequentHourlyBudget", \.server.frequentHourlyPriority10Budget,
-                 help: "The same for activities with frequentPushesEnabled."),
+        .integer(
+            "hourlyBudget", \.server.hourlyPriority10Budget,
+            help: "Priority-10 pushes per activity per hour before downgrading to 5."),
+        .integer(
+            "frequentHourlyBudget", \.server.frequentHourlyPriority10Budget,
+            help: "The same for activities with frequentPushesEnabled."),
         .duration("maxActiveDuration", \.server.maximumActiveDuration, help: "End activities active this long with their last state."),
         .duration("defaultExpiration", \.server.defaultExpiration, help: "Retry window of a push without expiration."),
-        .duration("defaultDismissalDelay", \.server.defaultDismissalDelay,
-                  help: "Lock Screen time of an ended activity without dismissal date."),
+        .duration(
+            "defaultDismissalDelay", \.server.defaultDismissalDelay,
+            help: "Lock Screen time of an ended activity without dismissal date."),
         .duration("forgetAfter", \.server.forgetAfter, help: "Forget ended activities this long after their dismissal."),
         .duration("lifecycleInterval", \.server.lifecycleInterval, help: "How often the lifecycle sweep runs."),
-        .duration("claimLease", \.server.claimLease,
-                  help: "How long a worker's claim holds before another may take the push over (at least 1s)."),
-        .duration("pollInterval", \.server.pollInterval,
-                  help: "How long an idle worker waits before looking at the outbox again (at most 60s)."),
-        .duration("retryBaseDelay", \.server.retryBaseDelay,
-                  help: "Outbox back-off after a push's first failed send; doubles per send."),
+        .duration(
+            "claimLease", \.server.claimLease,
+            help: "How long a worker's claim holds before another may take the push over (at least 1s)."),
+        .duration(
+            "pollInterval", \.server.pollInterval,
+            help: "How long an idle worker waits before looking at the outbox again (at most 60s)."),
+        .duration(
+            "retryBaseDelay", \.server.retryBaseDelay,
+            help: "Outbox back-off after a push's first failed send; doubles per send."),
         .duration("retryMaxDelay", \.server.retryMaximumDelay, help: "The longest outbox back-off."),
         .integer("historyLimit", \.server.historyLimit, help: "Deliveries GET /v1/activities/{id} returns (1 to 1000)."),
-        .duration("requestHeaderTimeout", \.server.requestHeaderTimeout,
-                  help: "Close a connection whose request header is not complete this long after it opened or was last answered."),
-        .duration("requestBodyTimeout", \.server.requestBodyTimeout, help: "Close a connection whose request body is not complete this long after its header."),
-        .duration("shutdownTimeout", \.server.shutdownTimeout,
-                  help: "Longest graceful shutdown (in-flight pushes, queued webhook events) before it is cut short."),
-        .parsed("webhookUrl", \.server.webhookURL, placeholder: "URL",
-                help: "POST token.invalid and activity.ended events here as JSON.", defaultText: "none") { raw, origin throws(ServerConfigurationError) in
+        .duration(
+            "requestHeaderTimeout", \.server.requestHeaderTimeout,
+            help: "Close a connection whose request header is not complete this long after it opened or was last answered."),
+        .duration(
+            "requestBodyTimeout", \.server.requestBodyTimeout,
+            help: "Close a connection whose request body is not complete this long after its header."),
+        .duration(
+            "shutdownTimeout", \.server.shutdownTimeout,
+            help: "Longest graceful shutdown (in-flight pushes, queued webhook events) before it is cut short."),
+        .parsed(
+            "webhookUrl", \.server.webhookURL, placeholder: "URL",
+            help: "POST token.invalid and activity.ended events here as JSON.", defaultText: "none"
+        ) { raw, origin throws(ServerConfigurationError) in
             guard let url = URL(string: raw), url.host != nil else {
                 throw origin.refusal(raw: raw, expected: "a URL; expected http(s)://host/path")
             }
             return url
         },
-        .parsed("webhookSecret", \.server.webhookSecret, sources: [.flag, .environment], placeholder: "SECRET",
-                help: "Signs each webhook POST (LivePush-Signature, HMAC-SHA256); required with --webhook-url, 32 characters "
-                    + "or more, e.g. `openssl rand -hex 32`. Prefer the variable: flags show in ps.",
-                defaultText: "none", isSecret: true) { raw, _ in raw },
+        .parsed(
+            "webhookSecret", \.server.webhookSecret, sources: [.flag, .environment], placeholder: "SECRET",
+            help: "Signs each webhook POST (LivePush-Signature, HMAC-SHA256); required with --webhook-url, 32 characters "
+                + "or more, e.g. `openssl rand -hex 32`. Prefer the variable: flags show in ps.",
+            defaultText: "none", isSecret: true
+        ) { raw, _ in raw },
         .duration("webhookTimeout", \.server.webhookTimeout, help: "A webhook POST not answered this long has failed and is retried."),
-        .duration("webhookMaxAge", \.server.webhookMaximumAge,
-                  help: "A webhook event not delivered this long after it happened is dropped (retries back off to 5 min)."),
-        .boolean("webhookAllowPrivateTargets", \.server.webhookAllowPrivateTargets,
-                 help: "Let the webhook POST to loopback, private, link-local, CGNAT and metadata addresses (refused by default); for a local receiver in development."),
-        .parsed("instanceId", \.server.instanceID, placeholder: "ID",
-                help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
-                defaultText: "livepush-HOST-PORT (random with port 0)") { raw, _ in raw },
-        .choice("logLevel", \.logLevel, placeholder: "LEVEL", help: "trace, debug, info, notice, warning, error or critical.",
-                defaultText: "info", accepted: "one of trace, debug, info, notice, warning, error, critical") { Logger.Level(rawValue: $0) },
+        .duration(
+            "webhookMaxAge", \.server.webhookMaximumAge,
+            help: "A webhook event not delivered this long after it happened is dropped (retries back off to 5 min)."),
+        .boolean(
+            "webhookAllowPrivateTargets", \.server.webhookAllowPrivateTargets,
+            help:
+                "Let the webhook POST to loopback, private, link-local, CGNAT and metadata addresses (refused by default); for a local receiver in development."
+        ),
+        .parsed(
+            "instanceId", \.server.instanceID, placeholder: "ID",
+            help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
+            defaultText: "livepush-HOST-PORT (random with port 0)"
+        ) { raw, _ in raw },
+        .choice(
+            "logLevel", \.logLevel, placeholder: "LEVEL", help: "trace, debug, info, notice, warning, error or critical.",
+            defaultText: "info", accepted: "one of trace, debug, info, notice, warning, error, critical"
+        ) { Logger.Level(rawValue: $0) },
     ]
 
     /// `--config FILE`: the JSON file, the last source of the others (never read from itself).

@@ -84,9 +84,10 @@ package struct ServeSettings: Sendable {
     /// `livepush-HOST-PORT`: unique among instances that share a database (two on one host listen on two
     /// ports), the same across restarts. Host characters other than letters, digits, `.` and `-` become `-`.
     package static func stableInstanceID(host: String, port: Int) -> String {
-        let name = String(host.unicodeScalars.map { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-") ? Character(scalar) : "-"
-        }.prefix(80))
+        let name = String(
+            host.unicodeScalars.map { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-") ? Character(scalar) : "-"
+            }.prefix(80))
         return "livepush-\(name.isEmpty ? "host" : name)-\(port)"
     }
 
@@ -95,12 +96,14 @@ package struct ServeSettings: Sendable {
         switch (environment, url) {
         case (.some, .some):
             throw ServerConfigurationError(
-                setting: "", rule: "give either --environment or --url, not both (environment came from "
+                setting: "",
+                rule: "give either --environment or --url, not both (environment came from "
                     + "\(label("environment")), url from \(label("url")))"
             )
         case (nil, nil):
             throw ServerConfigurationError(
-                setting: "", rule: "say where to send: --environment sandbox|production, or --url https://HOST:PORT "
+                setting: "",
+                rule: "say where to send: --environment sandbox|production, or --url https://HOST:PORT "
                     + "(the local simulator is https://127.0.0.1:2197)"
             )
         default:
@@ -247,7 +250,8 @@ extension ServeSetting {
     }
 
     private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var previous = Array(0...b.count)
         for i in 1...a.count {

@@ -16,7 +16,8 @@ enum Migrator {
             try await session.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
             )
-            let current = try await session.first("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations")?
+            let current =
+                try await session.first("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations")?
                 .int("version") ?? 0
             guard current <= dialect.migrations.count else {
                 throw .unavailable(

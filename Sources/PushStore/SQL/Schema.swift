@@ -260,7 +260,7 @@ enum Schema {
                 generation {INT} NOT NULL,
                 withdrawn_at {REAL} NOT NULL
             )
-            """,
+            """
         ],
     ]
 

@@ -250,15 +250,17 @@ struct SQLiteSession: SQLSession {
             let fields = row.columns
             let columns = self.columns ?? SQLColumns(fields.map(\.name))
             self.columns = columns
-            let sqlRow = SQLRow(columns: columns, values: fields.map { field in
-                switch field.data {
-                case .integer(let number): return .integer(Int64(number))
-                case .float(let number): return .real(number)
-                case .text(let text): return .text(text)
-                case .blob(let buffer): return .blob(Data(buffer.readableBytesView))
-                case .null: return .null
-                }
-            })
+            let sqlRow = SQLRow(
+                columns: columns,
+                values: fields.map { field in
+                    switch field.data {
+                    case .integer(let number): return .integer(Int64(number))
+                    case .float(let number): return .real(number)
+                    case .text(let text): return .text(text)
+                    case .blob(let buffer): return .blob(Data(buffer.readableBytesView))
+                    case .null: return .null
+                    }
+                })
             do {
                 values.append(try transform(sqlRow))
             } catch {

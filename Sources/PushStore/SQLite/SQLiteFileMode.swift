@@ -23,11 +23,13 @@ enum SQLiteFileMode {
             let tightened = mode & 0o700
             let octal = { (mode: mode_t) in "0" + String(mode, radix: 8) }
             if chmod(file, tightened) == 0 {
-                logger.notice("tightened a SQLite file to owner-only access: it holds the app-token signing secret",
-                              metadata: ["file": "\(file)", "was": "\(octal(mode))", "now": "\(octal(tightened))"])
+                logger.notice(
+                    "tightened a SQLite file to owner-only access: it holds the app-token signing secret",
+                    metadata: ["file": "\(file)", "was": "\(octal(mode))", "now": "\(octal(tightened))"])
             } else {
-                logger.warning("a SQLite file is readable by other users and could not be tightened; it holds the app-token signing secret: chmod 600 it",
-                               metadata: ["file": "\(file)", "mode": "\(octal(mode))", "error": "\(String(cString: strerror(errno)))"])
+                logger.warning(
+                    "a SQLite file is readable by other users and could not be tightened; it holds the app-token signing secret: chmod 600 it",
+                    metadata: ["file": "\(file)", "mode": "\(octal(mode))", "error": "\(String(cString: strerror(errno)))"])
             }
         }
     }

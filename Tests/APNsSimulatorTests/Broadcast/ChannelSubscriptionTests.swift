@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import LiveActivity
 import Testing
+
 @testable import APNsSimulator
 
 /// Subscribers of a channel apply broadcasts with the device rules of token pushes
@@ -16,18 +17,24 @@ import Testing
         ).get()
     }
 
-    private func subscribe(_ fixture: DeviceWorldFixture, to channel: String, state: JSONValue = ChannelSubscriptionTests.state) async throws -> String {
-        try await fixture.world.startChannelActivity(deviceID: fixture.deviceID, ActivityRequest(
-            attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: state, channelID: channel
-        )).activityID
+    private func subscribe(_ fixture: DeviceWorldFixture, to channel: String, state: JSONValue = ChannelSubscriptionTests.state) async throws
+        -> String
+    {
+        try await fixture.world.startChannelActivity(
+            deviceID: fixture.deviceID,
+            ActivityRequest(
+                attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: state, channelID: channel
+            )
+        ).activityID
     }
 
     private func broadcast(_ fixture: DeviceWorldFixture, _ channel: String, _ aps: JSONValue, expiration: Int64 = 0) async -> PushVerdict {
-        await fixture.world.broadcast(ReceivedBroadcast(
-            channelID: channel, bundleID: Self.bundleID, environment: .sandbox, priority: .conservesPower,
-            expiration: expiration, requestID: UUID().uuidString.lowercased(), headers: [],
-            payload: JSONValue.object(["aps": aps]).serialized(), receivedAt: fixture.clock.now()
-        ))
+        await fixture.world.broadcast(
+            ReceivedBroadcast(
+                channelID: channel, bundleID: Self.bundleID, environment: .sandbox, priority: .conservesPower,
+                expiration: expiration, requestID: UUID().uuidString.lowercased(), headers: [],
+                payload: JSONValue.object(["aps": aps]).serialized(), receivedAt: fixture.clock.now()
+            ))
     }
 
     @Test func everySubscriberAppliesTheBroadcastWithItsOwnRules() async throws {
@@ -54,10 +61,12 @@ import Testing
         let channel = try await channel(fixture)
         let id = try await subscribe(fixture, to: channel)
         let other = try await subscribe(fixture, to: channel, state: ["score": 1])
-        _ = await broadcast(fixture, channel, .object([
-            "event": "update", "timestamp": .number(Double(fixture.now + 1)),
-            "content-state": ["currentHealthLevel": "high", "eventDescription": "Hit"],
-        ]))
+        _ = await broadcast(
+            fixture, channel,
+            .object([
+                "event": "update", "timestamp": .number(Double(fixture.now + 1)),
+                "content-state": ["currentHealthLevel": "high", "eventDescription": "Hit"],
+            ]))
         let activity = try await fixture.world.activity(id: id)
         #expect(activity.history.last?.outcome.kind == .decodeFailure)
         #expect(activity.contentState == Self.state)
@@ -111,7 +120,9 @@ import Testing
     @Test func policyZeroStoresNothingAndRefusesAnExpiration() async throws {
         let fixture = try await DeviceWorldFixture()
         let channel = try await channel(fixture)
-        #expect(await broadcast(fixture, channel, DeviceWorldFixture.update(fixture.now + 1), expiration: 1) == .rejected(.badExpirationDate, invalidSince: nil))
+        #expect(
+            await broadcast(fixture, channel, DeviceWorldFixture.update(fixture.now + 1), expiration: 1)
+                == .rejected(.badExpirationDate, invalidSince: nil))
         _ = await broadcast(fixture, channel, DeviceWorldFixture.update(fixture.now + 1, health: 0.2))
         let late = try await subscribe(fixture, to: channel)
         #expect(try await fixture.world.activity(id: late).contentState == Self.state)
@@ -130,7 +141,9 @@ import Testing
 
     @Test func aChannelOfAnotherEnvironmentIsNotRegistered() async throws {
         let fixture = try await DeviceWorldFixture()
-        let channel = try await fixture.world.createChannel(bundleID: Self.bundleID, environment: .production, policy: .noStorage, limit: 10, idBytes: 16).get()
+        let channel = try await fixture.world.createChannel(
+            bundleID: Self.bundleID, environment: .production, policy: .noStorage, limit: 10, idBytes: 16
+        ).get()
         #expect(await broadcast(fixture, channel, DeviceWorldFixture.update(fixture.now + 1)) == .rejected(.channelNotRegistered, invalidSince: nil))
         await #expect(throws: DeviceWorldError.self) { try await subscribe(fixture, to: channel) }
     }
@@ -171,9 +184,11 @@ import Testing
     @Test func bulkStartsSubscribeEveryActivity() async throws {
         let fixture = try await DeviceWorldFixture()
         let channel = try await channel(fixture)
-        let created = try await fixture.world.startChannelActivities(deviceID: fixture.deviceID, ActivityRequest(
-            attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: Self.state, channelID: channel
-        ), count: 500)
+        let created = try await fixture.world.startChannelActivities(
+            deviceID: fixture.deviceID,
+            ActivityRequest(
+                attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: Self.state, channelID: channel
+            ), count: 500)
         #expect(created.subscriberCount == 500)
         _ = await broadcast(fixture, channel, DeviceWorldFixture.update(fixture.now + 1, health: 0.4))
         let snapshot = try await fixture.world.channel(id: channel, subscriberLimit: 3)
@@ -183,9 +198,11 @@ import Testing
             #expect(try await fixture.world.activity(id: id).contentState["currentHealthLevel"] == .number(0.4))
         }
         await #expect(throws: DeviceWorldError.self) {
-            try await fixture.world.startChannelActivities(deviceID: fixture.deviceID, ActivityRequest(
-                attributesType: "AdventureAttributes", attributes: [:], contentState: Self.state, channelID: channel
-            ), count: 0)
+            try await fixture.world.startChannelActivities(
+                deviceID: fixture.deviceID,
+                ActivityRequest(
+                    attributesType: "AdventureAttributes", attributes: [:], contentState: Self.state, channelID: channel
+                ), count: 0)
         }
     }
 }

@@ -1,6 +1,6 @@
+import APNsAuth
 import APNsCore
 import APNsSimulator
-import APNsAuth
 import Foundation
 import LiveActivity
 import Testing
@@ -19,27 +19,33 @@ import Testing
 
     @Test func deviceActivityAndRotationRoundTrip() async throws {
         try await withControl { harness in
-            let app = try await harness.post("/v1/apps", [
-                "bundleId": "com.example.rangers", "environment": "sandbox",
-                "localizations": ["HELLO": "Hello %@"], "attributesTypes": ["AdventureAttributes"],
-            ])
+            let app = try await harness.post(
+                "/v1/apps",
+                [
+                    "bundleId": "com.example.rangers", "environment": "sandbox",
+                    "localizations": ["HELLO": "Hello %@"], "attributesTypes": ["AdventureAttributes"],
+                ])
             #expect(app.status == 201)
             #expect(app.json?["attributesTypes"] == ["AdventureAttributes"])
 
-            let device = try await harness.post("/v1/devices", [
-                "name": "Pat's iPhone", "bundleId": "com.example.rangers", "environment": "sandbox",
-                "frequentPushesEnabled": true,
-            ])
+            let device = try await harness.post(
+                "/v1/devices",
+                [
+                    "name": "Pat's iPhone", "bundleId": "com.example.rangers", "environment": "sandbox",
+                    "frequentPushesEnabled": true,
+                ])
             #expect(device.status == 201)
             let deviceID = try #require(device.json?["deviceId"]?.stringValue)
             let pushToStart = try #require(device.json?["pushToStartToken"]?.stringValue)
             #expect(pushToStart.count >= 64)
 
-            let started = try await harness.post("/v1/devices/\(deviceID)/activities", [
-                "attributesType": "AdventureAttributes", "attributes": ["hero": "Power Panda"],
-                "contentState": ["currentHealthLevel": 1.0, "eventDescription": "Ready"],
-                "relevanceScore": 10, "staleDate": "2099-01-01T00:00:00Z",
-            ])
+            let started = try await harness.post(
+                "/v1/devices/\(deviceID)/activities",
+                [
+                    "attributesType": "AdventureAttributes", "attributes": ["hero": "Power Panda"],
+                    "contentState": ["currentHealthLevel": 1.0, "eventDescription": "Ready"],
+                    "relevanceScore": 10, "staleDate": "2099-01-01T00:00:00Z",
+                ])
             #expect(started.status == 201)
             let activityID = try #require(started.json?["activityId"]?.stringValue)
             let token = try #require(started.json?["pushToken"]?.stringValue)
@@ -85,9 +91,11 @@ import Testing
             let wrongType = try await harness.post("/v1/devices", ["name": 5, "bundleId": "com.example.a", "environment": "sandbox"])
             #expect(wrongType.json?["error"]?["field"] == "name")
 
-            let https = try await harness.post("/v1/devices", [
-                "name": "x", "bundleId": "com.example.a", "environment": "sandbox", "webhookURL": "https://example.com/hook",
-            ])
+            let https = try await harness.post(
+                "/v1/devices",
+                [
+                    "name": "x", "bundleId": "com.example.a", "environment": "sandbox", "webhookURL": "https://example.com/hook",
+                ])
             #expect(https.json?["error"]?["field"] == "webhookURL")
 
             let notJSON = try await harness.request("POST", "/v1/apps", body: "{nope")
@@ -105,9 +113,11 @@ import Testing
 
             let badDate = try await harness.post("/v1/devices", ["name": "x", "bundleId": "com.example.a", "environment": "sandbox"])
             let deviceID = try #require(badDate.json?["deviceId"]?.stringValue)
-            let activity = try await harness.post("/v1/devices/\(deviceID)/activities", [
-                "attributesType": "A", "attributes": [:], "contentState": ["a": 1], "staleDate": "tomorrow",
-            ])
+            let activity = try await harness.post(
+                "/v1/devices/\(deviceID)/activities",
+                [
+                    "attributesType": "A", "attributes": [:], "contentState": ["a": 1], "staleDate": "tomorrow",
+                ])
             #expect(activity.status == 400)
             #expect(activity.json?["error"]?["field"] == "staleDate")
             #expect(activity.json?["error"]?["message"]?.stringValue?.contains("ISO 8601") == true)
@@ -121,12 +131,16 @@ import Testing
     @Test func keysAndFaults() async throws {
         try await withControl { harness in
             let key = APNsSigningKey.generate()
-            let registered = try await harness.post("/v1/keys", [
-                "keyId": "ABC123DEFG", "teamId": "TEAM123456", "privateKeyPEM": .string(key.pemRepresentation),
-                "environment": "sandbox", "topics": ["com.example.rangers"],
-            ])
+            let registered = try await harness.post(
+                "/v1/keys",
+                [
+                    "keyId": "ABC123DEFG", "teamId": "TEAM123456", "privateKeyPEM": .string(key.pemRepresentation),
+                    "environment": "sandbox", "topics": ["com.example.rangers"],
+                ])
             #expect(registered.status == 201)
-            #expect(registered.json?["publicKeyPEM"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) == key.publicKeyPEM.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(
+                registered.json?["publicKeyPEM"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == key.publicKeyPEM.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(!registered.text.contains("PRIVATE KEY"))
             let listed = try await harness.request("GET", "/v1/keys")
             #expect(listed.json?["keys"]?.arrayValue?.count == 1)
@@ -156,10 +170,11 @@ import Testing
     @Test func pushLogListsRecordedExchanges() async throws {
         try await withControl { harness in
             for index in 0..<3 {
-                await harness.world.record(PushExchange(
-                    method: "POST", path: "/3/device/abcd", token: "abcd", headers: [], payload: Data("{\"aps\":{}}".utf8),
-                    status: 400, apnsID: "ID-\(index)", apnsUniqueID: nil, reason: .badDeviceToken,
-                    receivedAt: Date(timeIntervalSince1970: 1_700_000_000), latencySeconds: 0.001))
+                await harness.world.record(
+                    PushExchange(
+                        method: "POST", path: "/3/device/abcd", token: "abcd", headers: [], payload: Data("{\"aps\":{}}".utf8),
+                        status: 400, apnsID: "ID-\(index)", apnsUniqueID: nil, reason: .badDeviceToken,
+                        receivedAt: Date(timeIntervalSince1970: 1_700_000_000), latencySeconds: 0.001))
             }
             let log = try await harness.request("GET", "/v1/pushes?limit=2")
             let pushes = try #require(log.json?["pushes"]?.arrayValue)

@@ -7,15 +7,19 @@ import Testing
 @Suite struct ControlActivityHistoryTests {
     @Test func activityShowsPushHistoryAlertsAndOutcomes() async throws {
         try await withControl { harness in
-            _ = try await harness.post("/v1/apps", [
-                "bundleId": "com.example.rangers", "environment": "sandbox", "localizations": ["HIT": "%@ was hit"],
-            ])
+            _ = try await harness.post(
+                "/v1/apps",
+                [
+                    "bundleId": "com.example.rangers", "environment": "sandbox", "localizations": ["HIT": "%@ was hit"],
+                ])
             let device = try await harness.post("/v1/devices", ["name": "P", "bundleId": "com.example.rangers", "environment": "sandbox"])
             let deviceID = try #require(device.json?["deviceId"]?.stringValue)
-            let started = try await harness.post("/v1/devices/\(deviceID)/activities", [
-                "attributesType": "AdventureAttributes", "attributes": [:], "contentState": ["health": 1.0],
-                "contentStateSchema": ["health": "number", "note": "string?"],
-            ])
+            let started = try await harness.post(
+                "/v1/devices/\(deviceID)/activities",
+                [
+                    "attributesType": "AdventureAttributes", "attributes": [:], "contentState": ["health": 1.0],
+                    "contentStateSchema": ["health": "number", "note": "string?"],
+                ])
             let activityID = try #require(started.json?["activityId"]?.stringValue)
             let token = try #require(started.json?["pushToken"]?.stringValue)
             let now = Int(Date().timeIntervalSince1970)
@@ -24,11 +28,12 @@ import Testing
                     "event": "update", "timestamp": .number(Double(now + index)), "content-state": ["health": health],
                     "alert": ["title": ["loc-key": "HIT", "loc-args": ["Panda"]]],
                 ]
-                let verdict = await harness.world.deliver(ReceivedPush(
-                    token: token, environment: .sandbox, topic: "com.example.rangers.push-type.liveactivity",
-                    pushType: .liveactivity, priority: .conservesPower, expiration: nil, collapseID: nil,
-                    apnsID: APNsID.generate(), headers: [], payload: JSONValue.object(["aps": aps]).serialized(),
-                    receivedAt: Date(), teamID: "TEAM123456", keyID: "KEY1234567"))
+                let verdict = await harness.world.deliver(
+                    ReceivedPush(
+                        token: token, environment: .sandbox, topic: "com.example.rangers.push-type.liveactivity",
+                        pushType: .liveactivity, priority: .conservesPower, expiration: nil, collapseID: nil,
+                        apnsID: APNsID.generate(), headers: [], payload: JSONValue.object(["aps": aps]).serialized(),
+                        receivedAt: Date(), teamID: "TEAM123456", keyID: "KEY1234567"))
                 #expect(verdict == .accepted)
             }
             let activity = try await harness.request("GET", "/v1/activities/\(activityID)")

@@ -11,9 +11,11 @@ import Testing
     @Test func channelsAndTheirSubscribersThroughTheControlAPI() async throws {
         try await withControl { harness in
             // Channel ids are base64: take one with a `/`, which the path carries percent-encoded.
-            var created = try await harness.post("/v1/channels", ["bundleId": .string(Self.bundleID), "environment": "sandbox", "messageStoragePolicy": 1])
+            var created = try await harness.post(
+                "/v1/channels", ["bundleId": .string(Self.bundleID), "environment": "sandbox", "messageStoragePolicy": 1])
             for _ in 0..<100 where created.json?["channelId"]?.stringValue?.contains("/") == false {
-                created = try await harness.post("/v1/channels", ["bundleId": .string(Self.bundleID), "environment": "sandbox", "messageStoragePolicy": 1])
+                created = try await harness.post(
+                    "/v1/channels", ["bundleId": .string(Self.bundleID), "environment": "sandbox", "messageStoragePolicy": 1])
             }
             #expect(created.status == 201, "\(created.text)")
             let channelID = try #require(created.json?["channelId"]?.stringValue)
@@ -23,16 +25,22 @@ import Testing
 
             let device = try await harness.post("/v1/devices", ["name": "Stand", "bundleId": .string(Self.bundleID), "environment": "sandbox"])
             let deviceID = try #require(device.json?["deviceId"]?.stringValue)
-            let one = try await harness.post("/v1/devices/\(deviceID)/activities", [
-                "attributesType": "MatchAttributes", "attributes": ["match": "final"], "contentState": ["score": "0-0"],
-                "channelId": .string(channelID),
-            ])
+            let one = try await harness.post(
+                "/v1/devices/\(deviceID)/activities",
+                [
+                    "attributesType": "MatchAttributes", "attributes": ["match": "final"], "contentState": ["score": "0-0"],
+                    "channelId": .string(channelID),
+                ])
             #expect(one.status == 201, "\(one.text)")
-            let bulk = try await harness.post("/v1/devices/\(deviceID)/activities/bulk", [
-                "count": 25,
-                "activity": ["attributesType": "MatchAttributes", "attributes": ["match": "final"], "contentState": ["score": "0-0"],
-                             "channelId": .string(channelID)],
-            ])
+            let bulk = try await harness.post(
+                "/v1/devices/\(deviceID)/activities/bulk",
+                [
+                    "count": 25,
+                    "activity": [
+                        "attributesType": "MatchAttributes", "attributes": ["match": "final"], "contentState": ["score": "0-0"],
+                        "channelId": .string(channelID),
+                    ],
+                ])
             #expect(bulk.status == 201, "\(bulk.text)")
             #expect(bulk.json?["created"] == 25 && bulk.json?["channelId"]?.stringValue == channelID && bulk.json?["subscriberCount"] == 26)
 
@@ -50,15 +58,23 @@ import Testing
             #expect(badLimit.status == 400 && badLimit.text.contains("subscribers"), "\(badLimit.text)")
             let unknown = try await harness.request("GET", "/v1/channels/AAAAAAAAAAAAAAAAAAAAAA==")
             #expect(unknown.status == 404, "\(unknown.text)")
-            let badPolicy = try await harness.post("/v1/channels", ["bundleId": .string(Self.bundleID), "environment": "sandbox", "messageStoragePolicy": 2])
+            let badPolicy = try await harness.post(
+                "/v1/channels", ["bundleId": .string(Self.bundleID), "environment": "sandbox", "messageStoragePolicy": 2])
             #expect(badPolicy.status == 400, "\(badPolicy.text)")
-            let unknownChannel = try await harness.post("/v1/devices/\(deviceID)/activities", [
-                "attributesType": "MatchAttributes", "attributes": [:], "contentState": ["score": "0-0"], "channelId": "AAAAAAAAAAAAAAAAAAAAAA==",
-            ])
-            #expect(unknownChannel.status >= 400 && unknownChannel.status < 500, "an activity cannot subscribe to an unknown channel: \(unknownChannel.text)")
-            let tooMany = try await harness.post("/v1/devices/\(deviceID)/activities/bulk", [
-                "count": 0, "activity": ["attributesType": "MatchAttributes", "attributes": [:], "contentState": [:], "channelId": .string(channelID)],
-            ])
+            let unknownChannel = try await harness.post(
+                "/v1/devices/\(deviceID)/activities",
+                [
+                    "attributesType": "MatchAttributes", "attributes": [:], "contentState": ["score": "0-0"], "channelId": "AAAAAAAAAAAAAAAAAAAAAA==",
+                ])
+            #expect(
+                unknownChannel.status >= 400 && unknownChannel.status < 500,
+                "an activity cannot subscribe to an unknown channel: \(unknownChannel.text)")
+            let tooMany = try await harness.post(
+                "/v1/devices/\(deviceID)/activities/bulk",
+                [
+                    "count": 0,
+                    "activity": ["attributesType": "MatchAttributes", "attributes": [:], "contentState": [:], "channelId": .string(channelID)],
+                ])
             #expect(tooMany.status == 400, "\(tooMany.text)")
         }
     }

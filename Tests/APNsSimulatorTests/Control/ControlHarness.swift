@@ -4,8 +4,9 @@ import Foundation
 import LiveActivity
 import LivePushTesting
 import Logging
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Runs `body` with a control server on 127.0.0.1 (an ephemeral port), and stops it afterwards, whatever

@@ -2,43 +2,55 @@ import APNsCore
 import Foundation
 import LiveActivity
 import Testing
+
 @testable import APNsSimulator
 
 /// The dashboard in a real headless Chromium: an Emoji Rangers adventure is played through the simulator's
 /// APNs endpoint while the page is open, and the test reads what a person sees on the page.
 /// Set LIVEPUSH_DASHBOARD_SCREENSHOT=<path> to keep the screenshot (docs/dashboard.png is made this way).
 @Suite(.serialized) struct DashboardBrowserTests {
-    @Test(.enabled(if: HeadlessChromium.binary != nil,
-                   "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
+    @Test(
+        .enabled(
+            if: HeadlessChromium.binary != nil,
+            "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
     func dashboardFollowsAnAdventureLive() async throws {
         let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
         try await withDashboardScene { scene in
             let world = scene.world
-            try await world.registerApp(AppRegistration(
-                bundleID: DashboardScene.bundleID, environment: "sandbox",
-                localizations: ["%@ is knocked down!": "%@ is knocked down!", "Use a potion to heal %@!": "Use a potion to heal %@!"]))
+            try await world.registerApp(
+                AppRegistration(
+                    bundleID: DashboardScene.bundleID, environment: "sandbox",
+                    localizations: ["%@ is knocked down!": "%@ is knocked down!", "Use a potion to heal %@!": "Use a potion to heal %@!"]))
             let ava = try await world.addDevice(DeviceRegistration(name: "Ava's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
             let ben = try await world.addDevice(DeviceRegistration(name: "Ben's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
-            func adventure(_ hero: String, health: Double, _ event: String, relevance: Double, on device: DeviceCreated) async throws -> ActivityCreated {
-                try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
-                    attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
-                    contentState: ["currentHealthLevel": .number(health), "eventDescription": .string(event)],
-                    relevanceScore: relevance))
+            func adventure(_ hero: String, health: Double, _ event: String, relevance: Double, on device: DeviceCreated) async throws
+                -> ActivityCreated
+            {
+                try await world.startActivity(
+                    deviceID: device.deviceID,
+                    ActivityRequest(
+                        attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
+                        contentState: ["currentHealthLevel": .number(health), "eventDescription": .string(event)],
+                        relevanceScore: relevance))
             }
             let panda = try await adventure("Power Panda", health: 1.0, "Ready for adventure", relevance: 50, on: ava)
             let spouty = try await adventure("Spouty", health: 0.8, "Exploring the caves", relevance: 100, on: ava)
             let spider = try await adventure("Red Spider", health: 0.7, "Went home early", relevance: 10, on: ava)
             _ = try await world.endActivity(activityID: spider.activityID, immediate: true)
             let cat = try await adventure("Cosmic Cat", health: 0.9, "Facing the boss", relevance: 20, on: ben)
-            let score = try await world.startActivity(deviceID: ben.deviceID, ActivityRequest(
-                attributesType: "GameAttributes", attributes: ["title": "Giants vs Dodgers"],
-                contentState: ["score": "3 : 2", "inning": 7]))
+            let score = try await world.startActivity(
+                deviceID: ben.deviceID,
+                ActivityRequest(
+                    attributesType: "GameAttributes", attributes: ["title": "Giants vs Dodgers"],
+                    contentState: ["score": "3 : 2", "inning": 7]))
 
             try await HeadlessChromium.with(binary: binary) { browser in
                 try await browser.open(scene.dashboardURL)
 
                 // What the page shows from the GET routes, once it follows the event stream.
-                #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="live"]') && document.querySelectorAll('article.phone').length === 2"#))
+                #expect(
+                    try await browser.waitUntil(
+                        #"document.querySelector('#connection[data-state="live"]') && document.querySelectorAll('article.phone').length === 2"#))
                 var page = try await Self.whatAPersonSees(browser)
                 #expect(page["devices"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Ava's iPhone", "Ben's iPhone"])
                 #expect(Self.activity(panda.activityID, in: page)?["title"] == "Power Panda")
@@ -55,46 +67,61 @@ import Testing
 
                 // The adventure, pushed through the APNs endpoint while the page is open.
                 let now = Date().timeIntervalSince1970.rounded(.down)
-                let knockedDown = try await scene.push(to: panda.pushToken, priority: 10, aps: [
-                    "event": "update", "timestamp": .number(now), "relevance-score": 200,
-                    "content-state": ["currentHealthLevel": 0.4, "eventDescription": "Power Panda is knocked down!"],
-                    "alert": [
-                        "title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]],
-                        "body": ["loc-key": "Use a potion to heal %@!", "loc-args": ["Power Panda"]],
-                        "sound": "HeroDown.caf",
-                    ],
-                ])
+                let knockedDown = try await scene.push(
+                    to: panda.pushToken, priority: 10,
+                    aps: [
+                        "event": "update", "timestamp": .number(now), "relevance-score": 200,
+                        "content-state": ["currentHealthLevel": 0.4, "eventDescription": "Power Panda is knocked down!"],
+                        "alert": [
+                            "title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]],
+                            "body": ["loc-key": "Use a potion to heal %@!", "loc-args": ["Power Panda"]],
+                            "sound": "HeroDown.caf",
+                        ],
+                    ])
                 #expect(knockedDown.status == 200)
-                #expect(try await browser.waitUntil(#"[...document.querySelectorAll('.banner')].some(b => b.innerText.includes('Power Panda is knocked down!') && b.innerText.includes('Use a potion to heal Power Panda!') && b.innerText.includes('HeroDown.caf'))"#),
-                        "the alert shows as a banner")
+                #expect(
+                    try await browser.waitUntil(
+                        #"[...document.querySelectorAll('.banner')].some(b => b.innerText.includes('Power Panda is knocked down!') && b.innerText.includes('Use a potion to heal Power Panda!') && b.innerText.includes('HeroDown.caf'))"#
+                    ),
+                    "the alert shows as a banner")
                 #expect(try await browser.evaluate("document.querySelector('.banners').getAttribute('aria-live')") == "polite")
 
-                try await scene.push(to: panda.pushToken, priority: 5, aps: [
-                    "event": "update", "timestamp": .number(now + 1),
-                    "content-state": ["currentHealthLevel": "low", "eventDescription": "Broken update"],
-                ])
-                try await scene.push(to: spouty.pushToken, priority: 5, aps: [
-                    "event": "update", "timestamp": .number(now + 2), "stale-date": .number(now - 60),
-                    "content-state": ["currentHealthLevel": 0.8, "eventDescription": "Spouty lost connection"],
-                ])
-                try await scene.push(to: cat.pushToken, priority: 10, aps: [
-                    "event": "end", "timestamp": .number(now + 3), "dismissal-date": .number(now + 3600),
-                    "content-state": ["currentHealthLevel": 0.65, "eventDescription": "The boss is defeated!"],
-                ])
-                let unknown = try await scene.push(to: String(repeating: "ab", count: 32), priority: 10, aps: [
-                    "event": "update", "timestamp": .number(now + 4), "content-state": [:],
-                ])
+                try await scene.push(
+                    to: panda.pushToken, priority: 5,
+                    aps: [
+                        "event": "update", "timestamp": .number(now + 1),
+                        "content-state": ["currentHealthLevel": "low", "eventDescription": "Broken update"],
+                    ])
+                try await scene.push(
+                    to: spouty.pushToken, priority: 5,
+                    aps: [
+                        "event": "update", "timestamp": .number(now + 2), "stale-date": .number(now - 60),
+                        "content-state": ["currentHealthLevel": 0.8, "eventDescription": "Spouty lost connection"],
+                    ])
+                try await scene.push(
+                    to: cat.pushToken, priority: 10,
+                    aps: [
+                        "event": "end", "timestamp": .number(now + 3), "dismissal-date": .number(now + 3600),
+                        "content-state": ["currentHealthLevel": 0.65, "eventDescription": "The boss is defeated!"],
+                    ])
+                let unknown = try await scene.push(
+                    to: String(repeating: "ab", count: 32), priority: 10,
+                    aps: [
+                        "event": "update", "timestamp": .number(now + 4), "content-state": [:],
+                    ])
                 #expect(unknown.status == 400)
                 #expect(try await scene.waitForLog(count: 5).count == 5)
                 let cake = try await adventure("Captain Cake", health: 1.0, "Joins the party", relevance: 30, on: ben)
 
-                #expect(try await browser.waitUntil("""
-                    document.querySelectorAll('#push-log-rows tr.log-row').length === 5
-                    && document.querySelector('li[data-activity-id="\(spouty.activityID)"]')?.dataset.state === 'stale'
-                    && document.querySelector('li[data-activity-id="\(cat.activityID)"]')?.dataset.state === 'ended'
-                    && document.querySelector('li[data-activity-id="\(panda.activityID)"] .health-bar')?.getAttribute('aria-valuenow') === '40'
-                    && document.querySelector('li[data-activity-id="\(cake.activityID)"]') !== null
-                    """), "the page applies the live events")
+                #expect(
+                    try await browser.waitUntil(
+                        """
+                        document.querySelectorAll('#push-log-rows tr.log-row').length === 5
+                        && document.querySelector('li[data-activity-id="\(spouty.activityID)"]')?.dataset.state === 'stale'
+                        && document.querySelector('li[data-activity-id="\(cat.activityID)"]')?.dataset.state === 'ended'
+                        && document.querySelector('li[data-activity-id="\(panda.activityID)"] .health-bar')?.getAttribute('aria-valuenow') === '40'
+                        && document.querySelector('li[data-activity-id="\(cake.activityID)"]') !== null
+                        """), "the page applies the live events")
                 page = try await Self.whatAPersonSees(browser)
 
                 let pandaNow = try #require(Self.activity(panda.activityID, in: page))
@@ -102,7 +129,9 @@ import Testing
                 #expect(pandaNow["width"] == "40%")
                 #expect(pandaNow["healthText"] == "40%")
                 #expect(pandaNow["event"] == "Power Panda is knocked down!")
-                #expect(pandaNow["alerts"]?.arrayValue?.first?.stringValue?.contains("Power Panda is knocked down! — Use a potion to heal Power Panda! 🔊 HeroDown.caf") == true)
+                #expect(
+                    pandaNow["alerts"]?.arrayValue?.first?.stringValue?.contains(
+                        "Power Panda is knocked down! — Use a potion to heal Power Panda! 🔊 HeroDown.caf") == true)
                 #expect(Self.order(ava.deviceID, in: page) == [panda.activityID, spouty.activityID, spider.activityID], "ordered by relevance")
                 let spoutyNow = try #require(Self.activity(spouty.activityID, in: page))
                 #expect(spoutyNow["badge"]?.stringValue?.lowercased() == "stale")
@@ -112,7 +141,8 @@ import Testing
                 #expect(catNow["final"] == true)
                 #expect(catNow["event"] == "The boss is defeated!")
                 #expect(catNow["health"] == "65")
-                #expect(Self.order(ben.deviceID, in: page) == [cake.activityID, cat.activityID, score.activityID], "a new activity appears, by relevance")
+                #expect(
+                    Self.order(ben.deviceID, in: page) == [cake.activityID, cat.activityID, score.activityID], "a new activity appears, by relevance")
 
                 let log = try #require(page["log"]?.arrayValue)
                 #expect(log.count == 5)
@@ -145,8 +175,10 @@ import Testing
                 // The event stream drops: the indicator says so and the page keeps what it showed.
                 // What this test is about, not teardown: the simulator goes away under the page.
                 await scene.simulator.shutdown()
-                #expect(try await browser.waitUntil(#"document.querySelector('#connection[data-state="reconnecting"]')?.innerText.includes('reconnecting')"#),
-                        "the indicator shows the reconnection")
+                #expect(
+                    try await browser.waitUntil(
+                        #"document.querySelector('#connection[data-state="reconnecting"]')?.innerText.includes('reconnecting')"#),
+                    "the indicator shows the reconnection")
                 page = try await Self.whatAPersonSees(browser)
                 #expect(page["devices"]?.arrayValue?.count == 2)
             }
@@ -155,7 +187,8 @@ import Testing
 
     /// The page as a person reads it (innerText of what is shown), as JSON.
     static func whatAPersonSees(_ browser: HeadlessChromium) async throws -> JSONValue {
-        let json = try await browser.evaluate("""
+        let json = try await browser.evaluate(
+            """
             JSON.stringify((() => {
               const text = (element) => element ? element.innerText.trim() : null;
               return {

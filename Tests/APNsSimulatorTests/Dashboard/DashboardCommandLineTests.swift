@@ -1,7 +1,8 @@
 import Foundation
-import LivePushTesting
 import LiveActivity
+import LivePushTesting
 import Testing
+
 @testable import APNsSimulator
 
 /// The dashboard as Chromium's command line renders it after a run: `--virtual-time-budget --dump-dom`
@@ -9,46 +10,61 @@ import Testing
 /// stream open, so the simulator is stopped once both pages follow the stream: the page then backs off
 /// to reconnect, virtual time runs out, and Chromium writes what the page shows.
 @Suite struct DashboardCommandLineTests {
-    @Test(.enabled(if: HeadlessChromium.binary != nil,
-                   "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
+    @Test(
+        .enabled(
+            if: HeadlessChromium.binary != nil,
+            "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
     func dumpDomAndScreenshotAfterARun() async throws {
         let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
         try await withDashboardScene { scene in
             let world = scene.world
-            let device = try await world.addDevice(DeviceRegistration(name: "Zoe's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
+            let device = try await world.addDevice(
+                DeviceRegistration(name: "Zoe's iPhone", bundleID: DashboardScene.bundleID, environment: "sandbox"))
             func adventure(_ hero: String, relevance: Double) async throws -> ActivityCreated {
-                try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
-                    attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
-                    contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: relevance))
+                try await world.startActivity(
+                    deviceID: device.deviceID,
+                    ActivityRequest(
+                        attributesType: "AdventureAttributes", attributes: ["hero": .string(hero)],
+                        contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: relevance))
             }
             let panda = try await adventure("Power Panda", relevance: 10)
             let spouty = try await adventure("Spouty", relevance: 5)
             let now = Date().timeIntervalSince1970.rounded(.down)
-            try await scene.push(to: panda.pushToken, priority: 10, aps: [
-                "event": "update", "timestamp": .number(now),
-                "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda is knocked down!"],
-                "alert": ["title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]], "sound": "HeroDown.caf"],
-            ])
-            try await scene.push(to: panda.pushToken, priority: 5, aps: [
-                "event": "update", "timestamp": .number(now + 1), "stale-date": .number(now - 10),
-                "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda lost connection"],
-            ])
-            try await scene.push(to: spouty.pushToken, priority: 10, aps: [
-                "event": "end", "timestamp": .number(now + 2), "dismissal-date": .number(now + 600),
-                "content-state": ["currentHealthLevel": 0.5, "eventDescription": "Adventure over"],
-            ])
-            try await scene.push(to: spouty.pushToken, priority: 5, aps: [
-                "event": "update", "timestamp": .number(now + 3), "content-state": ["currentHealthLevel": 0.1, "eventDescription": "Too late"],
-            ])
+            try await scene.push(
+                to: panda.pushToken, priority: 10,
+                aps: [
+                    "event": "update", "timestamp": .number(now),
+                    "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda is knocked down!"],
+                    "alert": ["title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]], "sound": "HeroDown.caf"],
+                ])
+            try await scene.push(
+                to: panda.pushToken, priority: 5,
+                aps: [
+                    "event": "update", "timestamp": .number(now + 1), "stale-date": .number(now - 10),
+                    "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda lost connection"],
+                ])
+            try await scene.push(
+                to: spouty.pushToken, priority: 10,
+                aps: [
+                    "event": "end", "timestamp": .number(now + 2), "dismissal-date": .number(now + 600),
+                    "content-state": ["currentHealthLevel": 0.5, "eventDescription": "Adventure over"],
+                ])
+            try await scene.push(
+                to: spouty.pushToken, priority: 5,
+                aps: [
+                    "event": "update", "timestamp": .number(now + 3), "content-state": ["currentHealthLevel": 0.1, "eventDescription": "Too late"],
+                ])
             #expect(try await scene.waitForLog(count: 4).count == 4)
 
             try await withTemporaryDirectory(prefix: "livepush-cli") { folder in
                 let screenshotPath = folder.appendingPathComponent("dashboard.png").path
                 let common = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--hide-scrollbars"]
                 let dump = try CommandLineChromium(binary, common + ["--user-data-dir=\(folder.path)/dump", "--dump-dom", scene.dashboardURL])
-                let shot = try CommandLineChromium(binary, common + [
-                    "--user-data-dir=\(folder.path)/shot", "--window-size=1280,1000", "--screenshot=\(screenshotPath)", scene.dashboardURL,
-                ])
+                let shot = try CommandLineChromium(
+                    binary,
+                    common + [
+                        "--user-data-dir=\(folder.path)/shot", "--window-size=1280,1000", "--screenshot=\(screenshotPath)", scene.dashboardURL,
+                    ])
 
                 // Both pages have rendered the GET routes once they subscribe to the event stream.
                 var subscribed = false

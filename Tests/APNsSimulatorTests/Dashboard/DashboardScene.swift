@@ -5,6 +5,7 @@ import Foundation
 import LiveActivity
 import LivePushTesting
 import Logging
+
 @testable import APNsSimulator
 
 /// Runs `body` with a whole simulator (LivePushTesting's, for the app ``DashboardScene/bundleID``) and an

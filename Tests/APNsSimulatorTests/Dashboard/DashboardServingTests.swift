@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The dashboard's page and assets over a real control-port socket.

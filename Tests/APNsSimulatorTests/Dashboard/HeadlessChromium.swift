@@ -1,6 +1,6 @@
 import Foundation
-import LivePushTesting
 import LiveActivity
+import LivePushTesting
 
 /// Chromium in headless mode, driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
 /// commands are read from fd 3 and answers written to fd 4, each message one NUL-terminated JSON object).
@@ -120,9 +120,11 @@ final class HeadlessChromium: @unchecked Sendable {
 
     /// The value of a JavaScript expression in the page (promises are awaited).
     func evaluate(_ expression: String) async throws -> JSONValue {
-        let answer = try await send("Runtime.evaluate", [
-            "expression": .string(expression), "returnByValue": true, "awaitPromise": true,
-        ])
+        let answer = try await send(
+            "Runtime.evaluate",
+            [
+                "expression": .string(expression), "returnByValue": true, "awaitPromise": true,
+            ])
         if let exception = answer["exceptionDetails"] {
             throw Failure.protocolError(method: "Runtime.evaluate", message: "\(expression): \(exception)")
         }

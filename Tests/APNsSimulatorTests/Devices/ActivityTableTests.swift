@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivity
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct ActivityTableTests {

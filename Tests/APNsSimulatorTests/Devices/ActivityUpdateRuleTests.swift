@@ -34,8 +34,10 @@ import Testing
 
     @Test func missingRequiredFieldIsADecodeFailure() async throws {
         let fixture = try await DeviceWorldFixture()
-        let aps: JSONValue = ["event": "update", "timestamp": .number(Double(fixture.now)),
-                              "content-state": ["current_health_level": 0.5, "eventDescription": "Hit"]]
+        let aps: JSONValue = [
+            "event": "update", "timestamp": .number(Double(fixture.now)),
+            "content-state": ["current_health_level": 0.5, "eventDescription": "Hit"],
+        ]
         _ = await fixture.world.deliver(fixture.push(aps))
         let last = try #require(try await fixture.activity().history.last)
         #expect(last.outcome.kind == .decodeFailure)
@@ -84,9 +86,11 @@ import Testing
 
     @Test func relevanceScoreOrdersTheDevicesActivities() async throws {
         let fixture = try await DeviceWorldFixture()
-        let second = try await fixture.world.startActivity(deviceID: fixture.deviceID, ActivityRequest(
-            attributesType: "AdventureAttributes", attributes: ["hero": "Cake"],
-            contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: 50))
+        let second = try await fixture.world.startActivity(
+            deviceID: fixture.deviceID,
+            ActivityRequest(
+                attributesType: "AdventureAttributes", attributes: ["hero": "Cake"],
+                contentState: ["currentHealthLevel": 1.0, "eventDescription": "Ready"], relevanceScore: 50))
         var device = try await fixture.world.device(id: fixture.deviceID)
         #expect(device.activities.map(\.activityID) == [second.activityID, fixture.activityID])
         _ = await fixture.world.deliver(fixture.push(DeviceWorldFixture.update(fixture.now, extra: ["relevance-score": 100])))

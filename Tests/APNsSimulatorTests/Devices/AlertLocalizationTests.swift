@@ -10,11 +10,15 @@ import Testing
             "KNOCKED_DOWN": "%@ is knocked down by %@!",
             "HEAL": "Heal %2$@ with %1$@ (100%%)",
         ])
-        let aps = DeviceWorldFixture.update(fixture.now, extra: ["alert": [
-            "title": ["loc-key": "KNOCKED_DOWN", "loc-args": ["Power Panda", "Cake"]],
-            "body": ["loc-key": "HEAL", "loc-args": ["a potion", "Power Panda"]],
-            "sound": "HeroDown.mp4",
-        ]])
+        let aps = DeviceWorldFixture.update(
+            fixture.now,
+            extra: [
+                "alert": [
+                    "title": ["loc-key": "KNOCKED_DOWN", "loc-args": ["Power Panda", "Cake"]],
+                    "body": ["loc-key": "HEAL", "loc-args": ["a potion", "Power Panda"]],
+                    "sound": "HeroDown.mp4",
+                ]
+            ])
         _ = await fixture.world.deliver(fixture.push(aps))
         let alert = try #require(try await fixture.activity().alerts.last)
         #expect(alert.title == "Power Panda is knocked down by Cake!")
@@ -24,10 +28,14 @@ import Testing
 
     @Test func keyMissingFromTheTableIsUsedAsTheFormat() async throws {
         let fixture = try await DeviceWorldFixture()
-        let aps = DeviceWorldFixture.update(fixture.now, extra: ["alert": [
-            "title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]],
-            "body": "Plain body",
-        ]])
+        let aps = DeviceWorldFixture.update(
+            fixture.now,
+            extra: [
+                "alert": [
+                    "title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]],
+                    "body": "Plain body",
+                ]
+            ])
         _ = await fixture.world.deliver(fixture.push(aps))
         let alert = try #require(try await fixture.activity().alerts.last)
         #expect(alert.title == "Power Panda is knocked down!")

@@ -22,12 +22,16 @@ struct DeviceWorldFixture {
     ) async throws {
         let clock = ManualWallClock(Self.start)
         let world = DeviceWorld(clock: clock, rules: rules)
-        try await world.registerApp(AppRegistration(
-            bundleID: Self.bundleID, environment: "sandbox", localizations: localizations))
-        let device = try await world.addDevice(DeviceRegistration(
-            name: "Test iPhone", bundleID: Self.bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushes))
-        let activity = try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
-            attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: contentState))
+        try await world.registerApp(
+            AppRegistration(
+                bundleID: Self.bundleID, environment: "sandbox", localizations: localizations))
+        let device = try await world.addDevice(
+            DeviceRegistration(
+                name: "Test iPhone", bundleID: Self.bundleID, environment: "sandbox", frequentPushesEnabled: frequentPushes))
+        let activity = try await world.startActivity(
+            deviceID: device.deviceID,
+            ActivityRequest(
+                attributesType: "AdventureAttributes", attributes: ["hero": "Power Panda"], contentState: contentState))
         self.clock = clock
         self.world = world
         self.deviceID = device.deviceID

@@ -33,9 +33,11 @@ import Testing
         let token = try #require(activity.pushToken)
         #expect(token.count == 160)
         #expect(activity.history.first?.outcome.kind == .started)
-        let update = await fixture.world.deliver(fixture.push(.object([
-            "event": "update", "timestamp": .number(Double(fixture.now + 1)), "content-state": ["emoji": "🍎"],
-        ]), to: token))
+        let update = await fixture.world.deliver(
+            fixture.push(
+                .object([
+                    "event": "update", "timestamp": .number(Double(fixture.now + 1)), "content-state": ["emoji": "🍎"],
+                ]), to: token))
         #expect(update == .accepted)
         #expect(try await fixture.world.activity(id: activity.activityID).contentState["emoji"] == "🍎")
     }
@@ -75,9 +77,10 @@ import Testing
 
     @Test func startOfATypeTheAppDoesNotDeclareIsADecodeFailure() async throws {
         let fixture = try await DeviceWorldFixture()
-        try await fixture.world.registerApp(AppRegistration(
-            bundleID: DeviceWorldFixture.bundleID, environment: "sandbox",
-            attributesTypes: DeclaredAttributesTypes(["LiveActivityAttributes": ContentStateSchema(fields: ["emoji": FieldType(.string)])])))
+        try await fixture.world.registerApp(
+            AppRegistration(
+                bundleID: DeviceWorldFixture.bundleID, environment: "sandbox",
+                attributesTypes: DeclaredAttributesTypes(["LiveActivityAttributes": ContentStateSchema(fields: ["emoji": FieldType(.string)])])))
         _ = await fixture.world.deliver(fixture.push(Self.startAPS(fixture.now, type: "Other"), to: fixture.pushToStartToken))
         #expect(try await started(fixture).isEmpty)
         var device = try await fixture.world.device(id: fixture.deviceID)

@@ -36,11 +36,13 @@ import Testing
 
     @Test func tokenOfAnotherAppIsDeviceTokenNotForTopic() async throws {
         let fixture = try await DeviceWorldFixture()
-        let verdict = await fixture.world.deliver(fixture.push(
-            DeviceWorldFixture.update(fixture.now), topic: "com.example.other.push-type.liveactivity"))
+        let verdict = await fixture.world.deliver(
+            fixture.push(
+                DeviceWorldFixture.update(fixture.now), topic: "com.example.other.push-type.liveactivity"))
         #expect(verdict == .rejected(.deviceTokenNotForTopic, invalidSince: nil))
-        let pushToStart = await fixture.world.deliver(fixture.push(
-            DeviceWorldFixture.update(fixture.now), to: fixture.pushToStartToken, topic: "com.example.other.push-type.liveactivity"))
+        let pushToStart = await fixture.world.deliver(
+            fixture.push(
+                DeviceWorldFixture.update(fixture.now), to: fixture.pushToStartToken, topic: "com.example.other.push-type.liveactivity"))
         #expect(pushToStart == .rejected(.deviceTokenNotForTopic, invalidSince: nil))
     }
 

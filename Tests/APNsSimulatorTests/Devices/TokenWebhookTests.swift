@@ -1,17 +1,18 @@
 import APNsCore
 import APNsSimulator
 import Foundation
-import LivePushTesting
 import LiveActivity
+import LivePushTesting
 import Testing
 
 @Suite struct TokenWebhookTests {
     @Test func newTokensArePostedToTheDevicesWebhook() async throws {
         try await withWebhookReceiver { receiver in
             let world = DeviceWorld(logger: ControlHarness.quietLogger)
-            let device = try await world.addDevice(DeviceRegistration(
-                name: "Hooked", bundleID: "com.example.hook", environment: "production",
-                webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
+            let device = try await world.addDevice(
+                DeviceRegistration(
+                    name: "Hooked", bundleID: "com.example.hook", environment: "production",
+                    webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
             let first = try await Self.post(1, to: receiver)
             #expect(first.path == "/tokens")
             #expect(first.headers["content-type"] == "application/json")
@@ -21,8 +22,10 @@ import Testing
             #expect(startBody["bundleId"] == "com.example.hook")
             #expect(startBody["activityId"] == .null)
 
-            let activity = try await world.startActivity(deviceID: device.deviceID, ActivityRequest(
-                attributesType: "HookAttributes", attributes: [:], contentState: ["score": 1]))
+            let activity = try await world.startActivity(
+                deviceID: device.deviceID,
+                ActivityRequest(
+                    attributesType: "HookAttributes", attributes: [:], contentState: ["score": 1]))
             let second = try await Self.post(2, to: receiver)
             let tokenBody = try JSONValue.parse(second.body)
             #expect(tokenBody["kind"] == "pushToken")
@@ -41,13 +44,17 @@ import Testing
         let closedPort = try await withWebhookReceiver { receiver in receiver.port }
         let world = DeviceWorld(logger: ControlHarness.quietLogger)
         let events = world.events.subscribe()
-        let device = try await world.addDevice(DeviceRegistration(
-            name: "Lonely", bundleID: "com.example.hook", environment: "sandbox",
-            webhookURL: "http://127.0.0.1:\(closedPort)/tokens"))
+        let device = try await world.addDevice(
+            DeviceRegistration(
+                name: "Lonely", bundleID: "com.example.hook", environment: "sandbox",
+                webhookURL: "http://127.0.0.1:\(closedPort)/tokens"))
         var iterator = events.makeAsyncIterator()
         var failure: SimulatorEvent?
         while let event = await iterator.next() {
-            if event.kind == .webhookFailed { failure = event; break }
+            if event.kind == .webhookFailed {
+                failure = event
+                break
+            }
         }
         #expect(failure?.data["error"]?.stringValue?.isEmpty == false)
         let snapshot = try await world.device(id: device.deviceID)
@@ -59,13 +66,17 @@ import Testing
         try await withWebhookReceiver(WebhookBehavior(status: 500)) { receiver in
             let world = DeviceWorld(logger: ControlHarness.quietLogger)
             let events = world.events.subscribe()
-            _ = try await world.addDevice(DeviceRegistration(
-                name: "Grumpy", bundleID: "com.example.hook", environment: "sandbox",
-                webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
+            _ = try await world.addDevice(
+                DeviceRegistration(
+                    name: "Grumpy", bundleID: "com.example.hook", environment: "sandbox",
+                    webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
             var iterator = events.makeAsyncIterator()
             var failure: SimulatorEvent?
             while let event = await iterator.next() {
-                if event.kind == .webhookFailed { failure = event; break }
+                if event.kind == .webhookFailed {
+                    failure = event
+                    break
+                }
             }
             #expect(failure?.data["status"] == 500)
         }

@@ -3,6 +3,7 @@ import Foundation
 import LivePushTesting
 import NIOSSL
 import Testing
+
 @testable import APNsSimulator
 
 /// Certificate-based provider connections, over real sockets with real TLS client certificates issued
@@ -15,9 +16,11 @@ import Testing
         _ harness: EndpointHarness, topic: String? = EndpointHarness.bundleID, authority: String = "localhost",
         extra: [(String, String)] = []
     ) -> [(String, String)] {
-        harness.request(authority: authority, replacing: [
-            "authorization": nil, "apns-push-type": "alert", "apns-topic": topic, "apns-priority": "10",
-        ], extra: extra)
+        harness.request(
+            authority: authority,
+            replacing: [
+                "authorization": nil, "apns-push-type": "alert", "apns-topic": topic, "apns-priority": "10",
+            ], extra: extra)
     }
 
     @Test func alertOverACertificateIsAccepted() async throws {
@@ -82,7 +85,9 @@ import Testing
                 #expect(try await production.send(alert(harness, authority: "api.push.apple.com"), body: Self.alertPayload).status == 200)
             }
             try await harness.withConnection(certificate: try harness.certificate()) { sandbox async throws in
-                #expect(try await sandbox.send(alert(harness, authority: "api.push.apple.com"), body: Self.alertPayload).reason == "BadCertificateEnvironment")
+                #expect(
+                    try await sandbox.send(alert(harness, authority: "api.push.apple.com"), body: Self.alertPayload).reason
+                        == "BadCertificateEnvironment")
             }
         }
     }

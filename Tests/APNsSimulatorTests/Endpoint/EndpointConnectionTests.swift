@@ -3,6 +3,7 @@ import Foundation
 import LivePushTesting
 import NIOHTTP2
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct EndpointConnectionTests {
@@ -103,7 +104,7 @@ import Testing
                 // ...the 21st within the window is the rapid-reset pattern.
                 client.reset(client.open(harness.request()))
                 let goAway = try await client.waitForGoAway()
-                #expect(goAway.errorCode == 0xb) // ENHANCE_YOUR_CALM
+                #expect(goAway.errorCode == 0xb)  // ENHANCE_YOUR_CALM
                 #expect(goAway.debugData == #"{"reason":"TooManyRequests"}"#)
                 try await client.waitForClose()
             }

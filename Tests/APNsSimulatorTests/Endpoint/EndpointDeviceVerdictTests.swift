@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Testing
+
 @testable import APNsSimulator
 
 /// The devices' token verdicts as the endpoint answers them (the rules themselves are tested with the devices).
@@ -42,8 +43,9 @@ import Testing
             }
             // The production token works on the production host.
             try await harness.withConnection { second in
-                let right = try await second.send(harness.request(token: production.pushToStartToken, authority: "api.push.apple.com"),
-                                                  body: EndpointHarness.payload)
+                let right = try await second.send(
+                    harness.request(token: production.pushToStartToken, authority: "api.push.apple.com"),
+                    body: EndpointHarness.payload)
                 #expect(right.status == 200)
             }
         }

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct EndpointFaultTests {

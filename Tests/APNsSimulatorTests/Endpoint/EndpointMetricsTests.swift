@@ -1,6 +1,7 @@
 import Foundation
 import MetricsTestKit
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct EndpointMetricsTests {

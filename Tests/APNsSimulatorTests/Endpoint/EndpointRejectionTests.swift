@@ -3,6 +3,7 @@ import APNsCore
 import Crypto
 import Foundation
 import Testing
+
 @testable import APNsSimulator
 
 /// One test per reason the endpoint itself produces (docs/apns-protocol.md §4), over real sockets.
@@ -42,10 +43,12 @@ import Testing
 
     @Test func duplicateHeaders() async throws {
         try await withEndpoint { harness in
-            try await expectRejection(harness, harness.request(extra: [("apns-topic", EndpointHarness.topic)]),
-                                      status: 400, reason: "DuplicateHeaders")
-            try await expectRejection(harness, harness.request(extra: [("x-custom", "1"), ("x-custom", "2")]),
-                                      status: 400, reason: "DuplicateHeaders")
+            try await expectRejection(
+                harness, harness.request(extra: [("apns-topic", EndpointHarness.topic)]),
+                status: 400, reason: "DuplicateHeaders")
+            try await expectRejection(
+                harness, harness.request(extra: [("x-custom", "1"), ("x-custom", "2")]),
+                status: 400, reason: "DuplicateHeaders")
         }
     }
 
@@ -55,7 +58,8 @@ import Testing
             try await expectRejection(harness, harness.request(replacing: ["authorization": ""]), status: 403, reason: "MissingProviderToken")
             try await expectRejection(harness, harness.request(replacing: ["authorization": "bearer "]), status: 403, reason: "MissingProviderToken")
             // Auth comes before the token: a junk token without auth is still MissingProviderToken.
-            try await expectRejection(harness, harness.request(token: "zz", replacing: ["authorization": nil]), status: 403, reason: "MissingProviderToken")
+            try await expectRejection(
+                harness, harness.request(token: "zz", replacing: ["authorization": nil]), status: 403, reason: "MissingProviderToken")
         }
     }
 
@@ -66,20 +70,23 @@ import Testing
             try await expectRejection(harness, harness.request(jwt: harness.jwt(teamID: "OTHERTEAM1")), status: 403, reason: "InvalidProviderToken")
             let stranger = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
             try await expectRejection(harness, harness.request(jwt: harness.jwt(key: stranger)), status: 403, reason: "InvalidProviderToken")
-            try await expectRejection(harness, harness.request(replacing: ["authorization": "Basic abc"]), status: 403, reason: "InvalidProviderToken")
+            try await expectRejection(
+                harness, harness.request(replacing: ["authorization": "Basic abc"]), status: 403, reason: "InvalidProviderToken")
         }
     }
 
     @Test func bearerCaseIsConfigurable() async throws {
         try await withEndpoint { lenient in
             try await lenient.withConnection { client in
-                let answer = try await client.send(lenient.request(replacing: ["authorization": "Bearer " + lenient.jwt()]), body: EndpointHarness.payload)
+                let answer = try await client.send(
+                    lenient.request(replacing: ["authorization": "Bearer " + lenient.jwt()]), body: EndpointHarness.payload)
                 #expect(answer.status == 200)
             }
         }
 
         try await withEndpoint(configure: { $0.bearerCaseInsensitive = false }) { strict in
-            try await expectRejection(strict, strict.request(replacing: ["authorization": "Bearer " + strict.jwt()]), status: 403, reason: "InvalidProviderToken")
+            try await expectRejection(
+                strict, strict.request(replacing: ["authorization": "Bearer " + strict.jwt()]), status: 403, reason: "InvalidProviderToken")
         }
     }
 
@@ -126,9 +133,12 @@ import Testing
             }
         }
 
-        try await withEndpoint(keyEnvironment: .production, configure: {
-            $0.badEnvironmentKeyReason = "BadEnvironmentKeyInToken"
-        }) { fieldSpelling in
+        try await withEndpoint(
+            keyEnvironment: .production,
+            configure: {
+                $0.badEnvironmentKeyReason = "BadEnvironmentKeyInToken"
+            }
+        ) { fieldSpelling in
             try await expectRejection(fieldSpelling, fieldSpelling.request(), status: 403, reason: "BadEnvironmentKeyInToken")
         }
     }
@@ -154,8 +164,9 @@ import Testing
         try await expectAccepted(TestJWT.stringIssuedAt)
 
         try await withEndpoint(configure: { $0.acceptStringIssuedAt = false }) { strict in
-            let strictJWT = try TestJWT.stringIssuedAt(key: strict.signingKey.privateKey, keyID: EndpointHarness.keyID,
-                                                       teamID: EndpointHarness.teamID, issuedAt: strict.clock.now())
+            let strictJWT = try TestJWT.stringIssuedAt(
+                key: strict.signingKey.privateKey, keyID: EndpointHarness.keyID,
+                teamID: EndpointHarness.teamID, issuedAt: strict.clock.now())
             try await expectRejection(strict, strict.request(jwt: strictJWT), status: 403, reason: "InvalidProviderToken")
         }
     }
@@ -202,7 +213,8 @@ import Testing
             forbidden.keys.register(keyID: "KEY0000009", teamID: "TEAM000009", publicKey: otherKey.privateKey.publicKey)
             try await forbidden.withConnection { third in
                 #expect(try await third.send(forbidden.request(), body: EndpointHarness.payload).status == 200)
-                let mixed = try await third.send(forbidden.request(jwt: forbidden.jwt(keyID: "KEY0000009", teamID: "TEAM000009", key: otherKey)), body: EndpointHarness.payload)
+                let mixed = try await third.send(
+                    forbidden.request(jwt: forbidden.jwt(keyID: "KEY0000009", teamID: "TEAM000009", key: otherKey)), body: EndpointHarness.payload)
                 #expect(mixed.reason == "Forbidden")
             }
         }
@@ -211,11 +223,13 @@ import Testing
     @Test func unrelatedKeyIDInToken() async throws {
         try await withEndpoint { harness in
             let topicKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
-            harness.keys.register(keyID: "KEY0000002", teamID: EndpointHarness.teamID, publicKey: topicKey.privateKey.publicKey,
-                                  topics: [EndpointHarness.bundleID])
+            harness.keys.register(
+                keyID: "KEY0000002", teamID: EndpointHarness.teamID, publicKey: topicKey.privateKey.publicKey,
+                topics: [EndpointHarness.bundleID])
             try await harness.withConnection { client in
                 #expect(try await client.send(harness.request(), body: EndpointHarness.payload).status == 200)
-                let answer = try await client.send(harness.request(jwt: harness.jwt(keyID: "KEY0000002", key: topicKey)), body: EndpointHarness.payload)
+                let answer = try await client.send(
+                    harness.request(jwt: harness.jwt(keyID: "KEY0000002", key: topicKey)), body: EndpointHarness.payload)
                 #expect(answer.status == 403)
                 #expect(answer.reason == "UnrelatedKeyIdInToken")
             }
@@ -239,7 +253,8 @@ import Testing
         let upper = "5F1D1B9C-1A2B-4C3D-8E9F-0123456789AB"
         try await withEndpoint { harness in
             try await expectRejection(harness, harness.request(replacing: ["apns-id": "not-a-uuid"]), status: 400, reason: "BadMessageId")
-            try await expectRejection(harness, harness.request(replacing: ["apns-id": "5f1d1b9c1a2b4c3d8e9f0123456789ab"]), status: 400, reason: "BadMessageId")
+            try await expectRejection(
+                harness, harness.request(replacing: ["apns-id": "5f1d1b9c1a2b4c3d8e9f0123456789ab"]), status: 400, reason: "BadMessageId")
             try await harness.withConnection { client in
                 let accepted = try await client.send(harness.request(replacing: ["apns-id": upper]), body: EndpointHarness.payload)
                 #expect(accepted.status == 200)
@@ -268,9 +283,11 @@ import Testing
             try await expectRejection(harness, harness.request(replacing: ["apns-priority": "7"]), status: 400, reason: "BadPriority")
             try await expectRejection(harness, harness.request(replacing: ["apns-priority": "high"]), status: 400, reason: "BadPriority")
             try await expectRejection(harness, harness.request(replacing: ["apns-priority": "1"]), status: 400, reason: "BadPriority")
-            try await expectRejection(harness, harness.request(replacing: [
-                "apns-push-type": "background", "apns-topic": EndpointHarness.bundleID, "apns-priority": "10",
-            ]), status: 400, reason: "BadPriority")
+            try await expectRejection(
+                harness,
+                harness.request(replacing: [
+                    "apns-push-type": "background", "apns-topic": EndpointHarness.bundleID, "apns-priority": "10",
+                ]), status: 400, reason: "BadPriority")
             try await harness.withConnection { client async throws in
                 #expect(try await client.send(harness.request(replacing: ["apns-priority": "5"]), body: EndpointHarness.payload).status == 200)
             }
@@ -285,10 +302,12 @@ import Testing
 
     @Test func badCollapseID() async throws {
         try await withEndpoint { harness in
-            try await expectRejection(harness, harness.request(replacing: ["apns-collapse-id": String(repeating: "c", count: 65)]),
-                                      status: 400, reason: "BadCollapseId")
+            try await expectRejection(
+                harness, harness.request(replacing: ["apns-collapse-id": String(repeating: "c", count: 65)]),
+                status: 400, reason: "BadCollapseId")
             try await harness.withConnection { client in
-                let atLimit = try await client.send(harness.request(replacing: ["apns-collapse-id": String(repeating: "c", count: 64)]), body: EndpointHarness.payload)
+                let atLimit = try await client.send(
+                    harness.request(replacing: ["apns-collapse-id": String(repeating: "c", count: 64)]), body: EndpointHarness.payload)
                 #expect(atLimit.status == 200)
             }
         }
@@ -300,12 +319,14 @@ import Testing
             try await expectRejection(harness, harness.request(replacing: ["apns-topic": ""]), status: 400, reason: "MissingTopic")
             try await expectRejection(harness, harness.request(replacing: ["apns-topic": EndpointHarness.bundleID]), status: 400, reason: "BadTopic")
             try await expectRejection(harness, harness.request(replacing: ["apns-push-type": "alert"]), status: 400, reason: "BadTopic")
-            try await expectRejection(harness, harness.request(replacing: ["apns-topic": "com.example/x.push-type.liveactivity"]), status: 400, reason: "BadTopic")
+            try await expectRejection(
+                harness, harness.request(replacing: ["apns-topic": "com.example/x.push-type.liveactivity"]), status: 400, reason: "BadTopic")
         }
 
         try await withEndpoint(keyTopics: [EndpointHarness.bundleID]) { scoped in
-            try await expectRejection(scoped, scoped.request(replacing: ["apns-topic": "com.other.app.push-type.liveactivity"]),
-                                      status: 400, reason: "TopicDisallowed")
+            try await expectRejection(
+                scoped, scoped.request(replacing: ["apns-topic": "com.other.app.push-type.liveactivity"]),
+                status: 400, reason: "TopicDisallowed")
             try await scoped.withConnection { client async throws in
                 #expect(try await client.send(scoped.request(), body: EndpointHarness.payload).status == 200)
             }
@@ -339,10 +360,13 @@ import Testing
             try await harness.withConnection { client async throws in
                 let exactly4096 = [UInt8](repeating: UInt8(ascii: " "), count: 4096 - 2) + Array("{}".utf8)
                 #expect(try await client.send(harness.request(), body: exactly4096).status == 200)
-                #expect(try await client.send(harness.request(replacing: ["apns-push-type": "voip", "apns-topic": voipTopic]), body: voip5120).status == 200)
+                #expect(
+                    try await client.send(harness.request(replacing: ["apns-push-type": "voip", "apns-topic": voipTopic]), body: voip5120).status
+                        == 200)
             }
-            try await expectRejection(harness, harness.request(replacing: ["apns-push-type": "voip", "apns-topic": voipTopic]),
-                                      body: voip5120 + [UInt8(ascii: " ")], status: 413, reason: "PayloadTooLarge")
+            try await expectRejection(
+                harness, harness.request(replacing: ["apns-push-type": "voip", "apns-topic": voipTopic]),
+                body: voip5120 + [UInt8(ascii: " ")], status: 413, reason: "PayloadTooLarge")
         }
     }
 

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct EndpointUnitTests {
@@ -14,8 +15,9 @@ import Testing
     @Test func environmentFromAuthority() async {
         var configuration = EndpointConfiguration()
         configuration.environment = .sandbox
-        let context = EndpointContext(configuration: configuration, keys: TrustedKeys(), faults: FaultInjector(seed: 1),
-                                      world: DeviceWorld(), logger: .init(label: "test"))
+        let context = EndpointContext(
+            configuration: configuration, keys: TrustedKeys(), faults: FaultInjector(seed: 1),
+            world: DeviceWorld(), logger: .init(label: "test"))
         #expect(context.environment(authority: "api.push.apple.com") == .production)
         #expect(context.environment(authority: "api.push.apple.com:443") == .production)
         #expect(context.environment(authority: "API.PUSH.APPLE.COM:2197") == .production)

@@ -1,11 +1,15 @@
 import APNsCore
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct FaultInjectorTests {
     @Test func validationErrors() {
         func refused(_ rule: FaultRule) -> FaultRuleError? {
-            do { _ = try FaultInjector.validate(rule); return nil } catch { return error }
+            do {
+                _ = try FaultInjector.validate(rule)
+                return nil
+            } catch { return error }
         }
         #expect(refused(FaultRule(status: 500, reason: "InternalServerError", share: 1.5)) == .shareOutOfRange(1.5))
         #expect(refused(FaultRule(status: 500, reason: "InternalServerError", share: -0.1)) == .shareOutOfRange(-0.1))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct ListenCheckTests {
@@ -9,7 +10,10 @@ import Testing
                 try await ListenCheck.check([("127.0.0.1", 0, "--port"), ("127.0.0.1", harness.port, "--control-port")])
                 Issue.record("a taken port passed the check")
             } catch {
-                #expect(error.description == "cannot listen on 127.0.0.1:\(harness.port): address already in use; pick another --host/--control-port (0 picks a free port)")
+                #expect(
+                    error.description
+                        == "cannot listen on 127.0.0.1:\(harness.port): address already in use; pick another --host/--control-port (0 picks a free port)"
+                )
             }
         }
     }

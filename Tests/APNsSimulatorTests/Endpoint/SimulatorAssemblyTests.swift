@@ -3,11 +3,13 @@ import APNsCore
 import Crypto
 import Foundation
 import LivePushTesting
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
 @testable import APNsSimulator
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite struct SimulatorAssemblyTests {
     @Test func startsBothServersOnEphemeralPortsAndShutsDownGracefully() async throws {
@@ -44,10 +46,11 @@ import Testing
                 let ca = try String(contentsOfFile: simulator.caCertificatePath, encoding: .utf8)
                 try await withRawHTTP2Client({ try await RawHTTP2Client.connect(port: apnsPort, caPEM: ca) }) { client in
                     let jwt = ProviderToken.sign(key: key, keyID: EndpointHarness.keyID, teamID: EndpointHarness.teamID, issuedAt: Date()).jwt
-                    let answer = try await client.send([
-                        (":method", "POST"), (":scheme", "https"), (":path", "/3/device/" + EndpointHarness.token), (":authority", "localhost"),
-                        ("authorization", "bearer " + jwt), ("apns-push-type", "liveactivity"), ("apns-topic", EndpointHarness.topic),
-                    ], body: EndpointHarness.payload)
+                    let answer = try await client.send(
+                        [
+                            (":method", "POST"), (":scheme", "https"), (":path", "/3/device/" + EndpointHarness.token), (":authority", "localhost"),
+                            ("authorization", "bearer " + jwt), ("apns-push-type", "liveactivity"), ("apns-topic", EndpointHarness.topic),
+                        ], body: EndpointHarness.payload)
                     #expect(answer.status == 200)
 
                     // What this test is about, not teardown: the graceful shutdown, seen from the connection.

@@ -2,6 +2,7 @@ import APNsCore
 import Crypto
 import Foundation
 import Testing
+
 @testable import APNsSimulator
 
 @Suite struct TrustedKeysTests {
@@ -9,8 +10,9 @@ import Testing
         let keys = TrustedKeys()
         let privateKey = P256.Signing.PrivateKey()
         try keys.register(keyID: "KEY0000001", teamID: "TEAM000001", pem: privateKey.pemRepresentation)
-        try keys.register(keyID: "KEY0000002", teamID: "TEAM000001", pem: privateKey.publicKey.pemRepresentation,
-                          environment: .production, topics: ["com.example.app.push-type.liveactivity"])
+        try keys.register(
+            keyID: "KEY0000002", teamID: "TEAM000001", pem: privateKey.publicKey.pemRepresentation,
+            environment: .production, topics: ["com.example.app.push-type.liveactivity"])
         let fromP8 = try #require(keys.lookup(keyID: "KEY0000001"))
         #expect(fromP8.publicKeyPEM == privateKey.publicKey.pemRepresentation)
         #expect(!fromP8.publicKeyPEM.contains("PRIVATE"))
@@ -37,8 +39,9 @@ import Testing
     }
 
     @Test func codableRoundTrip() throws {
-        let key = TrustedKey(keyID: "KEY0000001", teamID: "TEAM000001", publicKey: P256.Signing.PrivateKey().publicKey,
-                             environment: .sandbox, topics: ["a", "b"])
+        let key = TrustedKey(
+            keyID: "KEY0000001", teamID: "TEAM000001", publicKey: P256.Signing.PrivateKey().publicKey,
+            environment: .sandbox, topics: ["a", "b"])
         let data = try JSONEncoder().encode(key)
         let decoded = try JSONDecoder().decode(TrustedKey.self, from: data)
         #expect(decoded == key)

@@ -5,6 +5,7 @@ import Foundation
 import LivePushTesting
 import Logging
 import Metrics
+
 @testable import APNsSimulator
 
 /// Runs `body` with an APNs endpoint on 127.0.0.1 (an ephemeral port unless `configure` sets one; its
@@ -86,8 +87,11 @@ final class EndpointHarness: Sendable {
         return (certificates, directory)
     }()
 
-    private init(endpoint: APNsEndpointServer, management: APNsEndpointServer, managementPort: Int, keys: TrustedKeys, faults: FaultInjector, world: DeviceWorld,
-                 signingKey: APNsSigningKey, caPEM: String, port: Int, directory: String, clock: ManualWallClock) {
+    private init(
+        endpoint: APNsEndpointServer, management: APNsEndpointServer, managementPort: Int, keys: TrustedKeys, faults: FaultInjector,
+        world: DeviceWorld,
+        signingKey: APNsSigningKey, caPEM: String, port: Int, directory: String, clock: ManualWallClock
+    ) {
         self.endpoint = endpoint
         self.management = management
         self.managementPort = managementPort
@@ -120,8 +124,9 @@ final class EndpointHarness: Sendable {
         configure(&configuration)
         let keys = TrustedKeys()
         let signingKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
-        keys.register(keyID: keyID, teamID: teamID, publicKey: signingKey.privateKey.publicKey,
-                      environment: keyEnvironment, topics: keyTopics)
+        keys.register(
+            keyID: keyID, teamID: teamID, publicKey: signingKey.privateKey.publicKey,
+            environment: keyEnvironment, topics: keyTopics)
         let faults = FaultInjector(seed: faultSeed)
         var rules = DeviceRules()
         rules.acceptUnknownTokens = acceptUnknownTokens
@@ -144,8 +149,10 @@ final class EndpointHarness: Sendable {
             metricsFactory: metricsFactory ?? MetricsSystem.factory, logger: logger
         )
         let managementPort = try await management.start()
-        return EndpointHarness(endpoint: endpoint, management: management, managementPort: managementPort, keys: keys, faults: faults, world: world, signingKey: signingKey,
-                               caPEM: certificates.caCertificatePEM, port: port, directory: directory, clock: clock)
+        return EndpointHarness(
+            endpoint: endpoint, management: management, managementPort: managementPort, keys: keys, faults: faults, world: world,
+            signingKey: signingKey,
+            caPEM: certificates.caCertificatePEM, port: port, directory: directory, clock: clock)
     }
 
     /// Runs `body` with a raw HTTP/2 connection to the endpoint, and closes it afterwards.
@@ -162,10 +169,11 @@ final class EndpointHarness: Sendable {
     func withConnection<Result>(
         certificate: ProviderCertificate, isolation: isolated (any Actor)? = #isolation, _ body: (RawHTTP2Client) async throws -> Result
     ) async throws -> Result {
-        try await withRawHTTP2Client({
-            try await RawHTTP2Client.connect(
-                port: port, caPEM: caPEM, clientCertificate: (certificate.certificatePEM, certificate.privateKeyPEM))
-        }, body)
+        try await withRawHTTP2Client(
+            {
+                try await RawHTTP2Client.connect(
+                    port: port, caPEM: caPEM, clientCertificate: (certificate.certificatePEM, certificate.privateKeyPEM))
+            }, body)
     }
 
     /// A provider certificate signed by the endpoint's CA.
@@ -220,8 +228,10 @@ final class EndpointHarness: Sendable {
     }
 
     /// A provider token signed now (by the harness clock) unless told otherwise.
-    func jwt(keyID: String = EndpointHarness.keyID, teamID: String = EndpointHarness.teamID,
-             issuedAt: Date? = nil, key: APNsSigningKey? = nil) -> String {
+    func jwt(
+        keyID: String = EndpointHarness.keyID, teamID: String = EndpointHarness.teamID,
+        issuedAt: Date? = nil, key: APNsSigningKey? = nil
+    ) -> String {
         ProviderToken.sign(key: key ?? signingKey, keyID: keyID, teamID: teamID, issuedAt: issuedAt ?? clock.now()).jwt
     }
 

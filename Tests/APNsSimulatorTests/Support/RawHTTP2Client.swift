@@ -212,11 +212,21 @@ final class FrameCollector: ChannelInboundHandler {
             case .headers(let headers):
                 var response = state.partial[streamID] ?? RawResponse(streamID: streamID, headers: [], body: [])
                 for (name, value, _) in headers.headers { response.headers.append((name, value)) }
-                if headers.endStream { state.responses[streamID] = response; state.partial[streamID] = nil } else { state.partial[streamID] = response }
+                if headers.endStream {
+                    state.responses[streamID] = response
+                    state.partial[streamID] = nil
+                } else {
+                    state.partial[streamID] = response
+                }
             case .data(let data):
                 var response = state.partial[streamID] ?? RawResponse(streamID: streamID, headers: [], body: [])
                 if case .byteBuffer(let buffer) = data.data { response.body += Array(buffer.readableBytesView) }
-                if data.endStream { state.responses[streamID] = response; state.partial[streamID] = nil } else { state.partial[streamID] = response }
+                if data.endStream {
+                    state.responses[streamID] = response
+                    state.partial[streamID] = nil
+                } else {
+                    state.partial[streamID] = response
+                }
             case .settings(.settings(let settings)):
                 state.settings.append(settings)
             case .goAway(let lastStreamID, let errorCode, let opaqueData):

@@ -18,8 +18,10 @@ package struct ActivityRegistrationBody: Codable, Sendable, Hashable {
     package var groups: [String]?
     package var frequentPushesEnabled: Bool?
 
-    package init(activityID: String, pushToken: String, bundleID: String, attributesType: String, environment: String,
-                 userID: String? = nil, groups: [String]? = nil, frequentPushesEnabled: Bool? = nil) {
+    package init(
+        activityID: String, pushToken: String, bundleID: String, attributesType: String, environment: String,
+        userID: String? = nil, groups: [String]? = nil, frequentPushesEnabled: Bool? = nil
+    ) {
         self.activityID = activityID
         self.pushToken = pushToken
         self.bundleID = bundleID
@@ -31,7 +33,12 @@ package struct ActivityRegistrationBody: Codable, Sendable, Hashable {
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled
+        case activityID = "activityId"
+        case pushToken
+        case bundleID = "bundleId"
+        case attributesType, environment
+        case userID = "userId"
+        case groups, frequentPushesEnabled
     }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
@@ -43,7 +50,7 @@ package struct PushTokenRotationBody: Codable, Sendable, Hashable {
 
     package init(pushToken: String) { self.pushToken = pushToken }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case pushToken}
+    package enum CodingKeys: String, CodingKey, CaseIterable { case pushToken }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }
@@ -69,7 +76,10 @@ package struct PushToStartTokenBody: Codable, Sendable, Hashable {
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case userID = "userId", deviceID = "deviceId", bundleID = "bundleId", attributesType, environment, token
+        case userID = "userId"
+        case deviceID = "deviceId"
+        case bundleID = "bundleId"
+        case attributesType, environment, token
     }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
@@ -81,7 +91,7 @@ package struct EndedBody: Codable, Sendable, Hashable {
 
     package init(dismissalDate: APIDate? = nil) { self.dismissalDate = dismissalDate }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case dismissalDate}
+    package enum CodingKeys: String, CodingKey, CaseIterable { case dismissalDate }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }
@@ -93,7 +103,7 @@ package struct AppTokenRequestBody: Codable, Sendable, Hashable {
 
     package init(ttlSeconds: Int? = nil) { self.ttlSeconds = ttlSeconds }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case ttlSeconds}
+    package enum CodingKeys: String, CodingKey, CaseIterable { case ttlSeconds }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }
@@ -185,7 +195,7 @@ package struct SendBody: Codable, Sendable, Hashable {
             self.init(title: alert.title.map(AlertText.init), body: alert.body.map(AlertText.init), sound: alert.sound?.name)
         }
 
-        package enum CodingKeys: String, CodingKey, CaseIterable { case title, body, sound}
+        package enum CodingKeys: String, CodingKey, CaseIterable { case title, body, sound }
 
         package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
     }
@@ -211,10 +221,12 @@ package struct SendBody: Codable, Sendable, Hashable {
     /// Start only (iOS 18+): a channel id of ours; the started activity subscribes to that channel.
     package var inputPushChannel: String?
 
-    package init(contentState: JSONValue? = nil, priority: Int? = nil, importance: Importance? = nil, alert: Alert? = nil,
-                 sound: String? = nil, staleDate: APIDate? = nil, relevanceScore: Double? = nil, expiration: APIDate? = nil,
-                 collapseID: String? = nil, dismissalDate: APIDate? = nil, attributesType: String? = nil,
-                 attributes: JSONValue? = nil, inputPushToken: Bool? = nil, inputPushChannel: String? = nil) {
+    package init(
+        contentState: JSONValue? = nil, priority: Int? = nil, importance: Importance? = nil, alert: Alert? = nil,
+        sound: String? = nil, staleDate: APIDate? = nil, relevanceScore: Double? = nil, expiration: APIDate? = nil,
+        collapseID: String? = nil, dismissalDate: APIDate? = nil, attributesType: String? = nil,
+        attributes: JSONValue? = nil, inputPushToken: Bool? = nil, inputPushChannel: String? = nil
+    ) {
         self.contentState = contentState
         self.priority = priority
         self.importance = importance
@@ -232,7 +244,8 @@ package struct SendBody: Codable, Sendable, Hashable {
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case contentState, priority, importance, alert, sound, staleDate, relevanceScore, expiration, collapseID = "collapseId"
+        case contentState, priority, importance, alert, sound, staleDate, relevanceScore, expiration
+        case collapseID = "collapseId"
         case dismissalDate
         case attributesType, attributes, inputPushToken, inputPushChannel
     }
@@ -270,7 +283,12 @@ package struct ChannelCreationBody: Codable, Sendable, Hashable {
         self.groupID = groupID
     }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case name, bundleID = "bundleId", storagePolicy, groupID = "groupId"}
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case name
+        case bundleID = "bundleId"
+        case storagePolicy
+        case groupID = "groupId"
+    }
 
     package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }

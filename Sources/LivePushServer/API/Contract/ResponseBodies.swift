@@ -8,7 +8,12 @@ import LiveActivity
 package struct ActivityView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case activityID = "activityId", pushToken, bundleID = "bundleId", attributesType, environment, userID = "userId", groups, frequentPushesEnabled, state, token, registeredAt, updatedAt, startedAt, endedAt, dismissalDate, lastContentState, lastTimestamp
+        case activityID = "activityId"
+        case pushToken
+        case bundleID = "bundleId"
+        case attributesType, environment
+        case userID = "userId"
+        case groups, frequentPushesEnabled, state, token, registeredAt, updatedAt, startedAt, endedAt, dismissalDate, lastContentState, lastTimestamp
     }
 
     package struct TokenStatus: Codable, Sendable, Hashable {
@@ -42,7 +47,11 @@ package struct ActivityView: Codable, Sendable, Hashable {
 package struct DeliveryView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case pushID = "pushId", kind, acceptedAt, sentAt, priority, requestedPriority, downgradeReason, apnsID = "apnsId", status, outcome, reason, attempts, coalescedInto, sendID = "sendId"
+        case pushID = "pushId"
+        case kind, acceptedAt, sentAt, priority, requestedPriority, downgradeReason
+        case apnsID = "apnsId"
+        case status, outcome, reason, attempts, coalescedInto
+        case sendID = "sendId"
     }
 
     package var pushID: String
@@ -66,7 +75,8 @@ package struct DeliveryView: Codable, Sendable, Hashable {
 package struct PendingView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case pushID = "pushId", kind, acceptedAt, priority, downgradeReason, attempts, nextAttemptAt, lastError
+        case pushID = "pushId"
+        case kind, acceptedAt, priority, downgradeReason, attempts, nextAttemptAt, lastError
     }
 
     package var pushID: String
@@ -92,7 +102,11 @@ package struct ActivityDetail: Codable, Sendable, Hashable {
 package struct PushToStartView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case id, userID = "userId", deviceID = "deviceId", bundleID = "bundleId", attributesType, environment, token, valid, updatedAt
+        case id
+        case userID = "userId"
+        case deviceID = "deviceId"
+        case bundleID = "bundleId"
+        case attributesType, environment, token, valid, updatedAt
     }
 
     package var id: String
@@ -110,7 +124,9 @@ package struct PushToStartView: Codable, Sendable, Hashable {
 package struct AppTokenView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case token, userID = "userId", expiresAt
+        case token
+        case userID = "userId"
+        case expiresAt
     }
 
     package var token: String
@@ -123,7 +139,8 @@ package struct AppTokenView: Codable, Sendable, Hashable {
 package struct InstallationView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case installationID = "installationId", token, expiresAt
+        case installationID = "installationId"
+        case token, expiresAt
     }
 
     package var installationID: String
@@ -137,7 +154,8 @@ package struct InstallationView: Codable, Sendable, Hashable {
 package struct SignOutView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case userID = "userId", pushToStartTokensReleased
+        case userID = "userId"
+        case pushToStartTokensReleased
     }
 
     package var userID: String
@@ -149,7 +167,8 @@ package struct SignOutView: Codable, Sendable, Hashable {
 package struct ReleasedPushToStartTokensView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case deviceID = "deviceId", released
+        case deviceID = "deviceId"
+        case released
     }
 
     package var deviceID: String
@@ -160,7 +179,8 @@ package struct ReleasedPushToStartTokensView: Codable, Sendable, Hashable {
 package struct AcceptedPushes: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case pushIDs = "pushIds", coalesced, downgraded, skipped
+        case pushIDs = "pushIds"
+        case coalesced, downgraded, skipped
     }
 
     package struct Coalesced: Codable, Sendable, Hashable {
@@ -173,7 +193,8 @@ package struct AcceptedPushes: Codable, Sendable, Hashable {
     package struct Downgraded: Codable, Sendable, Hashable {
         // The JSON names stay as the API and the simulator have always spelled them.
         enum CodingKeys: String, CodingKey {
-            case pushID = "pushId", reason
+            case pushID = "pushId"
+            case reason
         }
 
         package var pushID: String
@@ -183,7 +204,9 @@ package struct AcceptedPushes: Codable, Sendable, Hashable {
     package struct Skipped: Codable, Sendable, Hashable {
         // The JSON names stay as the API and the simulator have always spelled them.
         enum CodingKeys: String, CodingKey {
-            case activityID = "activityId", pushToStartTokenID = "pushToStartTokenId", reason
+            case activityID = "activityId"
+            case pushToStartTokenID = "pushToStartTokenId"
+            case reason
         }
 
         package var activityID: String?
@@ -204,7 +227,10 @@ package struct AcceptedPushes: Codable, Sendable, Hashable {
 package struct GroupSendView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case sendID = "sendId", groupID = "groupId", kind, state, acceptedAt, finishedAt, counts, broadcastPushIDs = "broadcastPushIds"
+        case sendID = "sendId"
+        case groupID = "groupId"
+        case kind, state, acceptedAt, finishedAt, counts
+        case broadcastPushIDs = "broadcastPushIds"
     }
 
     package struct Counts: Codable, Sendable, Hashable {
@@ -261,7 +287,12 @@ package struct JSONErrorBody: Codable, Sendable, Hashable {
 package struct ChannelView: Codable, Sendable, Hashable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case id, name, bundleID = "bundleId", apnsChannelID = "apnsChannelId", storagePolicy, groupID = "groupId", createdAt, deletedAt
+        case id, name
+        case bundleID = "bundleId"
+        case apnsChannelID = "apnsChannelId"
+        case storagePolicy
+        case groupID = "groupId"
+        case createdAt, deletedAt
     }
 
     package var id: String
