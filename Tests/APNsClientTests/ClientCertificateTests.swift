@@ -10,26 +10,12 @@ import Testing
 @Suite struct ClientCertificateTests {
     static let token = String(repeating: "cd", count: 32)
 
-    /// Issues a certificate with the simulator's CA (or another one) and writes it to files.
-    private func certificate(
-        _ apns: SimulatedAPNs, bundleID: String = Rangers.bundleID, caDirectory: String? = nil
-    ) throws -> APNsClientCertificate {
-        let issued = try ProviderCertificate.issue(
-            bundleID: bundleID, environment: .sandbox, directory: caDirectory ?? apns.directory.path
-        )
+    /// A certificate signed by another CA than the simulator's.
+    private func foreignCertificate(_ apns: SimulatedAPNs) throws -> APNsClientCertificate {
+        let otherCA = apns.directory.appendingPathComponent("other-ca").path
+        let issued = try ProviderCertificate.issue(bundleID: Rangers.bundleID, environment: .sandbox, directory: otherCA)
         let paths = try issued.write(to: apns.directory.appendingPathComponent("client-\(UUID().uuidString)").path)
         return APNsClientCertificate(certificateChainFile: paths.certificate, privateKeyFile: paths.key)
-    }
-
-    /// Runs `body` with a client that presents `certificate` and signs no provider token.
-    private func withCertificateClient<Result>(
-        _ apns: SimulatedAPNs, certificate: APNsClientCertificate, _ body: (APNsClient) async throws -> Result
-    ) async throws -> Result {
-        let configuration = APNsClientConfiguration(
-            endpoint: apns.endpoint, additionalTrustRootFile: apns.caCertificatePath,
-            clientCertificate: certificate, maximumConnections: 1, connectTimeout: .seconds(30), retry: .none
-        )
-        return try await withAPNsClient(configuration, tokens: nil, body)
     }
 
     private static func alert() throws -> APNsRequest {
@@ -42,7 +28,7 @@ import Testing
 
     @Test func anAlertOverACertificateIsAccepted() async throws {
         try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
-            try await withCertificateClient(apns, certificate: try certificate(apns)) { client in
+            try await apns.withCertificateClient { client in
                 let response = try await client.send(Self.alert())
                 #expect(response.status == 200)
             }
@@ -51,7 +37,7 @@ import Testing
 
     @Test func aLiveActivityPushOverACertificateIsTopicDisallowed() async throws {
         try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
-            try await withCertificateClient(apns, certificate: try certificate(apns)) { client in
+            try await apns.withCertificateClient { client in
                 let response = try await client.send(Rangers.update(token: Self.token, health: 0.5, text: "over a certificate"))
                 #expect(response.status == 400)
                 #expect(response.reason == .topicDisallowed)
@@ -61,7 +47,7 @@ import Testing
 
     @Test func anotherAppsCertificateIsTopicDisallowed() async throws {
         try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
-            try await withCertificateClient(apns, certificate: try certificate(apns, bundleID: "com.example.other")) { client in
+            try await apns.withCertificateClient(try apns.providerCertificate(bundleID: "com.example.other")) { client in
                 let response = try await client.send(Self.alert())
                 #expect(response.reason == .topicDisallowed)
             }
@@ -70,8 +56,7 @@ import Testing
 
     @Test func aCertificateFromAnotherCAFailsTheHandshake() async throws {
         try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
-            let otherCA = apns.directory.appendingPathComponent("other-ca").path
-            try await withCertificateClient(apns, certificate: try certificate(apns, caDirectory: otherCA)) { client in
+            try await apns.withCertificateClient(try foreignCertificate(apns)) { client in
                 let alert = try Self.alert()
                 do throws(APNsClientError) {
                     _ = try await client.send(alert)
