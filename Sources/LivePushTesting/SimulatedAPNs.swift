@@ -106,17 +106,7 @@ public final class SimulatedAPNs: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (APNsClient) async throws -> Result
     ) async throws -> Result {
-        var logger = Logger(label: "livepush.testing.client")
-        logger.logLevel = .critical
-        let configuration = configuration ?? clientConfiguration()
-        let tokens = try tokens ?? self.tokens()
-        return try await withScopedResource {
-            try APNsClient(configuration: configuration, tokens: tokens, logger: logger)
-        } stop: { client in
-            await client.shutdown()
-        } _: { client in
-            try await body(client)
-        }
+        try await withAPNsClient(configuration ?? clientConfiguration(), tokens: try tokens ?? self.tokens(), body)
     }
 
     // MARK: iPhones and activities

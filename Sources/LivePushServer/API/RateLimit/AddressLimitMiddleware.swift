@@ -27,13 +27,9 @@ struct AddressLimitMiddleware: RouterMiddleware {
         let address = Self.key(context.remoteAddress)
         if let wait = buckets.wait(address, now: now()) {
             metrics.recordRateLimited(scope: "address")
-            let seconds = max(1, Int(wait.rounded(.up)))
-            var response = APIError(
-                .tooManyRequests, field: nil, rule: "addressLimit",
+            return RateLimitMiddleware.tooManyRequests(wait: wait, rule: "addressLimit") { seconds in
                 "this address made more than \(Int(buckets.burst)) failed requests (401 or 403) at once or \(Int((buckets.perSecond * 60).rounded())) a minute; no request from it is looked at for \(seconds) s"
-            ).response
-            response.headers[.retryAfter] = String(seconds)
-            return response
+            }
         }
         do {
             let response = try await next(request, context)

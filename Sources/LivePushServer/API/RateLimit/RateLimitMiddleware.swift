@@ -44,11 +44,15 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     /// 429 with `Retry-After`, saying which limit and its numbers.
     static func refusal(wait: Double, buckets: TokenBuckets, who: String) -> Response {
-        let seconds = max(1, Int(wait.rounded(.up)))
-        var response = APIError(
-            .tooManyRequests, field: nil, rule: "rateLimit",
+        tooManyRequests(wait: wait, rule: "rateLimit") { seconds in
             "\(who) made more than \(Int(buckets.burst)) requests at once or \(Int((buckets.perSecond * 60).rounded())) a minute; retry after \(seconds) s"
-        ).response
+        }
+    }
+
+    /// 429 `rule` with `Retry-After` in whole seconds (at least 1), and the message for those seconds.
+    static func tooManyRequests(wait: Double, rule: String, message: (Int) -> String) -> Response {
+        let seconds = max(1, Int(wait.rounded(.up)))
+        var response = APIError(.tooManyRequests, field: nil, rule: rule, message(seconds)).response
         response.headers[.retryAfter] = String(seconds)
         return response
     }
