@@ -37,25 +37,27 @@ struct BackendRoutes: Sendable {
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in
                 let activityID = try RouteInputs.pathID("activityId", context)
                 return try await idempotent.respond(request, context, status: .accepted) { body in
-                    try await pushes.send(kind, toActivity: activityID, try PushRequestBody.parse(body, kind: kind, now: clock.now()))
+                    AcceptedPushes(try await pushes.send(kind, toActivity: activityID, try PushRequestBody.parse(body, kind: kind, now: clock.now())))
                 }
             }
             routes.post("groups/:groupId/\(kind.rawValue)") { request, context -> Response in
                 let groupID = try RouteInputs.pathID("groupId", context)
                 let principal = try context.requireIdentity().name
                 return try await idempotent.respond(request, context, status: .accepted) { body in
-                    try await pushes.send(kind, toGroup: groupID, try PushRequestBody.parse(body, kind: kind, now: clock.now()), createdBy: principal)
+                    GroupSendView(
+                        try await pushes.send(
+                            kind, toGroup: groupID, try PushRequestBody.parse(body, kind: kind, now: clock.now()), createdBy: principal))
                 }
             }
         }
         routes.post("users/:userId/start") { request, context -> Response in
             let userID = try RouteInputs.pathID("userId", context)
             return try await idempotent.respond(request, context, status: .accepted) { body in
-                try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: clock.now()))
+                AcceptedPushes(try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: clock.now())))
             }
         }
         routes.get("sends/:sendId") { _, context -> Response in
-            APIResponse.json(try await pushes.groupSend(id: try RouteInputs.pathID("sendId", context)))
+            APIResponse.json(GroupSendView(try await pushes.groupSend(id: try RouteInputs.pathID("sendId", context))))
         }
         routes.get("activities/:activityId") { _, context -> Response in
             let detail = try await activities.detail(activityID: try RouteInputs.pathID("activityId", context))

@@ -43,7 +43,7 @@ struct ChannelRoutes: Sendable {
             routes.post("channels/:channelId/\(kind.rawValue)") { request, context -> Response in
                 let channel = try await channels.existing(try Self.channelID(context))
                 return try await idempotent.respond(request, context, status: .accepted) { body in
-                    try await pushes.send(kind, toChannel: channel, try PushRequestBody.parse(body, kind: kind, now: clock.now()))
+                    AcceptedPushes(try await pushes.send(kind, toChannel: channel, try PushRequestBody.parse(body, kind: kind, now: clock.now())))
                 }
             }
         }

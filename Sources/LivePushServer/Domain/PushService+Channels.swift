@@ -7,7 +7,7 @@ extension PushService {
     /// Updates or ends every activity subscribed to a channel with one broadcast. A broadcast cannot
     /// start an activity. Priority 10 counts against the channel's hourly budget: a channel that stores
     /// no message has the larger one (APNs gives such channels the higher publishing budget).
-    func send(_ kind: LiveActivityEvent, toChannel channel: ChannelRecord, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+    func send(_ kind: LiveActivityEvent, toChannel channel: ChannelRecord, _ content: PushContent) async throws(DomainError) -> SendAcceptance {
         guard !channel.isDeleted else {
             throw .conflict("channelId", "deleted", "channel '\(channel.id.uuidString.lowercased())' was deleted; APNs takes no broadcasts to it")
         }
@@ -15,9 +15,9 @@ extension PushService {
     }
 
     /// Writes broadcast items to the outbox; the answer lists their ids and downgrades.
-    func acceptBroadcasts(_ items: [OutboxItem]) async throws(DomainError) -> AcceptedPushes {
-        var answer = AcceptedPushes()
-        answer.downgraded = items.compactMap { item in item.downgradeReason.map { .init(pushID: item.pushID.lowercased, reason: $0) } }
+    func acceptBroadcasts(_ items: [OutboxItem]) async throws(DomainError) -> SendAcceptance {
+        var answer = SendAcceptance()
+        answer.downgraded = items.compactMap { item in item.downgradeReason.map { .init(pushID: item.pushID, reason: $0) } }
         try await enqueue(items, into: &answer)
         return answer
     }

@@ -33,7 +33,7 @@ final class PushService: Sendable {
     }
 
     /// Updates or ends one activity.
-    func send(_ kind: LiveActivityEvent, toActivity activityID: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+    func send(_ kind: LiveActivityEvent, toActivity activityID: String, _ content: PushContent) async throws(DomainError) -> SendAcceptance {
         guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
             throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
@@ -47,7 +47,7 @@ final class PushService: Sendable {
     /// answered at once whatever the group's size; the workers send it in pages of its members. Channels
     /// linked to the group get the same update or end as one broadcast each.
     func send(_ kind: LiveActivityEvent, toGroup groupID: String, _ content: PushContent, createdBy: String) async throws(DomainError)
-        -> GroupSendView
+        -> GroupSendStatus
     {
         let hasMembers = try await stored { () async throws(PushStoreError) in try await store.groupHasMembers(groupID) }
         let channels = try await stored { () async throws(PushStoreError) in try await store.channels(linkedToGroup: groupID) }
@@ -71,20 +71,20 @@ final class PushService: Sendable {
             signal.wake(items: configuration.workerCount)
             logger.info("group send accepted", metadata: ["sendId": "\(send.sendID)", "groupId": "\(groupID)", "kind": "\(kind.rawValue)"])
         }
-        let broadcast = broadcastItems.isEmpty ? AcceptedPushes() : try await acceptBroadcasts(broadcastItems)
-        return GroupSendView(send, broadcastPushIDs: broadcast.pushIDs)
+        let broadcast = broadcastItems.isEmpty ? SendAcceptance() : try await acceptBroadcasts(broadcastItems)
+        return GroupSendStatus(send, broadcastPushIDs: broadcast.pushIDs)
     }
 
     /// A group send's progress.
-    func groupSend(id: String) async throws(DomainError) -> GroupSendView {
+    func groupSend(id: String) async throws(DomainError) -> GroupSendStatus {
         guard let uuid = UUID(uuidString: id),
             let send = try await stored({ () async throws(PushStoreError) in try await store.groupSend(id: uuid) })
         else { throw .notFound("sendId", "no group send '\(id)'") }
-        return GroupSendView(send, broadcastPushIDs: [])
+        return GroupSendStatus(send, broadcastPushIDs: [])
     }
 
     /// Starts an activity on every device of a user that has a valid push-to-start token for the type.
-    func start(user userID: String, _ content: PushContent) async throws(DomainError) -> AcceptedPushes {
+    func start(user userID: String, _ content: PushContent) async throws(DomainError) -> SendAcceptance {
         var content = content
         let requestedChannel = content.inputPushChannel
         let attributesType = content.attributesType ?? ""
@@ -101,7 +101,7 @@ final class PushService: Sendable {
             content.inputPushChannelAPNsID = try await subscriptionChannel(requestedChannel, for: valid).apnsChannelID
         }
         let skipped = tokens.filter { !$0.tokenState.isValid }.map {
-            AcceptedPushes.Skipped(pushToStartTokenID: $0.id.lowercased, reason: "push-to-start token of device '\($0.deviceID)' is invalid")
+            SendAcceptance.Skipped(target: .pushToStartToken($0.id), reason: "push-to-start token of device '\($0.deviceID)' is invalid")
         }
         return try await acceptStart(content, tokens: valid, skipped: skipped)
     }
@@ -135,13 +135,13 @@ final class PushService: Sendable {
     /// Accepts an update or end for each activity given (already checked eligible); returns the answer
     /// and, for an end, the activities this call ended.
     private func accept(
-        _ kind: LiveActivityEvent, _ body: PushContent, activities: [ActivityRecord], skipped: [AcceptedPushes.Skipped],
+        _ kind: LiveActivityEvent, _ body: PushContent, activities: [ActivityRecord], skipped: [SendAcceptance.Skipped],
         endCause: WebhookEvent.EndCause
-    ) async throws(DomainError) -> (accepted: AcceptedPushes, ended: [String]) {
+    ) async throws(DomainError) -> (accepted: SendAcceptance, ended: [String]) {
         let now = clock.now()
         var items: [OutboxItem] = []
         var timestampsByActivity: [String: Date] = [:]
-        var answer = AcceptedPushes(skipped: skipped)
+        var answer = SendAcceptance(skipped: skipped)
         let dismissal = kind == .end ? body.dismissalDate : nil
         // Payloads first: a request with a bad payload for any activity changes nothing, budget included.
         // They differ only in their timestamp, and a group's activities nearly all get the same one: each
@@ -169,7 +169,7 @@ final class PushService: Sendable {
                 collapseKey: body.collapseID, expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
                 acceptedAt: now
             )
-            if let downgrade { answer.downgraded.append(.init(pushID: item.pushID.lowercased, reason: downgrade)) }
+            if let downgrade { answer.downgraded.append(.init(pushID: item.pushID, reason: downgrade)) }
             items.append(item)
         }
         try await enqueue(items, into: &answer)
@@ -181,11 +181,11 @@ final class PushService: Sendable {
     }
 
     /// Accepts a push-to-start for each valid token given.
-    private func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [AcceptedPushes.Skipped])
-        async throws(DomainError) -> AcceptedPushes
+    private func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [SendAcceptance.Skipped])
+        async throws(DomainError) -> SendAcceptance
     {
         let now = clock.now()
-        var answer = AcceptedPushes(skipped: skipped)
+        var answer = SendAcceptance(skipped: skipped)
         var items: [OutboxItem] = []
         for token in tokens {
             let timestamp = timestamps.next(for: "start:" + token.id.uuidString, now: now, stored: nil)
@@ -201,12 +201,12 @@ final class PushService: Sendable {
         return answer
     }
 
-    func enqueue(_ items: [OutboxItem], into answer: inout AcceptedPushes) async throws(DomainError) {
+    func enqueue(_ items: [OutboxItem], into answer: inout SendAcceptance) async throws(DomainError) {
         guard !items.isEmpty else { return }
         let result = try await stored { () async throws(PushStoreError) in try await store.enqueue(items) }
         signal.wake(items: items.count)
-        answer.pushIDs = result.accepted.map(\.lowercased)
-        answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced.lowercased, by: $0.by.lowercased) }
+        answer.pushIDs = result.accepted
+        answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced, by: $0.by) }
         logger.info(
             "pushes accepted",
             metadata: [

@@ -1,0 +1,16 @@
+import Foundation
+
+// A group send as the API shows it (the 202 answer of a group send and `GET /v1/sends/{sendId}`), made
+// from the domain's `GroupSendStatus`: ids as lowercase UUIDs, state and kind as their names.
+extension GroupSendView {
+    init(_ status: GroupSendStatus) {
+        let counts = status.counts
+        self.init(
+            sendID: status.sendID.lowercased, groupID: status.groupID, kind: status.kind.rawValue, state: status.state.rawValue,
+            acceptedAt: status.acceptedAt, finishedAt: status.finishedAt,
+            counts: Counts(
+                targeted: counts.targeted, sent: counts.sent, failed: counts.failed, downgraded: counts.downgraded,
+                coalesced: counts.coalesced, skipped: counts.skipped, retrying: counts.retrying, pending: counts.pending),
+            broadcastPushIDs: status.broadcastPushIDs.map(\.lowercased))
+    }
+}
