@@ -56,7 +56,8 @@ package final class LivePushServer: Service, Sendable {
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
-            store: store, appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey, clock: clock)
+            credentials: CredentialService(store: store), appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey,
+            clock: clock)
         identity = IdentityService(key: tokenKey, store: store, configuration: configuration, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
         channels = ChannelService(store: store, sender: sender, configuration: configuration, clock: clock, logger: logger)
@@ -97,7 +98,7 @@ package final class LivePushServer: Service, Sendable {
         let idempotent = IdempotentSend(service: idempotency)
         BackendRoutes(pushes: pushes, activities: activities, identity: identity, idempotent: idempotent, clock: clock).add(to: backend)
         ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
-        OperationsRoutes(store: store, metrics: metrics).add(to: router)
+        OperationsRoutes(operations: OperationsService(store: store), metrics: metrics).add(to: router)
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
     }

@@ -1,6 +1,5 @@
 import Hummingbird
 import Logging
-import PushStore
 
 /// Turns every failure of a route into a JSON error: `APIError` as it is, Hummingbird's own errors
 /// (unknown route; a known path with another method is 405 with `Allow`) as 404/405, and anything unexpected as a 503 (the store is
@@ -18,8 +17,6 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error.response
         } catch let error as DomainError {
             return apiError(error).response
-        } catch let error as PushStoreError {
-            return apiError(DomainError(error)).response
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:

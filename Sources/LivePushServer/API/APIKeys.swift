@@ -6,7 +6,8 @@ import Hummingbird
 import HummingbirdAuth
 import PushStore
 
-/// API keys: generation, hashing and checking a bearer token against the development keys and the store.
+/// API keys: generation, hashing and checking a bearer token against the development keys and the stored
+/// keys (read through `CredentialService`).
 package enum APIKeys {
     /// A new random key: `lp_<scope>_` and 43 base64url characters (256 bits).
     package static func generate(scope: APIKeyScope) -> String {
@@ -27,14 +28,14 @@ package enum APIKeys {
 /// Finds the principal of `Authorization: Bearer <credential>`: a development key, a stored key, or an
 /// app token this server signed.
 struct APIKeyChecker: Sendable {
-    let store: any PushStore
+    let credentials: CredentialService
     /// Hashes of the development keys, with their scope.
     let developmentKeys: [String: APIKeyScope]
     let tokens: AppTokenKey
     let clock: any WallClock
 
-    init(store: any PushStore, appKeys: [String], backendKeys: [String], tokens: AppTokenKey, clock: any WallClock) {
-        self.store = store
+    init(credentials: CredentialService, appKeys: [String], backendKeys: [String], tokens: AppTokenKey, clock: any WallClock) {
+        self.credentials = credentials
         var keys: [String: APIKeyScope] = [:]
         for key in appKeys { keys[APIKeys.hash(key)] = .app }
         for key in backendKeys { keys[APIKeys.hash(key)] = .backend }
@@ -82,7 +83,7 @@ struct APIKeyChecker: Sendable {
         }
         let record: APIKeyRecord?
         do {
-            record = try await store.apiKey(byHash: hash)
+            record = try await credentials.apiKey(hash: hash)
         } catch {
             throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "API keys cannot be checked right now; retry later")
         }
@@ -114,7 +115,7 @@ struct APIKeyChecker: Sendable {
     private func checkStanding(_ token: AppToken) async throws(APIError) {
         let standing: AppTokenStanding
         do {
-            standing = try await store.appTokenStanding(subject: token.subject, keyID: token.keyID)
+            standing = try await credentials.standing(subject: token.subject, keyID: token.keyID)
         } catch {
             throw APIError(.serviceUnavailable, field: nil, rule: "unavailable", "app tokens cannot be checked right now; retry later")
         }

@@ -2,7 +2,6 @@ import APNsCore
 import Foundation
 import Hummingbird
 import LiveActivity
-import PushStore
 
 /// The backend's routes (behind a backend key): mint a user's app token, update or end an activity or a group, start activities
 /// by push-to-start, read an activity with its delivery history. Each reads its input and calls

@@ -2,7 +2,6 @@ import APNsCore
 import Foundation
 import Hummingbird
 import LiveActivity
-import PushStore
 
 /// The backend's broadcast channel routes (behind a backend key): create, list, read, delete, and update
 /// or end every subscribed activity with one broadcast. Each reads its input and calls `ChannelService`

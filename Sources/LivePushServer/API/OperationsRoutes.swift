@@ -1,24 +1,23 @@
 import Foundation
 import Hummingbird
-import PushStore
 
 /// `/health`, `/metrics` (Prometheus text) and `/openapi.json`, without authentication.
 struct OperationsRoutes: Sendable {
-    let store: any PushStore
+    let operations: OperationsService
     let metrics: ServerMetrics
 
     func add(to router: Router<APIRequestContext>) {
-        let (store, metrics) = (store, metrics)
+        let (operations, metrics) = (operations, metrics)
         router.get("/health") { _, _ -> Response in
-            do {
-                let depth = try await store.outboxDepth()
+            do throws(DomainError) {
+                let depth = try await operations.outboxDepth()
                 return APIResponse.json(Health(status: "ok", outboxDepth: depth))
             } catch {
-                return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "the store does not answer: \(error)").response
+                return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "the store does not answer: \(error.message)").response
             }
         }
         router.get("/metrics") { _, _ -> Response in
-            if let depth = try? await store.outboxDepth() {
+            if let depth = try? await operations.outboxDepth() {
                 metrics.setOutboxDepth(depth)
             }
             return APIResponse.raw(Data(metrics.render().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")

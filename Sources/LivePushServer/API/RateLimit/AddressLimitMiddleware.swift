@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import PushStore
 
 /// Limits the failed requests of each client address (401, 403, and requests without a credential),
 /// checked before the credential is looked up: once an address has spent its budget, every API request
