@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsSimulator", targets: ["APNsSimulator"]),
         .library(name: "LivePushTesting", targets: ["LivePushTesting"]),
+        // The generated Swift client of `livepush serve`'s HTTP API (needs only OpenAPIRuntime; bring a transport).
+        .library(name: "LivePushAPIClient", targets: ["LivePushAPIClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -39,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
         // FilePath, for the configuration's FileProvider (already in the graph through swift-configuration).
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
+        // The generated API client's runtime; URLSession is the transport its tests drive a server with.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
     ],
     targets: [
         // Protocol vocabulary shared by the client, the simulator and the server: headers, reasons, tokens.
@@ -171,6 +176,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The Swift client of the HTTP API, generated from API/Contract/openapi.json by
+        // scripts/generate-api-client.sh (swift-openapi-generator) and committed: no generator in the build.
+        .target(
+            name: "LivePushAPIClient",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            exclude: ["openapi-generator-config.yaml"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EmojiRangersTests",
             dependencies: ["EmojiRangers", "APNsSimulator", "APNsCore", "LiveActivity", "LivePushTesting"],
@@ -190,6 +203,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The webhook tests check LivePush-Signature as a receiver would, with their own HMAC.
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The generated client against a real `livepush serve` over URLSession.
+        .testTarget(
+            name: "LivePushAPIClientTests",
+            dependencies: [
+                "LivePushAPIClient", "LivePushTesting",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Regenerates the committed Swift client (Sources/LivePushAPIClient/Types.swift and Client.swift) from the API's
+# one contract, Sources/LivePushServer/API/Contract/openapi.json, with swift-openapi-generator 1.14.3.
+#
+# The generator is built in its own scratch folder, .build-openapi-generator/ (git-ignored), never in the
+# package's .build: the package itself does not depend on the generator, so a clean build of LivePush does not
+# compile it, OpenAPIKit or Yams. Run this after editing the contract and commit the result; CI (.ci/run)
+# runs it too and fails when `git diff` shows the committed files differ from what the contract generates.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=1.14.3
+tool=.build-openapi-generator
+document=Sources/LivePushServer/API/Contract/openapi.json
+target=Sources/LivePushAPIClient
+
+mkdir -p "$tool"
+cat >"$tool/Package.swift" <<MANIFEST
+// swift-tools-version:6.1
+// Written by scripts/generate-api-client.sh: pins the generator CLI, built here and nowhere else.
+import PackageDescription
+
+let package = Package(
+    name: "OpenAPIGeneratorTool",
+    dependencies: [.package(url: "https://github.com/apple/swift-openapi-generator.git", exact: "$version")]
+)
+MANIFEST
+
+echo "== building swift-openapi-generator $version in $tool" >&2
+swift build --package-path "$tool" --product swift-openapi-generator >&2
+generator="$(swift build --package-path "$tool" --show-bin-path)/swift-openapi-generator"
+
+# The generator's input: the contract less its `not` clauses. They state cross-field rules of the push bodies
+# (Update, End, Start: not sound with alert.sound, a priority that agrees with importance), which the server
+# checks and the fuzzer exercises from the served file; swift-openapi-generator 1.14.3 skips any schema with a
+# `not` (and every operation body that refers to it), and a generated client checks no rule of a body anyway.
+# The served file is left as it is.
+input="$tool/openapi.json"
+python3 - "$document" "$input" <<'PY'
+import json, sys
+
+def strip(node, key=None):
+    if isinstance(node, dict):
+        if key != "properties":  # a map of property names, not a schema
+            node.pop("not", None)
+        for name, value in node.items():
+            strip(value, name)
+    elif isinstance(node, list):
+        for value in node:
+            strip(value)
+
+with open(sys.argv[1], encoding="utf-8") as source:
+    document = json.load(source)
+strip(document)
+with open(sys.argv[2], "w", encoding="utf-8") as target:
+    json.dump(document, target, ensure_ascii=False, indent=1)
+PY
+
+"$generator" generate "$input" \
+    --config "$target/openapi-generator-config.yaml" \
+    --output-directory "$target"
+# One Types.swift, as the generator wrote before it split its output by namespace: each of the split files
+# repeats the same `public import`s, and Swift 6.3 warns about those a file does not use (the generator's
+# `@diagnose(UnusedImportAccess, as: ignored)` takes effect from Swift 6.4 on). Joined, every import is used.
+python3 - "$target" <<'PY'
+import pathlib, re, sys
+
+target = pathlib.Path(sys.argv[1])
+order = ["Types.swift", "Types+Components.swift", "Types+Operations.swift", "Types+Components+Schemas.swift",
+         "Types+Components+Parameters.swift", "Types+Components+RequestBodies.swift",
+         "Types+Components+Responses.swift", "Types+Components+Headers.swift"]
+found = sorted(path.name for path in target.glob("Types*.swift"))
+if sorted(order) != found:
+    sys.exit(f"unexpected generated files: {found}")
+importing = re.compile(r"^(#if |#endif|@diagnose\(|(@_spi\(Generated\) )?(public |package )?import )")
+joined, header = [], None
+for name in order:
+    lines = (target / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    end = max(index for index, line in enumerate(lines[:40]) if importing.match(line)) + 1
+    if header is None:
+        header = lines[:end]
+    elif lines[:end] != header:
+        sys.exit(f"{name} imports differ from Types.swift's")
+    joined += lines[end:]
+    (target / name).unlink()
+(target / "Types.swift").write_text("".join(header + joined), encoding="utf-8")
+PY
+echo "== generated $target/Types.swift and $target/Client.swift from $document" >&2
