@@ -159,6 +159,10 @@ let package = Package(
             name: "EmojiRangers",
             dependencies: [
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
+                // The app and the backend of the demo talk to the server through the generated client.
+                "LivePushAPIClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,7 +1,7 @@
 import APNsSimulator
 import Foundation
 import LiveActivity
-import LivePushServer
+import LivePushAPIClient
 
 extension EmojiRangersDemo {
     /// One iPhone per player, its app's adventure activity, and the hero it plays.
@@ -137,21 +137,22 @@ extension EmojiRangersDemo {
         var deliveries: [(delivery: DemoDelivery, apnsID: String?)]
         let downgrades: Int
         let skipped: [String]
-        if request.isGroupSend {
+        switch request.target {
+        case .group(let group):
             // A group send answers with its id at once; its pushes carry that id in each history record.
-            let answer = try await backend.send("POST", request.path, body: request.body, as: GroupSendView.self)
+            let answer = try await request.send(toGroup: group, with: backend)
             let progress = try await finished(answer)
             deliveries = try await follow(audience, expected: progress.counts.targeted - progress.counts.skipped) {
-                $0.sendID == answer.sendID
+                $0.sendId == answer.sendId
             }
             downgrades = progress.counts.downgraded
             skipped = progress.counts.skipped == 0 ? [] : ["\(progress.counts.skipped) members were ended, dismissed or without a valid token"]
-        } else {
-            let answer = try await backend.send("POST", request.path, body: request.body, as: AcceptedPushes.self)
-            let pushIDs = Set(answer.pushIDs.map { $0.lowercased() })
+        case .activity(let id):
+            let answer = try await request.send(toActivity: id, with: backend)
+            let pushIDs = Set(answer.pushIds.map { $0.lowercased() })
             downgrades = answer.downgraded.count
             skipped = answer.skipped.map(\.reason)
-            deliveries = try await follow(audience, expected: pushIDs.count) { pushIDs.contains($0.pushID.lowercased()) }
+            deliveries = try await follow(audience, expected: pushIDs.count) { pushIDs.contains($0.pushId.lowercased()) }
         }
         var titles: [String] = []
         for index in deliveries.indices {
@@ -175,11 +176,13 @@ extension EmojiRangersDemo {
     }
 
     /// The group send's progress once it has finished (or after 20 s).
-    private func finished(_ send: GroupSendView) async throws(DemoError) -> GroupSendView {
+    private func finished(_ send: Components.Schemas.GroupSend) async throws(DemoError) -> Components.Schemas.GroupSend {
         let deadline = Date().addingTimeInterval(20)
         while true {
-            let progress = try await backend.get("/v1/sends/\(send.sendID)", as: GroupSendView.self)
-            if progress.state == "finished" || Date() > deadline || Task.isCancelled { return progress }
+            let progress = try await APICall("GET", "/v1/sends/\(send.sendId)").run {
+                try await backend.getGroupSend(path: .init(sendId: send.sendId))
+            }
+            if progress.state == .finished || Date() > deadline || Task.isCancelled { return progress }
             await pause(0.02)
         }
     }
@@ -187,13 +190,15 @@ extension EmojiRangersDemo {
     /// Reads each audience activity's delivery history from the server until each has a record of the push
     /// (`matches`), or `expected` of them do.
     private func follow(
-        _ audience: [Seat], expected: Int? = nil, matches: (DeliveryView) -> Bool
+        _ audience: [Seat], expected: Int? = nil, matches: (Components.Schemas.Delivery) -> Bool
     ) async throws(DemoError) -> [(delivery: DemoDelivery, apnsID: String?)] {
         let deadline = Date().addingTimeInterval(20)
-        var found: [String: DeliveryView] = [:]
+        var found: [String: Components.Schemas.Delivery] = [:]
         while true {
             for seat in audience where found[seat.activityID] == nil {
-                let detail = try await backend.get("/v1/activities/\(seat.activityID)", as: ActivityDetail.self)
+                let detail = try await APICall("GET", "/v1/activities/\(seat.activityID)").run {
+                    try await backend.getActivity(path: .init(activityId: seat.activityID))
+                }
                 if let record = detail.deliveries.first(where: matches) { found[seat.activityID] = record }
             }
             // Skipped activities get no push: wait only for the pushes that exist.
@@ -203,10 +208,10 @@ extension EmojiRangersDemo {
         return audience.map { seat in
             let record = found[seat.activityID]
             let delivery = DemoDelivery(
-                hero: seat.hero, activityID: seat.activityID, serverOutcome: record?.outcome,
-                sentPriority: record?.priority, downgradeReason: record?.downgradeReason, deviceOutcome: nil
+                hero: seat.hero, activityID: seat.activityID, serverOutcome: record?.outcome.rawValue,
+                sentPriority: record?.priority.rawValue, downgradeReason: record?.downgradeReason, deviceOutcome: nil
             )
-            return (delivery, record?.apnsID)
+            return (delivery, record?.apnsId)
         }
     }
 

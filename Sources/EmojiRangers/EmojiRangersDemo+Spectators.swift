@@ -1,7 +1,7 @@
 import APNsSimulator
 import Foundation
 import LiveActivity
-import LivePushServer
+import LivePushAPIClient
 
 extension EmojiRangersDemo {
     /// The spectators: simulated activities subscribed to the party's broadcast channel.
@@ -18,8 +18,8 @@ extension EmojiRangersDemo {
     /// subscribed to it on one simulated iPad (the simulator's bulk start); nil without spectators.
     func seatSpectators(adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> Stands? {
         guard options.spectators > 0 else { return nil }
-        let creation = ChannelCreationBody(
-            name: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))", bundleID: Self.bundleID, storagePolicy: 1)
+        let creation = Components.Schemas.ChannelCreation(
+            name: .init(value1: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))"), bundleId: Self.bundleID, storagePolicy: ._1)
         let channel = try await createChannel(creation)
         do {
             let stand = try await simulator.world.addDevice(
@@ -29,23 +29,23 @@ extension EmojiRangersDemo {
                 deviceID: stand.deviceID,
                 ActivityRequest(
                     attributesType: Self.spectatorsAttributesType, attributes: .object(["name": .string("Spectator")]),
-                    contentState: adventure.initialState.jsonValue, channelID: channel.apnsChannelID
+                    contentState: adventure.initialState.jsonValue, channelID: channel.apnsChannelId
                 ), count: options.spectators)
         } catch {
             throw .device(error.description)
         }
         progress(.spectatorsJoined(count: options.spectators, channelID: channel.id))
-        return Stands(channelID: channel.id, apnsChannelID: channel.apnsChannelID, count: options.spectators)
+        return Stands(channelID: channel.id, apnsChannelID: channel.apnsChannelId, count: options.spectators)
     }
 
     /// `POST /v1/channels`, as a backend does it: the server answers 502 or 503 when APNs could not be
     /// reached (nothing was created, "retry later"), so those are tried again after 0.5, 1 and 2 s.
-    private func createChannel(_ creation: ChannelCreationBody) async throws(DemoError) -> ChannelView {
+    private func createChannel(_ creation: Components.Schemas.ChannelCreation) async throws(DemoError) -> Components.Schemas.Channel {
         var delay = 0.5
         var attempt = 1
         while true {
             do {
-                return try await backend.send("POST", "/v1/channels", body: creation, as: ChannelView.self)
+                return try await APICall("POST", "/v1/channels").run { try await backend.createChannel(body: .json(creation)) }
             } catch {
                 guard attempt < 4, case .api(_, _, let status, _) = error, status == 502 || status == 503 else { throw error }
             }
@@ -60,13 +60,14 @@ extension EmojiRangersDemo {
     func broadcast(_ event: AdventureEvent, of adventure: Adventure, to stands: Stands, report: inout DemoEventReport) async throws(DemoError) {
         guard let request = PushRequest.make(for: event, group: Self.partyGroup, activityID: { _ in "spectators" }, options: options, now: Date())
         else { return }
-        let verb = event.isEnd ? "end" : "update"
-        let answer = try await backend.send("POST", "/v1/channels/\(stands.channelID)/\(verb)", body: request.body, as: AcceptedPushes.self)
-        let pushIDs = Set(answer.pushIDs.map { $0.lowercased() })
+        let answer = try await request.broadcast(to: stands.channelID, with: backend)
+        let pushIDs = Set(answer.pushIds.map { $0.lowercased() })
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !Task.isCancelled {
-            let detail = try await backend.get("/v1/channels/\(stands.channelID)", as: ChannelDetail.self)
-            if detail.deliveries.contains(where: { pushIDs.contains($0.pushID.lowercased()) }) { break }
+            let detail = try await APICall("GET", "/v1/channels/\(stands.channelID)").run {
+                try await backend.getChannel(path: .init(channelId: stands.channelID))
+            }
+            if detail.deliveries.contains(where: { pushIDs.contains($0.pushId.lowercased()) }) { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
         report.spectatorsFollowing = stands.count

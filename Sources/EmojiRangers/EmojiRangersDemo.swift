@@ -4,6 +4,7 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveActivity
+import LivePushAPIClient
 import LivePushServer
 import Logging
 import PushStore
@@ -32,7 +33,7 @@ package final class EmojiRangersDemo: Sendable {
     let store: any PushStore
     let apns: APNsClient
     let bridge: TokenBridge
-    let backend: LivePushAPIClient
+    let backend: Client
     let session: URLSession
     let directory: URL
     let logger: Logger
@@ -40,7 +41,7 @@ package final class EmojiRangersDemo: Sendable {
 
     init(
         options: DemoOptions, simulator: Simulator, server: LivePushServer, store: any PushStore, apns: APNsClient,
-        bridge: TokenBridge, backend: LivePushAPIClient, session: URLSession, directory: URL, logger: Logger
+        bridge: TokenBridge, backend: Client, session: URLSession, directory: URL, logger: Logger
     ) {
         self.options = options
         self.simulator = simulator
@@ -93,15 +94,17 @@ package final class EmojiRangersDemo: Sendable {
             let backendKey = APIKeys.generate(scope: .backend)
             let server = try await startServer(options: options, store: store, apns: apns, appKey: appKey, backendKey: backendKey, logger: logger)
             cleanup.server = server
-            let session = URLSession(configuration: .ephemeral)
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 30
+            let session = URLSession(configuration: configuration)
             let base = "http://127.0.0.1:\(server.port ?? 0)"
+            // The app and the backend talk to the server through the generated client, each with its own key.
             let bridge = TokenBridge(
-                api: LivePushAPIClient(baseURL: base, key: appKey, session: session),
-                attributesType: attributesType, logger: logger)
+                api: try Client.livePush(baseURL: base, key: appKey, session: session), attributesType: attributesType, logger: logger)
             try await bridge.start()
             return EmojiRangersDemo(
                 options: options, simulator: simulator, server: server, store: store, apns: apns, bridge: bridge,
-                backend: LivePushAPIClient(baseURL: base, key: backendKey, session: session), session: session,
+                backend: try Client.livePush(baseURL: base, key: backendKey, session: session), session: session,
                 directory: directory, logger: logger
             )
         } catch let error as DemoError {

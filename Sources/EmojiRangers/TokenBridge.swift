@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 import Hummingbird
 import LiveActivity
-import LivePushServer
+import LivePushAPIClient
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -30,14 +30,14 @@ final class TokenBridge: Sendable {
         var failures: [String] = []
     }
 
-    private let api: LivePushAPIClient
+    private let api: Client
     private let attributesType: String
     private let logger: Logger
     private let players = Mutex<[String: Player]>([:])
     private let ledger = Mutex(Ledger())
     private let running = Mutex<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
 
-    init(api: LivePushAPIClient, attributesType: String, logger: Logger) {
+    init(api: Client, attributesType: String, logger: Logger) {
         self.api = api
         self.attributesType = attributesType
         self.logger = logger
@@ -108,7 +108,7 @@ final class TokenBridge: Sendable {
         }
         guard let json = try? JSONValue.parse(body), let kind = json["kind"]?.stringValue,
             let token = json["token"]?.stringValue, let bundleID = json["bundleId"]?.stringValue,
-            let environment = json["environment"]?.stringValue
+            let environment = json["environment"]?.stringValue.flatMap(Components.Schemas.Environment.init(rawValue:))
         else {
             record(failure: "\(player.hero.name)'s device posted an unreadable token message")
             return .badRequest
@@ -123,20 +123,16 @@ final class TokenBridge: Sendable {
                 // The party's adventure joins the party's group; any other activity (the side quest) is the
                 // player's alone.
                 let type = json["attributesType"]?.stringValue ?? attributesType
-                _ = try await api.send(
-                    "POST", "/v1/activities",
-                    body: ActivityRegistrationBody(
-                        activityID: activityID, pushToken: token, bundleID: bundleID, attributesType: type,
-                        environment: environment, userID: player.userID, groups: type == attributesType ? [player.group] : []
-                    ), as: ActivityView.self)
+                let registration = Components.Schemas.ActivityRegistration(
+                    activityId: activityID, pushToken: token, bundleId: bundleID, attributesType: type, environment: environment,
+                    userId: .init(value1: player.userID), groups: type == attributesType ? [player.group] : [])
+                _ = try await APICall("POST", "/v1/activities").run { try await api.registerActivity(body: .json(registration)) }
                 ledger.withLock { $0.registeredActivities[activityID] = player.hero }
             case "pushToStartToken":
-                _ = try await api.send(
-                    "PUT", "/v1/push-to-start-tokens",
-                    body: PushToStartTokenBody(
-                        userID: player.userID, deviceID: json["deviceId"]?.stringValue ?? "", bundleID: bundleID,
-                        attributesType: attributesType, environment: environment, token: token
-                    ), as: PushToStartView.self)
+                let pushToStart = Components.Schemas.PushToStartToken(
+                    userId: .init(value1: player.userID), deviceId: json["deviceId"]?.stringValue ?? "", bundleId: bundleID,
+                    attributesType: attributesType, environment: environment, token: token)
+                _ = try await APICall("PUT", "/v1/push-to-start-tokens").run { try await api.storePushToStartToken(body: .json(pushToStart)) }
                 ledger.withLock { $0.pushToStartTokens += 1 }
             default:
                 record(failure: "\(player.hero.name)'s device posted a token of unknown kind '\(kind)'")
