@@ -1,5 +1,5 @@
 // swift-tools-version:6.1
-// Benchmarks live in their own package so that CI and `swift test` never build async-http-client.
+// Benchmarks live in their own package so that CI and `swift test` never build them.
 // Run them with Benchmarks/run.sh (see BENCHMARKS.md).
 import PackageDescription
 

@@ -77,18 +77,22 @@ import Testing
             let url = try #require(URL(string: "http://localhost:\(receiver.port)/hook"))
             let metrics = ServerMetrics()
             let delivery = WebhookDelivery(event: "activity.ended", body: Data(#"{"event":"activity.ended"}"#.utf8), createdAt: Date())
-            let refusing = WebhookPoster(
+            await WebhookPoster.withPoster(
                 url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: false,
-                metrics: metrics, logger: Logger(label: "test"))
-            let failure = await refusing.post(delivery, at: Date())
-            #expect(failure?.contains("refused") == true, "\(failure ?? "delivered")")
+                metrics: metrics, logger: Logger(label: "test")
+            ) { refusing in
+                let failure = await refusing.post(delivery, at: Date())
+                #expect(failure?.contains("refused") == true, "\(failure ?? "delivered")")
+            }
             #expect(metrics.value("livepush_server_webhook_refused_targets_total") == 1)
             #expect(receiver.posts.isEmpty)
 
-            let allowing = WebhookPoster(
+            await WebhookPoster.withPoster(
                 url: url, secret: TestServer.webhookSecret, timeout: 5, allowPrivateTargets: true,
-                metrics: metrics, logger: Logger(label: "test"))
-            #expect(await allowing.post(delivery, at: Date()) == nil)
+                metrics: metrics, logger: Logger(label: "test")
+            ) { allowing in
+                #expect(await allowing.post(delivery, at: Date()) == nil)
+            }
             #expect(receiver.bodies.count == 1)
         }
     }

@@ -1,102 +1,99 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOPosix
-import NIOSSL
 import PushStore
+import Synchronization
 
-/// POSTs one stored webhook event, signed, to the webhook URL: one HTTP/1.1 connection per POST, on
-/// SwiftNIO.
+/// POSTs one stored webhook event, signed, to the webhook URL, with async-http-client.
 ///
-/// Not URLSession, nor async-http-client: both resolve the host themselves, so the address checked
-/// would not be the address connected to (a second DNS answer could point elsewhere), and URLSession
-/// follows redirects (a 307 lost the body, a 302 became a GET, and a redirect could point anywhere).
-/// Here the host is resolved once, every address is checked against ``WebhookTargetPolicy``, the
-/// connection goes to a checked address, and a 3xx is a failed attempt like any other non-2xx.
+/// The address checked is the address connected to. AHC would resolve the host itself, so a second
+/// DNS answer (DNS rebinding) could point its connection elsewhere than the check; here the host is
+/// resolved once with ``WebhookResolver``, every address is checked against ``WebhookTargetPolicy``,
+/// and AHC's `dnsOverride` maps the URL's host to a checked address: AHC connects there, while it
+/// still sends the URL's `Host` and validates TLS (and sends SNI) for the URL's host name. Redirects
+/// are disallowed, so a 3xx comes back as an answer: a failed attempt like any other non-2xx.
+///
+/// `dnsOverride` is a client's setting, so there is one `HTTPClient` per checked address in use, kept
+/// across POSTs (a client builds its TLS context once: reading the trust store takes about 25 ms). A
+/// client is shut down once its address has left the host's latest resolution and its last POST is
+/// done, the others when ``withPoster(url:secret:timeout:allowPrivateTargets:metrics:logger:_:)``
+/// ends: no client outlives the poster.
 final class WebhookPoster: Sendable {
-    /// Where the POSTs go, taken apart once.
-    struct Target: Sendable {
-        var isTLS: Bool
-        /// The host without brackets: a name, or a literal IPv4 or IPv6 address.
-        var host: String
-        var port: Int
-        /// Path and query, percent-encoded as given.
-        var requestURI: String
-        /// The `Host` header.
-        var hostHeader: String
-        /// The TLS server name: the host, unless it is a literal address (which SNI cannot carry; the
-        /// certificate is then checked against the address).
-        var serverName: String?
-
-        init?(url: URL) {
-            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                var host = components.host, !host.isEmpty
-            else { return nil }
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            isTLS = scheme == "https"
-            self.host = host
-            let defaultPort = isTLS ? 443 : 80
-            port = components.port ?? defaultPort
-            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-            requestURI = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-            let isLiteral = (try? SocketAddress(ipAddress: host, port: 0)) != nil
-            let shownHost = host.contains(":") ? "[\(host)]" : host
-            hostHeader = port == defaultPort ? shownHost : "\(shownHost):\(port)"
-            serverName = isLiteral ? nil : host
-        }
-    }
-
     private struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    private let target: Target?
+    private let url: URL
+    /// The URL's host as AHC reads it (without IPv6 brackets), which `dnsOverride` maps; nil when the
+    /// URL is not an http(s) URL with a host.
+    private let host: String?
+    private let port: Int
     private let secret: String
     private let timeout: TimeInterval
     private let allowPrivateTargets: Bool
-    private let tls: Result<NIOSSLContext, any Error>?
     private let metrics: ServerMetrics
     private let logger: Logger
+    private let clients = Mutex(Clients())
 
-    init(url: URL, secret: String, timeout: TimeInterval, allowPrivateTargets: Bool, metrics: ServerMetrics, logger: Logger) {
-        target = Target(url: url)
+    /// The clients by the address they connect to.
+    private struct Clients {
+        var byAddress: [String: (client: HTTPClient, posts: Int)] = [:]
+        /// The addresses of the host's latest resolution: their clients are kept when idle.
+        var current: Set<String> = []
+        var isShutDown = false
+    }
+
+    /// Runs `body` with a poster, and shuts its clients down when `body` returns or throws.
+    static func withPoster<Result>(
+        url: URL, secret: String, timeout: TimeInterval, allowPrivateTargets: Bool, metrics: ServerMetrics, logger: Logger,
+        _ body: (WebhookPoster) async throws -> Result
+    ) async rethrows -> Result {
+        let poster = WebhookPoster(
+            url: url, secret: secret, timeout: timeout, allowPrivateTargets: allowPrivateTargets, metrics: metrics, logger: logger)
+        do {
+            let result = try await body(poster)
+            await poster.shutdown()
+            return result
+        } catch {
+            await poster.shutdown()
+            throw error
+        }
+    }
+
+    private init(url: URL, secret: String, timeout: TimeInterval, allowPrivateTargets: Bool, metrics: ServerMetrics, logger: Logger) {
+        self.url = url
+        let scheme = url.scheme?.lowercased()
+        if scheme == "http" || scheme == "https", var host = url.host, !host.isEmpty {
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            self.host = host
+        } else {
+            host = nil
+        }
+        port = url.port ?? (scheme == "https" ? 443 : 80)
         self.secret = secret
         self.timeout = timeout
         self.allowPrivateTargets = allowPrivateTargets
         self.metrics = metrics
         self.logger = logger
-        // The system's trust store, as URLSession used.
-        tls = target?.isTLS == true ? Result { try NIOSSLContext(configuration: .makeClientConfiguration()) } : nil
     }
 
     /// POSTs `delivery` signed at `date`; nil when the webhook answered 2xx, else what went wrong.
     func post(_ delivery: WebhookDelivery, at date: Date) async -> String? {
-        guard let target else { return "the webhook URL is not an http(s) URL with a host" }
+        guard let host else { return "the webhook URL is not an http(s) URL with a host" }
         let timestamp = Int(date.timeIntervalSince1970.rounded(.down))
-        var headers = HTTPHeaders()
-        headers.add(name: "Host", value: target.hostHeader)
-        headers.add(name: "User-Agent", value: "livepush-webhook")
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(delivery.body.count))
-        headers.add(name: "Connection", value: "close")
-        headers.add(name: WebhookSignature.eventIDHeader, value: delivery.id.uuidString.lowercased())
-        headers.add(
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "User-Agent", value: "livepush-webhook")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: WebhookSignature.eventIDHeader, value: delivery.id.uuidString.lowercased())
+        request.headers.add(
             name: WebhookSignature.signatureHeader,
             value: WebhookSignature.value(secret: secret, timestamp: timestamp, body: delivery.body))
-        let timeout = self.timeout
-        let request = headers
+        request.body = .bytes(ByteBuffer(bytes: delivery.body))
+        let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
         do {
-            let (status, location) = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
-                group.addTask { try await self.exchange(target, headers: request, body: delivery.body) }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-                    throw Failure(description: "no answer within \(DurationText.text(timeout))")
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
-            }
+            let (status, location) = try await exchange(request, host: host, deadline: deadline)
             if (200..<300).contains(status) { return nil }
             if (300..<400).contains(status) {
                 // Following it would lose the body (307), turn the POST into a GET (302), or send the
@@ -106,13 +103,15 @@ final class WebhookPoster: Sendable {
             }
             return "HTTP \(status)"
         } catch {
+            if (error as? HTTPClientError) == .deadlineExceeded { return "no answer within \(DurationText.text(timeout))" }
             return "\(error)"
         }
     }
 
-    /// Resolves, checks, connects and POSTs; the answer's status and `Location`.
-    private func exchange(_ target: Target, headers: HTTPHeaders, body: Data) async throws -> (Int, String?) {
-        let addresses = try await WebhookResolver.resolve(host: target.host, port: target.port)
+    /// Resolves, checks, and POSTs to the first checked address that accepts a connection; the
+    /// answer's status and `Location`.
+    private func exchange(_ request: HTTPClientRequest, host: String, deadline: NIODeadline) async throws -> (Int, String?) {
+        let addresses = try await WebhookResolver.resolve(host: host, port: port)
         if !allowPrivateTargets {
             // Every address, not only the first: a name that resolves to a public and a private address
             // would otherwise reach the private one whenever the public one does not answer.
@@ -121,58 +120,93 @@ final class WebhookPoster: Sendable {
                     metrics.recordWebhookRefusedTarget()
                     logger.warning(
                         "webhook target refused",
-                        metadata: [
-                            "host": "\(target.host)", "address": "\(address.ipAddress ?? "?")", "range": "\(range)",
-                        ])
+                        metadata: ["host": "\(host)", "address": "\(address.ipAddress ?? "?")", "range": "\(range)"])
                     throw Failure(
-                        description: "refused: '\(target.host)' resolves to \(address.ipAddress ?? "?"), a \(range) address; "
+                        description: "refused: '\(host)' resolves to \(address.ipAddress ?? "?"), a \(range) address; "
                             + "set --webhook-allow-private-targets to POST there")
                 }
             }
         }
+        let checked = addresses.compactMap(\.ipAddress)
         var lastError: (any Error)?
-        for address in addresses {
-            let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+        for address in checked {
             do {
-                channel = try await connect(to: address, target: target)
-            } catch {
+                return try await exchange(request, host: host, address: address, of: checked, deadline: deadline)
+            } catch let error where Self.isConnectFailure(error) {
                 lastError = error
-                continue
-            }
-            return try await channel.executeThenClose { inbound, outbound in
-                var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: target.requestURI)
-                head.headers = headers
-                try await outbound.write(.head(head))
-                try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-                try await outbound.write(.end(nil))
-                for try await part in inbound {
-                    guard case .head(let response) = part else { continue }
-                    if response.status.code < 200 { continue }  // 1xx: the final answer follows
-                    return (Int(response.status.code), response.headers.first(name: "Location"))
-                }
-                throw Failure(description: "the connection closed before an answer")
             }
         }
-        throw Failure(description: "cannot connect to \(target.host):\(target.port): \(lastError.map { "\($0)" } ?? "no address")")
+        throw Failure(description: "cannot connect to \(host):\(port): \(lastError.map { "\($0)" } ?? "no address")")
     }
 
-    private func connect(to address: SocketAddress, target: Target) async throws
-        -> NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
-    {
-        let context = try tls?.get()
-        return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.milliseconds(Int64(timeout * 1000)))
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connect(to: address) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let context {
-                        try channel.pipeline.syncOperations.addHandler(
-                            NIOSSLClientHandler(context: context, serverHostname: target.serverName))
-                    }
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
-                        wrappingChannelSynchronously: channel)
-                }
-            }
+    /// POSTs through the client that connects to `address` for `host`.
+    private func exchange(
+        _ request: HTTPClientRequest, host: String, address: String, of addresses: [String], deadline: NIODeadline
+    ) async throws -> (Int, String?) {
+        let client = try await lease(address, host: host, current: Set(addresses))
+        let answer: Result<(Int, String?), any Error>
+        do {
+            // The body is not read: the status decides (AHC ends an exchange whose answer is dropped).
+            let response = try await client.execute(request, deadline: deadline)
+            answer = .success((Int(response.status.code), response.headers.first(name: "Location")))
+        } catch {
+            answer = .failure(error)
+        }
+        await giveBack(address)
+        return try answer.get()
+    }
+
+    /// The client for `address` (made if needed), counted as in use; the idle clients of addresses no
+    /// longer in `current`, the host's latest resolution, are shut down.
+    private func lease(_ address: String, host: String, current: Set<String>) async throws -> HTTPClient {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .milliseconds(Int64(timeout * 1000))))
+        configuration.dnsOverride = [host: address]
+        // A refused connection fails the POST (and the next address is tried) instead of being retried
+        // by the pool until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let (client, retired) = try clients.withLock { clients in
+            guard !clients.isShutDown else { throw Failure(description: "the webhook poster is shut down") }
+            clients.current = current
+            let stale = clients.byAddress.filter { !current.contains($0.key) && $0.value.posts == 0 }
+            for key in stale.keys { clients.byAddress[key] = nil }
+            let client =
+                clients.byAddress[address]?.client
+                ?? HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients.byAddress[address] = (client, (clients.byAddress[address]?.posts ?? 0) + 1)
+            return (client, stale.values.map(\.client))
+        }
+        for client in retired { try? await client.shutdown() }
+        return client
+    }
+
+    /// Ends a POST's use of the client for `address`; shuts it down if it was its last and the
+    /// address has left the host's resolution.
+    private func giveBack(_ address: String) async {
+        let retired = clients.withLock { clients -> HTTPClient? in
+            guard var entry = clients.byAddress[address] else { return nil }
+            entry.posts -= 1
+            clients.byAddress[address] = entry
+            guard entry.posts == 0, !clients.current.contains(address) else { return nil }
+            clients.byAddress[address] = nil
+            return entry.client
+        }
+        try? await retired?.shutdown()
+    }
+
+    /// Shuts every client down; a later POST fails.
+    private func shutdown() async {
+        let all = clients.withLock { clients in
+            clients.isShutDown = true
+            defer { clients.byAddress = [:] }
+            return clients.byAddress.values.map(\.client)
+        }
+        for client in all { try? await client.shutdown() }
+    }
+
+    /// Whether `error` means no connection was made to an address, so the next one may be tried.
+    private static func isConnectFailure(_ error: any Error) -> Bool {
+        if error is IOError { return true }
+        return (error as? HTTPClientError) == .connectTimeout
     }
 }

@@ -10,8 +10,8 @@ import NIOPosix
 #endif
 
 /// Every address a host name resolves to, so that each can be checked and the connection made to one
-/// that was (NIO's own resolver connects to what it resolves, which would let a second, different DNS
-/// answer slip past the check).
+/// that was (``WebhookPoster`` hands it to async-http-client through `dnsOverride`; left to resolve
+/// the host itself, AHC would connect to a second DNS answer that could differ from the one checked).
 enum WebhookResolver {
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -46,17 +46,20 @@ final class WebhookService: Service, Sendable {
         // A service that returns early stops the application: without a webhook, wait for shutdown.
         guard let url = configuration.webhookURL, let secret = configuration.webhookSecret else { return await waitForShutdown() }
         guard await listening.wait() != nil else { return }
-        let poster = WebhookPoster(
+        // The poster's HTTP clients are shut down before `run` returns.
+        await WebhookPoster.withPoster(
             url: url, secret: secret, timeout: configuration.webhookTimeout,
-            allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger)
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await work(poster)
-            } onGracefulShutdown: {
+            allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger
+        ) { poster in
+            await withTaskCancellationHandler {
+                await withGracefulShutdownHandler {
+                    await work(poster)
+                } onGracefulShutdown: {
+                    self.stop()
+                }
+            } onCancel: {
                 self.stop()
             }
-        } onCancel: {
-            self.stop()
         }
     }
 
