@@ -26,17 +26,13 @@ final class ActivityService: Sendable {
         var owned = registration
         owned.userID = try actor.owner(claimed: registration.userID)
         let ownership = actor.registrationOwnership
-        let record: ActivityRecord
-        do {
-            record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in
-                try await store.register(stamped, ownership: ownership)
-            }
-        } catch  where error.rule == "taken" {
-            // The same answer whether the id was taken long ago or a moment ago by a racing request.
-            throw .conflict(
-                "activityId", "taken",
-                "activity id '\(registration.activityID)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`"
-            )
+        // The same answer whether the id was taken long ago or a moment ago by a racing request.
+        let taken = DomainError.conflict(
+            "activityId", "taken",
+            "activity id '\(registration.activityID)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`"
+        )
+        let record = try await arrive(owned, ifTaken: taken) { [store] (stamped) async throws(PushStoreError) in
+            try await store.register(stamped, ownership: ownership)
         }
         logger.info("activity registered", metadata: ["activityId": "\(record.activityID)", "token": "\(record.pushToken.shortened)"])
         return record
@@ -60,14 +56,12 @@ final class ActivityService: Sendable {
             throw .invalid("userId", "required", "'userId' is required with a development app key (an app token gives it)")
         }
         owned.userID = user
-        let record: PushToStartTokenRecord
-        do {
-            record = try await arrive(owned) { [store] (stamped) async throws(PushStoreError) in try await store.upsertPushToStartToken(stamped) }
-        } catch  where error.rule == "taken" {
-            throw .conflict(
-                "token", "heldByAnotherUser",
-                "this push-to-start token is stored for another user; it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)"
-            )
+        let taken = DomainError.conflict(
+            "token", "heldByAnotherUser",
+            "this push-to-start token is stored for another user; it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)"
+        )
+        let record = try await arrive(owned, ifTaken: taken) { [store] (stamped) async throws(PushStoreError) in
+            try await store.upsertPushToStartToken(stamped)
         }
         logger.info("push-to-start token stored", metadata: ["userId": "\(record.userID)", "token": "\(record.token.shortened)"])
         return record
@@ -99,13 +93,20 @@ final class ActivityService: Sendable {
     }
 
     /// Checks a registration's environment, stamps it with the time it arrived and stores it.
+    /// The store's `taken` (the id or token value is another owner's) is answered `taken`.
     private func arrive<Registration: Arriving, Record: Sendable>(
-        _ registration: Registration, _ write: (Registration) async throws(PushStoreError) -> Record
+        _ registration: Registration, ifTaken taken: DomainError, _ write: (Registration) async throws(PushStoreError) -> Record
     ) async throws(DomainError) -> Record {
         try checkEnvironment(registration.environment)
         var stamped = registration
         stamped.at = clock.now()
-        return try await stored { () async throws(PushStoreError) in try await write(stamped) }
+        do {
+            return try await write(stamped)
+        } catch .taken {
+            throw taken
+        } catch {
+            throw DomainError(error)
+        }
     }
 
     /// The app saw its activity end (ActivityKit `.ended`); it leaves the Lock Screen at `dismissalDate`.
