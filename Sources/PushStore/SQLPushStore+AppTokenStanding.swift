@@ -32,9 +32,7 @@ extension SQLPushStore {
                 """,
                 [.text(subject), .date(at)])
             guard let row = rows.first else { throw .database(detail: "raising the app-token generation returned no row") }
-            let released = try await session.query(
-                "DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(subject)]
-            ).count
+            let released = try await Self.deletePushToStartTokens(session, userID: subject, deviceID: nil)
             return AppTokenWithdrawal(generation: try row.int("generation"), releasedPushToStartTokens: released)
         }
     }

@@ -46,15 +46,20 @@ extension SQLPushStore {
         try Validation.identifier(userID, field: "userId")
         if let deviceID { try Validation.identifier(deviceID, field: "deviceId") }
         return try await run("releasePushToStartTokens") { session throws(PushStoreError) in
-            if let deviceID {
-                return try await session.query(
-                    "DELETE FROM push_to_start_tokens WHERE user_id = ? AND device_id = ? RETURNING id",
-                    [.text(userID), .text(deviceID)]
-                ).count
-            }
-            return try await session.query("DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(userID)])
-                .count
+            try await Self.deletePushToStartTokens(session, userID: userID, deviceID: deviceID)
         }
+    }
+
+    /// ``releasePushToStartTokens(userID:deviceID:)`` inside a transaction (a sign-out's too).
+    static func deletePushToStartTokens(_ session: any SQLSession, userID: String, deviceID: String?) async throws(PushStoreError)
+        -> Int
+    {
+        guard let deviceID else {
+            return try await session.query("DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(userID)]).count
+        }
+        return try await session.query(
+            "DELETE FROM push_to_start_tokens WHERE user_id = ? AND device_id = ? RETURNING id", [.text(userID), .text(deviceID)]
+        ).count
     }
 
     package func pushToStartTokens(forUser userID: String, attributesType: String) async throws(PushStoreError)
