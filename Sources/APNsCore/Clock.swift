@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A source of the current time that tests can replace. Used for provider token renewal, Live
 /// Activity limits and timestamps.
@@ -13,15 +14,14 @@ public struct SystemWallClock: WallClock {
 }
 
 /// A clock that moves only when told to, for tests.
-public final class ManualWallClock: WallClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualWallClock: WallClock, Sendable {
+    private let current: Mutex<Date>
 
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = start }
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Mutex(start) }
 
-    public func now() -> Date { lock.withLock { current } }
+    public func now() -> Date { current.withLock { $0 } }
 
-    public func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+    public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 
-    public func set(_ date: Date) { lock.withLock { current = date } }
+    public func set(_ date: Date) { current.withLock { $0 = date } }
 }

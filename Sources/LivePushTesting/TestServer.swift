@@ -3,12 +3,11 @@ import Foundation
 import LivePushServer
 import Logging
 import PushStore
+import Synchronization
 
 /// `livepush serve` as ``withServer(_:over:isolation:_:)`` hands it to a test: where it listens and the
 /// development keys it accepts; and for our own tests its store, a restart and a crash.
-public final class TestServer: @unchecked Sendable {
-    // @unchecked: the running server and its store change only in restart and replaceWithoutShutdown,
-    // under `lock`; everything else is immutable.
+public final class TestServer: Sendable {
 
     /// A development app key the server accepts: it acts for any user (the server says so in its log).
     public static let appKey = "test-app-key-0123456789"
@@ -26,10 +25,14 @@ public final class TestServer: @unchecked Sendable {
         var port: Int
     }
 
-    private let lock = NSLock()
-    private var running: Running
-    /// Servers replaced by ``replaceWithoutShutdown(configure:)``, still running, with their stores.
-    private var abandoned: [Running] = []
+    /// The running server and its store (replaced by a restart or a crash), and the servers replaced
+    /// by ``replaceWithoutShutdown(configure:)``, still running, with their stores.
+    private struct Servers {
+        var running: Running
+        var abandoned: [Running] = []
+    }
+
+    private let servers: Mutex<Servers>
     private let options: ServerOptions
     private let sender: any PushSending
     private let ownsDirectory: Bool
@@ -47,7 +50,7 @@ public final class TestServer: @unchecked Sendable {
         self.ownsDirectory = ownsDirectory
         self.schema = schema
         databasePath = Self.databasePath(in: directory)
-        self.running = running
+        servers = Mutex(Servers(running: running))
     }
 
     static func start(_ options: ServerOptions, sender: any PushSending) async throws -> TestServer {
@@ -70,41 +73,41 @@ public final class TestServer: @unchecked Sendable {
     // MARK: Where it listens
 
     /// The port of the API on 127.0.0.1.
-    public var port: Int { lock.withLock { running.port } }
+    public var port: Int { servers.withLock { $0.running.port } }
     /// `http://127.0.0.1:PORT`: the API's base URL.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// The store the server runs on (our own tests read it directly).
-    package var store: any PushStore { lock.withLock { running.store } }
+    package var store: any PushStore { servers.withLock { $0.running.store } }
     /// The server (our own tests read its metrics).
-    package var server: LivePushServer { lock.withLock { running.server } }
+    package var server: LivePushServer { servers.withLock { $0.running.server } }
 
     // MARK: Restarts and crashes
 
     /// A graceful stop and a new server process on the same database.
     package func restart(configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil) async throws {
-        let old = lock.withLock { running }
+        let old = servers.withLock { $0.running }
         await old.server.shutdown()
         await old.store.close()
         let new = try await Self.boot(options, sender: sender, directory: directory, schema: schema, configure: configure ?? options.configure)
-        lock.withLock { running = new }
+        servers.withLock { $0.running = new }
     }
 
     /// A crash: a new server process on the same database while the old one is abandoned without a
     /// shutdown (it holds its claims and keeps running, as a hung process would, until the test ends).
     package func replaceWithoutShutdown(configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws {
         let new = try await Self.boot(options, sender: sender, directory: directory, schema: schema, configure: configure)
-        lock.withLock {
-            abandoned.append(running)
-            running = new
+        servers.withLock { servers in
+            servers.abandoned.append(servers.running)
+            servers.running = new
         }
     }
 
     /// Stops every server this test started and deletes its database.
     func stop() async {
-        let all = lock.withLock {
-            defer { abandoned = [] }
-            return abandoned + [running]
+        let all = servers.withLock { servers in
+            defer { servers.abandoned = [] }
+            return servers.abandoned + [servers.running]
         }
         for each in all { await each.server.shutdown() }
         let store = all.last?.store

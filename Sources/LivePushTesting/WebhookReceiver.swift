@@ -3,6 +3,7 @@ import Hummingbird
 import LiveActivity
 import Logging
 import NIOCore
+import Synchronization
 
 /// How a ``WebhookReceiver`` answers: a healthy receiver, or one that is slow, failing, hanging or
 /// redirecting, to test what the server does then.
@@ -51,8 +52,7 @@ public func withWebhookReceiver<Result>(
 
 /// A loopback HTTP server that keeps what is POSTed to it: every attempt with its headers and raw body,
 /// and the JSON bodies of those it answered 2xx.
-public final class WebhookReceiver: @unchecked Sendable {
-    // @unchecked: the lists and the task are guarded by `lock`.
+public final class WebhookReceiver: Sendable {
 
     /// One POST as it arrived.
     public struct Post: Sendable {
@@ -69,12 +69,16 @@ public final class WebhookReceiver: @unchecked Sendable {
         public var json: JSONValue? { try? JSONValue.parse(body) }
     }
 
-    private let lock = NSLock()
-    private var received: [JSONValue] = []
-    private var attempts: [Post] = []
-    private var task: Task<Void, any Error>?
-    private var boundPort = 0
-    private var stopping = false
+    /// What arrived, and the server's task and port.
+    private struct State {
+        var received: [JSONValue] = []
+        var attempts: [Post] = []
+        var task: Task<Void, any Error>?
+        var port = 0
+        var stopping = false
+    }
+
+    private let state = Mutex(State())
     private let behavior: WebhookBehavior
 
     init(_ behavior: WebhookBehavior) {
@@ -82,11 +86,11 @@ public final class WebhookReceiver: @unchecked Sendable {
     }
 
     /// The JSON bodies answered 2xx, in arrival order.
-    public var bodies: [JSONValue] { lock.withLock { received } }
+    public var bodies: [JSONValue] { state.withLock { $0.received } }
     /// Every POST, in arrival order.
-    public var posts: [Post] { lock.withLock { attempts } }
+    public var posts: [Post] { state.withLock { $0.attempts } }
     /// The port on 127.0.0.1.
-    public var port: Int { lock.withLock { boundPort } }
+    public var port: Int { state.withLock { $0.port } }
     /// The URL to give the server.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)/hook")! }
 
@@ -101,11 +105,11 @@ public final class WebhookReceiver: @unchecked Sendable {
                 signature: request.headers.first { $0.name.canonicalName == "livepush-signature" }?.value,
                 eventID: request.headers.first { $0.name.canonicalName == "livepush-event-id" }?.value,
                 contentType: request.headers[.contentType], body: Data(buffer.readableBytesView))
-            let index = lock.withLock {
-                attempts.append(post)
-                return attempts.count - 1
+            let index = state.withLock { state in
+                state.attempts.append(post)
+                return state.attempts.count - 1
             }
-            while behavior.hangs, !lock.withLock({ stopping }) { try await Task.sleep(for: .milliseconds(20)) }
+            while behavior.hangs, !state.withLock({ $0.stopping }) { try await Task.sleep(for: .milliseconds(20)) }
             if behavior.delay > .zero { try await Task.sleep(for: behavior.delay) }
             let refused = behavior.hangs || index < behavior.failFirst
             var status: HTTPResponse.Status = refused ? .serviceUnavailable : HTTPResponse.Status(code: behavior.status)
@@ -115,9 +119,9 @@ public final class WebhookReceiver: @unchecked Sendable {
                 headers[.location] = redirect.location
             }
             post.status = status.code
-            lock.withLock {
-                attempts[index] = post
-                if (200..<300).contains(status.code), let value = post.json { received.append(value) }
+            state.withLock { state in
+                state.attempts[index] = post
+                if (200..<300).contains(status.code), let value = post.json { state.received.append(value) }
             }
             return Response(status: status, headers: headers)
         }
@@ -132,20 +136,20 @@ public final class WebhookReceiver: @unchecked Sendable {
             },
             logger: logger)
         let task = Task { try await app.run() }
-        lock.withLock { self.task = task }
-        for await value in bound { lock.withLock { boundPort = value } }
+        state.withLock { $0.task = task }
+        for await value in bound { state.withLock { $0.port = value } }
     }
 
     /// A hanging receiver answers the POSTs it holds, and every later one, 503 at once (a backend that
     /// went from hanging to failing): a server waiting on it is released before the test's scopes end.
     public func stopHanging() {
-        lock.withLock { stopping = true }
+        state.withLock { $0.stopping = true }
     }
 
     func stop() async {
-        let task = lock.withLock {
-            stopping = true
-            return self.task
+        let task = state.withLock { state in
+            state.stopping = true
+            return state.task
         }
         task?.cancel()
         _ = await task?.result

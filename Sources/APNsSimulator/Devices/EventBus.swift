@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Fans events out to any number of subscribers. Each subscriber has a bounded buffer; a slow subscriber
 /// loses its oldest events, and publishing never waits.
@@ -39,38 +40,41 @@ public final class EventBus: Sendable {
     /// The number of current subscribers.
     public var subscriberCount: Int { state.count() }
 
-    private final class LockedState: @unchecked Sendable {
-        private let lock = NSLock()
-        private var nextID = 0
-        private var continuations: [Int: AsyncStream<SimulatorEvent>.Continuation] = [:]
-        private var closed = false
+    private final class LockedState: Sendable {
+        private struct Subscribers {
+            var nextID = 0
+            var continuations: [Int: AsyncStream<SimulatorEvent>.Continuation] = [:]
+            var closed = false
+        }
+
+        private let subscribers = Mutex(Subscribers())
 
         /// The subscriber's id, or nil once closed.
         func add(_ continuation: AsyncStream<SimulatorEvent>.Continuation) -> Int? {
-            lock.withLock {
-                guard !closed else { return nil }
-                nextID += 1
-                continuations[nextID] = continuation
-                return nextID
+            subscribers.withLock { state in
+                guard !state.closed else { return nil }
+                state.nextID += 1
+                state.continuations[state.nextID] = continuation
+                return state.nextID
             }
         }
 
         /// Marks the bus closed and hands back the subscribers to finish (outside the lock: finishing
         /// runs their termination handlers, which take it).
         func close() -> [AsyncStream<SimulatorEvent>.Continuation] {
-            lock.withLock {
-                closed = true
-                defer { continuations.removeAll() }
-                return Array(continuations.values)
+            subscribers.withLock { state in
+                state.closed = true
+                defer { state.continuations.removeAll() }
+                return Array(state.continuations.values)
             }
         }
 
-        func remove(_ id: Int) { lock.withLock { _ = continuations.removeValue(forKey: id) } }
+        func remove(_ id: Int) { subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) } }
 
-        func count() -> Int { lock.withLock { continuations.count } }
+        func count() -> Int { subscribers.withLock { $0.continuations.count } }
 
         func current() -> [AsyncStream<SimulatorEvent>.Continuation] {
-            lock.withLock { Array(continuations.values) }
+            subscribers.withLock { Array($0.continuations.values) }
         }
     }
 }
