@@ -132,9 +132,11 @@ import Testing
         }
     }
 
-    @Test func deadTokenIsMarkedInvalidAndNotUsedAgain() async throws {
+    /// `Unregistered` and `ExpiredToken` (410, docs/apns-protocol.md §4.3) both kill the token.
+    @Test(arguments: [APNsReason.unregistered, .expiredToken])
+    func deadTokenIsMarkedInvalidAndNotUsedAgain(reason: APNsReason) async throws {
         let sender = FakeSender()
-        sender.enqueue([.success(APNsResponse(status: 410, apnsID: "x", reason: .unregistered))])
+        sender.enqueue([.success(APNsResponse(status: 410, apnsID: "x", reason: reason, timestamp: Date()))])
         try await withServer(ServerOptions(sender: sender)) { harness in
             try await register(harness)
             #expect(try await harness.http.post("/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
@@ -146,7 +148,7 @@ import Testing
             #expect(refused.status == 409 && refused.errorRule == "validToken")
             #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
             let history = try await harness.store.deliveries(activityID: "a1", limit: 10)
-            #expect(history.first?.outcome == .rejected && history.first?.reason == "Unregistered" && history.first?.status == 410)
+            #expect(history.first?.outcome == .rejected && history.first?.reason == reason.rawValue && history.first?.status == 410)
             #expect(sender.requests.count == 1)
 
             // The app reports the same token as current again (PUT, as POST would): it is used again.

@@ -54,6 +54,11 @@ struct DeviceRoutes: Sendable {
             let token = try await Self.run { try await world.rotateActivityToken(activityID: id) }
             return ControlResponse.json(["pushToken": token])
         }
+        router.post("/v1/tokens/:token/expire") { _, context -> Response in
+            let token = try ControlResponse.parameter("token", context)
+            let expiredAt = try await Self.run { try await world.expireToken(token) }
+            return ControlResponse.json(TokenExpiry(token: token.lowercased(), expiredAt: expiredAt))
+        }
         router.post("/v1/activities/:activityId/end") { request, context -> Response in
             let id = try ControlResponse.parameter("activityId", context)
             let body = try await ControlResponse.decode(EndRequest.self, from: request, allowEmpty: true)
@@ -84,6 +89,11 @@ struct DeviceRoutes: Sendable {
             case bundleID = "bundleId"
         }
         var bundleID: String?
+    }
+    /// The answer to expiring a token: from `expiredAt` on, pushes to it get 410 `ExpiredToken`.
+    struct TokenExpiry: Encodable, Sendable {
+        var token: String
+        var expiredAt: Date
     }
     /// `immediate`: the user removed it (dismissed at once) rather than the app ending it.
     struct EndRequest: Decodable { var immediate: Bool? }

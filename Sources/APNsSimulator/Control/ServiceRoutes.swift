@@ -71,6 +71,7 @@ struct ServiceRoutes: Sendable {
         enum CodingKeys: String, CodingKey {
             case keyID = "keyId"
             case teamID = "teamId"
+            case relatedKeyID = "relatedKeyId"
             case publicKeyPEM, privateKeyPEM, environment, topics
         }
 
@@ -80,6 +81,7 @@ struct ServiceRoutes: Sendable {
         var privateKeyPEM: String?
         var environment: String?
         var topics: [String]?
+        var relatedKeyID: String?
     }
 
     static func register(_ body: KeyRegistration, in keys: TrustedKeys) throws -> TrustedKey {
@@ -105,7 +107,7 @@ struct ServiceRoutes: Sendable {
         do {
             return try keys.register(
                 keyID: body.keyID, teamID: body.teamID, pem: pem, environment: environment,
-                topics: body.topics.map(Set.init))
+                topics: body.topics.map(Set.init), relatedKeyID: body.relatedKeyID)
         } catch {
             let field: String
             switch error {

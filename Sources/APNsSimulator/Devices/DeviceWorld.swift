@@ -80,6 +80,9 @@ public actor DeviceWorld {
                 push, record, .deviceTokenNotForTopic, invalidSince: nil,
                 detail: "token belongs to topic \(expectedTopic), push was for \(push.topic)")
         }
+        if let expiredSince = record.expiredSince, expiredSince <= now {
+            return reject(push, record, .expiredToken, invalidSince: expiredSince, detail: "token expired")
+        }
         if let invalidSince = record.invalidSince, invalidSince <= now {
             return reject(push, record, .unregistered, invalidSince: invalidSince, detail: "token was rotated out")
         }

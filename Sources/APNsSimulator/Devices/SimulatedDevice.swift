@@ -54,6 +54,8 @@ struct TokenRecord: Sendable {
     let bundleID: String
     /// When the token stopped (or stops) working: after rotation. nil while current.
     var invalidSince: Date?
+    /// When the token expired (410 `ExpiredToken`), set through the control API. nil: not expired.
+    var expiredSince: Date?
 }
 
 /// An app as the control API shows it.

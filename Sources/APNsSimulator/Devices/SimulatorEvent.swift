@@ -9,6 +9,7 @@ public struct SimulatorEvent: Sendable, Hashable {
         case appInstalled
         case tokenIssued
         case tokenRotated
+        case tokenExpired
         case activityStarted
         case activityUpdated
         case activityStale

@@ -36,7 +36,8 @@ struct ConnectionAuthentication {
     /// certificate: `ClientCertificate.authenticate` (`authorization` is ignored). Otherwise the
     /// `authorization` header: MissingProviderToken → InvalidProviderToken (scheme, JWT shape, unknown
     /// key, team, signature) → ExpiredProviderToken → future `iat` → wrong-environment key → team bound to
-    /// the connection → key unrelated to the bound key → TooManyProviderTokenUpdates.
+    /// the connection → key other than the bound key or its related key (two team-scoped keys share a
+    /// connection only with `teamKeysShareConnections`) → TooManyProviderTokenUpdates.
     mutating func authenticate(
         authorization: String?, environment: APNsEnvironment, now: Date,
         keys: TrustedKeys, configuration: EndpointConfiguration
@@ -58,9 +59,9 @@ struct ConnectionAuthentication {
             throw Rejection(status: 403, reason: configuration.badEnvironmentKeyReason)
         }
         if let boundTeam, boundTeam != verified.key.teamID { throw Rejection(configuration.teamMismatchReason) }
-        if let boundKey, boundKey.keyID != verified.key.keyID {
-            let bothTeamScoped = boundKey.topics == nil && verified.key.topics == nil
-            if !bothTeamScoped { throw Rejection(.unrelatedKeyIDInToken) }
+        if let boundKey, !boundKey.isRelated(to: verified.key) {
+            let bothTeamScoped = boundKey.isTeamScoped && verified.key.isTeamScoped
+            if !(bothTeamScoped && configuration.teamKeysShareConnections) { throw Rejection(.unrelatedKeyIDInToken) }
         }
         if let currentJWT, currentJWT != jwt {
             let windowStart = now.addingTimeInterval(-configuration.providerTokenUpdateWindow)

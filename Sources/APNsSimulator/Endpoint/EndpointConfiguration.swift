@@ -47,6 +47,14 @@ public struct EndpointConfiguration: Sendable {
     public var providerTokenUpdateWindow: TimeInterval = 20 * 60
     /// The reason when a connection bound to one team gets a token of another team.
     public var teamMismatchReason: APNsReason = .invalidProviderToken
+    /// Let two different team-scoped keys of one team share a connection. Apple binds a connection to
+    /// the key of its first push and answers `UnrelatedKeyIdInToken` for an unrelated key; whether two
+    /// team-scoped keys count as related is not documented. Off: a connection carries one key (and its
+    /// related key) only.
+    public var teamKeysShareConnections: Bool = false
+    /// The reason for a push to a topic outside a topic-specific key's topics. Apple names
+    /// `TopicDisallowed` for a topic a key may not use but does not pair reasons with cases.
+    public var keyTopicReason: APNsReason = .topicDisallowed
     /// Accept uppercase hex in `apns-id`.
     public var acceptUppercaseAPNsID: Bool = true
     /// Reject a push to a `.push-type.liveactivity` topic without `apns-push-type` (`InvalidPushType`);

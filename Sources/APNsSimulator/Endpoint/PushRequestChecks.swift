@@ -15,8 +15,8 @@ import Foundation
 ///    signature: 403 `InvalidProviderToken`; `iat` over an hour old: 403 `ExpiredProviderToken`; `iat`
 ///    too far ahead: configurable (403 `InvalidProviderToken`); key restricted to the other environment:
 ///    403 `BadEnvironmentKeyIdInToken` (spelling configurable); a team other than the one bound to the
-///    connection: configurable (403 `InvalidProviderToken`); a key unrelated to the bound key: 403
-///    `UnrelatedKeyIdInToken`; a second token change within 20 minutes: 429 `TooManyProviderTokenUpdates`.
+///    connection: configurable (403 `InvalidProviderToken`); a key other than the bound key and its related
+///    key: 403 `UnrelatedKeyIdInToken` (two team-scoped keys: configurable); a second token change within 20 minutes: 429 `TooManyProviderTokenUpdates`.
 ///    On a connection with a client certificate (verified against the simulator's CA in the TLS
 ///    handshake, which fails for any other certificate), the certificate instead, and `authorization` is
 ///    ignored (`ClientCertificate`): not an APNs provider certificate (no bundle id UID or push
@@ -27,7 +27,8 @@ import Foundation
 ///    whole Unix seconds: 400 `BadExpirationDate`; `apns-priority` not 10, 5 or 1 (or 1 on liveactivity,
 ///    10 on background, configurable): 400 `BadPriority`; `apns-collapse-id` over 64 bytes: 400 `BadCollapseId`.
 /// 6. Topic: missing or empty: 400 `MissingTopic`; not a bundle id with the push type's suffix: 400
-///    `BadTopic`; outside the key's topics or the team's bundle ids: 400 `TopicDisallowed`. On a
+///    `BadTopic`; outside a topic-specific key's topics: configurable (400 `TopicDisallowed`); outside the
+///    team's bundle ids: 400 `TopicDisallowed`. On a
 ///    certificate connection (`CertificateTopicRule`): a missing topic defaults to the certificate's
 ///    bundle id; a Live Activity push: configurable (400 `TopicDisallowed`), before the syntax checks; a
 ///    topic the certificate does not list: 400 `TopicDisallowed`.
@@ -184,7 +185,7 @@ struct PushRequestChecks {
         case .token(let token):
             let key = token.key
             if let topics = key.topics, !topics.contains(topic), !topics.contains(String(bundleID)) {
-                throw Rejection(.topicDisallowed)
+                throw Rejection(configuration.keyTopicReason)
             }
             if let owned = configuration.teamBundleIDs[key.teamID], !owned.contains(String(bundleID)) {
                 throw Rejection(.topicDisallowed)

@@ -12,6 +12,9 @@ public struct TrustedKey: Sendable, Hashable, Codable {
     public let environment: APNsEnvironment?
     /// The topics a topic-specific key may push to; nil: every topic of the team (a team-scoped key).
     public let topics: Set<String>?
+    /// The Key ID of the one key Apple lets share a connection with this one (a topic-specific key's
+    /// "related" key); nil: none. The relation goes both ways.
+    public let relatedKeyID: String?
     /// The public key, as PEM (`-----BEGIN PUBLIC KEY-----`).
     public let publicKeyPEM: String
     /// The public key, for verifying provider tokens.
@@ -19,12 +22,13 @@ public struct TrustedKey: Sendable, Hashable, Codable {
 
     public init(
         keyID: String, teamID: String, publicKey: P256.Signing.PublicKey,
-        environment: APNsEnvironment? = nil, topics: Set<String>? = nil
+        environment: APNsEnvironment? = nil, topics: Set<String>? = nil, relatedKeyID: String? = nil
     ) {
         self.keyID = keyID
         self.teamID = teamID
         self.environment = environment
         self.topics = topics
+        self.relatedKeyID = relatedKeyID
         self.publicKey = publicKey
         self.publicKeyPEM = publicKey.pemRepresentation
     }
@@ -39,8 +43,17 @@ public struct TrustedKey: Sendable, Hashable, Codable {
         self.environment.map { $0 == environment } ?? true
     }
 
+    /// True when a connection bound to this key may also carry `other`'s tokens: the same key, or its
+    /// related key (either side naming the other).
+    public func isRelated(to other: TrustedKey) -> Bool {
+        other.keyID == keyID || relatedKeyID == other.keyID || other.relatedKeyID == keyID
+    }
+
+    /// A team-scoped key: valid for every topic of its team.
+    public var isTeamScoped: Bool { topics == nil }
+
     private enum CodingKeys: String, CodingKey {
-        case keyID, teamID, environment, topics, publicKeyPEM
+        case keyID, teamID, environment, topics, relatedKeyID, publicKeyPEM
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +72,7 @@ public struct TrustedKey: Sendable, Hashable, Codable {
         teamID = try container.decode(String.self, forKey: .teamID)
         environment = try container.decodeIfPresent(APNsEnvironment.self, forKey: .environment)
         topics = try container.decodeIfPresent(Set<String>.self, forKey: .topics)
+        relatedKeyID = try container.decodeIfPresent(String.self, forKey: .relatedKeyID)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -67,12 +81,13 @@ public struct TrustedKey: Sendable, Hashable, Codable {
         try container.encode(teamID, forKey: .teamID)
         try container.encodeIfPresent(environment, forKey: .environment)
         try container.encodeIfPresent(topics.map { $0.sorted() }, forKey: .topics)
+        try container.encodeIfPresent(relatedKeyID, forKey: .relatedKeyID)
         try container.encode(publicKeyPEM, forKey: .publicKeyPEM)
     }
 
     public static func == (lhs: TrustedKey, rhs: TrustedKey) -> Bool {
         lhs.keyID == rhs.keyID && lhs.teamID == rhs.teamID && lhs.environment == rhs.environment
-            && lhs.topics == rhs.topics && lhs.publicKeyPEM == rhs.publicKeyPEM
+            && lhs.topics == rhs.topics && lhs.relatedKeyID == rhs.relatedKeyID && lhs.publicKeyPEM == rhs.publicKeyPEM
     }
 
     public func hash(into hasher: inout Hasher) {

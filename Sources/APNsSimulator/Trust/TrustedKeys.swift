@@ -32,13 +32,15 @@ public final class TrustedKeys: Sendable {
         }
     }
 
-    /// Trusts a public key. `environment` nil: valid in both environments; `topics` nil: every topic of the team.
+    /// Trusts a public key. `environment` nil: valid in both environments; `topics` nil: every topic of the
+    /// team; `relatedKeyID`: the one other key whose tokens may share a connection with this key's.
     @discardableResult
     public func register(
         keyID: String, teamID: String, publicKey: P256.Signing.PublicKey,
-        environment: APNsEnvironment? = nil, topics: Set<String>? = nil
+        environment: APNsEnvironment? = nil, topics: Set<String>? = nil, relatedKeyID: String? = nil
     ) -> TrustedKey {
-        let key = TrustedKey(keyID: keyID, teamID: teamID, publicKey: publicKey, environment: environment, topics: topics)
+        let key = TrustedKey(
+            keyID: keyID, teamID: teamID, publicKey: publicKey, environment: environment, topics: topics, relatedKeyID: relatedKeyID)
         keys.withLock { $0[keyID] = key }
         return key
     }
@@ -47,7 +49,7 @@ public final class TrustedKeys: Sendable {
     @discardableResult
     public func register(
         keyID: String, teamID: String, pem: String,
-        environment: APNsEnvironment? = nil, topics: Set<String>? = nil
+        environment: APNsEnvironment? = nil, topics: Set<String>? = nil, relatedKeyID: String? = nil
     ) throws(RegistrationError) -> TrustedKey {
         guard !keyID.isEmpty else { throw .emptyKeyID }
         guard !teamID.isEmpty else { throw .emptyTeamID }
@@ -60,7 +62,8 @@ public final class TrustedKeys: Sendable {
         } else {
             throw .unreadablePEM
         }
-        return register(keyID: keyID, teamID: teamID, publicKey: publicKey, environment: environment, topics: topics)
+        return register(
+            keyID: keyID, teamID: teamID, publicKey: publicKey, environment: environment, topics: topics, relatedKeyID: relatedKeyID)
     }
 
     /// The key with this Key ID, if trusted.
