@@ -33,6 +33,18 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
         self == .voip ? 5120 : 4096
     }
 
+    /// The push type whose topic suffix `topic` ends in (the longest suffix wins), nil for a bare
+    /// bundle id.
+    public static func suffixed(topic: String) -> APNsPushType? {
+        suffixedByLength.first { topic.hasSuffix($0.topicSuffix ?? "") && topic.utf8.count > ($0.topicSuffix ?? "").utf8.count }
+    }
+
+    /// Push types with a topic suffix, longest suffix first.
+    private static let suffixedByLength: [APNsPushType] =
+        allCases
+        .filter { $0.topicSuffix != nil }
+        .sorted { ($0.topicSuffix ?? "").count > ($1.topicSuffix ?? "").count }
+
     /// The `apns-topic` for a bundle id and this push type.
     public func topic(forBundleID bundleID: String) -> String {
         bundleID + (topicSuffix ?? "")

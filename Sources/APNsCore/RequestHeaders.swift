@@ -32,6 +32,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
     public enum ValidationError: Error, Sendable, Equatable, CustomStringConvertible {
         case emptyTopic
         case topicMissingSuffix(topic: String, expectedSuffix: String)
+        /// A push type sent to the bare bundle id (`alert`, `background`) with another type's topic suffix.
+        case topicOfAnotherPushType(topic: String, pushType: APNsPushType, topicType: APNsPushType)
         case collapseIDTooLong(bytes: Int)
 
         public var description: String {
@@ -39,7 +41,10 @@ public struct APNsRequestHeaders: Sendable, Hashable {
             case .emptyTopic:
                 return "apns-topic is empty; expected the app's bundle id with the push type's suffix"
             case .topicMissingSuffix(let topic, let suffix):
-                return "apns-topic '\(topic)' does not end in '\(suffix)'; Live Activity pushes go to <bundle id>\(suffix)"
+                return "apns-topic '\(topic)' does not end in '\(suffix)'; this push type goes to <bundle id>\(suffix)"
+            case .topicOfAnotherPushType(let topic, let pushType, let topicType):
+                return
+                    "apns-topic '\(topic)' is a \(topicType.rawValue) topic; \(pushType.rawValue) pushes go to the bare bundle id (APNs answers BadTopic)"
             case .collapseIDTooLong(let bytes):
                 return "apns-collapse-id is \(bytes) bytes; APNs accepts at most \(APNsRequestHeaders.maximumCollapseIDBytes)"
             }
@@ -58,6 +63,9 @@ public struct APNsRequestHeaders: Sendable, Hashable {
         if let suffix = pushType.topicSuffix, !topic.hasSuffix(suffix) {
             throw .topicMissingSuffix(topic: topic, expectedSuffix: suffix)
         }
+        if pushType.topicSuffix == nil, pushType != .mdm, let topicType = APNsPushType.suffixed(topic: topic) {
+            throw .topicOfAnotherPushType(topic: topic, pushType: pushType, topicType: topicType)
+        }
         if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDBytes {
             throw .collapseIDTooLong(bytes: collapseID.utf8.count)
         }
@@ -67,6 +75,22 @@ public struct APNsRequestHeaders: Sendable, Hashable {
         self.expiration = expiration
         self.collapseID = collapseID
         self.apnsID = apnsID
+    }
+
+    /// Headers for a push of `pushType` to an app, with the push type's topic suffix added: for example a
+    /// WidgetKit reload (`.widgets`, topic `<bundle id>.push-type.widgets`) or a control reload
+    /// (`.controls`, topic `<bundle id>.push-type.controls`), docs/apns-protocol.md §3.2.
+    public static func forApp(
+        bundleID: String,
+        pushType: APNsPushType,
+        priority: APNsPriority? = nil,
+        expiration: APNsExpiration = .serverDefault,
+        collapseID: String? = nil,
+        apnsID: UUID? = nil
+    ) throws(ValidationError) -> APNsRequestHeaders {
+        try APNsRequestHeaders(
+            pushType: pushType, topic: pushType.topic(forBundleID: bundleID), priority: priority,
+            expiration: expiration, collapseID: collapseID, apnsID: apnsID)
     }
 
     /// Headers for a Live Activity push to an app, with the topic suffix added.
