@@ -64,6 +64,17 @@ struct SimulatorCommand: AsyncParsableCommand {
             "The reason for a key of the other environment: BadEnvironmentKeyIdInToken (documented) or BadEnvironmentKeyInToken (seen in the field).")
     var environmentKeyReason = APNsReason.badEnvironmentKeyIDInToken.rawValue
 
+    @Option(
+        name: .customLong("push-to-start-budget"),
+        help: "Starts by push-to-start one app on one device may apply per --push-to-start-window (0: no budget; Apple publishes no number).")
+    var pushToStartBudget = 10
+    @Option(name: .customLong("push-to-start-window"), help: "The window of --push-to-start-budget, in seconds.")
+    var pushToStartWindow: Double = 3600
+    @Flag(
+        name: .customLong("team-keys-share-connections"),
+        help: "Let two team-scoped keys of one team share a connection (default: a connection is bound to its first key, UnrelatedKeyIdInToken).")
+    var teamKeysShareConnections = false
+
     @OptionGroup var credentials: CredentialOptions
 
     @Option(name: .customLong("fault-status"), help: "Answer this 4xx/5xx status instead of processing (with --fault-reason).")
@@ -100,6 +111,10 @@ struct SimulatorCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--environment-key-reason '\(environmentKeyReason)' is neither BadEnvironmentKeyIdInToken nor BadEnvironmentKeyInToken")
         }
+        guard pushToStartBudget >= 0 else { throw ValidationError("--push-to-start-budget \(pushToStartBudget) must be 0 or more starts") }
+        guard pushToStartWindow > 0, pushToStartWindow.isFinite else {
+            throw ValidationError("--push-to-start-window \(pushToStartWindow) must be more than 0 seconds")
+        }
         guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout \(idleTimeout) must be 0 or more seconds") }
         for rule in try faultRules() {
             do {
@@ -132,6 +147,9 @@ struct SimulatorCommand: AsyncParsableCommand {
         configuration.endpoint.maxConcurrentStreams = maxConcurrentStreams
         configuration.endpoint.idleTimeout = idleTimeout > 0 ? idleTimeout : nil
         configuration.endpoint.badEnvironmentKeyReason = environmentKeyReason
+        configuration.endpoint.teamKeysShareConnections = teamKeysShareConnections
+        configuration.deviceRules.pushToStartBudget =
+            pushToStartBudget > 0 ? RequestRateLimit(maximumPushes: pushToStartBudget, window: pushToStartWindow) : nil
         configuration.endpoint.managePort = managePort
         configuration.endpoint.broadcast.maximumChannelsPerApp = channelLimit
         configuration.endpoint.broadcast.createStatus = channelCreateStatus

@@ -25,6 +25,11 @@ public struct DeviceRules: Sendable {
     public var hourlyPriority10Budget: Int? = 24
     /// The hourly budget when the device has frequent pushes enabled (`NSSupportsLiveActivitiesFrequentUpdates`).
     public var frequentHourlyPriority10Budget: Int? = 240
+    /// Starts by push-to-start one app on one device may apply within the window. Past it the device
+    /// drops further starts (APNs still answers 200; the device logs "Push-to-start budget exceeded").
+    /// Field reports give about 10 starts in a short window, not raised by
+    /// `NSSupportsLiveActivitiesFrequentUpdates`; Apple publishes neither number. nil: no budget.
+    public var pushToStartBudget: RequestRateLimit? = RequestRateLimit(maximumPushes: 10, window: 3600)
     /// Issue an update token for an activity started by push-to-start even without `input-push-token: 1`,
     /// as iOS 17.2–17.x does through `pushTokenUpdates`.
     public var issueUpdateTokenWithoutInputPushToken: Bool = true

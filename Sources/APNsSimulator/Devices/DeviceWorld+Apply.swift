@@ -105,7 +105,8 @@ extension DeviceWorld {
         return DeviceOutcome(.applied, isEnd ? "end" : "update")
     }
 
-    /// A push to a push-to-start token: creates an activity when the payload is a valid start.
+    /// A push to a push-to-start token: creates an activity when the payload is a valid start and the
+    /// app's push-to-start budget (`DeviceRules.pushToStartBudget`) has room.
     func applyStart(_ push: ReceivedPush, deviceID: String, bundleID: String, at now: Date) -> DeviceOutcome {
         var activityID: String?
         let outcome = decideStart(push, deviceID: deviceID, bundleID: bundleID, at: now, created: &activityID)
@@ -133,6 +134,7 @@ extension DeviceWorld {
         guard content.alert != nil else {
             return DeviceOutcome(.dropped, "a start needs aps.alert; the device drops a start without one")
         }
+        if let exceeded = pushToStartBudgetExceeded(deviceID: deviceID, bundleID: bundleID, at: now) { return exceeded }
         guard let attributesType = content.attributesType else {
             return DeviceOutcome(.decodeFailure, "aps.attributes-type is missing")
         }
@@ -176,6 +178,7 @@ extension DeviceWorld {
             activity.alerts.append(alert)
         }
         created = activity.id
+        if let index = devices[deviceID]?.appIndex(bundleID) { devices[deviceID]?.apps[index].startBudget.record(now) }
         insert(activity, at: now)
         if let alert = activity.alerts.last {
             publish(.alertShown, data: alertData(alert, activity: activity), at: now)
@@ -184,6 +187,16 @@ extension DeviceWorld {
         if let channelID = content.inputPushChannel { subscribe(activityID: activity.id, channelID: channelID, at: now) }
         let channelNote = content.inputPushChannel.map { ", subscribed to channel \($0)" } ?? ""
         return DeviceOutcome(.started, "activity \(activity.id)\(issueToken ? "" : ", no update token (input-push-token absent)")\(channelNote)")
+    }
+
+    /// The throttled outcome when the app on this device has used its push-to-start budget.
+    private func pushToStartBudgetExceeded(deviceID: String, bundleID: String, at now: Date) -> DeviceOutcome? {
+        guard let limit = rules.pushToStartBudget, let index = devices[deviceID]?.appIndex(bundleID) else { return nil }
+        guard let used = devices[deviceID]?.apps[index].startBudget.count(within: limit.window, at: now), used >= limit.maximumPushes else {
+            return nil
+        }
+        return DeviceOutcome(
+            .throttled, "Push-to-start budget exceeded: \(limit.maximumPushes) starts within \(Int(limit.window)) s; the start is dropped")
     }
 
     /// Adds an activity to the world and its device, and publishes it.

@@ -15,7 +15,7 @@ public struct DeviceOutcome: Sendable, Hashable, Codable, CustomStringConvertibl
         case decodeFailure
         /// The activity had already ended.
         case ignoredAfterEnd
-        /// Over the hourly priority-10 budget; dropped.
+        /// Over the hourly priority-10 budget, or a start over the push-to-start budget; dropped.
         case throttled
         /// Dropped for another device rule (the detail says which).
         case dropped

@@ -25,6 +25,8 @@ struct InstalledApp: Sendable {
     let bundleID: String
     var pushToStartToken: String
     var history: [PushRecord] = []
+    /// The starts applied, for `DeviceRules.pushToStartBudget`.
+    var startBudget = SlidingWindowCounter()
 }
 
 /// A simulated iPhone.
