@@ -7,7 +7,14 @@ extension APNsClient {
     /// scheduled past the request's expiration). Throws the typed reason when APNs rejects it.
     public func broadcast(_ request: APNsBroadcastRequest) async throws(APNsBroadcastError) -> APNsBroadcastReceipt {
         let deadline: Date? = if case .at(let date) = request.expiration { date } else { nil }
-        let exchange = await exchange(WireRequest(request), on: pool, deadline: deadline, subject: "channel \(request.channelID)")
+        let lane: KeyLane
+        do {
+            lane = try self.lane(forTopic: request.bundleID)
+        } catch {
+            throw .transport(error)
+        }
+        let exchange = await exchange(
+            WireRequest(request), on: lane.pool, tokens: lane.tokens, deadline: deadline, subject: "channel \(request.channelID)")
         let response: WireResponse
         switch exchange.result {
         case .success(let answer): response = answer

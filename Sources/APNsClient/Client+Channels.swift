@@ -75,7 +75,14 @@ extension APNsClient {
         } catch {
             throw .invalidRequest(error.description)
         }
-        let exchange = await exchange(WireRequest(request), on: managementPool, deadline: nil, subject: "channels of \(bundleID)")
+        let lane: KeyLane
+        do {
+            lane = try self.lane(forTopic: bundleID)
+        } catch {
+            throw .transport(error)
+        }
+        let exchange = await exchange(
+            WireRequest(request), on: lane.managementPool, tokens: lane.tokens, deadline: nil, subject: "channels of \(bundleID)")
         switch exchange.result {
         case .success(let response): return response
         case .failure(let error): throw .transport(error)

@@ -1,3 +1,4 @@
+import APNsAuth
 import APNsCore
 import Foundation
 import Logging
@@ -17,11 +18,12 @@ public protocol ProviderTokenProviding: Sendable {
 /// An APNs provider client: HTTP/2 over TLS, a pool of multiplexed connections, typed answers and retries.
 public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
-    /// Connections to `configuration.endpoint`: device pushes and broadcasts.
-    let pool: ConnectionPool
-    /// Connections to the channel management API (another host and port), opened on first use.
-    let managementPool: ConnectionPool
-    private let tokens: (any ProviderTokenProviding)?
+    /// One lane per provider key (one lane for a single token source or none): its token source, its
+    /// connections to `configuration.endpoint` (device pushes and broadcasts) and to the channel
+    /// management API (another host and port), each opened on first use.
+    let lanes: [KeyLane]
+    /// The keys when the client was made with a keyring: each push goes to its key's lane.
+    private let keyring: ProviderKeyring?
     private let logger: Logger
     /// Runs tasks on an event loop of the client's group. With a group of one thread (a sender that makes
     /// one), `withTaskExecutorPreference(client.taskExecutor)` (or a task group's
@@ -35,14 +37,37 @@ public final class APNsClient: Sendable {
     ///   - tokens: the provider token source; nil sends no `authorization` header (with a
     ///     `configuration.clientCertificate`, the certificate authenticates the connection instead).
     ///   - group: the event loops to use (the shared singleton by default).
-    public init(
+    public convenience init(
         configuration: APNsClientConfiguration,
         tokens: (any ProviderTokenProviding)?,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "livepush.apns.client")
     ) throws(APNsClientError) {
+        try self.init(configuration: configuration, keys: .single(tokens), group: group, logger: logger)
+    }
+
+    /// A client that signs each push with the key of `keyring` that covers its topic and the endpoint's
+    /// environment (docs/apns-protocol.md §5), with one connection pool per key, since APNs binds a
+    /// connection to the key of its first push. A push no key covers fails with
+    /// `APNsClientError.noProviderKey` without being sent.
+    public convenience init(
+        configuration: APNsClientConfiguration,
+        keyring: ProviderKeyring,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "livepush.apns.client")
+    ) throws(APNsClientError) {
+        try self.init(configuration: configuration, keys: .keyring(keyring), group: group, logger: logger)
+    }
+
+    private enum Keys {
+        case single((any ProviderTokenProviding)?)
+        case keyring(ProviderKeyring)
+    }
+
+    private init(
+        configuration: APNsClientConfiguration, keys: Keys, group: any EventLoopGroup, logger: Logger
+    ) throws(APNsClientError) {
         self.configuration = configuration
-        self.tokens = tokens
         self.logger = logger
         self.taskExecutor = EventLoopTaskExecutor(group.next())
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -65,22 +90,55 @@ public final class APNsClient: Sendable {
         } catch {
             throw .tlsFailed(endpoint: configuration.endpoint.description, detail: "could not load the TLS configuration: \(error)")
         }
-        self.pool = ConnectionPool(configuration: configuration, sslContext: context, group: group, logger: logger)
         var management = configuration
         management.endpoint = configuration.resolvedChannelManagementEndpoint
-        self.managementPool = ConnectionPool(configuration: management, sslContext: context, group: group, logger: logger)
+        func lane(keyID: String?, tokens: (any ProviderTokenProviding)?) -> KeyLane {
+            KeyLane(
+                keyID: keyID, tokens: tokens,
+                pool: ConnectionPool(configuration: configuration, sslContext: context, group: group, logger: logger),
+                managementPool: ConnectionPool(configuration: management, sslContext: context, group: group, logger: logger))
+        }
+        switch keys {
+        case .single(let tokens):
+            self.keyring = nil
+            self.lanes = [lane(keyID: nil, tokens: tokens)]
+        case .keyring(let keyring):
+            self.keyring = keyring
+            self.lanes = keyring.entries.map { lane(keyID: $0.keyID, tokens: $0.source) }
+        }
+    }
+
+    /// The lane of the key that signs pushes to `topic` (a bundle id for broadcasts and channels).
+    func lane(forTopic topic: String) throws(APNsClientError) -> KeyLane {
+        guard let keyring else { return lanes[0] }
+        let environment = configuration.endpoint.environment
+        do {
+            let keyID = try keyring.entry(forTopic: topic, environment: environment).keyID
+            if let lane = lanes.first(where: { $0.keyID == keyID }) { return lane }
+        } catch {
+            throw .noProviderKey(topic: topic, detail: error.description)
+        }
+        throw .noProviderKey(topic: topic, detail: "the keyring's key has no connections")
     }
 
     /// Sends one request once: the answer (any status), or a typed error when there was none.
     public func send(_ request: APNsRequest) async throws(APNsClientError) -> APNsResponse {
-        try await attempt(WireRequest(request), on: pool, authorization: tokens?.currentJWT(), avoiding: nil)
+        let lane = try lane(forTopic: request.headers.topic)
+        return try await attempt(WireRequest(request), on: lane.pool, authorization: lane.tokens?.currentJWT(), avoiding: nil)
             .result.get().apnsResponse
     }
 
     /// Sends one push with retries as the policy and APNs' reasons say, and returns its one final outcome.
     public func deliver(_ request: APNsRequest) async -> APNsDeliveryOutcome {
         let deadline: Date? = if case .at(let date) = request.headers.expiration { date } else { nil }
-        let exchange = await exchange(WireRequest(request), on: pool, deadline: deadline, subject: request.token.shortened)
+        let lane: KeyLane
+        do {
+            lane = try self.lane(forTopic: request.headers.topic)
+        } catch {
+            return APNsDeliveryOutcome(result: .failure(error), attempts: 0, duration: .zero)
+        }
+        let exchange = await exchange(
+            WireRequest(request), on: lane.pool, tokens: lane.tokens, deadline: deadline, subject: request.token.shortened)
         return APNsDeliveryOutcome(result: exchange.result.map(\.apnsResponse), attempts: exchange.attempts, duration: exchange.duration)
     }
 
@@ -88,7 +146,7 @@ public final class APNsClient: Sendable {
     /// transport failures, one provider token renewal after `ExpiredProviderToken`, no retry past
     /// `deadline`. `subject` names the request in logs (a shortened token, a channel id).
     func exchange(
-        _ request: WireRequest, on pool: ConnectionPool, deadline: Date?, subject: String
+        _ request: WireRequest, on pool: ConnectionPool, tokens: (any ProviderTokenProviding)?, deadline: Date?, subject: String
     ) async -> (result: Result<WireResponse, APNsClientError>, attempts: Int, duration: Duration) {
         let started = ContinuousClock.now
         var attempt = 0
@@ -162,16 +220,19 @@ public final class APNsClient: Sendable {
         return (result, connectionID)
     }
 
-    /// The number of open connections.
-    public var openConnectionCount: Int { pool.openConnectionCount }
+    /// The number of open connections to the push endpoint (of every key).
+    public var openConnectionCount: Int { lanes.reduce(0) { $0 + $1.pool.openConnectionCount } }
 
-    /// How many connections the client has opened since it started (reconnections included).
-    public var openedConnectionCount: Int { pool.openedConnectionCount }
+    /// How many connections to the push endpoint the client has opened since it started (reconnections
+    /// included, every key).
+    public var openedConnectionCount: Int { lanes.reduce(0) { $0 + $1.pool.openedConnectionCount } }
 
     /// Closes every connection. Requests in flight finish or fail.
     public func shutdown() async {
-        await pool.shutdown()
-        await managementPool.shutdown()
+        for lane in lanes {
+            await lane.pool.shutdown()
+            await lane.managementPool.shutdown()
+        }
     }
 
     /// A path for logs: a device token in it is shortened.
@@ -196,6 +257,7 @@ public final class APNsClient: Sendable {
         case .goAway: return "goaway"
         case .protocolError: return "protocol_error"
         case .shutDown: return "shut_down"
+        case .noProviderKey: return "no_provider_key"
         }
     }
 }

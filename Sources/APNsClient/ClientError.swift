@@ -18,6 +18,9 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
     case protocolError(String)
     /// The client was shut down.
     case shutDown
+    /// No key of the client's keyring covers the push's topic in the endpoint's environment; the push
+    /// was not sent.
+    case noProviderKey(topic: String, detail: String)
 
     public var description: String {
         switch self {
@@ -38,13 +41,15 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
             return "protocol error: \(detail)"
         case .shutDown:
             return "the client is shut down"
+        case .noProviderKey(_, let detail):
+            return detail
         }
     }
 
     /// True when a retry cannot duplicate the push.
     public var certainlyNotProcessed: Bool {
         switch self {
-        case .connectFailed, .tlsFailed: return true
+        case .connectFailed, .tlsFailed, .noProviderKey: return true
         case .connectionClosed(let processed, _), .goAway(_, let processed): return !processed
         case .timedOut, .protocolError, .shutDown: return false
         }
@@ -54,7 +59,7 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var isLostConnection: Bool {
         switch self {
         case .connectionClosed, .goAway: return true
-        case .connectFailed, .tlsFailed, .timedOut, .protocolError, .shutDown: return false
+        case .connectFailed, .tlsFailed, .timedOut, .protocolError, .shutDown, .noProviderKey: return false
         }
     }
 
@@ -62,7 +67,7 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var isRetryable: Bool {
         switch self {
         case .connectFailed, .timedOut, .connectionClosed, .goAway: return true
-        case .tlsFailed, .protocolError, .shutDown: return false
+        case .tlsFailed, .protocolError, .shutDown, .noProviderKey: return false
         }
     }
 }

@@ -1,3 +1,4 @@
+import APNsAuth
 import APNsClient
 import Logging
 
@@ -21,6 +22,31 @@ public func withAPNsClient<Result>(
     logger.logLevel = .critical
     return try await withScopedResource {
         try APNsClient(configuration: configuration, tokens: tokens, logger: logger)
+    } stop: { client in
+        await client.shutdown()
+    } _: { client in
+        try await body(client)
+    }
+}
+
+/// Runs `body` with an `APNsClient` that signs each push with the key of `keyring` for its topic (one
+/// connection pool per key), and shuts the client down afterwards, whatever `body` does.
+///
+/// ```swift
+/// try await withAPNsClient(apns.clientConfiguration(), keyring: keyring) { client in
+///     _ = try await client.send(request)
+/// }
+/// ```
+public func withAPNsClient<Result>(
+    _ configuration: APNsClientConfiguration,
+    keyring: ProviderKeyring,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (APNsClient) async throws -> Result
+) async throws -> Result {
+    var logger = Logger(label: "livepush.testing.client")
+    logger.logLevel = .critical
+    return try await withScopedResource {
+        try APNsClient(configuration: configuration, keyring: keyring, logger: logger)
     } stop: { client in
         await client.shutdown()
     } _: { client in
