@@ -29,6 +29,7 @@ package final class LivePushServer: Service, Sendable {
     private let webhook: WebhookService
     private let delivery: DeliveryService
     private let sweeper: LifecycleSweeper
+    private let environmentCheck: EnvironmentCheck
     private let listening = ListeningGate()
     private let logger: Logger
     /// The ServiceGroup `start()` runs the application in, the task running it, and the bound port.
@@ -48,6 +49,7 @@ package final class LivePushServer: Service, Sendable {
         self.logger = logger
         self.store = store
         self.clock = clock
+        environmentCheck = EnvironmentCheck(store: store, environment: configuration.environment, clock: clock, logger: logger)
         let webhookSignal = OutboxSignal(itemsPerWorker: configuration.webhookConcurrency)
         let events = WebhookQueue(isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
         webhook = WebhookService(
@@ -95,7 +97,7 @@ package final class LivePushServer: Service, Sendable {
             .add(middleware: addressLimit)
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
             .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics))
-        let idempotent = IdempotentSend(service: idempotency)
+        let idempotent = IdempotentSend(service: idempotency, clock: clock)
         BackendRoutes(pushes: pushes, activities: activities, identity: identity, idempotent: idempotent, clock: clock).add(to: backend)
         ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
         OperationsRoutes(operations: OperationsService(store: store), metrics: metrics).add(to: router)
@@ -141,8 +143,15 @@ package final class LivePushServer: Service, Sendable {
     package var port: Int? { embedded.withLock { $0.port } }
 
     /// Runs the application and its services until graceful shutdown (a Service of an enclosing group).
-    /// A port that cannot be bound fails with `ServerStartError.cannotListen` before any background work.
+    /// A database of the other APNs environment fails with `ServerStartError.otherEnvironment`, and a port
+    /// that cannot be bound with `ServerStartError.cannotListen`, before any background work.
     package func run() async throws {
+        do {
+            try await environmentCheck.verify()
+        } catch {
+            listening.close()  // `start()` waits on it
+            throw error
+        }
         do {
             try await makeApplication().run()
         } catch {
@@ -222,6 +231,8 @@ package enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case cannotListen(host: String, port: Int, reason: String)
     /// `start()` on a server that already ran: make a new `LivePushServer` instead.
     case runsOnce
+    /// The database serves the other APNs environment (one database per environment).
+    case otherEnvironment(database: APNsEnvironment, server: APNsEnvironment, recordedAt: Date)
 
     package var description: String {
         switch self {
@@ -229,6 +240,11 @@ package enum ServerStartError: Error, Sendable, CustomStringConvertible {
             return "cannot listen on \(host):\(port): \(reason); pick another --host/--port (0 picks a free port)"
         case .runsOnce:
             return "this LivePushServer has already run; make a new one to start again"
+        case .otherEnvironment(let database, let server, let recordedAt):
+            return "the database serves the \(database.rawValue) APNs environment (recorded \(recordedAt.ISO8601Format())), "
+                + "and this server is for \(server.rawValue): a database serves one environment, or the servers would "
+                + "send each other's pushes. Give this server a database of its own for \(server.rawValue) (--database), "
+                + "or --environment \(database.rawValue) if it was meant to serve \(database.rawValue)"
         }
     }
 }

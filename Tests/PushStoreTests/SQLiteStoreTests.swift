@@ -153,7 +153,7 @@ struct SQLiteStoreTests {
                     }
                     for table in [
                         "server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies",
-                        "app_token_generations",
+                        "app_token_generations", "store_environment",
                     ] {
                         try await session.execute("DROP TABLE \(table)")
                     }

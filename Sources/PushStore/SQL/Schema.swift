@@ -262,6 +262,17 @@ enum Schema {
             )
             """
         ],
+        // 7: the APNs environment the database serves (one row, recorded by the first server with a known
+        // environment that opens it; a database made before this records the first one after the upgrade).
+        [
+            """
+            CREATE TABLE store_environment (
+                id {INT} PRIMARY KEY CHECK (id = 1),
+                environment TEXT NOT NULL,
+                recorded_at {REAL} NOT NULL
+            )
+            """
+        ],
     ]
 
     /// The migrations with the column types of one database.
