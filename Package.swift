@@ -118,12 +118,22 @@ let package = Package(
         ),
         // Writes a text file's contents into a Swift constant (the contract, embedded by the plugin below).
         .executableTarget(name: "EmbedText", swiftSettings: swiftSettings),
-        // Embeds API/Contract/openapi.json, the API's one contract, into LivePushServer.
+        // The API's contract: openapi.json (embedded by the plugin) and the validator that reads every
+        // request rule from it, for the server and for the Swift client.
+        .target(
+            name: "APIContract",
+            dependencies: ["LiveActivity"],
+            exclude: ["openapi.json"],  // embedded by the plugin
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedOpenAPIDocument"]
+        ),
+        // Embeds openapi.json, the API's one contract, into APIContract.
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["EmbedText"]),
         // The provider server of `livepush serve`: HTTP API, outbox workers, priority policy, lifecycle.
         .target(
             name: "LivePushServer",
             dependencies: [
+                "APIContract",
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "PushStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -142,9 +152,7 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            exclude: ["API/Contract/openapi.json"],  // embedded by the plugin
-            swiftSettings: swiftSettings,
-            plugins: ["EmbedOpenAPIDocument"]
+            swiftSettings: swiftSettings
         ),
         // Scoped test helpers for our tests and our users': a simulator, a server, webhooks, each stopped
         // on every path.
@@ -224,6 +232,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "APIContractTests", dependencies: ["APIContract", "LiveActivity"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LivePushTestingTests",
             dependencies: [

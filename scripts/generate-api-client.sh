@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the committed Swift client (Sources/LivePushAPIClient/Types.swift and Client.swift) from the API's
-# one contract, Sources/LivePushServer/API/Contract/openapi.json, with swift-openapi-generator 1.14.3.
+# one contract, Sources/APIContract/openapi.json, with swift-openapi-generator 1.14.3.
 #
 # The generator is built in its own scratch folder, .build-openapi-generator/ (git-ignored), never in the
 # package's .build: the package itself does not depend on the generator, so a clean build of LivePush does not
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 version=1.14.3
 tool=.build-openapi-generator
-document=Sources/LivePushServer/API/Contract/openapi.json
+document=Sources/APIContract/openapi.json
 target=Sources/LivePushAPIClient
 
 mkdir -p "$tool"

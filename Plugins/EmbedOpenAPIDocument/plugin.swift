@@ -1,12 +1,12 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the API's contract, `API/Contract/openapi.json` of the target, as `OpenAPIContract.text`: the
+/// Embeds the API's contract, `openapi.json` of the target, as `OpenAPIContract.text`: the
 /// file stays the one source of the document, and `livepush serve` carries it without a resource bundle.
 @main
 struct EmbedOpenAPIDocument: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let input = target.directoryURL.appending(path: "API/Contract/openapi.json")
+        let input = target.directoryURL.appending(path: "openapi.json")
         let output = context.pluginWorkDirectoryURL.appending(path: "OpenAPIContract.swift")
         return [
             .buildCommand(

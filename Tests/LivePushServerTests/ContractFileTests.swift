@@ -10,7 +10,7 @@ import Testing
 @Suite struct ContractFileTests {
     static let file = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/LivePushServer/API/Contract/openapi.json")
+        .appendingPathComponent("Sources/APIContract/openapi.json")
 
     @Test func theServerServesTheCheckedInContractByteForByte() async throws {
         let checkedIn = try Data(contentsOf: Self.file)

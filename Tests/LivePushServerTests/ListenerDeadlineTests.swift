@@ -120,22 +120,24 @@ import Testing
     /// The header deadline is also the idle timeout: a connection that never sends a byte, and a
     /// keep-alive connection that goes quiet after its answer, are closed when the next header is late.
     @Test func idleConnectionsAreClosedAtTheHeaderDeadline() async throws {
-        // A 3 s deadline: long enough that a loaded CI machine still gets the request in before it, short
-        // enough to stay far from the 30 s the test waits.
-        try await withServer(ServerOptions(sender: FakeSender()) { $0.requestHeaderTimeout = 3 }) { harness in
+        // A 4 s deadline: long enough that a loaded CI machine still gets the request in before it.
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.requestHeaderTimeout = 4 }) { harness in
             let port = try #require(harness.server.port)
             let opened = Date()
-            let quiet = try await RawConnection.open(port: port)
-            try await quiet.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let silent = try await RawConnection.open(port: port)
+            let quiet = try await RawConnection.open(port: port)
+            // The request comes a second after the connection opened: its answer restarts the deadline, so
+            // the connection lives at least 4 s from here (counted from the open it would close 1 s earlier).
+            try await Task.sleep(for: .seconds(1))
+            let sent = Date()
+            try await quiet.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(await eventually(timeout: .seconds(10)) { quiet.text.contains("HTTP/1.1 200") }, "\(quiet.text)")
-            let answered = Date()
             #expect(await eventually(timeout: .seconds(30)) { silent.closed != nil && quiet.closed != nil })
             let silentAfter = try #require(silent.closed).timeIntervalSince(opened)
-            #expect(silentAfter >= 2.9 && silentAfter < 20, "a silent connection closed after \(silentAfter) s")
-            // Measured from when the answer was seen, which is after the server wrote it (and its timer began).
-            let quietAfter = try #require(quiet.closed).timeIntervalSince(answered)
-            #expect(quietAfter >= 1.5 && quietAfter < 20, "an idle keep-alive connection closed \(quietAfter) s after its answer")
+            #expect(silentAfter >= 3.9 && silentAfter < 20, "a silent connection closed after \(silentAfter) s")
+            // Measured from before the request was sent, so before the server's answer started its deadline.
+            let quietAfter = try #require(quiet.closed).timeIntervalSince(sent)
+            #expect(quietAfter >= 3.9 && quietAfter < 20, "an idle keep-alive connection closed \(quietAfter) s after its request")
         }
     }
 

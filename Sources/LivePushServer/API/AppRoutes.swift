@@ -15,55 +15,53 @@ struct AppRoutes: Sendable {
 
     func add(to routes: RouterGroup<APIRequestContext>) {
         let (activities, identity, clock) = (activities, identity, clock)
+        let open = ContractRoute("openInstallation")
         routes.post("installations") { request, context -> Response in
-            let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly(InstallationBody.fields)
+            _ = try await open.body(request, now: clock.now())
             let opened = try await identity.openInstallation(as: try context.actor, keyID: try context.requireIdentity().keyID)
             return APIResponse.json(
                 InstallationView(installationID: opened.installationID, token: opened.token, expiresAt: opened.expiresAt), status: .created)
         }
         // Before its token expires, an installation renews it with that token.
+        let renew = ContractRoute("renewInstallationToken")
         routes.post("installations/:installationId/token") { request, context -> Response in
-            let installationID = try RouteInputs.pathID("installationId", context)
-            let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly(EmptyBody.fields)
+            let installationID = try renew.pathID("installationId", context)
+            _ = try await renew.body(request, now: clock.now())
             let renewed = try await identity.renewInstallation(installationID, as: try context.requireIdentity())
             return APIResponse.json(
                 InstallationView(installationID: installationID, token: renewed.token, expiresAt: renewed.expiresAt), status: .created)
         }
+        let register = ContractRoute("registerActivity")
         routes.post("activities") { request, context -> Response in
-            let body = try await JSONBody.read(request)
-            try body.allowOnly(ActivityRegistrationBody.fields)
+            let body = try await register.body(request, now: clock.now())
             let registration = ActivityRegistration(
-                activityID: try RouteInputs.requiredID(body, "activityId"),
+                activityID: try body.required("activityId", body.string),
                 pushToken: try RouteInputs.token(body, "pushToken"),
-                bundleID: try RouteInputs.requiredID(body, "bundleId", maxLength: 255, kind: "a bundle id is"),
-                attributesType: try RouteInputs.requiredID(body, "attributesType", maxLength: 128, kind: "a type name is"),
+                bundleID: try body.required("bundleId", body.string),
+                attributesType: try body.required("attributesType", body.string),
                 environment: try RouteInputs.environment(body),
-                userID: try RouteInputs.id(body, "userId"),
-                groups: try (body.stringArray("groups", maxCount: 32) ?? []).enumerated().map { index, group throws(APIError) in
-                    try RouteInputs.printable("groups[\(index)]", group, kind: "ids are")
-                },
-                frequentPushesEnabled: try body.bool("frequentPushesEnabled") ?? false,
+                userID: body.string("userId"),
+                groups: body.strings("groups") ?? [],
+                frequentPushesEnabled: body.bool("frequentPushesEnabled") ?? false,
                 at: Date()
             )
             return APIResponse.json(ActivityView(try await activities.register(registration, as: try context.actor)), status: .created)
         }
+        let rotate = ContractRoute("rotatePushToken")
         routes.put("activities/:activityId/push-token") { request, context -> Response in
-            let activityID = try RouteInputs.pathID("activityId", context)
-            let body = try await JSONBody.read(request)
-            try body.allowOnly(PushTokenRotationBody.fields)
+            let activityID = try rotate.pathID("activityId", context)
+            let body = try await rotate.body(request, now: clock.now())
             let token = try RouteInputs.token(body, "pushToken")
             return APIResponse.json(ActivityView(try await activities.rotateToken(activityID: activityID, to: token, as: try context.actor)))
         }
+        let storeStart = ContractRoute("storePushToStartToken")
         routes.put("push-to-start-tokens") { request, context -> Response in
-            let body = try await JSONBody.read(request)
-            try body.allowOnly(PushToStartTokenBody.fields)
+            let body = try await storeStart.body(request, now: clock.now())
             let registration = PushToStartRegistration(
-                userID: try RouteInputs.id(body, "userId") ?? "",
-                deviceID: try RouteInputs.requiredID(body, "deviceId"),
-                bundleID: try RouteInputs.requiredID(body, "bundleId", maxLength: 255, kind: "a bundle id is"),
-                attributesType: try RouteInputs.requiredID(body, "attributesType", maxLength: 128, kind: "a type name is"),
+                userID: body.string("userId") ?? "",
+                deviceID: try body.required("deviceId", body.string),
+                bundleID: try body.required("bundleId", body.string),
+                attributesType: try body.required("attributesType", body.string),
                 environment: try RouteInputs.environment(body),
                 token: try RouteInputs.token(body, "token"),
                 at: Date()
@@ -71,24 +69,25 @@ struct AppRoutes: Sendable {
             return APIResponse.json(PushToStartView(try await activities.storePushToStartToken(registration, as: try context.actor)))
         }
         // The app signs out (or the device changes hands): its push-to-start tokens may then go to another user.
+        let release = ContractRoute("releasePushToStartTokens")
         routes.delete("push-to-start-tokens/:deviceId") { _, context -> Response in
-            let deviceID = try RouteInputs.pathID("deviceId", context)
+            let deviceID = try release.pathID("deviceId", context)
             let released = try await activities.releasePushToStartTokens(deviceID: deviceID, as: try context.actor)
             return APIResponse.json(ReleasedPushToStartTokensView(deviceID: deviceID, released: released))
         }
+        let ended = ContractRoute("activityEnded")
         routes.post("activities/:activityId/ended") { request, context -> Response in
-            let activityID = try RouteInputs.pathID("activityId", context)
-            let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly(EndedBody.fields)
-            let dismissal = try body.date("dismissalDate", now: clock.now(), earliest: JSONBody.earliestDismissal)
+            let activityID = try ended.pathID("activityId", context)
+            let now = clock.now()
+            let dismissal = try await ended.body(request, now: now).date("dismissalDate", now: now)
             return APIResponse.json(
                 ActivityView(try await activities.endedByApp(activityID: activityID, dismissalDate: dismissal, as: try context.actor)))
         }
         // ActivityKit's `.dismissed`: the person removed it, or the system did after its dismissal date.
+        let dismissed = ContractRoute("activityDismissed")
         routes.post("activities/:activityId/dismissed") { request, context -> Response in
-            let activityID = try RouteInputs.pathID("activityId", context)
-            let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly(DismissedBody.fields)
+            let activityID = try dismissed.pathID("activityId", context)
+            _ = try await dismissed.body(request, now: clock.now())
             return APIResponse.json(ActivityView(try await activities.dismissedByApp(activityID: activityID, as: try context.actor)))
         }
     }

@@ -16,50 +16,53 @@ struct BackendRoutes: Sendable {
     func add(to routes: RouterGroup<APIRequestContext>) {
         let (pushes, activities, identity, idempotent, clock) = (pushes, activities, identity, idempotent, clock)
         // The backend vouches for its user: the app acts with this token, for this user only.
+        let mint = ContractRoute("mintAppToken")
         routes.post("users/:userId/app-tokens") { request, context -> Response in
-            let userID = try RouteInputs.pathID("userId", context)
-            let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly(AppTokenRequestBody.fields)
-            let lifetime = try body.integer("ttlSeconds").map(TimeInterval.init)
+            let userID = try mint.pathID("userId", context)
+            let lifetime = try await mint.body(request, now: clock.now()).integer("ttlSeconds").map(TimeInterval.init)
             let issued = try await identity.userToken(for: userID, lifetime: lifetime, mintedBy: try context.requireIdentity().keyID)
             return APIResponse.json(AppTokenView(token: issued.token, userID: userID, expiresAt: issued.expiresAt), status: .created)
         }
         // Withdraws the user's (or an installation's) app tokens without signing anyone else out.
+        let signOut = ContractRoute("signOutUser")
         routes.post("users/:userId/sign-out") { request, context -> Response in
-            let userID = try RouteInputs.pathID("userId", context)
-            let body = try await JSONBody.read(request, allowEmpty: true)
-            try body.allowOnly(EmptyBody.fields)
+            let userID = try signOut.pathID("userId", context)
+            _ = try await signOut.body(request, now: clock.now())
             let withdrawal = try await identity.signOut(userID)
             return APIResponse.json(SignOutView(userID: userID, pushToStartTokensReleased: withdrawal.releasedPushToStartTokens))
         }
         for kind in [LiveActivityEvent.update, .end] {
+            let toActivity = PushRequestBody.operation("Activity", kind)
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in
-                let activityID = try RouteInputs.pathID("activityId", context)
-                return try await idempotent.respond(request, context, status: .accepted) { body in
-                    AcceptedPushes(try await pushes.send(kind, toActivity: activityID, try PushRequestBody.parse(body, kind: kind, now: clock.now())))
+                let activityID = try toActivity.pathID("activityId", context)
+                return try await idempotent.respond(request, context, toActivity, status: .accepted) { body, now in
+                    AcceptedPushes(try await pushes.send(kind, toActivity: activityID, try PushRequestBody.parse(body, kind: kind, now: now)))
                 }
             }
+            let toGroup = PushRequestBody.operation("Group", kind)
             routes.post("groups/:groupId/\(kind.rawValue)") { request, context -> Response in
-                let groupID = try RouteInputs.pathID("groupId", context)
+                let groupID = try toGroup.pathID("groupId", context)
                 let principal = try context.requireIdentity().name
-                return try await idempotent.respond(request, context, status: .accepted) { body in
+                return try await idempotent.respond(request, context, toGroup, status: .accepted) { body, now in
                     GroupSendView(
-                        try await pushes.send(
-                            kind, toGroup: groupID, try PushRequestBody.parse(body, kind: kind, now: clock.now()), createdBy: principal))
+                        try await pushes.send(kind, toGroup: groupID, try PushRequestBody.parse(body, kind: kind, now: now), createdBy: principal))
                 }
             }
         }
+        let start = PushRequestBody.operation("User", .start)
         routes.post("users/:userId/start") { request, context -> Response in
-            let userID = try RouteInputs.pathID("userId", context)
-            return try await idempotent.respond(request, context, status: .accepted) { body in
-                AcceptedPushes(try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: clock.now())))
+            let userID = try start.pathID("userId", context)
+            return try await idempotent.respond(request, context, start, status: .accepted) { body, now in
+                AcceptedPushes(try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: now)))
             }
         }
+        let groupSend = ContractRoute("getGroupSend")
         routes.get("sends/:sendId") { _, context -> Response in
-            APIResponse.json(GroupSendView(try await pushes.groupSend(id: try RouteInputs.pathID("sendId", context))))
+            APIResponse.json(GroupSendView(try await pushes.groupSend(id: try groupSend.pathID("sendId", context))))
         }
+        let activity = ContractRoute("getActivity")
         routes.get("activities/:activityId") { _, context -> Response in
-            let detail = try await activities.detail(activityID: try RouteInputs.pathID("activityId", context))
+            let detail = try await activities.detail(activityID: try activity.pathID("activityId", context))
             return APIResponse.json(
                 ActivityDetail(
                     activity: ActivityView(detail.activity), deliveries: detail.deliveries.map(DeliveryView.init),

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,19 +9,26 @@ import HummingbirdAuth
 /// `Idempotent-Replayed: true`.
 struct IdempotentSend: Sendable {
     let service: IdempotencyService
+    let clock: any WallClock
 
     static let header = HTTPField.Name("Idempotency-Key")!
     static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
 
-    /// Answers `send`'s value with `status`, once per Idempotency-Key.
+    /// Answers `send`'s value with `status`, once per Idempotency-Key; `send` gets the body the contract's
+    /// `route` accepted and the time it was checked at.
     func respond<Value: Encodable & Sendable>(
-        _ request: Request, _ context: APIRequestContext, status: HTTPResponse.Status,
-        _ send: @Sendable (JSONBody) async throws -> Value
+        _ request: Request, _ context: APIRequestContext, _ route: ContractRoute, status: HTTPResponse.Status,
+        _ send: @Sendable (JSONBody, Date) async throws -> Value
     ) async throws -> Response {
         let buffer = try await JSONBody.collect(request)
+        let clock = self.clock
+        func checkedSend() async throws -> Value {
+            let now = clock.now()
+            return try await send(try route.body(buffer, now: now), now)
+        }
         let keys = request.headers[values: Self.header]
         guard let key = keys.first else {
-            return APIResponse.json(try await send(try JSONBody.parse(buffer)), status: status)
+            return APIResponse.json(try await checkedSend(), status: status)
         }
         guard keys.count == 1 else {
             throw APIError.badRequest("Idempotency-Key", "idempotencyKey", "give the Idempotency-Key header once")
@@ -28,7 +36,7 @@ struct IdempotentSend: Sendable {
         let principal = try context.requireIdentity()
         let fingerprint = IdempotencyService.fingerprint(method: request.method.rawValue, path: request.uri.path, body: buffer.readableBytesView)
         let answer = try await service.once(owner: principal.name, key: key, fingerprint: fingerprint) {
-            let value = try await send(try JSONBody.parse(buffer))
+            let value = try await checkedSend()
             return (Int(status.code), try APIResponse.encoder().encode(value))
         }
         var response = APIResponse.raw(answer.body, contentType: "application/json; charset=utf-8", status: HTTPResponse.Status(code: answer.status))

@@ -1,3 +1,4 @@
+import APIContract
 import Foundation
 import Hummingbird
 
@@ -23,7 +24,7 @@ struct OperationsRoutes: Sendable {
             return APIResponse.raw(Data(metrics.render().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.get("/openapi.json") { _, _ -> Response in
-            APIResponse.raw(Data(OpenAPIContract.text.utf8), contentType: "application/json; charset=utf-8")
+            APIResponse.raw(Data(APIContract.text.utf8), contentType: "application/json; charset=utf-8")
         }
     }
 }
