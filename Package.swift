@@ -191,11 +191,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Swift client of the HTTP API, generated from API/Contract/openapi.json by
+        // The Swift client of the HTTP API, generated from APIContract/openapi.json by
         // scripts/generate-api-client.sh (swift-openapi-generator) and committed: no generator in the build.
         .target(
             name: "LivePushAPIClient",
-            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: [
+                // RequestContractCheck: the same contract and validator as the server, before a request is sent.
+                "APIContract",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
             exclude: ["openapi-generator-config.yaml"],
             swiftSettings: swiftSettings
         ),

@@ -8,22 +8,6 @@ import OpenAPIURLSession
     import FoundationNetworking
 #endif
 
-/// Sends `Authorization: Bearer <credential>` with every request: one per key (the app's, the backend's).
-struct BearerAuthentication: ClientMiddleware {
-    let credential: String
-
-    init(_ credential: String) { self.credential = credential }
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var request = request
-        request.headerFields[.authorization] = "Bearer \(credential)"
-        return try await next(request, body, baseURL)
-    }
-}
-
 extension Client {
     /// The generated client of the LivePush API at `baseURL` (`http://127.0.0.1:PORT`), over `session`, holding one key.
     static func livePush(baseURL: String, key: String, session: URLSession) throws(DemoError) -> Client {
@@ -32,7 +16,7 @@ extension Client {
         }
         return Client(
             serverURL: url, transport: URLSessionTransport(configuration: .init(session: session)),
-            middlewares: [BearerAuthentication(key)])
+            middlewares: [RequestContractCheck(), BearerAuthentication(key)])
     }
 }
 

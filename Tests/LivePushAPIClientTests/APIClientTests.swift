@@ -4,6 +4,7 @@ import LivePushAPIClient
 import LivePushTesting
 import OpenAPIRuntime
 import OpenAPIURLSession
+import Synchronization
 import Testing
 
 /// The generated client (`LivePushAPIClient`) against a real `livepush serve` over the simulator, through
@@ -61,20 +62,56 @@ import Testing
             }
         }
     }
+
+    /// With `RequestContractCheck`, a request the contract refuses is not sent: the call fails with the
+    /// field and rule the server would answer, read from the same openapi.json.
+    @Test func theContractCheckRefusesBeforeSending() async throws {
+        try await withSimulator { apns in
+            try await withServer(over: apns) { server in
+                let sent = Sent()
+                let app = Client(
+                    serverURL: server.url, transport: URLSessionTransport(),
+                    middlewares: [RequestContractCheck(), sent, BearerAuthentication(server.appKey)])
+                func register(_ id: String, bundleID: String) async throws -> Operations.RegisterActivity.Output {
+                    try await app.registerActivity(
+                        body: .json(
+                            .init(
+                                activityId: id, pushToken: String(repeating: "ab", count: 32), bundleId: bundleID,
+                                attributesType: apns.attributesTypes[0], environment: .sandbox)))
+                }
+                do {
+                    _ = try await register("quest-3", bundleID: String(repeating: "b", count: 256))
+                    Issue.record("a 256-character bundleId was sent")
+                } catch let error as ClientError {
+                    let refusal = try #require(error.underlyingError as? RequestRefusedByContract, "\(error)")
+                    #expect(refusal.field == "bundleId" && refusal.rule == "maxLength", "\(refusal)")
+                }
+                #expect(sent.count == 0, "nothing reached the transport")
+                // At the limit it is sent, and the server agrees.
+                _ = try await register("quest-3", bundleID: String(repeating: "b", count: 255)).created
+                #expect(sent.count == 1)
+                // A path parameter too: a control character in the id is refused before sending.
+                let backend = Client(
+                    serverURL: server.url, transport: URLSessionTransport(),
+                    middlewares: [RequestContractCheck(), sent, BearerAuthentication(server.backendKey)])
+                await #expect(throws: ClientError.self) { _ = try await backend.getActivity(path: .init(activityId: "quest\u{7}3")) }
+                #expect(sent.count == 1)
+            }
+        }
+    }
 }
 
-/// Sends `Authorization: Bearer <credential>` with every request, as the README's client does.
-struct BearerAuthentication: ClientMiddleware {
-    let credential: String
+/// Counts the requests that pass it.
+final class Sent: ClientMiddleware, Sendable {
+    private let requests = Mutex(0)
 
-    init(_ credential: String) { self.credential = credential }
+    var count: Int { requests.withLock { $0 } }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var request = request
-        request.headerFields[.authorization] = "Bearer \(credential)"
+        requests.withLock { $0 += 1 }
         return try await next(request, body, baseURL)
     }
 }
