@@ -7,7 +7,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "LivePush",
-    platforms: [.macOS(.v15)],  // swift-configuration needs macOS 15
+    // swift-configuration needs macOS 15; LivePushKit is for iOS 16 apps (its ActivityKit parts say 16.1 and later).
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .executable(name: "livepush", targets: ["LivePushCLI"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
@@ -18,6 +19,9 @@ let package = Package(
         .library(name: "LivePushTesting", targets: ["LivePushTesting"]),
         // The generated Swift client of `livepush serve`'s HTTP API (needs only OpenAPIRuntime; bring a transport).
         .library(name: "LivePushAPIClient", targets: ["LivePushAPIClient"]),
+        // The app's half: reports an app's Live Activity tokens to `livepush serve`. Its target graph is
+        // LivePushAPIClient, OpenAPIRuntime, HTTPTypes and swift-log: an app compiles nothing of the server.
+        .library(name: "LivePushKit", targets: ["LivePushKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -46,6 +50,8 @@ let package = Package(
         // The generated API client's runtime; URLSession is the transport its tests drive a server with.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        // HTTPRequest/HTTPResponse, for LivePushKit's own URLSession transport (already resolved through OpenAPIRuntime).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // Protocol vocabulary shared by the client, the simulator and the server: headers, reasons, tokens.
@@ -201,6 +207,18 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             exclude: ["openapi-generator-config.yaml"],
+            swiftSettings: swiftSettings
+        ),
+        // The app's half for iOS apps: journal, retries and credentials on the generated client, plus the
+        // ActivityKit adapter (compiled on iOS only). Nothing of NIO, Hummingbird or the stores.
+        .target(
+            name: "LivePushKit",
+            dependencies: [
+                "LivePushAPIClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,115 @@
+import Foundation
+import LivePushAPIClient
+import OpenAPIRuntime
+
+/// Sends one ``Upload`` through the generated client, as the app's credential, and says what became of it.
+struct APIUploader: Sendable {
+    let serverURL: URL
+    let transport: any ClientTransport
+    let bundleID: String
+    let environment: Components.Schemas.Environment
+
+    func client(bearer: String) -> Client {
+        Client(serverURL: serverURL, transport: transport, middlewares: [BearerMiddleware(credential: bearer)])
+    }
+
+    func send(_ upload: Upload, deviceID: String, bearer: String) async -> UploadOutcome {
+        let api = client(bearer: bearer)
+        do {
+            switch upload {
+            case .register(let id, let type, let groups, let token, let frequent):
+                let body = Components.Schemas.ActivityRegistration(
+                    activityId: id, pushToken: token.hex, bundleId: bundleID, attributesType: type, environment: environment,
+                    groups: groups.isEmpty ? nil : groups, frequentPushesEnabled: frequent)
+                return await Self.outcome(try await api.registerActivity(body: .json(body)))
+            case .rotate(let id, let token):
+                let answer = try await api.rotatePushToken(path: .init(activityId: id), body: .json(.init(pushToken: token.hex)))
+                return await Self.outcome(answer)
+            case .end(let id, .ended(let dismissalDate)):
+                let body = Components.Schemas.EndedByApp(dismissalDate: dismissalDate.map { .init(value1: .case2($0)) })
+                return await Self.outcome(try await api.activityEnded(path: .init(activityId: id), body: .json(body)))
+            case .end(let id, .dismissed):
+                return await Self.outcome(try await api.activityDismissed(path: .init(activityId: id)))
+            case .pushToStart(let type, let token, _):
+                let body = Components.Schemas.PushToStartToken(
+                    deviceId: deviceID, bundleId: bundleID, attributesType: type, environment: environment, token: token.hex)
+                return await Self.outcome(try await api.storePushToStartToken(body: .json(body)))
+            }
+        } catch {
+            return APIAnswer.thrown(error)
+        }
+    }
+}
+
+extension APIUploader {
+    static func outcome(_ output: Operations.RegisterActivity.Output) async -> UploadOutcome {
+        switch output {
+        case .created: .stored
+        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
+        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
+        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
+        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
+        case .conflict(let answer): APIAnswer.refused(409) { try answer.body.json }
+        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
+        case .serviceUnavailable: APIAnswer.unavailable()
+        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
+        }
+    }
+
+    static func outcome(_ output: Operations.RotatePushToken.Output) async -> UploadOutcome {
+        switch output {
+        case .ok: .stored
+        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
+        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
+        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
+        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
+        case .notFound(let answer): APIAnswer.unknown { try answer.body.json }
+        case .conflict(let answer): APIAnswer.refused(409) { try answer.body.json }
+        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
+        case .serviceUnavailable: APIAnswer.unavailable()
+        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
+        }
+    }
+
+    static func outcome(_ output: Operations.ActivityEnded.Output) async -> UploadOutcome {
+        switch output {
+        case .ok: .stored
+        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
+        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
+        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
+        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
+        case .notFound(let answer): APIAnswer.unknown { try answer.body.json }
+        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
+        case .serviceUnavailable: APIAnswer.unavailable()
+        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
+        }
+    }
+
+    static func outcome(_ output: Operations.ActivityDismissed.Output) async -> UploadOutcome {
+        switch output {
+        case .ok: .stored
+        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
+        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
+        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
+        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
+        case .notFound(let answer): APIAnswer.unknown { try answer.body.json }
+        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
+        case .serviceUnavailable: APIAnswer.unavailable()
+        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
+        }
+    }
+
+    static func outcome(_ output: Operations.StorePushToStartToken.Output) async -> UploadOutcome {
+        switch output {
+        case .ok: .stored
+        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
+        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
+        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
+        case .conflict(let answer): APIAnswer.refused(409) { try answer.body.json }
+        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
+        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
+        case .serviceUnavailable: APIAnswer.unavailable()
+        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
+        }
+    }
+}

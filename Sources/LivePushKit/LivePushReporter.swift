@@ -1,0 +1,163 @@
+import Foundation
+import LivePushAPIClient
+import Logging
+
+/// The app's one reporter: takes every token and state event of its Live Activities, writes it to the
+/// journal before returning, and gets it to `livepush serve` through the generated client while
+/// ``run()`` runs. What the server has not acknowledged stays in the journal, so a relaunch sends it;
+/// of an activity's tokens only the newest is sent, and changes go out in the order they arrived.
+///
+/// ```swift
+/// let reporter = try LivePushReporter(configuration)
+/// // for the app's lifetime, e.g. SwiftUI's .task { … }:
+/// await reporter.run()
+/// ```
+public actor LivePushReporter: LiveActivityEventSink {
+    let configuration: LivePushConfiguration
+    let uploader: APIUploader
+    let file: JournalFile
+    var logger: Logger
+    var state: JournalState
+    /// The user token in use, and whether the server refused it (the closure is asked for a new one).
+    var userToken: (token: String, refused: Bool)?
+    /// The server refused the installation's token: renew it (or open a new installation) first.
+    var installationRefused = false
+    private var failures = 0
+    private var running = false
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    /// Opens (or creates) the app's journal in `configuration.journalDirectory`.
+    public init(_ configuration: LivePushConfiguration) throws(LivePushKitError) {
+        try configuration.validate()
+        self.configuration = configuration
+        logger = configuration.logger
+        file = JournalFile(directory: configuration.journalDirectory)
+        var state = try file.read() ?? JournalState(deviceID: configuration.deviceID ?? UUID().uuidString.lowercased())
+        if let deviceID = configuration.deviceID { state.deviceID = deviceID }
+        state.dropUnregisteredEnds()
+        self.state = state
+        uploader = APIUploader(
+            serverURL: configuration.serverURL, transport: configuration.transport, bundleID: configuration.bundleID,
+            environment: configuration.environment == .production ? .production : .sandbox)
+        (wakeups, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        try file.write(state)
+    }
+
+    /// The device id push-to-start tokens are stored under.
+    public var deviceID: String { state.deviceID }
+
+    /// The installation this app opened (installation credential), once it has one: give it to your backend,
+    /// which addresses it as a user id (`POST /v1/users/{installationId}/start`).
+    public var installationID: String? { state.installation?.installationID }
+
+    /// How many requests are still owed to the server.
+    public var pendingCount: Int { state.pendingCount }
+
+    // MARK: Events
+
+    public func activityToken(_ token: PushToken, activityID: String, attributesType: String, groups: [String]) {
+        guard state.record(token: token, activityID: activityID, attributesType: attributesType, groups: groups) else { return }
+        logger.debug("activity token", metadata: ["activityId": "\(activityID)", "token": "\(token.shortened)"])
+        commit()
+    }
+
+    public func pushToStartToken(_ token: PushToken, attributesType: String, source: PushToStartSource) {
+        guard state.record(pushToStart: token, attributesType: attributesType, source: source) else { return }
+        logger.debug(
+            "push-to-start token", metadata: ["attributesType": "\(attributesType)", "token": "\(token.shortened)", "source": "\(source.rawValue)"])
+        commit()
+    }
+
+    public func activityEnded(activityID: String, _ end: ActivityEnd) {
+        guard state.record(end: end, activityID: activityID) else { return }
+        logger.debug("activity \(end.isDismissed ? "dismissed" : "ended")", metadata: ["activityId": "\(activityID)"])
+        commit()
+    }
+
+    public func authorization(_ authorization: ActivityAuthorization) {
+        guard state.record(authorization: authorization) else { return }
+        logger.info(
+            "Live Activities authorization",
+            metadata: ["activitiesEnabled": "\(authorization.activitiesEnabled)", "frequentPushesEnabled": "\(authorization.frequentPushesEnabled)"])
+        commit()
+    }
+
+    /// Writes the journal, then wakes ``run()``.
+    func commit() {
+        do {
+            try file.write(state)
+        } catch {
+            logger.error("journal not written; the change waits in memory until the next write", metadata: ["problem": "\(error)"])
+        }
+        wake.yield()
+    }
+
+    // MARK: Sending
+
+    /// Sends what the journal owes the server, oldest change first, until the calling task is cancelled;
+    /// waits for new events when there is nothing to send. Run it once, for the app's lifetime.
+    public func run() async {
+        guard !running else {
+            logger.error("LivePushReporter.run() is already running; this call returns at once")
+            return
+        }
+        running = true
+        defer { running = false }
+        var events = wakeups.makeAsyncIterator()
+        while !Task.isCancelled {
+            guard let upload = state.nextUpload else {
+                guard await events.next(isolation: self) != nil else { return }
+                continue
+            }
+            await attempt(upload)
+        }
+    }
+
+    private func attempt(_ upload: Upload) async {
+        let bearer: String
+        do {
+            bearer = try await credential()
+        } catch {
+            await retryLater(upload, reason: "\(error)", retryAfter: nil)
+            return
+        }
+        let outcome = await uploader.send(upload, deviceID: state.deviceID, bearer: bearer)
+        switch outcome {
+        case .stored:
+            failures = 0
+            state.acknowledge(upload)
+            logger.debug("reported", metadata: ["route": "\(upload.route)"])
+            commit()
+        case .retry(let reason, let retryAfter):
+            await retryLater(upload, reason: reason, retryAfter: retryAfter)
+        case .unauthorized(let message):
+            credentialRefused()
+            // A fresh credential is tried at once; one refused again waits like any failure.
+            if failures > 0 { await retryLater(upload, reason: "401 \(message)", retryAfter: nil) } else { failures = 1 }
+        case .unknownToServer(let message):
+            failures = 0
+            logger.notice("the server does not know it", metadata: ["route": "\(upload.route)", "message": "\(message)"])
+            state.forgetServerCopy(of: upload)
+            commit()
+        case .refused(let status, let field, let rule, let message):
+            failures = 0
+            logger.error(
+                "the server refused a report; not sent again",
+                metadata: [
+                    "route": "\(upload.route)", "status": "\(status)", "field": "\(field ?? "-")", "rule": "\(rule)", "message": "\(message)",
+                ])
+            state.refuse(upload)
+            commit()
+        }
+    }
+
+    /// Waits out the backoff (or the server's Retry-After) before the next attempt.
+    private func retryLater(_ upload: Upload, reason: String, retryAfter: Duration?) async {
+        failures += 1
+        let delay = configuration.retry.delay(afterFailures: failures, retryAfter: retryAfter, random: Double.random(in: 0..<1))
+        logger.warning(
+            "report failed; trying again", metadata: ["route": "\(upload.route)", "reason": "\(reason)", "in": "\(delay)", "failures": "\(failures)"])
+        try? await Task.sleep(for: delay)
+    }
+}
