@@ -168,6 +168,9 @@ let package = Package(
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // TestServer.client(_:): the generated client of the server under test.
+                "LivePushAPIClient",
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -235,6 +238,7 @@ let package = Package(
             name: "LivePushServerTests",
             dependencies: [
                 "LivePushServer", "PushStore", "APNsCore", "APNsAuth", "APNsClient", "LiveActivity", "APNsSimulator", "LivePushTesting",
+                "LivePushAPIClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,6 +2,7 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveActivity
+import LivePushAPIClient
 import LivePushServer
 import LivePushTesting
 import PushStore
@@ -11,16 +12,20 @@ import Testing
 /// the simulated activity showing the result.
 @Suite struct EndToEndTests {
     private func register(_ server: TestServer, _ created: SimulatedActivity, groups: [String] = []) async throws {
-        let response = try await server.http.post(
-            "/v1/activities", key: TestServer.appKey,
-            registrationJSON(activityID: created.id, token: created.pushToken, groups: groups))
-        #expect(response.status == 201, "\(response.text)")
+        let registered = try await server.client(TestServer.appKey).registerActivity(
+            body: .json(
+                .init(
+                    activityId: created.id, pushToken: created.pushToken, bundleId: "com.example.rangers",
+                    attributesType: "AdventureAttributes", environment: .sandbox, groups: groups)))
+        _ = try registered.created
     }
 
-    private func update(_ server: TestServer, _ activityID: String, hp: Int, priority: Int = 10) async throws -> TestResponse {
-        try await server.http.post(
-            "/v1/activities/\(activityID)/update", key: TestServer.backendKey,
-            #"{"contentState":{"hp":\#(hp)},"priority":\#(priority)}"#)
+    /// A priority-`priority` update of `hp`, accepted (202) or the call throws.
+    private func update(_ server: TestServer, _ activityID: String, hp: Int, priority: Int = 10) async throws -> Components.Schemas.Accepted {
+        try await server.client(TestServer.backendKey).updateActivity(
+            path: .init(activityId: activityID),
+            body: .json(.init(contentState: .init(unvalidatedValue: ["hp": hp]), priority: .init(value1: priority == 10 ? ._10 : ._5)))
+        ).accepted.body.json
     }
 
     @Test(arguments: TestDatabase.available)
@@ -29,19 +34,24 @@ import Testing
             try await withServer(ServerOptions(store: database), over: sim) { server in
                 let created = try await sim.startActivity(name: "panda")
                 try await register(server, created)
-                #expect(try await update(server, created.id, hp: 42).status == 202)
+                let accepted = try await update(server, created.id, hp: 42)
+                #expect(accepted.pushIds.count == 1 && accepted.downgraded.isEmpty)
                 #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 42 })
                 #expect(
                     try await eventually {
                         try await server.store.deliveries(activityID: created.id, limit: 1).first?.outcome == .accepted
                     })
-                let detail = try await server.http.get("/v1/activities/\(created.id)", key: TestServer.backendKey)
-                #expect(detail.json?["deliveries"]?.arrayValue?.first?["apnsId"]?.stringValue != nil)
+                let backend = server.client(TestServer.backendKey)
+                let detail = try await backend.getActivity(path: .init(activityId: created.id)).ok.body.json
+                #expect(detail.deliveries.first?.apnsId != nil && detail.deliveries.first?.pushId == accepted.pushIds.first)
 
-                let end = try await server.http.post(
-                    "/v1/activities/\(created.id)/end", key: TestServer.backendKey,
-                    #"{"contentState":{"hp":0},"dismissalDate":"+10m","priority":10}"#)
-                #expect(end.status == 202)
+                let end = try await backend.endActivity(
+                    path: .init(activityId: created.id),
+                    body: .json(
+                        .init(
+                            contentState: .init(value1: .init(unvalidatedValue: ["hp": 0])), priority: .init(value1: ._10),
+                            dismissalDate: .init(value1: .case4("+10m")))))
+                _ = try end.accepted
                 #expect(try await eventually { try await sim.simulator.world.activity(id: created.id).state == .ended })
                 #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 0)
             }
@@ -57,8 +67,8 @@ import Testing
                 let two = try await sim.startActivity(name: "fox")
                 try await register(server, one)
                 try await register(server, two, groups: ["den"])
-                #expect(try await update(server, one.id, hp: 42).status == 202)
-                #expect(try await update(server, two.id, hp: 17).status == 202)
+                _ = try await update(server, one.id, hp: 42)
+                _ = try await update(server, two.id, hp: 17)
                 #expect(try await eventually { try await sim.contentState(two.id)["hp"]?.numberValue == 17 })
                 #expect(try await eventually { try await sim.contentState(one.id)["hp"]?.numberValue == 42 })
 
@@ -87,7 +97,7 @@ import Testing
                 let rotated = try await server.http.put(
                     "/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(newToken)"}"#)
                 #expect(rotated.status == 200)
-                #expect(try await update(server, created.id, hp: 7).status == 202)
+                _ = try await update(server, created.id, hp: 7)
                 #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 7 })
                 let log = await sim.simulator.world.pushes(limit: 100)
                 #expect(log.count == 1)
@@ -108,7 +118,7 @@ import Testing
                 try await register(server, created)
                 // The device rotates its token but the app never tells the server: the old one answers 410.
                 _ = try await sim.simulator.world.rotateActivityToken(activityID: created.id)
-                #expect(try await update(server, created.id, hp: 9).status == 202)
+                _ = try await update(server, created.id, hp: 9)
                 #expect(
                     try await eventually {
                         try await server.store.activity(id: created.id)?.tokenState.isValid == false
@@ -119,7 +129,8 @@ import Testing
                     })
                 let history = try await server.store.deliveries(activityID: created.id, limit: 1)
                 #expect(history.first?.status == 410 && history.first?.outcome == .rejected)
-                let refused = try await update(server, created.id, hp: 10)
+                let refused = try await server.http.post(
+                    "/v1/activities/\(created.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":10},"priority":10}"#)
                 #expect(refused.status == 409 && refused.errorRule == "validToken")
                 #expect(try await sim.contentState(created.id)["hp"]?.numberValue == 1)
             }
@@ -138,7 +149,7 @@ import Testing
                 }
                 for round in 1...4 {
                     for created in activities {
-                        #expect(try await update(server, created.id, hp: round).status == 202)
+                        _ = try await update(server, created.id, hp: round)
                     }
                 }
                 #expect(try await server.store.outboxDepth() == 20)
@@ -178,7 +189,7 @@ import Testing
                 }
                 for round in 1...5 {
                     for created in activities {
-                        #expect(try await update(server, created.id, hp: round, priority: round % 2 == 0 ? 5 : 10).status == 202)
+                        _ = try await update(server, created.id, hp: round, priority: round % 2 == 0 ? 5 : 10)
                     }
                 }
                 let group = try await server.http.post(
