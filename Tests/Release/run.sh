@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# The release artifact on a host without the Swift toolchain, over real processes and sockets:
+# The release artifact on a host without the Swift toolchain, and the deploy/ settings, over real
+# processes and sockets:
 #
 #   1. the binary loads nothing from the toolchain's folder (ldd);
 #   2. in a mount namespace where the toolchain's folder is an empty tmpfs (no swift, no Swift runtime,
 #      no Foundation), `livepush keygen` makes a key and `livepush serve --environment sandbox` starts on a
 #      new SQLite database and answers GET /health with {"status":"ok"}; a production server on that
-#      database is refused, naming both environments; SIGTERM stops the first one with status 0.
+#      database is refused, naming both environments; SIGTERM stops the first one with status 0;
+#   3. nginx (Debian's nginx-light, installed when missing) with deploy/nginx.conf and a self-signed
+#      certificate passes `nginx -t`, proxies https://…/health to that server and answers /metrics 404;
+#   4. `systemd-analyze verify` accepts deploy/livepush.service (skipped, saying so, without systemd).
 #
 # Usage: Tests/Release/run.sh BINARY   (the static binary of scripts/release.sh)
-# Needs root (or unprivileged user namespaces) for the mount namespace.
+# Needs root (or unprivileged user namespaces) for the mount namespace, and apt-get for nginx.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$PWD"
@@ -29,6 +33,9 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+# A port the kernel picks (bound and released; nginx cannot report the port it bound).
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # Runs a command in a new mount namespace with an empty tmpfs over the toolchain's folder; replaces the
 # calling shell, so call it in a subshell: `(without_toolchain COMMAND…)`.
@@ -73,10 +80,71 @@ grep -q "the database serves the sandbox APNs environment" "$WORK/refused.log" &
     { cat "$WORK/refused.log" >&2; die "the refusal does not name both environments"; }
 log "ok: a production server on the sandbox database is refused (exit $refused)"
 
+# 3. nginx with deploy/nginx.conf in front of it.
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    log "installing nginx-light (apt-get)"
+    sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
+    { timeout 300 "${sudo[@]}" apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive timeout 300 "${sudo[@]}" apt-get install -y -qq --no-install-recommends nginx-light; } \
+        >"$WORK/apt.log" 2>&1 || { cat "$WORK/apt.log" >&2; die "apt-get install nginx-light failed"; }
+fi
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=push.example.com \
+    -keyout "$WORK/tls.key" -out "$WORK/tls.pem" >/dev/null 2>&1 || die "openssl could not make a test certificate"
+http_port="$(free_port)"
+https_port="$(free_port)"
+mkdir -p "$WORK/nginx"
+sed -e "s#/etc/letsencrypt/live/push.example.com/fullchain.pem#$WORK/tls.pem#" \
+    -e "s#/etc/letsencrypt/live/push.example.com/privkey.pem#$WORK/tls.key#" \
+    -e "s#127.0.0.1:8080;#127.0.0.1:$port;#" \
+    -e "s#listen 80;#listen 127.0.0.1:$http_port;#" -e "s#listen 443 ssl http2;#listen 127.0.0.1:$https_port ssl http2;#" \
+    -e "/listen \[::\]/d" deploy/nginx.conf >"$WORK/nginx/livepush.conf"
+grep -q "$WORK/tls.pem" "$WORK/nginx/livepush.conf" && grep -q "127.0.0.1:$port;" "$WORK/nginx/livepush.conf" ||
+    die "deploy/nginx.conf no longer has the lines this check replaces (certificate, upstream)"
+cat >"$WORK/nginx/nginx.conf" <<CONF
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    include $WORK/nginx/livepush.conf;
+}
+CONF
+"$NGINX" -t -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx-t.log" 2>&1 || { cat "$WORK/nginx-t.log" >&2; die "nginx -t"; }
+log "ok: nginx -t accepts deploy/nginx.conf"
+"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" 2>>"$WORK/nginx/error.log" &
+PIDS+=("$!")
+proxied=""
+for _ in $(seq 1 100); do
+    proxied="$(curl -sS --max-time 5 --cacert "$WORK/tls.pem" --resolve "push.example.com:$https_port:127.0.0.1" \
+        "https://push.example.com:$https_port/health" 2>/dev/null)" && break
+    sleep 0.1
+done
+[[ "$proxied" == *'"status":"ok"'* ]] || { cat "$WORK/nginx/error.log" >&2; die "https /health through nginx answered '$proxied'"; }
+metrics_status="$(curl -s -o /dev/null -w '%{http_code}' --cacert "$WORK/tls.pem" \
+    --resolve "push.example.com:$https_port:127.0.0.1" "https://push.example.com:$https_port/metrics")"
+[ "$metrics_status" = 404 ] || die "https /metrics through nginx answered $metrics_status, expected 404"
+redirect="$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -H 'Host: push.example.com' "http://127.0.0.1:$http_port/health")"
+[[ "$redirect" == "301 https://push.example.com/health" ]] || die "plain http answered '$redirect', expected a 301 to https"
+log "ok: nginx serves /health over TLS from livepush, hides /metrics (404) and redirects http to https"
+
 kill -TERM "$SERVER"
 status=0
 wait "$SERVER" || status=$?
 [ "$status" -eq 0 ] || { cat "$WORK/serve.log" >&2; die "livepush serve exited with $status after SIGTERM"; }
 log "ok: SIGTERM stopped livepush serve with status 0"
 
+# 4. The systemd unit, with ExecStart on this binary (verify checks that the command exists).
+if command -v systemd-analyze >/dev/null; then
+    sed "s#/usr/local/bin/livepush#$BIN#" deploy/livepush.service >"$WORK/livepush.service"
+    verify="$(systemd-analyze verify "$WORK/livepush.service" 2>&1)" || { echo "$verify" >&2; die "systemd-analyze verify"; }
+    [ -z "$verify" ] || { echo "$verify" >&2; die "systemd-analyze verify reported the lines above"; }
+    log "ok: systemd-analyze verify accepts deploy/livepush.service"
+else
+    log "skipped: systemd-analyze is not installed (Debian's systemd package has it)"
+fi
 log "all checks passed"
