@@ -17,6 +17,9 @@ public struct SimulatorConfiguration: Sendable {
     public var extraCertificateNames: [String] = []
     /// How the simulated devices behave.
     public var deviceRules = DeviceRules()
+    /// How fast the devices' time runs (the 8 h and 12 h limits, stale and dismissal dates): 60 plays an
+    /// hour in a minute. The endpoint's JWT checks keep `endpoint.clock`, the provider's time.
+    public var clockRate = ClockRate.realTime
     /// Seed for fault shares (reproducible runs); nil: random.
     public var faultSeed: UInt64?
     /// How long `shutdown()` lets streams in flight finish after GOAWAY `Shutdown`.
@@ -35,6 +38,8 @@ public final class Simulator: Sendable {
     public let faults: FaultInjector
     /// The simulated devices.
     public let world: DeviceWorld
+    /// The devices' time: `endpoint.clock` at `clockRate`, moved forward through the control API.
+    public let clock: ScaledWallClock
     /// The CA (what clients trust) and the server certificate.
     public let certificates: SimulatorCertificates
     private let endpoint: APNsEndpointServer
@@ -52,7 +57,8 @@ public final class Simulator: Sendable {
         self.logger = logger
         self.keys = keys
         self.faults = FaultInjector(seed: configuration.faultSeed)
-        self.world = DeviceWorld(clock: configuration.endpoint.clock, rules: configuration.deviceRules, logger: logger)
+        self.clock = ScaledWallClock(rate: configuration.clockRate, base: configuration.endpoint.clock)
+        self.world = DeviceWorld(clock: clock, rules: configuration.deviceRules, logger: logger)
         self.certificates = try SimulatorCertificates.loadOrCreate(
             directory: configuration.dataDirectory, extraNames: configuration.extraCertificateNames, logger: logger
         )
@@ -88,7 +94,7 @@ public final class Simulator: Sendable {
         }
         let control = ControlServer(
             world: world, keys: keys, faults: faults, host: configuration.controlHost, port: configuration.controlPort,
-            caCertificatePEM: certificates.caCertificatePEM, logger: logger
+            caCertificatePEM: certificates.caCertificatePEM, logger: logger, clock: clock
         )
         let (started, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
         let task = Task {

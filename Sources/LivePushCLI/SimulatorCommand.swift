@@ -75,6 +75,13 @@ struct SimulatorCommand: AsyncParsableCommand {
         help: "Let two team-scoped keys of one team share a connection (default: a connection is bound to its first key, UnrelatedKeyIdInToken).")
     var teamKeysShareConnections = false
 
+    @Option(
+        name: .customLong("clock-rate"),
+        help:
+            "How fast the devices' time runs: 60 plays an hour of stale dates, the 8-hour end and the 12-hour dismissal in a minute (0.001 to 86400; JWT checks keep real time). POST /v1/clock {\"advanceSeconds\": N} moves it forward."
+    )
+    var clockRate: Double = 1
+
     @OptionGroup var credentials: CredentialOptions
 
     @Option(name: .customLong("fault-status"), help: "Answer this 4xx/5xx status instead of processing (with --fault-reason).")
@@ -114,6 +121,11 @@ struct SimulatorCommand: AsyncParsableCommand {
         guard pushToStartBudget >= 0 else { throw ValidationError("--push-to-start-budget \(pushToStartBudget) must be 0 or more starts") }
         guard pushToStartWindow > 0, pushToStartWindow.isFinite else {
             throw ValidationError("--push-to-start-window \(pushToStartWindow) must be more than 0 seconds")
+        }
+        do {
+            _ = try ClockRate(clockRate)
+        } catch {
+            throw ValidationError("--clock-rate: \(error.description)")
         }
         guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout \(idleTimeout) must be 0 or more seconds") }
         for rule in try faultRules() {
@@ -162,6 +174,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         configuration.deviceRules.acceptUnknownTokens = acceptUnknownTokens
         if noRateLimit { configuration.deviceRules.tooManyRequests = nil }
         configuration.deviceRules.pushLogLimit = pushLogLimit
+        configuration.clockRate = (try? ClockRate(clockRate)) ?? .realTime
 
         let keys = TrustedKeys()
         var trusted: ProviderCredentials?
@@ -218,6 +231,7 @@ struct SimulatorCommand: AsyncParsableCommand {
               Dashboard:      \(control)\(DashboardRoutes.path)   (open in a browser)
               CA certificate: \(simulator.caCertificatePath)   (trust this in your client)
               Trusted key:    \(trusted.map { "\($0.keyID) (team \($0.teamID))" } ?? "none yet; pass --key-file/--key-id/--team-id or register one via the control API")
+              Device clock:   ×\(simulator.configuration.clockRate)   (GET /v1/clock; POST /v1/clock {"advanceSeconds": 3600} moves it forward)
 
             Try it:
               curl -v --http2 --cacert '\(simulator.caCertificatePath)' \\

@@ -21,7 +21,8 @@ public final class SimulatedAPNs: Sendable {
     public let attributesTypes: [String]
     /// The folder of the simulator's certificates, deleted with it.
     public let directory: URL
-    /// The simulator's clock (``SimulatorOptions/clock``).
+    /// The simulated iPhones' time: ``SimulatorOptions/clock`` at the configuration's `clockRate`, moved
+    /// forward by `POST /v1/clock` (the simulator's `clock`).
     public let clock: any WallClock
 
     init(simulator: Simulator, signingKey: APNsSigningKey, options: SimulatorOptions, directory: URL, clock: any WallClock) {
@@ -51,7 +52,7 @@ public final class SimulatedAPNs: Sendable {
         logger.logLevel = options.logLevel
         let simulator = try Simulator(configuration: configuration, logger: logger)
         let key = APNsSigningKey.generate()
-        let apns = SimulatedAPNs(simulator: simulator, signingKey: key, options: options, directory: directory, clock: configuration.endpoint.clock)
+        let apns = SimulatedAPNs(simulator: simulator, signingKey: key, options: options, directory: directory, clock: simulator.clock)
         simulator.keys.register(keyID: apns.keyID, teamID: apns.teamID, publicKey: key.publicKey)
         try await simulator.start()
         do {

@@ -19,6 +19,8 @@ public struct ControlServer: Sendable {
     let port: Int
     let caCertificatePEM: String
     let logger: Logger
+    /// The world's clock when it can be set (`GET`/`POST /v1/clock`); nil: those routes answer 409.
+    let clock: ScaledWallClock?
     /// How often the event stream sends a heartbeat comment.
     public var heartbeatInterval: Duration = .seconds(15)
     /// The running server's service group, for a graceful stop; shared by the copies of this value.
@@ -26,8 +28,9 @@ public struct ControlServer: Sendable {
 
     public init(
         world: DeviceWorld, keys: TrustedKeys, faults: FaultInjector, host: String, port: Int,
-        caCertificatePEM: String, logger: Logger
+        caCertificatePEM: String, logger: Logger, clock: ScaledWallClock? = nil
     ) {
+        self.clock = clock
         self.world = world
         self.keys = keys
         self.faults = faults
@@ -46,6 +49,7 @@ public struct ControlServer: Sendable {
         DeviceRoutes(world: world).add(to: router)
         ChannelRoutes(world: world).add(to: router)
         ServiceRoutes(world: world, keys: keys, faults: faults, caCertificatePEM: caCertificatePEM).add(to: router)
+        ClockRoutes(world: world, clock: clock).add(to: router)
         EventStreamRoute(events: world.events, heartbeat: heartbeatInterval).add(to: router)
         DashboardRoutes.add(to: router)
         let fallbackPort = port

@@ -21,6 +21,7 @@ enum DashboardAssets {
             Asset(name: "push-log.js", contentType: "text/javascript; charset=utf-8"),
             Asset(name: "stream.js", contentType: "text/javascript; charset=utf-8"),
             Asset(name: "channels.js", contentType: "text/javascript; charset=utf-8"),
+            Asset(name: "clock.js", contentType: "text/javascript; charset=utf-8"),
             Asset(name: "icon.svg", contentType: "image/svg+xml"),
         ].map { ($0.name, $0) })
 

@@ -203,7 +203,7 @@ extension DeviceWorld {
     func insert(_ activity: SimulatedActivity, at now: Date) {
         activities[activity.id] = activity
         devices[activity.deviceID]?.activityIDs.append(activity.id)
-        publish(.activityStarted, data: SimulatorJSON.tree(activity.snapshot(at: now)), at: now)
+        publish(.activityStarted, data: SimulatorJSON.tree(activity.snapshot(at: now, rules: rules)), at: now)
         announce(activityID: activity.id, at: now)
     }
 

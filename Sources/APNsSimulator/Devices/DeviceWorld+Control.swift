@@ -211,7 +211,7 @@ extension DeviceWorld {
         let now = clock.now()
         settle(activityID: id, at: now)
         guard let activity = activities[id] else { throw DeviceWorldError(.notFound, field: "activityId", "no activity '\(id)'") }
-        return activity.snapshot(at: now)
+        return activity.snapshot(at: now, rules: rules)
     }
 
     /// Gives an activity a new update token (the activity's routing changed); returns it.
@@ -247,7 +247,7 @@ extension DeviceWorld {
     }
 
     private func deviceSnapshot(_ device: SimulatedDevice, at now: Date) -> DeviceSnapshot {
-        let ordered = device.activityIDs.compactMap { activities[$0]?.snapshot(at: now) }
+        let ordered = device.activityIDs.compactMap { activities[$0]?.snapshot(at: now, rules: rules) }
             .enumerated()
             .sorted { lhs, rhs in
                 let (left, right) = (lhs.element, rhs.element)

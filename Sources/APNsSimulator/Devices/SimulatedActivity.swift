@@ -70,13 +70,14 @@ struct SimulatedActivity: Sendable {
         if history.count > limit { history.removeFirst(history.count - limit) }
     }
 
-    func snapshot(at now: Date) -> ActivitySnapshot {
+    func snapshot(at now: Date, rules: DeviceRules) -> ActivitySnapshot {
         ActivitySnapshot(
             activityID: id, deviceID: deviceID, bundleID: bundleID, attributesType: attributesType,
             attributes: attributes, contentState: contentState, contentStateSchema: schema,
             pushToken: pushToken, channelID: channelID, state: lifecycle(at: now), relevanceScore: relevanceScore,
-            startedAt: startedAt, staleDate: staleDate, lastTimestamp: lastTimestamp, endedAt: endedAt,
-            endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts, history: history
+            startedAt: startedAt, staleDate: staleDate, lastTimestamp: lastTimestamp,
+            activeUntil: endedAt == nil ? startedAt.addingTimeInterval(rules.maximumActiveDuration) : nil,
+            endedAt: endedAt, endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts, history: history
         )
     }
 }
@@ -90,7 +91,8 @@ public struct ActivitySnapshot: Sendable, Hashable, Codable {
         case bundleID = "bundleId"
         case attributesType, attributes, contentState, contentStateSchema, pushToken
         case channelID = "channelId"
-        case state, relevanceScore, startedAt, staleDate, lastTimestamp, endedAt, endedBy, dismissalDate, alerts, history
+        case state, relevanceScore, startedAt, staleDate, lastTimestamp, activeUntil, endedAt, endedBy, dismissalDate, alerts
+        case history
     }
 
     public var activityID: String
@@ -110,6 +112,8 @@ public struct ActivitySnapshot: Sendable, Hashable, Codable {
     public var staleDate: Date?
     /// The timestamp of the last applied push.
     public var lastTimestamp: Date?
+    /// When the system ends the activity (8 hours after its start) unless it ends sooner; nil once ended.
+    public var activeUntil: Date?
     public var endedAt: Date?
     public var endedBy: ActivityEndCause?
     public var dismissalDate: Date?

@@ -25,6 +25,7 @@ public struct SimulatorEvent: Sendable, Hashable {
         case channelDeleted
         case channelSubscribed
         case broadcastApplied
+        case clockChanged
     }
 
     /// Increasing number, per world.

@@ -4,12 +4,13 @@ import { h } from "./dom.js";
 import { deviceView, updateDeviceView, tickClocks, showBanner, visibleState, activityTitle, BANNER_SECONDS } from "./devices.js";
 import { renderLog, LOG_LIMIT } from "./push-log.js";
 import { followEvents } from "./stream.js";
+import { clockNow, setClock, renderClock } from "./clock.js";
 import { CHANNEL_EVENT_KINDS, renderChannels, channelRefresher } from "./channels.js";
 
 const EVENT_KINDS = [
   "appRegistered", "deviceAdded", "appInstalled", "tokenIssued", "tokenRotated", "activityStarted",
   "activityUpdated", "activityStale", "activityEnded", "activityDismissed", "alertShown", "decodeFailure",
-  "pushIgnored", "pushExchange", "webhookDelivered", "webhookFailed", ...CHANNEL_EVENT_KINDS,
+  "pushIgnored", "pushExchange", "webhookDelivered", "webhookFailed", "clockChanged", ...CHANNEL_EVENT_KINDS,
 ];
 
 const state = {
@@ -30,6 +31,7 @@ const elements = {
   channels: document.getElementById("channel-rows"),
   error: document.getElementById("load-error"),
   connection: document.getElementById("connection"),
+  clock: document.getElementById("clock"),
 };
 
 async function getJSON(path) {
@@ -62,7 +64,7 @@ function renderDevices() {
       "No simulated devices yet. Add one with POST /v1/devices, or run ", h("code", {}, "livepush demo"), "."));
     return;
   }
-  const now = Date.now();
+  const now = clockNow();
   const articles = state.order.map((id) => {
     const device = state.devices.get(id);
     const existing = articleFor(id);
@@ -86,7 +88,7 @@ function bannerAlerts(device, onlyRecent) {
     for (const alert of activity.alerts || []) {
       if (state.bannered.has(alert.apnsId)) continue;
       state.bannered.add(alert.apnsId);
-      const age = Date.now() - Date.parse(alert.shownAt);
+      const age = clockNow() - Date.parse(alert.shownAt);
       if (!onlyRecent || age < BANNER_SECONDS * 1000) {
         showBanner(article.querySelector(".banners"), alert, activityTitle(activity));
       }
@@ -113,13 +115,16 @@ async function loadEverything() {
   let devices;
   let pushes;
   let channels;
+  let clock;
   try {
-    [devices, pushes, channels] = await Promise.all([
-      getJSON("/v1/devices"), getJSON(`/v1/pushes?limit=${LOG_LIMIT}`), getJSON("/v1/channels"),
+    [devices, pushes, channels, clock] = await Promise.all([
+      getJSON("/v1/devices"), getJSON(`/v1/pushes?limit=${LOG_LIMIT}`), getJSON("/v1/channels"), getJSON("/v1/clock"),
     ]);
   } finally {
     if (state.touchedDuringLoad === touched) state.touchedDuringLoad = null;
   }
+  setClock(clock);
+  renderClock(elements.clock);
   storeDevices(devices.devices);
   const loaded = [...pushes.pushes].reverse();
   const newer = state.pushes.filter((entry) => !loaded.some((known) => samePush(known, entry)));
@@ -183,6 +188,13 @@ function applyEvent(event) {
     return;
   }
   if (event.kind === "appRegistered") return;
+  if (event.kind === "clockChanged") {
+    // The clock moved: every date on the page compares against the new time.
+    setClock(data);
+    renderClock(elements.clock);
+    refreshAllDevices();
+    return;
+  }
   if (typeof data.deviceId === "string") {
     state.touchedDuringLoad?.add(data.deviceId);
     refreshDevice(data.deviceId);
@@ -191,9 +203,10 @@ function applyEvent(event) {
   }
 }
 
-/** Once a second: the clocks, and any activity whose stale or dismissal date has just passed. */
+/** Once a second: the clocks, and any activity whose stale, 8-hour or dismissal date has just passed. */
 function tick() {
-  const now = Date.now();
+  const now = clockNow();
+  renderClock(elements.clock);
   tickClocks(elements.devices, now);
   for (const device of state.devices.values()) {
     const article = articleFor(device.deviceId);

@@ -5,11 +5,14 @@ import { h, clockTime, describeValue } from "./dom.js";
 /** How long an alert banner stays before it fades away (it stays in the activity's alert history). */
 export const BANNER_SECONDS = 6;
 
-/** The state a person sees: the API's, or stale/dismissed once those dates have passed since it was read. */
+/**
+ * The state a person sees: the API's, or stale/ended/dismissed once those dates have passed since it was
+ * read (`now` is the simulator's time; `activeUntil` is when the system ends an activity, 8 hours in).
+ */
 export function visibleState(activity, now = Date.now()) {
   const passed = (iso) => iso && Date.parse(iso) <= now;
   if (activity.state === "dismissed" || passed(activity.dismissalDate)) return "dismissed";
-  if (activity.state === "ended") return "ended";
+  if (activity.state === "ended" || passed(activity.activeUntil)) return "ended";
   if (activity.state === "stale" || passed(activity.staleDate)) return "stale";
   return "active";
 }
