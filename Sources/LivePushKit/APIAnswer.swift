@@ -3,8 +3,8 @@ import LivePushAPIClient
 import OpenAPIRuntime
 
 /// Turns the generated client's answers into ``UploadOutcome``s: the documented refusals by status, an
-/// undocumented one by its status class, and a thrown error (no answer, or one the contract does not
-/// describe) as worth a retry.
+/// undocumented one by its status class, a request the contract check refused before sending as a
+/// refusal, and any other thrown error (no answer, or one the contract does not describe) as worth a retry.
 enum APIAnswer {
     static func refused(_ status: Int, _ body: () throws -> Components.Schemas._Error) -> UploadOutcome {
         guard let error = try? body().error else {
@@ -49,6 +49,10 @@ enum APIAnswer {
     /// What a thrown error means: no answer at all (the network), or an answer the contract does not
     /// describe; both are tried again later.
     static func thrown(_ error: any Error) -> UploadOutcome {
+        if let client = error as? ClientError, let refusal = client.underlyingError as? RequestRefusedByContract {
+            // The contract check refused it before sending: the server would answer 400 with the same words.
+            return .refused(status: 400, field: refusal.field, rule: refusal.rule, message: refusal.message)
+        }
         if let client = error as? ClientError {
             if let response = client.response {
                 return .retry(reason: "\(response.status.code) answer not as the contract says: \(client.underlyingError)", retryAfter: nil)

@@ -9,8 +9,10 @@ struct APIUploader: Sendable {
     let bundleID: String
     let environment: Components.Schemas.Environment
 
+    /// The generated client acting as `bearer`. The contract check refuses, before sending, what the
+    /// server would refuse with 400.
     func client(bearer: String) -> Client {
-        Client(serverURL: serverURL, transport: transport, middlewares: [BearerMiddleware(credential: bearer)])
+        Client(serverURL: serverURL, transport: transport, middlewares: [RequestContractCheck(), BearerAuthentication(bearer)])
     }
 
     func send(_ upload: Upload, deviceID: String, bearer: String) async -> UploadOutcome {

@@ -81,7 +81,11 @@ public struct ContentStateMismatch: Error, Sendable, Equatable, CustomStringConv
         case .valueNotFound(let type, let context):
             self.init(field: path(context.codingPath), rule: "null", message: "null where a \(type) is required")
         case .dataCorrupted(let context):
-            self.init(field: path(context.codingPath), rule: "corrupted", message: context.debugDescription)
+            // Some decoders (Foundation's on Linux) report a fraction for an integer field this way, without the key.
+            let field = path(context.codingPath)
+            self.init(
+                field: field, rule: "corrupted",
+                message: field == nil ? "\(context.debugDescription) (a fraction for an integer field reads so too)" : context.debugDescription)
         @unknown default:
             self.init(field: nil, rule: "corrupted", message: "\(error)")
         }

@@ -14,7 +14,7 @@
     /// Sendable) stay; only tokens, ids and states travel to the reporter.
     @available(iOS 16.2, *)
     @MainActor
-    final class ActivityTracker<Attributes: ActivityAttributes> {
+    final class ActivityTracker<Attributes: ActivityAttributes & Sendable> {
         private let reporter: any LiveActivityEventSink
         private let groups: @MainActor (Attributes) -> [String]
         private let attributesType = String(describing: Attributes.self)
@@ -112,18 +112,24 @@
         }
 
         private func followAuthorization() async {
-            // Observe first, then read (each sequence from its own ActivityAuthorizationInfo, which is not Sendable).
-            let enablement = ActivityAuthorizationInfo().activityEnablementUpdates
-            let frequentPushes = ActivityAuthorizationInfo().frequentPushEnablementUpdates
-            await reportAuthorization()
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { @MainActor in
-                    for await _ in enablement { await self.reportAuthorization() }
-                }
-                group.addTask { @MainActor in
-                    for await _ in frequentPushes { await self.reportAuthorization() }
-                }
+                group.addTask { await self.followEnablement() }
+                group.addTask { await self.followFrequentPushes() }
             }
+        }
+
+        // Each loop reads after it subscribed, so that a change in between is not missed. (The sequences
+        // stay in the task that made them: ActivityAuthorizationInfo and its sequences are not Sendable.)
+        private func followEnablement() async {
+            let updates = ActivityAuthorizationInfo().activityEnablementUpdates
+            await reportAuthorization()
+            for await _ in updates { await reportAuthorization() }
+        }
+
+        private func followFrequentPushes() async {
+            let updates = ActivityAuthorizationInfo().frequentPushEnablementUpdates
+            await reportAuthorization()
+            for await _ in updates { await reportAuthorization() }
         }
 
         private func reportAuthorization() async {

@@ -31,7 +31,7 @@
         ///   - reporter: Where events go: a ``LivePushReporter``.
         ///   - groups: The server groups an activity joins (e.g. its party), from its attributes.
         @MainActor
-        public static func track<Attributes: ActivityAttributes>(
+        public static func track<Attributes: ActivityAttributes & Sendable>(
             _ attributes: Attributes.Type, reporter: some LiveActivityEventSink,
             groups: @escaping @MainActor (Attributes) -> [String] = { _ in [] }
         ) async {
@@ -41,7 +41,7 @@
         /// Starts a Live Activity that the server updates by push (`pushType: .token`). ``track(_:reporter:groups:)``
         /// reports its token once ActivityKit hands it over.
         @MainActor
-        public static func request<Attributes: ActivityAttributes>(
+        public static func request<Attributes: ActivityAttributes & Sendable>(
             attributes: Attributes, content: ActivityContent<Attributes.ContentState>
         ) throws -> Activity<Attributes> {
             try Activity<Attributes>.request(attributes: attributes, content: content, pushType: .token)
