@@ -20,7 +20,8 @@ let package = Package(
         // The generated Swift client of `livepush serve`'s HTTP API (needs only OpenAPIRuntime; bring a transport).
         .library(name: "LivePushAPIClient", targets: ["LivePushAPIClient"]),
         // The app's half: reports an app's Live Activity tokens to `livepush serve`. Its target graph is
-        // LivePushAPIClient, OpenAPIRuntime, HTTPTypes and swift-log: an app compiles nothing of the server.
+        // LivePushAPIClient (with APIContract, LiveActivity, APNsCore), OpenAPIRuntime, HTTPTypes and swift-log:
+        // an app compiles nothing of NIO, Hummingbird or the stores (scripts/check-kit-graph.sh checks it).
         .library(name: "LivePushKit", targets: ["LivePushKit"]),
     ],
     dependencies: [
@@ -223,6 +224,31 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
+        ),
+        // A minimal interface that mirrors the documented ActivityKit and UIKit signatures LivePushKit's adapter
+        // calls, so that Linux CI type-checks (and drives) the adapter. Test-only: never a product, never shipped.
+        .target(name: "ActivityKit", path: "Tests/ActivityKitInterface/ActivityKit", swiftSettings: swiftSettings),
+        .target(name: "UIKit", path: "Tests/ActivityKitInterface/UIKit", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LivePushKitTests",
+            dependencies: [
+                "LivePushKit", "LivePushAPIClient", "LivePushTesting", "APNsCore", "APNsSimulator", "LiveActivity",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The ActivityKit adapter's source (a link to Sources/LivePushKit/ActivityKit/) compiled a second time
+        // against the interface module above, on Linux only.
+        .testTarget(
+            name: "LivePushKitAdapterTests",
+            dependencies: [
+                "LivePushKit",
+                .target(name: "ActivityKit", condition: .when(platforms: [.linux])),
+                .target(name: "UIKit", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: swiftSettings + [.define("LIVEPUSH_ACTIVITYKIT_INTERFACE", .when(platforms: [.linux]))]
         ),
         .testTarget(
             name: "EmojiRangersTests",

@@ -1,0 +1,83 @@
+import APNsCore
+import Foundation
+import LivePushKit
+import LivePushTesting
+import Testing
+
+/// The app's launches around push-to-start, through the simulated adapter: the token only the property
+/// has, and an activity started by push while the app was not running.
+@Suite(.timeLimit(.minutes(2)))
+struct LaunchTests {
+    @Test func aPushToStartTokenOnlyThePropertyHasReachesTheServer() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withSimulator { apns in
+                try await withServer(over: apns) { server in
+                    let backend = Backend(server: server)
+                    let tokens = UserTokens(backend: backend, userID: "fay")
+                    let iPhone = try await apns.addIPhone()
+                    let transport = ForwardingTransport(target: server.url)
+                    let reporter = try LivePushReporter(
+                        kitConfiguration(
+                            directory: directory, bundleID: apns.bundleID, credential: .userToken { try await tokens.token(renew: $0) },
+                            transport: transport, deviceID: iPhone.id))
+                    try await whileRunning(reporter) {
+                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: reporter).launch()
+                        #expect(await eventually { await reporter.pendingCount == 0 })
+                        // Every foreground reads the property again: the same token is not sent twice.
+                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: reporter).launch()
+                        #expect(await reporter.pendingCount == 0)
+                    }
+                    #expect(transport.log.count { $0.operationID == "storePushToStartToken" } == 1)
+                    #expect(
+                        try await backend.start(
+                            user: "fay", attributesType: apns.attributesTypes[0], attributes: [:], contentState: ReporterServerTests.state) == 202)
+                    #expect(await eventually { (try? await apns.simulator.world.device(id: iPhone.id).activities.count) == 1 })
+                }
+            }
+        }
+    }
+
+    @Test func anActivityStartedByPushIsReportedAfterARelaunch() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withSimulator { apns in
+                try await withServer(over: apns) { server in
+                    let backend = Backend(server: server)
+                    let tokens = UserTokens(backend: backend, userID: "gus")
+                    let iPhone = try await apns.addIPhone()
+                    let configuration = kitConfiguration(
+                        directory: directory, bundleID: apns.bundleID, credential: .userToken { try await tokens.token(renew: $0) },
+                        transport: ForwardingTransport(target: server.url), deviceID: iPhone.id)
+                    let first = try LivePushReporter(configuration)
+                    try await whileRunning(first) {
+                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: first).launch()
+                        #expect(await eventually { await first.pendingCount == 0 })
+                    }
+
+                    // The app is not running: the backend starts an activity by push; the iPhone makes its token.
+                    #expect(
+                        try await backend.start(
+                            user: "gus", attributesType: apns.attributesTypes[0], attributes: [:], contentState: ReporterServerTests.state) == 202)
+                    #expect(await eventually { (try? await apns.simulator.world.device(id: iPhone.id).activities.first?.pushToken) != nil })
+                    let started = try #require(try await apns.simulator.world.device(id: iPhone.id).activities.first)
+                    #expect(try await backend.activity(started.activityID) == nil)
+
+                    // Relaunch: the running activities (Activity.activities) are reported, and the server can update it.
+                    let second = try LivePushReporter(configuration)
+                    try await whileRunning(second) {
+                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: second).launch()
+                        #expect(await eventually { await second.pendingCount == 0 })
+                    }
+                    #expect(try await backend.activity(started.activityID)?["userId"] as? String == "gus")
+                    #expect(
+                        try await backend.update(
+                            activity: started.activityID, contentState: ["currentHealthLevel": 0.7, "eventDescription": "onward"]) == 202)
+                    #expect(
+                        await eventually {
+                            (try? await apns.simulator.world.activity(id: started.activityID).contentState["eventDescription"]?.stringValue)
+                                == "onward"
+                        })
+                }
+            }
+        }
+    }
+}
