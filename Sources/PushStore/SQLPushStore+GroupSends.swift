@@ -40,7 +40,7 @@ extension SQLPushStore {
     /// Read in this order without a transaction: the send row (by the caller), then whether a page is out,
     /// then the tallies. A page recorded in between has its tally written before it is removed, so a send
     /// seen finished is seen with every count.
-    private static func withProgress(_ session: any SQLSession, _ send: GroupSend, expandedAt: Date?) async throws(PushStoreError) -> GroupSend {
+    static func withProgress(_ session: any SQLSession, _ send: GroupSend, expandedAt: Date?) async throws(PushStoreError) -> GroupSend {
         var send = send
         let pagesOut = try await session.first("SELECT first_id FROM group_send_pages WHERE send_id = ? LIMIT 1", [.uuid(send.sendID)]) != nil
         var lastTally: Date?

@@ -273,6 +273,20 @@ enum Schema {
             )
             """
         ],
+        // 8: the provider console: an index per list it pages (a user's activities by id, group sends
+        // newest first, deliveries by when they were written) and the pushes it sent.
+        [
+            "CREATE INDEX activities_user_id ON activities (user_id, activity_id)",
+            "CREATE INDEX group_sends_accepted ON group_sends (accepted_at, send_id)",
+            "CREATE INDEX deliveries_recorded ON deliveries (recorded_at)",
+            """
+            CREATE TABLE console_pushes (
+                push_id TEXT PRIMARY KEY,
+                sent_by TEXT NOT NULL,
+                sent_at {REAL} NOT NULL
+            )
+            """,
+        ],
     ]
 
     /// The migrations with the column types of one database.

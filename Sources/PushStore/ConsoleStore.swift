@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where a page of activities starts and what it holds: activities ordered by id, after `cursor`,
+/// all of them or those of one user or one group (an index serves each).
+package struct ActivityPageQuery: Sendable, Hashable {
+    package var userID: String?
+    package var groupID: String?
+    /// The last id of the previous page; nil for the first page.
+    package var after: String?
+    package var limit: Int
+
+    package init(userID: String? = nil, groupID: String? = nil, after: String? = nil, limit: Int) {
+        self.userID = userID
+        self.groupID = groupID
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// Where a page of group sends starts: the send after which (newest first) the page begins.
+package struct GroupSendCursor: Sendable, Hashable {
+    package var acceptedAt: Date
+    package var sendID: UUID
+
+    package init(acceptedAt: Date, sendID: UUID) {
+        self.acceptedAt = acceptedAt
+        self.sendID = sendID
+    }
+}
+
+/// How many delivery records of one outcome and reason were written in a window.
+package struct DeliveryTally: Sendable, Hashable {
+    package var outcome: DeliveryOutcome
+    /// The APNs reason (or the store's short explanation); nil when there was none.
+    package var reason: String?
+    package var count: Int
+    /// Of `count`, the pushes sent at priority 5 although 10 was asked for.
+    package var downgraded: Int
+
+    package init(outcome: DeliveryOutcome, reason: String?, count: Int, downgraded: Int) {
+        self.outcome = outcome
+        self.reason = reason
+        self.count = count
+        self.downgraded = downgraded
+    }
+}
+
+/// What the provider console reads (and the one thing it writes: which pushes it sent). Each list is
+/// paged with a cursor and read through an index, so a page costs the same with a million activities.
+package protocol ConsoleStore: Sendable {
+    /// Up to `limit` activities (1 to 500) ordered by id, after the cursor, of one user or one group or all.
+    func activityPage(_ query: ActivityPageQuery) async throws(PushStoreError) -> [ActivityRecord]
+
+    /// Up to `limit` group sends (1 to 500), newest first, older than the cursor; with their counts.
+    func groupSendPage(before cursor: GroupSendCursor?, limit: Int) async throws(PushStoreError) -> [GroupSend]
+
+    /// The delivery records written at or after `since`, counted by outcome and reason.
+    func deliveryTallies(since: Date) async throws(PushStoreError) -> [DeliveryTally]
+
+    /// Group sends not yet handed out to the workers in full.
+    func openGroupSendCount() async throws(PushStoreError) -> Int
+
+    /// The channels that are not deleted, counted by bundle id.
+    func channelCounts() async throws(PushStoreError) -> [String: Int]
+
+    /// Priority-10 pushes recorded for the activity after `after` (its budget's window).
+    func priority10Count(activityID: String, after: Date) async throws(PushStoreError) -> Int
+
+    /// Records that the console sent these pushes, and who did (the operator credential's name).
+    func recordConsolePushes(_ pushIDs: [UUID], sentBy: String, at: Date) async throws(PushStoreError)
+
+    /// Of `pushIDs`, those the console sent.
+    func consolePushes(among pushIDs: [UUID]) async throws(PushStoreError) -> Set<UUID>
+}
