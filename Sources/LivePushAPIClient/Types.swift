@@ -148,6 +148,31 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /openapi.json`.
     /// - Remark: Generated from `#/paths//openapi.json/get(openAPI)`.
     func openAPI(_ input: Operations.OpenAPI.Input) async throws -> Operations.OpenAPI.Output
+    /// The console's overview (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/overview`.
+    /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)`.
+    func operatorOverview(_ input: Operations.OperatorOverview.Input) async throws -> Operations.OperatorOverview.Output
+    /// Activities, all or of one user or group, paged with a cursor (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/activities`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)`.
+    func operatorListActivities(_ input: Operations.OperatorListActivities.Input) async throws -> Operations.OperatorListActivities.Output
+    /// An activity, its deliveries, its user's push-to-start tokens and its budget (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/activities/{activityId}`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)`.
+    func operatorGetActivity(_ input: Operations.OperatorGetActivity.Input) async throws -> Operations.OperatorGetActivity.Output
+    /// Send a test update to one activity, recorded as the console's (operator)
+    ///
+    /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
+    func operatorTestPush(_ input: Operations.OperatorTestPush.Input) async throws -> Operations.OperatorTestPush.Output
+    /// Group sends with their counts, newest first, paged with a cursor (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/sends`.
+    /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
+    func operatorListSends(_ input: Operations.OperatorListSends.Input) async throws -> Operations.OperatorListSends.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -497,6 +522,67 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//openapi.json/get(openAPI)`.
     public func openAPI(headers: Operations.OpenAPI.Input.Headers = .init()) async throws -> Operations.OpenAPI.Output {
         try await openAPI(Operations.OpenAPI.Input(headers: headers))
+    }
+    /// The console's overview (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/overview`.
+    /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)`.
+    public func operatorOverview(headers: Operations.OperatorOverview.Input.Headers = .init()) async throws -> Operations.OperatorOverview.Output {
+        try await operatorOverview(Operations.OperatorOverview.Input(headers: headers))
+    }
+    /// Activities, all or of one user or group, paged with a cursor (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/activities`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)`.
+    public func operatorListActivities(
+        query: Operations.OperatorListActivities.Input.Query = .init(),
+        headers: Operations.OperatorListActivities.Input.Headers = .init()
+    ) async throws -> Operations.OperatorListActivities.Output {
+        try await operatorListActivities(Operations.OperatorListActivities.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// An activity, its deliveries, its user's push-to-start tokens and its budget (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/activities/{activityId}`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)`.
+    public func operatorGetActivity(
+        path: Operations.OperatorGetActivity.Input.Path,
+        headers: Operations.OperatorGetActivity.Input.Headers = .init()
+    ) async throws -> Operations.OperatorGetActivity.Output {
+        try await operatorGetActivity(Operations.OperatorGetActivity.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Send a test update to one activity, recorded as the console's (operator)
+    ///
+    /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
+    public func operatorTestPush(
+        path: Operations.OperatorTestPush.Input.Path,
+        headers: Operations.OperatorTestPush.Input.Headers = .init(),
+        body: Operations.OperatorTestPush.Input.Body
+    ) async throws -> Operations.OperatorTestPush.Output {
+        try await operatorTestPush(Operations.OperatorTestPush.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Group sends with their counts, newest first, paged with a cursor (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/sends`.
+    /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
+    public func operatorListSends(
+        query: Operations.OperatorListSends.Input.Query = .init(),
+        headers: Operations.OperatorListSends.Input.Headers = .init()
+    ) async throws -> Operations.OperatorListSends.Output {
+        try await operatorListSends(Operations.OperatorListSends.Input(
+            query: query,
+            headers: headers
+        ))
     }
 }
 
@@ -7526,6 +7612,1277 @@ public enum Operations {
             }
         }
     }
+    /// The console's overview (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/overview`.
+    /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)`.
+    public enum OperatorOverview {
+        public static let id: Swift.String = "operatorOverview"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/overview/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorOverview.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorOverview.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorOverview.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.OperatorOverview.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/overview/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/overview/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorOverview)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorOverview {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorOverview.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorOverview.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Rates, failures with their remedies, backlogs and channels.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorOverview.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorOverview.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Activities, all or of one user or group, paged with a cursor (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/activities`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)`.
+    public enum OperatorListActivities {
+        public static let id: Swift.String = "operatorListActivities"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query/cursor`.
+                public var cursor: Components.Parameters.Cursor?
+                /// Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). Not together with groupId (400 exclusive).
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query/userId`.
+                public var userId: Components.Parameters.UserIdQuery?
+                /// Only this group's activities (an id, as userId). Not together with userId (400 exclusive).
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query/groupId`.
+                public var groupId: Components.Parameters.GroupIdQuery?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+                ///   - userId: Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). Not together with groupId (400 exclusive).
+                ///   - groupId: Only this group's activities (an id, as userId). Not together with userId (400 exclusive).
+                public init(
+                    cursor: Components.Parameters.Cursor? = nil,
+                    userId: Components.Parameters.UserIdQuery? = nil,
+                    groupId: Components.Parameters.GroupIdQuery? = nil
+                ) {
+                    self.cursor = cursor
+                    self.userId = userId
+                    self.groupId = groupId
+                }
+            }
+            public var query: Operations.OperatorListActivities.Input.Query
+            /// - Remark: Generated from `#/paths/v1/operator/activities/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorListActivities.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorListActivities.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorListActivities.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.OperatorListActivities.Input.Query = .init(),
+                headers: Operations.OperatorListActivities.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/activities/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/activities/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorActivityList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorActivityList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorListActivities.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorListActivities.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page of activities.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorListActivities.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorListActivities.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// An activity, its deliveries, its user's push-to-start tokens and its budget (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/activities/{activityId}`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)`.
+    public enum OperatorGetActivity {
+        public static let id: Swift.String = "operatorGetActivity"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/GET/path/activityId`.
+                public var activityId: Components.Parameters.ActivityId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - activityId: The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                public init(activityId: Components.Parameters.ActivityId) {
+                    self.activityId = activityId
+                }
+            }
+            public var path: Operations.OperatorGetActivity.Input.Path
+            /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetActivity.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetActivity.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorGetActivity.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.OperatorGetActivity.Input.Path,
+                headers: Operations.OperatorGetActivity.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorActivity)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorActivity {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorGetActivity.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorGetActivity.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The activity and what the console shows of it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorGetActivity.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorGetActivity.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Send a test update to one activity, recorded as the console's (operator)
+    ///
+    /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
+    /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
+    public enum OperatorTestPush {
+        public static let id: Swift.String = "operatorTestPush"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/test-push/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/test-push/POST/path/activityId`.
+                public var activityId: Components.Parameters.ActivityId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - activityId: The activity id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                public init(activityId: Components.Parameters.ActivityId) {
+                    self.activityId = activityId
+                }
+            }
+            public var path: Operations.OperatorTestPush.Input.Path
+            /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/test-push/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorTestPush.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorTestPush.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorTestPush.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/test-push/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/activities/{activityId}/test-push/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.OperatorTestPush)
+            }
+            public var body: Operations.OperatorTestPush.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.OperatorTestPush.Input.Path,
+                headers: Operations.OperatorTestPush.Input.Headers = .init(),
+                body: Operations.OperatorTestPush.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// Written to the outbox; sent by the workers. A replay of an Idempotency-Key carries the header Idempotent-Replayed: true.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Components.Responses.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Components.Responses.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 413 maxBodySize: the body is over 65536 bytes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Group sends with their counts, newest first, paged with a cursor (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/sends`.
+    /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
+    public enum OperatorListSends {
+        public static let id: Swift.String = "operatorListSends"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/sends/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/sends/GET/query/cursor`.
+                public var cursor: Components.Parameters.Cursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+                public init(cursor: Components.Parameters.Cursor? = nil) {
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.OperatorListSends.Input.Query
+            /// - Remark: Generated from `#/paths/v1/operator/sends/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorListSends.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorListSends.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorListSends.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.OperatorListSends.Input.Query = .init(),
+                headers: Operations.OperatorListSends.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/sends/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/sends/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorSendList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorSendList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorListSends.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorListSends.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page of group sends.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorListSends.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorListSends.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
 }
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
@@ -10185,6 +11542,394 @@ extension Components {
                 case outboxDepth
             }
         }
+        /// The provider console's overview: what the workers delivered in the last minute and hour, and what waits.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorOverview`.
+        public struct OperatorOverview: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/at`.
+            public var at: Foundation.Date
+            /// Deliveries recorded in the last 60 seconds per second, by outcome (accepted, rejected, failed, expired, coalesced).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/pushesPerSecond`.
+            public struct PushesPerSecondPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.Double]
+                /// Creates a new `PushesPerSecondPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.Double] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Deliveries recorded in the last 60 seconds per second, by outcome (accepted, rejected, failed, expired, coalesced).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/pushesPerSecond`.
+            public var pushesPerSecond: Components.Schemas.OperatorOverview.PushesPerSecondPayload
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/FailuresPayload`.
+            public struct FailuresPayloadPayload: Codable, Hashable, Sendable {
+                /// The APNs reason, or the server's short explanation.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/FailuresPayload/reason`.
+                public var reason: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/FailuresPayload/count`.
+                public var count: Swift.Int
+                /// What to do about it; present for APNs' own reasons.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/FailuresPayload/remedy`.
+                public var remedy: Swift.String?
+                /// Creates a new `FailuresPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - reason: The APNs reason, or the server's short explanation.
+                ///   - count:
+                ///   - remedy: What to do about it; present for APNs' own reasons.
+                public init(
+                    reason: Swift.String,
+                    count: Swift.Int,
+                    remedy: Swift.String? = nil
+                ) {
+                    self.reason = reason
+                    self.count = count
+                    self.remedy = remedy
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case reason
+                    case count
+                    case remedy
+                }
+            }
+            /// Rejected, failed and expired pushes of the last hour by reason, most first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/failures`.
+            public typealias FailuresPayload = [Components.Schemas.OperatorOverview.FailuresPayloadPayload]
+            /// Rejected, failed and expired pushes of the last hour by reason, most first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/failures`.
+            public var failures: Components.Schemas.OperatorOverview.FailuresPayload
+            /// Pushes of the last hour sent at priority 5 although 10 was asked for (the activity's hourly budget was used).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/downgradesLastHour`.
+            public var downgradesLastHour: Swift.Int
+            /// Pushes waiting in the outbox, claimed or not.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/outboxDepth`.
+            public var outboxDepth: Swift.Int
+            /// Group sends whose members are not all handed out yet.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/openGroupSends`.
+            public var openGroupSends: Swift.Int
+            /// Webhook events waiting.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/webhookDepth`.
+            public var webhookDepth: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/ChannelsPayload`.
+            public struct ChannelsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/ChannelsPayload/bundleId`.
+                public var bundleId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/ChannelsPayload/count`.
+                public var count: Swift.Int
+                /// Apple's limit per app: 10000.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/ChannelsPayload/limit`.
+                public var limit: Swift.Int
+                /// Creates a new `ChannelsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - bundleId:
+                ///   - count:
+                ///   - limit: Apple's limit per app: 10000.
+                public init(
+                    bundleId: Swift.String,
+                    count: Swift.Int,
+                    limit: Swift.Int
+                ) {
+                    self.bundleId = bundleId
+                    self.count = count
+                    self.limit = limit
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case bundleId
+                    case count
+                    case limit
+                }
+            }
+            /// Broadcast channels by bundle id, against Apple's limit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/channels`.
+            public typealias ChannelsPayload = [Components.Schemas.OperatorOverview.ChannelsPayloadPayload]
+            /// Broadcast channels by bundle id, against Apple's limit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/channels`.
+            public var channels: Components.Schemas.OperatorOverview.ChannelsPayload
+            /// Creates a new `OperatorOverview`.
+            ///
+            /// - Parameters:
+            ///   - at:
+            ///   - pushesPerSecond: Deliveries recorded in the last 60 seconds per second, by outcome (accepted, rejected, failed, expired, coalesced).
+            ///   - failures: Rejected, failed and expired pushes of the last hour by reason, most first.
+            ///   - downgradesLastHour: Pushes of the last hour sent at priority 5 although 10 was asked for (the activity's hourly budget was used).
+            ///   - outboxDepth: Pushes waiting in the outbox, claimed or not.
+            ///   - openGroupSends: Group sends whose members are not all handed out yet.
+            ///   - webhookDepth: Webhook events waiting.
+            ///   - channels: Broadcast channels by bundle id, against Apple's limit.
+            public init(
+                at: Foundation.Date,
+                pushesPerSecond: Components.Schemas.OperatorOverview.PushesPerSecondPayload,
+                failures: Components.Schemas.OperatorOverview.FailuresPayload,
+                downgradesLastHour: Swift.Int,
+                outboxDepth: Swift.Int,
+                openGroupSends: Swift.Int,
+                webhookDepth: Swift.Int,
+                channels: Components.Schemas.OperatorOverview.ChannelsPayload
+            ) {
+                self.at = at
+                self.pushesPerSecond = pushesPerSecond
+                self.failures = failures
+                self.downgradesLastHour = downgradesLastHour
+                self.outboxDepth = outboxDepth
+                self.openGroupSends = openGroupSends
+                self.webhookDepth = webhookDepth
+                self.channels = channels
+            }
+            public enum CodingKeys: String, CodingKey {
+                case at
+                case pushesPerSecond
+                case failures
+                case downgradesLastHour
+                case outboxDepth
+                case openGroupSends
+                case webhookDepth
+                case channels
+            }
+        }
+        /// A page of at most 50 activities, ordered by id.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorActivityList`.
+        public struct OperatorActivityList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorActivityList/activities`.
+            public var activities: [Components.Schemas.Activity]
+            /// The cursor of the next page; absent on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivityList/next`.
+            public var next: Swift.String?
+            /// Creates a new `OperatorActivityList`.
+            ///
+            /// - Parameters:
+            ///   - activities:
+            ///   - next: The cursor of the next page; absent on the last page.
+            public init(
+                activities: [Components.Schemas.Activity],
+                next: Swift.String? = nil
+            ) {
+                self.activities = activities
+                self.next = next
+            }
+            public enum CodingKeys: String, CodingKey {
+                case activities
+                case next
+            }
+        }
+        /// A page of at most 50 group sends, newest first, with their counts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorSendList`.
+        public struct OperatorSendList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorSendList/sends`.
+            public var sends: [Components.Schemas.GroupSend]
+            /// The cursor of the next page; absent on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSendList/next`.
+            public var next: Swift.String?
+            /// Creates a new `OperatorSendList`.
+            ///
+            /// - Parameters:
+            ///   - sends:
+            ///   - next: The cursor of the next page; absent on the last page.
+            public init(
+                sends: [Components.Schemas.GroupSend],
+                next: Swift.String? = nil
+            ) {
+                self.sends = sends
+                self.next = next
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sends
+                case next
+            }
+        }
+        /// An activity with what an operator asks about it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorActivity`.
+        public struct OperatorActivity: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/activity`.
+            public var activity: Components.Schemas.Activity
+            /// Newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/deliveries`.
+            public var deliveries: [Components.Schemas.Delivery]
+            /// Oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/pending`.
+            public var pending: [Components.Schemas.Pending]
+            /// The deliveries and pending pushes the console sent (test pushes).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/consolePushIds`.
+            public var consolePushIds: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/PushToStartTokensPayload`.
+            public struct PushToStartTokensPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/PushToStartTokensPayload/token`.
+                public var token: Components.Schemas.PushToStartTokenStored
+                /// Since the app last reported it.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/PushToStartTokensPayload/ageSeconds`.
+                public var ageSeconds: Swift.Int
+                /// Invalid, or not reported for 7 days.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/PushToStartTokensPayload/stale`.
+                public var stale: Swift.Bool
+                /// Creates a new `PushToStartTokensPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - token:
+                ///   - ageSeconds: Since the app last reported it.
+                ///   - stale: Invalid, or not reported for 7 days.
+                public init(
+                    token: Components.Schemas.PushToStartTokenStored,
+                    ageSeconds: Swift.Int,
+                    stale: Swift.Bool
+                ) {
+                    self.token = token
+                    self.ageSeconds = ageSeconds
+                    self.stale = stale
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case token
+                    case ageSeconds
+                    case stale
+                }
+            }
+            /// The push-to-start tokens of the activity's user for its attributes type.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/pushToStartTokens`.
+            public typealias PushToStartTokensPayload = [Components.Schemas.OperatorActivity.PushToStartTokensPayloadPayload]
+            /// The push-to-start tokens of the activity's user for its attributes type.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/pushToStartTokens`.
+            public var pushToStartTokens: Components.Schemas.OperatorActivity.PushToStartTokensPayload
+            /// Priority-10 pushes in the last hour.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/budget`.
+            public struct BudgetPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/budget/used`.
+                public var used: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/budget/limit`.
+                public var limit: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/budget/left`.
+                public var left: Swift.Int
+                /// Creates a new `BudgetPayload`.
+                ///
+                /// - Parameters:
+                ///   - used:
+                ///   - limit:
+                ///   - left:
+                public init(
+                    used: Swift.Int,
+                    limit: Swift.Int,
+                    left: Swift.Int
+                ) {
+                    self.used = used
+                    self.limit = limit
+                    self.left = left
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case used
+                    case limit
+                    case left
+                }
+            }
+            /// Priority-10 pushes in the last hour.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/budget`.
+            public var budget: Components.Schemas.OperatorActivity.BudgetPayload
+            /// Creates a new `OperatorActivity`.
+            ///
+            /// - Parameters:
+            ///   - activity:
+            ///   - deliveries: Newest first.
+            ///   - pending: Oldest first.
+            ///   - consolePushIds: The deliveries and pending pushes the console sent (test pushes).
+            ///   - pushToStartTokens: The push-to-start tokens of the activity's user for its attributes type.
+            ///   - budget: Priority-10 pushes in the last hour.
+            public init(
+                activity: Components.Schemas.Activity,
+                deliveries: [Components.Schemas.Delivery],
+                pending: [Components.Schemas.Pending],
+                consolePushIds: [Swift.String],
+                pushToStartTokens: Components.Schemas.OperatorActivity.PushToStartTokensPayload,
+                budget: Components.Schemas.OperatorActivity.BudgetPayload
+            ) {
+                self.activity = activity
+                self.deliveries = deliveries
+                self.pending = pending
+                self.consolePushIds = consolePushIds
+                self.pushToStartTokens = pushToStartTokens
+                self.budget = budget
+            }
+            public enum CodingKeys: String, CodingKey {
+                case activity
+                case deliveries
+                case pending
+                case consolePushIds
+                case pushToStartTokens
+                case budget
+            }
+        }
+        /// A test update from the console, sent at priority 5 (it spends none of the activity's priority-10 budget). confirmActivityId repeats the path's activity id, so that no update reaches a user's device by a slip: another value is 400 confirm (checked after the activity is found).
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorTestPush`.
+        public struct OperatorTestPush: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorTestPush/confirmActivityId`.
+            public var confirmActivityId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/OperatorTestPush/contentState`.
+            public var contentState: Components.Schemas.ContentState
+            /// Creates a new `OperatorTestPush`.
+            ///
+            /// - Parameters:
+            ///   - confirmActivityId:
+            ///   - contentState:
+            public init(
+                confirmActivityId: Components.Schemas.Id,
+                contentState: Components.Schemas.ContentState
+            ) {
+                self.confirmActivityId = confirmActivityId
+                self.contentState = contentState
+            }
+            public enum CodingKeys: String, CodingKey {
+                case confirmActivityId
+                case contentState
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.confirmActivityId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .confirmActivityId
+                )
+                self.contentState = try container.decode(
+                    Components.Schemas.ContentState.self,
+                    forKey: .contentState
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "confirmActivityId",
+                    "contentState"
+                ])
+            }
+        }
     }
 }
 extension Components {
@@ -10222,6 +11967,18 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/deviceId`.
         public typealias DeviceId = Swift.String
+        /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+        ///
+        /// - Remark: Generated from `#/components/parameters/cursor`.
+        public typealias Cursor = Swift.String
+        /// Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). Not together with groupId (400 exclusive).
+        ///
+        /// - Remark: Generated from `#/components/parameters/userIdQuery`.
+        public typealias UserIdQuery = Swift.String
+        /// Only this group's activities (an id, as userId). Not together with userId (400 exclusive).
+        ///
+        /// - Remark: Generated from `#/components/parameters/groupIdQuery`.
+        public typealias GroupIdQuery = Swift.String
     }
 }
 extension Components {

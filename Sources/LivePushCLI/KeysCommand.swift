@@ -9,7 +9,8 @@ struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Create, list and revoke the API keys of `livepush serve` (stored as SHA-256 hashes).",
-        discussion: "App keys may only register activities and tokens; backend keys send pushes and read activities.",
+        discussion:
+            "App keys may only register activities and tokens; backend keys send pushes and read activities; operator keys open the console at /console (read-only, and its test push).",
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
@@ -39,7 +40,7 @@ struct KeysCommand: AsyncParsableCommand {
             abstract: "Create a key and print it once; only its hash is stored."
         )
 
-        @Option(help: "app (register activities and tokens) or backend (send and read).")
+        @Option(help: "app (register activities and tokens), backend (send and read) or operator (the console: read, and its test push).")
         var scope: APIKeyScope
         @Option(help: "A name to recognize the key by in `keys list`.")
         var name: String = "unnamed"
@@ -77,11 +78,11 @@ struct KeysCommand: AsyncParsableCommand {
             }
             await store.close()
             let formatter = ISO8601DateFormatter()
-            if keys.isEmpty { print("no API keys; create one with `livepush keys create --scope app|backend`") }
+            if keys.isEmpty { print("no API keys; create one with `livepush keys create --scope app|backend|operator`") }
             for key in keys {
                 let revoked = key.revokedAt.map { "revoked " + formatter.string(from: $0) } ?? "active"
                 print(
-                    "\(key.id.uuidString.lowercased())  \(key.scope.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(formatter.string(from: key.createdAt))  \(revoked)  \(key.name)"
+                    "\(key.id.uuidString.lowercased())  \(key.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(formatter.string(from: key.createdAt))  \(revoked)  \(key.name)"
                 )
             }
         }

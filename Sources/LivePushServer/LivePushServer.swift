@@ -26,6 +26,7 @@ package final class LivePushServer: Service, Sendable {
     private let identity: IdentityService
     private let idempotency: IdempotencyService
     private let channels: ChannelService
+    private let console: ConsoleService
     private let webhook: WebhookService
     private let delivery: DeliveryService
     private let sweeper: LifecycleSweeper
@@ -58,14 +59,15 @@ package final class LivePushServer: Service, Sendable {
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
-            credentials: CredentialService(store: store), appKeys: configuration.appKeys, backendKeys: configuration.backendKeys, tokens: tokenKey,
-            clock: clock)
+            credentials: CredentialService(store: store), appKeys: configuration.appKeys, backendKeys: configuration.backendKeys,
+            operatorKeys: configuration.operatorKeys, tokens: tokenKey, clock: clock)
         identity = IdentityService(key: tokenKey, store: store, configuration: configuration, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
         channels = ChannelService(store: store, sender: sender, configuration: configuration, clock: clock, logger: logger)
         let pushes = PushService(
             store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
         self.pushes = pushes
+        console = ConsoleService(store: store, pushes: pushes, configuration: configuration, clock: clock, logger: logger)
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
         delivery = DeliveryService(
             store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
@@ -100,6 +102,15 @@ package final class LivePushServer: Service, Sendable {
         let idempotent = IdempotentSend(service: idempotency, clock: clock)
         BackendRoutes(pushes: pushes, activities: activities, identity: identity, idempotent: idempotent, clock: clock).add(to: backend)
         ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
+        // The console's API: its own scope, so neither an app nor a backend credential reads it.
+        OperatorRoutes(console: console, clock: clock).add(
+            to: router.group("v1")
+                .add(middleware: addressLimit)
+                .add(middleware: APIKeyAuthenticator(scope: .operator, keys: keys))
+                .add(
+                    middleware: RateLimitMiddleware(
+                        perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics)))
+        ConsoleRoutes().add(to: router)
         OperationsRoutes(operations: OperationsService(store: store), metrics: metrics).add(to: router)
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router

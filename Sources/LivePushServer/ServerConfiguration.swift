@@ -68,6 +68,8 @@ package struct ServerConfiguration: Sendable {
     /// Development API keys accepted besides the stored ones (never stored or logged).
     package var appKeys: [String] = []
     package var backendKeys: [String] = []
+    /// Development operator keys (the console's scope), for tests and local use.
+    package var operatorKeys: [String] = []
     /// Signs app tokens (HMAC-SHA256, at least 32 characters); nil: a random key kept in the store, which
     /// every instance on the database shares. Changing it invalidates every token issued before.
     package var appTokenSecret: String?
@@ -221,8 +223,8 @@ package struct ServerConfiguration: Sendable {
             webhookRetryBaseDelay >= 0 && webhookRetryMaximumDelay >= webhookRetryBaseDelay, "webhookRetryBaseDelay/webhookRetryMaxDelay",
             "must be 0 or more, the maximum at least the base")
         try require((1...256).contains(webhookConcurrency), "webhookConcurrency", "must be 1 to 256")
-        for key in appKeys + backendKeys {
-            try require(key.count >= 16, "appKey/backendKey", "development keys must have at least 16 characters")
+        for key in appKeys + backendKeys + operatorKeys {
+            try require(key.count >= 16, "appKey/backendKey/operatorKey", "development keys must have at least 16 characters")
         }
     }
 }

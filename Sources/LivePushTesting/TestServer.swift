@@ -13,11 +13,14 @@ public final class TestServer: Sendable {
     public static let appKey = "test-app-key-0123456789"
     /// A development backend key the server accepts.
     public static let backendKey = "test-backend-key-0123456789"
+    /// A development operator key the server accepts: the provider console's scope.
+    public static let operatorKey = "test-operator-key-0123456789"
     /// The secret of webhooks set with `ServerConfiguration.useWebhook(_:)`.
     public static let webhookSecret = "test-webhook-secret-0123456789abcdef"
 
     public var appKey: String { Self.appKey }
     public var backendKey: String { Self.backendKey }
+    public var operatorKey: String { Self.operatorKey }
 
     private struct Running {
         var server: LivePushServer
@@ -134,6 +137,7 @@ public final class TestServer: Sendable {
         configuration.lifecycleInterval = 3600
         configuration.appKeys = [appKey]
         configuration.backendKeys = [backendKey]
+        configuration.operatorKeys = [operatorKey]
         (configure ?? options.configure)(&configuration)
         return configuration
     }

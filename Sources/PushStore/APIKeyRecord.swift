@@ -1,9 +1,11 @@
 import Foundation
 
-/// What an API key may do: `app` keys only register; `backend` keys send and read.
+/// What an API key may do: `app` keys only register; `backend` keys send and read; `operator` keys read
+/// the provider console's routes and send its test push, nothing else.
 package enum APIKeyScope: String, Sendable, Hashable, Codable, CaseIterable {
     case app
     case backend
+    case `operator`
 }
 
 /// A stored API key. Only the SHA-256 of the key is kept (64 lowercase hex digits).

@@ -9,10 +9,10 @@
 #
 # Starts `livepush simulator` and `livepush serve` (SQLite in a temporary folder, against the
 # simulator's APNs and channel management ports; rate limits off, see there) on free loopback ports,
-# makes a backend key and an app key (`livepush keys create`) and a user token (`app_credential`
-# below), then runs schemathesis three times: the backend's operations (channels included, and the
-# unauthenticated ones) with the backend key, the app's operations with the user token, opening an
-# installation with the app key. Each run is bounded (examples per operation, seconds per run) and
+# makes a backend key, an app key and an operator key (`livepush keys create`) and a user token
+# (`app_credential` below), then runs schemathesis four times: the backend's operations (channels
+# included, and the unauthenticated ones) with the backend key, the app's operations with the user
+# token, opening an installation with the app key, the console's operations with the operator key. Each run is bounded (examples per operation, seconds per run) and
 # seeded; schemathesis.toml holds what the command line cannot say. Prints schemathesis's report, then
 # `fuzz: N passed, N failed` (one per run); exits 1 if a run found anything.
 #
@@ -111,6 +111,11 @@ INSTALLER_KEY=$("$LIVEPUSH" keys create --scope app --name fuzz-installer --data
     { cat "$WORK/keys.log" >&2; die "livepush keys create --scope app failed"; }
 INSTALLER_KEY=$(printf '%s' "$INSTALLER_KEY" | tail -n 1 | tr -d '[:space:]')
 [ -n "$INSTALLER_KEY" ] || die "livepush keys create --scope app printed no key"
+# An operator key: the provider console's routes (/v1/operator/...), refused everywhere else.
+OPERATOR_KEY=$("$LIVEPUSH" keys create --scope operator --name fuzz-operator --database "$DATABASE" 2>>"$WORK/keys.log") ||
+    { cat "$WORK/keys.log" >&2; die "livepush keys create --scope operator failed"; }
+OPERATOR_KEY=$(printf '%s' "$OPERATOR_KEY" | tail -n 1 | tr -d '[:space:]')
+[ -n "$OPERATOR_KEY" ] || die "livepush keys create --scope operator printed no key"
 
 # Rate limits off (0): schemathesis sends thousands of requests a minute with one credential, which is
 # not the traffic the limits are for; with them on (120 a minute for an app principal) nearly every app
@@ -163,7 +168,7 @@ APP_CREDENTIAL=$(app_credential) || { logs_tail; die "no user-bound app token"; 
 # opening an installation goes with the installer key, the others with the user token.
 
 curl -sf --max-time 10 "$BASE/openapi.json" >"$WORK/openapi.json" || die "GET /openapi.json failed"
-operations() {   # operations backend|app|installer -> one operationId a line
+operations() {   # operations backend|app|installer|operator -> one operationId a line
     "$PYTHON" - "$WORK/openapi.json" "$1" <<'PY'
 import json, sys
 document, audience = json.load(open(sys.argv[1])), sys.argv[2]
@@ -175,6 +180,8 @@ for item in document["paths"].values():
         schemes = {name for requirement in operation.get("security", []) for name in requirement}
         if not schemes or "backendKey" in schemes:
             group = "backend"
+        elif "operatorKey" in schemes:
+            group = "operator"
         else:
             group = "installer" if operation["operationId"] in installer else "app"
         if group == audience:
@@ -226,6 +233,7 @@ run_schemathesis() {   # run_schemathesis NAME CREDENTIAL
 run_schemathesis backend "$BACKEND_KEY"
 run_schemathesis app "$APP_CREDENTIAL"
 run_schemathesis installer "$INSTALLER_KEY"
+run_schemathesis operator "$OPERATOR_KEY"
 
 kill -0 "$SERVE_PID" 2>/dev/null || { log "livepush serve died during the run"; logs_tail; FAILED=$((FAILED + 1)); }
 log "took $(($(date +%s) - STARTED)) s"

@@ -16,7 +16,7 @@ import Testing
             let document = try await ContractDocument(harness.http)
             var run = ContractRun(harness: harness, document: document)
             let operations = document.operations()
-            #expect(operations.count == 26)
+            #expect(operations.count == 31)
             var withBody = 0
             for operation in operations {
                 try await run.checkPathParameters(operation)
@@ -24,7 +24,7 @@ import Testing
                 withBody += 1
                 try await run.check(operation, schema: schema)
             }
-            #expect(withBody == 17)
+            #expect(withBody == 18)
             #expect(run.checks > 300)
             print("ContractTests: \(operations.count) operations, \(withBody) with a body, \(run.properties) properties, \(run.checks) checks")
         }
@@ -162,7 +162,7 @@ struct ContractDocument: Sendable {
                 out.append(
                     Operation(
                         id: operation["operationId"]?.stringValue ?? "\(method) \(path)", method: method.uppercased(), path: path,
-                        key: scope == "appKey" ? TestServer.appKey : TestServer.backendKey,
+                        key: scope == "appKey" ? TestServer.appKey : scope == "operatorKey" ? TestServer.operatorKey : TestServer.backendKey,
                         bodySchema: body?["content"]?["application/json"]?["schema"], bodyRequired: body?["required"]?.boolValue ?? false,
                         parameters: (operation["parameters"]?.arrayValue ?? []).map { resolve($0) }, successSchema: successSchema
                     ))
@@ -385,6 +385,11 @@ struct ContractRun {
         if case .accepted = expectation, case .object(var fields)? = body, fields["inputPushChannel"]?.stringValue != nil {
             // An accepted start names a channel that exists.
             fields["inputPushChannel"] = .string(try await channelID())
+            body = .object(fields)
+        }
+        if case .accepted = expectation, operation.id == "operatorTestPush", case .object(var fields)? = body, fields["confirmActivityId"] != nil {
+            // The console's test push is confirmed by repeating the path's activity id.
+            fields["confirmActivityId"] = .string(path.split(separator: "/")[3].removingPercentEncoding ?? "")
             body = .object(fields)
         }
         if operation.id == "createChannel", body?["name"]?.stringValue == ContractRun.contractUser, case .object(var fields)? = body {

@@ -34,11 +34,15 @@ struct APIKeyChecker: Sendable {
     let tokens: AppTokenKey
     let clock: any WallClock
 
-    init(credentials: CredentialService, appKeys: [String], backendKeys: [String], tokens: AppTokenKey, clock: any WallClock) {
+    init(
+        credentials: CredentialService, appKeys: [String], backendKeys: [String], operatorKeys: [String] = [], tokens: AppTokenKey,
+        clock: any WallClock
+    ) {
         self.credentials = credentials
         var keys: [String: APIKeyScope] = [:]
         for key in appKeys { keys[APIKeys.hash(key)] = .app }
         for key in backendKeys { keys[APIKeys.hash(key)] = .backend }
+        for key in operatorKeys { keys[APIKeys.hash(key)] = .operator }
         developmentKeys = keys
         self.tokens = tokens
         self.clock = clock
@@ -53,7 +57,7 @@ struct APIKeyChecker: Sendable {
             let how =
                 scope == .app
                 ? "apps get a user token from their backend (POST /v1/users/{userId}/app-tokens) or an installation token (POST /v1/installations)"
-                : "create keys with `livepush keys create --scope backend`"
+                : "create keys with `livepush keys create --scope \(scope.rawValue)`"
             throw APIError(.unauthorized, field: field, rule: "required", "send 'Authorization: Bearer \(what)'; \(how)")
         }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
@@ -65,10 +69,12 @@ struct APIKeyChecker: Sendable {
             credential.hasPrefix("lp_") || !credential.contains(".")
             ? try await keyPrincipal(credential) : try await tokenPrincipal(credential)
         guard found.scope == scope else {
-            let allowed =
-                scope == .app
-                ? "app routes take a user or installation token (or an app key, for POST /v1/installations)"
-                : "backend routes take a backend key; user tokens act only on the app routes"
+            let allowed: String
+            switch scope {
+            case .app: allowed = "app routes take a user or installation token (or an app key, for POST /v1/installations)"
+            case .backend: allowed = "backend routes take a backend key; user tokens act only on the app routes"
+            case .operator: allowed = "operator routes (the console) take an operator key: `livepush keys create --scope operator`"
+            }
             throw APIError(
                 .forbidden, field: field, rule: "scope",
                 "this route needs scope \(scope.rawValue) but the credential has scope \(found.scope.rawValue); \(allowed)")

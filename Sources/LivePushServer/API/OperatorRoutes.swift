@@ -1,0 +1,52 @@
+import APNsCore
+import Foundation
+import Hummingbird
+import PushStore
+
+/// The provider console's routes (behind an operator key): the overview, pages of activities and group
+/// sends, one activity, and the test push. Each reads its input and calls `ConsoleService`.
+struct OperatorRoutes: Sendable {
+    /// Entries per page of the lists.
+    static let pageSize = 50
+
+    let console: ConsoleService
+    let clock: any WallClock
+
+    func add(to routes: RouterGroup<APIRequestContext>) {
+        let (console, clock) = (console, clock)
+        _ = ContractRoute("operatorOverview")  // no parameters and no body: it only names the operation
+        routes.get("operator/overview") { _, _ -> Response in
+            APIResponse.json(ConsoleOverviewView(try await console.overview()))
+        }
+        let list = ContractRoute("operatorListActivities")
+        routes.get("operator/activities") { request, _ -> Response in
+            let query = ActivityPageQuery(
+                userID: try list.query("userId", request), groupID: try list.query("groupId", request),
+                after: try list.query("cursor", request).map { (cursor) throws(DomainError) in try ConsoleCursor.activity(cursor) },
+                limit: Self.pageSize)
+            if query.userID != nil, query.groupID != nil {
+                throw APIError.badRequest("groupId", "exclusive", "find by 'userId' or by 'groupId', not both")
+            }
+            let page = try await console.activities(query)
+            return APIResponse.json(ConsoleActivityList(activities: page.activities.map(ActivityView.init), next: page.next))
+        }
+        let read = ContractRoute("operatorGetActivity")
+        routes.get("operator/activities/:activityId") { _, context -> Response in
+            APIResponse.json(ConsoleActivityView(try await console.activity(id: try read.pathID("activityId", context))))
+        }
+        let sends = ContractRoute("operatorListSends")
+        routes.get("operator/sends") { request, _ -> Response in
+            let page = try await console.groupSends(cursor: try sends.query("cursor", request), limit: Self.pageSize)
+            return APIResponse.json(ConsoleSendList(sends: page.sends.map(GroupSendView.init), next: page.next))
+        }
+        let test = ContractRoute("operatorTestPush")
+        routes.post("operator/activities/:activityId/test-push") { request, context -> Response in
+            let activityID = try test.pathID("activityId", context)
+            let body = try await test.body(request, now: clock.now())
+            let accepted = try await console.testPush(
+                activityID: activityID, confirmation: try body.required("confirmActivityId", body.string),
+                contentState: try body.required("contentState", body.objectValue), sentBy: try context.requireIdentity().name)
+            return APIResponse.json(AcceptedPushes(accepted), status: .accepted)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Logging
+import PushStore
+
+/// What the provider console reads and its one write, free of any transport: the overview figures,
+/// pages of activities and group sends, an activity with everything an operator asks about it, and a
+/// test update to one activity recorded as sent from the console.
+final class ConsoleService: Sendable {
+    /// Apple's limit of broadcast channels per bundle id.
+    static let channelLimit = 10_000
+    /// A push-to-start token the app has not reported for this long is flagged stale: apps report their
+    /// tokens at every launch, and iOS may have replaced it since.
+    static let staleTokenAge: TimeInterval = 7 * 24 * 3600
+    /// The window of the rates (pushes per second) and of the failures and downgrades.
+    static let rateWindow: TimeInterval = 60
+    static let failureWindow: TimeInterval = 3600
+
+    let store: any PushStore
+    let pushes: PushService
+    let configuration: ServerConfiguration
+    let clock: any WallClock
+    let logger: Logger
+
+    init(store: any PushStore, pushes: PushService, configuration: ServerConfiguration, clock: any WallClock, logger: Logger) {
+        self.store = store
+        self.pushes = pushes
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // MARK: Overview
+
+    func overview() async throws(DomainError) -> ConsoleOverview {
+        let now = clock.now()
+        let store = store
+        let recent = try await stored { () async throws(PushStoreError) in try await store.deliveryTallies(since: now - Self.rateWindow) }
+        let hour = try await stored { () async throws(PushStoreError) in try await store.deliveryTallies(since: now - Self.failureWindow) }
+        var rates: [DeliveryOutcome: Double] = [:]
+        for tally in recent { rates[tally.outcome, default: 0] += Double(tally.count) / Self.rateWindow }
+        var failures: [String: Int] = [:]
+        for tally in hour where tally.outcome == .rejected || tally.outcome == .failed || tally.outcome == .expired {
+            failures[tally.reason ?? tally.outcome.rawValue, default: 0] += tally.count
+        }
+        return ConsoleOverview(
+            at: now,
+            pushesPerSecond: DeliveryOutcome.allCases.map { ($0, rates[$0] ?? 0) },
+            failures: failures.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { reason, count in
+                ConsoleOverview.Failure(reason: reason, count: count, remedy: Self.remedy(reason))
+            },
+            downgradesLastHour: hour.reduce(0) { $0 + $1.downgraded },
+            outboxDepth: try await stored { () async throws(PushStoreError) in try await store.outboxDepth() },
+            openGroupSends: try await stored { () async throws(PushStoreError) in try await store.openGroupSendCount() },
+            webhookDepth: try await stored { () async throws(PushStoreError) in try await store.webhookDepth() },
+            channels: try await stored { () async throws(PushStoreError) in try await store.channelCounts() }.sorted { $0.key < $1.key }
+                .map { (bundleID: $0.key, count: $0.value) })
+    }
+
+    /// What to do about an APNs reason, as `APNsCore` words it; nil for reasons that are not APNs' own.
+    static func remedy(_ reason: String) -> String? {
+        let known = APNsReason(rawValue: reason)
+        if case .other = known { return nil }
+        return known.remedy
+    }
+
+    // MARK: Lists
+
+    func activities(_ query: ActivityPageQuery) async throws(DomainError) -> (activities: [ActivityRecord], next: String?) {
+        let store = store
+        var query = query
+        query.limit += 1  // one more tells whether another page follows
+        let found = try await stored { () async throws(PushStoreError) in try await store.activityPage(query) }
+        let page = Array(found.prefix(query.limit - 1))
+        return (page, found.count > page.count ? page.last.map { ConsoleCursor.activity(after: $0.activityID) } : nil)
+    }
+
+    func groupSends(cursor: String?, limit: Int) async throws(DomainError) -> (sends: [GroupSendStatus], next: String?) {
+        let before = try cursor.map { (text) throws(DomainError) in try ConsoleCursor.groupSend(text) }
+        let store = store
+        let found = try await stored { () async throws(PushStoreError) in try await store.groupSendPage(before: before, limit: limit + 1) }
+        let page = Array(found.prefix(limit))
+        let next = found.count > page.count ? page.last.map { ConsoleCursor.groupSend(after: $0) } : nil
+        return (page.map { GroupSendStatus($0, broadcastPushIDs: []) }, next)
+    }
+
+    // MARK: One activity
+
+    func activity(id activityID: String) async throws(DomainError) -> ConsoleActivity {
+        let store = store
+        let now = clock.now()
+        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
+            throw .notFound("activityId", "no activity '\(activityID)' is registered")
+        }
+        let limit = configuration.historyLimit
+        let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(activityID: activityID, limit: limit) }
+        let pending = try await stored { () async throws(PushStoreError) in try await store.pendingItems(activityID: activityID) }
+        let ids = deliveries.map(\.pushID) + pending.map(\.pushID)
+        let fromConsole = try await stored { () async throws(PushStoreError) in try await store.consolePushes(among: ids) }
+        var tokens: [PushToStartTokenRecord] = []
+        if let user = activity.userID {
+            tokens = try await stored { () async throws(PushStoreError) in
+                try await store.pushToStartTokens(forUser: user, attributesType: activity.attributesType)
+            }
+        }
+        let used = try await stored { () async throws(PushStoreError) in
+            try await store.priority10Count(activityID: activityID, after: now - 3600)
+        }
+        let budget = activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+        return ConsoleActivity(
+            activity: activity, deliveries: deliveries, pending: pending, fromConsole: fromConsole, pushToStartTokens: tokens,
+            budget: (used: used, limit: budget), at: now)
+    }
+
+    /// Sends an update with `contentState` to one activity at priority 5 (the test spends none of its
+    /// priority-10 budget), once `confirmation` repeats the activity id, and records it as the console's.
+    func testPush(activityID: String, confirmation: String, contentState: JSONValue, sentBy: String) async throws(DomainError) -> SendAcceptance {
+        let store = store
+        // A missing activity is 404 whatever the confirmation says.
+        guard try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) != nil else {
+            throw .notFound("activityId", "no activity '\(activityID)' is registered")
+        }
+        guard confirmation == activityID else {
+            throw .invalid(
+                "confirmActivityId", "confirm",
+                "'confirmActivityId' must repeat the activity id '\(activityID)' to confirm the test push to a user's device")
+        }
+        let content = PushContent(contentState: contentState, requestedPriority: .conservesPower, importance: .timeSensitive)
+        let accepted = try await pushes.send(.update, toActivity: activityID, content)
+        let now = clock.now()
+        try await stored { () async throws(PushStoreError) in try await store.recordConsolePushes(accepted.pushIDs, sentBy: sentBy, at: now) }
+        logger.info("console test push accepted", metadata: ["activityId": "\(activityID)", "by": "\(sentBy)"])
+        return accepted
+    }
+}
+
+/// The overview's figures.
+struct ConsoleOverview: Sendable {
+    struct Failure: Sendable {
+        var reason: String
+        var count: Int
+        var remedy: String?
+    }
+
+    var at: Date
+    /// Deliveries per second over the last minute, by outcome.
+    var pushesPerSecond: [(outcome: DeliveryOutcome, rate: Double)]
+    /// Over the last hour, most first.
+    var failures: [Failure]
+    var downgradesLastHour: Int
+    var outboxDepth: Int
+    var openGroupSends: Int
+    var webhookDepth: Int
+    var channels: [(bundleID: String, count: Int)]
+}
+
+/// One activity as the console shows it.
+struct ConsoleActivity: Sendable {
+    var activity: ActivityRecord
+    var deliveries: [DeliveryRecord]
+    var pending: [OutboxItem]
+    /// Of the deliveries and pending pushes, those the console sent.
+    var fromConsole: Set<UUID>
+    var pushToStartTokens: [PushToStartTokenRecord]
+    /// Priority-10 pushes in the last hour and the hourly budget.
+    var budget: (used: Int, limit: Int)
+    var at: Date
+}
