@@ -17,7 +17,7 @@ extension DeviceWorld {
 
     /// Applies a read payload to one activity and records it in its history. `template` is the history
     /// entry (its outcome, device and activity are filled in here); `cache` carries the content-state
-    /// decoding verdict across the subscribers of one broadcast.
+    /// decoding verdict and the history entries across the subscribers of one broadcast.
     func applyUpdate(
         _ read: Result<ActivityPushContent, DeviceReadError>, record template: PushRecord, activityID: String,
         at now: Date, cache: inout ContentStateCheckCache
@@ -36,7 +36,7 @@ extension DeviceWorld {
         entry.outcome = outcome
         entry.deviceID = activity.deviceID
         entry.activityID = activityID
-        activity.appendHistory(entry, limit: rules.historyLimit)
+        activity.appendHistory(cache.historyEntry(request: template.request, outcome: outcome), limit: rules.historyLimit)
         activities[activityID] = activity
         switch outcome.kind {
         case .applied:
@@ -113,7 +113,7 @@ extension DeviceWorld {
         let entry = makeRecord(push, status: 200, reason: nil, outcome: outcome, deviceID: deviceID, activityID: activityID)
         appendStartHistory(entry, deviceID: deviceID, bundleID: bundleID)
         if let activityID {
-            activities[activityID]?.appendHistory(entry, limit: rules.historyLimit)
+            activities[activityID]?.appendHistory(HistoryEntry(entry), limit: rules.historyLimit)
         } else {
             publish(outcome.kind == .decodeFailure ? .decodeFailure : .pushIgnored, data: SimulatorJSON.tree(entry), at: now)
         }

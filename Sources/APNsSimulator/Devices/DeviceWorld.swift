@@ -153,7 +153,7 @@ public actor DeviceWorld {
             entry = makeRecord(
                 push, status: reason.status, reason: reason, outcome: outcome,
                 deviceID: activities[id]?.deviceID, activityID: id)
-            activities[id]?.appendHistory(entry, limit: rules.historyLimit)
+            activities[id]?.appendHistory(HistoryEntry(entry), limit: rules.historyLimit)
         case .pushToStart(let deviceID, let bundleID):
             entry = makeRecord(
                 push, status: reason.status, reason: reason, outcome: outcome,

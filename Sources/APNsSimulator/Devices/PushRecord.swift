@@ -36,7 +36,9 @@ public struct DeviceOutcome: Sendable, Hashable, Codable, CustomStringConvertibl
     public var description: String { detail.map { "\(kind.rawValue): \($0)" } ?? kind.rawValue }
 }
 
-/// One push as a device's history keeps it: the request, APNs' answer and what the device did.
+/// One push as a device's history keeps it: the request, APNs' answer and what the device did. The request
+/// and the answer are one shared instance (``PushRequestRecord``): every subscriber of a broadcast keeps
+/// a reference to it and only its own outcome.
 public struct PushRecord: Sendable, Hashable, Codable {
     // The JSON names stay as the API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
@@ -47,20 +49,70 @@ public struct PushRecord: Sendable, Hashable, Codable {
         case channelID = "channelId"
     }
 
-    public var apnsID: String
-    public var receivedAt: Date
-    public var token: String
-    public var priority: Int
-    public var headers: [HeaderField]
-    public var payload: JSONValue
-    /// APNs' answer: 200, or the rejection.
-    public var status: Int
-    public var reason: String?
+    /// The request and APNs' answer, shared with every other receiver of the same push.
+    let request: PushRequestRecord
     public var outcome: DeviceOutcome
     public var deviceID: String?
     public var activityID: String?
+
+    public var apnsID: String { request.apnsID }
+    public var receivedAt: Date { request.receivedAt }
+    public var token: String { request.token }
+    public var priority: Int { request.priority }
+    public var headers: [HeaderField] { request.headers }
+    public var payload: JSONValue { request.payload }
+    /// APNs' answer: 200, or the rejection.
+    public var status: Int { request.status }
+    public var reason: String? { request.reason }
     /// The broadcast channel it came through (nil for a push to a token, whose `token` is then empty).
-    public var channelID: String?
+    public var channelID: String? { request.channelID }
+
+    init(request: PushRequestRecord, outcome: DeviceOutcome, deviceID: String?, activityID: String?) {
+        self.request = request
+        self.outcome = outcome
+        self.deviceID = deviceID
+        self.activityID = activityID
+    }
+
+    init(
+        apnsID: String, receivedAt: Date, token: String, priority: Int, headers: [HeaderField], payload: JSONValue, status: Int,
+        reason: String?, outcome: DeviceOutcome, deviceID: String?, activityID: String?, channelID: String? = nil
+    ) {
+        self.init(
+            request: PushRequestRecord(
+                apnsID: apnsID, receivedAt: receivedAt, token: token, priority: priority, headers: headers, payload: payload,
+                status: status, reason: reason, channelID: channelID),
+            outcome: outcome, deviceID: deviceID, activityID: activityID)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            apnsID: try container.decode(String.self, forKey: .apnsID), receivedAt: try container.decode(Date.self, forKey: .receivedAt),
+            token: try container.decode(String.self, forKey: .token), priority: try container.decode(Int.self, forKey: .priority),
+            headers: try container.decode([HeaderField].self, forKey: .headers), payload: try container.decode(JSONValue.self, forKey: .payload),
+            status: try container.decode(Int.self, forKey: .status), reason: try container.decodeIfPresent(String.self, forKey: .reason),
+            outcome: try container.decode(DeviceOutcome.self, forKey: .outcome),
+            deviceID: try container.decodeIfPresent(String.self, forKey: .deviceID),
+            activityID: try container.decodeIfPresent(String.self, forKey: .activityID),
+            channelID: try container.decodeIfPresent(String.self, forKey: .channelID))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(apnsID, forKey: .apnsID)
+        try container.encode(receivedAt, forKey: .receivedAt)
+        try container.encode(token, forKey: .token)
+        try container.encode(priority, forKey: .priority)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(payload, forKey: .payload)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encodeIfPresent(deviceID, forKey: .deviceID)
+        try container.encodeIfPresent(activityID, forKey: .activityID)
+        try container.encodeIfPresent(channelID, forKey: .channelID)
+    }
 }
 
 /// The lifecycle state of an activity, as `ActivityState`.

@@ -22,7 +22,8 @@ struct SimulatedActivity: Sendable {
     var endCause: ActivityEndCause?
     var dismissalDate: Date?
     var alerts: [AlertRecord] = []
-    var history: [PushRecord] = []
+    /// Shared entries: a broadcast adds one reference per subscriber, not a copy of the push.
+    var history: [HistoryEntry] = []
     var budget = SlidingWindowCounter()
     /// The lifecycle last published on the event stream.
     var announced: ActivityLifecycle = .active
@@ -65,8 +66,8 @@ struct SimulatedActivity: Sendable {
         dismissalDate = dismissal
     }
 
-    mutating func appendHistory(_ record: PushRecord, limit: Int) {
-        history.append(record)
+    mutating func appendHistory(_ entry: HistoryEntry, limit: Int) {
+        history.append(entry)
         if history.count > limit { history.removeFirst(history.count - limit) }
     }
 
@@ -77,7 +78,8 @@ struct SimulatedActivity: Sendable {
             pushToken: pushToken, channelID: channelID, state: lifecycle(at: now), relevanceScore: relevanceScore,
             startedAt: startedAt, staleDate: staleDate, lastTimestamp: lastTimestamp,
             activeUntil: endedAt == nil ? startedAt.addingTimeInterval(rules.maximumActiveDuration) : nil,
-            endedAt: endedAt, endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts, history: history
+            endedAt: endedAt, endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts,
+            history: history.map { $0.record(deviceID: deviceID, activityID: id) }
         )
     }
 }
