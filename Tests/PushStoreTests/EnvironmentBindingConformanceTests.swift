@@ -42,28 +42,27 @@ struct EnvironmentBindingConformanceTests {
         }
     }
 
-    /// A database made before databases recorded their environment: the upgrade keeps its data and
-    /// records nothing; the first server that binds it after the upgrade records its own environment.
+    /// A database made before databases recorded their environment: its upgrade creates the table empty
+    /// (SQLiteStoreTests.aVersionOneDatabaseIsMigrated runs the migrations on a first-release database),
+    /// so it records nothing until a server binds it; the first one after the upgrade records its own.
     @Test(arguments: StoreKind.available)
     func aDatabaseFromBeforeTakesTheEnvironmentOfItsFirstServer(kind: StoreKind) async throws {
-        let version = try #require(
-            Schema.versions.firstIndex { $0.contains { $0.contains("CREATE TABLE store_environment") } }.map { $0 + 1 })
         try await withDatabase(kind) { harness in
             try await withReopened(harness) { store throws in
                 _ = try await store.register(Fixture.registration("old"))
+                _ = try await store.bindEnvironment(.production, at: Fixture.start)
                 let sql = try #require(store as? SQLPushStore)
-                // Back to the schema before that version (a later migration adds its own tables here).
+                // What the upgrade leaves: the table, with no row.
                 try await sql.backend.transaction { session throws(PushStoreError) in
-                    try await session.execute("DROP TABLE store_environment")
-                    try await session.execute("DELETE FROM schema_migrations WHERE version >= ?", [.int(version)])
+                    try await session.execute("DELETE FROM store_environment")
                 }
             }
             try await withReopened(harness) { upgraded throws in
                 #expect(try await upgraded.activity(id: "old") != nil)
                 #expect(try await upgraded.environmentBinding() == nil)
-                let binding = try await upgraded.bindEnvironment(.sandbox, at: Fixture.start)
-                #expect(binding.environment == .sandbox)
-                #expect(try await upgraded.bindEnvironment(.production, at: Fixture.start + 1).environment == .sandbox)
+                let binding = try await upgraded.bindEnvironment(.sandbox, at: Fixture.start + 1)
+                #expect(binding == EnvironmentBinding(environment: .sandbox, recordedAt: Fixture.start + 1))
+                #expect(try await upgraded.bindEnvironment(.production, at: Fixture.start + 2).environment == .sandbox)
             }
         }
     }
