@@ -102,6 +102,9 @@ package struct ServerConfiguration: Sendable {
     /// connections take about 100 MB (about 10 KB each); the process's file limit (`ulimit -n`) must be
     /// above it with room for the store's and the APNs client's connections.
     package var maximumConnections = 10_000
+    /// With a key, `GET /metrics` answers only `Authorization: Bearer <key>` (401 otherwise); nil: it is
+    /// public, for a listener only the monitoring can reach. Never logged.
+    package var metricsKey: String?
     /// How many delivery records `GET /v1/activities/{id}` returns.
     package var historyLimit = 50
     /// Names this process's outbox claims; unique among running instances. Keep it stable across restarts
@@ -223,6 +226,11 @@ package struct ServerConfiguration: Sendable {
             webhookRetryBaseDelay >= 0 && webhookRetryMaximumDelay >= webhookRetryBaseDelay, "webhookRetryBaseDelay/webhookRetryMaxDelay",
             "must be 0 or more, the maximum at least the base")
         try require((1...256).contains(webhookConcurrency), "webhookConcurrency", "must be 1 to 256")
+        if let metricsKey {
+            try require(
+                metricsKey.utf8.count >= 32 && metricsKey.allSatisfy { $0.isASCII && !$0.isWhitespace }, "metricsKey",
+                "must have at least 32 characters, without spaces (e.g. `openssl rand -hex 32`)")
+        }
         for key in appKeys + backendKeys + operatorKeys {
             try require(key.count >= 16, "appKey/backendKey/operatorKey", "development keys must have at least 16 characters")
         }

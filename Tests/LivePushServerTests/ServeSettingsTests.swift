@@ -22,7 +22,7 @@ import Testing
         "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "installationTokenLifetime": "7d", "appRateLimit": "60",
         "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100",
         "installationRateLimit": "3000", "installationRateBurst": "300", "addressFailureLimit": "30", "addressFailureBurst": "20",
-        "maxConnections": "500",
+        "maxConnections": "500", "metricsKey": "0123456789abcdef0123456789abcdef",
         "webhookAllowPrivateTargets": "true",
     ]
 

@@ -118,6 +118,12 @@ extension ServeSetting {
                 "Let the webhook POST to loopback, private, link-local, CGNAT and metadata addresses (refused by default); for a local receiver in development."
         ),
         .parsed(
+            "metricsKey", \.server.metricsKey, sources: [.flag, .environment], placeholder: "KEY",
+            help: "GET /metrics then needs 'Authorization: Bearer KEY' (32 characters or more); without it /metrics is public: "
+                + "keep it off the internet (the reverse proxy's job).",
+            defaultText: "none (public)", isSecret: true
+        ) { raw, _ in raw },
+        .parsed(
             "instanceId", \.server.instanceID, placeholder: "ID",
             help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
             defaultText: "livepush-HOST-PORT (random with port 0)"

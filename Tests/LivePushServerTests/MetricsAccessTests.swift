@@ -1,0 +1,47 @@
+import Foundation
+import LivePushServer
+import LivePushTesting
+import Testing
+
+/// `--metrics-key`: `/metrics` behind a bearer credential, the rest of the operations routes as before.
+@Suite struct MetricsAccessTests {
+    static let key = "metrics-key-0123456789abcdef0123456789"
+
+    @Test func withAKeyMetricsNeedItAndHealthStaysPublic() async throws {
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.metricsKey = Self.key }) { server in
+            for wrong in [nil, "metrics-key-0123456789abcdef012345678X", TestServer.backendKey] {
+                let (refused, headers) = try await server.http.request("GET", "/metrics", key: wrong, body: nil)
+                #expect(refused.status == 401)
+                #expect(refused.json?["error"]?["rule"]?.stringValue == "metricsKey")
+                #expect(refused.json?["error"]?["field"]?.stringValue == "Authorization")
+                #expect(!refused.text.contains("livepush_"), "no metric leaks into the refusal")
+                #expect(headers.first { $0.key.lowercased() == "www-authenticate" }?.value == #"Bearer realm="livepush metrics""#)
+            }
+            let (lowercase, _) = try await server.http.request(
+                "GET", "/metrics", body: nil, headers: ["Authorization": "bearer \(Self.key)"])
+            #expect(lowercase.status == 200)
+            let metrics = try await server.http.get("/metrics", key: Self.key)
+            #expect(metrics.status == 200)
+            #expect(metrics.text.contains("livepush_server_outbox_depth"))
+            #expect(try await server.http.get("/health", key: nil).status == 200)
+        }
+    }
+
+    @Test func withoutAKeyMetricsArePublic() async throws {
+        try await withServer(ServerOptions(sender: FakeSender())) { server in
+            let metrics = try await server.http.get("/metrics", key: nil)
+            #expect(metrics.status == 200)
+            #expect(metrics.text.contains("livepush_server_outbox_depth"))
+        }
+    }
+
+    @Test func aShortKeyIsRefusedNamingItsSource() async throws {
+        do {
+            _ = try await ServeSettings.read(
+                arguments: ["--url", "https://127.0.0.1:2197"], environment: ["LIVEPUSH_METRICS_KEY": "short"])
+            Issue.record("a 5-character metrics key was accepted")
+        } catch {
+            #expect(error.description == "$LIVEPUSH_METRICS_KEY must have at least 32 characters, without spaces (e.g. `openssl rand -hex 32`)")
+        }
+    }
+}
