@@ -83,17 +83,9 @@ extension SQLPushStore {
         // range); the members are read after it commits, outside it.
         let claimed = try await run("claimPage") { session throws(PushStoreError) -> (GroupSend, String, String)? in
             // A page whose claimer died (or stopped) first: it was handed out before any new one.
-            if let row = try await session.first(
-                """
-                UPDATE group_send_pages SET claim_owner = ?, claim_until = ?
-                WHERE (send_id, first_id) IN (
-                    SELECT send_id, first_id FROM group_send_pages WHERE claim_until <= ?
-                    ORDER BY claim_until, send_id, first_id LIMIT 1\(dialect.skipLockedClause)
-                )
-                RETURNING send_id, first_id, last_id
-                """,
-                [.text(owner), .date(until), .date(now)])
-            {
+            if let row = try await LeasedRows.groupPages.claim(
+                session, dialect: dialect, owner: owner, now: now, until: until, limit: 1, returning: "send_id, first_id, last_id"
+            ).first {
                 guard let sendRow = try await session.first("SELECT * FROM group_sends WHERE send_id = ?", [try row.value("send_id")]) else {
                     throw .database(detail: "page of a missing group send \(try row.string("send_id"))")
                 }
@@ -136,10 +128,7 @@ extension SQLPushStore {
     package func renewPage(_ page: GroupSendPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
         try Validation.identifier(owner, field: "owner")
         return try await run("renewPage") { session throws(PushStoreError) in
-            try await !session.query(
-                "UPDATE group_send_pages SET claim_until = ? WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
-                [.date(until), .uuid(page.send.sendID), .text(page.firstID), .text(owner)]
-            ).isEmpty
+            try await LeasedRows.groupPages.renew(session, owner: owner, keys: [[.uuid(page.send.sendID), .text(page.firstID)]], until: until) > 0
         }
     }
 
@@ -224,10 +213,7 @@ extension SQLPushStore {
     package func releasePages(owner: String) async throws(PushStoreError) -> Int {
         try Validation.identifier(owner, field: "owner")
         return try await run("releasePages") { session throws(PushStoreError) in
-            try await session.query(
-                "UPDATE group_send_pages SET claim_until = ? WHERE claim_owner = ? RETURNING first_id",
-                [.date(Date(timeIntervalSince1970: 0)), .text(owner)]
-            ).count
+            try await LeasedRows.groupPages.release(session, owner: owner)
         }
     }
 

@@ -82,17 +82,7 @@ extension SQLPushStore {
         let dialect = self.dialect
         let until = now.addingTimeInterval(lease)
         return try await run("claim") { session throws(PushStoreError) in
-            let rows = try await session.query(
-                """
-                UPDATE outbox SET claim_owner = ?, claim_until = ?, available_at = ?
-                WHERE push_id IN (
-                    SELECT push_id FROM outbox WHERE available_at <= ?
-                    ORDER BY available_at, accepted_at, push_id
-                    LIMIT ?\(dialect.skipLockedClause)
-                )
-                RETURNING *
-                """,
-                [.text(owner), .date(until), .date(until), .date(now), .int(limit)])
+            let rows = try await LeasedRows.outbox.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
             var items = [OutboxItem]()
             items.reserveCapacity(rows.count)
             for row in rows { items.append(try RowDecoding.outboxItem(row)) }
@@ -107,27 +97,8 @@ extension SQLPushStore {
         try Validation.identifier(owner, field: "owner")
         guard !pushIDs.isEmpty else { return 0 }
         return try await run("renewClaims") { session throws(PushStoreError) in
-            try await Self.queryIn(
-                session, "UPDATE outbox SET claim_until = ?, available_at = ? WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING push_id",
-                leading: [.date(until), .date(until), .text(owner)], values: pushIDs.map { .uuid($0) }
-            ).count
+            try await LeasedRows.outbox.renew(session, owner: owner, keys: pushIDs.map { [.uuid($0)] }, until: until)
         }
-    }
-
-    /// The item, locked, after checking that `owner` holds its claim.
-    private static func claimedItem(_ session: any SQLSession, dialect: SQLDialect, pushID: UUID, owner: String)
-        async throws(PushStoreError) -> OutboxItem
-    {
-        guard
-            let row = try await session.first(
-                "SELECT * FROM outbox WHERE push_id = ?\(dialect.forUpdateClause)", [.uuid(pushID)])
-        else { throw .notFound(kind: .outboxItem, id: pushID.uuidString.lowercased()) }
-        let item = try RowDecoding.outboxItem(row)
-        guard item.claim?.owner == owner else {
-            let holder = item.claim.map { "claimed by '\($0.owner)'" } ?? "not claimed"
-            throw .conflict(detail: "push \(pushID.uuidString.lowercased()) is \(holder), not by '\(owner)'")
-        }
-        return item
     }
 
     package func complete(owner: String, results: [DeliveryResult], at: Date) async throws(PushStoreError)
@@ -173,26 +144,16 @@ extension SQLPushStore {
         guard attempts >= 0 else { throw .invalidInput(field: "attempts", rule: "is \(attempts); must be 0 or more") }
         let dialect = self.dialect
         try await run("reschedule") { session throws(PushStoreError) in
-            _ = try await Self.claimedItem(session, dialect: dialect, pushID: pushID, owner: owner)
-            try await session.execute(
-                """
-                UPDATE outbox SET attempts = ?, next_attempt_at = ?, available_at = ?, last_error = ?,
-                    claim_owner = NULL, claim_until = NULL
-                WHERE push_id = ?
-                """, [.int(attempts), .date(nextAttemptAt), .date(nextAttemptAt), .text(lastError), .uuid(pushID)])
+            _ = try await LeasedRows.outbox.held(
+                session, dialect: dialect, [.uuid(pushID)], owner: owner, kind: .outboxItem, noun: "push", id: pushID.uuidString.lowercased())
+            try await LeasedRows.outbox.retry(session, [.uuid(pushID)], next: nextAttemptAt, attempts: attempts, lastError: lastError)
         }
     }
 
     package func release(owner: String) async throws(PushStoreError) -> Int {
         try Validation.identifier(owner, field: "owner")
         return try await run("release") { session throws(PushStoreError) in
-            try await session.query(
-                """
-                UPDATE outbox SET claim_owner = NULL, claim_until = NULL, available_at = next_attempt_at
-                WHERE claim_owner = ? RETURNING push_id
-                """,
-                [.text(owner)]
-            ).count
+            try await LeasedRows.outbox.release(session, owner: owner)
         }
     }
 

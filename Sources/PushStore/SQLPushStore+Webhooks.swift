@@ -54,16 +54,7 @@ extension SQLPushStore {
         let dialect = self.dialect
         let until = now.addingTimeInterval(lease)
         return try await run("claimWebhooks") { session throws(PushStoreError) in
-            let rows = try await session.query(
-                """
-                UPDATE webhook_outbox SET claim_owner = ?, claim_until = ?, available_at = ?
-                WHERE id IN (
-                    SELECT id FROM webhook_outbox WHERE available_at <= ?
-                    ORDER BY available_at, created_at, id
-                    LIMIT ?\(dialect.skipLockedClause)
-                )
-                RETURNING *
-                """, [.text(owner), .date(until), .date(until), .date(now), .int(limit)])
+            let rows = try await LeasedRows.webhooks.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
             var deliveries = [WebhookDelivery]()
             for row in rows { deliveries.append(try RowDecoding.webhookDelivery(row)) }
             return deliveries.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
@@ -74,14 +65,15 @@ extension SQLPushStore {
     private static func heldWebhook(_ session: any SQLSession, dialect: SQLDialect, id: UUID, owner: String)
         async throws(PushStoreError)
     {
-        guard
-            let row = try await session.first(
-                "SELECT claim_owner FROM webhook_outbox WHERE id = ?\(dialect.forUpdateClause)", [.uuid(id)])
-        else { throw .notFound(kind: .webhookEvent, id: id.uuidString.lowercased()) }
-        let holder = try row.optionalString("claim_owner")
-        guard holder == owner else {
-            let held = holder.map { "claimed by '\($0)'" } ?? "not claimed"
-            throw .conflict(detail: "webhook event \(id.uuidString.lowercased()) is \(held), not by '\(owner)'")
+        _ = try await LeasedRows.webhooks.held(
+            session, dialect: dialect, [.uuid(id)], owner: owner, kind: .webhookEvent, noun: "webhook event", id: id.uuidString.lowercased())
+    }
+
+    package func renewWebhooks(owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int {
+        try Validation.identifier(owner, field: "owner")
+        guard !ids.isEmpty else { return 0 }
+        return try await run("renewWebhooks") { session throws(PushStoreError) in
+            try await LeasedRows.webhooks.renew(session, owner: owner, keys: ids.map { [.uuid($0)] }, until: until)
         }
     }
 
@@ -103,24 +95,14 @@ extension SQLPushStore {
         let dialect = self.dialect
         try await run("rescheduleWebhook") { session throws(PushStoreError) in
             try await Self.heldWebhook(session, dialect: dialect, id: id, owner: owner)
-            try await session.execute(
-                """
-                UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, available_at = ?, last_error = ?,
-                    claim_owner = NULL, claim_until = NULL
-                WHERE id = ?
-                """, [.int(attempts), .date(nextAttemptAt), .date(nextAttemptAt), .text(lastError), .uuid(id)])
+            try await LeasedRows.webhooks.retry(session, [.uuid(id)], next: nextAttemptAt, attempts: attempts, lastError: lastError)
         }
     }
 
     package func releaseWebhooks(owner: String) async throws(PushStoreError) -> Int {
         try Validation.identifier(owner, field: "owner")
         return try await run("releaseWebhooks") { session throws(PushStoreError) in
-            try await session.query(
-                """
-                UPDATE webhook_outbox SET claim_owner = NULL, claim_until = NULL, available_at = next_attempt_at
-                WHERE claim_owner = ? RETURNING id
-                """, [.text(owner)]
-            ).count
+            try await LeasedRows.webhooks.release(session, owner: owner)
         }
     }
 

@@ -37,6 +37,10 @@ package protocol WebhookOutbox: Sendable {
     func claimWebhooks(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError)
         -> [WebhookDelivery]
 
+    /// Extends `owner`'s claim on these events to `until` (while their POSTs are under way); returns how
+    /// many it still held.
+    func renewWebhooks(owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int
+
     /// Removes an event `owner` holds (delivered, or given up). Throws `notFound` when it is gone and
     /// `conflict` when another owner holds it.
     func completeWebhook(id: UUID, owner: String) async throws(PushStoreError)

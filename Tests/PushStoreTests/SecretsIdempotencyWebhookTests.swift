@@ -130,4 +130,22 @@ struct SecretsIdempotencyWebhookTests {
                     == .notFound(kind: .webhookEvent, id: second.id.uuidString.lowercased()))
         }
     }
+
+    @Test(arguments: StoreKind.available)
+    func aRenewedWebhookClaimOutlastsItsLease(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let event = WebhookDelivery(event: "token.invalid", body: Data("{}".utf8), createdAt: Fixture.start)
+            try await store.enqueueWebhooks([event])
+            #expect(try await store.claimWebhooks(owner: "a", limit: 10, now: Fixture.start, lease: 30).map(\.id) == [event.id])
+            #expect(try await store.renewWebhooks(owner: "a", ids: [event.id], until: Fixture.start + 120) == 1)
+            #expect(try await store.renewWebhooks(owner: "b", ids: [event.id], until: Fixture.start + 500) == 0, "b holds no claim")
+            // Past the first lease, before the renewed one ends: still a's.
+            #expect(try await store.claimWebhooks(owner: "b", limit: 10, now: Fixture.start + 60, lease: 30).isEmpty)
+            #expect(try await store.claimWebhooks(owner: "b", limit: 10, now: Fixture.start + 120, lease: 30).map(\.id) == [event.id])
+            #expect(try await store.renewWebhooks(owner: "a", ids: [event.id], until: Fixture.start + 500) == 0, "taken over by b")
+            await #expect(throws: PushStoreError.self) {
+                try await store.renewWebhooks(owner: "", ids: [event.id], until: Fixture.start + 500)
+            }
+        }
+    }
 }

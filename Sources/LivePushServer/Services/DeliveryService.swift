@@ -50,7 +50,10 @@ final class DeliveryService: Service, Sendable {
             await withGracefulShutdownHandler {
                 await withTaskGroup(of: Void.self) { group in
                     for index in 0..<workers {
-                        group.addTask { await self.work(owner: "\(instance)-w\(index)") }
+                        let worker = LeaseWorker(
+                            owner: "\(instance)-w\(index)", queues: [outboxQueue, pageQueue], signal: signal, pollInterval: pollInterval,
+                            lease: configuration.claimLease, clock: clock, metrics: metrics, logger: logger)
+                        group.addTask { await worker.run { self.isStopping } }
                     }
                 }
             } onGracefulShutdown: {
@@ -67,64 +70,34 @@ final class DeliveryService: Service, Sendable {
         signal.wakeAll()
     }
 
-    private func work(owner: String) async {
-        // With a stable instance id, a restarted process takes back the claims it held when it died.
-        do {
-            let released = try await store.release(owner: owner)
-            let pages = try await store.releasePages(owner: owner)
-            if released + pages > 0 {
-                logger.info(
-                    "took back claims left by an earlier run", metadata: ["owner": "\(owner)", "pushes": "\(released)", "groupPages": "\(pages)"])
-            }
-        } catch {
-            logger.error("releasing earlier claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
-        }
-        // When the outbox (or the group pages) was found empty, it is not asked again until this process
-        // accepts something or the poll interval passes: while a group send's pages go out, no empty outbox
-        // claim takes the writer, and single sends do not pay for a page claim each.
-        var outbox = FoundEmpty()
-        var pages = FoundEmpty()
-        while true {
-            // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
-            let seen = signal.generation
-            if isStopping { break }
-            // Outbox pushes first (single sends, retries, broadcasts), then the next page of a group send.
-            let sentPushes = await outbox.unlessEmpty(generation: seen, interval: pollInterval) { await sendOutboxBatch(owner: owner) }
-            if isStopping { break }
-            let sentPage = await pages.unlessEmpty(generation: seen, interval: pollInterval) { await sendNextPage(owner: owner) }
-            if sentPushes == nil && sentPage == nil {
-                // Until this process accepts pushes, or the poll interval passes (retries coming due, pushes
-                // accepted by other instances), or stop() is called.
-                await signal.wait(after: seen, timeout: pollInterval)
-            }
-        }
-        do {
-            let released = try await store.release(owner: owner)
-            let pages = try await store.releasePages(owner: owner)
-            if released + pages > 0 {
-                logger.info("released claims", metadata: ["owner": "\(owner)", "pushes": "\(released)", "groupPages": "\(pages)"])
-            }
-        } catch {
-            logger.error("releasing claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+    /// The outbox: single sends, retries and broadcasts, first in each round.
+    private var outboxQueue: LeasedQueue {
+        LeasedQueue(name: "pushes") { owner throws(PushStoreError) in
+            try await self.claimBatch(owner: owner)
+        } release: { [store] owner throws(PushStoreError) in
+            try await store.release(owner: owner)
         }
     }
 
-    /// Claims and sends one batch of due outbox pushes; nil when there was none (or the claim failed).
-    private func sendOutboxBatch(owner: String) async -> Int? {
-        let items: [OutboxItem]
-        do {
-            items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
-        } catch {
-            logger.error("claiming from the outbox failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
-            return nil
+    /// The pages of group sends, after the outbox.
+    private var pageQueue: LeasedQueue {
+        LeasedQueue(name: "group pages") { owner throws(PushStoreError) in
+            try await self.claimPage(owner: owner)
+        } release: { [store] owner throws(PushStoreError) in
+            try await store.releasePages(owner: owner)
         }
+    }
+
+    /// Claims a batch of due outbox pushes: sent concurrently, their final outcomes recorded together.
+    private func claimBatch(owner: String) async throws(PushStoreError) -> LeasedWork? {
+        let items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
         guard !items.isEmpty else { return nil }
         let pushIDs = items.map(\.pushID)
         let store = self.store
-        await renewingClaim(on: ["owner": "\(owner)", "pushes": "\(items.count)"]) { until throws(PushStoreError) in
+        return LeasedWork(subject: ["owner": "\(owner)", "pushes": "\(items.count)"]) { until throws(PushStoreError) in
             try await store.renewClaims(owner: owner, pushIDs: pushIDs, until: until) > 0
-        } _: {
-            let activities = await targetActivities(of: items)
+        } run: {
+            let activities = await self.targetActivities(of: items)
             let results = await withTaskGroup(of: DeliveryResult?.self) { group in
                 for item in items {
                     group.addTask { await self.process(item, owner: owner, activities: activities) }
@@ -133,40 +106,20 @@ final class DeliveryService: Service, Sendable {
                 for await result in group { if let result { out.append(result) } }
                 return out
             }
-            await finish(results, owner: owner)
+            await self.finish(results, owner: owner)
         }
-        return items.count
     }
 
-    /// Claims and sends the next page of a group send; nil when there was none (or the claim failed).
-    private func sendNextPage(owner: String) async -> Int? {
-        let page: GroupSendPage?
-        do {
-            page = try await store.claimPage(owner: owner, pageSize: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
-        } catch {
-            logger.error("claiming a group page failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
-            return nil
-        }
-        guard let page else { return nil }
+    /// Claims the next page of a group send.
+    private func claimPage(owner: String) async throws(PushStoreError) -> LeasedWork? {
+        guard let page = try await store.claimPage(owner: owner, pageSize: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
+        else { return nil }
         let store = self.store
-        await renewingClaim(on: ["owner": "\(owner)", "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"]) { until throws(PushStoreError) in
+        return LeasedWork(subject: ["owner": "\(owner)", "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"]) {
+            until throws(PushStoreError) in
             try await store.renewPage(page, owner: owner, until: until)
-        } _: {
-            await sendPage(page, owner: owner)
-        }
-        return page.activities.count
-    }
-
-    /// When a source of work was last found empty, and the signal's generation then.
-    private struct FoundEmpty {
-        private var last: (generation: UInt64, at: ContinuousClock.Instant)?
-
-        /// `body`'s answer, or nil without asking when it was empty at this generation within `interval`.
-        mutating func unlessEmpty(generation: UInt64, interval: Duration, _ body: () async -> Int?) async -> Int? {
-            if let last, last.generation == generation, ContinuousClock.now - last.at < interval { return nil }
-            let found = await body()
-            last = found == nil ? (generation, ContinuousClock.now) : nil
-            return found
+        } run: {
+            await self.sendPage(page, owner: owner)
         }
     }
 

@@ -6,7 +6,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// Delivers the webhook events stored in the webhook outbox, as a Service of the application: once the
-/// API listens it claims due events (`<instanceId>-webhook`), POSTs them signed, `webhookConcurrency` at
+/// API listens it claims due events (`<instanceId>-webhook`, with the ``LeaseWorker`` every leased queue
+/// shares, which renews the claim while POSTs are under way), POSTs them signed, `webhookConcurrency` at
 /// a time, removes those answered 2xx and reschedules the others with back-off; an event older than
 /// `webhookMaximumAge` is dropped (logged at error, counted). New events wake it; otherwise it polls
 /// every `pollInterval` (retries coming due, events of other instances).
@@ -23,6 +24,8 @@ final class WebhookService: Service, Sendable {
     private let signal: OutboxSignal
     private let listening: ListeningGate
     private let stopping = Mutex(false)
+    /// When the depth gauge was last read from the store.
+    private let depthUpdated = Mutex<ContinuousClock.Instant?>(nil)
 
     init(
         store: any WebhookOutbox, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
@@ -70,36 +73,41 @@ final class WebhookService: Service, Sendable {
     }
 
     private func work(_ poster: WebhookPoster) async {
-        await release(after: "an earlier run")
-        var depthUpdated: ContinuousClock.Instant?
-        while true {
-            // Read before checking for stop: stop() sets the flag, then wakes, so a wake-up is never missed.
-            let seen = signal.generation
-            if isStopping { break }
-            if depthUpdated.map({ $0.duration(to: .now) >= .seconds(1) }) ?? true {
-                await updateDepth()
-                depthUpdated = .now
-            }
-            let claimed: [WebhookDelivery]
-            do {
-                claimed = try await store.claimWebhooks(owner: owner, limit: configuration.webhookConcurrency, now: clock.now(), lease: lease)
-            } catch {
-                logger.error("claiming webhook events failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
-                await signal.wait(after: seen, timeout: pollInterval)
-                continue
-            }
-            if claimed.isEmpty {
-                await signal.wait(after: seen, timeout: pollInterval)
-                continue
-            }
+        let queue = LeasedQueue(name: "webhook events") { owner throws(PushStoreError) in
+            try await self.claimEvents(owner: owner, poster: poster)
+        } release: { owner throws(PushStoreError) in
+            try await self.store.releaseWebhooks(owner: owner)
+        }
+        let worker = LeaseWorker(
+            owner: owner, queues: [queue], signal: signal, pollInterval: pollInterval, lease: lease, clock: clock, metrics: metrics,
+            logger: logger)
+        await worker.run { self.isStopping }
+        await updateDepth()
+    }
+
+    /// Claims up to `webhookConcurrency` due events, POSTed concurrently. The depth gauge is read first,
+    /// at most once a second.
+    private func claimEvents(owner: String, poster: WebhookPoster) async throws(PushStoreError) -> LeasedWork? {
+        let now = ContinuousClock.now
+        let due = depthUpdated.withLock { last in
+            guard last.map({ $0.duration(to: now) < .seconds(1) }) != true else { return false }
+            last = now
+            return true
+        }
+        if due { await updateDepth() }
+        let claimed = try await store.claimWebhooks(owner: owner, limit: configuration.webhookConcurrency, now: clock.now(), lease: lease)
+        guard !claimed.isEmpty else { return nil }
+        let ids = claimed.map(\.id)
+        let store = self.store
+        return LeasedWork(subject: ["owner": "\(owner)", "events": "\(claimed.count)"]) { until throws(PushStoreError) in
+            try await store.renewWebhooks(owner: owner, ids: ids, until: until) > 0
+        } run: {
             await withTaskGroup(of: Void.self) { group in
                 for delivery in claimed {
                     group.addTask { await self.attempt(delivery, poster: poster) }
                 }
             }
         }
-        await release(after: "this run")
-        await updateDepth()
     }
 
     /// A claim outlasts the longest POST, so another instance does not take over an event under way.
@@ -168,15 +176,6 @@ final class WebhookService: Service, Sendable {
             logger.warning(
                 "removing a finished webhook event failed; it may be delivered again",
                 metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
-        }
-    }
-
-    private func release(after run: String) async {
-        do {
-            let released = try await store.releaseWebhooks(owner: owner)
-            if released > 0 { logger.info("released webhook claims of \(run)", metadata: ["owner": "\(owner)", "count": "\(released)"]) }
-        } catch {
-            logger.error("releasing webhook claims failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
         }
     }
 

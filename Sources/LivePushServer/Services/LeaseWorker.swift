@@ -1,0 +1,108 @@
+import APNsCore
+import Foundation
+import Logging
+import PushStore
+
+/// The one loop that works leased queues (outbox batches, group-send pages, webhook events). It first
+/// takes back what an earlier run with the same owner left (a restarted process with a stable instance
+/// id); then, until stopped, claims from each queue in turn and does the work while renewing its lease
+/// every third of it; when no queue had work it waits until this process accepts something (the signal)
+/// or the poll interval passes (retries coming due, work accepted by other instances). On the way out it
+/// gives back every claim it still holds.
+struct LeaseWorker: Sendable {
+    let owner: String
+    /// Asked in this order each round: earlier queues first.
+    let queues: [LeasedQueue]
+    let signal: OutboxSignal
+    let pollInterval: Duration
+    /// How long a claim lasts; it is renewed every third of it.
+    let lease: TimeInterval
+    let clock: any WallClock
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    func run(isStopping: @Sendable () -> Bool) async {
+        await release(after: "an earlier run")
+        // A queue found empty is not asked again until the signal's generation changes or the poll
+        // interval passes: while a group send's pages go out, no empty outbox claim takes the writer.
+        var found = Array(repeating: FoundEmpty(), count: queues.count)
+        while true {
+            // Read before checking for stop: stop sets the flag, then wakes, so a wake-up is never missed.
+            let seen = signal.generation
+            if isStopping() { break }
+            var worked = false
+            for (index, queue) in queues.enumerated() where !isStopping() {
+                guard let work = await found[index].unlessEmpty(generation: seen, interval: pollInterval, { await claim(queue) }) else {
+                    continue
+                }
+                worked = true
+                await renewing(work)
+            }
+            if isStopping() { break }
+            if !worked { await signal.wait(after: seen, timeout: pollInterval) }
+        }
+        await release(after: "this run")
+    }
+
+    private func claim(_ queue: LeasedQueue) async -> LeasedWork? {
+        do {
+            return try await queue.claim(owner)
+        } catch {
+            logger.error("claiming \(queue.name) failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func release(after run: String) async {
+        for queue in queues {
+            do {
+                let released = try await queue.release(owner)
+                if released > 0 {
+                    logger.info("released \(queue.name) claimed by \(run)", metadata: ["owner": "\(owner)", "count": "\(released)"])
+                }
+            } catch {
+                logger.error("releasing claims of \(queue.name) failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Runs the work while renewing its claim every third of the lease, so work that outlasts the lease
+    /// (a slow APNs, a loaded store) is not handed to another worker and done twice. Once the claim is no
+    /// longer held, renewal stops (what is in flight finishes, and its record is refused as not held).
+    private func renewing(_ work: LeasedWork) async {
+        let interval = Duration.milliseconds(Int64(lease * 1000 / 3))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while true {
+                    do { try await Task.sleep(for: interval) } catch { return }
+                    do {
+                        guard try await work.renew(clock.now().addingTimeInterval(lease)) else {
+                            logger.warning("a claim was taken over while its work was still being done", metadata: work.subject)
+                            metrics.recordClaimLost()
+                            return
+                        }
+                        metrics.recordClaimRenewal()
+                    } catch {
+                        // The next renewal may succeed; the lease covers two more intervals.
+                        logger.warning("renewing a claim failed", metadata: work.subject.merging(["error": "\(error)"]) { $1 })
+                    }
+                }
+            }
+            await work.run()
+            group.cancelAll()
+        }
+    }
+}
+
+/// When a queue was last found empty, and the signal's generation then.
+private struct FoundEmpty {
+    private var last: (generation: UInt64, at: ContinuousClock.Instant)?
+
+    /// `body`'s answer, or nil without asking when it was empty at this generation within `interval`.
+    mutating func unlessEmpty<T>(generation: UInt64, interval: Duration, _ body: () async -> T?) async -> T? {
+        if let last, last.generation == generation, ContinuousClock.now - last.at < interval { return nil }
+        let found = await body()
+        last = found == nil ? (generation, ContinuousClock.now) : nil
+        return found
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Logging
+import PushStore
+
+/// One queue of leased work for a ``LeaseWorker``: outbox batches, group-send pages or webhook events.
+/// The store's claim, renewal and release of its rows (one mechanism in `PushStore`), seen from a worker.
+struct LeasedQueue: Sendable {
+    /// What the queue holds, for logs ("pushes", "group pages", "webhook events").
+    let name: String
+    /// Claims the next unit of work for an owner; nil when nothing is due.
+    let claim: @Sendable (_ owner: String) async throws(PushStoreError) -> LeasedWork?
+    /// Gives back every claim an owner holds; returns how many.
+    let release: @Sendable (_ owner: String) async throws(PushStoreError) -> Int
+}
+
+/// A claimed unit of work: what it is (for logs), how its claim is extended, and the work.
+struct LeasedWork: Sendable {
+    /// Names the work in logs: the owner and the batch, page or events.
+    let subject: Logger.Metadata
+    /// Extends the claim to the date given; false once it is no longer held.
+    let renew: @Sendable (Date) async throws(PushStoreError) -> Bool
+    /// Sends what was claimed and records the outcomes (the claim ends with the record).
+    let run: @Sendable () async -> Void
+}
