@@ -211,10 +211,7 @@ extension SQLPushStore {
     }
 
     package func releasePages(owner: String) async throws(PushStoreError) -> Int {
-        try Validation.identifier(owner, field: "owner")
-        return try await run("releasePages") { session throws(PushStoreError) in
-            try await LeasedRows.groupPages.release(session, owner: owner)
-        }
+        try await releaseAll(.groupPages, operation: "releasePages", owner: owner)
     }
 
     /// Adds the outcomes of group sends' retried pushes (outbox items that left the outbox) to their sends.

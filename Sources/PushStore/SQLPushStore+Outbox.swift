@@ -139,22 +139,13 @@ extension SQLPushStore {
     package func reschedule(pushID: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
     {
-        try Validation.identifier(owner, field: "owner")
-        try Validation.text(lastError, field: "lastError", max: 1000)
-        guard attempts >= 0 else { throw .invalidInput(field: "attempts", rule: "is \(attempts); must be 0 or more") }
-        let dialect = self.dialect
-        try await run("reschedule") { session throws(PushStoreError) in
-            _ = try await LeasedRows.outbox.held(
-                session, dialect: dialect, [.uuid(pushID)], owner: owner, kind: .outboxItem, noun: "push", id: pushID.uuidString.lowercased())
-            try await LeasedRows.outbox.retry(session, [.uuid(pushID)], next: nextAttemptAt, attempts: attempts, lastError: lastError)
-        }
+        try await rescheduleHeld(
+            .outbox, operation: "reschedule", id: pushID, kind: .outboxItem, noun: "push", owner: owner, next: nextAttemptAt,
+            attempts: attempts, lastError: lastError)
     }
 
     package func release(owner: String) async throws(PushStoreError) -> Int {
-        try Validation.identifier(owner, field: "owner")
-        return try await run("release") { session throws(PushStoreError) in
-            try await LeasedRows.outbox.release(session, owner: owner)
-        }
+        try await releaseAll(.outbox, operation: "release", owner: owner)
     }
 
     package func outboxDepth() async throws(PushStoreError) -> Int {

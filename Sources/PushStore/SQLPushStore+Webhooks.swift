@@ -89,21 +89,13 @@ extension SQLPushStore {
     package func rescheduleWebhook(id: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
         async throws(PushStoreError)
     {
-        try Validation.identifier(owner, field: "owner")
-        try Validation.text(lastError, field: "lastError", max: 1000)
-        guard attempts >= 0 else { throw .invalidInput(field: "attempts", rule: "is \(attempts); must be 0 or more") }
-        let dialect = self.dialect
-        try await run("rescheduleWebhook") { session throws(PushStoreError) in
-            try await Self.heldWebhook(session, dialect: dialect, id: id, owner: owner)
-            try await LeasedRows.webhooks.retry(session, [.uuid(id)], next: nextAttemptAt, attempts: attempts, lastError: lastError)
-        }
+        try await rescheduleHeld(
+            .webhooks, operation: "rescheduleWebhook", id: id, kind: .webhookEvent, noun: "webhook event", owner: owner, next: nextAttemptAt,
+            attempts: attempts, lastError: lastError)
     }
 
     package func releaseWebhooks(owner: String) async throws(PushStoreError) -> Int {
-        try Validation.identifier(owner, field: "owner")
-        return try await run("releaseWebhooks") { session throws(PushStoreError) in
-            try await LeasedRows.webhooks.release(session, owner: owner)
-        }
+        try await releaseAll(.webhooks, operation: "releaseWebhooks", owner: owner)
     }
 
     package func webhookDepth() async throws(PushStoreError) -> Int {

@@ -46,21 +46,15 @@ final class DeliveryService: Service, Sendable {
         let instance = configuration.instanceID
         // A service that returns early stops the application: with no workers, wait for shutdown.
         guard workers > 0 else { return await waitForShutdown() }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await withTaskGroup(of: Void.self) { group in
-                    for index in 0..<workers {
-                        let worker = LeaseWorker(
-                            owner: "\(instance)-w\(index)", queues: [outboxQueue, pageQueue], signal: signal, pollInterval: pollInterval,
-                            lease: configuration.claimLease, clock: clock, metrics: metrics, logger: logger)
-                        group.addTask { await worker.run { self.isStopping } }
-                    }
+        await untilShutdown(stop: { self.stop() }) {
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<workers {
+                    let worker = LeaseWorker(
+                        owner: "\(instance)-w\(index)", queues: [outboxQueue, pageQueue], signal: signal, pollInterval: pollInterval,
+                        lease: configuration.claimLease, clock: clock, metrics: metrics, logger: logger)
+                    group.addTask { await worker.run { self.isStopping } }
                 }
-            } onGracefulShutdown: {
-                self.stop()
             }
-        } onCancel: {
-            self.stop()
         }
     }
 

@@ -5,3 +5,17 @@ import ServiceLifecycle
 func waitForShutdown() async {
     try? await gracefulShutdown()
 }
+
+/// Runs `body` until it returns; graceful shutdown or cancellation calls `stop`, which makes it finish
+/// what it has under way and return.
+func untilShutdown(stop: @escaping @Sendable () -> Void, _ body: () async -> Void) async {
+    await withTaskCancellationHandler {
+        await withGracefulShutdownHandler {
+            await body()
+        } onGracefulShutdown: {
+            stop()
+        }
+    } onCancel: {
+        stop()
+    }
+}

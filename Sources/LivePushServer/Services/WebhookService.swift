@@ -54,15 +54,7 @@ final class WebhookService: Service, Sendable {
             url: url, secret: secret, timeout: configuration.webhookTimeout,
             allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger
         ) { poster in
-            await withTaskCancellationHandler {
-                await withGracefulShutdownHandler {
-                    await work(poster)
-                } onGracefulShutdown: {
-                    self.stop()
-                }
-            } onCancel: {
-                self.stop()
-            }
+            await untilShutdown(stop: { self.stop() }) { await work(poster) }
         }
     }
 
