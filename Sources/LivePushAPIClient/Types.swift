@@ -7823,24 +7823,24 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+                /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page. A cursor the list did not give names no page: 404 exists.
                 ///
                 /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query/cursor`.
                 public var cursor: Components.Parameters.Cursor?
-                /// Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). Not together with groupId (400 exclusive).
+                /// Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). With groupId: the user's activities in that group.
                 ///
                 /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query/userId`.
                 public var userId: Components.Parameters.UserIdQuery?
-                /// Only this group's activities (an id, as userId). Not together with userId (400 exclusive).
+                /// Only this group's activities (an id, as userId). With userId: that user's activities in the group.
                 ///
                 /// - Remark: Generated from `#/paths/v1/operator/activities/GET/query/groupId`.
                 public var groupId: Components.Parameters.GroupIdQuery?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - cursor: The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
-                ///   - userId: Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). Not together with groupId (400 exclusive).
-                ///   - groupId: Only this group's activities (an id, as userId). Not together with userId (400 exclusive).
+                ///   - cursor: The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page. A cursor the list did not give names no page: 404 exists.
+                ///   - userId: Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). With groupId: the user's activities in that group.
+                ///   - groupId: Only this group's activities (an id, as userId). With userId: that user's activities in the group.
                 public init(
                     cursor: Components.Parameters.Cursor? = nil,
                     userId: Components.Parameters.UserIdQuery? = nil,
@@ -8039,6 +8039,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -8647,14 +8670,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/operator/sends/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+                /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page. A cursor the list did not give names no page: 404 exists.
                 ///
                 /// - Remark: Generated from `#/paths/v1/operator/sends/GET/query/cursor`.
                 public var cursor: Components.Parameters.Cursor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - cursor: The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+                ///   - cursor: The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page. A cursor the list did not give names no page: 404 exists.
                 public init(cursor: Components.Parameters.Cursor? = nil) {
                     self.cursor = cursor
                 }
@@ -8847,6 +8870,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -11890,7 +11936,7 @@ extension Components {
                 case budget
             }
         }
-        /// A test update from the console, sent at priority 5 (it spends none of the activity's priority-10 budget). confirmActivityId repeats the path's activity id, so that no update reaches a user's device by a slip: another value is 400 confirm (checked after the activity is found).
+        /// A test update from the console, sent at priority 5 (it spends none of the activity's priority-10 budget). confirmActivityId repeats the path's activity id, so that no update reaches a user's device by a slip: another value is 409 confirm (checked after the activity is found: a missing one is 404).
         ///
         /// - Remark: Generated from `#/components/schemas/OperatorTestPush`.
         public struct OperatorTestPush: Codable, Hashable, Sendable {
@@ -11967,15 +12013,15 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/deviceId`.
         public typealias DeviceId = Swift.String
-        /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page.
+        /// The 'next' of the previous page, as it was given (base64url, at most 1024 characters: 400 maxLength, invalid). Left out: the first page. A cursor the list did not give names no page: 404 exists.
         ///
         /// - Remark: Generated from `#/components/parameters/cursor`.
         public typealias Cursor = Swift.String
-        /// Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). Not together with groupId (400 exclusive).
+        /// Only this user's activities (an id: 1 to 128 characters, no control or format character: 400 maxLength, invalid). With groupId: the user's activities in that group.
         ///
         /// - Remark: Generated from `#/components/parameters/userIdQuery`.
         public typealias UserIdQuery = Swift.String
-        /// Only this group's activities (an id, as userId). Not together with userId (400 exclusive).
+        /// Only this group's activities (an id, as userId). With userId: that user's activities in the group.
         ///
         /// - Remark: Generated from `#/components/parameters/groupIdQuery`.
         public typealias GroupIdQuery = Swift.String

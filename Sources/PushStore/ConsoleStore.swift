@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a page of activities starts and what it holds: activities ordered by id, after `cursor`,
-/// all of them or those of one user or one group (an index serves each).
+/// all of them, those of one user, of one group, or of one user in one group (an index serves each).
 package struct ActivityPageQuery: Sendable, Hashable {
     package var userID: String?
     package var groupID: String?
@@ -48,7 +48,7 @@ package struct DeliveryTally: Sendable, Hashable {
 /// What the provider console reads (and the one thing it writes: which pushes it sent). Each list is
 /// paged with a cursor and read through an index, so a page costs the same with a million activities.
 package protocol ConsoleStore: Sendable {
-    /// Up to `limit` activities (1 to 500) ordered by id, after the cursor, of one user or one group or all.
+    /// Up to `limit` activities (1 to 500) ordered by id, after the cursor: all, a user's, a group's, or a user's in a group.
     func activityPage(_ query: ActivityPageQuery) async throws(PushStoreError) -> [ActivityRecord]
 
     /// Up to `limit` group sends (1 to 500), newest first, older than the cursor; with their counts.

@@ -12,13 +12,16 @@ extension SQLPushStore {
         try Validation.optionalIdentifier(query.userID, field: "userId")
         try Validation.optionalIdentifier(query.groupID, field: "groupId")
         try Validation.optionalIdentifier(query.after, field: "cursor")
-        guard query.userID == nil || query.groupID == nil else {
-            throw .invalidInput(field: "groupId", rule: "is given with userId; find by one of them")
-        }
         let after = SQLValue.text(query.after ?? "")
         return try await run("activityPage", readOnly: true) { session throws(PushStoreError) in
             let rows: [SQLRow]
-            if let user = query.userID {
+            if let user = query.userID, let group = query.groupID {
+                rows = try await session.query(
+                    """
+                    SELECT a.* FROM activity_groups g JOIN activities a ON a.activity_id = g.activity_id
+                    WHERE g.group_name = ? AND a.user_id = ? AND g.activity_id > ? ORDER BY g.activity_id LIMIT ?
+                    """, [.text(group), .text(user), after, .int(query.limit)])
+            } else if let user = query.userID {
                 rows = try await session.query(
                     "SELECT * FROM activities WHERE user_id = ? AND activity_id > ? ORDER BY activity_id LIMIT ?",
                     [.text(user), after, .int(query.limit)])

@@ -39,7 +39,8 @@ struct ConsoleConformanceTests {
             #expect(try await store.activityPage(ActivityPageQuery(userID: "nobody", limit: 3)).isEmpty)
             #expect(await caught { try await store.activityPage(ActivityPageQuery(limit: 0)) }?.invalidField == "limit")
             #expect(await caught { try await store.activityPage(ActivityPageQuery(limit: 501)) }?.invalidField == "limit")
-            #expect(await caught { try await store.activityPage(ActivityPageQuery(userID: "u", groupID: "g", limit: 5)) }?.invalidField == "groupId")
+            let evenInGroup = try await Self.allPages(store, ActivityPageQuery(userID: "even", groupID: "first-four", limit: 1)).flatMap { $0 }
+            #expect(evenInGroup == [ids[0], ids[2]].sorted(), "a user's activities in a group")
         }
     }
 

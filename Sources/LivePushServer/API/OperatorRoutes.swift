@@ -24,9 +24,6 @@ struct OperatorRoutes: Sendable {
                 userID: try list.query("userId", request), groupID: try list.query("groupId", request),
                 after: try list.query("cursor", request).map { (cursor) throws(DomainError) in try ConsoleCursor.activity(cursor) },
                 limit: Self.pageSize)
-            if query.userID != nil, query.groupID != nil {
-                throw APIError.badRequest("groupId", "exclusive", "find by 'userId' or by 'groupId', not both")
-            }
             let page = try await console.activities(query)
             return APIResponse.json(ConsoleActivityList(activities: page.activities.map(ActivityView.init), next: page.next))
         }

@@ -24,8 +24,9 @@ enum ConsoleCursor {
         return GroupSendCursor(acceptedAt: Date(timeIntervalSince1970: seconds), sendID: id)
     }
 
+    /// A cursor this list did not give names no page (404), as an unknown id does.
     private static func invalid() -> DomainError {
-        .invalid("cursor", "invalid", "'cursor' is not a cursor this list gave; pass the 'next' of the previous page as it is")
+        .notFound("cursor", "'cursor' names no page of this list; pass the 'next' of the previous page as it is")
     }
 
     private static func encode(_ text: String) -> String {

@@ -122,7 +122,7 @@ final class ConsoleService: Sendable {
             throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
         guard confirmation == activityID else {
-            throw .invalid(
+            throw .conflict(
                 "confirmActivityId", "confirm",
                 "'confirmActivityId' must repeat the activity id '\(activityID)' to confirm the test push to a user's device")
         }

@@ -46,14 +46,16 @@ import Testing
             let group = try await Self.pages(http, "/v1/operator/activities?groupId=crowd", items: "activities")
             #expect(group.flatMap { $0 }.count == 60 && Set(group.flatMap { $0 }).isDisjoint(with: Set(user.flatMap { $0 })))
 
-            let both = try await http.get("/v1/operator/activities?userId=a&groupId=b", key: Self.key)
-            #expect(both.status == 400 && both.errorField == "groupId" && both.errorRule == "exclusive", "\(both.text)")
+            let both = try await http.get("/v1/operator/activities?userId=other&groupId=crowd", key: Self.key)
+            #expect(both.json?["activities"]?.arrayValue?.count == 50, "the user's activities in the group: \(both.text)")
+            let neither = try await http.get("/v1/operator/activities?userId=pager&groupId=crowd", key: Self.key)
+            #expect(neither.status == 200 && neither.json?["activities"]?.arrayValue?.isEmpty == true, "\(neither.text)")
             let forged = try await http.get("/v1/operator/activities?cursor=bm90LWEtY3Vyc29y", key: Self.key)
-            #expect(forged.status == 400 && forged.errorField == "cursor" && forged.errorRule == "invalid", "\(forged.text)")
+            #expect(forged.status == 404 && forged.errorField == "cursor" && forged.errorRule == "exists", "\(forged.text)")
             let malformed = try await http.get("/v1/operator/activities?cursor=%3Cscript%3E", key: Self.key)
             #expect(malformed.status == 400 && malformed.errorField == "cursor", "\(malformed.text)")
             let sendCursor = try await http.get("/v1/operator/sends?cursor=bm90LWEtY3Vyc29y", key: Self.key)
-            #expect(sendCursor.status == 400 && sendCursor.errorField == "cursor", "\(sendCursor.text)")
+            #expect(sendCursor.status == 404 && sendCursor.errorField == "cursor", "\(sendCursor.text)")
         }
     }
 
@@ -82,7 +84,7 @@ import Testing
             // The test push: confirmed by repeating the id, 404 before anything for a missing activity.
             let unconfirmed = try await http.post(path + "/test-push", key: Self.key, #"{"confirmActivityId":"ride","contentState":{"hp":2}}"#)
             #expect(
-                unconfirmed.status == 400 && unconfirmed.errorField == "confirmActivityId" && unconfirmed.errorRule == "confirm",
+                unconfirmed.status == 409 && unconfirmed.errorField == "confirmActivityId" && unconfirmed.errorRule == "confirm",
                 "\(unconfirmed.text)")
             let missing = try await http.post(
                 "/v1/operator/activities/nobody/test-push", key: Self.key, #"{"confirmActivityId":"nobody","contentState":{}}"#)
