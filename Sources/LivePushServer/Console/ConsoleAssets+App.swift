@@ -115,6 +115,7 @@ extension ConsoleAssets {
         });
 
         if (credential.get()) showConsole(); else showSignIn();
+        document.body.dataset.ready = 'true';
 
         """#
 }

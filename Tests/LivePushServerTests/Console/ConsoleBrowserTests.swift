@@ -1,0 +1,119 @@
+import Foundation
+import LiveActivity
+import LivePushServer
+import LivePushTesting
+import Testing
+
+/// The console in headless Chromium against a real server and the simulator: an activity found by its
+/// user shows its deliveries, the console's test push arrives on the simulated iPhone, a hostile
+/// activity id is shown as text, and the key stays out of every URL. Screenshots of the three views go
+/// to $LIVEPUSH_CONSOLE_SCREENSHOTS when it names a folder (docs/ holds the committed ones).
+@Suite struct ConsoleBrowserTests {
+    static let hostile = #"<img src=x onerror="window.pwned=1">"#
+
+    @Test(
+        .enabled(if: HeadlessChromium.binary != nil, "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh"),
+        arguments: TestDatabase.available)
+    func anOperatorFindsAUsersActivitySendsATestUpdateAndSeesHostileIdsAsText(database: TestStore) async throws {
+        let binary = try #require(HeadlessChromium.binary)
+        try await withSimulator { apns in
+            try await withServer(ServerOptions(store: database), over: apns) { server in
+                let http = server.http
+                let activity = try await apns.startActivity(contentState: ["hp": 10])
+                for (id, token) in [(activity.id, activity.pushToken), (Self.hostile, IdentityTests.hex(0x66))] {
+                    let body = JSONValue.object([
+                        "activityId": .string(id), "pushToken": .string(token), "bundleId": .string(apns.bundleID),
+                        "attributesType": "AdventureAttributes", "environment": "sandbox", "userId": "ava", "groups": ["raid"],
+                    ])
+                    let registered = try await http.post("/v1/activities", key: TestServer.appKey, String(decoding: body.serialized(), as: UTF8.self))
+                    #expect(registered.status == 201, "\(registered.text)")
+                }
+                let update = try await http.post("/v1/activities/\(activity.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":20}}"#)
+                #expect(update.status == 202, "\(update.text)")
+                #expect(try await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 20 })
+                let group = try await http.post("/v1/groups/raid/update", key: TestServer.backendKey, #"{"contentState":{"hp":30}}"#)
+                #expect(group.status == 202, "\(group.text)")
+
+                try await HeadlessChromium.with(binary: binary, width: 1400, height: 900) { browser in
+                    try await browser.open(server.url.appendingPathComponent("console").absoluteString)
+                    // The modules have run (the form's handler is set): a submit before that would do nothing.
+                    #expect(try await browser.waitUntil("document.body.dataset.ready === 'true'"))
+                    _ = try await browser.evaluate(
+                        "document.getElementById('key').value = '\(TestServer.operatorKey)'; document.getElementById('sign-in-form').requestSubmit(); true"
+                    )
+                    let live = try await browser.waitUntil(#"document.getElementById('status').dataset.state === 'live'"#)
+                    let status = try await browser.evaluate(
+                        "document.getElementById('status').textContent + ' ' + document.getElementById('sign-in-error').textContent")
+                    #expect(live, "the overview loads: \(status)")
+                    #expect(try await browser.waitUntil(#"Number(document.getElementById('rates').dataset.total) > 0"#), "pushes per second move")
+                    try await Self.keep(browser, "console-overview")
+
+                    // Find by user: both activities, the hostile id as text and nothing of it run.
+                    _ = try await browser.evaluate(
+                        """
+                        document.querySelector('[data-view=activities]').click();
+                        document.getElementById('find-by').value = 'userId';
+                        document.getElementById('find-value').value = 'ava';
+                        document.getElementById('find-form').requestSubmit(); true
+                        """)
+                    #expect(try await browser.waitUntil("document.querySelectorAll('#activity-list tr.activity-row').length === 2"))
+                    let shown = try await browser.evaluate(
+                        "JSON.stringify([...document.querySelectorAll('#activity-list tr.activity-row td:first-child')].map((cell) => cell.textContent))"
+                    )
+                    #expect(
+                        try JSONValue.parse(shown.stringValue ?? "[]").arrayValue?.compactMap(\.stringValue).sorted()
+                            == [activity.id, Self.hostile].sorted())
+                    #expect(try await browser.evaluate("document.querySelectorAll('img').length") == .number(0))
+                    #expect(try await browser.evaluate("typeof window.pwned") == .string("undefined"))
+
+                    // The activity's deliveries: the update and the group send's push, with apns-id and status.
+                    _ = try await browser.evaluate(
+                        "document.querySelector('#activity-list tr.activity-row[data-activity-id=\"\(activity.id)\"]').click(); true")
+                    #expect(try await browser.waitUntil("document.querySelectorAll('#detail-deliveries tr[data-outcome=accepted]').length === 2"))
+                    let row = try await browser.evaluate(
+                        "[...document.querySelector('#detail-deliveries tr[data-outcome=accepted]').cells].map((cell) => cell.textContent).join('|')")
+                    let cells = (row.stringValue ?? "").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                    #expect(cells.count == 10 && cells[2] == "accepted" && cells[3] == "200" && cells[5].count == 36, "\(cells)")
+
+                    // The test update, confirmed, reaches the iPhone and is listed as the console's.
+                    _ = try await browser.evaluate(
+                        """
+                        document.getElementById('test-content').value = '{"hp": 99}';
+                        document.getElementById('test-confirm').value = '\(activity.id)';
+                        document.getElementById('test-push-form').requestSubmit(); true
+                        """)
+                    #expect(try await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 99 })
+                    #expect(try await browser.waitUntil("document.querySelector('#detail-deliveries tr[data-from=console][data-outcome=accepted]')"))
+                    try await Self.keep(browser, "console-activity")
+
+                    // The hostile activity's detail: its id as the heading's text.
+                    _ = try await browser.evaluate(
+                        "document.querySelectorAll('#activity-list tr.activity-row').forEach((row) => { if (row.dataset.activityId.startsWith('<')) row.click(); }); true"
+                    )
+                    #expect(
+                        try await browser.waitUntil(
+                            "document.getElementById('detail-id').textContent === \(String(decoding: JSONValue.string(Self.hostile).serialized(), as: UTF8.self))"
+                        ))
+                    #expect(try await browser.evaluate("document.getElementById('detail-id').children.length") == .number(0))
+
+                    _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
+                    #expect(try await browser.waitUntil("document.querySelector('#send-list tr.send-row[data-state=finished] progress')"))
+                    try await Self.keep(browser, "console-sends")
+
+                    // The key: in no URL the page loaded or fetched, in no cookie; only in this tab's storage.
+                    let urls = try await browser.evaluate(
+                        "JSON.stringify([location.href, document.cookie, ...performance.getEntriesByType('resource').map((entry) => entry.name)])")
+                    #expect(!(urls.stringValue ?? TestServer.operatorKey).contains(TestServer.operatorKey))
+                    #expect((urls.stringValue ?? "").contains("/v1/operator/activities"), "the fetches are listed")
+                    #expect(try await browser.evaluate("localStorage.length") == .number(0))
+                }
+            }
+        }
+    }
+
+    /// Saves a screenshot when $LIVEPUSH_CONSOLE_SCREENSHOTS names a folder.
+    static func keep(_ browser: HeadlessChromium, _ name: String) async throws {
+        guard let folder = ProcessInfo.processInfo.environment["LIVEPUSH_CONSOLE_SCREENSHOTS"], !folder.isEmpty else { return }
+        try await browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("\(name).png"))
+    }
+}

@@ -1,0 +1,1 @@
+../../APNsSimulatorTests/Dashboard/HeadlessChromium.swift
