@@ -153,9 +153,12 @@ struct SQLiteStoreTests {
                     }
                     for table in [
                         "server_secrets", "idempotency_keys", "webhook_outbox", "channels", "group_sends", "group_send_pages", "group_send_tallies",
-                        "app_token_generations", "store_environment",
+                        "app_token_generations", "store_environment", "console_pushes",
                     ] {
                         try await session.execute("DROP TABLE \(table)")
+                    }
+                    for index in ["activities_user_id", "deliveries_recorded"] {
+                        try await session.execute("DROP INDEX \(index)")
                     }
                     try await session.execute("DELETE FROM schema_migrations WHERE version > 1")
                 }
