@@ -178,7 +178,10 @@ struct ReporterServerTests {
                         await second.activityEnded(activityID: activity.id, .dismissed)
                         #expect(await eventually { await second.pendingCount == 0 })
                     }
-                    #expect(transport.log.count { $0.operationID == "openInstallation" } == 1)
+                    // Opened once: a request that timed out on a loaded machine may have been retried (the server
+                    // may then hold an unused installation), but no launch opens another once one is kept.
+                    let opens = transport.log.filter { $0.operationID == "openInstallation" }
+                    #expect(opens.count { !$0.failed } == 1, "\(opens.map(\.failed))")
                     let stored = try #require(try await Backend(server: server).activity(activity.id))
                     #expect(stored["userId"] as? String == installation)
                     #expect(stored["state"] as? String == "dismissed")

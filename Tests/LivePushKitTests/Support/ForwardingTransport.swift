@@ -29,7 +29,7 @@ final class ForwardingTransport: ClientTransport {
     init(target: URL) {
         state = Mutex(State(target: target))
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForRequest = 30  // a loaded CI machine can take seconds to answer
         session = SessionTransport(session: URLSession(configuration: configuration))
     }
 
