@@ -30,7 +30,7 @@ import Testing
                 }
                 let update = try await http.post("/v1/activities/\(activity.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":20}}"#)
                 #expect(update.status == 202, "\(update.text)")
-                #expect(try await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 20 })
+                #expect(await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 20 })
                 let group = try await http.post("/v1/groups/raid/update", key: TestServer.backendKey, #"{"contentState":{"hp":30}}"#)
                 #expect(group.status == 202, "\(group.text)")
 
@@ -82,7 +82,7 @@ import Testing
                         document.getElementById('test-confirm').value = '\(activity.id)';
                         document.getElementById('test-push-form').requestSubmit(); true
                         """)
-                    #expect(try await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 99 })
+                    #expect(await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 99 })
                     #expect(try await browser.waitUntil("document.querySelector('#detail-deliveries tr[data-from=console][data-outcome=accepted]')"))
                     try await Self.keep(browser, "console-activity")
 
