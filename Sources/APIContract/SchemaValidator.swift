@@ -49,13 +49,9 @@ package struct SchemaValidator: Sendable {
     // MARK: Types
 
     private func checkType(_ value: JSONValue, _ type: String, at field: String) throws(ContractViolation) {
-        let fits: Bool
-        switch (type, value) {
-        case ("string", .string), ("boolean", .bool), ("array", .array), ("object", .object), ("number", .number): fits = true
-        case ("integer", .number(let number)): fits = number.rounded() == number && abs(number) < 1e15
-        default: fits = false
-        }
-        guard !fits else { return }
+        // An integer is a number that is whole.
+        let whole = value.numberValue.map { $0.rounded() == $0 && abs($0) < 1e15 } ?? true
+        guard !Schema.isOfType(type, value) || (type == "integer" && !whole) else { return }
         let rule = type == "object" ? "object" : type == "integer" ? "integer" : "type"
         let expected = Schema.typeText(type)
         let given = type == "integer" && value.numberValue != nil ? "\(value)" : "a JSON \(value.typeName)"
@@ -217,7 +213,10 @@ extension Schema {
     var describedText: String? { description ?? allOf.lazy.compactMap(\.describedText).first }
 
     /// Whether `value`'s JSON type is this schema's `type`.
-    func accepts(typeOf value: JSONValue) -> Bool {
+    func accepts(typeOf value: JSONValue) -> Bool { type.map { Self.isOfType($0, value) } ?? false }
+
+    /// Whether `value`'s JSON type is `type` (an `integer` is any number here; its wholeness is a rule).
+    static func isOfType(_ type: String, _ value: JSONValue) -> Bool {
         switch (type, value) {
         case ("string", .string), ("boolean", .bool), ("array", .array), ("object", .object), ("number", .number), ("integer", .number): return true
         default: return false
