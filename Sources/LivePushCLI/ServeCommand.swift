@@ -44,16 +44,11 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "livepush.serve")
-        let credentials = try Self.credentials(settings)
+        let keys = try Self.providerKeys(settings)
         // Metrics first: the token source and the client create their counters when they are made.
         let metrics = ServerMetrics()
         metrics.bootstrapMetricsSystem()
-        let client = try APNsClient(
-            configuration: settings.server.apnsClientConfiguration(
-                endpoint: settings.endpoint, additionalTrustRootFile: settings.caFile, channelManagementEndpoint: settings.manageURL),
-            tokens: try ProviderTokenSource(key: credentials.key, keyID: credentials.keyID, teamID: credentials.teamID),
-            logger: Logger(label: "livepush.apns")
-        )
+        let client = try Self.apnsClient(settings, keys: keys)
         let store: any PushStore
         do {
             store = try await PushStoreOpener.open(NSString(string: settings.database).expandingTildeInPath, logger: Logger(label: "livepush.store"))
@@ -86,6 +81,49 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             if error.isUsageError { throw ValidationError(error.description) }
             throw CommandFailure(error.description)
+        }
+    }
+
+    /// The provider keys `livepush serve` signs with: the one of `--key-file`, or the list of `--keys`.
+    enum ProviderKeys {
+        case single(ResolvedCredentials)
+        case keyring([ScopedProviderKey])
+    }
+
+    /// `--keys FILE`, or else the one key of `--key-file`/`--key-id`/`--team-id`; both at once is refused.
+    static func providerKeys(_ settings: ServeSettings) throws -> ProviderKeys {
+        guard let file = settings.keysFile else { return .single(try credentials(settings)) }
+        if settings.keyFile != nil || settings.keyID != nil {
+            throw ValidationError(
+                "give either \(settings.label("keys")) (several keys) or \(settings.label("keyFile"))/\(settings.label("keyId")) "
+                    + "(one key), not both")
+        }
+        do {
+            let keys = try ProviderKeysFile.read(path: file, defaultTeamID: settings.teamID)
+            // Checks the ring's rules (unique Key IDs, at most 400 topics a key) before the server starts.
+            _ = try ProviderKeyring(keys)
+            return .keyring(keys)
+        } catch let error as ProviderKeysFileError {
+            throw ValidationError("\(settings.label("keys")): \(error.description)")
+        } catch {
+            throw ValidationError("\(settings.label("keys")) \(file): \(error)")
+        }
+    }
+
+    /// The APNs client of `livepush serve`: one connection pool per key (Apple binds a connection to the
+    /// key of its first request), each push on the pool of the key for its topic and environment.
+    static func apnsClient(_ settings: ServeSettings, keys: ProviderKeys) throws -> APNsClient {
+        let configuration = settings.server.apnsClientConfiguration(
+            endpoint: settings.endpoint, additionalTrustRootFile: settings.caFile, channelManagementEndpoint: settings.manageURL)
+        let logger = Logger(label: "livepush.apns")
+        switch keys {
+        case .single(let credentials):
+            return try APNsClient(
+                configuration: configuration,
+                tokens: try ProviderTokenSource(key: credentials.key, keyID: credentials.keyID, teamID: credentials.teamID),
+                logger: logger)
+        case .keyring(let keys):
+            return try APNsClient(configuration: configuration, keyring: try ProviderKeyring(keys), logger: logger)
         }
     }
 

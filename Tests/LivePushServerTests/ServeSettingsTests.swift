@@ -23,7 +23,7 @@ import Testing
         "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100",
         "installationRateLimit": "3000", "installationRateBurst": "300", "addressFailureLimit": "30", "addressFailureBurst": "20",
         "maxConnections": "500", "metricsKey": "0123456789abcdef0123456789abcdef",
-        "webhookAllowPrivateTargets": "true",
+        "webhookAllowPrivateTargets": "true", "keys": "/etc/livepush/keys.json",
     ]
 
     private func read(_ arguments: [String], _ environment: [String: String] = [:]) async throws(ServerConfigurationError) -> ServeSettings {
@@ -83,7 +83,7 @@ import Testing
                 "backendRateBurst",
                 "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets", "installationRateLimit", "installationRateBurst",
                 "addressFailureLimit", "addressFailureBurst",
-                "maxConnections",
+                "maxConnections", "keys",
             ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

@@ -13,7 +13,7 @@ extension ServeSetting {
             help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL."),
         environment, url, manageURL,
         .path("caFile", \.caFile, placeholder: "PEM", help: "Extra CA certificate to trust, e.g. the simulator's ca.pem."),
-        keyFile, keyID, teamID,
+        keyFile, keyID, teamID, keys,
         .text("host", \.server.host, placeholder: "ADDRESS", help: "Address to listen on."),
         .integer("port", \.server.port, help: "HTTP port (0: any free one)."),
         .parsed(
@@ -169,6 +169,13 @@ extension ServeSetting {
     }
 
     package static let keyFile = ServeSetting.path("keyFile", \.keyFile, help: "The .p8 provider key (PKCS#8 PEM).", defaultText: "required")
+
+    package static let keys = ServeSetting.path(
+        "keys", \.keysFile,
+        help:
+            "A JSON file listing several provider keys with their scopes (environment, topics), instead of --key-file and --key-id; "
+            + "each push is signed with the key for its topic.",
+        defaultText: "none: the one key of --key-file")
 
     package static let keyID = ServeSetting.parsed(
         "keyId", \.keyID, placeholder: "ID", help: "The key's Key ID, 10 characters A-Z 0-9 (the JWT kid).", defaultText: "required"

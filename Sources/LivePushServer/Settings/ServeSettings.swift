@@ -22,6 +22,8 @@ package struct ServeSettings: Sendable {
     package var keyFile: String?
     package var keyID: String?
     package var teamID: String?
+    /// A keys file (`ProviderKeysFile`): several keys with scopes instead of `keyFile` and `keyID`.
+    package var keysFile: String?
     package var logLevel: Logger.Level = .info
     /// Where each setting that was given came from, by key.
     package var origins: [String: SettingOrigin] = [:]
