@@ -23,6 +23,8 @@ let package = Package(
         // LivePushAPIClient (with APIContract, LiveActivity, APNsCore), OpenAPIRuntime, HTTPTypes and swift-log:
         // an app compiles nothing of NIO, Hummingbird or the stores (scripts/check-kit-graph.sh checks it).
         .library(name: "LivePushKit", targets: ["LivePushKit"]),
+        // LivePushKit's adapter for the simulator's iPhones, for an app's tests on Linux (and the demo's iPhones).
+        .library(name: "LivePushKitSimulation", targets: ["LivePushKitSimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -225,6 +227,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // LivePushKit's adapter over the simulator's iPhones: the calls LivePush.track makes, from a simulated
+        // device's events. Its own target, not LivePushTesting: the demo (inside `livepush`) uses it, and
+        // LivePushTesting links swift-testing, which the statically linked release binary cannot load.
+        .target(
+            name: "LivePushKitSimulation",
+            dependencies: ["LivePushKit", "APNsSimulator", "LiveActivity", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // A minimal interface that mirrors the documented ActivityKit and UIKit signatures LivePushKit's adapter
         // calls, so that Linux CI type-checks (and drives) the adapter. Test-only: never a product, never shipped.
         .target(name: "ActivityKit", path: "Tests/ActivityKitInterface/ActivityKit", swiftSettings: swiftSettings),
@@ -232,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "LivePushKitTests",
             dependencies: [
-                "LivePushKit", "LivePushAPIClient", "LivePushTesting", "APNsCore", "APNsSimulator", "LiveActivity",
+                "LivePushKit", "LivePushKitSimulation", "LivePushAPIClient", "LivePushTesting", "APNsCore", "APNsSimulator", "LiveActivity",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -249,6 +259,11 @@ let package = Package(
                 .target(name: "UIKit", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: swiftSettings + [.define("LIVEPUSH_ACTIVITYKIT_INTERFACE", .when(platforms: [.linux]))]
+        ),
+        .testTarget(
+            name: "LivePushKitSimulationTests",
+            dependencies: ["LivePushKitSimulation", "LivePushKit", "LivePushTesting", "APNsSimulator", "LiveActivity"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EmojiRangersTests",

@@ -20,18 +20,35 @@ struct LaunchTests {
                         kitConfiguration(
                             directory: directory, bundleID: apns.bundleID, credential: .userToken { try await tokens.token(renew: $0) },
                             transport: transport, deviceID: iPhone.id))
-                    try await whileRunning(reporter) {
-                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: reporter).launch()
-                        #expect(await eventually { await reporter.pendingCount == 0 })
-                        // Every foreground reads the property again: the same token is not sent twice.
-                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: reporter).launch()
-                        #expect(await reporter.pendingCount == 0)
+                    // pushToStartTokenUpdates never yields on this launch: only the property has the token.
+                    let app = apns.app(on: iPhone, reportingTo: reporter, pushToStart: .propertyOnly)
+                    let rotated = try await whileRunning(reporter) {
+                        try await whileFollowing(app) {
+                            #expect(await eventually { await reporter.status.pushToStartTokensStored == 1 })
+                            // The iPhone rotates the token while the app runs; the stream says nothing.
+                            let rotated = try await apns.simulator.world.rotatePushToStartToken(deviceID: iPhone.id)
+                            // An activity started after the rotation is reported: its event came after the
+                            // rotation's, so the adapter has seen (and, stream silent, skipped) that one.
+                            _ = try await apns.startActivity(on: iPhone, contentState: ["currentHealthLevel": 1, "eventDescription": "go"])
+                            #expect(await eventually { await reporter.status.activityTokensStored == 1 })
+                            #expect(!transport.log.contains { $0.body.contains(rotated) })
+                            // Back in the foreground the app reads the property: the rotated token goes out.
+                            await app.enterForeground()
+                            #expect(await eventually { transport.log.contains { !$0.failed && $0.body.contains(rotated) } })
+                            #expect(await eventually { await reporter.pendingCount == 0 })
+                            // Every foreground reads the property again: the same token is not sent twice.
+                            await app.enterForeground()
+                            await app.launch()
+                            #expect(await reporter.pendingCount == 0)
+                            return rotated
+                        }
                     }
-                    #expect(transport.log.count { $0.operationID == "storePushToStartToken" } == 1)
+                    let stores = transport.log.filter { $0.operationID == "storePushToStartToken" && !$0.failed }
+                    #expect(stores.count == 2 && stores.last?.body.contains(rotated) == true, "\(stores.map(\.body))")
                     #expect(
                         try await backend.start(
                             user: "fay", attributesType: apns.attributesTypes[0], attributes: [:], contentState: ReporterServerTests.state) == 202)
-                    #expect(await eventually { (try? await apns.simulator.world.device(id: iPhone.id).activities.count) == 1 })
+                    #expect(await eventually { (try? await apns.simulator.world.device(id: iPhone.id).activities.count) == 2 })
                 }
             }
         }
@@ -49,7 +66,7 @@ struct LaunchTests {
                         transport: ForwardingTransport(target: server.url), deviceID: iPhone.id)
                     let first = try LivePushReporter(configuration)
                     try await whileRunning(first) {
-                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: first).launch()
+                        await apns.app(on: iPhone, reportingTo: first).launch()
                         #expect(await eventually { await first.pendingCount == 0 })
                     }
 
@@ -64,7 +81,7 @@ struct LaunchTests {
                     // Relaunch: the running activities (Activity.activities) are reported, and the server can update it.
                     let second = try LivePushReporter(configuration)
                     try await whileRunning(second) {
-                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: second).launch()
+                        await apns.app(on: iPhone, reportingTo: second).launch()
                         #expect(await eventually { await second.pendingCount == 0 })
                     }
                     #expect(try await backend.activity(started.activityID)?["userId"] as? String == "gus")

@@ -25,7 +25,7 @@ struct ReporterServerTests {
                             directory: directory, bundleID: apns.bundleID, credential: .userToken { try await tokens.token(renew: $0) },
                             transport: transport, deviceID: iPhone.id))
                     try await whileRunning(reporter) {
-                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: reporter).launch()
+                        await apns.app(on: iPhone, reportingTo: reporter).launch()
                         #expect(await eventually { transport.log.count(where: \.failed) >= 3 })
                         #expect(await reporter.pendingCount == 2)
 
@@ -62,7 +62,7 @@ struct ReporterServerTests {
                         kitConfiguration(
                             directory: directory, bundleID: apns.bundleID, credential: credential, transport: offline, deviceID: iPhone.id))
                     try await whileRunning(first) {
-                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: first).launch()
+                        await apns.app(on: iPhone, reportingTo: first).launch()
                         #expect(await eventually { offline.log.contains(where: \.failed) })
                     }
                     #expect(await first.pendingCount == 2)
@@ -166,7 +166,7 @@ struct ReporterServerTests {
                         deviceID: iPhone.id)
                     let first = try LivePushReporter(configuration)
                     try await whileRunning(first) {
-                        try await SimulatedApp(apns: apns, iPhone: iPhone, sink: first).launch()
+                        await apns.app(on: iPhone, reportingTo: first).launch()
                         #expect(await eventually { await first.pendingCount == 0 })
                     }
                     let installation = try #require(await first.installationID)
