@@ -182,12 +182,11 @@ let package = Package(
             name: "EmojiRangers",
             dependencies: [
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
-                // The app and the backend of the demo talk to the server through the generated client.
-                "LivePushAPIClient",
+                // The backend of the demo talks to the server through the generated client; each player's app
+                // runs LivePushKit, fed by the simulated adapter.
+                "LivePushAPIClient", "LivePushKit", "LivePushKitSimulation",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

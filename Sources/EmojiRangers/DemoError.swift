@@ -2,7 +2,7 @@
 package enum DemoError: Error, Sendable, CustomStringConvertible {
     /// An option is out of range.
     case invalidOption(option: String, rule: String)
-    /// A part of the demo (simulator, store, APNs client, server, token bridge) did not start.
+    /// A part of the demo (simulator, store, APNs client, server, a player's app) did not start.
     case startFailed(component: String, detail: String)
     /// The simulated world refused a request of the app (adding a device, starting an activity).
     case device(String)

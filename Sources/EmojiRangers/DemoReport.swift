@@ -117,11 +117,14 @@ package struct DemoSummary: Sendable, Hashable {
     /// Spectators following through the channel, and how many the broadcast of each event reached.
     package var spectators = 0
     package var spectatorsReached: [Int] = []
+    /// What the players' apps got to the server through LivePushKit, from their reporters, after the adventure.
+    package var tokens: DemoTokens?
     /// Every problem, per event; empty when every push arrived.
     package var problems: [String]
 
-    /// True when every push arrived, the stale activity was seen and nothing failed to decode.
-    package var succeeded: Bool { problems.isEmpty && decodeFailures == 0 && staleSeen }
+    /// True when every push arrived, the stale activity was seen, nothing failed to decode and every app's
+    /// reporter has nothing pending and nothing refused.
+    package var succeeded: Bool { problems.isEmpty && decodeFailures == 0 && staleSeen && tokens?.pending == 0 && tokens?.refused == 0 }
 
     /// The summary as lines for the terminal.
     package var lines: [String] {
@@ -131,6 +134,7 @@ package struct DemoSummary: Sendable, Hashable {
                 + (superseded > 0 ? "   superseded: \(superseded)" : ""),
             "  priority-10 downgrades: \(downgrades)   alerts shown: \(alertsShown)   stale activity seen: \(staleSeen ? "yes" : "no")   decode failures: \(decodeFailures)",
         ]
+        if let tokens { out.append("  " + tokens.line) }
         // The adventure's content state is the party's (every hero's activity gets the same group
         // updates): say it once, and on a hero's line only where that activity shows something else.
         if spectators > 0 {
@@ -180,8 +184,8 @@ extension DemoSummary {
 package enum DemoProgress: Sendable, Hashable {
     /// A player's iPhone joined and its app started the adventure activity.
     case playerJoined(hero: Hero, deviceName: String, activityID: String)
-    /// Every app reported its tokens to the server.
-    case tokensRegistered(activities: Int, pushToStartTokens: Int)
+    /// Every app's LivePushKit reporter got its tokens to the server.
+    case tokensRegistered(DemoTokens)
     /// Spectators started activities subscribed to the party's broadcast channel.
     case spectatorsJoined(count: Int, channelID: String)
     /// One event was pushed and followed to the devices.
@@ -192,9 +196,9 @@ package enum DemoProgress: Sendable, Hashable {
         switch self {
         case .playerJoined(let hero, let deviceName, let activityID):
             return "\(hero.label) joins on \(deviceName): adventure activity \(activityID.prefix(8))… started"
-        case .tokensRegistered(let activities, let pushToStartTokens):
+        case .tokensRegistered(let tokens):
             return
-                "the apps reported \(activities) activity tokens and \(pushToStartTokens) push-to-start tokens to the server (POST /v1/activities, PUT /v1/push-to-start-tokens)"
+                "the apps' LivePushKit reporters uploaded \(tokens.activityTokens) activity tokens and \(tokens.pushToStartTokens) push-to-start tokens (POST /v1/activities, PUT /v1/push-to-start-tokens)"
         case .spectatorsJoined(let count, let channelID):
             return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…)"
         case .event(let report):

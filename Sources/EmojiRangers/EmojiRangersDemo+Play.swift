@@ -4,17 +4,9 @@ import LiveActivity
 import LivePushAPIClient
 
 extension EmojiRangersDemo {
-    /// One iPhone per player, its app's adventure activity, and the hero it plays.
-    struct Seat: Sendable {
-        var hero: Hero
-        var deviceID: String
-        var activityID: String
-        /// The player's side quest on the same iPhone.
-        var sideQuestID: String
-    }
-
-    /// Adds one simulated iPhone per player, lets each app start its adventure activity and report its
-    /// tokens, then plays the adventure event by event, following every push to the devices.
+    /// Adds one simulated iPhone per player, whose app (LivePushKit) starts its adventure activity and
+    /// reports its tokens, then plays the adventure event by event, following every push to the devices.
+    /// The apps run until the adventure is over.
     package func play(progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
         guard
             played.withLock({ state in
@@ -30,7 +22,20 @@ extension EmojiRangersDemo {
         } catch {
             throw .invalidOption(option: "--party-size", rule: error.description)
         }
-        let seats = try await seatPlayers(party, adventure: adventure, progress: progress)
+        let outcome: Result<DemoSummary, DemoError> = await withTaskGroup(of: Void.self) { group in
+            defer { group.cancelAll() }
+            do throws(DemoError) {
+                let seats = try await seatPlayers(party, adventure: adventure, in: &group, progress: progress)
+                return .success(try await play(adventure, seats: seats, progress: progress))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// The adventure, event by event, with the players' apps running.
+    private func play(_ adventure: Adventure, seats: [Seat], progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
         let stands = try await seatSpectators(adventure: adventure, progress: progress)
         var reports: [DemoEventReport] = []
         var relevance = AdventureEngine.routineRelevance
@@ -48,73 +53,14 @@ extension EmojiRangersDemo {
             if !event.isEnd { await pause(options.interval) }
         }
         var summary = await summarize(adventure: adventure, seats: seats, reports: reports)
+        let tokens = await settledTokens(of: seats)
+        summary.tokens = tokens
+        if tokens.pending > 0 || tokens.refused > 0 {
+            summary.problems.append("the apps' LivePushKit reporters have \(tokens.pending) reports pending and \(tokens.refused) tokens refused")
+        }
         summary.spectators = stands?.count ?? 0
         summary.spectatorsReached = stands == nil ? [] : reports.map(\.spectatorsReached)
         return summary
-    }
-
-    // MARK: - Players
-
-    private func seatPlayers(_ party: [Hero], adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> [Seat] {
-        var seats: [Seat] = []
-        for hero in party {
-            bridge.add(TokenBridge.Player(hero: hero, userID: "player-\(hero.id)", group: Self.partyGroup))
-            let deviceName = "\(hero.name)'s iPhone"
-            do {
-                let device = try await simulator.world.addDevice(
-                    DeviceRegistration(
-                        name: deviceName, bundleID: Self.bundleID, environment: "sandbox", webhookURL: bridge.webhookURL(for: hero)
-                    ))
-                // The app calls Activity.request(attributes:content:pushType: .token).
-                let activity = try await simulator.world.startActivity(
-                    deviceID: device.deviceID,
-                    ActivityRequest(
-                        attributesType: Self.attributesType, attributes: hero.attributes,
-                        contentState: adventure.initialState.jsonValue, relevanceScore: AdventureEngine.routineRelevance
-                    ))
-                let quest = SideQuest(hero: hero, seed: options.seed)
-                let side = try await simulator.world.startActivity(
-                    deviceID: device.deviceID,
-                    ActivityRequest(
-                        attributesType: SideQuest.attributesType, attributes: quest.attributes,
-                        contentState: quest.contentState.jsonValue, relevanceScore: SideQuest.relevanceScore
-                    ))
-                seats.append(Seat(hero: hero, deviceID: device.deviceID, activityID: activity.activityID, sideQuestID: side.activityID))
-                progress(.playerJoined(hero: hero, deviceName: deviceName, activityID: activity.activityID))
-            } catch {
-                throw .device(error.description)
-            }
-        }
-        let deadline = Date().addingTimeInterval(15)
-        while true {
-            let ledger = bridge.current
-            if let failure = ledger.failures.first {
-                throw .registrationTimedOut(heroes: party.map(\.name), detail: failure)
-            }
-            let missing = seats.filter {
-                ledger.registeredActivities[$0.activityID] == nil || ledger.registeredActivities[$0.sideQuestID] == nil
-            }
-            if missing.isEmpty, ledger.pushToStartTokens >= seats.count {
-                progress(.tokensRegistered(activities: ledger.registeredActivities.count, pushToStartTokens: ledger.pushToStartTokens))
-                return seats
-            }
-            if Task.isCancelled { throw .cancelled }
-            if Date() > deadline {
-                throw .registrationTimedOut(heroes: missing.map(\.hero.name), detail: await webhookTrouble(missing))
-            }
-            await pause(0.02)
-        }
-    }
-
-    /// What the devices' webhook posts of `seats` answered, for the error when a registration is missing.
-    private func webhookTrouble(_ seats: [Seat]) async -> String {
-        var notes: [String] = []
-        for seat in seats {
-            guard let device = try? await simulator.world.device(id: seat.deviceID) else { continue }
-            let posts = device.webhookDeliveries.map { "\($0.kind) → \($0.status.map(String.init) ?? $0.error ?? "no answer")" }
-            notes.append("\(seat.hero.name)'s iPhone posted \(posts.isEmpty ? "nothing yet" : posts.joined(separator: ", "))")
-        }
-        return "no registration within 15 s; " + notes.joined(separator: "; ")
     }
 
     // MARK: - Events
@@ -270,7 +216,7 @@ extension EmojiRangersDemo {
         )
     }
 
-    private func pause(_ seconds: TimeInterval) async {
+    func pause(_ seconds: TimeInterval) async {
         try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     }
 }

@@ -16,8 +16,9 @@ import PushStore
 
 /// The whole Emoji Rangers demo in one process: the APNs simulator with its dashboard, SQLite in a
 /// temporary folder, the LivePush server (trusting the simulator's CA, signing with a key the simulator
-/// trusts), and the app side that reports tokens through the API. `start()` brings it up; `play(progress:)`
-/// adds one iPhone per player and plays the adventure; `shutdown()` stops everything and removes the folder.
+/// trusts), and the backend that pushes through the API. `start()` brings it up; `play(progress:)` adds one
+/// iPhone per player, whose app reports its tokens through LivePushKit while the adventure plays;
+/// `shutdown()` stops everything and removes the folder.
 package final class EmojiRangersDemo: Sendable {
     /// The Emoji Rangers app's bundle id.
     package static let bundleID = "com.example.emojirangers"
@@ -32,7 +33,6 @@ package final class EmojiRangersDemo: Sendable {
     let server: LivePushServer
     let store: any PushStore
     let apns: APNsClient
-    let bridge: TokenBridge
     let backend: Client
     let session: URLSession
     let directory: URL
@@ -41,14 +41,13 @@ package final class EmojiRangersDemo: Sendable {
 
     init(
         options: DemoOptions, simulator: Simulator, server: LivePushServer, store: any PushStore, apns: APNsClient,
-        bridge: TokenBridge, backend: Client, session: URLSession, directory: URL, logger: Logger
+        backend: Client, session: URLSession, directory: URL, logger: Logger
     ) {
         self.options = options
         self.simulator = simulator
         self.server = server
         self.store = store
         self.apns = apns
-        self.bridge = bridge
         self.backend = backend
         self.session = session
         self.directory = directory
@@ -61,10 +60,10 @@ package final class EmojiRangersDemo: Sendable {
     package var serverURL: String { "http://127.0.0.1:\(server.port ?? 0)" }
     /// The simulator's APNs endpoint.
     package var apnsURL: String { "https://127.0.0.1:\(simulator.apnsPort ?? 0)" }
-    /// The temporary folder with the SQLite database and the simulator's certificates.
+    /// The temporary folder with the SQLite database, the simulator's certificates and the apps' journals.
     package var dataDirectory: String { directory.path }
 
-    /// Starts the simulator, the store, the APNs client, the server and the app side.
+    /// Starts the simulator, the store, the APNs client and the server.
     package static func start(options: DemoOptions, logger: Logger = Logger(label: "livepush.demo")) async throws(DemoError) -> EmojiRangersDemo {
         try options.validate()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livepush-demo-\(UUID().uuidString.prefix(8).lowercased())")
@@ -90,20 +89,17 @@ package final class EmojiRangersDemo: Sendable {
                 throw DemoError.startFailed(component: "SQLite store", detail: error.description)
             }
             cleanup.store = store
-            let appKey = APIKeys.generate(scope: .app)
             let backendKey = APIKeys.generate(scope: .backend)
-            let server = try await startServer(options: options, store: store, apns: apns, appKey: appKey, backendKey: backendKey, logger: logger)
+            let server = try await startServer(options: options, store: store, apns: apns, backendKey: backendKey, logger: logger)
             cleanup.server = server
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 30
             let session = URLSession(configuration: configuration)
             let base = "http://127.0.0.1:\(server.port ?? 0)"
-            // The app and the backend talk to the server through the generated client, each with its own key.
-            let bridge = TokenBridge(
-                api: try Client.livePush(baseURL: base, key: appKey, session: session), attributesType: attributesType, logger: logger)
-            try await bridge.start()
+            // The backend talks to the server through the generated client with its key; the players' apps
+            // (LivePushKit) with the user tokens it mints for them.
             return EmojiRangersDemo(
-                options: options, simulator: simulator, server: server, store: store, apns: apns, bridge: bridge,
+                options: options, simulator: simulator, server: server, store: store, apns: apns,
                 backend: try Client.livePush(baseURL: base, key: backendKey, session: session), session: session,
                 directory: directory, logger: logger
             )
@@ -116,9 +112,8 @@ package final class EmojiRangersDemo: Sendable {
         }
     }
 
-    /// Stops the app side, the server, the APNs client, the store and the simulator; removes the folder.
+    /// Stops the server, the APNs client, the store and the simulator; removes the folder.
     package func shutdown() async {
-        await bridge.shutdown()
         session.finishTasksAndInvalidate()
         var cleanup = Cleanup(directory: directory)
         cleanup.simulator = simulator
@@ -186,7 +181,7 @@ package final class EmojiRangersDemo: Sendable {
     }
 
     private static func startServer(
-        options: DemoOptions, store: any PushStore, apns: APNsClient, appKey: String, backendKey: String, logger: Logger
+        options: DemoOptions, store: any PushStore, apns: APNsClient, backendKey: String, logger: Logger
     ) async throws -> LivePushServer {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -196,7 +191,6 @@ package final class EmojiRangersDemo: Sendable {
         configuration.pollInterval = 0.02
         configuration.retryBaseDelay = 0.1
         configuration.retryMaximumDelay = 1
-        configuration.appKeys = [appKey]
         configuration.backendKeys = [backendKey]
         let server: LivePushServer
         do {

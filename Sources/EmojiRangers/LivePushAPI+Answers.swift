@@ -3,28 +3,14 @@ import LivePushAPIClient
 // What each operation the demo calls answers: its success body, or the demo's error for a documented
 // refusal (status and the server's message) or an undocumented answer.
 
-extension Operations.RegisterActivity.Output: APIOutput {
-    /// The registered activity.
-    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.Activity {
+extension Operations.MintAppToken.Output: APIOutput {
+    /// A user token for a player's app.
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.AppToken {
         switch self {
         case .created(let answer): return try call.json { try answer.body.json }
         case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
-            .tooManyRequests(let refusal as any APIRefusal), .conflict(let refusal as any APIRefusal),
-            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
-            throw call.refused(refusal)
-        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
-        }
-    }
-}
-
-extension Operations.StorePushToStartToken.Output: APIOutput {
-    /// The stored push-to-start token.
-    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.PushToStartTokenStored {
-        switch self {
-        case .ok(let answer): return try call.json { try answer.body.json }
-        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
-            .conflict(let refusal as any APIRefusal), .tooManyRequests(let refusal as any APIRefusal),
-            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
+            .tooManyRequests(let refusal as any APIRefusal), .contentTooLarge(let refusal as any APIRefusal),
+            .serviceUnavailable(let refusal as any APIRefusal):
             throw call.refused(refusal)
         case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
         }

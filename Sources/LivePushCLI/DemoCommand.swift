@@ -10,7 +10,7 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Starts the APNs simulator (with its dashboard), the LivePush server on SQLite in a temporary folder, \
             and one simulated iPhone per player. Each iPhone's app starts an adventure Live Activity and reports \
-            its tokens to the server through the API; the adventure engine then pushes every event through the \
+            its tokens to the server through LivePushKit; the adventure engine then pushes every event through the \
             server's group API. Prints a line per event and a summary; exits non-zero when a push did not arrive.
             """
     )

@@ -49,6 +49,23 @@ import Testing
             let adventure = try AdventureEngine.plan(party: try HeroRoster.party(size: 4), seed: 7)
             let final = try #require(adventure.events.last?.contentState.jsonValue)
             #expect(lines.count == 4 + 1 + 1 + adventure.events.count, "a line per player, one for the tokens, one for the spectators, one per event")
+            // Every hero's tokens reached the server through the app's LivePushKit reporter: its adventure and
+            // side quest tokens and its push-to-start token, from the reporters' journals.
+            #expect(
+                lines.contains(
+                    "the apps' LivePushKit reporters uploaded 8 activity tokens and 4 push-to-start tokens (POST /v1/activities, PUT /v1/push-to-start-tokens)"
+                ), "\(lines.prefix(6))")
+            let tokens = try #require(summary.tokens)
+            #expect(tokens.apps == 4 && tokens.activityTokens == 8 && tokens.pushToStartTokens == 4, "\(tokens)")
+            #expect(tokens.pending == 0 && tokens.refused == 0, "\(tokens)")
+            #expect(
+                summary.lines.contains("  tokens: 8 activity + 4 push-to-start tokens uploaded by LivePushKit (4 iPhones), 0 pending, 0 failed"),
+                "\(summary.lines.joined(separator: "\n"))")
+            // Each app keeps its own journal under the demo's folder, where it ends with nothing owed.
+            for hero in try HeroRoster.party(size: 4) {
+                let journal = URL(fileURLWithPath: demo.dataDirectory).appendingPathComponent("iphones/\(hero.id)/LivePushKit-journal.json")
+                #expect(FileManager.default.fileExists(atPath: journal.path), "\(journal.path)")
+            }
             // Every event reached every spectator by one broadcast.
             let spectators = DemoOptions().spectators
             #expect(summary.spectators == spectators && spectators > 0)
@@ -116,6 +133,15 @@ import Testing
             #expect(summary.applied == 0)
             #expect(!summary.staleSeen)
             #expect(reports.allSatisfy { !$0.problems.isEmpty })
+            // The apps' tokens still reached the server: the fault is between the server and APNs.
+            #expect(
+                summary.tokens
+                    == {
+                        var tokens = DemoTokens(apps: 3)
+                        tokens.activityTokens = 6
+                        tokens.pushToStartTokens = 3
+                        return tokens
+                    }())
             #expect(reports.first?.line.contains("✗ Power Panda: server rejected, device nothing") == true, "\(reports.first?.line ?? "")")
             #expect(summary.lines.contains("Problems:"))
         }
