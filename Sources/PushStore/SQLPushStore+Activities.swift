@@ -390,6 +390,11 @@ extension SQLPushStore {
                 "DELETE FROM activity_groups WHERE activity_id IN ({IN})",
                 "DELETE FROM retired_tokens WHERE activity_id IN ({IN})",
                 "DELETE FROM high_priority_pushes WHERE activity_id IN ({IN})",
+                // The console's record of the test pushes it sent goes with their history.
+                """
+                DELETE FROM console_pushes WHERE push_id IN
+                    (SELECT push_id FROM deliveries WHERE target_kind = 'activity' AND target_id IN ({IN}))
+                """,
                 "DELETE FROM deliveries WHERE target_kind = 'activity' AND target_id IN ({IN})",
                 "DELETE FROM activities WHERE activity_id IN ({IN})",
             ] {

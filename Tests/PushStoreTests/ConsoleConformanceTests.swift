@@ -67,6 +67,32 @@ struct ConsoleConformanceTests {
         }
     }
 
+    /// The console's record of a test push goes when the activity's history is forgotten (the lifecycle
+    /// sweep's retention), and only then.
+    @Test(arguments: StoreKind.available)
+    func consolePushesAreForgottenWithTheirActivitysHistory(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            var pushes: [String: UUID] = [:]
+            for id in ["kept", "gone"] {
+                _ = try await store.register(Fixture.registration(id, at: t))
+                let update = Fixture.update(id, at: t)
+                pushes[id] = update.pushID
+                _ = try await store.enqueue([update])
+            }
+            for item in try await store.claim(owner: "w", limit: 10, now: t, lease: 30) {
+                try await store.complete(
+                    DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: t, status: 200, attempts: 1), owner: "w", at: t)
+            }
+            let both = [try #require(pushes["kept"]), try #require(pushes["gone"])]
+            try await store.recordConsolePushes(both, sentBy: "operator:on-call", at: t)
+            _ = try await store.markEnded(activityID: "gone", at: t + 1, dismissalDate: nil)
+            #expect(try await store.forgetEnded(before: t + 2) == 1)
+            #expect(try await store.deliveries(activityID: "gone", limit: 10).isEmpty)
+            #expect(try await store.consolePushes(among: both) == [both[0]], "the forgotten activity's console push goes, the other stays")
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func talliesCountsAndConsolePushes(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
