@@ -110,7 +110,7 @@ package final class LivePushServer: Service, Sendable {
                 .add(middleware: APIKeyAuthenticator(scope: .operator, keys: keys))
                 .add(
                     middleware: RateLimitMiddleware(
-                        perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics)))
+                        perMinute: configuration.operatorRateLimit, burst: configuration.operatorRateBurst, metrics: metrics)))
         ConsoleRoutes().add(to: router)
         OperationsRoutes(operations: OperationsService(store: store), metrics: metrics).add(to: router)
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })

@@ -85,6 +85,10 @@ package struct ServerConfiguration: Sendable {
     /// The same per key on the backend routes (development backend keys included).
     package var backendRateLimit = 60_000
     package var backendRateBurst = 2000
+    /// The same per operator key on the console's routes: the console polls one or two routes every 2 s
+    /// per open tab, so 600 a minute with bursts of 120 leave room for a few tabs and paging.
+    package var operatorRateLimit = 600
+    package var operatorRateBurst = 120
     /// Requests per minute, and at once, of all the installations one app key opened, together (each is
     /// also held to `appRateLimit`); 0: no shared limit. Anyone with the app key can open installations,
     /// so without it their number would multiply the limit. 100 a second covers an app whose installations
@@ -208,6 +212,8 @@ package struct ServerConfiguration: Sendable {
         try require((0...100_000_000).contains(backendRateLimit), "backendRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
         try require((1...1_000_000).contains(appRateBurst), "appRateBurst", "must be 1 to 1000000 requests")
         try require((1...1_000_000).contains(backendRateBurst), "backendRateBurst", "must be 1 to 1000000 requests")
+        try require((0...100_000_000).contains(operatorRateLimit), "operatorRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
+        try require((1...1_000_000).contains(operatorRateBurst), "operatorRateBurst", "must be 1 to 1000000 requests")
         try require(
             (0...100_000_000).contains(installationRateLimit), "installationRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
         try require((1...1_000_000).contains(installationRateBurst), "installationRateBurst", "must be 1 to 1000000 requests")

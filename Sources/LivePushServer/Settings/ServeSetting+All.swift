@@ -42,6 +42,9 @@ extension ServeSetting {
         .integer("appRateBurst", \.server.appRateBurst, help: "Requests an app principal may make at once before the per-minute rate applies."),
         .integer("backendRateLimit", \.server.backendRateLimit, help: "Requests per minute per backend key; 0: no limit."),
         .integer("backendRateBurst", \.server.backendRateBurst, help: "Requests a backend key may make at once before the per-minute rate applies."),
+        .integer("operatorRateLimit", \.server.operatorRateLimit, help: "Requests per minute per operator key (the console's routes); 0: no limit."),
+        .integer(
+            "operatorRateBurst", \.server.operatorRateBurst, help: "Requests an operator key may make at once before the per-minute rate applies."),
         .integer(
             "installationRateLimit", \.server.installationRateLimit,
             help:

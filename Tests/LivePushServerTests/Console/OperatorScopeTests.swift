@@ -50,4 +50,33 @@ import Testing
             #expect(revoked.status == 401 && revoked.errorRule == "apiKey", "\(revoked.text)")
         }
     }
+
+    /// Each operator key has its own bucket (`--operator-rate-limit`, `--operator-rate-burst`): over it the
+    /// console's routes answer 429 `rateLimit` with `Retry-After`, counted; the backend's keys are not
+    /// spent by it.
+    @Test func operatorKeysAreRateLimited() async throws {
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                // One request a minute after the burst: nothing refills during the test.
+                $0.operatorRateLimit = 1
+                $0.operatorRateBurst = 3
+            }
+        ) { harness in
+            let http = harness.http
+            var statuses = [Int]()
+            for _ in 0..<3 { statuses.append(try await http.get("/v1/operator/overview", key: TestServer.operatorKey).status) }
+            #expect(statuses == [200, 200, 200])
+            let (limited, headers) = try await http.request("GET", "/v1/operator/sends", key: TestServer.operatorKey, body: nil)
+            #expect(limited.status == 429 && limited.errorRule == "rateLimit", "\(limited.text)")
+            #expect(limited.text.contains("operator credential"), "\(limited.text)")
+            let retryAfter = try #require(headers["retry-after"].flatMap(Int.init))
+            #expect((30...60).contains(retryAfter), "one request a minute refills (less the seconds the test took): \(retryAfter)")
+            let test = try await http.post(
+                "/v1/operator/activities/a/test-push", key: TestServer.operatorKey, #"{"confirmActivityId":"a","contentState":{}}"#)
+            #expect(test.status == 429, "the one write is limited too: \(test.text)")
+            #expect(try await http.get("/v1/activities/a", key: TestServer.backendKey).status == 404, "the backend key has its own limit")
+            let metrics = try await http.get("/metrics").text
+            #expect(metrics.contains(#"livepush_server_rate_limited_requests_total{scope="operator"} 2"#))
+        }
+    }
 }
