@@ -84,7 +84,7 @@ package final class LivePushServer: Service, Sendable {
         let router = Router(context: APIRequestContext.self)
         let methods = MethodTable()
         router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
-        router.middlewares.add(MetricsAccess(key: configuration.metricsKey))
+        router.middlewares.add(MetricsAccess(key: configuration.metricsKey, operators: configuration.metricsOperator ? keys : nil))
         // One budget of failed requests per client address for both audiences, checked before any credential.
         let addressLimit = AddressLimitMiddleware(
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)

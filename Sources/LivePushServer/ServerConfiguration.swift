@@ -109,6 +109,9 @@ package struct ServerConfiguration: Sendable {
     /// With a key, `GET /metrics` answers only `Authorization: Bearer <key>` (401 otherwise); nil: it is
     /// public, for a listener only the monitoring can reach. Never logged.
     package var metricsKey: String?
+    /// `GET /metrics` also answers `Authorization: Bearer <operator key>` (and, without `metricsKey`,
+    /// only that): the console's credential opens the metrics too.
+    package var metricsOperator = false
     /// How many delivery records `GET /v1/activities/{id}` returns.
     package var historyLimit = 50
     /// Names this process's outbox claims; unique among running instances. Keep it stable across restarts

@@ -27,6 +27,38 @@ import Testing
         }
     }
 
+    /// `--metrics-operator`: an operator key (the console's credential) opens `/metrics`; no other key
+    /// does, nor a revoked operator key. With `--metrics-key` as well, either credential opens it.
+    @Test func withTheOperatorSettingAnOperatorKeyOpensMetrics() async throws {
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.metricsOperator = true }) { server in
+            let stored = APIKeys.generate(scope: .operator)
+            let record = try await server.store.createAPIKey(name: "prometheus", scope: .operator, sha256Hash: APIKeys.hash(stored), at: Date())
+            for key in [stored, TestServer.operatorKey] {
+                let metrics = try await server.http.get("/metrics", key: key)
+                #expect(metrics.status == 200 && metrics.text.contains("livepush_server_outbox_depth"))
+            }
+            for wrong in [nil, TestServer.backendKey, TestServer.appKey, Self.key, stored + "x"] {
+                let refused = try await server.http.get("/metrics", key: wrong)
+                #expect(refused.status == 401 && refused.errorRule == "operatorKey" && refused.errorField == "Authorization", "\(refused.text)")
+                #expect(!refused.text.contains("livepush_"), "no metric leaks into the refusal")
+            }
+            _ = try await server.store.revokeAPIKey(id: record.id, at: Date())
+            #expect(try await server.http.get("/metrics", key: stored).status == 401, "a revoked operator key no longer opens it")
+            #expect(try await server.http.get("/health", key: nil).status == 200)
+        }
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                $0.metricsOperator = true
+                $0.metricsKey = Self.key
+            }
+        ) { server in
+            #expect(try await server.http.get("/metrics", key: Self.key).status == 200)
+            #expect(try await server.http.get("/metrics", key: TestServer.operatorKey).status == 200)
+            let refused = try await server.http.get("/metrics", key: TestServer.backendKey)
+            #expect(refused.status == 401 && refused.errorRule == "metricsCredential", "\(refused.text)")
+        }
+    }
+
     @Test func withoutAKeyMetricsArePublic() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { server in
             let metrics = try await server.http.get("/metrics", key: nil)

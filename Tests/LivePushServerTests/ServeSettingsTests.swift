@@ -22,7 +22,7 @@ import Testing
         "appTokenSecret": "0123456789abcdef0123456789abcdef", "appTokenLifetime": "2h", "installationTokenLifetime": "7d", "appRateLimit": "60",
         "appRateBurst": "10", "backendRateLimit": "6000", "backendRateBurst": "100", "operatorRateLimit": "300", "operatorRateBurst": "30",
         "installationRateLimit": "3000", "installationRateBurst": "300", "addressFailureLimit": "30", "addressFailureBurst": "20",
-        "maxConnections": "500", "metricsKey": "0123456789abcdef0123456789abcdef",
+        "maxConnections": "500", "metricsKey": "0123456789abcdef0123456789abcdef", "metricsOperator": "true",
         "webhookAllowPrivateTargets": "true", "keys": "/etc/livepush/keys.json",
     ]
 
@@ -83,7 +83,7 @@ import Testing
                 "backendRateBurst", "operatorRateLimit", "operatorRateBurst",
                 "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets", "installationRateLimit", "installationRateBurst",
                 "addressFailureLimit", "addressFailureBurst",
-                "maxConnections", "keys",
+                "maxConnections", "keys", "metricsOperator",
             ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }

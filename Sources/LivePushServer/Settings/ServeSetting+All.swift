@@ -126,6 +126,10 @@ extension ServeSetting {
                 + "keep it off the internet (the reverse proxy's job).",
             defaultText: "none (public)", isSecret: true
         ) { raw, _ in raw },
+        .boolean(
+            "metricsOperator", \.server.metricsOperator,
+            help: "GET /metrics then takes an operator key (livepush keys create --scope operator) as its bearer credential, "
+                + "besides --metrics-key if given."),
         .parsed(
             "instanceId", \.server.instanceID, placeholder: "ID",
             help: "Names this process's outbox claims; keep it stable across restarts and unique among instances sharing a database.",
