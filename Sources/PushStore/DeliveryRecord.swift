@@ -25,6 +25,7 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
         case outcome, sentAt
         case apnsID = "apnsId"
         case status, reason, attempts
+        case apnsUniqueID = "apnsUniqueId"
     }
 
     /// The longest reason the store keeps, and the longest `lastError` of a rescheduled push.
@@ -49,10 +50,13 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
     package var reason: String?
     /// Attempts made in total.
     package var attempts: Int
+    /// The `apns-unique-id` of the answer: APNs sends one in the development environment only, and Apple's
+    /// Push Notifications Console looks the delivery up by it.
+    package var apnsUniqueID: String?
 
     package init(
         pushID: UUID, outcome: DeliveryOutcome, sentAt: Date? = nil, apnsID: String? = nil, status: Int? = nil,
-        reason: String? = nil, attempts: Int
+        reason: String? = nil, attempts: Int, apnsUniqueID: String? = nil
     ) {
         self.pushID = pushID
         self.outcome = outcome
@@ -61,6 +65,7 @@ package struct DeliveryResult: Sendable, Hashable, Codable {
         self.status = status
         self.reason = reason
         self.attempts = attempts
+        self.apnsUniqueID = apnsUniqueID
     }
 }
 
@@ -74,6 +79,7 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
         case apnsID = "apnsId"
         case status, reason, attempts, outcome, coalescedInto, recordedAt
         case sendID = "sendId"
+        case apnsUniqueID = "apnsUniqueId"
     }
 
     package var pushID: UUID
@@ -95,11 +101,13 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
     package var recordedAt: Date
     /// The group send the push belonged to, if any.
     package var sendID: UUID? = nil
+    /// The `apns-unique-id` APNs answered (development environment only).
+    package var apnsUniqueID: String? = nil
 
     package init(
         pushID: UUID, target: OutboxTarget, kind: LiveActivityEvent, acceptedAt: Date, sentAt: Date?, priority: APNsPriority,
         requestedPriority: APNsPriority, downgradeReason: String?, apnsID: String?, status: Int?, reason: String?, attempts: Int,
-        outcome: DeliveryOutcome, coalescedInto: UUID?, recordedAt: Date, sendID: UUID? = nil
+        outcome: DeliveryOutcome, coalescedInto: UUID?, recordedAt: Date, sendID: UUID? = nil, apnsUniqueID: String? = nil
     ) {
         self.pushID = pushID
         self.target = target
@@ -117,6 +125,7 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
         self.coalescedInto = coalescedInto
         self.recordedAt = recordedAt
         self.sendID = sendID
+        self.apnsUniqueID = apnsUniqueID
     }
 
     /// The activity the push went to, nil for push-to-start pushes.
@@ -131,7 +140,7 @@ extension DeliveryRecord {
             sentAt: result.sentAt, priority: item.priority, requestedPriority: item.requestedPriority,
             downgradeReason: item.downgradeReason, apnsID: result.apnsID, status: result.status,
             reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: coalescedInto,
-            recordedAt: recordedAt, sendID: item.sendID)
+            recordedAt: recordedAt, sendID: item.sendID, apnsUniqueID: result.apnsUniqueID)
     }
 }
 

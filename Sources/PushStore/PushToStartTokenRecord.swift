@@ -1,6 +1,13 @@
 import APNsCore
 import Foundation
 
+/// Where the app read a push-to-start token: ActivityKit's `pushToStartTokenUpdates` stream, or its
+/// `pushToStartToken` property (read on every foreground, since the stream does not yield on some launches).
+package enum PushToStartTokenSource: String, Sendable, Hashable, Codable, CaseIterable {
+    case stream
+    case property
+}
+
 /// What the app sends to store (or replace) the push-to-start token of one device for one
 /// ActivityAttributes type.
 package struct PushToStartRegistration: Sendable, Hashable, Codable {
@@ -9,7 +16,7 @@ package struct PushToStartRegistration: Sendable, Hashable, Codable {
         case userID = "userId"
         case deviceID = "deviceId"
         case bundleID = "bundleId"
-        case attributesType, environment, token, at
+        case attributesType, environment, token, at, source
     }
 
     package var userID: String
@@ -20,10 +27,12 @@ package struct PushToStartRegistration: Sendable, Hashable, Codable {
     package var environment: APNsEnvironment
     package var token: DeviceToken
     package var at: Date
+    /// Where the app read the token; nil when it did not say (an app from before schema 9).
+    package var source: PushToStartTokenSource?
 
     package init(
         userID: String, deviceID: String, bundleID: String, attributesType: String,
-        environment: APNsEnvironment, token: DeviceToken, at: Date
+        environment: APNsEnvironment, token: DeviceToken, at: Date, source: PushToStartTokenSource? = nil
     ) {
         self.userID = userID
         self.deviceID = deviceID
@@ -32,6 +41,7 @@ package struct PushToStartRegistration: Sendable, Hashable, Codable {
         self.environment = environment
         self.token = token
         self.at = at
+        self.source = source
     }
 }
 
@@ -44,7 +54,7 @@ package struct PushToStartTokenRecord: Sendable, Hashable, Codable {
         case userID = "userId"
         case deviceID = "deviceId"
         case bundleID = "bundleId"
-        case attributesType, environment, token, tokenState, updatedAt
+        case attributesType, environment, token, tokenState, updatedAt, source, refreshedAt
     }
 
     /// Stable id, used as the outbox target of start pushes, so a start sent after a token
@@ -58,4 +68,9 @@ package struct PushToStartTokenRecord: Sendable, Hashable, Codable {
     package var token: DeviceToken
     package var tokenState: TokenState
     package var updatedAt: Date
+    /// Where the app read the token when it last reported it; nil when it did not say.
+    package var source: PushToStartTokenSource? = nil
+    /// When the app last reported the token (stored it again, from either source); nil for a token
+    /// stored before schema 9 and not reported since.
+    package var refreshedAt: Date? = nil
 }

@@ -88,7 +88,9 @@ enum RowDecoding {
             environment: try row.enumValue("environment", as: APNsEnvironment.self),
             token: try token(row, "token"),
             tokenState: try tokenState(row),
-            updatedAt: try row.date("updated_at")
+            updatedAt: try row.date("updated_at"),
+            source: try row.optionalEnumValue("source", as: PushToStartTokenSource.self),
+            refreshedAt: try row.optionalDate("refreshed_at")
         )
     }
 
@@ -168,6 +170,7 @@ enum RowDecoding {
     static let deliveryColumns = [
         "push_id", "target_kind", "target_id", "kind", "accepted_at", "sent_at", "priority", "requested_priority",
         "downgrade_reason", "apns_id", "status", "reason", "attempts", "outcome", "coalesced_into", "recorded_at", "send_id",
+        "apns_unique_id",
     ]
 
     static func deliveryValues(_ record: DeliveryRecord) -> [SQLValue] {
@@ -177,7 +180,7 @@ enum RowDecoding {
             .date(record.acceptedAt), .date(record.sentAt), .int(record.priority.rawValue),
             .int(record.requestedPriority.rawValue), .text(record.downgradeReason), .text(record.apnsID),
             .int(record.status), .text(record.reason), .int(record.attempts), .text(record.outcome.rawValue),
-            .uuid(record.coalescedInto), .date(record.recordedAt), .uuid(record.sendID),
+            .uuid(record.coalescedInto), .date(record.recordedAt), .uuid(record.sendID), .text(record.apnsUniqueID),
         ]
     }
 
@@ -198,7 +201,8 @@ enum RowDecoding {
             outcome: try row.enumValue("outcome", as: DeliveryOutcome.self),
             coalescedInto: try row.optionalUUID("coalesced_into"),
             recordedAt: try row.date("recorded_at"),
-            sendID: try row.optionalUUID("send_id")
+            sendID: try row.optionalUUID("send_id"),
+            apnsUniqueID: try row.optionalString("apns_unique_id")
         )
     }
 

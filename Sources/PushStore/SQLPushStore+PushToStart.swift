@@ -23,19 +23,20 @@ extension SQLPushStore {
             let rows = try await session.query(
                 """
                 INSERT INTO push_to_start_tokens (id, user_id, device_id, bundle_id, attributes_type, environment,
-                    token, token_state, updated_at, token_valid_since)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'valid', ?, ?)
+                    token, token_state, updated_at, token_valid_since, source, refreshed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'valid', ?, ?, ?, ?)
                 ON CONFLICT (user_id, device_id, bundle_id, attributes_type) DO UPDATE SET
                     environment = excluded.environment, token = excluded.token, token_state = 'valid',
                     token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = excluded.updated_at,
-                    token_valid_since = excluded.token_valid_since
+                    token_valid_since = excluded.token_valid_since, source = excluded.source,
+                    refreshed_at = excluded.refreshed_at
                 RETURNING *
                 """,
                 [
                     .uuid(UUID()), .text(registration.userID), .text(registration.deviceID),
                     .text(registration.bundleID), .text(registration.attributesType),
                     .text(registration.environment.rawValue), .text(registration.token.hex), .date(registration.at),
-                    .date(registration.at),
+                    .date(registration.at), .text(registration.source?.rawValue), .date(registration.at),
                 ])
             guard let row = rows.first else { throw .database(detail: "upsert of a push-to-start token returned no row") }
             return try RowDecoding.pushToStart(row)

@@ -164,6 +164,7 @@ enum Validation {
         }
         if let reason = result.reason { try text(reason, field: "\(field).reason", max: DeliveryResult.maximumReasonLength) }
         if let apnsID = result.apnsID { try identifier(apnsID, field: "\(field).apnsId", max: 64) }
+        if let uniqueID = result.apnsUniqueID { try identifier(uniqueID, field: "\(field).apnsUniqueId", max: 64) }
         guard result.attempts >= 0 else {
             throw .invalidInput(field: "\(field).attempts", rule: "is \(result.attempts); must be 0 or more")
         }

@@ -147,7 +147,10 @@ struct SQLiteStoreTests {
                 try await sqlite.backend.transaction { session throws(PushStoreError) in
                     try await session.execute("ALTER TABLE activities DROP COLUMN token_valid_since")
                     try await session.execute("ALTER TABLE push_to_start_tokens DROP COLUMN token_valid_since")
-                    for column in ["outbox.send_id", "deliveries.send_id", "activities.last_accepted_at"] {
+                    for column in [
+                        "outbox.send_id", "deliveries.send_id", "activities.last_accepted_at", "push_to_start_tokens.source",
+                        "push_to_start_tokens.refreshed_at", "deliveries.apns_unique_id",
+                    ] {
                         let parts = column.split(separator: ".")
                         try await session.execute("ALTER TABLE \(parts[0]) DROP COLUMN \(parts[1])")
                     }

@@ -111,7 +111,13 @@ struct SQLRow: Sendable {
     /// A stored raw value of a String-backed enum.
     func enumValue<T: RawRepresentable>(_ column: String, as type: T.Type) throws(PushStoreError) -> T
     where T.RawValue == String {
-        let raw = try string(column)
+        guard let value = try optionalEnumValue(column, as: type) else { throw .database(detail: "column '\(column)' is null") }
+        return value
+    }
+
+    func optionalEnumValue<T: RawRepresentable>(_ column: String, as type: T.Type) throws(PushStoreError) -> T?
+    where T.RawValue == String {
+        guard let raw = try optionalString(column) else { return nil }
         guard let value = T(rawValue: raw) else {
             throw .database(detail: "column '\(column)' holds '\(raw)', not a known \(T.self)")
         }

@@ -287,6 +287,15 @@ enum Schema {
             )
             """,
         ],
+        // 9 (push-to-start token source, apns-unique-id): where the app read each push-to-start token
+        // (ActivityKit's `pushToStartTokenUpdates` stream or its `pushToStartToken` property) and when it
+        // last reported it; and the `apns-unique-id` APNs answered for a push (development only). All
+        // nullable: rows written before this have none.
+        [
+            "ALTER TABLE push_to_start_tokens ADD COLUMN source TEXT CHECK (source IN ('stream', 'property'))",
+            "ALTER TABLE push_to_start_tokens ADD COLUMN refreshed_at {REAL}",
+            "ALTER TABLE deliveries ADD COLUMN apns_unique_id TEXT",
+        ],
     ]
 
     /// The migrations with the column types of one database.
