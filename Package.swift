@@ -118,6 +118,7 @@ let package = Package(
             name: "PushStore",
             dependencies: [
                 "APNsCore", "LiveActivity",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

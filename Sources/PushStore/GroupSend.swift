@@ -108,8 +108,11 @@ package struct GroupSendPage: Sendable, Hashable {
 
 /// What a worker did with a page, recorded in one transaction.
 package struct GroupSendPageOutcome: Sendable {
-    /// The history entry of every push that reached its outcome (sent, refused, coalesced, expired).
+    /// The history entry of every push that reached an outcome of its own (refused, coalesced, expired, or
+    /// accepted other than as planned: downgraded, sent again, another `apns-id`).
     package var records: [DeliveryRecord] = []
+    /// The pushes accepted as planned, recorded together in one page record (see ``AcceptedPagePushes``).
+    package var accepted = AcceptedPagePushes()
     /// Pushes to try again, as outbox items (with the send's id).
     package var retries: [OutboxItem] = []
     /// The activities that took the send's content state, with the timestamp each was sent.

@@ -93,6 +93,8 @@ extension SQLPushStore {
                     ])
                 guard let row = updated.first else { throw .notFound(kind: .activity, id: id) }
                 record = try RowDecoding.activity(row)
+                let leaving = Set(existing.groups).subtracting(registration.groups).sorted()
+                try await Self.keepPagePushes(session, activityID: id, leaving: leaving, dialect: dialect)
                 try await session.execute("DELETE FROM activity_groups WHERE activity_id = ?", [.text(id)])
             }
             let groupRows = Set(registration.groups).sorted().map { [SQLValue.text($0), .text(id)] }

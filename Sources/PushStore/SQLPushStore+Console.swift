@@ -77,6 +77,15 @@ extension SQLPushStore {
                         outcome: try row.enumValue("outcome", as: DeliveryOutcome.self), reason: try row.optionalString("reason"),
                         count: try row.int("n"), downgraded: try row.int("downgraded")))
             }
+            // Pushes group pages sent as planned are counted from their page records.
+            let pagePushes = try await Self.pagePushCount(session, since: since)
+            if pagePushes > 0 {
+                if let index = tallies.firstIndex(where: { $0.outcome == .accepted && $0.reason == nil }) {
+                    tallies[index].count += pagePushes
+                } else {
+                    tallies.append(DeliveryTally(outcome: .accepted, reason: nil, count: pagePushes, downgraded: 0))
+                }
+            }
             return tallies
         }
     }

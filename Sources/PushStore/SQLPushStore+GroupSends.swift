@@ -186,6 +186,7 @@ extension SQLPushStore {
             try await Self.insertRows(
                 session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
                 items: records, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.deliveryValues)
+            try await Self.recordAcceptedPushes(session, page: page, outcome.accepted, at: at)
             try await Self.insertRows(
                 session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
                 items: outcome.retries, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.outboxValues)
@@ -204,7 +205,8 @@ extension SQLPushStore {
             }
             let counts = Self.outcomeCounts(records)
             try await Self.addTally(
-                session, sendID: send.sendID, at: at, sent: counts.sent, failed: counts.failed, downgraded: outcome.downgraded,
+                session, sendID: send.sendID, at: at, sent: counts.sent + outcome.accepted.count, failed: counts.failed,
+                downgraded: outcome.downgraded,
                 coalesced: counts.coalesced, skipped: outcome.skipped, retrying: outcome.retries.count)
             return GroupSendPageReport(held: true, endedNow: endedNow)
         }

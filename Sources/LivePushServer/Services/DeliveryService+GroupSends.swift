@@ -57,6 +57,9 @@ extension DeliveryService {
         let recordedAt = clock.now()
         for (push, result) in sent {
             switch result {
+            case .final(let delivery) where Self.wentAsPlanned(delivery, push.item):
+                outcome.accepted.append(
+                    activityID: push.activity.activityID, apnsUniqueID: delivery.apnsUniqueID, sentAt: delivery.sentAt ?? recordedAt)
             case .final(let delivery): outcome.records.append(DeliveryRecord(push.item, delivery, recordedAt: recordedAt))
             case .retry(let retry): outcome.retries.append(retry)
             }
@@ -66,6 +69,14 @@ extension DeliveryService {
         }
         outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
         await complete(page, owner: owner, outcome: outcome, activities: page.activities)
+    }
+
+    /// A push the page records with the others (``AcceptedPagePushes``): accepted at the first attempt, at
+    /// the priority asked for, with its own id as `apns-id`.
+    private static func wentAsPlanned(_ delivery: DeliveryResult, _ item: OutboxItem) -> Bool {
+        delivery.outcome == .accepted && delivery.attempts == 1 && delivery.status == 200 && delivery.reason == nil
+            && item.downgradeReason == nil && item.priority == item.requestedPriority
+            && delivery.apnsID == item.pushID.uuidString.lowercased()
     }
 
     /// A page's push to one member, with the timestamp it carries.
@@ -238,7 +249,10 @@ extension DeliveryService {
             counts[OutcomeKey(outcome: record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority), default: 0] += 1
             metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
         }
-        for (key, count) in counts {
+        counts[OutcomeKey(outcome: .accepted, reason: nil, priority: page.send.requestedPriority), default: 0] += outcome.accepted.count
+        let latency = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(page.send.acceptedAt)) * 1000))
+        for _ in 0..<outcome.accepted.count { metrics.recordLatency(latency) }
+        for (key, count) in counts where count > 0 {
             metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
         }
         metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
@@ -246,7 +260,8 @@ extension DeliveryService {
         logger.debug(
             "group page sent",
             metadata: [
-                "sendId": "\(page.send.sendID)", "members": "\(page.activities.count)", "records": "\(outcome.records.count)",
+                "sendId": "\(page.send.sendID)", "members": "\(page.activities.count)", "accepted": "\(outcome.accepted.count)",
+                "records": "\(outcome.records.count)",
                 "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)",
             ])
     }

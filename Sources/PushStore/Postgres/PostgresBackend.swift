@@ -22,7 +22,8 @@ final class PostgresBackend: SQLBackend {
         keyLockStatement: "SELECT COUNT(*) AS locked FROM (SELECT pg_advisory_xact_lock(7361002, hashtext(?))) AS lock",
         setupStatements: [],
         migrations: Schema.migrations(integer: "BIGINT", real: "DOUBLE PRECISION", blob: "BYTEA"),
-        maxBindsPerStatement: 30_000
+        maxBindsPerStatement: 30_000,
+        positionFunction: "strpos"
     )
 
     /// A transaction-scoped advisory lock per schema, so that migrations of different schemas do not wait

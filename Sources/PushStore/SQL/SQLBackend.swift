@@ -49,6 +49,9 @@ struct SQLDialect: Sendable {
     var migrations: [[String]]
     /// The most rows one multi-row `INSERT` may carry for a given column count.
     var maxBindsPerStatement: Int
+    /// The function giving where a text first holds another, 1-based, 0 when not at all: called
+    /// `f(haystack, needle)` (`instr` on SQLite, `strpos` on PostgreSQL).
+    var positionFunction: String
 }
 
 /// A database the store runs on: one transaction at a time per session, any number of sessions.

@@ -296,6 +296,25 @@ enum Schema {
             "ALTER TABLE push_to_start_tokens ADD COLUMN refreshed_at {REAL}",
             "ALTER TABLE deliveries ADD COLUMN apns_unique_id TEXT",
         ],
+        // 10 (page-level records of group sends, issue 23): one row per group page for the pushes it sent
+        // as planned (the send's content, priority and time, outcome accepted), listing their activities
+        // and apns-unique-ids in `members`; the history reads them back through the activity's groups.
+        // IF NOT EXISTS: a test that winds a database back to an earlier version runs this again.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS group_send_page_records (
+                send_id TEXT NOT NULL,
+                first_id TEXT NOT NULL,
+                last_id TEXT NOT NULL,
+                sent_at {REAL} NOT NULL,
+                recorded_at {REAL} NOT NULL,
+                accepted {INT} NOT NULL,
+                members TEXT NOT NULL,
+                PRIMARY KEY (send_id, first_id)
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS group_send_page_records_recorded ON group_send_page_records (recorded_at)",
+        ],
     ]
 
     /// The migrations with the column types of one database.

@@ -27,7 +27,8 @@ final class SQLiteBackend: SQLBackend {
         keyLockStatement: nil,
         setupStatements: [],
         migrations: Schema.migrations(integer: "INTEGER", real: "REAL", blob: "BLOB"),
-        maxBindsPerStatement: 30_000
+        maxBindsPerStatement: 30_000,
+        positionFunction: "instr"
     )
 
     private init(
