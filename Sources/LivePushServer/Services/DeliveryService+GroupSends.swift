@@ -6,10 +6,11 @@ import PushStore
 
 extension DeliveryService {
     /// Sends one claimed page of a group send: each member's plan, the priority-10 budget for those sent,
-    /// the pushes concurrently, then every outcome, retry, content state and end in one store call. When
+    /// the pushes concurrently; returns the recording of every outcome, retry, content state and end in
+    /// one store call (nil when nothing was sent), which the worker runs while it sends its next page. When
     /// the store cannot take them, the page's claim expires and the page is sent again (harmless: its push
     /// ids and timestamps are the same, so the device keeps one).
-    func sendPage(_ page: GroupSendPage, owner: String) async {
+    func sendPage(_ page: GroupSendPage, owner: String) async -> LeasedWork.Recording? {
         let send = page.send
         let now = clock.now()
         var outcome = GroupSendPageOutcome()
@@ -41,7 +42,7 @@ extension DeliveryService {
                 metadata: [
                     "sendId": "\(send.sendID)", "error": "\(error)",
                 ])
-            return
+            return nil
         }
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
         metrics.recordAccepted(items.count)
@@ -68,7 +69,8 @@ extension DeliveryService {
             if send.kind == .end { outcome.ended.append(push.activity.activityID) }
         }
         outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
-        await complete(page, owner: owner, outcome: outcome, activities: page.activities)
+        let recorded = outcome
+        return { await self.complete(page, owner: owner, outcome: recorded, activities: page.activities) }
     }
 
     /// A push the page records with the others (``AcceptedPagePushes``): accepted at the first attempt, at

@@ -7,8 +7,10 @@ import PushStore
 /// takes back what an earlier run with the same owner left (a restarted process with a stable instance
 /// id); then, until stopped, claims from each queue in turn and does the work while renewing its lease
 /// every third of it; when no queue had work it waits until this process accepts something (the signal)
-/// or the poll interval passes (retries coming due, work accepted by other instances). On the way out it
-/// gives back every claim it still holds.
+/// or the poll interval passes (retries coming due, work accepted by other instances). Work that returns a
+/// recording (a group page) is recorded while the worker claims and sends its next unit: at most one
+/// recording runs beside a send, so a page's writes do not hold back the next page's pushes. On the way
+/// out it finishes its recordings, then gives back every claim it still holds.
 struct LeaseWorker: Sendable {
     let owner: String
     /// Asked in this order each round: earlier queues first.
@@ -23,23 +25,39 @@ struct LeaseWorker: Sendable {
 
     func run(isStopping: @Sendable () -> Bool) async {
         await release(after: "an earlier run")
-        // A queue found empty is not asked again until the signal's generation changes or the poll
-        // interval passes: while a group send's pages go out, no empty outbox claim takes the writer.
-        var found = Array(repeating: FoundEmpty(), count: queues.count)
-        while true {
-            // Read before checking for stop: stop sets the flag, then wakes, so a wake-up is never missed.
-            let seen = signal.generation
-            if isStopping() { break }
-            var worked = false
-            for (index, queue) in queues.enumerated() where !isStopping() {
-                guard let work = await found[index].unlessEmpty(generation: seen, interval: pollInterval, { await claim(queue) }) else {
-                    continue
+        await withTaskGroup(of: Void.self) { units in
+            // A queue found empty is not asked again until the signal's generation changes or the poll
+            // interval passes: while a group send's pages go out, no empty outbox claim takes the writer.
+            var found = Array(repeating: FoundEmpty(), count: queues.count)
+            // Units started and not yet finished: the one sending, and at most one recording before it.
+            var unfinished = 0
+            while true {
+                // Read before checking for stop: stop sets the flag, then wakes, so a wake-up is never missed.
+                let seen = signal.generation
+                if isStopping() { break }
+                var worked = false
+                for (index, queue) in queues.enumerated() where !isStopping() {
+                    guard let work = await found[index].unlessEmpty(generation: seen, interval: pollInterval, { await claim(queue) })
+                    else { continue }
+                    worked = true
+                    let (sent, sending) = AsyncStream.makeStream(of: Never.self)
+                    units.addTask { await renewing(work, whenSent: { sending.finish() }) }
+                    unfinished += 1
+                    for await _ in sent {}
+                    // Two units out (one recording, one that has just sent): wait for one before the next send.
+                    if unfinished == 2 {
+                        await units.next()
+                        unfinished -= 1
+                    }
                 }
-                worked = true
-                await renewing(work)
+                if isStopping() { break }
+                if !worked {
+                    // Idle: nothing overlaps a wait, so what is recorded is recorded before it.
+                    while unfinished > 0, await units.next() != nil { unfinished -= 1 }
+                    await signal.wait(after: seen, timeout: pollInterval)
+                }
             }
-            if isStopping() { break }
-            if !worked { await signal.wait(after: seen, timeout: pollInterval) }
+            await units.waitForAll()
         }
         await release(after: "this run")
     }
@@ -66,10 +84,11 @@ struct LeaseWorker: Sendable {
         }
     }
 
-    /// Runs the work while renewing its claim every third of the lease, so work that outlasts the lease
-    /// (a slow APNs, a loaded store) is not handed to another worker and done twice. Once the claim is no
-    /// longer held, renewal stops (what is in flight finishes, and its record is refused as not held).
-    private func renewing(_ work: LeasedWork) async {
+    /// Runs the work, then its recording, while renewing its claim every third of the lease, so work that
+    /// outlasts the lease (a slow APNs, a loaded store) is not handed to another worker and done twice. Once
+    /// the claim is no longer held, renewal stops (what is in flight finishes, and its record is refused as
+    /// not held). `whenSent` is called once the work has sent, before its recording.
+    private func renewing(_ work: LeasedWork, whenSent: @Sendable () -> Void) async {
         let interval = Duration.milliseconds(Int64(lease * 1000 / 3))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -88,7 +107,9 @@ struct LeaseWorker: Sendable {
                     }
                 }
             }
-            await work.run()
+            let recording = await work.run()
+            whenSent()
+            await recording?()
             group.cancelAll()
         }
     }

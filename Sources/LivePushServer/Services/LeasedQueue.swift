@@ -15,10 +15,35 @@ struct LeasedQueue: Sendable {
 
 /// A claimed unit of work: what it is (for logs), how its claim is extended, and the work.
 struct LeasedWork: Sendable {
+    /// Writes what the work did (the claim ends with the record).
+    typealias Recording = @Sendable () async -> Void
+
     /// Names the work in logs: the owner and the batch, page or events.
     let subject: Logger.Metadata
     /// Extends the claim to the date given; false once it is no longer held.
     let renew: @Sendable (Date) async throws(PushStoreError) -> Bool
-    /// Sends what was claimed and records the outcomes (the claim ends with the record).
-    let run: @Sendable () async -> Void
+    /// Sends what was claimed; returns the recording still to do, which the worker overlaps with its next
+    /// claim and send (nil: the work recorded its outcomes itself, or has nothing to record).
+    let run: @Sendable () async -> Recording?
+
+    /// Work that sends, then returns its recording (a group page).
+    init(
+        subject: Logger.Metadata, renew: @escaping @Sendable (Date) async throws(PushStoreError) -> Bool,
+        send: @escaping @Sendable () async -> Recording?
+    ) {
+        self.subject = subject
+        self.renew = renew
+        self.run = send
+    }
+
+    /// Work that sends and records in one step.
+    init(
+        subject: Logger.Metadata, renew: @escaping @Sendable (Date) async throws(PushStoreError) -> Bool,
+        run: @escaping @Sendable () async -> Void
+    ) {
+        self.init(subject: subject, renew: renew) { () async -> Recording? in
+            await run()
+            return nil
+        }
+    }
 }

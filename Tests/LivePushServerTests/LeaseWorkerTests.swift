@@ -1,0 +1,98 @@
+import APNsCore
+import Foundation
+import Logging
+import PushStore
+import Synchronization
+import Testing
+
+@testable import LivePushServer
+
+/// The lease worker records a unit of work while it sends the next one, never more than one recording
+/// beside a send, and finishes every recording before it gives back its claims.
+@Suite struct LeaseWorkerTests {
+    /// What the fake queue saw, in order, and the recordings not finished yet.
+    final class Journal: Sendable {
+        private let state = Mutex((events: [String](), recording: Set<Int>(), mostRecordingAtASend: 0))
+        /// The recordings of units 1 and 2 wait for the next unit's send.
+        private let gates: [Int: Gate] = [1: Gate(), 2: Gate()]
+
+        var events: [String] { state.withLock { $0.events } }
+        var mostRecordingAtASend: Int { state.withLock { $0.mostRecordingAtASend } }
+
+        func claimed(_ unit: Int) { state.withLock { $0.events.append("claim \(unit)") } }
+
+        /// Unit `unit` sends: the recording of the unit before it may end now.
+        func send(_ unit: Int) {
+            state.withLock { state in
+                state.events.append("send \(unit)")
+                state.mostRecordingAtASend = max(state.mostRecordingAtASend, state.recording.count)
+            }
+            gates[unit - 1]?.open()
+        }
+
+        /// Unit `unit` records: it waits for the next unit's send when it has a gate.
+        func record(_ unit: Int) async {
+            state.withLock { _ = $0.recording.insert(unit) }
+            await gates[unit]?.wait()
+            state.withLock { state in
+                state.recording.remove(unit)
+                state.events.append("recorded \(unit)")
+            }
+        }
+
+        func released() { state.withLock { $0.events.append("release") } }
+    }
+
+    /// Opens once; waiting after it opened returns at once.
+    final class Gate: Sendable {
+        private let stream: AsyncStream<Never>
+        private let continuation: AsyncStream<Never>.Continuation
+        init() { (stream, continuation) = AsyncStream.makeStream(of: Never.self) }
+        func open() { continuation.finish() }
+        func wait() async { for await _ in stream {} }
+    }
+
+    /// Three units; the first two recordings can only end once the next unit has started sending, so the
+    /// run completes only if sends overlap recordings (a worker that recorded before its next claim would
+    /// wait forever: the time limit fails it).
+    @Test(.timeLimit(.minutes(1)))
+    func aRecordingOverlapsTheNextSendAndAllAreRecordedBeforeRelease() async {
+        let journal = Journal()
+        let next = Mutex(1)
+        let stopping = Mutex(false)
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let queue = LeasedQueue(name: "pages") { _ throws(PushStoreError) -> LeasedWork? in
+            let unit: Int? = next.withLock { count in
+                guard count <= 3 else { return nil }
+                defer { count += 1 }
+                return count
+            }
+            guard let unit else { return nil }
+            journal.claimed(unit)
+            return LeasedWork(subject: ["unit": "\(unit)"]) { _ throws(PushStoreError) in
+                true
+            } send: {
+                journal.send(unit)
+                return {
+                    await journal.record(unit)
+                    if unit == 3 {
+                        stopping.withLock { $0 = true }
+                        signal.wakeAll()
+                    }
+                }
+            }
+        } release: { _ throws(PushStoreError) in
+            journal.released()
+            return 0
+        }
+        let worker = LeaseWorker(
+            owner: "w0", queues: [queue], signal: signal, pollInterval: .seconds(30), lease: 30, clock: SystemWallClock(),
+            metrics: ServerMetrics(), logger: Logger(label: "test"))
+        await worker.run { stopping.withLock { $0 } }
+
+        let events = journal.events
+        #expect(events.first == "release" && events.last == "release", "claims of an earlier run, then of this one")
+        #expect(events.filter { $0.hasPrefix("recorded") }.sorted() == ["recorded 1", "recorded 2", "recorded 3"])
+        #expect(journal.mostRecordingAtASend <= 1, "at most one recording beside a send: \(events)")
+    }
+}
