@@ -12,7 +12,7 @@
 #      to ACTIVITIES activities; one is killed with `kill -9` once a third were sent; the survivors take
 #      over its pages when their lease (LEASE) ends; every activity gets the update. The pages of live
 #      instances keep their claims (renewed while sent), so the duplicates are bounded by what the
-#      killed instance had in flight, as in 1 and 2.
+#      killed instance had in flight (sent, not yet recorded), as in 1 and 2.
 #
 # Each part checks, from the simulator's push log, that every activity's token received the update
 # (accepted, HTTP 200) and reports the duplicates: pushes received more than once (same apns-id; the
@@ -46,8 +46,9 @@ RECOVERY_BOUND="${SCALEOUT_RECOVERY_BOUND:-30}"
 TIMEOUT="${SCALEOUT_TIMEOUT:-180}"
 PARTS="${SCALEOUT_PARTS:-recovery-202 recovery-midway scaleout}"
 RECOVERY_STORES="${SCALEOUT_RECOVERY_STORES:-sqlite postgres}"
-# What one process has in flight at most with the default settings: 8 workers, a page of 128 members each.
-IN_FLIGHT=$((8 * 128))
+# What one process has sent and not yet recorded at most with the default settings: 8 workers, each with a
+# page of 128 members on the wire and the page before it still being recorded.
+IN_FLIGHT=$((8 * 2 * 128))
 BASE_PORT="${SCALEOUT_BASE_PORT:-23100}"
 SIM_PORT=$BASE_PORT CONTROL_PORT=$((BASE_PORT + 1)) MANAGE_PORT=$((BASE_PORT + 2))
 APP_KEY=scaleout-app-key-0123456789 BACKEND_KEY=scaleout-backend-key-0123456789
