@@ -41,15 +41,26 @@ extension ConsoleAssets {
           restart();
         }
 
+        // Refreshes under way: while hidden, 'paused' is shown only once they are over, so 'paused' means
+        // that no request is in flight and none is scheduled.
+        let inFlight = 0;
+
         async function tick() {
           timer = null;
+          inFlight += 1;
           try {
             await views[current].refresh();
-            setStatus('live', `live · ${new Date().toLocaleTimeString()}`);
+            if (!document.hidden) setStatus('live', `live · ${new Date().toLocaleTimeString()}`);
           } catch (error) {
             report(error);
+          } finally {
+            inFlight -= 1;
           }
-          if (!document.hidden && credential.get()) timer = setTimeout(tick, interval);
+          if (document.hidden) {
+            if (credential.get() && inFlight === 0) setStatus('paused', 'paused while hidden');
+          } else if (credential.get() && !timer && inFlight === 0) {
+            timer = setTimeout(tick, interval);
+          }
         }
 
         function stop() {
@@ -60,7 +71,7 @@ extension ConsoleAssets {
         function restart() {
           stop();
           if (document.hidden) {
-            setStatus('paused', 'paused while hidden');
+            if (inFlight === 0) setStatus('paused', 'paused while hidden');
             return;
           }
           tick();
