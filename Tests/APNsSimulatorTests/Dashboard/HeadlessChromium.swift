@@ -50,6 +50,8 @@ final class HeadlessChromium: @unchecked Sendable {
     private var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
     private var exited = false
     private var session: String?
+    private var page: String?
+    private var cover: String?
 
     private init(process: Process, commands: FileHandle, answers: FileHandle, profile: URL) {
         self.process = process
@@ -113,9 +115,30 @@ final class HeadlessChromium: @unchecked Sendable {
         guard let session = attached["sessionId"]?.stringValue else {
             throw Failure.unexpectedAnswer(method: "Target.attachToTarget", answer: attached.description)
         }
-        lock.withLock { self.session = session }
+        lock.withLock {
+            self.session = session
+            self.page = target
+        }
         _ = try await send("Page.enable")
         _ = try await send("Page.navigate", ["url": .string(url)])
+    }
+
+    /// Hides the page the way a user does, by opening another tab in front of it: the page's
+    /// `document.visibilityState` becomes `hidden` and it gets `visibilitychange`.
+    func hidePage() async throws {
+        let created = try await send("Target.createTarget", ["url": "about:blank"], toPage: false)
+        guard let target = created["targetId"]?.stringValue else {
+            throw Failure.unexpectedAnswer(method: "Target.createTarget", answer: created.description)
+        }
+        lock.withLock { cover = target }
+    }
+
+    /// Shows the page again: closes the tab opened in front of it and brings the page forward.
+    func showPage() async throws {
+        let (cover, page) = lock.withLock { (self.cover, self.page) }
+        if let cover { _ = try await send("Target.closeTarget", ["targetId": .string(cover)], toPage: false) }
+        if let page { _ = try await send("Target.activateTarget", ["targetId": .string(page)], toPage: false) }
+        lock.withLock { self.cover = nil }
     }
 
     /// The value of a JavaScript expression in the page (promises are awaited).
