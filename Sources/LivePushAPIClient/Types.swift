@@ -11714,6 +11714,71 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/OperatorOverview/channels`.
             public var channels: Components.Schemas.OperatorOverview.ChannelsPayload
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/InstancesPayload`.
+            public struct InstancesPayloadPayload: Codable, Hashable, Sendable {
+                /// The instance's --instance-id.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/InstancesPayload/instanceId`.
+                public var instanceId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/InstancesPayload/thisInstance`.
+                public var thisInstance: Swift.Bool
+                /// Outbox pushes its delivery workers hold.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/InstancesPayload/outbox`.
+                public var outbox: Swift.Int
+                /// Group-send pages its delivery workers hold.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/InstancesPayload/groupPages`.
+                public var groupPages: Swift.Int
+                /// Webhook events its webhook poster holds.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/InstancesPayload/webhooks`.
+                public var webhooks: Swift.Int
+                /// The latest end of its leases; absent when it holds none.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorOverview/InstancesPayload/leaseUntil`.
+                public var leaseUntil: Foundation.Date?
+                /// Creates a new `InstancesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - instanceId: The instance's --instance-id.
+                ///   - thisInstance:
+                ///   - outbox: Outbox pushes its delivery workers hold.
+                ///   - groupPages: Group-send pages its delivery workers hold.
+                ///   - webhooks: Webhook events its webhook poster holds.
+                ///   - leaseUntil: The latest end of its leases; absent when it holds none.
+                public init(
+                    instanceId: Swift.String,
+                    thisInstance: Swift.Bool,
+                    outbox: Swift.Int,
+                    groupPages: Swift.Int,
+                    webhooks: Swift.Int,
+                    leaseUntil: Foundation.Date? = nil
+                ) {
+                    self.instanceId = instanceId
+                    self.thisInstance = thisInstance
+                    self.outbox = outbox
+                    self.groupPages = groupPages
+                    self.webhooks = webhooks
+                    self.leaseUntil = leaseUntil
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case instanceId
+                    case thisInstance
+                    case outbox
+                    case groupPages
+                    case webhooks
+                    case leaseUntil
+                }
+            }
+            /// The instance that answered first (holding leases or not), then every other instance holding leases on the shared database now: on PostgreSQL, the instances at work and which rows each holds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/instances`.
+            public typealias InstancesPayload = [Components.Schemas.OperatorOverview.InstancesPayloadPayload]
+            /// The instance that answered first (holding leases or not), then every other instance holding leases on the shared database now: on PostgreSQL, the instances at work and which rows each holds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorOverview/instances`.
+            public var instances: Components.Schemas.OperatorOverview.InstancesPayload
             /// Creates a new `OperatorOverview`.
             ///
             /// - Parameters:
@@ -11725,6 +11790,7 @@ extension Components {
             ///   - openGroupSends: Group sends whose members are not all handed out yet.
             ///   - webhookDepth: Webhook events waiting.
             ///   - channels: Broadcast channels by bundle id, against Apple's limit.
+            ///   - instances: The instance that answered first (holding leases or not), then every other instance holding leases on the shared database now: on PostgreSQL, the instances at work and which rows each holds.
             public init(
                 at: Foundation.Date,
                 pushesPerSecond: Components.Schemas.OperatorOverview.PushesPerSecondPayload,
@@ -11733,7 +11799,8 @@ extension Components {
                 outboxDepth: Swift.Int,
                 openGroupSends: Swift.Int,
                 webhookDepth: Swift.Int,
-                channels: Components.Schemas.OperatorOverview.ChannelsPayload
+                channels: Components.Schemas.OperatorOverview.ChannelsPayload,
+                instances: Components.Schemas.OperatorOverview.InstancesPayload
             ) {
                 self.at = at
                 self.pushesPerSecond = pushesPerSecond
@@ -11743,6 +11810,7 @@ extension Components {
                 self.openGroupSends = openGroupSends
                 self.webhookDepth = webhookDepth
                 self.channels = channels
+                self.instances = instances
             }
             public enum CodingKeys: String, CodingKey {
                 case at
@@ -11753,6 +11821,7 @@ extension Components {
                 case openGroupSends
                 case webhookDepth
                 case channels
+                case instances
             }
         }
         /// A page of at most 50 activities, ordered by id.
@@ -11782,12 +11851,73 @@ extension Components {
                 case next
             }
         }
-        /// A page of at most 50 group sends, newest first, with their counts.
+        /// A page of at most 50 group sends, newest first, with their counts; on the first page (no cursor), the broadcasts beside them.
         ///
         /// - Remark: Generated from `#/components/schemas/OperatorSendList`.
         public struct OperatorSendList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/OperatorSendList/sends`.
             public var sends: [Components.Schemas.GroupSend]
+            /// - Remark: Generated from `#/components/schemas/OperatorSendList/BroadcastsPayload`.
+            public struct BroadcastsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorSendList/BroadcastsPayload/channelId`.
+                public var channelId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorSendList/BroadcastsPayload/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorSendList/BroadcastsPayload/bundleId`.
+                public var bundleId: Swift.String
+                /// The group whose updates also go out through the channel.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSendList/BroadcastsPayload/groupId`.
+                public var groupId: Swift.String?
+                /// Oldest first.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSendList/BroadcastsPayload/pending`.
+                public var pending: [Components.Schemas.Pending]
+                /// Newest first.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSendList/BroadcastsPayload/deliveries`.
+                public var deliveries: [Components.Schemas.Delivery]
+                /// Creates a new `BroadcastsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - channelId:
+                ///   - name:
+                ///   - bundleId:
+                ///   - groupId: The group whose updates also go out through the channel.
+                ///   - pending: Oldest first.
+                ///   - deliveries: Newest first.
+                public init(
+                    channelId: Swift.String,
+                    name: Swift.String,
+                    bundleId: Swift.String,
+                    groupId: Swift.String? = nil,
+                    pending: [Components.Schemas.Pending],
+                    deliveries: [Components.Schemas.Delivery]
+                ) {
+                    self.channelId = channelId
+                    self.name = name
+                    self.bundleId = bundleId
+                    self.groupId = groupId
+                    self.pending = pending
+                    self.deliveries = deliveries
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case channelId
+                    case name
+                    case bundleId
+                    case groupId
+                    case pending
+                    case deliveries
+                }
+            }
+            /// The 50 newest live broadcast channels, newest first, each with its broadcasts waiting in the outbox and its 5 newest done ones; empty on later pages.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSendList/broadcasts`.
+            public typealias BroadcastsPayload = [Components.Schemas.OperatorSendList.BroadcastsPayloadPayload]
+            /// The 50 newest live broadcast channels, newest first, each with its broadcasts waiting in the outbox and its 5 newest done ones; empty on later pages.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSendList/broadcasts`.
+            public var broadcasts: Components.Schemas.OperatorSendList.BroadcastsPayload
             /// The cursor of the next page; absent on the last page.
             ///
             /// - Remark: Generated from `#/components/schemas/OperatorSendList/next`.
@@ -11796,16 +11926,20 @@ extension Components {
             ///
             /// - Parameters:
             ///   - sends:
+            ///   - broadcasts: The 50 newest live broadcast channels, newest first, each with its broadcasts waiting in the outbox and its 5 newest done ones; empty on later pages.
             ///   - next: The cursor of the next page; absent on the last page.
             public init(
                 sends: [Components.Schemas.GroupSend],
+                broadcasts: Components.Schemas.OperatorSendList.BroadcastsPayload,
                 next: Swift.String? = nil
             ) {
                 self.sends = sends
+                self.broadcasts = broadcasts
                 self.next = next
             }
             public enum CodingKeys: String, CodingKey {
                 case sends
+                case broadcasts
                 case next
             }
         }
@@ -11815,6 +11949,14 @@ extension Components {
         public struct OperatorActivity: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/OperatorActivity/activity`.
             public var activity: Components.Schemas.Activity
+            /// When the activity's current token arrived: its last rotation, else the activity's registration.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/tokenSince`.
+            public var tokenSince: Foundation.Date
+            /// Seconds since tokenSince.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/tokenAgeSeconds`.
+            public var tokenAgeSeconds: Swift.Int
             /// Newest first.
             ///
             /// - Remark: Generated from `#/components/schemas/OperatorActivity/deliveries`.
@@ -11907,6 +12049,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - activity:
+            ///   - tokenSince: When the activity's current token arrived: its last rotation, else the activity's registration.
+            ///   - tokenAgeSeconds: Seconds since tokenSince.
             ///   - deliveries: Newest first.
             ///   - pending: Oldest first.
             ///   - consolePushIds: The deliveries and pending pushes the console sent (test pushes).
@@ -11914,6 +12058,8 @@ extension Components {
             ///   - budget: Priority-10 pushes in the last hour.
             public init(
                 activity: Components.Schemas.Activity,
+                tokenSince: Foundation.Date,
+                tokenAgeSeconds: Swift.Int,
                 deliveries: [Components.Schemas.Delivery],
                 pending: [Components.Schemas.Pending],
                 consolePushIds: [Swift.String],
@@ -11921,6 +12067,8 @@ extension Components {
                 budget: Components.Schemas.OperatorActivity.BudgetPayload
             ) {
                 self.activity = activity
+                self.tokenSince = tokenSince
+                self.tokenAgeSeconds = tokenAgeSeconds
                 self.deliveries = deliveries
                 self.pending = pending
                 self.consolePushIds = consolePushIds
@@ -11929,6 +12077,8 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case activity
+                case tokenSince
+                case tokenAgeSeconds
                 case deliveries
                 case pending
                 case consolePushIds

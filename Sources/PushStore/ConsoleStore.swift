@@ -45,6 +45,44 @@ package struct DeliveryTally: Sendable, Hashable {
     }
 }
 
+/// The leases one claimer holds on one queue: how many rows, and until when.
+package struct LeaseHolding: Sendable, Hashable {
+    /// The leased queues.
+    package enum Queue: String, Sendable, Hashable, CaseIterable {
+        case outbox, groupPages, webhooks
+    }
+
+    package var queue: Queue
+    /// The claimer, as the server names it: `<instance id>-w<n>` for a delivery worker, `<instance
+    /// id>-webhook` for the webhook.
+    package var owner: String
+    package var rows: Int
+    /// The latest end of its leases.
+    package var until: Date
+
+    package init(queue: Queue, owner: String, rows: Int, until: Date) {
+        self.queue = queue
+        self.owner = owner
+        self.rows = rows
+        self.until = until
+    }
+}
+
+/// A broadcast channel with its newest broadcasts: those still waiting in the outbox and those done.
+package struct ChannelBroadcasts: Sendable, Hashable {
+    package var channel: ChannelRecord
+    /// Oldest first.
+    package var pending: [OutboxItem]
+    /// Newest first.
+    package var deliveries: [DeliveryRecord]
+
+    package init(channel: ChannelRecord, pending: [OutboxItem], deliveries: [DeliveryRecord]) {
+        self.channel = channel
+        self.pending = pending
+        self.deliveries = deliveries
+    }
+}
+
 /// What the provider console reads (and the one thing it writes: which pushes it sent). Each list is
 /// paged with a cursor and read through an index, so a page costs the same with a million activities.
 package protocol ConsoleStore: Sendable {
@@ -71,4 +109,16 @@ package protocol ConsoleStore: Sendable {
 
     /// Of `pushIDs`, those the console sent.
     func consolePushes(among pushIDs: [UUID]) async throws(PushStoreError) -> Set<UUID>
+
+    /// The leases held at `now` on the outbox, the group pages and the webhook events, by claimer
+    /// (expired leases are not held: their rows are due again).
+    func leaseHoldings(now: Date) async throws(PushStoreError) -> [LeaseHolding]
+
+    /// The newest `channels` live channels (1 to 500), newest first, each with its waiting broadcasts
+    /// and its newest `perChannel` done ones (1 to 50).
+    func recentBroadcasts(channels: Int, perChannel: Int) async throws(PushStoreError) -> [ChannelBroadcasts]
+
+    /// When the activity's current token arrived: its last rotation (when it replaced the one before),
+    /// else the activity's first registration; nil for an unknown activity.
+    func currentTokenSince(activityID: String) async throws(PushStoreError) -> Date?
 }

@@ -156,6 +156,22 @@ struct ConsoleConformanceTests {
                     "SELECT outcome, reason, COUNT(*) AS n FROM deliveries WHERE recorded_at >= ? GROUP BY outcome, reason", [.real(1)],
                     "deliveries_recorded"
                 ),
+                // The overview's instances: who holds leases (the webhook queue, small, has no owner index).
+                (
+                    "SELECT claim_owner, COUNT(*) AS n, MAX(claim_until) AS until FROM outbox WHERE claim_owner IS NOT NULL AND claim_until > ? GROUP BY claim_owner ORDER BY claim_owner",
+                    [.real(1)], "outbox_claim_owner"
+                ),
+                (
+                    "SELECT claim_owner, COUNT(*) AS n, MAX(claim_until) AS until FROM group_send_pages WHERE claim_owner IS NOT NULL AND claim_until > ? GROUP BY claim_owner ORDER BY claim_owner",
+                    [.real(1)], "group_send_pages_owner"
+                ),
+                // An activity's token age, and a channel's broadcasts.
+                ("SELECT MAX(retired_at) AS at FROM retired_tokens WHERE activity_id = ?", [.text("a")], "retired_tokens_activity"),
+                ("SELECT * FROM outbox WHERE target_id = ? AND target_kind = 'channel' ORDER BY accepted_at, push_id", [.text("c")], "outbox_target"),
+                (
+                    "SELECT * FROM deliveries WHERE target_id = ? AND target_kind = 'channel' ORDER BY accepted_at DESC, recorded_at DESC, push_id DESC LIMIT ?",
+                    [.text("c"), .int(5)], "deliveries_target"
+                ),
             ]
             for (statement, binds, index) in plans {
                 let plan = try await sql.backend.read { session throws(PushStoreError) in

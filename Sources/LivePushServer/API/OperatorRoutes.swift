@@ -33,8 +33,12 @@ struct OperatorRoutes: Sendable {
         }
         let sends = ContractRoute("operatorListSends")
         routes.get("operator/sends") { request, _ -> Response in
-            let page = try await console.groupSends(cursor: try sends.query("cursor", request), limit: Self.pageSize)
-            return APIResponse.json(ConsoleSendList(sends: page.sends.map(GroupSendView.init), next: page.next))
+            let cursor = try sends.query("cursor", request)
+            let page = try await console.groupSends(cursor: cursor, limit: Self.pageSize)
+            // The broadcasts come with the first page: they are not paged with the group sends.
+            let broadcasts = cursor == nil ? try await console.broadcasts() : []
+            return APIResponse.json(
+                ConsoleSendList(sends: page.sends.map(GroupSendView.init), next: page.next, broadcasts: broadcasts.map(ConsoleBroadcastsView.init)))
         }
         let test = ContractRoute("operatorTestPush")
         routes.post("operator/activities/:activityId/test-push") { request, context -> Response in

@@ -17,7 +17,7 @@ extension ConsoleAssets {
           <nav id="tabs" hidden>
             <button type="button" data-view="overview" aria-pressed="true">Overview</button>
             <button type="button" data-view="activities" aria-pressed="false">Activities</button>
-            <button type="button" data-view="sends" aria-pressed="false">Group sends</button>
+            <button type="button" data-view="sends" aria-pressed="false">Sends</button>
           </nav>
           <span id="status" data-state="signed-out">signed out</span>
           <button type="button" id="sign-out" hidden>Sign out</button>
@@ -43,6 +43,11 @@ extension ConsoleAssets {
             <table id="failures"><thead><tr><th>Reason</th><th>Pushes</th><th>Remedy</th></tr></thead><tbody></tbody></table>
             <h3>Broadcast channels</h3>
             <table id="channels"><thead><tr><th>App</th><th>Channels</th><th>Of Apple's limit</th></tr></thead><tbody></tbody></table>
+            <h3>Instances and their claims</h3>
+            <table id="instances">
+              <thead><tr><th>Instance</th><th>Outbox pushes</th><th>Group pages</th><th>Webhook events</th><th>Leases until</th></tr></thead>
+              <tbody></tbody>
+            </table>
           </section>
 
           <section id="activities" class="view" hidden>
@@ -91,6 +96,13 @@ extension ConsoleAssets {
               <tbody></tbody>
             </table>
             <button type="button" id="more-sends" hidden>Next page</button>
+            <h2>Broadcasts</h2>
+            <p class="hint">The newest broadcast channels, each with its broadcasts waiting and its last five sent: one request each, which APNs hands to every subscribed device.</p>
+            <table id="broadcast-list">
+              <thead><tr><th>Channel</th><th>App</th><th>Group</th><th>Kind</th><th>Accepted</th><th>State</th><th>Status</th><th>Reason</th>
+              <th>Attempts</th><th>apns-id</th></tr></thead>
+              <tbody></tbody>
+            </table>
           </section>
         </main>
         </body>

@@ -27,6 +27,9 @@ extension ConsoleAssets {
               meter.high = entry.limit * 0.9;
               return row([entry.bundleId, `${entry.count} / ${entry.limit}`, meter]);
             }));
+            fill($('instances').tBodies[0], data.instances.map((instance) =>
+              row([instance.instanceId + (instance.thisInstance ? ' (this one)' : ''), String(instance.outbox), String(instance.groupPages),
+                String(instance.webhooks), instance.leaseUntil ?? '—'], { data: { instanceId: instance.instanceId, this: instance.thisInstance } })));
           },
         };
 
@@ -88,7 +91,7 @@ extension ConsoleAssets {
               ['user', activity.userId],
               ['groups', activity.groups.join(', ') || '—'],
               ['token', `${activity.pushToken} ${activity.token.valid ? 'valid' : `invalid (${activity.token.reason ?? ''})`}`],
-              ['token age (since last report)', since(activity.updatedAt)],
+              ['token age (since registered or rotated)', `${age(data.tokenAgeSeconds)} (since ${data.tokenSince})`],
               ['started', activity.startedAt],
               ['priority-10 budget left this hour', `${data.budget.left} of ${data.budget.limit}`],
               ['content-state', activity.lastContentState ? JSON.stringify(activity.lastContentState) : '—'],
@@ -145,8 +148,22 @@ extension ConsoleAssets {
             if (append) body.append(...rows); else fill(body, rows);
             this.cursor = data.next ?? null;
             $('more-sends').hidden = !this.cursor;
+            if (!append) fill($('broadcast-list').tBodies[0], data.broadcasts.flatMap(broadcastRows));
           },
         };
+
+        // A channel's rows: its waiting broadcasts, then its newest done ones; one row when it has none.
+        function broadcastRows(channel) {
+          const names = [channel.name, channel.bundleId, channel.groupId ?? ''];
+          const options = (state, pushId) => ({ className: 'broadcast-row', data: { channelId: channel.channelId, state, pushId: pushId ?? '' } });
+          const pending = channel.pending.map((push) =>
+            row([...names, push.kind, push.acceptedAt, 'pending', '', push.lastError ?? '', String(push.attempts), ''], options('pending', push.pushId)));
+          const done = channel.deliveries.map((delivery) =>
+            row([...names, delivery.kind, delivery.acceptedAt, delivery.outcome, delivery.status === undefined ? '' : String(delivery.status),
+              delivery.reason ?? '', String(delivery.attempts), delivery.apnsId ?? ''], options(delivery.outcome, delivery.pushId)));
+          const rows = [...pending, ...done];
+          return rows.length ? rows : [row([...names, '', '', 'no broadcast yet', '', '', '', ''], options('none'))];
+        }
 
         export function report(error) {
           document.dispatchEvent(new CustomEvent('console-error', { detail: error }));

@@ -55,7 +55,33 @@ final class ConsoleService: Sendable {
             openGroupSends: try await stored { () async throws(PushStoreError) in try await store.openGroupSendCount() },
             webhookDepth: try await stored { () async throws(PushStoreError) in try await store.webhookDepth() },
             channels: try await stored { () async throws(PushStoreError) in try await store.channelCounts() }.sorted { $0.key < $1.key }
-                .map { (bundleID: $0.key, count: $0.value) })
+                .map { (bundleID: $0.key, count: $0.value) },
+            instances: Self.instances(
+                try await stored { () async throws(PushStoreError) in try await store.leaseHoldings(now: now) }, this: configuration.instanceID))
+    }
+
+    /// The leases by instance: this one first (holding leases or not), then the others by id. A claimer
+    /// is `<instance id>-w<n>` (a delivery worker) or `<instance id>-webhook`.
+    static func instances(_ holdings: [LeaseHolding], this: String) -> [ConsoleOverview.Instance] {
+        var found: [String: ConsoleOverview.Instance] = [this: ConsoleOverview.Instance(id: this, isThis: true, rows: [:], until: nil)]
+        for holding in holdings {
+            let id = instanceID(ofClaimer: holding.owner)
+            var instance = found[id] ?? ConsoleOverview.Instance(id: id, isThis: false, rows: [:], until: nil)
+            instance.rows[holding.queue, default: 0] += holding.rows
+            instance.until = max(instance.until ?? holding.until, holding.until)
+            found[id] = instance
+        }
+        return found.values.sorted { ($0.isThis ? 0 : 1, $0.id) < ($1.isThis ? 0 : 1, $1.id) }
+    }
+
+    /// The instance of a claimer: its name without the worker's suffix.
+    static func instanceID(ofClaimer owner: String) -> String {
+        if owner.hasSuffix("-webhook") { return String(owner.dropLast("-webhook".count)) }
+        if let dash = owner.lastIndex(of: "-"), owner[owner.index(after: dash)...].first == "w" {
+            let number = owner[owner.index(dash, offsetBy: 2)...]
+            if !number.isEmpty, number.allSatisfy(\.isNumber) { return String(owner[..<dash]) }
+        }
+        return owner
     }
 
     /// What to do about an APNs reason, as `APNsCore` words it; nil for reasons that are not APNs' own.
@@ -85,6 +111,12 @@ final class ConsoleService: Sendable {
         return (page.map { GroupSendStatus($0, broadcastPushIDs: []) }, next)
     }
 
+    /// The newest live channels (up to 50) with their waiting broadcasts and their newest 5 done ones.
+    func broadcasts() async throws(DomainError) -> [ChannelBroadcasts] {
+        let store = store
+        return try await stored { () async throws(PushStoreError) in try await store.recentBroadcasts(channels: 50, perChannel: 5) }
+    }
+
     // MARK: One activity
 
     func activity(id activityID: String) async throws(DomainError) -> ConsoleActivity {
@@ -108,8 +140,10 @@ final class ConsoleService: Sendable {
             try await store.priority10Count(activityID: activityID, after: now - 3600)
         }
         let budget = activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+        let tokenSince = try await stored { () async throws(PushStoreError) in try await store.currentTokenSince(activityID: activityID) }
         return ConsoleActivity(
-            activity: activity, deliveries: deliveries, pending: pending, fromConsole: fromConsole, pushToStartTokens: tokens,
+            activity: activity, tokenSince: tokenSince ?? activity.registeredAt, deliveries: deliveries, pending: pending, fromConsole: fromConsole,
+            pushToStartTokens: tokens,
             budget: (used: used, limit: budget), at: now)
     }
 
@@ -153,11 +187,22 @@ struct ConsoleOverview: Sendable {
     var openGroupSends: Int
     var webhookDepth: Int
     var channels: [(bundleID: String, count: Int)]
+    var instances: [Instance]
+
+    /// An instance and the rows its claimers hold, by queue.
+    struct Instance: Sendable {
+        var id: String
+        var isThis: Bool
+        var rows: [LeaseHolding.Queue: Int]
+        var until: Date?
+    }
 }
 
 /// One activity as the console shows it.
 struct ConsoleActivity: Sendable {
     var activity: ActivityRecord
+    /// When its current token arrived: registration or its last rotation.
+    var tokenSince: Date
     var deliveries: [DeliveryRecord]
     var pending: [OutboxItem]
     /// Of the deliveries and pending pushes, those the console sent.

@@ -33,6 +33,12 @@ import Testing
                 #expect(await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 20 })
                 let group = try await http.post("/v1/groups/raid/update", key: TestServer.backendKey, #"{"contentState":{"hp":30}}"#)
                 #expect(group.status == 202, "\(group.text)")
+                // A broadcast channel and one broadcast, for the Sends view.
+                let channel = try await http.post(
+                    "/v1/channels", key: TestServer.backendKey, #"{"name":"raid-spectators","bundleId":"\#(apns.bundleID)","storagePolicy":0}"#)
+                let channelID = try #require(channel.json?["id"]?.stringValue, "\(channel.text)")
+                let broadcast = try await http.post("/v1/channels/\(channelID)/update", key: TestServer.backendKey, #"{"contentState":{"hp":30}}"#)
+                #expect(broadcast.status == 202, "\(broadcast.text)")
 
                 try await HeadlessChromium.with(binary: binary, width: 1400, height: 900) { browser in
                     try await browser.open(server.url.appendingPathComponent("console").absoluteString)
@@ -46,6 +52,8 @@ import Testing
                         "document.getElementById('status').textContent + ' ' + document.getElementById('sign-in-error').textContent")
                     #expect(live, "the overview loads: \(status)")
                     #expect(try await browser.waitUntil(#"Number(document.getElementById('rates').dataset.total) > 0"#), "pushes per second move")
+                    #expect(
+                        try await browser.waitUntil("document.querySelector('#instances tbody tr[data-this=true]')"), "this instance is listed")
                     try await Self.keep(browser, "console-overview")
 
                     // Find by user: both activities, the hostile id as text and nothing of it run.
@@ -74,6 +82,8 @@ import Testing
                         "[...document.querySelector('#detail-deliveries tr[data-outcome=accepted]').cells].map((cell) => cell.textContent).join('|')")
                     let cells = (row.stringValue ?? "").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
                     #expect(cells.count == 10 && cells[2] == "accepted" && cells[3] == "200" && cells[5].count == 36, "\(cells)")
+                    let facts = try await browser.evaluate("document.getElementById('detail-facts').textContent")
+                    #expect(facts.stringValue?.contains("token age (since registered or rotated)") == true, "\(facts)")
 
                     // The test update, confirmed, reaches the iPhone and is listed as the console's.
                     _ = try await browser.evaluate(
@@ -98,6 +108,10 @@ import Testing
 
                     _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
                     #expect(try await browser.waitUntil("document.querySelector('#send-list tr.send-row[data-state=finished] progress')"))
+                    #expect(
+                        try await browser.waitUntil(
+                            "document.querySelector('#broadcast-list tr.broadcast-row[data-channel-id=\"\(channelID)\"][data-state=accepted]')"),
+                        "the broadcast is listed beside the group sends, sent")
                     try await Self.keep(browser, "console-sends")
 
                     // The key: in no URL the page loaded or fetched, in no cookie; only in this tab's storage.

@@ -147,10 +147,84 @@ import Testing
             let sends = try #require(try await http.get("/v1/operator/sends", key: Self.key).json?["sends"]?.arrayValue)
             #expect(sends.compactMap { $0["sendId"]?.stringValue } == sendIDs.reversed(), "newest first")
             #expect(sends.allSatisfy { $0["counts"]?["targeted"]?.numberValue == 3 && $0["counts"]?["pending"]?.numberValue == 0 })
+            // The channel's broadcast is listed beside the group sends with its outcome.
+            let channelID = try #require(
+                try await http.get("/v1/channels", key: TestServer.backendKey).json?["channels"]?.arrayValue?.first?["id"]?.stringValue)
+            let broadcast = try await http.post("/v1/channels/\(channelID)/update", key: TestServer.backendKey, #"{"contentState":{"score":"1-0"}}"#)
+            #expect(broadcast.status == 202, "\(broadcast.text)")
+            let broadcastID = try #require(broadcast.json?["pushIds"]?.arrayValue?.first?.stringValue)
+            #expect(
+                try await eventually {
+                    let channels = try await http.get("/v1/operator/sends", key: Self.key).json?["broadcasts"]?.arrayValue ?? []
+                    return channels.first?["deliveries"]?.arrayValue?.first?["outcome"]?.stringValue == "accepted"
+                })
+            let channels = try #require(try await http.get("/v1/operator/sends", key: Self.key).json?["broadcasts"]?.arrayValue)
+            #expect(channels.count == 1 && channels.first?["name"]?.stringValue == "scores" && channels.first?["channelId"]?.stringValue == channelID)
+            #expect(channels.first?["deliveries"]?.arrayValue?.compactMap { $0["pushId"]?.stringValue } == [broadcastID])
+            #expect(channels.first?["pending"]?.arrayValue?.isEmpty == true)
+
             let overview = try #require(try await http.get("/v1/operator/overview", key: Self.key).json)
             #expect(overview["channels"]?.arrayValue?.first?["count"]?.numberValue == 1)
             #expect(overview["channels"]?.arrayValue?.first?["limit"]?.numberValue == 10_000)
             #expect(overview["openGroupSends"]?.numberValue == 0)
+        }
+    }
+
+    /// A token's age counts from its own arrival (registration, then each rotation), not from the
+    /// activity's: a push or a state change since does not make the token younger.
+    @Test(arguments: TestDatabase.available)
+    func aTokensAgeCountsFromItsRegistrationOrRotation(database: TestStore) async throws {
+        try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
+            let http = harness.http
+            let now = Date()
+            _ = try await harness.store.register(
+                ActivityRegistration(
+                    activityID: "aged", pushToken: try DeviceToken(hex: IdentityTests.hex(0x71)), bundleID: "com.example.rangers",
+                    attributesType: "AdventureAttributes", environment: .sandbox, at: now - 3 * 3600))
+            let age = { () async throws -> Double in
+                try #require(try await http.get("/v1/operator/activities/aged", key: Self.key).json?["tokenAgeSeconds"]?.numberValue)
+            }
+            #expect((3 * 3600...3 * 3600 + 300).contains(try await age()), "from the registration")
+            // An update and its delivery move the activity's updatedAt, not the token's age.
+            #expect(try await http.post("/v1/activities/aged/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+            #expect(
+                try await eventually { try await http.get("/v1/operator/activities/aged", key: Self.key).json?["deliveries"]?.arrayValue?.count == 1 }
+            )
+            #expect((3 * 3600...3 * 3600 + 300).contains(try await age()), "a push does not make the token younger")
+            _ = try await harness.store.rotateToken(activityID: "aged", newToken: try DeviceToken(hex: IdentityTests.hex(0x72)), at: now - 600)
+            #expect((600...900).contains(try await age()), "from the rotation")
+            let detail = try #require(try await http.get("/v1/operator/activities/aged", key: Self.key).json)
+            #expect(detail["tokenSince"]?.stringValue == ISO8601DateFormatter().string(from: now - 600))
+        }
+    }
+
+    /// The overview's instances: the one answering first, with no leases; then every instance holding
+    /// leases on the shared store, named by its claimers (`<instance>-w<n>`, `<instance>-webhook`).
+    @Test(arguments: TestDatabase.available)
+    func theOverviewListsInstancesAndTheirClaims(database: TestStore) async throws {
+        try await withServer(
+            ServerOptions(store: database, sender: FakeSender()) {
+                $0.workerCount = 0
+                $0.instanceID = "eu-1"
+            }
+        ) { harness in
+            let http = harness.http
+            try await GroupSendTests.register(harness, ["c1", "c2", "c3"], group: "crew")
+            for id in ["c1", "c2", "c3"] {
+                #expect(try await http.post("/v1/activities/\(id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#).status == 202)
+            }
+            let idle = try #require(try await http.get("/v1/operator/overview", key: Self.key).json?["instances"]?.arrayValue)
+            #expect(idle.count == 1 && idle.first?["instanceId"]?.stringValue == "eu-1" && idle.first?["thisInstance"]?.boolValue == true)
+            #expect(idle.first?["outbox"]?.numberValue == 0 && idle.first?["leaseUntil"] == nil)
+
+            // Another instance's workers hold the pushes: two of them, one push and two.
+            _ = try await harness.store.claim(owner: "eu-2-w0", limit: 1, now: Date(), lease: 600)
+            _ = try await harness.store.claim(owner: "eu-2-w7", limit: 2, now: Date(), lease: 600)
+            let busy = try #require(try await http.get("/v1/operator/overview", key: Self.key).json?["instances"]?.arrayValue)
+            #expect(busy.compactMap { $0["instanceId"]?.stringValue } == ["eu-1", "eu-2"], "this instance first: \(busy)")
+            let other = try #require(busy.last)
+            #expect(other["thisInstance"]?.boolValue == false && other["outbox"]?.numberValue == 3, "\(other)")
+            #expect(other["groupPages"]?.numberValue == 0 && other["webhooks"]?.numberValue == 0 && other["leaseUntil"]?.stringValue != nil)
         }
     }
 }
