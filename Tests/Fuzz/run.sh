@@ -120,13 +120,14 @@ OPERATOR_KEY=$(printf '%s' "$OPERATOR_KEY" | tail -n 1 | tr -d '[:space:]')
 # Rate limits off (0): schemathesis sends thousands of requests a minute with one credential, which is
 # not the traffic the limits are for; with them on (120 a minute for an app principal) nearly every app
 # request after the first seconds would be a documented 429, and the run would test the limiter instead
-# of the rules behind it. RateLimitTests and SharedLimitTests cover 429 and Retry-After; the document
-# lists 429 on every operation that has a limit. The fuzzer's many refused credentials, all from
-# 127.0.0.1, would otherwise spend the address's failure budget: that limit is off too.
+# of the rules behind it. RateLimitTests, SharedLimitTests and OperatorScopeTests (the console's own
+# limit) cover 429 and Retry-After; the document lists 429 on every operation that has a limit. The
+# fuzzer's many refused credentials, all from 127.0.0.1, would otherwise spend the address's failure
+# budget: that limit is off too.
 "$LIVEPUSH" serve --url "https://127.0.0.1:$APNS_PORT" --manage-url "https://127.0.0.1:$MANAGE_PORT" --ca-file "$WORK/simulator/ca.pem" \
     --key-file "$KEY" --key-id "$KEY_ID" --team-id "$TEAM_ID" --database "$DATABASE" \
     --host 127.0.0.1 --port 0 \
-    --app-rate-limit 0 --backend-rate-limit 0 --installation-rate-limit 0 --address-failure-limit 0 \
+    --app-rate-limit 0 --backend-rate-limit 0 --operator-rate-limit 0 --installation-rate-limit 0 --address-failure-limit 0 \
     >"$WORK/serve.out" 2>"$WORK/serve.log" &
 SERVE_PID=$!
 
