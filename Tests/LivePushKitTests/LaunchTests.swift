@@ -97,4 +97,44 @@ struct LaunchTests {
             }
         }
     }
+
+    @Test func anActivityStartedByPushWhileTheAppRunsIsReported() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withSimulator { apns in
+                try await withServer(over: apns) { server in
+                    let backend = Backend(server: server)
+                    let tokens = UserTokens(backend: backend, userID: "ivy")
+                    let iPhone = try await apns.addIPhone()
+                    let reporter = try LivePushReporter(
+                        kitConfiguration(
+                            directory: directory, bundleID: apns.bundleID, credential: .userToken { try await tokens.token(renew: $0) },
+                            transport: ForwardingTransport(target: server.url), deviceID: iPhone.id))
+                    let started = try await whileRunning(reporter) {
+                        try await whileFollowing(apns.app(on: iPhone, reportingTo: reporter)) {
+                            #expect(await eventually { await reporter.status.pushToStartTokensStored == 1 })
+                            // The backend starts an activity by push; the iPhone issues its token, which
+                            // activityUpdates and pushTokenUpdates hand to the running app.
+                            #expect(
+                                try await backend.start(
+                                    user: "ivy", attributesType: apns.attributesTypes[0], attributes: [:],
+                                    contentState: ReporterServerTests.state) == 202)
+                            #expect(await eventually { await reporter.status.activityTokensStored == 1 })
+                            #expect(await eventually { await reporter.pendingCount == 0 })
+                            return try #require(try await apns.simulator.world.device(id: iPhone.id).activities.first)
+                        }
+                    }
+                    let stored = try #require(try await backend.activity(started.activityID))
+                    #expect(stored["userId"] as? String == "ivy")
+                    #expect(
+                        try await backend.update(
+                            activity: started.activityID, contentState: ["currentHealthLevel": 0.4, "eventDescription": "ambush"]) == 202)
+                    #expect(
+                        await eventually {
+                            (try? await apns.simulator.world.activity(id: started.activityID).contentState["eventDescription"]?.stringValue)
+                                == "ambush"
+                        })
+                }
+            }
+        }
+    }
 }
