@@ -23,15 +23,15 @@ public final class APNsClient: Sendable {
     /// management API (another host and port), each opened on first use.
     let lanes: [KeyLane]
     /// The keys when the client was made with a keyring: each push goes to its key's lane.
-    private let keyring: ProviderKeyring?
-    private let logger: Logger
+    let keyring: ProviderKeyring?
+    let logger: Logger
     /// Runs tasks on an event loop of the client's group. With a group of one thread (a sender that makes
     /// one), `withTaskExecutorPreference(client.taskExecutor)` (or a task group's
     /// `addTask(executorPreference:)`) runs the sending tasks where the answers are read: no thread hop
     /// per request. Measured in BENCHMARKS.md ("Client CPU per push against h2load").
     public let taskExecutor: EventLoopTaskExecutor
-    private let requestCounter: String = "livepush_apns_requests_total"
-    private let latency = Metrics.Timer(label: "livepush_apns_request_duration_seconds")
+    let requestCounter: String = "livepush_apns_requests_total"
+    let latency = Metrics.Timer(label: "livepush_apns_request_duration_seconds")
 
     /// - Parameters:
     ///   - tokens: the provider token source; nil sends no `authorization` header (with a
@@ -236,19 +236,19 @@ public final class APNsClient: Sendable {
     }
 
     /// A path for logs: a device token in it is shortened.
-    private static func loggedPath(_ path: String) -> String {
+    static func loggedPath(_ path: String) -> String {
         guard path.hasPrefix("/3/device/") else { return path }
         return "/3/device/" + DeviceToken.shorten(String(path.dropFirst("/3/device/".count)))
     }
 
-    private static func summary(_ result: Result<WireResponse, APNsClientError>) -> String {
+    static func summary(_ result: Result<WireResponse, APNsClientError>) -> String {
         switch result {
         case .success(let response): return "\(response.status) \(response.reason?.rawValue ?? "")"
         case .failure(let error): return error.description
         }
     }
 
-    private static func errorKind(_ error: APNsClientError) -> String {
+    static func errorKind(_ error: APNsClientError) -> String {
         switch error {
         case .connectFailed: return "connect_failed"
         case .tlsFailed: return "tls_failed"

@@ -127,6 +127,75 @@ final class APNsConnection: Sendable {
     /// value (`bearer <jwt>`) or nil.
     func execute(_ request: WireRequest, authorization: String?, timeout: Duration) async -> Result<WireResponse, APNsClientError> {
         let loop = channel.eventLoop
+        let requestHeaders: HPACKHeaders
+        switch headers(of: request, authorization: authorization) {
+        case .success(let headers): requestHeaders = headers
+        case .failure(let error): return .failure(error)
+        }
+        let body = channel.allocator.buffer(bytes: request.body)
+        let state = self.state
+        let timeoutAmount = TimeAmount(timeout)
+        let requests = self.requests
+        let observer = self.observer
+        state.update { $0.inFlight += 1 }
+        // The answer resumes the caller straight from the handler: no promise, future or callback list.
+        return await withUnsafeContinuation { continuation in
+            let execute: @Sendable () -> Void = {
+                observer.value.noteActivity()
+                requests.value.send(headers: requestHeaders, body: body, timeout: timeoutAmount) { result in
+                    state.update { $0.inFlight -= 1 }
+                    continuation.resume(returning: result)
+                }
+            }
+            if loop.inEventLoop {
+                execute()
+            } else {
+                loop.execute(execute)
+            }
+        }
+    }
+
+    /// Sends a batch of requests, written together on the event loop, and returns their answers (or typed
+    /// errors) in the batch's order once the last is in: one continuation for the batch, none per request.
+    /// Each request has its own deadline, `timeout` after the batch is written.
+    func execute(batch: [WireRequest], authorization: String?, timeout: Duration) async -> [ConnectionAnswer] {
+        guard !batch.isEmpty else { return [] }
+        let loop = channel.eventLoop
+        var ready: [BatchRequest] = []
+        ready.reserveCapacity(batch.count)
+        var refused: [(index: Int, error: APNsClientError)] = []
+        for (index, request) in batch.enumerated() {
+            switch headers(of: request, authorization: authorization) {
+            case .success(let headers):
+                ready.append(BatchRequest(index: index, headers: headers, body: channel.allocator.buffer(bytes: request.body)))
+            case .failure(let error): refused.append((index, error))
+            }
+        }
+        let state = self.state
+        let timeoutAmount = TimeAmount(timeout)
+        let requests = self.requests
+        let observer = self.observer
+        let count = batch.count
+        let toSend = ready
+        let notSent = refused
+        state.update { $0.inFlight += count }
+        return await withUnsafeContinuation { continuation in
+            let execute: @Sendable () -> Void = {
+                let collector = BatchCollector(count: count, state: state, continuation: continuation)
+                for (index, error) in notSent { collector.record(.failure(error), at: index) }
+                observer.value.noteActivity()
+                requests.value.send(batch: toSend, timeout: timeoutAmount, collector: collector)
+            }
+            if loop.inEventLoop {
+                execute()
+            } else {
+                loop.execute(execute)
+            }
+        }
+    }
+
+    /// The request's header block, or a protocol error for a value HTTP/2 cannot carry.
+    private func headers(of request: WireRequest, authorization: String?) -> Result<HPACKHeaders, APNsClientError> {
         // HTTP/2 forbids NUL, CR and LF in a field value (RFC 9113 §8.2.1); no connection can send it.
         for field in request.fields where field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
             return .failure(
@@ -149,28 +218,7 @@ final class APNsConnection: Sendable {
             headers.add(name: "content-type", value: "application/json")
         }
         headers.add(name: "content-length", value: String(request.body.count))
-        let requestHeaders = headers
-        let body = channel.allocator.buffer(bytes: request.body)
-        let state = self.state
-        let timeoutAmount = TimeAmount(timeout)
-        let requests = self.requests
-        let observer = self.observer
-        state.update { $0.inFlight += 1 }
-        // The answer resumes the caller straight from the handler: no promise, future or callback list.
-        return await withUnsafeContinuation { continuation in
-            let execute: @Sendable () -> Void = {
-                observer.value.noteActivity()
-                requests.value.send(headers: requestHeaders, body: body, timeout: timeoutAmount) { result in
-                    state.update { $0.inFlight -= 1 }
-                    continuation.resume(returning: result)
-                }
-            }
-            if loop.inEventLoop {
-                execute()
-            } else {
-                loop.execute(execute)
-            }
-        }
+        return .success(headers)
     }
 
     /// Closes the connection after in-flight requests finish (GOAWAY from our side).

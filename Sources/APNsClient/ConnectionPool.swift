@@ -92,6 +92,46 @@ final class ConnectionPool: Sendable {
         }
     }
 
+    /// Connections for `count` requests sent together, with how many each takes: spread over the open
+    /// connections by their free streams (the server's limit minus the requests in flight), most free
+    /// first. What exceeds every limit goes to the least loaded connection, where HTTP/2 holds it until a
+    /// stream frees, and asks for one more connection as a single request on a saturated one does. With
+    /// no usable open connection, all go to the one `connection(avoiding:)` gives.
+    func shares(for count: Int, avoiding avoided: Int? = nil) async throws(APNsClientError) -> [(connection: APNsConnection, count: Int)] {
+        let spread: [(connection: APNsConnection, count: Int)]? = state.withLock { state in
+            guard !state.shutDown else { return nil }
+            state.connections.removeAll { !$0.state.isUsable }
+            var open: [(connection: APNsConnection, limit: Int, inFlight: Int)] = []
+            for connection in state.connections where connection.id != avoided {
+                let values = connection.state.snapshot
+                open.append((connection, values.maximumConcurrentStreams, values.inFlight))
+            }
+            guard !open.isEmpty else { return nil }
+            open.sort { $0.limit - $0.inFlight > $1.limit - $1.inFlight }
+            var taken = [Int](repeating: 0, count: open.count)
+            var remaining = count
+            for index in open.indices where remaining > 0 {
+                taken[index] = min(remaining, max(0, open[index].limit - open[index].inFlight))
+                remaining -= taken[index]
+            }
+            if remaining > 0 {
+                let load = { (index: Int) in Double(open[index].inFlight + taken[index]) / Double(open[index].limit) }
+                let least = open.indices.min { load($0) < load($1) }!
+                taken[least] += remaining
+                let total = state.connections.count + state.opening.count
+                if open.contains(where: { $0.limit > 1 }), total < configuration.maximumConnections {
+                    let id = state.nextID
+                    state.nextID += 1
+                    state.opening[id] = []
+                    openInBackground(id: id)
+                }
+            }
+            return open.indices.filter { taken[$0] > 0 }.map { (open[$0].connection, taken[$0]) }
+        }
+        if let spread { return spread }
+        return [(try await connection(avoiding: avoided), count)]
+    }
+
     private func waitFor(_ id: Int) async throws(APNsClientError) -> APNsConnection {
         do {
             return try await withCheckedThrowingContinuation { continuation in

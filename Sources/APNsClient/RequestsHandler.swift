@@ -20,7 +20,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     /// One request waiting for its answer.
     private struct Exchange {
-        var complete: Completion
+        var waiter: ExchangeWaiter
         var deadline: NIODeadline
         var timeout: TimeAmount
         /// The server has the stream (its HEADERS left through the HTTP/2 state machine).
@@ -90,35 +90,8 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     /// Sends one request; `complete` gets the answer or a typed error, at the latest after `timeout`.
     func send(headers: HPACKHeaders, body: ByteBuffer, timeout: TimeAmount, complete: @escaping Completion) {
-        guard let context, !closed else {
-            complete(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
+        guard open(headers: headers, body: body, deadline: .now() + timeout, timeout: timeout, waiter: .single(complete)), let context else {
             return
-        }
-        guard !refusingNewRequests else {
-            complete(.failure(closedError(processed: false, streamID: nil, detail: "the connection is going away")))
-            return
-        }
-        guard nextStreamID < Self.lastStreamID else {
-            // Stream ids are used up: the pool opens a new connection for what comes next.
-            state.update { $0.goingAway = true }
-            refusingNewRequests = true
-            closeWhenDrained = true
-            closeIfDrained()
-            complete(.failure(.connectionClosed(processed: false, detail: "the connection used up its stream ids")))
-            return
-        }
-        let streamID = HTTP2StreamID(nextStreamID)
-        nextStreamID += 2
-        let deadline = NIODeadline.now() + timeout
-        exchanges[streamID] = Exchange(complete: complete, deadline: deadline, timeout: timeout)
-        if deadlineTimerAt.map({ deadline < $0 }) ?? true {
-            setDeadlineTimer(at: deadline, context: context)
-        }
-        let endStream = body.readableBytes == 0
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)
-        if !endStream {
-            context.write(
-                wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
         }
         // Requests sent in one turn of the event loop share a flush (one write, one TLS record), queued
         // behind the tasks already waiting (requests resumed by the answers just read); every
@@ -132,6 +105,58 @@ final class APNsRequestsHandler: ChannelInboundHandler {
             let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
             context.eventLoop.execute { bound.value.flushQueuedRequests() }
         }
+    }
+
+    /// Sends a batch of requests in one go: their frames are written back to back and flushed every
+    /// `flushBatch` requests and after the last, and each answer (or typed error, at the latest after
+    /// `timeout`) goes to its slot of `collector`. No closure, task or queued flush per request.
+    func send(batch: [BatchRequest], timeout: TimeAmount, collector: BatchCollector) {
+        let deadline = NIODeadline.now() + timeout
+        for request in batch {
+            guard
+                open(
+                    headers: request.headers, body: request.body, deadline: deadline, timeout: timeout,
+                    waiter: .batch(collector, index: request.index))
+            else { continue }
+            unflushed += 1
+            if unflushed >= Self.flushBatch { flushQueuedRequests() }
+        }
+        flushQueuedRequests()
+    }
+
+    /// Opens a stream for one request and writes its frames (not flushed); false when the connection
+    /// cannot take it, after failing `waiter` with why.
+    private func open(headers: HPACKHeaders, body: ByteBuffer, deadline: NIODeadline, timeout: TimeAmount, waiter: ExchangeWaiter) -> Bool {
+        guard let context, !closed else {
+            waiter.resume(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
+            return false
+        }
+        guard !refusingNewRequests else {
+            waiter.resume(.failure(closedError(processed: false, streamID: nil, detail: "the connection is going away")))
+            return false
+        }
+        guard nextStreamID < Self.lastStreamID else {
+            // Stream ids are used up: the pool opens a new connection for what comes next.
+            state.update { $0.goingAway = true }
+            refusingNewRequests = true
+            closeWhenDrained = true
+            closeIfDrained()
+            waiter.resume(.failure(.connectionClosed(processed: false, detail: "the connection used up its stream ids")))
+            return false
+        }
+        let streamID = HTTP2StreamID(nextStreamID)
+        nextStreamID += 2
+        exchanges[streamID] = Exchange(waiter: waiter, deadline: deadline, timeout: timeout)
+        if deadlineTimerAt.map({ deadline < $0 }) ?? true {
+            setDeadlineTimer(at: deadline, context: context)
+        }
+        let endStream = body.readableBytes == 0
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)
+        if !endStream {
+            context.write(
+                wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
+        }
+        return true
     }
 
     private func flushQueuedRequests() {
@@ -238,11 +263,11 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     private func complete(_ exchange: Exchange) {
         defer { closeIfDrained() }
         guard let status = exchange.status else {
-            exchange.complete(.failure(.protocolError("the answer had no :status")))
+            exchange.waiter.resume(.failure(.protocolError("the answer had no :status")))
             return
         }
         let body = exchange.body.map { Data($0.readableBytesView) } ?? Data()
-        exchange.complete(
+        exchange.waiter.resume(
             .success(
                 WireResponse(
                     status: status, apnsID: exchange.apnsID, requestID: exchange.requestID, uniqueID: exchange.uniqueID,
@@ -313,7 +338,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     private func timedOut(_ streamID: HTTP2StreamID) {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
-        exchange.complete(.failure(.timedOut(seconds: Double(exchange.timeout.nanoseconds) / 1e9)))
+        exchange.waiter.resume(.failure(.timedOut(seconds: Double(exchange.timeout.nanoseconds) / 1e9)))
         // Tell the server we gave up (a stream still waiting for the stream limit is dropped unsent).
         if let context, !closed {
             context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
@@ -323,7 +348,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     private func fail(_ streamID: HTTP2StreamID, with error: APNsClientError) {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
-        exchange.complete(.failure(error))
+        exchange.waiter.resume(.failure(error))
         closeIfDrained()
     }
 
@@ -334,7 +359,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         deadlineTimer = nil
         deadlineTimerAt = nil
         for (streamID, exchange) in pending {
-            exchange.complete(.failure(error(streamID, exchange)))
+            exchange.waiter.resume(.failure(error(streamID, exchange)))
         }
     }
 
