@@ -2,7 +2,7 @@ import APNsClient
 import APNsCore
 import Foundation
 
-/// Sends N copies of a request with C in flight and measures rate and latency (`livepush send --count`).
+/// Sends N copies of a request with C in flight, in batches, and measures rate and latency (`livepush send --count`).
 struct LoadRunner {
     let client: APNsClient
     let request: APNsRequest
@@ -37,29 +37,39 @@ struct LoadRunner {
         }
     }
 
+    /// How many pushes one batch carries: a quarter of those in flight (at most 32), so that while one
+    /// worker waits for its batch's last answer the others keep the connection busy.
+    static func batchSize(concurrency: Int) -> Int { max(1, min(32, concurrency / 4)) }
+
     func run() async -> Report {
         let cpuStart = ProcessCPU.seconds()
         let start = ContinuousClock.now
+        // Workers each send one batch at a time (`APNsClient.deliver(batch:)`, no task per push); their
+        // batches add up to `concurrency` in flight.
+        let batch = Self.batchSize(concurrency: concurrency)
+        let batches = (0..<(concurrency + batch - 1) / batch).map { min(batch, concurrency - $0 * batch) }
         let results = await withTaskGroup(of: [(Double, String?)].self) { group in
-            let perWorker = count / concurrency
-            let remainder = count % concurrency
-            for worker in 0..<concurrency {
+            let perWorker = count / batches.count
+            let remainder = count % batches.count
+            for (worker, size) in batches.enumerated() {
                 let share = perWorker + (worker < remainder ? 1 : 0)
                 guard share > 0 else { continue }
                 group.addTask {
                     var local = [(Double, String?)]()
                     local.reserveCapacity(share)
-                    for _ in 0..<share {
-                        let began = ContinuousClock.now
-                        let outcome: String?
-                        do {
-                            let response = try await client.send(request)
-                            outcome = response.isSuccess ? nil : "\(response.status) \(response.reason?.rawValue ?? "")"
-                        } catch {
-                            outcome = "\(error)"
+                    var left = share
+                    while left > 0 {
+                        let outcomes = await client.deliver(batch: Array(repeating: request, count: min(size, left)))
+                        left -= outcomes.count
+                        for outcome in outcomes {
+                            let failure: String? =
+                                switch outcome.result {
+                                case .success(let response): response.isSuccess ? nil : "\(response.status) \(response.reason?.rawValue ?? "")"
+                                case .failure(let error): "\(error)"
+                                }
+                            let elapsed = outcome.duration.components
+                            local.append((Double(elapsed.attoseconds) / 1e18 + Double(elapsed.seconds), failure))
                         }
-                        let elapsed = ContinuousClock.now - began
-                        local.append((Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds), outcome))
                     }
                     return local
                 }

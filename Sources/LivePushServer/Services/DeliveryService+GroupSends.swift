@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import Foundation
 import LiveActivity
@@ -46,15 +47,7 @@ extension DeliveryService {
         }
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
         metrics.recordAccepted(items.count)
-        let sent = await withTaskGroup(of: (PagePush, PageSendResult).self) { group in
-            for push in items {
-                group.addTask { (push, await self.sendOnce(push.item, to: push.activity)) }
-            }
-            var out: [(PagePush, PageSendResult)] = []
-            out.reserveCapacity(items.count)
-            for await result in group { out.append(result) }
-            return out
-        }
+        let sent = await sendAll(items)
         let recordedAt = clock.now()
         for (push, result) in sent {
             switch result {
@@ -169,22 +162,39 @@ extension DeliveryService {
         case retry(OutboxItem)
     }
 
-    /// One attempt at a group push to `activity` (its token as read with the page).
-    private func sendOnce(_ item: OutboxItem, to activity: ActivityRecord) async -> PageSendResult {
-        let target = ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID)
-        let request: APNsRequest
-        do {
-            let headers = try APNsRequestHeaders.liveActivity(
-                bundleID: target.bundleID, priority: item.priority,
-                expiration: item.expiration.map(APNsExpiration.at) ?? .serverDefault,
-                collapseID: item.collapseKey, apnsID: item.pushID)
-            request = APNsRequest(token: target.token, headers: headers, body: item.payload)
-        } catch {
-            return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, reason: error.description, attempts: 0))
+    /// One attempt at each of the page's pushes (to each member's token as read with the page), sent as
+    /// one batch: the sender spreads it over its connections without a task per push.
+    private func sendAll(_ items: [PagePush]) async -> [(PagePush, PageSendResult)] {
+        var results: [(PagePush, PageSendResult)] = []
+        results.reserveCapacity(items.count)
+        var requests: [APNsRequest] = []
+        var sending: [PagePush] = []
+        for push in items {
+            do {
+                let headers = try APNsRequestHeaders.liveActivity(
+                    bundleID: push.activity.bundleID, priority: push.item.priority,
+                    expiration: push.item.expiration.map(APNsExpiration.at) ?? .serverDefault,
+                    collapseID: push.item.collapseKey, apnsID: push.item.pushID)
+                requests.append(APNsRequest(token: push.activity.pushToken, headers: headers, body: push.item.payload))
+                sending.append(push)
+            } catch {
+                results.append((push, .final(DeliveryResult(pushID: push.item.pushID, outcome: .rejected, reason: error.description, attempts: 0))))
+            }
         }
         let sendStarted = clock.now()
-        let outcome = await sender.deliver(request)
+        let outcomes = await sender.deliver(batch: requests)
         let sentAt = clock.now()
+        for (push, outcome) in zip(sending, outcomes) {
+            let target = ResolvedTarget(token: push.activity.pushToken, bundleID: push.activity.bundleID)
+            results.append((push, await pageResult(outcome, item: push.item, target: target, sendStarted: sendStarted, sentAt: sentAt)))
+        }
+        return results
+    }
+
+    /// What one push's outcome means for the page: final, or an outbox item to try again later.
+    private func pageResult(
+        _ outcome: APNsDeliveryOutcome, item: OutboxItem, target: ResolvedTarget, sendStarted: Date, sentAt: Date
+    ) async -> PageSendResult {
         let attempts = outcome.attempts
         switch DeliveryDecision.classify(outcome) {
         case .accepted(let apnsID):
