@@ -9008,6 +9008,13 @@ extension Components {
             case sandbox = "sandbox"
             case production = "production"
         }
+        /// Where the app read a push-to-start token: stream (ActivityKit's pushToStartTokenUpdates) or property (Activity<Attributes>.pushToStartToken, read on every foreground because the stream does not yield on some launches). Optional in a push-to-start token (LivePushKit sends it; anything else is 400 oneOf naming the field and the accepted values); the server keeps the latest report's and shows it in the token views, absent when the app did not say.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushToStartSource`.
+        @frozen public enum PushToStartSource: String, Codable, Hashable, Sendable, CaseIterable {
+            case stream = "stream"
+            case property = "property"
+        }
         /// A date from 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z (Unix 978307200 to 4102444800, not included), in one of four forms (400 date for another form, 400 dateRange outside the window).
         ///
         /// - Remark: Generated from `#/components/schemas/Date`.
@@ -9356,6 +9363,8 @@ extension Components {
             public var environment: Components.Schemas.Environment
             /// - Remark: Generated from `#/components/schemas/PushToStartToken/token`.
             public var token: Components.Schemas.DeviceToken
+            /// - Remark: Generated from `#/components/schemas/PushToStartToken/source`.
+            public var source: Components.Schemas.PushToStartSource?
             /// Creates a new `PushToStartToken`.
             ///
             /// - Parameters:
@@ -9365,13 +9374,15 @@ extension Components {
             ///   - attributesType:
             ///   - environment:
             ///   - token:
+            ///   - source:
             public init(
                 userId: Components.Schemas.PushToStartToken.UserIdPayload? = nil,
                 deviceId: Components.Schemas.Id,
                 bundleId: Components.Schemas.BundleId,
                 attributesType: Components.Schemas.AttributesType,
                 environment: Components.Schemas.Environment,
-                token: Components.Schemas.DeviceToken
+                token: Components.Schemas.DeviceToken,
+                source: Components.Schemas.PushToStartSource? = nil
             ) {
                 self.userId = userId
                 self.deviceId = deviceId
@@ -9379,6 +9390,7 @@ extension Components {
                 self.attributesType = attributesType
                 self.environment = environment
                 self.token = token
+                self.source = source
             }
             public enum CodingKeys: String, CodingKey {
                 case userId
@@ -9387,6 +9399,7 @@ extension Components {
                 case attributesType
                 case environment
                 case token
+                case source
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -9414,13 +9427,18 @@ extension Components {
                     Components.Schemas.DeviceToken.self,
                     forKey: .token
                 )
+                self.source = try container.decodeIfPresent(
+                    Components.Schemas.PushToStartSource.self,
+                    forKey: .source
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "userId",
                     "deviceId",
                     "bundleId",
                     "attributesType",
                     "environment",
-                    "token"
+                    "token",
+                    "source"
                 ])
             }
         }
@@ -11027,6 +11045,10 @@ extension Components {
             public var downgradeReason: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Delivery/apnsId`.
             public var apnsId: Swift.String?
+            /// The apns-unique-id APNs answered (the development environment only): what Apple's Push Notifications Console looks the delivery up by.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Delivery/apnsUniqueId`.
+            public var apnsUniqueId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Delivery/status`.
             public var status: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Delivery/outcome`.
@@ -11060,6 +11082,7 @@ extension Components {
             ///   - requestedPriority:
             ///   - downgradeReason:
             ///   - apnsId:
+            ///   - apnsUniqueId: The apns-unique-id APNs answered (the development environment only): what Apple's Push Notifications Console looks the delivery up by.
             ///   - status:
             ///   - outcome:
             ///   - reason:
@@ -11075,6 +11098,7 @@ extension Components {
                 requestedPriority: Components.Schemas.Delivery.RequestedPriorityPayload,
                 downgradeReason: Swift.String? = nil,
                 apnsId: Swift.String? = nil,
+                apnsUniqueId: Swift.String? = nil,
                 status: Swift.Int? = nil,
                 outcome: Components.Schemas.Delivery.OutcomePayload,
                 reason: Swift.String? = nil,
@@ -11090,6 +11114,7 @@ extension Components {
                 self.requestedPriority = requestedPriority
                 self.downgradeReason = downgradeReason
                 self.apnsId = apnsId
+                self.apnsUniqueId = apnsUniqueId
                 self.status = status
                 self.outcome = outcome
                 self.reason = reason
@@ -11106,6 +11131,7 @@ extension Components {
                 case requestedPriority
                 case downgradeReason
                 case apnsId
+                case apnsUniqueId
                 case status
                 case outcome
                 case reason
@@ -11244,6 +11270,12 @@ extension Components {
             public var valid: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/PushToStartTokenStored/updatedAt`.
             public var updatedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/PushToStartTokenStored/source`.
+            public var source: Components.Schemas.PushToStartSource?
+            /// When the app last reported the token (from either source); absent for a token not reported since the server started keeping it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushToStartTokenStored/refreshedAt`.
+            public var refreshedAt: Foundation.Date?
             /// Creates a new `PushToStartTokenStored`.
             ///
             /// - Parameters:
@@ -11256,6 +11288,8 @@ extension Components {
             ///   - token: shortened
             ///   - valid:
             ///   - updatedAt:
+            ///   - source:
+            ///   - refreshedAt: When the app last reported the token (from either source); absent for a token not reported since the server started keeping it.
             public init(
                 id: Swift.String,
                 userId: Swift.String,
@@ -11265,7 +11299,9 @@ extension Components {
                 environment: Components.Schemas.PushToStartTokenStored.EnvironmentPayload,
                 token: Swift.String,
                 valid: Swift.Bool,
-                updatedAt: Foundation.Date
+                updatedAt: Foundation.Date,
+                source: Components.Schemas.PushToStartSource? = nil,
+                refreshedAt: Foundation.Date? = nil
             ) {
                 self.id = id
                 self.userId = userId
@@ -11276,6 +11312,8 @@ extension Components {
                 self.token = token
                 self.valid = valid
                 self.updatedAt = updatedAt
+                self.source = source
+                self.refreshedAt = refreshedAt
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -11287,6 +11325,8 @@ extension Components {
                 case token
                 case valid
                 case updatedAt
+                case source
+                case refreshedAt
             }
         }
         /// - Remark: Generated from `#/components/schemas/Accepted`.

@@ -40,4 +40,11 @@ enum DeliveryDecision: Equatable, Sendable {
             return .retryLater(lastError: error.description, status: nil)
         }
     }
+
+    /// The `apns-unique-id` of an accepted push: APNs sends one in the development environment only, and
+    /// Apple's Push Notifications Console looks the delivery up by it.
+    static func uniqueID(_ outcome: APNsDeliveryOutcome) -> String? {
+        guard case .success(let response) = outcome.result, response.isSuccess else { return nil }
+        return response.apnsUniqueID
+    }
 }

@@ -45,6 +45,7 @@ extension DeliveryView {
         attempts = record.attempts
         coalescedInto = record.coalescedInto?.lowercased
         sendID = record.sendID?.lowercased
+        apnsUniqueID = record.apnsUniqueID
     }
 }
 
@@ -72,6 +73,8 @@ extension PushToStartView {
         token = record.token.shortened
         valid = record.tokenState.isValid
         updatedAt = record.updatedAt
+        source = record.source?.rawValue
+        refreshedAt = record.refreshedAt
     }
 }
 

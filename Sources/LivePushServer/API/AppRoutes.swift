@@ -64,7 +64,9 @@ struct AppRoutes: Sendable {
                 attributesType: try body.required("attributesType", body.string),
                 environment: try RouteInputs.environment(body),
                 token: try RouteInputs.token(body, "token"),
-                at: Date()
+                at: Date(),
+                // The contract admits only the two values.
+                source: body.string("source").flatMap(PushToStartTokenSource.init(rawValue:))
             )
             return APIResponse.json(PushToStartView(try await activities.storePushToStartToken(registration, as: try context.actor)))
         }

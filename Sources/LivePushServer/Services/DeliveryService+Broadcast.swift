@@ -31,7 +31,8 @@ extension DeliveryService {
         let attempts = item.attempts + 1
         switch answer {
         case .accepted(let uniqueID):
-            return DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: uniqueID, status: 200, attempts: attempts)
+            return DeliveryResult(
+                pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: uniqueID, status: 200, attempts: attempts, apnsUniqueID: uniqueID)
         case .refused(let status, let reason):
             if status == 429 || status >= 500 {
                 return await retryLater(item, owner: owner, attempts: attempts, lastError: "\(status) \(reason)", status: status, sentAt: sentAt)

@@ -198,7 +198,10 @@ extension DeliveryService {
         let attempts = outcome.attempts
         switch DeliveryDecision.classify(outcome) {
         case .accepted(let apnsID):
-            return .final(DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts))
+            return .final(
+                DeliveryResult(
+                    pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts,
+                    apnsUniqueID: DeliveryDecision.uniqueID(outcome)))
         case .invalidToken(let status, let reason, let apnsID):
             await invalidate(target, item: item, reason: reason, at: sendStarted)
             return .final(

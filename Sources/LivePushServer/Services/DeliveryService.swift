@@ -182,7 +182,9 @@ final class DeliveryService: Service, Sendable {
         let attempts = item.attempts + outcome.attempts
         switch DeliveryDecision.classify(outcome) {
         case .accepted(let apnsID):
-            return DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts)
+            return DeliveryResult(
+                pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts,
+                apnsUniqueID: DeliveryDecision.uniqueID(outcome))
         case .invalidToken(let status, let reason, let apnsID):
             // As of the send: if the app reported this token again since, APNs' answer does not overrule it.
             await invalidate(target, item: item, reason: reason, at: sendStarted)

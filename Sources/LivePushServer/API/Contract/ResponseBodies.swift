@@ -52,6 +52,7 @@ package struct DeliveryView: Codable, Sendable, Hashable {
         case apnsID = "apnsId"
         case status, outcome, reason, attempts, coalescedInto
         case sendID = "sendId"
+        case apnsUniqueID = "apnsUniqueId"
     }
 
     package var pushID: String
@@ -69,6 +70,8 @@ package struct DeliveryView: Codable, Sendable, Hashable {
     package var coalescedInto: String?
     /// The group send the push belonged to (`GET /v1/sends/{sendId}`), if any.
     package var sendID: String?
+    /// The `apns-unique-id` APNs answered (development environment only).
+    package var apnsUniqueID: String?
 }
 
 /// A push still in the outbox.
@@ -106,7 +109,7 @@ package struct PushToStartView: Codable, Sendable, Hashable {
         case userID = "userId"
         case deviceID = "deviceId"
         case bundleID = "bundleId"
-        case attributesType, environment, token, valid, updatedAt
+        case attributesType, environment, token, valid, updatedAt, source, refreshedAt
     }
 
     package var id: String
@@ -118,6 +121,10 @@ package struct PushToStartView: Codable, Sendable, Hashable {
     package var token: String
     package var valid: Bool
     package var updatedAt: Date
+    /// `stream` or `property`: where the app read the token when it last reported it; nil when it did not say.
+    package var source: String? = nil
+    /// When the app last reported the token; nil for a token not reported since schema 9.
+    package var refreshedAt: Date? = nil
 }
 
 /// A user token (`POST /v1/users/{userId}/app-tokens`, 201): the app sends it as `Authorization: Bearer`.
