@@ -5,8 +5,9 @@ import LiveActivity
 /// path), the rule and what is accepted. Keywords are taken as OpenAPI 3.0 defines them, with two choices
 /// of ours that the contract's descriptions state: a `null` member counts as absent (it satisfies neither
 /// `required` nor any other keyword, and breaks none), and a string of at most `maxLength` characters is
-/// also held to `x-maxBytes` UTF-8 bytes, or 4 per character (what `maxLength` characters of one scalar
-/// each can take), checked before the characters are counted.
+/// also held to `x-maxBytes` UTF-8 bytes, or 4 per character, checked before the characters are counted.
+/// A character is a Unicode scalar (a code point), as JSON Schema's `minLength` and `maxLength` count
+/// them: a client's validator and a fuzzer agree with the server on every length.
 package struct SchemaValidator: Sendable {
     /// The moment relative dates (`+30m`) and `expiration` count from.
     package var now: Date
@@ -61,9 +62,11 @@ package struct SchemaValidator: Sendable {
     // MARK: Strings, numbers, arrays
 
     private func checkString(_ text: String, _ schema: Schema, at field: String) throws(ContractViolation) {
-        if let minimum = schema.minLength, text.isEmpty || (minimum > 1 && text.count < minimum) {
+        if let minimum = schema.minLength, text.isEmpty || (minimum > 1 && text.unicodeScalars.count < minimum) {
             let rule = minimum == 1 ? "nonEmpty" : "minLength"
-            throw violation(field, rule, "'\(name(field))' \(text.isEmpty ? "is empty" : "has \(text.count) characters"); \(lengths(schema))", schema)
+            throw violation(
+                field, rule, "'\(name(field))' \(text.isEmpty ? "is empty" : "has \(text.unicodeScalars.count) characters"); \(lengths(schema))",
+                schema)
         }
         // 4 bytes per character, before the characters are counted (work proportional to the bytes); an
         // explicit `x-maxBytes` (an APNs header's limit) after them, as the tighter rule.
@@ -74,8 +77,9 @@ package struct SchemaValidator: Sendable {
                 "'\(name(field))' is \(bytes) bytes of UTF-8; at most \(4 * maximum) are accepted (\(maximum) characters of at most 4 bytes each)",
                 schema)
         }
-        if let maximum = schema.maxLength, text.count > maximum {
-            throw violation(field, "maxLength", "'\(name(field))' has \(text.count) characters; at most \(maximum) are accepted", schema)
+        if let maximum = schema.maxLength, text.unicodeScalars.count > maximum {
+            throw violation(
+                field, "maxLength", "'\(name(field))' has \(text.unicodeScalars.count) characters; at most \(maximum) are accepted", schema)
         }
         if let limit = schema.maxBytes, bytes > limit {
             throw violation(field, "maxBytes", "'\(name(field))' is \(bytes) bytes of UTF-8; at most \(limit) are accepted", schema)

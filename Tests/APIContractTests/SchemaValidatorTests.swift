@@ -80,9 +80,17 @@ import Testing
     }
 
     @Test func theBytesOfATextAreCheckedBeforeItsCharactersAreCounted() throws {
-        // One character of 5 scalars: within 5 characters, over the 20 bytes that 5 characters may take.
+        // 21 scalars of 41 bytes: over the 20 bytes that 5 characters may take, refused before counting.
         let violation = try #require(try refusal(#"{"name": "e\#(String(repeating: "\u{301}", count: 20))"}"#))
         #expect(violation.rule == "maxBytes", "\(violation)")
+    }
+
+    /// Characters are Unicode scalars, as JSON Schema counts them (a fuzzer and a client's validator
+    /// agree): "e" and 5 combining accents look like one letter but are 6 characters, over 5.
+    @Test func charactersAreUnicodeScalars() throws {
+        let violation = try #require(try refusal(#"{"name": "e\#(String(repeating: "\u{301}", count: 5))"}"#))
+        #expect(violation.rule == "maxLength" && violation.message.contains("has 6 characters"), "\(violation)")
+        #expect(try refusal(#"{"name": "🦊🦊🦊🦊🦊"}"#) == nil, "5 scalars of 4 bytes each")
     }
 
     @Test func aMissingBodyIsRequiredWhenTheOperationSaysSo() throws {

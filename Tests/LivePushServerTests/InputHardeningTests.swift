@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    /// A character is a grapheme cluster: "e" and 10,000 combining accents is one character of 20,001 bytes.
+    /// "e" and 10,000 combining accents look like one letter: 10,001 characters (Unicode scalars) of 20,001 bytes.
     @Test func idsAreLimitedInBytes() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
