@@ -9216,6 +9216,54 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/frequentPushesEnabled`.
             public var frequentPushesEnabled: Swift.Bool?
+            /// null counts as absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renewal`.
+            public struct RenewalPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renewal/value1`.
+                public var value1: Components.Schemas.Renewal
+                /// Creates a new `RenewalPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Renewal) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// null counts as absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renewal`.
+            public var renewal: Components.Schemas.ActivityRegistration.RenewalPayload?
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (404 for an activity of another user or none, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
+            public struct RenewsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews/value1`.
+                public var value1: Components.Schemas.Id
+                /// Creates a new `RenewsPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Id) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (404 for an activity of another user or none, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
+            public var renews: Components.Schemas.ActivityRegistration.RenewsPayload?
             /// Creates a new `ActivityRegistration`.
             ///
             /// - Parameters:
@@ -9227,6 +9275,8 @@ extension Components {
             ///   - userId: null counts as absent.
             ///   - groups: At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]).
             ///   - frequentPushesEnabled: ActivityAuthorizationInfo().frequentPushesEnabled. Default false (also for null).
+            ///   - renewal: null counts as absent.
+            ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (404 for an activity of another user or none, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             public init(
                 activityId: Components.Schemas.Id,
                 pushToken: Components.Schemas.DeviceToken,
@@ -9235,7 +9285,9 @@ extension Components {
                 environment: Components.Schemas.Environment,
                 userId: Components.Schemas.ActivityRegistration.UserIdPayload? = nil,
                 groups: [Components.Schemas.Id]? = nil,
-                frequentPushesEnabled: Swift.Bool? = nil
+                frequentPushesEnabled: Swift.Bool? = nil,
+                renewal: Components.Schemas.ActivityRegistration.RenewalPayload? = nil,
+                renews: Components.Schemas.ActivityRegistration.RenewsPayload? = nil
             ) {
                 self.activityId = activityId
                 self.pushToken = pushToken
@@ -9245,6 +9297,8 @@ extension Components {
                 self.userId = userId
                 self.groups = groups
                 self.frequentPushesEnabled = frequentPushesEnabled
+                self.renewal = renewal
+                self.renews = renews
             }
             public enum CodingKeys: String, CodingKey {
                 case activityId
@@ -9255,6 +9309,8 @@ extension Components {
                 case userId
                 case groups
                 case frequentPushesEnabled
+                case renewal
+                case renews
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -9290,6 +9346,14 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .frequentPushesEnabled
                 )
+                self.renewal = try container.decodeIfPresent(
+                    Components.Schemas.ActivityRegistration.RenewalPayload.self,
+                    forKey: .renewal
+                )
+                self.renews = try container.decodeIfPresent(
+                    Components.Schemas.ActivityRegistration.RenewsPayload.self,
+                    forKey: .renews
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "activityId",
                     "pushToken",
@@ -9298,7 +9362,9 @@ extension Components {
                     "environment",
                     "userId",
                     "groups",
-                    "frequentPushesEnabled"
+                    "frequentPushesEnabled",
+                    "renewal",
+                    "renews"
                 ])
             }
         }
@@ -11222,25 +11288,31 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityDetail/pending`.
             public var pending: [Components.Schemas.Pending]
+            /// - Remark: Generated from `#/components/schemas/ActivityDetail/renewal`.
+            public var renewal: Components.Schemas.RenewalStatus?
             /// Creates a new `ActivityDetail`.
             ///
             /// - Parameters:
             ///   - activity:
             ///   - deliveries: Newest first.
             ///   - pending: Oldest first.
+            ///   - renewal:
             public init(
                 activity: Components.Schemas.Activity,
                 deliveries: [Components.Schemas.Delivery],
-                pending: [Components.Schemas.Pending]
+                pending: [Components.Schemas.Pending],
+                renewal: Components.Schemas.RenewalStatus? = nil
             ) {
                 self.activity = activity
                 self.deliveries = deliveries
                 self.pending = pending
+                self.renewal = renewal
             }
             public enum CodingKeys: String, CodingKey {
                 case activity
                 case deliveries
                 case pending
+                case renewal
             }
         }
         /// - Remark: Generated from `#/components/schemas/PushToStartTokenStored`.
@@ -12164,6 +12236,133 @@ extension Components {
                     "confirmActivityId",
                     "contentState"
                 ])
+            }
+        }
+        /// Opts the activity into renewal past the 8-hour limit: once it is renewBefore old, the server starts a new activity for the same user by push-to-start (these attributes, the latest content-state, input-push-token) and, when the app registers it, links it (same user and groups), sends further updates to it and ends this one. Needs a user (userId or a user token; else 400 userRequired). See docs/renewal.md.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Renewal`.
+        public struct Renewal: Codable, Hashable, Sendable {
+            /// How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to the server's maximum active duration (8h) less 5 minutes (400 range).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Renewal/renewBefore`.
+            public var renewBefore: Swift.String
+            /// The activity's static attributes as the device decodes them (ActivityAttributes, Codable): the new activity is started with the same.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Renewal/attributes`.
+            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            /// - Remark: Generated from `#/components/schemas/Renewal/alert`.
+            public var alert: Components.Schemas.Alert
+            /// Creates a new `Renewal`.
+            ///
+            /// - Parameters:
+            ///   - renewBefore: How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to the server's maximum active duration (8h) less 5 minutes (400 range).
+            ///   - attributes: The activity's static attributes as the device decodes them (ActivityAttributes, Codable): the new activity is started with the same.
+            ///   - alert:
+            public init(
+                renewBefore: Swift.String,
+                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                alert: Components.Schemas.Alert
+            ) {
+                self.renewBefore = renewBefore
+                self.attributes = attributes
+                self.alert = alert
+            }
+            public enum CodingKeys: String, CodingKey {
+                case renewBefore
+                case attributes
+                case alert
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.renewBefore = try container.decode(
+                    Swift.String.self,
+                    forKey: .renewBefore
+                )
+                self.attributes = try container.decode(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .attributes
+                )
+                self.alert = try container.decode(
+                    Components.Schemas.Alert.self,
+                    forKey: .alert
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "renewBefore",
+                    "attributes",
+                    "alert"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RenewalStatus`.
+        public struct RenewalStatus: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case waiting = "waiting"
+                case starting = "starting"
+                case renewed = "renewed"
+                case failed = "failed"
+            }
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/state`.
+            public var state: Components.Schemas.RenewalStatus.StatePayload?
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/renewBefore`.
+            public var renewBefore: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/renewAt`.
+            public var renewAt: Foundation.Date?
+            /// Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/reason`.
+            public var reason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/startedAt`.
+            public var startedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/finishedAt`.
+            public var finishedAt: Foundation.Date?
+            /// The activity this one took over from.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/renews`.
+            public var renews: Swift.String?
+            /// The activity that took over from this one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RenewalStatus/renewedBy`.
+            public var renewedBy: Swift.String?
+            /// Creates a new `RenewalStatus`.
+            ///
+            /// - Parameters:
+            ///   - state:
+            ///   - renewBefore:
+            ///   - renewAt:
+            ///   - reason: Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused.
+            ///   - startedAt:
+            ///   - finishedAt:
+            ///   - renews: The activity this one took over from.
+            ///   - renewedBy: The activity that took over from this one.
+            public init(
+                state: Components.Schemas.RenewalStatus.StatePayload? = nil,
+                renewBefore: Swift.String? = nil,
+                renewAt: Foundation.Date? = nil,
+                reason: Swift.String? = nil,
+                startedAt: Foundation.Date? = nil,
+                finishedAt: Foundation.Date? = nil,
+                renews: Swift.String? = nil,
+                renewedBy: Swift.String? = nil
+            ) {
+                self.state = state
+                self.renewBefore = renewBefore
+                self.renewAt = renewAt
+                self.reason = reason
+                self.startedAt = startedAt
+                self.finishedAt = finishedAt
+                self.renews = renews
+                self.renewedBy = renewedBy
+            }
+            public enum CodingKeys: String, CodingKey {
+                case state
+                case renewBefore
+                case renewAt
+                case reason
+                case startedAt
+                case finishedAt
+                case renews
+                case renewedBy
             }
         }
     }

@@ -23,6 +23,7 @@ package final class LivePushServer: Service, Sendable {
     private let keys: APIKeyChecker
     private let pushes: PushService
     private let activities: ActivityService
+    private let renewals: RenewalService
     private let identity: IdentityService
     private let idempotency: IdempotencyService
     private let channels: ChannelService
@@ -69,12 +70,15 @@ package final class LivePushServer: Service, Sendable {
         self.pushes = pushes
         console = ConsoleService(store: store, pushes: pushes, configuration: configuration, clock: clock, logger: logger)
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
+        let renewals = RenewalService(store: store, pushes: pushes, configuration: configuration, clock: clock, logger: logger, events: events)
+        self.renewals = renewals
         delivery = DeliveryService(
             store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
             webhook: events, signal: signal, listening: listening
         )
         sweeper = LifecycleSweeper(
-            store: store, configuration: configuration, clock: clock, logger: logger, pushes: pushes, listening: listening
+            store: store, configuration: configuration, clock: clock, logger: logger, pushes: pushes, renewals: renewals,
+            listening: listening
         )
     }
 
@@ -88,7 +92,7 @@ package final class LivePushServer: Service, Sendable {
         // One budget of failed requests per client address for both audiences, checked before any credential.
         let addressLimit = AddressLimitMiddleware(
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
-        AppRoutes(activities: activities, identity: identity, clock: clock).add(
+        AppRoutes(activities: activities, renewals: renewals, identity: identity, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
@@ -101,7 +105,8 @@ package final class LivePushServer: Service, Sendable {
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
             .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics))
         let idempotent = IdempotentSend(service: idempotency, clock: clock)
-        BackendRoutes(pushes: pushes, activities: activities, identity: identity, idempotent: idempotent, clock: clock).add(to: backend)
+        BackendRoutes(pushes: pushes, activities: activities, renewals: renewals, identity: identity, idempotent: idempotent, clock: clock).add(
+            to: backend)
         ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
         // The console's API: its own scope, so neither an app nor a backend credential reads it.
         OperatorRoutes(console: console, clock: clock).add(

@@ -44,7 +44,13 @@ package struct ServerConfiguration: Sendable {
     package var defaultDismissalDelay: TimeInterval = 4 * 3600
     /// Ended activities (with their history) are forgotten this long after their dismissal.
     package var forgetAfter: TimeInterval = 3600
-    /// How often the lifecycle sweep (8-hour limit, forgetting) runs.
+    /// Push-to-start requests per device (token) a renewal may use in `pushToStartWindow` seconds: a
+    /// renewal over it fails with `pushToStartBudget` instead of sending a start the device would drop
+    /// (field reports give about 10; Apple publishes no number).
+    package var pushToStartBudget = 10
+    package var pushToStartWindow: TimeInterval = 3600
+    /// How often the lifecycle sweep (8-hour limit, renewals, forgetting) runs, in the server clock's
+    /// seconds: a clock that runs faster than real time (a test's, the demo's) sweeps as much more often.
     package var lifecycleInterval: TimeInterval = 60
     /// Where token-invalid and activity-ended events are POSTed as JSON; nil: no webhook (and no event
     /// is stored).
@@ -186,6 +192,8 @@ package struct ServerConfiguration: Sendable {
         try require(defaultDismissalDelay >= 0, "defaultDismissalDelay", "must be 0 or more seconds")
         try require(forgetAfter >= 0, "forgetAfter", "must be 0 or more seconds")
         try require(lifecycleInterval > 0, "lifecycleInterval", "must be more than 0 seconds")
+        try require(pushToStartBudget >= 1, "pushToStartBudget", "must be 1 or more")
+        try require(pushToStartWindow > 0, "pushToStartWindow", "must be more than 0 seconds")
         try require((1...1000).contains(historyLimit), "historyLimit", "must be 1 to 1000")
         try require(requestHeaderTimeout > 0 && requestHeaderTimeout <= 3600, "requestHeaderTimeout", "must be more than 0 and at most 3600 seconds")
         try require(requestBodyTimeout > 0 && requestBodyTimeout <= 3600, "requestBodyTimeout", "must be more than 0 and at most 3600 seconds")

@@ -12,8 +12,11 @@ public struct ServerOptions: Sendable {
     public var logLevel: Logger.Level = .warning
     /// What the delivery workers send through, instead of an APNs client for the simulator.
     package var sender: (any PushSending)?
-    /// The server's clock.
-    package var clock: any WallClock = SystemWallClock()
+    /// The server's clock: its lifecycle sweep (the 8-hour limit, renewals, dismissal) and every date
+    /// it stamps follow it. Give it the simulator's (`apns.clock`) to run the server on the simulated
+    /// iPhones' time, which `POST /v1/clock` moves forward and `clockRate` speeds up; the sweep then runs
+    /// every simulated minute. For tests and the demo only: `livepush serve` runs on the system's clock.
+    public var clock: any WallClock = SystemWallClock()
     /// Receives the server's and the store's logs (a test that reads them).
     package var logger: Logger?
     /// Adjusts the test defaults (fast polling and retries, no lifecycle sweeps), last.

@@ -121,7 +121,7 @@ public final class TestServer: Sendable {
 
     // MARK: Booting
 
-    /// The test defaults (fast polling and retries, no lifecycle sweeps, the development keys), then
+    /// The test defaults (fast polling and retries, lifecycle sweeps only on a scaled clock, the development keys), then
     /// `options.configure`.
     package static func configuration(_ options: ServerOptions, configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil)
         -> ServerConfiguration
@@ -134,7 +134,9 @@ public final class TestServer: Sendable {
         configuration.retryMaximumDelay = 0.1
         configuration.webhookRetryBaseDelay = 0.02
         configuration.webhookRetryMaximumDelay = 0.1
-        configuration.lifecycleInterval = 3600
+        // No sweeps on the system's clock (tests sweep when they mean to); on the simulator's clock, one
+        // every simulated minute, so that moving the clock forward applies the limits and starts renewals.
+        configuration.lifecycleInterval = options.clock is ScaledWallClock ? 60 : 3600
         configuration.appKeys = [appKey]
         configuration.backendKeys = [backendKey]
         configuration.operatorKeys = [operatorKey]

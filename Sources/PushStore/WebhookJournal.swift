@@ -9,6 +9,10 @@ package enum WebhookFact: Sendable, Hashable {
     case activityTokenInvalid(activityID: String, userID: String?, token: DeviceToken, reason: String, at: Date)
     /// A push-to-start token was refused by APNs for good.
     case pushToStartTokenInvalid(tokenID: UUID, userID: String?, token: DeviceToken, reason: String, at: Date)
+    /// A new activity took over from `activityID` (its renewal was linked).
+    case activityRenewed(activityID: String, userID: String?, renewedBy: String, at: Date)
+    /// The renewal of `activityID` failed for `reason`; the activity keeps its updates until its limit.
+    case renewalFailed(activityID: String, userID: String?, reason: String, at: Date)
 }
 
 /// Turns the facts of a store operation into webhook outbox rows, which the operation inserts in its own

@@ -17,6 +17,8 @@ struct WebhookJournalConformanceTests {
             switch fact {
             case .activityEnded: event = "activity.ended"
             case .activityTokenInvalid, .pushToStartTokenInvalid: event = "token.invalid"
+            case .activityRenewed: event = "activity.renewed"
+            case .renewalFailed: event = "activity.renewalFailed"
             }
             return WebhookDelivery(event: event, body: Data("\(fact)".utf8), createdAt: Fixture.start)
         }

@@ -10,11 +10,12 @@ import PushStore
 /// here is replaced.
 struct AppRoutes: Sendable {
     let activities: ActivityService
+    let renewals: RenewalService
     let identity: IdentityService
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (activities, identity, clock) = (activities, identity, clock)
+        let (activities, renewals, identity, clock) = (activities, renewals, identity, clock)
         let open = ContractRoute("openInstallation")
         routes.post("installations") { request, context -> Response in
             _ = try await open.body(request, now: clock.now())
@@ -45,7 +46,19 @@ struct AppRoutes: Sendable {
                 frequentPushesEnabled: body.bool("frequentPushesEnabled") ?? false,
                 at: Date()
             )
-            return APIResponse.json(ActivityView(try await activities.register(registration, as: try context.actor)), status: .created)
+            let actor = try context.actor
+            // Renewal: this activity's own plan, and the activity it takes over from (both optional).
+            let plan = try body.object("renewal").map { (renewal) throws(DomainError) in
+                RenewalRequest(
+                    renewBefore: try RenewalRequest.check(
+                        renewal.string("renewBefore") ?? "", maximumActiveDuration: activities.configuration.maximumActiveDuration),
+                    attributes: renewal.objectValue("attributes") ?? .object([:]), alert: renewal.objectValue("alert") ?? .object([:]))
+            }
+            let renews = body.string("renews")
+            try await renewals.check(registration, plan: plan, renews: renews, owner: try actor.owner(claimed: registration.userID))
+            let record = try await activities.register(registration, as: actor)
+            try await renewals.registered(record, plan: plan, renews: renews)
+            return APIResponse.json(ActivityView(record), status: .created)
         }
         let rotate = ContractRoute("rotatePushToken")
         routes.put("activities/:activityId/push-token") { request, context -> Response in

@@ -9,12 +9,13 @@ import LiveActivity
 struct BackendRoutes: Sendable {
     let pushes: PushService
     let activities: ActivityService
+    let renewals: RenewalService
     let identity: IdentityService
     let idempotent: IdempotentSend
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (pushes, activities, identity, idempotent, clock) = (pushes, activities, identity, idempotent, clock)
+        let (pushes, activities, renewals, identity, idempotent, clock) = (pushes, activities, renewals, identity, idempotent, clock)
         // The backend vouches for its user: the app acts with this token, for this user only.
         let mint = ContractRoute("mintAppToken")
         routes.post("users/:userId/app-tokens") { request, context -> Response in
@@ -63,10 +64,11 @@ struct BackendRoutes: Sendable {
         let activity = ContractRoute("getActivity")
         routes.get("activities/:activityId") { _, context -> Response in
             let detail = try await activities.detail(activityID: try activity.pathID("activityId", context))
+            let links = try await renewals.links(of: detail.activity.activityID)
             return APIResponse.json(
                 ActivityDetail(
                     activity: ActivityView(detail.activity), deliveries: detail.deliveries.map(DeliveryView.init),
-                    pending: detail.pending.map(PendingView.init)
+                    pending: detail.pending.map(PendingView.init), renewal: RenewalView(links.renewal, renews: links.renews)
                 ))
         }
     }

@@ -34,9 +34,11 @@ final class PushService: Sendable {
 
     /// Updates or ends one activity.
     func send(_ kind: LiveActivityEvent, toActivity activityID: String, _ content: PushContent) async throws(DomainError) -> SendAcceptance {
-        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
+        guard let named = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
             throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
+        // A renewed activity's updates go to the activity that took over from it.
+        let activity = try await renewalHead(named)
         if let refusal = Eligibility.refusalToAccept(activity) {
             throw .conflict("activityId", refusal.rule, refusal.message)
         }
@@ -110,12 +112,17 @@ final class PushService: Sendable {
     /// when it has one and a valid token, then the end itself. True when this call ended it (the app or
     /// the backend may have ended it since it was listed: then they reported the end).
     func endAtMaximumDuration(_ activity: ActivityRecord) async throws(DomainError) -> Bool {
+        try await endWithLastState(activity, cause: .maximumDuration)
+    }
+
+    /// Ends an activity with its last content state (an end push when it can take one), for `cause`.
+    func endWithLastState(_ activity: ActivityRecord, cause: WebhookEvent.EndCause) async throws(DomainError) -> Bool {
         let now = clock.now()
         let dismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
         if let state = activity.lastContentState, Eligibility.refusalToAccept(activity) == nil {
             let content = PushContent(contentState: state, requestedPriority: .conservesPower, importance: .timeSensitive, dismissalDate: dismissal)
             do {
-                return try await !accept(.end, content, activities: [activity], skipped: [], endCause: .maximumDuration).ended.isEmpty
+                return try await !accept(.end, content, activities: [activity], skipped: [], endCause: cause).ended.isEmpty
             } catch  where error.kind == .invalid {
                 // The end payload cannot be sent (its last state plus the end's keys is over the size
                 // limit): end it without a push rather than never.
@@ -126,7 +133,7 @@ final class PushService: Sendable {
         let change = try await stored { () async throws(PushStoreError) in
             try await store.markEnded(
                 activityID: activity.activityID, at: now, dismissalDate: dismissal,
-                journal: events.journal(endCause: .maximumDuration))
+                journal: events.journal(endCause: cause))
         }
         if change.endedNow { events.committed(1) }
         return change.endedNow
@@ -181,7 +188,7 @@ final class PushService: Sendable {
     }
 
     /// Accepts a push-to-start for each valid token given.
-    private func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [SendAcceptance.Skipped])
+    func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [SendAcceptance.Skipped])
         async throws(DomainError) -> SendAcceptance
     {
         let now = clock.now()

@@ -8,7 +8,7 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
         case activityID = "activityId"
         case pushToStartTokenID = "pushToStartTokenId"
         case userID = "userId"
-        case reason, token, at
+        case reason, token, at, renewedBy
     }
 
     /// The kinds of event.
@@ -17,11 +17,17 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
         case tokenInvalid = "token.invalid"
         /// An activity left `active` (ended by the backend, the app, or at its maximum duration).
         case activityEnded = "activity.ended"
+        /// A renewal started a new activity for the user and linked it (`renewedBy`); the old one is ended.
+        case activityRenewed = "activity.renewed"
+        /// A renewal could not start a new activity (`reason`); the old one keeps its updates until its limit.
+        case renewalFailed = "activity.renewalFailed"
     }
 
     /// Why an activity ended.
     package enum EndCause: String, Sendable, Hashable, Codable {
         case backend, app, maximumDuration
+        /// A new activity took over (renewal).
+        case renewed
     }
 
     package var event: Kind
@@ -34,11 +40,14 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
     /// The token, shortened (first and last 4 hex digits).
     package var token: String?
     package var at: Date
+    /// For `activity.renewed`: the activity that took over.
+    package var renewedBy: String?
 
     package init(
         event: Kind, activityID: String? = nil, pushToStartTokenID: String? = nil, userID: String? = nil,
-        reason: String, token: String? = nil, at: Date
+        reason: String, token: String? = nil, at: Date, renewedBy: String? = nil
     ) {
+        self.renewedBy = renewedBy
         self.event = event
         self.activityID = activityID
         self.pushToStartTokenID = pushToStartTokenID

@@ -5,10 +5,12 @@ import Logging
 import PushStore
 import ServiceLifecycle
 
-/// Ends activities that reached the maximum active duration (with their last content-state), marks ended
+/// Starts the renewals that are due (``RenewalService``), ends activities that reached the maximum active
+/// duration (with their last content-state), marks ended
 /// activities dismissed once their dismissal date has passed, and forgets them after their dismissal window.
-/// A Service of the application: once the API listens it sweeps every `lifecycleInterval` until graceful
-/// shutdown (a sweep under way is finished, never cut off).
+/// A Service of the application: once the API listens it sweeps every `lifecycleInterval` of its clock
+/// until graceful shutdown (a sweep under way is finished, never cut off). A clock that runs faster than
+/// real time (``ScaledWallClock``, a test's or the demo's) is followed: at rate 600 it sweeps 600 times as often.
 final class LifecycleSweeper: Service, Sendable {
     private let store: any ActivityStore & IdempotencyStore
     private let configuration: ServerConfiguration
@@ -16,12 +18,14 @@ final class LifecycleSweeper: Service, Sendable {
     private let logger: Logger
     private let pushes: PushService
     private let listening: ListeningGate
+    private let renewals: RenewalService
 
     init(
         store: any ActivityStore & IdempotencyStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
-        pushes: PushService, listening: ListeningGate
+        pushes: PushService, renewals: RenewalService, listening: ListeningGate
     ) {
         self.pushes = pushes
+        self.renewals = renewals
         self.listening = listening
         self.store = store
         self.configuration = configuration
@@ -31,17 +35,33 @@ final class LifecycleSweeper: Service, Sendable {
 
     func run() async {
         guard await listening.wait() != nil else { return }
-        let interval = Duration.milliseconds(Int64(configuration.lifecycleInterval * 1000))
+        var next = clock.now()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            await sweep()
+            let now = clock.now()
+            if now >= next {
+                await sweep()
+                // From the time this sweep read: a clock moved forward while it ran is swept again at once.
+                next = now.addingTimeInterval(configuration.lifecycleInterval)
+            }
             // Only the wait between sweeps is cut short by shutdown.
+            let interval = pause()
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
+    }
+
+    /// The real time to wait before looking at the clock again: `lifecycleInterval` on the system's
+    /// clock; on a scaled clock (which may also be moved forward at once) the interval at its rate, and
+    /// at most 50 ms, so that a sweep follows a jump of the clock at once.
+    private func pause() -> Duration {
+        var seconds = configuration.lifecycleInterval
+        if let scaled = clock as? ScaledWallClock { seconds = min(seconds / scaled.reading().rate.value, 0.05) }
+        return .milliseconds(Int64(max(seconds, 0.01) * 1000))
     }
 
     /// Runs one sweep: returns how many activities were ended, dismissed and forgotten.
     @discardableResult
     func sweep() async -> (ended: Int, dismissed: Int, forgotten: Int) {
+        await renewals.sweep()
         let now = clock.now()
         var ended = 0
         do {
@@ -74,6 +94,7 @@ final class LifecycleSweeper: Service, Sendable {
 
     /// Ends one over-age activity through the push service (the only way into the outbox).
     private func end(_ activity: ActivityRecord, now: Date) async -> Bool {
+        await renewals.reachedLimit(activity)
         do {
             guard try await pushes.endAtMaximumDuration(activity) else { return false }
             logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityID)"])

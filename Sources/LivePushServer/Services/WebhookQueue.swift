@@ -68,6 +68,10 @@ final class WebhookQueue: DomainEvents, Sendable {
             return WebhookEvent(
                 event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: userID,
                 reason: reason, token: token.shortened, at: at)
+        case .activityRenewed(let activityID, let userID, let renewedBy, let at):
+            return WebhookEvent(event: .activityRenewed, activityID: activityID, userID: userID, reason: "renewed", at: at, renewedBy: renewedBy)
+        case .renewalFailed(let activityID, let userID, let reason, let at):
+            return WebhookEvent(event: .renewalFailed, activityID: activityID, userID: userID, reason: reason, at: at)
         }
     }
 

@@ -315,6 +315,31 @@ enum Schema {
             """,
             "CREATE INDEX IF NOT EXISTS group_send_page_records_recorded ON group_send_page_records (recorded_at)",
         ],
+        // 11 (8-hour renewal, issue 24): the renewal plan of each opted-in activity (when to start its
+        // successor by push-to-start, with which attributes and alert), how far it got, and the links of
+        // the chain (`renews`, `renewed_by`). IF NOT EXISTS, as for 10.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS activity_renewals (
+                activity_id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                attributes_type TEXT NOT NULL,
+                renew_before {REAL} NOT NULL,
+                attributes_json TEXT NOT NULL,
+                alert_json TEXT NOT NULL,
+                renews TEXT,
+                renew_at {REAL} NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('waiting', 'starting', 'renewed', 'failed')),
+                reason TEXT,
+                start_token_ids TEXT NOT NULL,
+                started_at {REAL},
+                renewed_by TEXT,
+                finished_at {REAL}
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS activity_renewals_due ON activity_renewals (state, renew_at)",
+            "CREATE INDEX IF NOT EXISTS activity_renewals_renewed_by ON activity_renewals (renewed_by)",
+        ],
     ]
 
     /// The migrations with the column types of one database.

@@ -99,6 +99,8 @@ package struct ActivityDetail: Codable, Sendable, Hashable {
     package var deliveries: [DeliveryView]
     /// Oldest first.
     package var pending: [PendingView]
+    /// The activity's renewal and the links of its chain; absent when it neither opted in nor renews another.
+    package var renewal: RenewalView? = nil
 }
 
 /// A stored push-to-start token as the API shows it.

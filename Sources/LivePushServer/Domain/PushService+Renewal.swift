@@ -1,0 +1,33 @@
+import Foundation
+import PushStore
+
+/// What renewal needs of the only way into the outbox: the start of a successor, the end of the
+/// activity it took over from, and sends by activity id that follow the chain.
+extension PushService {
+    /// The newest activity of the chain `activity` belongs to: itself unless a renewal linked a
+    /// successor to it (followed link by link, at most `maximumLinks`).
+    func renewalHead(_ activity: ActivityRecord) async throws(DomainError) -> ActivityRecord {
+        var current = activity
+        for _ in 0..<Self.maximumLinks where current.state != .active {
+            let renewal = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: current.activityID) }
+            guard let next = renewal?.renewedBy,
+                let successor = try await stored({ () async throws(PushStoreError) in try await store.activity(id: next) })
+            else { break }
+            current = successor
+        }
+        return current
+    }
+
+    /// How many renewals a send by an old activity id follows (a chain of 8-hour links: far more than a year).
+    static let maximumLinks = 1000
+
+    /// Starts a renewal's successor on each of the user's devices given.
+    func startRenewal(_ content: PushContent, tokens: [PushToStartTokenRecord]) async throws(DomainError) -> SendAcceptance {
+        try await acceptStart(content, tokens: tokens, skipped: [])
+    }
+
+    /// Ends the activity a successor took over from, with its last state.
+    func endRenewed(_ activity: ActivityRecord) async throws(DomainError) -> Bool {
+        try await endWithLastState(activity, cause: .renewed)
+    }
+}

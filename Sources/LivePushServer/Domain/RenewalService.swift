@@ -1,0 +1,220 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Logging
+import PushStore
+
+/// Renewal of long Live Activities past the 8-hour limit: an opted-in activity gets a successor started
+/// by push-to-start (same attributes, latest content-state, `input-push-token`) once it is `renewBefore`
+/// old; when the app registers that successor it is linked (same user and groups, its own renewal plan,
+/// the chain kept in both records), further updates go to it, and the old one is ended. A start that
+/// cannot be made or fails leaves the old activity updating until its limit, and says why (webhook
+/// `activity.renewalFailed`, the activity's `renewal`).
+final class RenewalService: Sendable {
+    let store: any PushStore
+    let pushes: PushService
+    let configuration: ServerConfiguration
+    let clock: any WallClock
+    let logger: Logger
+    let events: any DomainEvents
+
+    init(
+        store: any PushStore, pushes: PushService, configuration: ServerConfiguration, clock: any WallClock, logger: Logger, events: any DomainEvents
+    ) {
+        self.store = store
+        self.pushes = pushes
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.events = events
+    }
+
+    // MARK: Registration
+
+    /// Checks a registration's renewal fields before it is stored: a plan needs the registration's
+    /// user, and `renews` names an activity of the same user and type whose renewal is open (or that
+    /// this very activity already took over).
+    func check(_ registration: ActivityRegistration, plan: RenewalRequest?, renews: String?, owner: String?) async throws(DomainError) {
+        if plan != nil, owner == nil {
+            throw .invalid(
+                "renewal", "userRequired",
+                "a renewal starts the new activity for the activity's user: register it with a user (userId or a user token)")
+        }
+        guard let renews else { return }
+        let missing = DomainError.notFound(
+            "renews", "no activity '\(renews)' is registered for this user; renews names the activity this one takes over from")
+        guard renews != registration.activityID else { throw .invalid("renews", "other", "an activity cannot renew itself") }
+        guard let old = try await stored({ () async throws(PushStoreError) in try await store.activity(id: renews) }), old.userID != nil,
+            old.userID == owner
+        else { throw missing }
+        guard old.attributesType == registration.attributesType else {
+            throw .conflict("renews", "attributesType", "activity '\(renews)' is a '\(old.attributesType)'; its renewal is one too")
+        }
+        let renewal = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: renews) }
+        switch renewal?.state {
+        case .waiting, .starting: return
+        case .renewed where renewal?.renewedBy == registration.activityID: return
+        case .renewed:
+            throw .conflict("renews", "open", "activity '\(renews)' was renewed by another activity already")
+        case .failed:
+            throw .conflict(
+                "renews", "open", "the renewal of activity '\(renews)' failed (\(renewal?.reason ?? "")); register this one without renews")
+        case nil:
+            throw .conflict("renews", "open", "activity '\(renews)' has no renewal: register it with a renewal object first")
+        }
+    }
+
+    /// After a registration is stored: links it to the renewal it answers (named by `renews`, or the
+    /// one start sent to this user for this type and not answered yet), then stores its own plan.
+    func registered(_ record: ActivityRecord, plan: RenewalRequest?, renews: String?) async throws(DomainError) {
+        if let old = try await renewalAnswered(by: record, renews: renews) {
+            await link(old, to: record)
+        }
+        if let plan, let user = record.userID {
+            let stored = try await stored { () async throws(PushStoreError) in
+                try await store.planRenewal(
+                    RenewalPlan(
+                        activityID: record.activityID, userID: user, attributesType: record.attributesType, renewBefore: plan.renewBefore,
+                        attributes: plan.attributes, alert: plan.alert))
+            }
+            logger.info("activity renewal planned", metadata: ["activityId": "\(record.activityID)", "renewAt": "\(stored.renewAt)"])
+        }
+    }
+
+    /// The open renewal `record` takes over: the one `renews` names, else the oldest start sent to the
+    /// record's user for its type before it was registered (the server links by the start it sent).
+    private func renewalAnswered(by record: ActivityRecord, renews: String?) async throws(DomainError) -> RenewalRecord? {
+        if let renews {
+            return try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: renews) }
+                .flatMap { [.waiting, .starting].contains($0.state) ? $0 : nil }
+        }
+        guard let user = record.userID else { return nil }
+        let ownRenewal = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: record.activityID) }
+        let alreadyLinked = try await stored { () async throws(PushStoreError) in try await store.renewal(renewedBy: record.activityID) }
+        guard ownRenewal == nil, alreadyLinked == nil else { return nil }
+        let starting = try await stored { () async throws(PushStoreError) in try await store.startingRenewals() }
+        return starting.first {
+            $0.plan.userID == user && $0.plan.attributesType == record.attributesType && $0.activityID != record.activityID
+                && ($0.startedAt ?? .distantFuture) <= record.registeredAt
+        }
+    }
+
+    /// Links `new` to `renewal`, ends the old activity, and sends the new one what the old one got after
+    /// the start was sent (so that no update is lost between the start and the registration).
+    private func link(_ renewal: RenewalRecord, to new: ActivityRecord) async {
+        let now = clock.now()
+        do {
+            let journal = events.journal(endCause: .renewed)
+            guard let linked = try await store.linkRenewal(activityID: renewal.activityID, to: new.activityID, at: now, journal: journal) else {
+                return
+            }
+            events.committed(1)
+            logger.info("activity renewed", metadata: ["activityId": "\(linked.activityID)", "renewedBy": "\(new.activityID)"])
+            guard let old = try await store.activity(id: renewal.activityID) else { return }
+            if let state = old.lastContentState, let accepted = old.lastAcceptedAt, accepted > (linked.startedAt ?? .distantPast) {
+                _ = try await pushes.send(
+                    .update, toActivity: new.activityID, PushContent(contentState: state, requestedPriority: .conservesPower, importance: .routine))
+            }
+            _ = try await pushes.endRenewed(old)
+        } catch {
+            logger.error("linking a renewal failed", metadata: ["activityId": "\(renewal.activityID)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: The sweep
+
+    /// Starts the renewals due by now, and fails those whose start every device refused for good.
+    @discardableResult
+    func sweep() async -> (started: Int, failed: Int) {
+        let now = clock.now()
+        var started = 0
+        var failed = 0
+        do {
+            for renewal in try await store.dueRenewals(by: now) {
+                if await start(renewal, now: now) { started += 1 } else { failed += 1 }
+            }
+            for renewal in try await store.startingRenewals() where await refusedEverywhere(renewal, now: now) {
+                failed += 1
+            }
+        } catch {
+            logger.error("renewal sweep failed", metadata: ["error": "\(error)"])
+        }
+        return (started, failed)
+    }
+
+    /// The activity reached its limit: a renewal still open failed (its start was never answered by a
+    /// registration: the device dropped it, e.g. over its push-to-start budget, or the app did not report it).
+    func reachedLimit(_ activity: ActivityRecord) async {
+        await fail(activity.activityID, reason: "notRegistered", now: clock.now(), onlyIfOpen: true)
+    }
+
+    /// Sends the start of a due renewal; false when it failed at once (no token, budget).
+    private func start(_ renewal: RenewalRecord, now: Date) async -> Bool {
+        do {
+            guard let activity = try await store.activity(id: renewal.activityID), activity.state == .active else { return false }
+            let tokens = try await store.pushToStartTokens(forUser: renewal.plan.userID, attributesType: renewal.plan.attributesType)
+                .filter { $0.tokenState.isValid && $0.bundleID == activity.bundleID && $0.environment == activity.environment }
+            guard !tokens.isEmpty else {
+                await fail(renewal.activityID, reason: "noPushToStartToken", now: now)
+                return false
+            }
+            let sent = try await store.startsSent(
+                toPushToStartTokens: tokens.map(\.id), since: now.addingTimeInterval(-configuration.pushToStartWindow))
+            let within = tokens.filter { sent[$0.id, default: 0] < configuration.pushToStartBudget }
+            guard !within.isEmpty else {
+                await fail(renewal.activityID, reason: "pushToStartBudget", now: now)
+                return false
+            }
+            let content = PushContent(
+                contentState: activity.lastContentState ?? .object([:]), requestedPriority: .immediate, importance: .timeSensitive,
+                alert: PushRequestBody.parseAlert(JSONBody(fields: renewal.plan.alert.objectValue ?? [:])),
+                expiration: now.addingTimeInterval(RenewalRequest.margin), collapseID: "renewal-" + String(activity.activityID.prefix(56)),
+                attributesType: renewal.plan.attributesType, attributes: renewal.plan.attributes, inputPushToken: true)
+            // Marked first: the app may register the new activity before this call returns.
+            guard try await store.markRenewalStarting(activityID: renewal.activityID, tokenIDs: within.map(\.id), at: now) else { return false }
+            _ = try await pushes.startRenewal(content, tokens: within)
+            logger.info("activity renewal started", metadata: ["activityId": "\(renewal.activityID)", "devices": "\(within.count)"])
+            return true
+        } catch {
+            logger.error("starting a renewal failed", metadata: ["activityId": "\(renewal.activityID)", "error": "\(error)"])
+            await fail(renewal.activityID, reason: "startRefused", now: now)
+            return false
+        }
+    }
+
+    /// True (and the renewal failed with APNs' reason) when every token the start went to was refused
+    /// for good (410 `Unregistered`, `ExpiredToken`, 400 `BadDeviceToken`).
+    private func refusedEverywhere(_ renewal: RenewalRecord, now: Date) async -> Bool {
+        var reasons: [String] = []
+        for id in renewal.startTokenIDs {
+            guard let token = try? await store.pushToStartToken(id: id) else { return false }
+            guard case .invalid(let reason, let at) = token.tokenState, at >= (renewal.startedAt ?? .distantPast) else { return false }
+            reasons.append(reason)
+        }
+        guard let reason = reasons.first else { return false }
+        await fail(renewal.activityID, reason: reason, now: now)
+        return true
+    }
+
+    private func fail(_ activityID: String, reason: String, now: Date, onlyIfOpen: Bool = false) async {
+        do {
+            guard try await store.markRenewalFailed(activityID: activityID, reason: reason, at: now, journal: events.journal(endCause: .renewed))
+            else { return }
+            events.committed(1)
+            logger.warning(
+                "activity renewal failed; the activity keeps its updates until its limit",
+                metadata: ["activityId": "\(activityID)", "reason": "\(reason)"])
+        } catch {
+            logger.error("recording a failed renewal failed", metadata: ["activityId": "\(activityID)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: Reads
+
+    /// The activity's renewal and the one it took over from, for the activity's detail.
+    func links(of activityID: String) async throws(DomainError) -> (renewal: RenewalRecord?, renews: String?) {
+        let renewal = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: activityID) }
+        let previous = try await stored { () async throws(PushStoreError) in try await store.renewal(renewedBy: activityID) }
+        return (renewal, previous?.activityID ?? renewal?.plan.renews)
+    }
+}
