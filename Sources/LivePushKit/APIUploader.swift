@@ -32,9 +32,10 @@ struct APIUploader: Sendable {
                 return await Self.outcome(try await api.activityEnded(path: .init(activityId: id), body: .json(body)))
             case .end(let id, .dismissed):
                 return await Self.outcome(try await api.activityDismissed(path: .init(activityId: id)))
-            case .pushToStart(let type, let token, _):
+            case .pushToStart(let type, let token, let source):
                 let body = Components.Schemas.PushToStartToken(
-                    deviceId: deviceID, bundleId: bundleID, attributesType: type, environment: environment, token: token.hex)
+                    deviceId: deviceID, bundleId: bundleID, attributesType: type, environment: environment, token: token.hex,
+                    source: Components.Schemas.PushToStartSource(source))
                 return await Self.outcome(try await api.storePushToStartToken(body: .json(body)))
             }
         } catch {
@@ -112,6 +113,16 @@ extension APIUploader {
         case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
         case .serviceUnavailable: APIAnswer.unavailable()
         case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
+        }
+    }
+}
+
+extension Components.Schemas.PushToStartSource {
+    /// The contract's spelling of where the app read a push-to-start token.
+    init(_ source: PushToStartSource) {
+        switch source {
+        case .stream: self = .stream
+        case .property: self = .property
         }
     }
 }
