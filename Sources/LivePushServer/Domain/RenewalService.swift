@@ -145,7 +145,7 @@ final class RenewalService: Sendable {
     /// The activity reached its limit: a renewal still open failed (its start was never answered by a
     /// registration: the device dropped it, e.g. over its push-to-start budget, or the app did not report it).
     func reachedLimit(_ activity: ActivityRecord) async {
-        await fail(activity.activityID, reason: "notRegistered", now: clock.now(), onlyIfOpen: true)
+        await fail(activity.activityID, reason: "notRegistered", now: clock.now())
     }
 
     /// Sends the start of a due renewal; false when it failed at once (no token, budget).
@@ -196,7 +196,8 @@ final class RenewalService: Sendable {
         return true
     }
 
-    private func fail(_ activityID: String, reason: String, now: Date, onlyIfOpen: Bool = false) async {
+    /// Records the failure of a renewal still open (the store leaves a linked or failed one as it is).
+    private func fail(_ activityID: String, reason: String, now: Date) async {
         do {
             guard try await store.markRenewalFailed(activityID: activityID, reason: reason, at: now, journal: events.journal(endCause: .renewed))
             else { return }

@@ -1,0 +1,81 @@
+import APNsCore
+import Foundation
+import LiveActivity
+import Testing
+
+@testable import PushStore
+
+/// Renewal plans and links on both stores: a plan is due at the activity's start plus `renewBefore`,
+/// moves from waiting to starting to renewed (or failed) once each, and a link gives the new activity
+/// the old one's user, groups and a plan of its own.
+@Suite("PushStore conformance: renewals")
+struct RenewalConformanceTests {
+    static func plan(_ id: String, renews: String? = nil) -> RenewalPlan {
+        RenewalPlan(
+            activityID: id, userID: "user-1", attributesType: "MatchAttributes", renewBefore: 7 * 3600 + 45 * 60, attributes: ["team": "Rangers"],
+            alert: ["title": "Still on"], renews: renews)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aRenewalIsDueStartsAndLinksOnce(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            _ = try await store.register(Fixture.registration("old", groups: ["party"]))
+            let planned = try await store.planRenewal(Self.plan("old"))
+            #expect(planned.state == .waiting && planned.renewAt == t + 7 * 3600 + 45 * 60 && planned.plan.attributes == ["team": "Rangers"])
+            #expect(try await store.dueRenewals(by: t + 7 * 3600).isEmpty)
+            #expect(try await store.dueRenewals(by: t + 8 * 3600).map(\.activityID) == ["old"])
+
+            let tokenID = UUID()
+            #expect(try await store.markRenewalStarting(activityID: "old", tokenIDs: [tokenID], at: t + 8 * 3600))
+            #expect(try await !store.markRenewalStarting(activityID: "old", tokenIDs: [], at: t + 8 * 3600), "started once")
+            #expect(try await store.startingRenewals().map(\.startTokenIDs) == [[tokenID]])
+            #expect(try await store.dueRenewals(by: t + 9 * 3600).isEmpty)
+
+            _ = try await store.register(Fixture.registration("new", user: "user-1", at: t + 8 * 3600))
+            let linked = try await store.linkRenewal(activityID: "old", to: "new", at: t + 8 * 3600 + 1, journal: nil)
+            #expect(linked?.state == .renewed && linked?.renewedBy == "new")
+            #expect(try await store.linkRenewal(activityID: "old", to: "other", at: t + 8 * 3600 + 2, journal: nil) == nil, "linked once")
+            #expect(try await store.activity(id: "new")?.groups == ["party"], "the new activity joins the old one's group")
+            #expect(try await store.activities(inGroup: "party").map(\.activityID).sorted() == ["new", "old"])
+            let next = try #require(try await store.renewal(activityID: "new"))
+            #expect(next.state == .waiting && next.plan.renews == "old" && next.renewAt == t + 8 * 3600 + 7 * 3600 + 45 * 60)
+            #expect(try await store.renewal(renewedBy: "new")?.activityID == "old")
+            #expect(try await !store.markRenewalFailed(activityID: "old", reason: "notRegistered", at: t + 9 * 3600, journal: nil))
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aFailedRenewalKeepsItsFirstReason(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            _ = try await store.register(Fixture.registration("solo"))
+            _ = try await store.planRenewal(Self.plan("solo"))
+            #expect(try await store.markRenewalFailed(activityID: "solo", reason: "noPushToStartToken", at: t + 8 * 3600, journal: nil))
+            #expect(try await !store.markRenewalFailed(activityID: "solo", reason: "notRegistered", at: t + 9 * 3600, journal: nil))
+            let failed = try #require(try await store.renewal(activityID: "solo"))
+            #expect(failed.state == .failed && failed.reason == "noPushToStartToken" && failed.finishedAt == t + 8 * 3600)
+            #expect(try await store.linkRenewal(activityID: "solo", to: "solo", at: t, journal: nil) == nil)
+            await #expect(throws: PushStoreError.self) { try await store.planRenewal(Self.plan("missing")) }
+        }
+    }
+
+    /// Starts sent to push-to-start tokens are counted per token within the window, sent or pending.
+    @Test(arguments: StoreKind.available)
+    func startsAreCountedPerTokenSince(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let (one, two) = (UUID(), UUID())
+            let start = Data(#"{"aps":{"event":"start"}}"#.utf8)
+            let items = [(one, t), (one, t + 600), (two, t - 7200)].map { id, at in
+                OutboxItem(
+                    target: .pushToStartToken(id: id), kind: .start, payload: start, priority: .immediate, requestedPriority: .immediate,
+                    importance: .timeSensitive, expiration: at + 3600, acceptedAt: at)
+            }
+            _ = try await store.enqueue(items)
+            let counts = try await store.startsSent(toPushToStartTokens: [one, two], since: t - 3600)
+            #expect(counts[one] == 2 && counts[two] == nil)
+            #expect(try await store.startsSent(toPushToStartTokens: [], since: t).isEmpty)
+        }
+    }
+}
