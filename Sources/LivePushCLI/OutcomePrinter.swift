@@ -10,10 +10,7 @@ enum OutcomePrinter {
     static func report(_ outcome: APNsDeliveryOutcome, remedy: String? = nil) throws {
         switch outcome.result {
         case .success(let response) where response.isSuccess:
-            print("status: 200")
-            print("apns-id: \(response.apnsID ?? "-")")
-            if let unique = response.apnsUniqueID { print("apns-unique-id: \(unique)") }
-            if outcome.attempts > 1 { print("attempts: \(outcome.attempts)") }
+            for line in acceptedLines(response, attempts: outcome.attempts) { print(line) }
         case .success(let response):
             let reason = response.reason ?? .other("none")
             print("status: \(response.status)")
@@ -31,6 +28,16 @@ enum OutcomePrinter {
             if outcome.attempts > 1 { printToStandardError("attempts: \(outcome.attempts)") }
             throw ExitCode(2)
         }
+    }
+
+    /// What an accepted push prints: its status, `apns-id`, the `apns-unique-id` when APNs returned one (in
+    /// the development environment only; Apple's Push Notifications Console finds the delivery by it), and
+    /// the attempts when there was more than one.
+    static func acceptedLines(_ response: APNsResponse, attempts: Int) -> [String] {
+        var lines = ["status: 200", "apns-id: \(response.apnsID ?? "-")"]
+        if let unique = response.apnsUniqueID { lines.append("apns-unique-id: \(unique)") }
+        if attempts > 1 { lines.append("attempts: \(attempts)") }
+        return lines
     }
 
     static func printToStandardError(_ text: String) {
