@@ -2,6 +2,43 @@ import Foundation
 
 /// Store operations shared by the leased queues (``LeasedRows``).
 extension SQLPushStore {
+    /// Claims up to `limit` due rows of `rows` for `owner`, for `lease` seconds from `now`; returns them
+    /// decoded by `decode`, sorted by `inOrder` (an UPDATE … RETURNING has no order of its own). `noun`
+    /// names the rows in a `limit` error. For the queues whose rows are whole items (the outbox, the
+    /// webhook events); a group page is cut from its send and claimed in ``claimPage(owner:pageSize:now:lease:)``.
+    func claimRows<Item: Sendable>(
+        _ rows: LeasedRows, operation: String, owner: String, limit: Int, now: Date, lease: TimeInterval, of noun: String,
+        decode: @escaping @Sendable (SQLRow) throws(PushStoreError) -> Item, inOrder: @escaping @Sendable (Item, Item) -> Bool
+    ) async throws(PushStoreError) -> [Item] {
+        try Validation.claim(owner: owner, limit: limit, lease: lease, of: noun)
+        let dialect = self.dialect
+        let until = now.addingTimeInterval(lease)
+        return try await run(operation) { session throws(PushStoreError) in
+            let claimed = try await rows.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
+            var items = [Item]()
+            items.reserveCapacity(claimed.count)
+            for row in claimed { items.append(try decode(row)) }
+            return items.sorted(by: inOrder)
+        }
+    }
+
+    /// Extends `owner`'s claim on the rows of `rows` named by `ids` to `until`; returns how many it still
+    /// held.
+    func renewRows(_ rows: LeasedRows, operation: String, owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int {
+        try Validation.identifier(owner, field: "owner")
+        guard !ids.isEmpty else { return 0 }
+        return try await run(operation) { session throws(PushStoreError) in
+            try await rows.renew(session, owner: owner, keys: ids.map { [.uuid($0)] }, until: until)
+        }
+    }
+
+    /// How many rows `rows` holds, claimed or not.
+    func depth(of rows: LeasedRows, operation: String) async throws(PushStoreError) -> Int {
+        try await run(operation, readOnly: true) { session throws(PushStoreError) in
+            try await session.first("SELECT COUNT(*) AS n FROM \(rows.table)")?.int("n") ?? 0
+        }
+    }
+
     /// Gives back every row of `rows` that `owner` holds; returns how many.
     func releaseAll(_ rows: LeasedRows, operation: String, owner: String) async throws(PushStoreError) -> Int {
         try Validation.identifier(owner, field: "owner")

@@ -78,27 +78,14 @@ extension SQLPushStore {
     }
 
     package func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem] {
-        try Validation.claim(owner: owner, limit: limit, lease: lease, of: "items")
-        let dialect = self.dialect
-        let until = now.addingTimeInterval(lease)
-        return try await run("claim") { session throws(PushStoreError) in
-            let rows = try await LeasedRows.outbox.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
-            var items = [OutboxItem]()
-            items.reserveCapacity(rows.count)
-            for row in rows { items.append(try RowDecoding.outboxItem(row)) }
-            // UUIDs compare by their bytes, the order of their lowercase text (the SQL order).
-            return items.sorted {
-                ($0.nextAttemptAt, $0.acceptedAt, $0.pushID) < ($1.nextAttemptAt, $1.acceptedAt, $1.pushID)
-            }
-        }
+        // UUIDs compare by their bytes, the order of their lowercase text (the SQL order).
+        try await claimRows(
+            .outbox, operation: "claim", owner: owner, limit: limit, now: now, lease: lease, of: "items", decode: RowDecoding.outboxItem
+        ) { ($0.nextAttemptAt, $0.acceptedAt, $0.pushID) < ($1.nextAttemptAt, $1.acceptedAt, $1.pushID) }
     }
 
     package func renewClaims(owner: String, pushIDs: [UUID], until: Date) async throws(PushStoreError) -> Int {
-        try Validation.identifier(owner, field: "owner")
-        guard !pushIDs.isEmpty else { return 0 }
-        return try await run("renewClaims") { session throws(PushStoreError) in
-            try await LeasedRows.outbox.renew(session, owner: owner, keys: pushIDs.map { [.uuid($0)] }, until: until)
-        }
+        try await renewRows(.outbox, operation: "renewClaims", owner: owner, ids: pushIDs, until: until)
     }
 
     package func complete(owner: String, results: [DeliveryResult], at: Date) async throws(PushStoreError)
@@ -149,9 +136,7 @@ extension SQLPushStore {
     }
 
     package func outboxDepth() async throws(PushStoreError) -> Int {
-        try await run("outboxDepth", readOnly: true) { session throws(PushStoreError) in
-            try await session.first("SELECT COUNT(*) AS n FROM outbox")?.int("n") ?? 0
-        }
+        try await depth(of: .outbox, operation: "outboxDepth")
     }
 
     package func pendingItems(activityID: String) async throws(PushStoreError) -> [OutboxItem] {

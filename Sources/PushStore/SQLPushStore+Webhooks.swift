@@ -50,15 +50,10 @@ extension SQLPushStore {
     package func claimWebhooks(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError)
         -> [WebhookDelivery]
     {
-        try Validation.claim(owner: owner, limit: limit, lease: lease, of: "events")
-        let dialect = self.dialect
-        let until = now.addingTimeInterval(lease)
-        return try await run("claimWebhooks") { session throws(PushStoreError) in
-            let rows = try await LeasedRows.webhooks.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
-            var deliveries = [WebhookDelivery]()
-            for row in rows { deliveries.append(try RowDecoding.webhookDelivery(row)) }
-            return deliveries.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        }
+        try await claimRows(
+            .webhooks, operation: "claimWebhooks", owner: owner, limit: limit, now: now, lease: lease, of: "events",
+            decode: RowDecoding.webhookDelivery
+        ) { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
     /// Locks the event and checks that `owner` holds its claim.
@@ -70,11 +65,7 @@ extension SQLPushStore {
     }
 
     package func renewWebhooks(owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int {
-        try Validation.identifier(owner, field: "owner")
-        guard !ids.isEmpty else { return 0 }
-        return try await run("renewWebhooks") { session throws(PushStoreError) in
-            try await LeasedRows.webhooks.renew(session, owner: owner, keys: ids.map { [.uuid($0)] }, until: until)
-        }
+        try await renewRows(.webhooks, operation: "renewWebhooks", owner: owner, ids: ids, until: until)
     }
 
     package func completeWebhook(id: UUID, owner: String) async throws(PushStoreError) {
@@ -99,8 +90,6 @@ extension SQLPushStore {
     }
 
     package func webhookDepth() async throws(PushStoreError) -> Int {
-        try await run("webhookDepth", readOnly: true) { session throws(PushStoreError) in
-            try await session.first("SELECT COUNT(*) AS n FROM webhook_outbox")?.int("n") ?? 0
-        }
+        try await depth(of: .webhooks, operation: "webhookDepth")
     }
 }
