@@ -41,7 +41,7 @@ final class HeadlessChromium: @unchecked Sendable {
         }
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let commands: FileHandle
     private let answers: FileHandle
     private let profile: URL
@@ -53,7 +53,7 @@ final class HeadlessChromium: @unchecked Sendable {
     private var page: String?
     private var cover: String?
 
-    private init(process: Process, commands: FileHandle, answers: FileHandle, profile: URL) {
+    private init(process: ChildProcess, commands: FileHandle, answers: FileHandle, profile: URL) {
         self.process = process
         self.commands = commands
         self.answers = answers
@@ -85,21 +85,17 @@ final class HeadlessChromium: @unchecked Sendable {
             "--user-data-dir=\(profile.path)", "--window-size=\(width),\(height)", "--hide-scrollbars",
             "--force-color-profile=srgb", "--no-first-run", "--lang=en-US", "about:blank",
         ]
-        // The shell moves the pipes to fds 3 and 4 (Foundation's Process passes only 0, 1 and 2).
+        // The shell moves the pipes to fds 3 and 4 (the child gets only 0, 1 and 2).
         let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \(quoted) 3<&0 4>&1 0</dev/null 1>/dev/null 2>/dev/null"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = environment["TZ"] ?? "UTC"
-        process.environment = environment
-        let browser = HeadlessChromium(
-            process: process, commands: input.fileHandleForWriting, answers: output.fileHandleForReading, profile: profile)
-        try process.run()
+        let process = try ChildProcess.launch(
+            "/bin/sh", ["-c", "exec \(quoted) 3<&0 4>&1 0</dev/null 1>/dev/null 2>/dev/null"], environment: environment,
+            pipeInput: true, pipeOutput: true)
+        guard let commands = process.standardInput, let answers = process.standardOutput else {
+            preconditionFailure("launched with pipeInput and pipeOutput")
+        }
+        let browser = HeadlessChromium(process: process, commands: commands, answers: answers, profile: profile)
         let reader = Thread { browser.readAnswers() }
         reader.start()
         return browser

@@ -1,0 +1,1 @@
+../../APNsSimulatorTests/Support/ChildProcess.swift
