@@ -67,11 +67,11 @@ extension DeliveryService {
     }
 
     /// A push the page records with the others (``AcceptedPagePushes``): accepted at the first attempt, at
-    /// the priority asked for, with its own id as `apns-id`.
+    /// the priority asked for, with its own id as `apns-id` (a UUID: APNs may echo it in either case).
     private static func wentAsPlanned(_ delivery: DeliveryResult, _ item: OutboxItem) -> Bool {
         delivery.outcome == .accepted && delivery.attempts == 1 && delivery.status == 200 && delivery.reason == nil
             && item.downgradeReason == nil && item.priority == item.requestedPriority
-            && delivery.apnsID == item.pushID.uuidString.lowercased()
+            && delivery.apnsID?.lowercased() == item.pushID.uuidString.lowercased()
     }
 
     /// A page's push to one member, with the timestamp it carries.
