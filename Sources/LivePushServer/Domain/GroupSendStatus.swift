@@ -16,26 +16,14 @@ struct GroupSendStatus: Sendable, Hashable {
         case finished
     }
 
-    /// Members by what became of their push.
-    struct Counts: Sendable, Hashable {
-        var targeted: Int
-        var sent: Int
-        var failed: Int
-        var downgraded: Int
-        var coalesced: Int
-        var skipped: Int
-        var retrying: Int
-        /// Handed out but not yet sent, coalesced, skipped or failed (retrying included).
-        var pending: Int
-    }
-
     var sendID: UUID
     var groupID: String
     var kind: LiveActivityEvent
     var state: State
     var acceptedAt: Date
     var finishedAt: Date?
-    var counts: Counts
+    /// Members by what became of their push, as the store counts them.
+    var progress: GroupSendProgress
     /// The broadcasts to the channels linked to the group, sent besides the members.
     var broadcastPushIDs: [UUID]
 
@@ -45,17 +33,16 @@ struct GroupSendStatus: Sendable, Hashable {
             if send.finishedAt != nil { .finished } else if send.expanded { .sending } else if progress.targeted == 0 { .accepted } else {
                 .expanding
             }
-        let done = progress.sent + progress.failed + progress.coalesced + progress.skipped
         sendID = send.sendID
         groupID = send.groupID
         kind = send.kind
         self.state = state
         acceptedAt = send.acceptedAt
         finishedAt = send.finishedAt
-        counts = Counts(
-            targeted: progress.targeted, sent: progress.sent, failed: progress.failed, downgraded: progress.downgraded,
-            coalesced: progress.coalesced, skipped: progress.skipped, retrying: progress.retrying,
-            pending: max(0, progress.targeted - done))
+        self.progress = progress
         self.broadcastPushIDs = broadcastPushIDs
     }
+
+    /// Handed out but not yet sent, coalesced, skipped or failed (retrying included).
+    var pending: Int { max(0, progress.targeted - (progress.sent + progress.failed + progress.coalesced + progress.skipped)) }
 }

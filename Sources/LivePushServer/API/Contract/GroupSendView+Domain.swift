@@ -4,13 +4,13 @@ import Foundation
 // from the domain's `GroupSendStatus`: ids as lowercase UUIDs, state and kind as their names.
 extension GroupSendView {
     init(_ status: GroupSendStatus) {
-        let counts = status.counts
+        let progress = status.progress
         self.init(
             sendID: status.sendID.lowercased, groupID: status.groupID, kind: status.kind.rawValue, state: status.state.rawValue,
             acceptedAt: status.acceptedAt, finishedAt: status.finishedAt,
             counts: Counts(
-                targeted: counts.targeted, sent: counts.sent, failed: counts.failed, downgraded: counts.downgraded,
-                coalesced: counts.coalesced, skipped: counts.skipped, retrying: counts.retrying, pending: counts.pending),
+                targeted: progress.targeted, sent: progress.sent, failed: progress.failed, downgraded: progress.downgraded,
+                coalesced: progress.coalesced, skipped: progress.skipped, retrying: progress.retrying, pending: status.pending),
             broadcastPushIDs: status.broadcastPushIDs.map(\.lowercased))
     }
 }
