@@ -24,6 +24,7 @@ import Testing
         "installationRateLimit": "3000", "installationRateBurst": "300", "addressFailureLimit": "30", "addressFailureBurst": "20",
         "maxConnections": "500", "metricsKey": "0123456789abcdef0123456789abcdef", "metricsOperator": "true",
         "webhookAllowPrivateTargets": "true", "keys": "/etc/livepush/keys.json",
+        "pushToStartBudget": "4", "pushToStartWindow": "30m",
     ]
 
     private func read(_ arguments: [String], _ environment: [String: String] = [:]) async throws(ServerConfigurationError) -> ServeSettings {
@@ -83,7 +84,7 @@ import Testing
                 "backendRateBurst", "operatorRateLimit", "operatorRateBurst",
                 "webhookTimeout", "webhookMaxAge", "webhookAllowPrivateTargets", "installationRateLimit", "installationRateBurst",
                 "addressFailureLimit", "addressFailureBurst",
-                "maxConnections", "keys", "metricsOperator",
+                "maxConnections", "keys", "metricsOperator", "pushToStartBudget", "pushToStartWindow",
             ])
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count, "each setting is declared once")
     }
@@ -123,6 +124,15 @@ import Testing
         #expect(flags.server.appKeys == ["dev-app-key-0123456789"] && flags.server.apnsConnections == 2)
     }
 
+    @Test func thePushToStartBudgetReachesTheServersConfiguration() async throws {
+        let defaults = try await read(["--environment", "sandbox"])
+        #expect(defaults.server.pushToStartBudget == 10 && defaults.server.pushToStartWindow == 3600)
+        let given = try await read(["--environment", "sandbox", "--push-to-start-budget", "4"], ["LIVEPUSH_PUSH_TO_START_WINDOW": "30m"])
+        #expect(given.server.pushToStartBudget == 4 && given.server.pushToStartWindow == 1800)
+        #expect(ServeSetting.named("pushToStartBudget")?.defaultText == "10")
+        #expect(ServeSetting.named("pushToStartWindow")?.defaultText == "1h")
+    }
+
     @Test func aFlagBeatsItsVariableWhichBeatsTheFile() async throws {
         try await withConfigFile(["port": 1111, "environment": "sandbox"]) { file in
             let all = try await read(["--config", file.path, "--port", "3333"], ["LIVEPUSH_PORT": "2222"])
@@ -153,6 +163,9 @@ import Testing
             ["--environment", "sandbox", "--log-level", "loud"],
             "--log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical")
         await expectFailure(["--environment", "sandbox", "--claim-lease", "0.5"], "--claim-lease must be at least 1 second")
+        await expectFailure(["--environment", "sandbox", "--push-to-start-budget", "0"], "--push-to-start-budget must be 1 or more")
+        await expectFailure(
+            ["--environment", "sandbox"], "$LIVEPUSH_PUSH_TO_START_WINDOW must be more than 0 seconds", ["LIVEPUSH_PUSH_TO_START_WINDOW": "0"])
         await expectFailure(
             [], "say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
         await expectFailure(

@@ -70,6 +70,11 @@ extension ServeSetting {
             "frequentHourlyBudget", \.server.frequentHourlyPriority10Budget,
             help: "The same for activities with frequentPushesEnabled."),
         .duration("maxActiveDuration", \.server.maximumActiveDuration, help: "End activities active this long with their last state."),
+        .integer(
+            "pushToStartBudget", \.server.pushToStartBudget,
+            help: "Push-to-start requests a renewal may send one device within --push-to-start-window; past it the renewal fails (1 or more)."),
+        .duration(
+            "pushToStartWindow", \.server.pushToStartWindow, help: "The window of --push-to-start-budget (more than 0 seconds)."),
         .duration("defaultExpiration", \.server.defaultExpiration, help: "Retry window of a push without expiration."),
         .duration(
             "defaultDismissalDelay", \.server.defaultDismissalDelay,
