@@ -72,12 +72,12 @@ extension ConsoleAssets {
               <dl id="detail-facts"></dl>
               <h4>Push-to-start tokens of the user</h4>
               <table id="detail-tokens">
-                <thead><tr><th>Device</th><th>Token</th><th>Valid</th><th>Age</th><th>Last report</th></tr></thead><tbody></tbody>
+                <thead><tr><th>Device</th><th>Token</th><th>Source</th><th>Valid</th><th>Age</th><th>Last report</th><th>Last refresh</th></tr></thead><tbody></tbody>
               </table>
               <h4>Delivery history</h4>
               <table id="detail-deliveries">
                 <thead><tr><th>Accepted</th><th>Kind</th><th>Outcome</th><th>Status</th><th>Reason</th><th>apns-id</th>
-                <th>Attempts</th><th>Priority</th><th>Downgrade</th><th>From</th></tr></thead><tbody></tbody>
+                <th>apns-unique-id</th><th>Attempts</th><th>Priority</th><th>Downgrade</th><th>From</th></tr></thead><tbody></tbody>
               </table>
               <form id="test-push-form">
                 <h4>Send a test update</h4>

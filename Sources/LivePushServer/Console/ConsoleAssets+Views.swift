@@ -97,15 +97,16 @@ extension ConsoleAssets {
               ['content-state', activity.lastContentState ? JSON.stringify(activity.lastContentState) : '—'],
             ]);
             fill($('detail-tokens').tBodies[0], data.pushToStartTokens.map((entry) =>
-              row([entry.token.deviceId, entry.token.token, entry.token.valid ? 'yes' : 'no', age(entry.ageSeconds) + (entry.stale ? ' (stale)' : ''),
-                entry.token.updatedAt], { data: { stale: entry.stale } })));
+              row([entry.token.deviceId, entry.token.token, entry.token.source ?? '—', entry.token.valid ? 'yes' : 'no',
+                age(entry.ageSeconds) + (entry.stale ? ' (stale)' : ''), entry.token.updatedAt, entry.token.refreshedAt ?? '—'],
+                { data: { stale: entry.stale } })));
             const fromConsole = new Set(data.consolePushIds);
-            const pending = data.pending.map((push) => row([push.acceptedAt, push.kind, 'pending', '', push.lastError ?? '', '',
+            const pending = data.pending.map((push) => row([push.acceptedAt, push.kind, 'pending', '', push.lastError ?? '', '', '',
               String(push.attempts), String(push.priority), push.downgradeReason ?? '', fromConsole.has(push.pushId) ? 'console' : 'API'],
               { className: 'delivery', data: { outcome: 'pending', from: fromConsole.has(push.pushId) ? 'console' : 'api' } }));
             const done = data.deliveries.map((delivery) => row([delivery.acceptedAt, delivery.kind, delivery.outcome,
               delivery.status === undefined ? '' : String(delivery.status), delivery.reason ?? '', delivery.apnsId ?? '',
-              String(delivery.attempts), delivery.priority === delivery.requestedPriority ? String(delivery.priority)
+              delivery.apnsUniqueId ?? '', String(delivery.attempts), delivery.priority === delivery.requestedPriority ? String(delivery.priority)
                 : `${delivery.priority} (asked ${delivery.requestedPriority})`, delivery.downgradeReason ?? '',
               fromConsole.has(delivery.pushId) ? 'console' : 'API'],
               { className: 'delivery', data: { outcome: delivery.outcome, from: fromConsole.has(delivery.pushId) ? 'console' : 'api' } }));

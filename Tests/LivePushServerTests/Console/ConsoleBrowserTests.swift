@@ -28,6 +28,12 @@ import Testing
                     let registered = try await http.post("/v1/activities", key: TestServer.appKey, String(decoding: body.serialized(), as: UTF8.self))
                     #expect(registered.status == 201, "\(registered.text)")
                 }
+                // ava's push-to-start token, read from ActivityKit's property: the activity's detail shows where it came from.
+                let stored = try await http.put(
+                    "/v1/push-to-start-tokens", key: TestServer.appKey,
+                    #"{"userId":"ava","deviceId":"phone","bundleId":"\#(apns.bundleID)","attributesType":"AdventureAttributes","environment":"sandbox","token":"\#(IdentityTests.hex(0x67))","source":"property"}"#
+                )
+                #expect(stored.status == 200, "\(stored.text)")
                 let update = try await http.post("/v1/activities/\(activity.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":20}}"#)
                 #expect(update.status == 202, "\(update.text)")
                 #expect(await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 20 })
@@ -81,7 +87,15 @@ import Testing
                     let row = try await browser.evaluate(
                         "[...document.querySelector('#detail-deliveries tr[data-outcome=accepted]').cells].map((cell) => cell.textContent).join('|')")
                     let cells = (row.stringValue ?? "").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-                    #expect(cells.count == 10 && cells[2] == "accepted" && cells[3] == "200" && cells[5].count == 36, "\(cells)")
+                    // apns-id, then the apns-unique-id the simulator returns as APNs does in development.
+                    #expect(
+                        cells.count == 11 && cells[2] == "accepted" && cells[3] == "200" && cells[5].count == 36 && cells[6].count == 36, "\(cells)")
+                    let tokenRow = try await browser.evaluate(
+                        "[...document.querySelector('#detail-tokens tbody tr').cells].map((cell) => cell.textContent).join('|')")
+                    let tokenCells = (tokenRow.stringValue ?? "").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                    #expect(
+                        tokenCells.count == 7 && tokenCells[2] == "property" && tokenCells[6] == stored.json?["refreshedAt"]?.stringValue,
+                        "\(tokenCells)")
                     let facts = try await browser.evaluate("document.getElementById('detail-facts').textContent")
                     #expect(facts.stringValue?.contains("token age (since registered or rotated)") == true, "\(facts)")
 
