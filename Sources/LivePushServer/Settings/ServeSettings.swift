@@ -153,24 +153,19 @@ extension ServeSetting {
                 value = try await reader.fetchInt(forKey: configKey, isSecret: isSecret).map(Value.integer)
             case .duration:
                 // A JSON number is seconds; anything else is text in DurationText's forms.
-                if case .file = origin, let seconds = try? await reader.fetchDouble(forKey: configKey) {
+                value = try await typedOrText(configKey, reader, origin) { () async throws -> TimeInterval? in
+                    guard let seconds = try? await reader.fetchDouble(forKey: configKey) else { return nil }
                     guard seconds.isFinite, seconds >= 0 else { throw origin.refusal(raw: "\(seconds)", expected: kind.expected) }
-                    value = .seconds(seconds)
-                } else if let text = try await reader.fetchString(forKey: configKey) {
-                    guard let seconds = DurationText.seconds(text) else { throw origin.refusal(raw: text, expected: kind.expected) }
-                    value = .seconds(seconds)
-                } else {
-                    value = nil
-                }
+                    return seconds
+                } parse: {
+                    DurationText.seconds($0)
+                }.map(Value.seconds)
             case .boolean:
-                if case .file = origin, let on = try? await reader.fetchBool(forKey: configKey) {
-                    value = .boolean(on)
-                } else if let text = try await reader.fetchString(forKey: configKey) {
-                    guard let on = Self.boolean(text) else { throw origin.refusal(raw: text, expected: kind.expected) }
-                    value = .boolean(on)
-                } else {
-                    value = nil
-                }
+                value = try await typedOrText(configKey, reader, origin) {
+                    try? await reader.fetchBool(forKey: configKey)
+                } parse: {
+                    Self.boolean($0)
+                }.map(Value.boolean)
             }
         } catch let error as ServerConfigurationError {
             throw error
@@ -181,6 +176,17 @@ extension ServeSetting {
         guard let value else { return }
         try store(&settings, value, origin)
         settings.origins[key] = origin
+    }
+
+    /// A value the config file may hold typed (a JSON number or boolean, read by `typed`) and every source
+    /// may give as text in `parse`'s forms; text `parse` refuses is refused with the setting's form.
+    private func typedOrText<T>(
+        _ key: ConfigKey, _ reader: ConfigReader, _ origin: SettingOrigin, typed: () async throws -> T?, parse: (String) -> T?
+    ) async throws -> T? {
+        if case .file = origin, let value = try await typed() { return value }
+        guard let text = try await reader.fetchString(forKey: key) else { return nil }
+        guard let value = parse(text) else { throw origin.refusal(raw: text, expected: kind.expected) }
+        return value
     }
 
     /// The flags after `serve`, `--name value` or `--name=value`, as raw values by key; the last of a
