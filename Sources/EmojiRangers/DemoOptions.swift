@@ -16,8 +16,17 @@ package struct DemoOptions: Sendable {
     package var serverPort = 0
     /// Simulated spectators following the party through one broadcast channel (0: none).
     package var spectators = 300
+    /// The long adventure (`--long`): the party plays past the 8-hour limit on the simulator's clock, moved
+    /// forward a quarter of an hour at a time, and each hero's activity is renewed by push-to-start.
+    /// Spectators do not follow it.
+    package var long = false
     /// The accepted spectator counts.
     package static let spectatorCounts: ClosedRange<Int> = 0...100_000
+
+    /// The long adventure's simulated hours, one update an hour, then the end.
+    package static let longHours = 10
+    /// When the long adventure's activities are renewed, as the registration's `renewal.renewBefore` says it.
+    package static let renewBefore = "7h45m"
 
     /// Seconds between two events at speed 1.
     package static let eventInterval: TimeInterval = 2

@@ -121,10 +121,15 @@ package struct DemoSummary: Sendable, Hashable {
     package var tokens: DemoTokens?
     /// Every problem, per event; empty when every push arrived.
     package var problems: [String]
+    /// The long adventure's renewals (`--long`); nil for the normal adventure.
+    package var renewals: DemoRenewals?
 
-    /// True when every push arrived, the stale activity was seen, nothing failed to decode and every app's
-    /// reporter has nothing pending and nothing refused.
-    package var succeeded: Bool { problems.isEmpty && decodeFailures == 0 && staleSeen && tokens?.pending == 0 && tokens?.refused == 0 }
+    /// True when every push arrived, the stale activity was seen (the long adventure has no lost connection:
+    /// every hero renewed instead), nothing failed to decode and every app's reporter has nothing pending and
+    /// nothing refused.
+    package var succeeded: Bool {
+        problems.isEmpty && decodeFailures == 0 && (renewals?.succeeded ?? staleSeen) && tokens?.pending == 0 && tokens?.refused == 0
+    }
 
     /// The summary as lines for the terminal.
     package var lines: [String] {
@@ -132,8 +137,10 @@ package struct DemoSummary: Sendable, Hashable {
             "Summary (seed \(seed))",
             "  events: \(events)   pushes accepted by the server: \(pushes)   applied on the iPhones: \(applied)"
                 + (superseded > 0 ? "   superseded: \(superseded)" : ""),
-            "  priority-10 downgrades: \(downgrades)   alerts shown: \(alertsShown)   stale activity seen: \(staleSeen ? "yes" : "no")   decode failures: \(decodeFailures)",
+            "  priority-10 downgrades: \(downgrades)   alerts shown: \(alertsShown)"
+                + (renewals == nil ? "   stale activity seen: \(staleSeen ? "yes" : "no")" : "") + "   decode failures: \(decodeFailures)",
         ]
+        if let renewals { out.append("  " + renewals.line) }
         if let tokens { out.append("  " + tokens.line) }
         // The adventure's content state is the party's (every hero's activity gets the same group
         // updates): say it once, and on a hero's line only where that activity shows something else.
@@ -190,6 +197,8 @@ package enum DemoProgress: Sendable, Hashable {
     case spectatorsJoined(count: Int, channelID: String)
     /// One event was pushed and followed to the devices.
     case event(DemoEventReport)
+    /// A step of the long adventure (`--long`): the renewal plans, an hour's update, a renewal.
+    case longAdventure(String)
 
     /// The progress line.
     package var line: String {
@@ -203,6 +212,8 @@ package enum DemoProgress: Sendable, Hashable {
             return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…)"
         case .event(let report):
             return report.line
+        case .longAdventure(let line):
+            return line
         }
     }
 }

@@ -26,6 +26,7 @@ extension EmojiRangersDemo {
             defer { group.cancelAll() }
             do throws(DemoError) {
                 let seats = try await seatPlayers(party, adventure: adventure, in: &group, progress: progress)
+                if options.long { return .success(try await playLong(adventure, seats: seats, progress: progress)) }
                 return .success(try await play(adventure, seats: seats, progress: progress))
             } catch {
                 return .failure(error)

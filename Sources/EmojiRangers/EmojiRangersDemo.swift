@@ -90,7 +90,8 @@ package final class EmojiRangersDemo: Sendable {
             }
             cleanup.store = store
             let backendKey = APIKeys.generate(scope: .backend)
-            let server = try await startServer(options: options, store: store, apns: apns, backendKey: backendKey, logger: logger)
+            let server = try await startServer(
+                options: options, store: store, apns: apns, backendKey: backendKey, clock: simulator.clock, logger: logger)
             cleanup.server = server
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 30
@@ -181,7 +182,7 @@ package final class EmojiRangersDemo: Sendable {
     }
 
     private static func startServer(
-        options: DemoOptions, store: any PushStore, apns: APNsClient, backendKey: String, logger: Logger
+        options: DemoOptions, store: any PushStore, apns: APNsClient, backendKey: String, clock: any WallClock, logger: Logger
     ) async throws -> LivePushServer {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -192,9 +193,13 @@ package final class EmojiRangersDemo: Sendable {
         configuration.retryBaseDelay = 0.1
         configuration.retryMaximumDelay = 1
         configuration.backendKeys = [backendKey]
+        // The long adventure: the server's lifecycle sweep (which starts renewals) follows the simulator's
+        // clock, a simulated minute apart, so that moving the clock forward renews at once.
+        if options.long { configuration.lifecycleInterval = 60 }
         let server: LivePushServer
         do {
-            server = try LivePushServer(configuration: configuration, store: store, sender: apns, logger: logger)
+            server = try LivePushServer(
+                configuration: configuration, store: store, sender: apns, clock: options.long ? clock : SystemWallClock(), logger: logger)
         } catch {
             throw DemoError.startFailed(component: "LivePush server", detail: error.description)
         }

@@ -26,6 +26,12 @@ struct DemoCommand: AsyncParsableCommand {
     var controlPort = 0
     @Option(name: .customLong("server-port"), help: "The LivePush server's HTTP port (0 picks a free one).") var serverPort = 0
     @Option(help: "Simulated spectators following the party through one broadcast channel (0 to 100000).") var spectators = DemoOptions().spectators
+    @Flag(
+        help: """
+            Play past the 8-hour limit: 10 simulated hours on the simulator's clock, each hero's activity renewed \
+            by push-to-start at 7h45m (a few real seconds).
+            """)
+    var long = false
     @Flag(help: "Show the components' info logs on stderr.") var verbose = false
 
     func options() -> DemoOptions {
@@ -37,6 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
         options.apnsPort = port
         options.controlPort = controlPort
         options.serverPort = serverPort
+        options.long = long
         return options
     }
 
@@ -65,7 +72,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         say(
             """
-            Emoji Rangers: a party of \(options.partySize) heroes, seed \(options.seed) (replay with --seed \(options.seed)), speed \(options.speed)
+            Emoji Rangers: a party of \(options.partySize) heroes, seed \(options.seed) (replay with --seed \(options.seed)), \
+            \(options.long ? "long: \(DemoOptions.longHours) simulated hours, renewed at \(DemoOptions.renewBefore)" : "speed \(options.speed)")
               Dashboard:      \(demo.dashboardURL)
               LivePush API:   \(demo.serverURL)   (SQLite in \(demo.dataDirectory))
               APNs simulator: \(demo.apnsURL)

@@ -1,0 +1,244 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveActivity
+import LivePushAPIClient
+import OpenAPIRuntime
+
+extension EmojiRangersDemo {
+    /// One hero of the long adventure: the activity the iPhone runs now, and its renewal.
+    struct LongSeat: Sendable {
+        var seat: Seat
+        /// The hero's running adventure activity (the renewed one once renewed).
+        var activityID: String
+        /// The server's `renewal.renewAt` of the first activity.
+        var renewAt: Date
+        var renewed = false
+        var failure: String?
+        /// Updates sent after the renewal, and how many the new activity showed.
+        var updatesAfterRenewal = 0
+        var appliedAfterRenewal = 0
+    }
+
+    /// The long adventure (`--long`): each hero's activity is registered with a renewal plan, then the
+    /// simulator's clock moves forward a quarter of an hour at a time for ``DemoOptions/longHours`` hours
+    /// (the server's lifecycle sweep follows it), with a party update every simulated hour. At
+    /// ``DemoOptions/renewBefore`` the server starts a new activity on each iPhone by push-to-start, the
+    /// app's LivePushKit reporter registers it, the server links it and ends the old one; the later
+    /// updates reach the new one. Each step is checked on the server and on the iPhones.
+    func playLong(_ adventure: Adventure, seats: [Seat], progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
+        let start = simulator.clock.now()
+        var heroes: [LongSeat] = []
+        for seat in seats { heroes.append(try await planRenewal(seat)) }
+        progress(
+            .longAdventure(
+                "each hero's adventure is registered with renewal {renewBefore: \(DemoOptions.renewBefore)} (POST /v1/activities); "
+                    + "the simulator's clock now moves forward 15 minutes at a time"))
+        var problems: [String] = []
+        var sent = 0
+        var applied = 0
+        let hours = DemoOptions.longHours
+        let quarter: ClockStep
+        do { quarter = try ClockStep(seconds: 900) } catch { throw .device("\(error)") }
+        for step in 1...(hours * 4) {
+            if Task.isCancelled { throw .cancelled }
+            simulator.clock.advance(by: quarter)
+            let now = simulator.clock.now()
+            for index in heroes.indices where !heroes[index].renewed && heroes[index].failure == nil && heroes[index].renewAt <= now {
+                try await awaitRenewal(&heroes[index], elapsed: now.timeIntervalSince(start), progress: progress)
+            }
+            guard step % 4 == 0 else { continue }
+            let hour = step / 4
+            let state = AdventureContentState(
+                currentHealthLevel: max(0.25, 1 - Double(hour) * 0.05), eventDescription: "Hour \(hour): the party presses on")
+            let update = Components.Schemas.Update(
+                contentState: try container(state), alert: nil, priority: Components.Schemas.Priority(rawValue: 5).map { .init(value1: $0) },
+                staleDate: nil, relevanceScore: AdventureEngine.routineRelevance)
+            _ = try await APICall("POST", "/v1/groups/\(Self.partyGroup)/update").run {
+                try await backend.updateGroup(path: .init(groupId: Self.partyGroup), body: .json(update))
+            }
+            var shown = 0
+            for index in heroes.indices {
+                sent += 1
+                let arrived = await shows(heroes[index].activityID, state.jsonValue)
+                if arrived { shown += 1 } else { problems.append("hour \(hour): \(heroes[index].seat.hero.name)'s activity never showed the update") }
+                if heroes[index].renewed {
+                    heroes[index].updatesAfterRenewal += 1
+                    if arrived { heroes[index].appliedAfterRenewal += 1 }
+                }
+            }
+            applied += shown
+            let renewedNow = heroes.filter(\.renewed).count
+            progress(
+                .longAdventure(
+                    "[\(hour)h/\(hours)h] p5 \(state.eventDescription)  → party (\(heroes.count))  "
+                        + (shown == heroes.count ? "✓" : "✗") + " \(shown)/\(heroes.count) applied"
+                        + (renewedNow > 0 ? " (\(renewedNow) on renewed activities)" : "")))
+        }
+        let final = AdventureContentState(currentHealthLevel: 0.75, eventDescription: "The long quest is over after \(hours) hours")
+        let end = Components.Schemas.End(
+            contentState: .init(value1: try container(final)), alert: nil, priority: nil, staleDate: nil,
+            relevanceScore: AdventureEngine.routineRelevance, dismissalDate: nil)
+        _ = try await APICall("POST", "/v1/groups/\(Self.partyGroup)/end").run {
+            try await backend.endGroup(path: .init(groupId: Self.partyGroup), body: .json(end))
+        }
+        var states: [DemoHeroState] = []
+        for hero in heroes {
+            sent += 1
+            let ended = await endsWith(hero.activityID, final.jsonValue)
+            if ended { applied += 1 } else { problems.append("\(hero.seat.hero.name)'s activity did not end with the final state") }
+            if let snapshot = try? await simulator.world.activity(id: hero.activityID) {
+                states.append(
+                    DemoHeroState(
+                        hero: hero.seat.hero, deviceID: hero.seat.deviceID, activityID: hero.activityID, state: snapshot.state,
+                        endedBy: snapshot.endedBy, contentState: snapshot.contentState, dismissalDate: snapshot.dismissalDate,
+                        alerts: snapshot.alerts.count))
+            }
+        }
+        progress(.longAdventure("[end] \(final.eventDescription)  → party (\(heroes.count))  ended"))
+        problems += heroes.compactMap { hero in hero.failure.map { "\(hero.seat.hero.name)'s renewal failed: \($0)" } }
+        let log = await simulator.world.pushes(limit: simulator.world.rules.pushLogLimit)
+        var summary = DemoSummary(
+            seed: adventure.seed, events: hours + 1, pushes: sent, applied: applied, superseded: 0, downgrades: 0,
+            alertsShown: states.reduce(0) { $0 + $1.alerts }, staleSeen: false,
+            decodeFailures: log.filter { $0.outcome?.kind == .decodeFailure }.count, heroes: states, problems: problems)
+        summary.renewals = DemoRenewals(
+            heroes: heroes.count, renewed: heroes.filter(\.renewed).count, failures: heroes.compactMap(\.failure),
+            renewBefore: DemoOptions.renewBefore, updatesAfterRenewal: heroes.reduce(0) { $0 + $1.updatesAfterRenewal },
+            appliedAfterRenewal: heroes.reduce(0) { $0 + $1.appliedAfterRenewal })
+        let tokens = await settledTokens(of: seats)
+        summary.tokens = tokens
+        if tokens.pending > 0 || tokens.refused > 0 {
+            summary.problems.append("the apps' LivePushKit reporters have \(tokens.pending) reports pending and \(tokens.refused) tokens refused")
+        }
+        return summary
+    }
+
+    /// Registers the hero's adventure activity again with its renewal plan, as the app does with its user
+    /// token (LivePushKit's registration carries no renewal object), and reads back when it is due.
+    private func planRenewal(_ seat: Seat) async throws(DemoError) -> LongSeat {
+        let snapshot: ActivitySnapshot
+        do {
+            snapshot = try await simulator.world.activity(id: seat.activityID)
+        } catch {
+            throw .device(error.description)
+        }
+        guard let token = snapshot.pushToken else { throw .device("\(seat.hero.name)'s adventure activity has no push token") }
+        let userID = seat.app.userID
+        let userToken = try await APICall("POST", "/v1/users/\(userID)/app-tokens").run {
+            try await backend.mintAppToken(path: .init(userId: userID), body: .json(.init(ttlSeconds: 3600)))
+        }.token
+        let app = try Client.livePush(baseURL: serverURL, key: userToken, session: session)
+        guard case .object(let fields) = seat.hero.attributes,
+            let attributes = try? OpenAPIObjectContainer(unvalidatedValue: fields.mapValues(\.openAPIValue))
+        else { throw .device("\(seat.hero.name)'s attributes are not an object") }
+        let renewal = Components.Schemas.Renewal(
+            renewBefore: DemoOptions.renewBefore, attributes: attributes,
+            alert: Components.Schemas.Alert(value1: .init(title: .PlainText("The quest goes on")), value2: nil, value3: nil))
+        let body = Components.Schemas.ActivityRegistration(
+            activityId: seat.activityID, pushToken: token, bundleId: Self.bundleID, attributesType: Self.attributesType, environment: .sandbox,
+            groups: [Self.partyGroup], renewal: .init(value1: renewal))
+        _ = try await APICall("POST", "/v1/activities").run { try await app.registerActivity(body: .json(body)) }
+        let detail = try await APICall("GET", "/v1/activities/\(seat.activityID)").run {
+            try await backend.getActivity(path: .init(activityId: seat.activityID))
+        }
+        guard let renewAt = detail.renewal?.renewAt else {
+            throw .api(method: "GET", path: "/v1/activities/\(seat.activityID)", status: 200, message: "the activity has no renewal plan")
+        }
+        return LongSeat(seat: seat, activityID: seat.activityID, renewAt: renewAt)
+    }
+
+    /// Waits (30 s at most) until the server says the hero's renewal is over; when renewed, until the
+    /// iPhone runs the new activity and the old one ended.
+    private func awaitRenewal(_ hero: inout LongSeat, elapsed: TimeInterval, progress: (DemoProgress) -> Void) async throws(DemoError) {
+        let name = hero.seat.hero.name
+        let old = hero.activityID
+        let deadline = Date().addingTimeInterval(30)
+        var renewal: Components.Schemas.RenewalStatus?
+        while true {
+            let activityID = old
+            renewal = try await APICall("GET", "/v1/activities/\(old)").run {
+                try await backend.getActivity(path: .init(activityId: activityID))
+            }.renewal
+            if renewal?.state == .failed || (renewal?.state == .renewed && renewal?.renewedBy != nil) { break }
+            if Task.isCancelled { throw .cancelled }
+            if Date() > deadline {
+                hero.failure = "still \(renewal?.state?.rawValue ?? "unplanned") after 30 s"
+                progress(.longAdventure("\(Self.clockText(elapsed)) \(name): ✗ renewal \(hero.failure ?? "")"))
+                return
+            }
+            await pause(0.02)
+        }
+        guard let new = renewal?.renewedBy, renewal?.state == .renewed else {
+            hero.failure = renewal?.reason ?? "failed"
+            progress(.longAdventure("\(Self.clockText(elapsed)) \(name): ✗ renewal failed (\(hero.failure ?? ""))"))
+            return
+        }
+        let switched = await eventuallyTrue {
+            let newState = try? await simulator.world.activity(id: new).state
+            let oldState = try? await simulator.world.activity(id: old).state
+            return newState == .active && (oldState == .ended || oldState == nil)
+        }
+        guard switched else {
+            hero.failure = "the iPhone does not run \(new.prefix(8))… alone"
+            progress(.longAdventure("\(Self.clockText(elapsed)) \(name): ✗ renewal \(hero.failure ?? "")"))
+            return
+        }
+        hero.renewed = true
+        hero.activityID = new
+        progress(
+            .longAdventure(
+                "\(Self.clockText(elapsed)) \(name): renewed by push-to-start: \(new.prefix(8))… started on the iPhone, registered by LivePushKit "
+                    + "and linked by the server; \(old.prefix(8))… ended"))
+    }
+
+    /// True once the activity shows `state` (20 s at most).
+    private func shows(_ activityID: String, _ state: JSONValue) async -> Bool {
+        await eventuallyTrue { (try? await simulator.world.activity(id: activityID).contentState) == state }
+    }
+
+    /// True once the activity ended by push with `state` (20 s at most).
+    private func endsWith(_ activityID: String, _ state: JSONValue) async -> Bool {
+        await eventuallyTrue {
+            guard let snapshot = try? await simulator.world.activity(id: activityID) else { return false }
+            return snapshot.state == .ended && snapshot.endedBy == .push && snapshot.contentState == state
+        }
+    }
+
+    private func eventuallyTrue(_ condition: () async -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while !Task.isCancelled {
+            if await condition() { return true }
+            if Date() > deadline { return false }
+            await pause(0.02)
+        }
+        return false
+    }
+
+    private func container(_ state: AdventureContentState) throws(DemoError) -> OpenAPIObjectContainer {
+        guard case .object(let fields) = state.jsonValue,
+            let container = try? OpenAPIObjectContainer(unvalidatedValue: fields.mapValues(\.openAPIValue))
+        else { throw .device("the content state is not an object") }
+        return container
+    }
+
+    /// Simulated time since the long adventure began: `7h45m`.
+    static func clockText(_ seconds: TimeInterval) -> String {
+        let minutes = Int(seconds / 60)
+        return "\(minutes / 60)h\(String(format: "%02d", minutes % 60))m"
+    }
+}
+
+extension Operations.RegisterActivity.Output: APIOutput {
+    /// The registered activity.
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.Activity {
+        switch self {
+        case .created(let answer): return try call.json { try answer.body.json }
+        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
+            .tooManyRequests(let refusal as any APIRefusal), .conflict(let refusal as any APIRefusal),
+            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
+            throw call.refused(refusal)
+        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
+        }
+    }
+}
