@@ -58,10 +58,11 @@ extension EmojiRangersDemo {
         return seats
     }
 
-    /// Waits (15 s at most) until each app's reporter says the server stored its two activity tokens and its
+    /// Waits (60 s at most: a hang guard, as the reporters retry with back-off on a busy machine) until each
+    /// app's reporter says the server stored its two activity tokens and its
     /// push-to-start token, with nothing pending; what the reporters say then.
     private func tokensReported(_ seats: [Seat]) async throws(DemoError) -> DemoTokens {
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(60)
         while true {
             var missing: [(seat: Seat, status: ReportStatus)] = []
             for seat in seats {
@@ -79,7 +80,7 @@ extension EmojiRangersDemo {
                 let detail = missing.map {
                     "\($0.seat.hero.name)'s app: \($0.status.activityTokensStored) activity and \($0.status.pushToStartTokensStored) push-to-start tokens stored, \($0.status.pending) pending"
                 }
-                throw .registrationTimedOut(heroes: missing.map(\.seat.hero.name), detail: "after 15 s, " + detail.joined(separator: "; "))
+                throw .registrationTimedOut(heroes: missing.map(\.seat.hero.name), detail: "after 60 s, " + detail.joined(separator: "; "))
             }
             await pause(0.02)
         }

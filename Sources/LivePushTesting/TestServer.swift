@@ -159,7 +159,9 @@ public final class TestServer: Sendable {
         case .sqlite:
             store = try await SQLitePushStore(path: databasePath(in: directory), logger: logger)
         case .postgres(let url):
-            store = try await PostgresPushStore(url: url, schema: schema, maximumConnections: 4, logger: logger)
+            // A test suite runs many servers at once on few cores: room to connect and migrate when busy.
+            store = try await PostgresPushStore(
+                url: url, schema: schema, maximumConnections: 4, connectTimeout: .seconds(30), logger: logger)
         }
         do {
             let server = try LivePushServer(

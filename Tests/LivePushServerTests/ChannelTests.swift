@@ -130,7 +130,8 @@ import Testing
         }
     }
 
-    @Test func theChannelLimitIsReportedBeforeAPNsRefuses() async throws {
+    @Test(.enabled(if: HeavyTests.isEnabled, HeavyTests.skipped))
+    func theChannelLimitIsReportedBeforeAPNsRefuses() async throws {
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender)) { harness in
             for index in 0..<10_000 {  // APNs' limit per app and environment

@@ -184,10 +184,10 @@ import Testing
         let sender = FakeSender()
         // A lease long enough that a renewal delayed by a loaded machine (the whole suite in parallel on
         // two cores, PostgreSQL included) still lands before it ends; the page takes more than twice it.
-        sender.latency = .seconds(7)
+        sender.latency = .seconds(14)
         try await withServer(
             ServerOptions(store: database, sender: sender) {
-                $0.claimLease = 3
+                $0.claimLease = 6
                 $0.instanceID = "fixed"
                 $0.workerCount = 1
             }
@@ -198,7 +198,7 @@ import Testing
             #expect(answer.status == 202, "\(answer.text)")
             #expect(await eventually { sender.requests.count == ids.count }, "the worker is sending its page")
             // Another instance polls for work for twice the lease while the page's answers are awaited.
-            let until = ContinuousClock.now + .seconds(6)
+            let until = ContinuousClock.now + .seconds(12)
             while ContinuousClock.now < until {
                 let stolen = try await harness.store.claimPage(owner: "other-instance", pageSize: 128, now: Date(), lease: 30)
                 #expect(stolen?.firstID == nil, "the page was handed out while its worker was still sending it")

@@ -12,8 +12,8 @@ import Synchronization
 /// A child process started with `posix_spawn`, for the browsers of the browser tests. Not Foundation's
 /// `Process`: on Linux with Swift 6.3.1, `Process.run()` now and then crashes the whole test process (an
 /// over-read of a `dirent` while it lists `/proc/self/fd`, swift-corelibs-foundation PR #5472), which
-/// suites that start a browser per test hit. The pipes are made close-on-exec, so a child inherits only
-/// its own standard input and output of them. (Chromium's one-shot `--dump-dom` mode does not finish when
+/// suites that start a browser per test hit. Like `Process`, it passes the child only its standard
+/// input, output and error. (Chromium's one-shot `--dump-dom` mode does not finish when
 /// started this way, so `CommandLineChromium` keeps `Process` for its two runs.)
 final class ChildProcess: Sendable {
     /// Why a child could not be started.
@@ -65,6 +65,9 @@ final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of this process reaches the child: a browser holding a copy of a test server's
+        // listening socket or of a connection would keep them open after the test closed them.
+        closeOtherDescriptors(&actions)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -103,6 +106,23 @@ final class ChildProcess: Sendable {
 
     /// The raw wait status once the child has exited and was reaped by ``isRunning``.
     private let exitStatus = Mutex<Int32?>(nil)
+
+    /// Adds to `actions` the closing of every descriptor above 2: glibc's `closefrom` action (2.34+,
+    /// looked up at run time as Swift's Glibc module does not declare it), else a close for each
+    /// descriptor open now (a close of one closed meanwhile is ignored by glibc).
+    private static func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        #if canImport(Glibc)
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+                let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+                if closeFrom(&actions, 3) == 0 { return }
+            }
+        #endif
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap(Int32.init) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+    }
 
     /// Whether the child still runs (reaps it once it has exited).
     var isRunning: Bool {

@@ -61,6 +61,7 @@ import Testing
     /// the send lasts long enough to be seen running): the Group sends view shows its progress bar
     /// moving between two reads, and the overview's pushes per second and backlog move with it.
     @Test(
+        .enabled(if: HeavyTests.isEnabled, HeavyTests.skipped),
         .enabled(if: HeadlessChromium.binary != nil, "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh"),
         arguments: TestDatabase.available)
     func theViewsMoveWhileATenThousandMemberGroupSendRuns(database: TestStore) async throws {
