@@ -9240,7 +9240,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renewal`.
             public var renewal: Components.Schemas.ActivityRegistration.RenewalPayload?
-            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (404 for an activity of another user or none, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
             public struct RenewsPayload: Codable, Hashable, Sendable {
@@ -9260,7 +9260,7 @@ extension Components {
                     try encoder.encodeToSingleValueContainer(self.value1)
                 }
             }
-            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (404 for an activity of another user or none, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
             public var renews: Components.Schemas.ActivityRegistration.RenewsPayload?
@@ -9276,7 +9276,7 @@ extension Components {
             ///   - groups: At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]).
             ///   - frequentPushesEnabled: ActivityAuthorizationInfo().frequentPushesEnabled. Default false (also for null).
             ///   - renewal: null counts as absent.
-            ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (404 for an activity of another user or none, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             public init(
                 activityId: Components.Schemas.Id,
                 pushToken: Components.Schemas.DeviceToken,
@@ -9430,7 +9430,25 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/PushToStartToken/token`.
             public var token: Components.Schemas.DeviceToken
             /// - Remark: Generated from `#/components/schemas/PushToStartToken/source`.
-            public var source: Components.Schemas.PushToStartSource?
+            public struct SourcePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PushToStartToken/source/value1`.
+                public var value1: Components.Schemas.PushToStartSource
+                /// Creates a new `SourcePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.PushToStartSource) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PushToStartToken/source`.
+            public var source: Components.Schemas.PushToStartToken.SourcePayload?
             /// Creates a new `PushToStartToken`.
             ///
             /// - Parameters:
@@ -9448,7 +9466,7 @@ extension Components {
                 attributesType: Components.Schemas.AttributesType,
                 environment: Components.Schemas.Environment,
                 token: Components.Schemas.DeviceToken,
-                source: Components.Schemas.PushToStartSource? = nil
+                source: Components.Schemas.PushToStartToken.SourcePayload? = nil
             ) {
                 self.userId = userId
                 self.deviceId = deviceId
@@ -9494,7 +9512,7 @@ extension Components {
                     forKey: .token
                 )
                 self.source = try container.decodeIfPresent(
-                    Components.Schemas.PushToStartSource.self,
+                    Components.Schemas.PushToStartToken.SourcePayload.self,
                     forKey: .source
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [

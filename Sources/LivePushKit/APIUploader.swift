@@ -35,7 +35,7 @@ struct APIUploader: Sendable {
             case .pushToStart(let type, let token, let source):
                 let body = Components.Schemas.PushToStartToken(
                     deviceId: deviceID, bundleId: bundleID, attributesType: type, environment: environment, token: token.hex,
-                    source: Components.Schemas.PushToStartSource(source))
+                    source: .init(value1: Components.Schemas.PushToStartSource(source)))
                 return await Self.outcome(try await api.storePushToStartToken(body: .json(body)))
             }
         } catch {

@@ -41,9 +41,13 @@ final class RenewalService: Sendable {
                 "a renewal starts the new activity for the activity's user: register it with a user (userId or a user token)")
         }
         guard let renews else { return }
-        let missing = DomainError.notFound(
-            "renews", "no activity '\(renews)' is registered for this user; renews names the activity this one takes over from")
-        guard renews != registration.activityID else { throw .invalid("renews", "other", "an activity cannot renew itself") }
+        // 409, not 404: the request is well formed and its target is the registration itself; what it
+        // names is not an activity this one can take over (the same answer for another user's: no leak).
+        let missing = DomainError.conflict(
+            "renews", "exists", "no activity '\(renews)' is registered for this user; renews names the activity this one takes over from")
+        guard renews != registration.activityID else {
+            throw .conflict("renews", "self", "an activity cannot renew itself; renews names the activity this one takes over from")
+        }
         guard let old = try await stored({ () async throws(PushStoreError) in try await store.activity(id: renews) }), old.userID != nil,
             old.userID == owner
         else { throw missing }
