@@ -12260,7 +12260,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Renewal`.
         public struct Renewal: Codable, Hashable, Sendable {
-            /// How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to the server's maximum active duration (8h) less 5 minutes (400 range).
+            /// How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to Apple's 8-hour limit less 5 minutes, 7h55m (400 format outside it; 400 range when the server runs with a shorter --max-active-duration and the value is past it less 5 minutes).
             ///
             /// - Remark: Generated from `#/components/schemas/Renewal/renewBefore`.
             public var renewBefore: Swift.String
@@ -12273,7 +12273,7 @@ extension Components {
             /// Creates a new `Renewal`.
             ///
             /// - Parameters:
-            ///   - renewBefore: How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to the server's maximum active duration (8h) less 5 minutes (400 range).
+            ///   - renewBefore: How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to Apple's 8-hour limit less 5 minutes, 7h55m (400 format outside it; 400 range when the server runs with a shorter --max-active-duration and the value is past it less 5 minutes).
             ///   - attributes: The activity's static attributes as the device decodes them (ActivityAttributes, Codable): the new activity is started with the same.
             ///   - alert:
             public init(
