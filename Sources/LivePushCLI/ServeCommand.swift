@@ -44,10 +44,11 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "livepush.serve")
-        let keys = try Self.providerKeys(settings)
-        // Metrics first: the token source and the client create their counters when they are made.
+        // Metrics first: the token sources (a keyring's too) and the client create their counters when
+        // they are made.
         let metrics = ServerMetrics()
         metrics.bootstrapMetricsSystem()
+        let keys = try Self.providerKeys(settings)
         let client = try Self.apnsClient(settings, keys: keys)
         let store: any PushStore
         do {
@@ -87,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The provider keys `livepush serve` signs with: the one of `--key-file`, or the list of `--keys`.
     enum ProviderKeys {
         case single(ResolvedCredentials)
-        case keyring([ScopedProviderKey])
+        case keyring(ProviderKeyring)
     }
 
     /// `--keys FILE`, or else the one key of `--key-file`/`--key-id`/`--team-id`; both at once is refused.
@@ -99,10 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
                     + "(one key), not both")
         }
         do {
-            let keys = try ProviderKeysFile.read(path: file, defaultTeamID: settings.teamID)
-            // Checks the ring's rules (unique Key IDs, at most 400 topics a key) before the server starts.
-            _ = try ProviderKeyring(keys)
-            return .keyring(keys)
+            // The ring checks its rules (unique Key IDs, at most 400 topics a key) before the server starts.
+            return .keyring(try ProviderKeyring(ProviderKeysFile.read(path: file, defaultTeamID: settings.teamID)))
         } catch let error as ProviderKeysFileError {
             throw ValidationError("\(settings.label("keys")): \(error.description)")
         } catch {
@@ -122,8 +121,8 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: configuration,
                 tokens: try ProviderTokenSource(key: credentials.key, keyID: credentials.keyID, teamID: credentials.teamID),
                 logger: logger)
-        case .keyring(let keys):
-            return try APNsClient(configuration: configuration, keyring: try ProviderKeyring(keys), logger: logger)
+        case .keyring(let keyring):
+            return try APNsClient(configuration: configuration, keyring: keyring, logger: logger)
         }
     }
 

@@ -43,7 +43,7 @@ import Testing
                 Issue.record("--keys gave \(keys), not a keyring")
                 return
             }
-            #expect(ring.map(\.credentials.keyID) == ["TOPICKEY00", "TOPICKEY01"])
+            #expect(ring.entries.map(\.keyID) == ["TOPICKEY00", "TOPICKEY01"])
             let client = try ServeCommand.apnsClient(settings, keys: keys)
             do {
                 for (index, topic) in Self.topics.enumerated() {
