@@ -228,17 +228,3 @@ extension EmojiRangersDemo {
         return "\(minutes / 60)h\(String(format: "%02d", minutes % 60))m"
     }
 }
-
-extension Operations.RegisterActivity.Output: APIOutput {
-    /// The registered activity.
-    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.Activity {
-        switch self {
-        case .created(let answer): return try call.json { try answer.body.json }
-        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
-            .tooManyRequests(let refusal as any APIRefusal), .conflict(let refusal as any APIRefusal),
-            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
-            throw call.refused(refusal)
-        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
-        }
-    }
-}

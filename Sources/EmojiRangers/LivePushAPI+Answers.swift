@@ -17,6 +17,20 @@ extension Operations.MintAppToken.Output: APIOutput {
     }
 }
 
+extension Operations.RegisterActivity.Output: APIOutput {
+    /// The registered activity (the long adventure registers each hero's with its renewal plan).
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.Activity {
+        switch self {
+        case .created(let answer): return try call.json { try answer.body.json }
+        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
+            .tooManyRequests(let refusal as any APIRefusal), .conflict(let refusal as any APIRefusal),
+            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
+            throw call.refused(refusal)
+        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
+        }
+    }
+}
+
 extension Operations.UpdateGroup.Output: APIOutput {
     /// The group send, accepted.
     func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.GroupSend {
