@@ -9,9 +9,19 @@ import Testing
 /// history, the send's counts and the console's tallies read them back as if each had its own row.
 @Suite("PushStore conformance: group page records")
 struct PageRecordConformanceTests {
+    /// Registers a, b, c and d in `party`, sends to the group and records the send's first page
+    /// (``recordFirstPage(_:_:at:)``); the send.
+    private static func partyWithItsFirstPageRecorded(_ store: any PushStore, at t: Date) async throws -> GroupSend {
+        for id in ["a", "b", "c", "d"] { _ = try await store.register(Fixture.registration(id, groups: ["party"])) }
+        let send = GroupSendConformanceTests.send("party")
+        try await store.createGroupSend(send)
+        try await recordFirstPage(store, send, at: t)
+        return send
+    }
+
     /// Records a page of `party` (members a, b, c, d) at `t + 3`: a, b and c accepted as planned (b with an
     /// apns-unique-id), d refused with a history row of its own.
-    private static func recordFirstPage(_ store: any PushStore, _ send: GroupSend, at t: Date) async throws -> GroupSendPage {
+    private static func recordFirstPage(_ store: any PushStore, _ send: GroupSend, at t: Date) async throws {
         let page = try #require(try await store.claimPage(owner: "w", pageSize: 10, now: t + 1, lease: 30))
         #expect(page.activities.map(\.activityID) == ["a", "b", "c", "d"])
         var outcome = GroupSendPageOutcome()
@@ -22,17 +32,13 @@ struct PageRecordConformanceTests {
         outcome.contentStates = ["a", "b", "c"].map { ($0, t) }
         outcome.contentState = ["score": 7]
         #expect(try await store.completePage(page, owner: "w", outcome: outcome, at: t + 3).held)
-        return page
     }
 
     @Test(arguments: StoreKind.available)
     func acceptedPushesAreReadBackAsHistoryEntriesAndCounted(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let t = Fixture.start
-            for id in ["a", "b", "c", "d"] { _ = try await store.register(Fixture.registration(id, groups: ["party"])) }
-            let send = GroupSendConformanceTests.send("party")
-            try await store.createGroupSend(send)
-            _ = try await Self.recordFirstPage(store, send, at: t)
+            let send = try await Self.partyWithItsFirstPageRecorded(store, at: t)
 
             let a = try #require(try await store.deliveries(activityID: "a", limit: 10).first)
             let pushID = GroupSend.pushID(sendID: send.sendID, activityID: "a")
@@ -62,10 +68,7 @@ struct PageRecordConformanceTests {
     func membershipChangesKeepTheHistoryExact(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let t = Fixture.start
-            for id in ["a", "b", "c", "d"] { _ = try await store.register(Fixture.registration(id, groups: ["party"])) }
-            let send = GroupSendConformanceTests.send("party")
-            try await store.createGroupSend(send)
-            _ = try await Self.recordFirstPage(store, send, at: t)
+            let send = try await Self.partyWithItsFirstPageRecorded(store, at: t)
             _ = try await store.register(Fixture.registration("bb", groups: ["party"], at: t + 10))
             #expect(try await store.deliveries(activityID: "bb", limit: 10).isEmpty)
 
