@@ -160,6 +160,45 @@ import Testing
         }
     }
 
+    /// The pushes a worker claims together go to APNs as one batch, not a task each, and each answer is
+    /// read the one way: a dead token is marked invalid, a 503 is retried later (a batch of its own), the
+    /// others are accepted; the outcomes are recorded on both stores.
+    @Test(arguments: TestDatabase.available)
+    func aClaimedBatchIsSentAsOneBatchAndEachAnswerIsRead(database: TestStore) async throws {
+        let sender = FakeSender()
+        sender.enqueue([
+            .success(APNsResponse(status: 410, apnsID: "x", reason: .unregistered, timestamp: Date())),
+            .success(APNsResponse(status: 503, reason: .serviceUnavailable)),
+        ])
+        let ids = ["b1", "b2", "b3", "b4"]
+        // No worker while the pushes are accepted: the first claim after the restart takes all four.
+        try await withServer(ServerOptions(store: database, sender: sender) { $0.workerCount = 0 }) { harness in
+            for (number, id) in ids.enumerated() {
+                let body = registrationJSON(activityID: id, token: String(repeating: "a\(number)", count: 32))
+                #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, body).status == 201)
+                let update = try await harness.http.post("/v1/activities/\(id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
+                #expect(update.status == 202)
+            }
+            try await harness.restart { $0.workerCount = 1 }
+            #expect(try await eventually { try await harness.store.outboxDepth() == 0 })
+            #expect(sender.batches == [4, 1], "one batch of the four claimed together, then the retry")
+
+            var records: [(id: String, record: DeliveryRecord)] = []
+            for id in ids {
+                let history = try await harness.store.deliveries(activityID: id, limit: 5)
+                #expect(history.count == 1)
+                records += history.map { (id, $0) }
+            }
+            let refused = records.filter { $0.record.outcome == .rejected }
+            #expect(refused.count == 1 && refused.first?.record.reason == "Unregistered" && refused.first?.record.status == 410)
+            #expect(records.filter { $0.record.outcome == .accepted }.map(\.record.attempts).sorted() == [1, 1, 2])
+            for (id, record) in records {
+                let valid = try await harness.store.activity(id: id)?.tokenState.isValid
+                #expect(valid == (record.outcome == .accepted), "only the refused push's token is marked invalid")
+            }
+        }
+    }
+
     @Test func serverErrorsAreRetriedUntilAccepted() async throws {
         let sender = FakeSender()
         sender.enqueue([

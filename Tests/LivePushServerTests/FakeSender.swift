@@ -35,6 +35,24 @@ final class FakeSender: PushSending, @unchecked Sendable {
         return APNsDeliveryOutcome(result: answer, attempts: 1, duration: .milliseconds(1))
     }
 
+    private var batchSizes: [Int] = []
+    /// How many pushes each `deliver(batch:)` call carried, in order.
+    var batches: [Int] { lock.withLock { batchSizes } }
+
+    /// Records the batch, then answers each push as `deliver(_:)` does, concurrently (as a page of
+    /// `APNsClient` goes out), in the batch's order.
+    func deliver(batch requests: [APNsRequest]) async -> [APNsDeliveryOutcome] {
+        lock.withLock { batchSizes.append(requests.count) }
+        return await withTaskGroup(of: (Int, APNsDeliveryOutcome).self) { group in
+            for (position, request) in requests.enumerated() {
+                group.addTask { (position, await self.deliver(request)) }
+            }
+            var outcomes = [APNsDeliveryOutcome?](repeating: nil, count: requests.count)
+            for await (position, outcome) in group { outcomes[position] = outcome }
+            return outcomes.compactMap { $0 }
+        }
+    }
+
     // Broadcast channels: a stand-in for APNs' channel management and broadcast route.
     private var channelScript: [ChannelAnswer] = []
     private var liveChannels: [String: Int] = [:]

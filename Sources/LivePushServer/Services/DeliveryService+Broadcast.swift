@@ -6,21 +6,21 @@ extension DeliveryService {
     /// Sends one claimed broadcast: to the channel's subscribers, through APNs' broadcast route. A deleted
     /// or unknown channel gets nothing more; 429, 5xx and lost connections are retried with the outbox's
     /// back-off; other refusals are final.
-    func processBroadcast(_ item: OutboxItem, channelID: UUID, owner: String) async -> DeliveryResult? {
+    func broadcast(_ item: OutboxItem, channelID: UUID) async -> Verdict {
         let now = clock.now()
         let channel: ChannelRecord
         do {
             guard let stored = try await store.channel(id: channelID) else {
-                return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "channel is no longer stored", attempts: item.attempts)
+                return .final(DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "channel is no longer stored", attempts: item.attempts))
             }
             channel = stored
         } catch {
-            return await retryLater(
-                item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
-                lastError: "store error while reading the channel: \(error)", status: nil, sentAt: now)
+            return retryLater(
+                item, attempts: item.attempts, backoffAfter: item.attempts + 1, lastError: "store error while reading the channel: \(error)",
+                status: nil, at: now)
         }
         guard !channel.isDeleted else {
-            return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "channel was deleted", attempts: item.attempts)
+            return .final(DeliveryResult(pushID: item.pushID, outcome: .failed, reason: "channel was deleted", attempts: item.attempts))
         }
         let attempt = BroadcastAttempt(
             bundleID: channel.bundleID, apnsChannelID: channel.apnsChannelID, payload: item.payload, priority: item.priority,
@@ -31,24 +31,27 @@ extension DeliveryService {
         let attempts = item.attempts + 1
         switch answer {
         case .accepted(let uniqueID):
-            return DeliveryResult(
-                pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: uniqueID, status: 200, attempts: attempts, apnsUniqueID: uniqueID)
+            return .final(
+                DeliveryResult(
+                    pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: uniqueID, status: 200, attempts: attempts,
+                    apnsUniqueID: uniqueID))
         case .refused(let status, let reason):
             if status == 429 || status >= 500 {
-                return await retryLater(item, owner: owner, attempts: attempts, lastError: "\(status) \(reason)", status: status, sentAt: sentAt)
+                return retryLater(item, attempts: attempts, lastError: "\(status) \(reason)", status: status, at: sentAt)
             }
             if reason == APNsReason.channelNotRegistered.rawValue {
                 await channelGone(channel, at: sentAt)
             }
-            return DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, status: status, reason: reason, attempts: attempts)
+            return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, status: status, reason: reason, attempts: attempts))
         case .failed(let error):
-            return await retryLater(item, owner: owner, attempts: attempts, lastError: error, status: nil, sentAt: sentAt)
+            return retryLater(item, attempts: attempts, lastError: error, status: nil, at: sentAt)
         case .interrupted:
-            await reschedule(item, owner: owner, at: sentAt, attempts: item.attempts, lastError: "interrupted by shutdown")
-            return nil
+            return interrupted(item, at: sentAt)
         case .unsupported:
-            return DeliveryResult(
-                pushID: item.pushID, outcome: .failed, reason: "the APNs sender of this server does not send broadcasts", attempts: item.attempts)
+            return .final(
+                DeliveryResult(
+                    pushID: item.pushID, outcome: .failed, reason: "the APNs sender of this server does not send broadcasts", attempts: item.attempts)
+            )
         }
     }
 

@@ -7,7 +7,7 @@ import PushStore
 
 extension DeliveryService {
     /// Sends one claimed page of a group send: each member's plan, the priority-10 budget for those sent,
-    /// the pushes concurrently; returns the recording of every outcome, retry, content state and end in
+    /// the pushes as one batch; returns the recording of every outcome, retry, content state and end in
     /// one store call (nil when nothing was sent), which the worker runs while it sends its next page. When
     /// the store cannot take them, the page's claim expires and the page is sent again (harmless: its push
     /// ids and timestamps are the same, so the device keeps one).
@@ -47,10 +47,11 @@ extension DeliveryService {
         }
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
         metrics.recordAccepted(items.count)
-        let sent = await sendAll(items)
+        let sent = await deliver(items.map(\.devicePush))
         let recordedAt = clock.now()
-        for (push, result) in sent {
-            switch result {
+        for (position, verdict) in sent {
+            let push = items[position]
+            switch verdict {
             case .final(let delivery) where Self.wentAsPlanned(delivery, push.item):
                 outcome.accepted.append(
                     activityID: push.activity.activityID, apnsUniqueID: delivery.apnsUniqueID, sentAt: delivery.sentAt ?? recordedAt)
@@ -79,6 +80,11 @@ extension DeliveryService {
         var item: OutboxItem
         var activity: ActivityRecord
         var timestamp: Date
+
+        /// To the member's token as read with the page.
+        var devicePush: DevicePush {
+            DevicePush(item: item, target: ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
+        }
     }
 
     /// One push per planned member: the send's payload with the member's timestamp (encoded once per
@@ -154,85 +160,6 @@ extension DeliveryService {
         var outcome: DeliveryOutcome
         var reason: String?
         var priority: APNsPriority
-    }
-
-    enum PageSendResult: Sendable {
-        case final(DeliveryResult)
-        /// The push as an outbox item for a later attempt.
-        case retry(OutboxItem)
-    }
-
-    /// One attempt at each of the page's pushes (to each member's token as read with the page), sent as
-    /// one batch: the sender spreads it over its connections without a task per push.
-    private func sendAll(_ items: [PagePush]) async -> [(PagePush, PageSendResult)] {
-        var results: [(PagePush, PageSendResult)] = []
-        results.reserveCapacity(items.count)
-        var requests: [APNsRequest] = []
-        var sending: [PagePush] = []
-        for push in items {
-            do {
-                let headers = try APNsRequestHeaders.liveActivity(
-                    bundleID: push.activity.bundleID, priority: push.item.priority,
-                    expiration: push.item.expiration.map(APNsExpiration.at) ?? .serverDefault,
-                    collapseID: push.item.collapseKey, apnsID: push.item.pushID)
-                requests.append(APNsRequest(token: push.activity.pushToken, headers: headers, body: push.item.payload))
-                sending.append(push)
-            } catch {
-                results.append((push, .final(DeliveryResult(pushID: push.item.pushID, outcome: .rejected, reason: error.description, attempts: 0))))
-            }
-        }
-        let sendStarted = clock.now()
-        let outcomes = await sender.deliver(batch: requests)
-        let sentAt = clock.now()
-        for (push, outcome) in zip(sending, outcomes) {
-            let target = ResolvedTarget(token: push.activity.pushToken, bundleID: push.activity.bundleID)
-            results.append((push, await pageResult(outcome, item: push.item, target: target, sendStarted: sendStarted, sentAt: sentAt)))
-        }
-        return results
-    }
-
-    /// What one push's outcome means for the page: final, or an outbox item to try again later.
-    private func pageResult(
-        _ outcome: APNsDeliveryOutcome, item: OutboxItem, target: ResolvedTarget, sendStarted: Date, sentAt: Date
-    ) async -> PageSendResult {
-        let attempts = outcome.attempts
-        switch DeliveryDecision.classify(outcome) {
-        case .accepted(let apnsID):
-            return .final(
-                DeliveryResult(
-                    pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts,
-                    apnsUniqueID: DeliveryDecision.uniqueID(outcome)))
-        case .invalidToken(let status, let reason, let apnsID):
-            await invalidate(target, item: item, reason: reason, at: sendStarted)
-            return .final(
-                DeliveryResult(
-                    pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
-                    reason: reason.rawValue, attempts: attempts))
-        case .rejected(let status, let reason, let apnsID):
-            return .final(
-                DeliveryResult(
-                    pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status,
-                    reason: reason, attempts: attempts))
-        case .retryLater(let lastError, let status):
-            let next = sentAt.addingTimeInterval(configuration.outboxRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1)))
-            if let expiration = item.expiration, next >= expiration {
-                return .final(
-                    DeliveryResult(
-                        pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status,
-                        reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts))
-            }
-            return .retry(retryItem(item, attempts: attempts, at: next, lastError: lastError))
-        case .interrupted:
-            return .retry(retryItem(item, attempts: 0, at: sentAt, lastError: "interrupted by shutdown"))
-        }
-    }
-
-    private func retryItem(_ item: OutboxItem, attempts: Int, at next: Date, lastError: String) -> OutboxItem {
-        var retry = item
-        retry.attempts = attempts
-        retry.nextAttemptAt = next
-        retry.lastError = DeliveryResult.shortened(lastError)
-        return retry
     }
 
     /// Records the page; then counts, logs, and tells the webhook about the ends.

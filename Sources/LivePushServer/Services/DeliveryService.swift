@@ -6,7 +6,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// The outbox workers, as a Service of the application: once the API listens, `workerCount` workers each
-/// claim a batch of due pushes, send them concurrently, and record one final outcome per push (or
+/// claim a batch of due pushes, send it as one batch, and record one final outcome per push (or
 /// reschedule it with back-off until its expiration). On graceful shutdown (or cancellation) they stop
 /// claiming, finish what is in flight and give back their claims before `run` returns.
 final class DeliveryService: Service, Sendable {
@@ -82,7 +82,7 @@ final class DeliveryService: Service, Sendable {
         }
     }
 
-    /// Claims a batch of due outbox pushes: sent concurrently, their final outcomes recorded together.
+    /// Claims a batch of due outbox pushes: sent as one batch, their final outcomes recorded together.
     private func claimBatch(owner: String) async throws(PushStoreError) -> LeasedWork? {
         let items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
         guard !items.isEmpty else { return nil }
@@ -92,15 +92,7 @@ final class DeliveryService: Service, Sendable {
             try await store.renewClaims(owner: owner, pushIDs: pushIDs, until: until) > 0
         } run: {
             let activities = await self.targetActivities(of: items)
-            let results = await withTaskGroup(of: DeliveryResult?.self) { group in
-                for item in items {
-                    group.addTask { await self.process(item, owner: owner, activities: activities) }
-                }
-                var out: [DeliveryResult] = []
-                for await result in group { if let result { out.append(result) } }
-                return out
-            }
-            await self.finish(results, owner: owner)
+            await self.finish(await self.attempt(items, owner: owner, activities: activities), owner: owner)
         }
     }
 
@@ -135,99 +127,6 @@ final class DeliveryService: Service, Sendable {
         } catch {
             logger.warning("reading a batch's activities failed; reading them one by one", metadata: ["error": "\(error)"])
             return nil
-        }
-    }
-
-    /// Sends one claimed push; returns its final result, or nil when it was rescheduled. `activities`:
-    /// the batch's activities read at claim time (nil: read the target now).
-    func process(_ item: OutboxItem, owner: String, activities: [String: ActivityRecord]?) async -> DeliveryResult? {
-        let now = clock.now()
-        if let expiration = item.expiration, expiration <= now {
-            return DeliveryResult(
-                pushID: item.pushID, outcome: .expired,
-                reason: item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent", attempts: item.attempts)
-        }
-        if case .channel(let channelID) = item.target {
-            return await processBroadcast(item, channelID: channelID, owner: owner)
-        }
-        let target: ResolvedTarget
-        switch await resolve(item, activities: activities) {
-        case .success(let resolved): target = resolved
-        case .failure(let failure):
-            if failure.retryable {
-                // Nothing was sent: the count of sends stays, the back-off grows as after one more.
-                return await retryLater(
-                    item, owner: owner, attempts: item.attempts, backoffAfter: item.attempts + 1,
-                    lastError: failure.reason, status: nil, sentAt: now)
-            }
-            return DeliveryResult(pushID: item.pushID, outcome: .failed, reason: failure.reason, attempts: item.attempts)
-        }
-        let request: APNsRequest
-        do {
-            let headers = try APNsRequestHeaders.liveActivity(
-                bundleID: target.bundleID, priority: item.priority,
-                expiration: item.expiration.map(APNsExpiration.at) ?? .serverDefault,
-                collapseID: item.collapseKey, apnsID: item.pushID
-            )
-            request = APNsRequest(token: target.token, headers: headers, body: item.payload)
-        } catch {
-            return DeliveryResult(pushID: item.pushID, outcome: .rejected, reason: error.description, attempts: item.attempts)
-        }
-        let sendStarted = clock.now()
-        // One outbox attempt: the sender never backs off (its only re-sends are immediate, on a new
-        // connection); whether and when to try again is decided here, by reason, in `retryLater`.
-        let outcome = await sender.deliver(request)
-        let sentAt = clock.now()
-        // Counts requests sent to APNs, the sender's immediate re-sends included.
-        let attempts = item.attempts + outcome.attempts
-        switch DeliveryDecision.classify(outcome) {
-        case .accepted(let apnsID):
-            return DeliveryResult(
-                pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts,
-                apnsUniqueID: DeliveryDecision.uniqueID(outcome))
-        case .invalidToken(let status, let reason, let apnsID):
-            // As of the send: if the app reported this token again since, APNs' answer does not overrule it.
-            await invalidate(target, item: item, reason: reason, at: sendStarted)
-            return DeliveryResult(
-                pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason.rawValue, attempts: attempts)
-        case .rejected(let status, let reason, let apnsID):
-            return DeliveryResult(
-                pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason, attempts: attempts)
-        case .retryLater(let lastError, let status):
-            return await retryLater(item, owner: owner, attempts: attempts, lastError: lastError, status: status, sentAt: sentAt)
-        case .interrupted:
-            await reschedule(item, owner: owner, at: sentAt, attempts: item.attempts, lastError: "interrupted by shutdown")
-            return nil
-        }
-    }
-
-    /// Reschedules with back-off (the only back-off a push gets: `ServerConfiguration.outboxRetryDelay`);
-    /// past the expiration, returns the final `expired` result instead.
-    func retryLater(
-        _ item: OutboxItem, owner: String, attempts: Int, backoffAfter: Int? = nil, lastError: String, status: Int?, sentAt: Date
-    ) async -> DeliveryResult? {
-        let delay = configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1))
-        let next = sentAt.addingTimeInterval(delay)
-        if let expiration = item.expiration, next >= expiration {
-            return DeliveryResult(
-                pushID: item.pushID, outcome: .expired, sentAt: sentAt, status: status,
-                reason: "expiration passed while retrying; last error: \(lastError)", attempts: attempts)
-        }
-        logger.debug(
-            "push will be retried", metadata: ["pushId": "\(item.pushID)", "attempts": "\(attempts)", "error": "\(lastError)", "delay": "\(delay)"])
-        await reschedule(item, owner: owner, at: next, attempts: attempts, lastError: lastError)
-        return nil
-    }
-
-    func reschedule(_ item: OutboxItem, owner: String, at next: Date, attempts: Int, lastError: String) async {
-        do {
-            try await store.reschedule(
-                pushID: item.pushID, owner: owner, nextAttemptAt: next, attempts: attempts,
-                lastError: DeliveryResult.shortened(lastError))
-        } catch {
-            logger.error(
-                "rescheduling a push failed; its claim will expire and it will be retried",
-                metadata: ["pushId": "\(item.pushID)", "error": "\(error)"])
         }
     }
 
@@ -288,78 +187,5 @@ final class DeliveryService: Service, Sendable {
         let known = APNsReason(rawValue: reason)
         if case .other = known { return "other" }
         return known.rawValue
-    }
-
-    func invalidate(_ target: ResolvedTarget, item: OutboxItem, reason: APNsReason, at date: Date) async {
-        do {
-            switch item.target {
-            case .activity:
-                // The token.invalid event is stored in the same transaction as the invalidation.
-                if let activity = try await store.markTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                {
-                    logger.info(
-                        "token marked invalid",
-                        metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.committed(1)
-                }
-            case .channel:
-                break
-            case .pushToStartToken:
-                let records = try await store.markPushToStartTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                for record in records {
-                    logger.info(
-                        "push-to-start token marked invalid",
-                        metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                }
-                webhook.committed(records.count)
-            }
-        } catch {
-            logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])
-        }
-    }
-
-    struct ResolvedTarget: Sendable {
-        var token: DeviceToken
-        var bundleID: String
-    }
-
-    struct TargetFailure: Error {
-        var reason: String
-        /// A store failure, not a fact about the target: try again later.
-        var retryable = false
-    }
-
-    /// The current token and bundle id of the push's target, read at send time (so a rotated token is used):
-    /// from `activities` when the batch's were read together, else from the store.
-    private func resolve(_ item: OutboxItem, activities: [String: ActivityRecord]?) async -> Result<ResolvedTarget, TargetFailure> {
-        do {
-            switch item.target {
-            case .activity(let id):
-                let stored = if let activities { activities[id] } else { try await store.activity(id: id) }
-                guard let activity = stored else {
-                    return .failure(TargetFailure(reason: "activity is no longer registered"))
-                }
-                if let refusal = Eligibility.refusalToSend(activity) {
-                    return .failure(TargetFailure(reason: refusal))
-                }
-                return .success(ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
-            case .pushToStartToken(let id):
-                guard let record = try await store.pushToStartToken(id: id) else {
-                    return .failure(TargetFailure(reason: "push-to-start token is no longer stored"))
-                }
-                if case .invalid(let reason, _) = record.tokenState {
-                    return .failure(TargetFailure(reason: "push-to-start token invalid (\(reason))"))
-                }
-                return .success(ResolvedTarget(token: record.token, bundleID: record.bundleID))
-            case .channel:
-                return .failure(TargetFailure(reason: "a channel push is a broadcast, not a device push"))
-            }
-        } catch {
-            return .failure(TargetFailure(reason: "store error while resolving the target: \(error)", retryable: true))
-        }
     }
 }
