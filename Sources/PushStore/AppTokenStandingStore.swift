@@ -20,11 +20,6 @@ package struct AppTokenStanding: Sendable, Hashable {
     package var generation: Int
     /// Whether the minting key is stored and not revoked; nil when no stored key was asked about.
     package var keyActive: Bool?
-
-    package init(generation: Int, keyActive: Bool?) {
-        self.generation = generation
-        self.keyActive = keyActive
-    }
 }
 
 /// What a sign-out did.
@@ -33,9 +28,4 @@ package struct AppTokenWithdrawal: Sendable, Hashable {
     package var generation: Int
     /// How many push-to-start tokens of the subject were released.
     package var releasedPushToStartTokens: Int
-
-    package init(generation: Int, releasedPushToStartTokens: Int) {
-        self.generation = generation
-        self.releasedPushToStartTokens = releasedPushToStartTokens
-    }
 }

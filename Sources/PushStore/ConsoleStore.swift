@@ -36,13 +36,6 @@ package struct DeliveryTally: Sendable, Hashable {
     package var count: Int
     /// Of `count`, the pushes sent at priority 5 although 10 was asked for.
     package var downgraded: Int
-
-    package init(outcome: DeliveryOutcome, reason: String?, count: Int, downgraded: Int) {
-        self.outcome = outcome
-        self.reason = reason
-        self.count = count
-        self.downgraded = downgraded
-    }
 }
 
 /// The leases one claimer holds on one queue: how many rows, and until when.
@@ -59,13 +52,6 @@ package struct LeaseHolding: Sendable, Hashable {
     package var rows: Int
     /// The latest end of its leases.
     package var until: Date
-
-    package init(queue: Queue, owner: String, rows: Int, until: Date) {
-        self.queue = queue
-        self.owner = owner
-        self.rows = rows
-        self.until = until
-    }
 }
 
 /// A broadcast channel with its newest broadcasts: those still waiting in the outbox and those done.
@@ -75,12 +61,6 @@ package struct ChannelBroadcasts: Sendable, Hashable {
     package var pending: [OutboxItem]
     /// Newest first.
     package var deliveries: [DeliveryRecord]
-
-    package init(channel: ChannelRecord, pending: [OutboxItem], deliveries: [DeliveryRecord]) {
-        self.channel = channel
-        self.pending = pending
-        self.deliveries = deliveries
-    }
 }
 
 /// What the provider console reads (and the one thing it writes: which pushes it sent). Each list is

@@ -19,9 +19,4 @@ package protocol EnvironmentBindingStore: Sendable {
 package struct EnvironmentBinding: Sendable, Hashable {
     package var environment: APNsEnvironment
     package var recordedAt: Date
-
-    package init(environment: APNsEnvironment, recordedAt: Date) {
-        self.environment = environment
-        self.recordedAt = recordedAt
-    }
 }

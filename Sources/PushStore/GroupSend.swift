@@ -79,19 +79,6 @@ package struct GroupSendProgress: Sendable, Hashable, Codable {
     package var skipped = 0
     /// Waiting in the outbox for another attempt (APNs or the connection failed).
     package var retrying = 0
-
-    package init(
-        targeted: Int = 0, sent: Int = 0, failed: Int = 0, downgraded: Int = 0, coalesced: Int = 0,
-        skipped: Int = 0, retrying: Int = 0
-    ) {
-        self.targeted = targeted
-        self.sent = sent
-        self.failed = failed
-        self.downgraded = downgraded
-        self.coalesced = coalesced
-        self.skipped = skipped
-        self.retrying = retrying
-    }
 }
 
 /// A slice of a group send's members (ids `firstId...lastId` in the group), claimed by one worker.

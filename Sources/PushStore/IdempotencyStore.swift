@@ -14,19 +14,6 @@ package struct IdempotencyRecord: Sendable, Hashable {
     package var status: Int?
     package var responseBody: Data?
     package var completedAt: Date?
-
-    package init(
-        owner: String, key: String, requestHash: String, reservedAt: Date, status: Int? = nil,
-        responseBody: Data? = nil, completedAt: Date? = nil
-    ) {
-        self.owner = owner
-        self.key = key
-        self.requestHash = requestHash
-        self.reservedAt = reservedAt
-        self.status = status
-        self.responseBody = responseBody
-        self.completedAt = completedAt
-    }
 }
 
 /// What ``IdempotencyStore/reserveIdempotencyKey(owner:key:requestHash:at:keepFor:takeOverAfter:)`` found.
