@@ -72,17 +72,25 @@ extension SQLPushStore {
         }
     }
 
+    /// Ends the open renewal (waiting or starting) of `activityID` in `state`, with `column` set to `value` and
+    /// `finished_at` to `at`; returns its row, nil when it was not open.
+    private static func finishOpenRenewal(
+        _ session: any SQLSession, _ activityID: String, as state: RenewalState, setting column: String, to value: SQLValue, at: Date
+    ) async throws(PushStoreError) -> SQLRow? {
+        try await session.first(
+            """
+            UPDATE activity_renewals SET state = ?, \(column) = ?, finished_at = ?
+            WHERE activity_id = ? AND state IN ('waiting', 'starting') RETURNING *
+            """, [.text(state.rawValue), value, .date(at), .text(activityID)])
+    }
+
     package func markRenewalFailed(activityID: String, reason: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError) -> Bool {
         try Validation.identifier(activityID, field: "activityId")
         let dialect = self.dialect
         return try await run("markRenewalFailed") { session throws(PushStoreError) in
-            guard
-                let row = try await session.first(
-                    """
-                    UPDATE activity_renewals SET state = 'failed', reason = ?, finished_at = ?
-                    WHERE activity_id = ? AND state IN ('waiting', 'starting') RETURNING user_id
-                    """, [.text(reason), .date(at), .text(activityID)])
-            else { return false }
+            guard let row = try await Self.finishOpenRenewal(session, activityID, as: .failed, setting: "reason", to: .text(reason), at: at) else {
+                return false
+            }
             let fact = WebhookFact.renewalFailed(activityID: activityID, userID: try row.optionalString("user_id"), reason: reason, at: at)
             try await Self.record([fact], in: journal, session: session, dialect: dialect)
             return true
@@ -97,11 +105,7 @@ extension SQLPushStore {
         let dialect = self.dialect
         return try await run("linkRenewal") { session throws(PushStoreError) in
             guard
-                let row = try await session.first(
-                    """
-                    UPDATE activity_renewals SET state = 'renewed', renewed_by = ?, finished_at = ?
-                    WHERE activity_id = ? AND state IN ('waiting', 'starting') RETURNING *
-                    """, [.text(newActivityID), .date(at), .text(activityID)])
+                let row = try await Self.finishOpenRenewal(session, activityID, as: .renewed, setting: "renewed_by", to: .text(newActivityID), at: at)
             else { return nil }
             let record = try Self.renewal(row)
             guard let old = try await Self.fetchActivity(session, id: activityID),
