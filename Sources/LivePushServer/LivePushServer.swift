@@ -70,7 +70,7 @@ package final class LivePushServer: Service, Sendable {
         self.pushes = pushes
         console = ConsoleService(store: store, pushes: pushes, configuration: configuration, clock: clock, logger: logger)
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
-        let renewals = RenewalService(store: store, pushes: pushes, configuration: configuration, clock: clock, logger: logger, events: events)
+        let renewals = RenewalService(pushes: pushes)
         self.renewals = renewals
         delivery = DeliveryService(
             store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger,

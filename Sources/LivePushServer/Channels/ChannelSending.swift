@@ -12,15 +12,6 @@ package struct BroadcastAttempt: Sendable, Hashable {
     package var expiration: Date?
     /// Sent as `apns-request-id` (the push id), so a retry is recognisable.
     package var requestID: UUID
-
-    package init(bundleID: String, apnsChannelID: String, payload: Data, priority: APNsPriority, expiration: Date?, requestID: UUID) {
-        self.bundleID = bundleID
-        self.apnsChannelID = apnsChannelID
-        self.payload = payload
-        self.priority = priority
-        self.expiration = expiration
-        self.requestID = requestID
-    }
 }
 
 /// What became of one broadcast attempt or channel operation.

@@ -5,20 +5,12 @@ import PushStore
 
 /// What the app reports about its activities, and what the backend reads back: registration, token
 /// rotation, push-to-start tokens, ends and dismissals the app saw, and an activity with its history.
-final class ActivityService: Sendable {
+struct ActivityService: Sendable {
     let store: any PushStore
     let configuration: ServerConfiguration
     let clock: any WallClock
     let logger: Logger
     let events: any DomainEvents
-
-    init(store: any PushStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger, events: any DomainEvents) {
-        self.store = store
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-        self.events = events
-    }
 
     /// Registers (or re-registers) an activity and its update token, for the actor's user: an app token
     /// registers for its user only, and never over another user's activity.

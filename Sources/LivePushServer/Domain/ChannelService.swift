@@ -5,7 +5,7 @@ import PushStore
 
 /// The broadcast channels of the server: created and deleted with APNs (synchronously: APNs gives the
 /// channel id), kept in the store, counted against APNs' limit of channels per app.
-final class ChannelService: Sendable {
+struct ChannelService: Sendable {
     let store: any PushStore
     let sender: any ChannelSending
     let configuration: ServerConfiguration
@@ -16,14 +16,6 @@ final class ChannelService: Sendable {
     static let limit = 10_000
     /// From this many on, every create logs a warning with what is left.
     static let warnAt = 9_000
-
-    init(store: any PushStore, sender: any ChannelSending, configuration: ServerConfiguration, clock: any WallClock, logger: Logger) {
-        self.store = store
-        self.sender = sender
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-    }
 
     /// What a create asks for.
     struct Creation: Sendable {

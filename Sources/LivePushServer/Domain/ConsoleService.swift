@@ -7,7 +7,7 @@ import PushStore
 /// What the provider console reads and its one write, free of any transport: the overview figures,
 /// pages of activities and group sends, an activity with everything an operator asks about it, and a
 /// test update to one activity recorded as sent from the console.
-final class ConsoleService: Sendable {
+struct ConsoleService: Sendable {
     /// Apple's limit of broadcast channels per bundle id.
     static let channelLimit = 10_000
     /// A push-to-start token the app has not reported for this long is flagged stale: apps report their
@@ -22,14 +22,6 @@ final class ConsoleService: Sendable {
     let configuration: ServerConfiguration
     let clock: any WallClock
     let logger: Logger
-
-    init(store: any PushStore, pushes: PushService, configuration: ServerConfiguration, clock: any WallClock, logger: Logger) {
-        self.store = store
-        self.pushes = pushes
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-    }
 
     // MARK: Overview
 

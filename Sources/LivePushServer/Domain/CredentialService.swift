@@ -4,12 +4,8 @@ import PushStore
 /// The store's side of checking a bearer credential (`APIKeyChecker` in the API): the stored key a key's
 /// hash names, and whether an app token still stands. A store failure arrives as a `DomainError`, so the
 /// API never handles the store's own errors.
-final class CredentialService: Sendable {
+struct CredentialService: Sendable {
     let store: any APIKeyStore & AppTokenStandingStore
-
-    init(store: any APIKeyStore & AppTokenStandingStore) {
-        self.store = store
-    }
 
     /// The stored key whose SHA-256 is `hash` (active or revoked), or nil when none is.
     func apiKey(hash: String) async throws(DomainError) -> APIKeyRecord? {

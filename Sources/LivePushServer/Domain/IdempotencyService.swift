@@ -8,7 +8,7 @@ import PushStore
 /// first answer again and sends nothing more; the same key with another request is refused (422
 /// keyReused); a retry while the first is still being answered is refused (409 inProgress). Keys are
 /// per principal. A request that fails frees its key, so a corrected retry may use it.
-final class IdempotencyService: Sendable {
+struct IdempotencyService: Sendable {
     let store: any PushStore
     let clock: any WallClock
     let logger: Logger
@@ -17,12 +17,6 @@ final class IdempotencyService: Sendable {
     static let keepFor: TimeInterval = 24 * 3600
     /// An unanswered reservation older than this belongs to a process that died: a retry takes it over.
     static let takeOverAfter: TimeInterval = 120
-
-    init(store: any PushStore, clock: any WallClock, logger: Logger) {
-        self.store = store
-        self.clock = clock
-        self.logger = logger
-    }
 
     /// An answer: its HTTP status, its JSON body, and whether it is a replay of an earlier one.
     struct Answer: Sendable {

@@ -8,7 +8,7 @@ import PushStore
 /// apps without accounts; renews installation tokens and signs subjects out. The rules of what each may
 /// do are ``AppActor``'s; whether a token still counts is ``APIKeyChecker``'s, from the store's
 /// ``AppTokenStanding``.
-final class IdentityService: Sendable {
+struct IdentityService: Sendable {
     let key: AppTokenKey
     let store: any AppTokenStandingStore
     let configuration: ServerConfiguration
@@ -17,14 +17,6 @@ final class IdentityService: Sendable {
 
     /// The shortest and longest user-token lifetimes a backend may ask for.
     static let lifetimes: ClosedRange<TimeInterval> = 60...(7 * 86_400)
-
-    init(key: AppTokenKey, store: any AppTokenStandingStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger) {
-        self.key = key
-        self.store = store
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-    }
 
     /// A signed token acting for `userId` until `expiresAt` (`lifetime` seconds, else the configured
     /// default), minted by the stored backend key `keyId` (nil: a development key): revoking that key, or

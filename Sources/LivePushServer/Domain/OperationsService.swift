@@ -2,12 +2,8 @@ import PushStore
 
 /// What the operations endpoints (`/health`, `/metrics`) ask of the server's state, so that the API reads
 /// the store through the domain like every other route: a store failure arrives as a `DomainError`.
-final class OperationsService: Sendable {
+struct OperationsService: Sendable {
     let store: any PushStore
-
-    init(store: any PushStore) {
-        self.store = store
-    }
 
     /// The pushes waiting in the outbox; reading it also proves the store answers.
     func outboxDepth() async throws(DomainError) -> Int {

@@ -8,7 +8,7 @@ import PushStore
 /// of an activity at its maximum duration (for the lifecycle sweep). Decides eligibility, fixes each
 /// push's timestamp, applies the priority budget, writes the whole request to the outbox in one
 /// transaction (where coalescing happens), then records the content state and, for ends, the end.
-final class PushService: Sendable {
+struct PushService: Sendable {
     let store: any PushStore
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
@@ -18,19 +18,6 @@ final class PushService: Sendable {
     let signal: OutboxSignal
     /// Shared with the lifecycle sweep, so both issue one activity increasing timestamps.
     let timestamps = TimestampIssuer()
-
-    init(
-        store: any PushStore, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
-        logger: Logger, events: any DomainEvents, signal: OutboxSignal
-    ) {
-        self.signal = signal
-        self.store = store
-        self.configuration = configuration
-        self.metrics = metrics
-        self.clock = clock
-        self.logger = logger
-        self.events = events
-    }
 
     /// Updates or ends one activity.
     func send(_ kind: LiveActivityEvent, toActivity activityID: String, _ content: PushContent) async throws(DomainError) -> SendAcceptance {

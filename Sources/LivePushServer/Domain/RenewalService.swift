@@ -10,24 +10,11 @@ import PushStore
 /// the chain kept in both records), further updates go to it, and the old one is ended. A start that
 /// cannot be made or fails leaves the old activity updating until its limit, and says why (webhook
 /// `activity.renewalFailed`, the activity's `renewal`).
-final class RenewalService: Sendable {
-    let store: any PushStore
+///
+/// It sends through the push service and works with that service's store, configuration, clock, log
+/// and events.
+struct RenewalService: Sendable {
     let pushes: PushService
-    let configuration: ServerConfiguration
-    let clock: any WallClock
-    let logger: Logger
-    let events: any DomainEvents
-
-    init(
-        store: any PushStore, pushes: PushService, configuration: ServerConfiguration, clock: any WallClock, logger: Logger, events: any DomainEvents
-    ) {
-        self.store = store
-        self.pushes = pushes
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-        self.events = events
-    }
 
     // MARK: Registration
 
@@ -48,13 +35,13 @@ final class RenewalService: Sendable {
         guard renews != registration.activityID else {
             throw .conflict("renews", "self", "an activity cannot renew itself; renews names the activity this one takes over from")
         }
-        guard let old = try await stored({ () async throws(PushStoreError) in try await store.activity(id: renews) }), old.userID != nil,
+        guard let old = try await stored({ () async throws(PushStoreError) in try await pushes.store.activity(id: renews) }), old.userID != nil,
             old.userID == owner
         else { throw missing }
         guard old.attributesType == registration.attributesType else {
             throw .conflict("renews", "attributesType", "activity '\(renews)' is a '\(old.attributesType)'; its renewal is one too")
         }
-        let renewal = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: renews) }
+        let renewal = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: renews) }
         switch renewal?.state {
         case .waiting, .starting: return
         case .renewed where renewal?.renewedBy == registration.activityID: return
@@ -76,12 +63,12 @@ final class RenewalService: Sendable {
         }
         if let plan, let user = record.userID {
             let stored = try await stored { () async throws(PushStoreError) in
-                try await store.planRenewal(
+                try await pushes.store.planRenewal(
                     RenewalPlan(
                         activityID: record.activityID, userID: user, attributesType: record.attributesType, renewBefore: plan.renewBefore,
                         attributes: plan.attributes, alert: plan.alert))
             }
-            logger.info("activity renewal planned", metadata: ["activityId": "\(record.activityID)", "renewAt": "\(stored.renewAt)"])
+            pushes.logger.info("activity renewal planned", metadata: ["activityId": "\(record.activityID)", "renewAt": "\(stored.renewAt)"])
         }
     }
 
@@ -89,14 +76,14 @@ final class RenewalService: Sendable {
     /// record's user for its type before it was registered (the server links by the start it sent).
     private func renewalAnswered(by record: ActivityRecord, renews: String?) async throws(DomainError) -> RenewalRecord? {
         if let renews {
-            return try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: renews) }
+            return try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: renews) }
                 .flatMap { [.waiting, .starting].contains($0.state) ? $0 : nil }
         }
         guard let user = record.userID else { return nil }
-        let ownRenewal = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: record.activityID) }
-        let alreadyLinked = try await stored { () async throws(PushStoreError) in try await store.renewal(renewedBy: record.activityID) }
+        let ownRenewal = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: record.activityID) }
+        let alreadyLinked = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(renewedBy: record.activityID) }
         guard ownRenewal == nil, alreadyLinked == nil else { return nil }
-        let starting = try await stored { () async throws(PushStoreError) in try await store.startingRenewals() }
+        let starting = try await stored { () async throws(PushStoreError) in try await pushes.store.startingRenewals() }
         return starting.first {
             $0.plan.userID == user && $0.plan.attributesType == record.attributesType && $0.activityID != record.activityID
                 && ($0.startedAt ?? .distantFuture) <= record.registeredAt
@@ -106,22 +93,23 @@ final class RenewalService: Sendable {
     /// Links `new` to `renewal`, ends the old activity, and sends the new one what the old one got after
     /// the start was sent (so that no update is lost between the start and the registration).
     private func link(_ renewal: RenewalRecord, to new: ActivityRecord) async {
-        let now = clock.now()
+        let now = pushes.clock.now()
         do {
-            let journal = events.journal(endCause: .renewed)
-            guard let linked = try await store.linkRenewal(activityID: renewal.activityID, to: new.activityID, at: now, journal: journal) else {
+            let journal = pushes.events.journal(endCause: .renewed)
+            guard let linked = try await pushes.store.linkRenewal(activityID: renewal.activityID, to: new.activityID, at: now, journal: journal)
+            else {
                 return
             }
-            events.committed(1)
-            logger.info("activity renewed", metadata: ["activityId": "\(linked.activityID)", "renewedBy": "\(new.activityID)"])
-            guard let old = try await store.activity(id: renewal.activityID) else { return }
+            pushes.events.committed(1)
+            pushes.logger.info("activity renewed", metadata: ["activityId": "\(linked.activityID)", "renewedBy": "\(new.activityID)"])
+            guard let old = try await pushes.store.activity(id: renewal.activityID) else { return }
             if let state = old.lastContentState, let accepted = old.lastAcceptedAt, accepted > (linked.startedAt ?? .distantPast) {
                 _ = try await pushes.send(
                     .update, toActivity: new.activityID, PushContent(contentState: state, requestedPriority: .conservesPower, importance: .routine))
             }
             _ = try await pushes.endRenewed(old)
         } catch {
-            logger.error("linking a renewal failed", metadata: ["activityId": "\(renewal.activityID)", "error": "\(error)"])
+            pushes.logger.error("linking a renewal failed", metadata: ["activityId": "\(renewal.activityID)", "error": "\(error)"])
         }
     }
 
@@ -130,18 +118,18 @@ final class RenewalService: Sendable {
     /// Starts the renewals due by now, and fails those whose start every device refused for good.
     @discardableResult
     func sweep() async -> (started: Int, failed: Int) {
-        let now = clock.now()
+        let now = pushes.clock.now()
         var started = 0
         var failed = 0
         do {
-            for renewal in try await store.dueRenewals(by: now) {
+            for renewal in try await pushes.store.dueRenewals(by: now) {
                 if await start(renewal, now: now) { started += 1 } else { failed += 1 }
             }
-            for renewal in try await store.startingRenewals() where await refusedEverywhere(renewal, now: now) {
+            for renewal in try await pushes.store.startingRenewals() where await refusedEverywhere(renewal, now: now) {
                 failed += 1
             }
         } catch {
-            logger.error("renewal sweep failed", metadata: ["error": "\(error)"])
+            pushes.logger.error("renewal sweep failed", metadata: ["error": "\(error)"])
         }
         return (started, failed)
     }
@@ -149,22 +137,22 @@ final class RenewalService: Sendable {
     /// The activity reached its limit: a renewal still open failed (its start was never answered by a
     /// registration: the device dropped it, e.g. over its push-to-start budget, or the app did not report it).
     func reachedLimit(_ activity: ActivityRecord) async {
-        await fail(activity.activityID, reason: "notRegistered", now: clock.now())
+        await fail(activity.activityID, reason: "notRegistered", now: pushes.clock.now())
     }
 
     /// Sends the start of a due renewal; false when it failed at once (no token, budget).
     private func start(_ renewal: RenewalRecord, now: Date) async -> Bool {
         do {
-            guard let activity = try await store.activity(id: renewal.activityID), activity.state == .active else { return false }
-            let tokens = try await store.pushToStartTokens(forUser: renewal.plan.userID, attributesType: renewal.plan.attributesType)
+            guard let activity = try await pushes.store.activity(id: renewal.activityID), activity.state == .active else { return false }
+            let tokens = try await pushes.store.pushToStartTokens(forUser: renewal.plan.userID, attributesType: renewal.plan.attributesType)
                 .filter { $0.tokenState.isValid && $0.bundleID == activity.bundleID && $0.environment == activity.environment }
             guard !tokens.isEmpty else {
                 await fail(renewal.activityID, reason: "noPushToStartToken", now: now)
                 return false
             }
-            let sent = try await store.startsSent(
-                toPushToStartTokens: tokens.map(\.id), since: now.addingTimeInterval(-configuration.pushToStartWindow))
-            let within = tokens.filter { sent[$0.id, default: 0] < configuration.pushToStartBudget }
+            let sent = try await pushes.store.startsSent(
+                toPushToStartTokens: tokens.map(\.id), since: now.addingTimeInterval(-pushes.configuration.pushToStartWindow))
+            let within = tokens.filter { sent[$0.id, default: 0] < pushes.configuration.pushToStartBudget }
             guard !within.isEmpty else {
                 await fail(renewal.activityID, reason: "pushToStartBudget", now: now)
                 return false
@@ -175,12 +163,14 @@ final class RenewalService: Sendable {
                 expiration: now.addingTimeInterval(RenewalRequest.margin), collapseID: "renewal-" + String(activity.activityID.prefix(56)),
                 attributesType: renewal.plan.attributesType, attributes: renewal.plan.attributes, inputPushToken: true)
             // Marked first: the app may register the new activity before this call returns.
-            guard try await store.markRenewalStarting(activityID: renewal.activityID, tokenIDs: within.map(\.id), at: now) else { return false }
+            guard try await pushes.store.markRenewalStarting(activityID: renewal.activityID, tokenIDs: within.map(\.id), at: now) else {
+                return false
+            }
             _ = try await pushes.startRenewal(content, tokens: within)
-            logger.info("activity renewal started", metadata: ["activityId": "\(renewal.activityID)", "devices": "\(within.count)"])
+            pushes.logger.info("activity renewal started", metadata: ["activityId": "\(renewal.activityID)", "devices": "\(within.count)"])
             return true
         } catch {
-            logger.error("starting a renewal failed", metadata: ["activityId": "\(renewal.activityID)", "error": "\(error)"])
+            pushes.logger.error("starting a renewal failed", metadata: ["activityId": "\(renewal.activityID)", "error": "\(error)"])
             await fail(renewal.activityID, reason: "startRefused", now: now)
             return false
         }
@@ -191,7 +181,7 @@ final class RenewalService: Sendable {
     private func refusedEverywhere(_ renewal: RenewalRecord, now: Date) async -> Bool {
         var reasons: [String] = []
         for id in renewal.startTokenIDs {
-            guard let token = try? await store.pushToStartToken(id: id) else { return false }
+            guard let token = try? await pushes.store.pushToStartToken(id: id) else { return false }
             guard case .invalid(let reason, let at) = token.tokenState, at >= (renewal.startedAt ?? .distantPast) else { return false }
             reasons.append(reason)
         }
@@ -203,14 +193,16 @@ final class RenewalService: Sendable {
     /// Records the failure of a renewal still open (the store leaves a linked or failed one as it is).
     private func fail(_ activityID: String, reason: String, now: Date) async {
         do {
-            guard try await store.markRenewalFailed(activityID: activityID, reason: reason, at: now, journal: events.journal(endCause: .renewed))
+            guard
+                try await pushes.store.markRenewalFailed(
+                    activityID: activityID, reason: reason, at: now, journal: pushes.events.journal(endCause: .renewed))
             else { return }
-            events.committed(1)
-            logger.warning(
+            pushes.events.committed(1)
+            pushes.logger.warning(
                 "activity renewal failed; the activity keeps its updates until its limit",
                 metadata: ["activityId": "\(activityID)", "reason": "\(reason)"])
         } catch {
-            logger.error("recording a failed renewal failed", metadata: ["activityId": "\(activityID)", "error": "\(error)"])
+            pushes.logger.error("recording a failed renewal failed", metadata: ["activityId": "\(activityID)", "error": "\(error)"])
         }
     }
 
@@ -218,8 +210,8 @@ final class RenewalService: Sendable {
 
     /// The activity's renewal and the one it took over from, for the activity's detail.
     func links(of activityID: String) async throws(DomainError) -> (renewal: RenewalRecord?, renews: String?) {
-        let renewal = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: activityID) }
-        let previous = try await stored { () async throws(PushStoreError) in try await store.renewal(renewedBy: activityID) }
+        let renewal = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: activityID) }
+        let previous = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(renewedBy: activityID) }
         return (renewal, previous?.activityID ?? renewal?.plan.renews)
     }
 }
