@@ -81,7 +81,7 @@ extension SQLPushStore {
         let until = now.addingTimeInterval(lease)
         // The claim is one short transaction (on PostgreSQL it holds the send's row lock while it cuts the
         // range); the members are read after it commits, outside it.
-        let claimed = try await run("claimPage") { session throws(PushStoreError) -> (GroupSend, String, String)? in
+        let claimed = try await run("claimPage", commit: .deferred) { session throws(PushStoreError) -> (GroupSend, String, String)? in
             // A page whose claimer died (or stopped) first: it was handed out before any new one.
             if let row = try await LeasedRows.groupPages.claim(
                 session, dialect: dialect, owner: owner, now: now, until: until, limit: 1, returning: "send_id, first_id, last_id"
@@ -127,7 +127,7 @@ extension SQLPushStore {
 
     package func renewPage(_ page: GroupSendPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
         try Validation.identifier(owner, field: "owner")
-        return try await run("renewPage") { session throws(PushStoreError) in
+        return try await run("renewPage", commit: .deferred) { session throws(PushStoreError) in
             try await LeasedRows.groupPages.renew(session, owner: owner, keys: [[.uuid(page.send.sendID), .text(page.firstID)]], until: until) > 0
         }
     }
@@ -177,7 +177,7 @@ extension SQLPushStore {
         }
         let dialect = self.dialect
         let send = page.send
-        return try await run("completePage") { session throws(PushStoreError) -> GroupSendPageReport in
+        return try await run("completePage", commit: .deferred) { session throws(PushStoreError) -> GroupSendPageReport in
             let held = try await session.query(
                 "DELETE FROM group_send_pages WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
                 [.uuid(send.sendID), .text(page.firstID), .text(owner)])

@@ -13,7 +13,8 @@ extension SQLPushStore {
         try Validation.claim(owner: owner, limit: limit, lease: lease, of: noun)
         let dialect = self.dialect
         let until = now.addingTimeInterval(lease)
-        return try await run(operation) { session throws(PushStoreError) in
+        // A claim lost to a power loss is claimed again: its commit need not wait for the disk.
+        return try await run(operation, commit: .deferred) { session throws(PushStoreError) in
             let claimed = try await rows.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
             var items = [Item]()
             items.reserveCapacity(claimed.count)
@@ -27,7 +28,7 @@ extension SQLPushStore {
     func renewRows(_ rows: LeasedRows, operation: String, owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int {
         try Validation.identifier(owner, field: "owner")
         guard !ids.isEmpty else { return 0 }
-        return try await run(operation) { session throws(PushStoreError) in
+        return try await run(operation, commit: .deferred) { session throws(PushStoreError) in
             try await rows.renew(session, owner: owner, keys: ids.map { [.uuid($0)] }, until: until)
         }
     }

@@ -96,7 +96,8 @@ extension SQLPushStore {
         guard !results.isEmpty else { return CompletionReport(records: [], notHeld: []) }
         let dialect = self.dialect
         let ids = results.map { SQLValue.uuid($0.pushID) }
-        return try await run("completeBatch") { session throws(PushStoreError) in
+        // Outcomes lost to a power loss leave their pushes in the outbox, sent again with the same ids.
+        return try await run("completeBatch", commit: .deferred) { session throws(PushStoreError) in
             // One statement finds and removes what this owner holds; items it no longer holds stay.
             var held = [UUID: OutboxItem]()
             for row in try await Self.queryIn(

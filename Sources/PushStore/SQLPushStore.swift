@@ -38,12 +38,13 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     func run<T: Sendable>(
         _ operation: String,
         readOnly: Bool = false,
+        commit: SQLCommit = .durable,
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let start = ContinuousClock.now
         let dimensions = [("backend", dialect.name), ("operation", operation)]
         do {
-            let value = readOnly ? try await backend.read(body) : try await backend.transaction(body)
+            let value = readOnly ? try await backend.read(body) : try await backend.transaction(commit, body)
             let elapsed = ContinuousClock.now - start
             Metrics.Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
             return value

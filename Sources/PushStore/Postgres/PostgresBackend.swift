@@ -11,6 +11,7 @@ final class PostgresBackend: SQLBackend {
     private let runner: Task<Void, Never>
     private let logger: Logger
     private let closed = Mutex(false)
+    private let statements = PostgresStatementCache()
     let redactedURL: String
 
     static let postgresDialect = SQLDialect(
@@ -41,13 +42,15 @@ final class PostgresBackend: SQLBackend {
         self.dialect = dialect
     }
 
+    /// A deferred commit sets `synchronous_commit` off for its transaction: PostgreSQL answers the commit
+    /// before its log record is flushed, and flushes it with the next.
     func transaction<T: Sendable>(
-        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         var attempt = 1
         while true {
             do {
-                return try await once(body)
+                return try await once(commit, body)
             } catch .database(let detail) where attempt < 4 && Self.isRetryable(detail) {
                 logger.debug("PostgreSQL transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(detail)"])
                 attempt += 1
@@ -56,12 +59,13 @@ final class PostgresBackend: SQLBackend {
     }
 
     private func once<T: Sendable>(
-        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let logger = self.logger
         return try await withSession { session in
             try await session.execute("BEGIN")
             do {
+                if commit == .deferred { try await session.execute("SET LOCAL synchronous_commit TO OFF") }
                 let value = try await body(session)
                 try await session.execute("COMMIT")
                 return value
@@ -89,9 +93,10 @@ final class PostgresBackend: SQLBackend {
     ) async throws(PushStoreError) -> T {
         guard !closed.withLock({ $0 }) else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
         let logger = self.logger
+        let statements = self.statements
         do {
             return try await client.withConnection { connection in
-                try await body(PostgresSession(connection: connection, logger: logger))
+                try await body(PostgresSession(connection: connection, logger: logger, statements: statements))
             }
         } catch let error as PushStoreError {
             throw error
@@ -100,9 +105,12 @@ final class PostgresBackend: SQLBackend {
         }
     }
 
-    /// SQLSTATE 40001 (serialization failure) and 40P01 (deadlock) mean "run it again".
+    /// SQLSTATE 40001 (serialization failure) and 40P01 (deadlock) mean "run it again"; so does 0A000
+    /// for a prepared statement whose plan a migration by another instance made stale (the statement is
+    /// prepared again under a new name: ``PostgresStatementCache``).
     static func isRetryable(_ detail: String) -> Bool {
         detail.contains("SQLSTATE 40001") || detail.contains("SQLSTATE 40P01")
+            || (detail.contains("SQLSTATE 0A000") && detail.contains("cached plan"))
     }
 
     func close() async {
@@ -116,11 +124,13 @@ final class PostgresBackend: SQLBackend {
     }
 }
 
-/// Statements on one leased connection: `?` placeholders become `$1`, `$2`...; errors are mapped to
-/// ``PushStoreError`` without ever including bound values.
+/// Statements on one leased connection: `?` placeholders become `$1`, `$2`...; data statements run
+/// prepared (``PostgresStatementCache``), others unnamed; errors are mapped to ``PushStoreError``
+/// without ever including bound values.
 struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
+    let statements: PostgresStatementCache
 
     func query<T: Sendable>(
         _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
@@ -135,24 +145,64 @@ struct PostgresSession: SQLSession {
             case .null: bindings.appendNull()
             }
         }
-        let query = PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings)
+        let types = binds.map(Self.type)
+        let numbered = Self.numberPlaceholders(sql)
+        let key = Self.isDataStatement(numbered) ? PostgresStatementCache.key(sql: numbered, types: types) : nil
         do {
-            var rows = [T]()
-            var columns: SQLColumns?
-            for try await row in try await connection.query(query, logger: logger) {
-                let names = columns ?? SQLColumns(row.map(\.columnName))
-                columns = names
-                var values = [SQLValue]()
-                values.reserveCapacity(names.names.count)
-                for cell in row { values.append(try Self.value(cell)) }
-                rows.append(try transform(SQLRow(columns: names, values: values)))
+            if let key, let name = statements.name(for: key) {
+                do {
+                    let text = NamedStatement.Text(name: name, sql: numbered, types: types)
+                    return try await NamedStatement.$current.withValue(text) {
+                        try await Self.collect(try await connection.execute(NamedStatement(bindings: bindings), logger: logger), transform)
+                    }
+                } catch {
+                    statements.retire(key)
+                    throw error
+                }
             }
-            return rows
+            let query = PostgresQuery(unsafeSQL: numbered, binds: bindings)
+            return try await Self.collect(try await connection.query(query, logger: logger), transform)
         } catch let error as PushStoreError {
             throw error
         } catch {
             throw Self.map(error, url: nil)
         }
+    }
+
+    /// The type a bound value is declared with (NULL: left to PostgreSQL).
+    private static func type(_ value: SQLValue) -> PostgresDataType {
+        switch value {
+        case .integer: .int8
+        case .real: .float8
+        case .text: .text
+        case .blob: .bytea
+        case .null: .null
+        }
+    }
+
+    /// Each row turned into a value as it arrives.
+    private static func collect<Rows: AsyncSequence, T>(
+        _ sequence: Rows, _ transform: @Sendable (SQLRow) throws(PushStoreError) -> T
+    ) async throws -> [T] where Rows.Element == PostgresRow {
+        var rows = [T]()
+        var columns: SQLColumns?
+        for try await row in sequence {
+            let names = columns ?? SQLColumns(row.map(\.columnName))
+            columns = names
+            var values = [SQLValue]()
+            values.reserveCapacity(names.names.count)
+            for cell in row { values.append(try value(cell)) }
+            rows.append(try transform(SQLRow(columns: names, values: values)))
+        }
+        return rows
+    }
+
+    /// Whether `sql` reads or writes rows (what PostgreSQL plans), as against a schema or session
+    /// statement, which runs once or is cheap to parse.
+    static func isDataStatement(_ sql: String) -> Bool {
+        let start = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.prefix(6)
+        let word = String(decoding: start, as: UTF8.self).uppercased()
+        return ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(word) || word.hasPrefix("WITH ")
     }
 
     static func value(_ cell: PostgresCell) throws -> SQLValue {

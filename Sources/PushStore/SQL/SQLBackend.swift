@@ -54,13 +54,27 @@ struct SQLDialect: Sendable {
     var positionFunction: String
 }
 
+/// How a transaction commits.
+enum SQLCommit: Sendable {
+    /// On disk before the commit returns: what the API has accepted (a 202 means stored).
+    case durable
+    /// Without waiting for the disk: the bookkeeping of work that is done again, with the same effect,
+    /// when its record is lost (claims, and the outcomes of pushes whose ids and timestamps make a second
+    /// sending harmless).
+    case deferred
+}
+
 /// A database the store runs on: one transaction at a time per session, any number of sessions.
 protocol SQLBackend: Sendable {
     var dialect: SQLDialect { get }
 
-    /// Runs `body` in a transaction; commits when it returns, rolls back when it throws.
+    /// Runs `body` in a transaction; commits when it returns, rolls back when it throws. A durable commit
+    /// returns once the transaction is on disk. Otherwise (``SQLCommit/deferred``) it returns without
+    /// waiting for the disk: a power loss or a crash of the database server may forget it (never a
+    /// crash of this process), and the next durable commit makes it durable too (the log is written in
+    /// order).
     func transaction<T: Sendable>(
-        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T
 
     /// Runs `body`, which only reads with a single statement, without an explicit transaction (saves
@@ -71,4 +85,13 @@ protocol SQLBackend: Sendable {
 
     /// Closes connections; later transactions throw `unavailable`.
     func close() async
+}
+
+extension SQLBackend {
+    /// A transaction with a durable commit.
+    func transaction<T: Sendable>(
+        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        try await transaction(.durable, body)
+    }
 }

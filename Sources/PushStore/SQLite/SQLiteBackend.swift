@@ -138,19 +138,30 @@ final class SQLiteBackend: SQLBackend {
         }
     }
 
+    /// A deferred commit runs with `synchronous=NORMAL`: in WAL mode the commit is appended to the log
+    /// without an fsync (3.6 ms against 0.02 ms per commit on the benchmark machine), and the next
+    /// `FULL` commit syncs the log with it. The connection is back at `FULL` before the writer gate
+    /// opens for the next transaction.
     func transaction<T: Sendable>(
-        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let session = SQLiteSession(connection: connection)
+        let deferred = commit == .deferred
         return try await holding(gate) { () throws(PushStoreError) in
-            try await session.execute("BEGIN IMMEDIATE")
+            if deferred { try await session.execute("PRAGMA synchronous = NORMAL") }
+            do throws(PushStoreError) {
+                try await session.execute("BEGIN IMMEDIATE")
+            } catch {
+                if deferred { try await Self.end(["PRAGMA synchronous = FULL"], session) }
+                throw error
+            }
             do throws(PushStoreError) {
                 let value = try await body(session)
-                try await Self.end("COMMIT", session)
+                try await Self.end(deferred ? ["COMMIT", "PRAGMA synchronous = FULL"] : ["COMMIT"], session)
                 return value
             } catch {
                 do {
-                    try await Self.end("ROLLBACK", session)
+                    try await Self.end(deferred ? ["ROLLBACK", "PRAGMA synchronous = FULL"] : ["ROLLBACK"], session)
                 } catch let rollbackError {
                     connection.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
                 }
@@ -159,17 +170,22 @@ final class SQLiteBackend: SQLBackend {
         }
     }
 
-    /// Runs COMMIT or ROLLBACK whatever happens to the calling task: the connection's thread pool skips
-    /// work submitted from a cancelled task (a request whose client went away, a sweep stopped at
-    /// shutdown), which would leave the connection inside this transaction for every later caller.
-    private static func end(_ statement: String, _ session: SQLiteSession) async throws(PushStoreError) {
+    /// Runs COMMIT or ROLLBACK (and what restores the connection's settings after it) whatever happens to
+    /// the calling task: the connection's thread pool skips work submitted from a cancelled task (a
+    /// request whose client went away, a sweep stopped at shutdown), which would leave the connection
+    /// inside this transaction for every later caller. Each statement runs even when one before failed;
+    /// the first failure is thrown.
+    private static func end(_ statements: [String], _ session: SQLiteSession) async throws(PushStoreError) {
         let ending = Task.detached { () async -> PushStoreError? in
-            do throws(PushStoreError) {
-                try await session.execute(statement)
-                return nil
-            } catch {
-                return error
+            var first: PushStoreError?
+            for statement in statements {
+                do throws(PushStoreError) {
+                    try await session.execute(statement)
+                } catch {
+                    first = first ?? error
+                }
             }
+            return first
         }
         if let failure = await ending.value { throw failure }
     }
