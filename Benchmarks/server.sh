@@ -20,7 +20,8 @@
 #   BENCH_MEMORY_ACTIVITIES (default 1000000; 0 skips), BENCH_STORES (default "sqlite postgres"),
 #   BENCH_SERVE_ARGS (more `livepush serve` flags, e.g. "--batch-size 256"), BENCH_GROUP_PRIORITY (the group update's priority, default 5; 10 also
 #   checks and counts each activity's hourly budget), BENCH_LATENCY_PUSHES (single-push latency samples,
-#   default 30; 0 skips), BENCH_HTTP_PORT (the server's, default 22180), and those of Benchmarks/common.sh.
+#   default 30; 0 skips), BENCH_PERF_DIR (a folder: `perf record -g` of the server during each fan-out goes
+#   there as serve-STORE-SIZE.data; read with `perf report --children -i FILE`), BENCH_HTTP_PORT (the server's, default 22180), and those of Benchmarks/common.sh.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 PG_URL="${1:-}"
@@ -178,6 +179,13 @@ for store in $STORES; do
     before=$(pushes accepted)
     other_before=$(pushes other)
     cpu_before=$(cpu_seconds "$SRV") sim_cpu_before=$(cpu_seconds "$SIM")
+    PERF=""
+    if [ -n "${BENCH_PERF_DIR:-}" ]; then   # a CPU profile of the server during the fan-out
+      mkdir -p "$BENCH_PERF_DIR"
+      perf record -q -g -F 999 -p "$SRV" -o "$BENCH_PERF_DIR/serve-$store-$size.data" >/dev/null 2>&1 &
+      PERF=$!
+      sleep 0.3
+    fi
     started=$(now)
     rm -f "$WORK/answered"
     # The request runs in the background: the pushes may all be delivered before it answers.
@@ -204,6 +212,7 @@ for store in $STORES; do
     echo "   HTTP $(cat "$WORK/code") after $(awk -v s="$started" -v e="$(cat "$WORK/answered")" 'BEGIN {printf "%.2f", e - s}') s," \
       "group send $send_id"
     [ -n "$finished" ] || finished=$(now)
+    if [ -n "$PERF" ]; then kill -INT "$PERF" 2>/dev/null || true; wait "$PERF" 2>/dev/null || true; fi
     delivered=$((done_count - before))
     others=$(( $(pushes other) - other_before ))
     awk -v n="$delivered" -v s="$started" -v e="$finished" -v raw="$raw_rate" -v o="$others" 'BEGIN {
