@@ -145,6 +145,9 @@ let package = Package(
             dependencies: [
                 "APIContract",
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "PushStore",
+                // The answers are the contract's types, generated from openapi.json (not declared again here).
+                "LivePushAPIClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "NIOCore", package: "swift-nio"),

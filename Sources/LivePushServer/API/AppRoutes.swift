@@ -21,7 +21,7 @@ struct AppRoutes: Sendable {
             _ = try await open.body(request, now: clock.now())
             let opened = try await identity.openInstallation(as: try context.actor, keyID: try context.requireIdentity().keyID)
             return APIResponse.json(
-                InstallationView(installationID: opened.installationID, token: opened.token, expiresAt: opened.expiresAt), status: .created)
+                Schemas.Installation(installationId: opened.installationID, token: opened.token, expiresAt: opened.expiresAt), status: .created)
         }
         // Before its token expires, an installation renews it with that token.
         let renew = ContractRoute("renewInstallationToken")
@@ -30,7 +30,7 @@ struct AppRoutes: Sendable {
             _ = try await renew.body(request, now: clock.now())
             let renewed = try await identity.renewInstallation(installationID, as: try context.requireIdentity())
             return APIResponse.json(
-                InstallationView(installationID: installationID, token: renewed.token, expiresAt: renewed.expiresAt), status: .created)
+                Schemas.Installation(installationId: installationID, token: renewed.token, expiresAt: renewed.expiresAt), status: .created)
         }
         let register = ContractRoute("registerActivity")
         routes.post("activities") { request, context -> Response in
@@ -58,14 +58,14 @@ struct AppRoutes: Sendable {
             try await renewals.check(registration, plan: plan, renews: renews, owner: try actor.owner(claimed: registration.userID))
             let record = try await activities.register(registration, as: actor)
             try await renewals.registered(record, plan: plan, renews: renews)
-            return APIResponse.json(ActivityView(record), status: .created)
+            return APIResponse.json(try Schemas.Activity(record), status: .created)
         }
         let rotate = ContractRoute("rotatePushToken")
         routes.put("activities/:activityId/push-token") { request, context -> Response in
             let activityID = try rotate.pathID("activityId", context)
             let body = try await rotate.body(request, now: clock.now())
             let token = try RouteInputs.token(body, "pushToken")
-            return APIResponse.json(ActivityView(try await activities.rotateToken(activityID: activityID, to: token, as: try context.actor)))
+            return APIResponse.json(try Schemas.Activity(try await activities.rotateToken(activityID: activityID, to: token, as: try context.actor)))
         }
         let storeStart = ContractRoute("storePushToStartToken")
         routes.put("push-to-start-tokens") { request, context -> Response in
@@ -81,14 +81,15 @@ struct AppRoutes: Sendable {
                 // The contract admits only the two values.
                 source: body.string("source").flatMap(PushToStartTokenSource.init(rawValue:))
             )
-            return APIResponse.json(PushToStartView(try await activities.storePushToStartToken(registration, as: try context.actor)))
+            return APIResponse.json(
+                try Schemas.PushToStartTokenStored(try await activities.storePushToStartToken(registration, as: try context.actor)))
         }
         // The app signs out (or the device changes hands): its push-to-start tokens may then go to another user.
         let release = ContractRoute("releasePushToStartTokens")
         routes.delete("push-to-start-tokens/:deviceId") { _, context -> Response in
             let deviceID = try release.pathID("deviceId", context)
             let released = try await activities.releasePushToStartTokens(deviceID: deviceID, as: try context.actor)
-            return APIResponse.json(ReleasedPushToStartTokensView(deviceID: deviceID, released: released))
+            return APIResponse.json(Schemas.ReleasedPushToStartTokens(deviceId: deviceID, released: released))
         }
         let ended = ContractRoute("activityEnded")
         routes.post("activities/:activityId/ended") { request, context -> Response in
@@ -96,14 +97,14 @@ struct AppRoutes: Sendable {
             let now = clock.now()
             let dismissal = try await ended.body(request, now: now).date("dismissalDate", now: now)
             return APIResponse.json(
-                ActivityView(try await activities.endedByApp(activityID: activityID, dismissalDate: dismissal, as: try context.actor)))
+                try Schemas.Activity(try await activities.endedByApp(activityID: activityID, dismissalDate: dismissal, as: try context.actor)))
         }
         // ActivityKit's `.dismissed`: the person removed it, or the system did after its dismissal date.
         let dismissed = ContractRoute("activityDismissed")
         routes.post("activities/:activityId/dismissed") { request, context -> Response in
             let activityID = try dismissed.pathID("activityId", context)
             _ = try await dismissed.body(request, now: clock.now())
-            return APIResponse.json(ActivityView(try await activities.dismissedByApp(activityID: activityID, as: try context.actor)))
+            return APIResponse.json(try Schemas.Activity(try await activities.dismissedByApp(activityID: activityID, as: try context.actor)))
         }
     }
 }

@@ -22,7 +22,7 @@ struct BackendRoutes: Sendable {
             let userID = try mint.pathID("userId", context)
             let lifetime = try await mint.body(request, now: clock.now()).integer("ttlSeconds").map(TimeInterval.init)
             let issued = try await identity.userToken(for: userID, lifetime: lifetime, mintedBy: try context.requireIdentity().keyID)
-            return APIResponse.json(AppTokenView(token: issued.token, userID: userID, expiresAt: issued.expiresAt), status: .created)
+            return APIResponse.json(Schemas.AppToken(token: issued.token, userId: userID, expiresAt: issued.expiresAt), status: .created)
         }
         // Withdraws the user's (or an installation's) app tokens without signing anyone else out.
         let signOut = ContractRoute("signOutUser")
@@ -30,14 +30,14 @@ struct BackendRoutes: Sendable {
             let userID = try signOut.pathID("userId", context)
             _ = try await signOut.body(request, now: clock.now())
             let withdrawal = try await identity.signOut(userID)
-            return APIResponse.json(SignOutView(userID: userID, pushToStartTokensReleased: withdrawal.releasedPushToStartTokens))
+            return APIResponse.json(Schemas.SignOut(userId: userID, pushToStartTokensReleased: withdrawal.releasedPushToStartTokens))
         }
         for kind in [LiveActivityEvent.update, .end] {
             let toActivity = PushRequestBody.operation("Activity", kind)
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in
                 let activityID = try toActivity.pathID("activityId", context)
                 return try await idempotent.respond(request, context, toActivity, status: .accepted) { body, now in
-                    AcceptedPushes(try await pushes.send(kind, toActivity: activityID, try PushRequestBody.parse(body, kind: kind, now: now)))
+                    Schemas.Accepted(try await pushes.send(kind, toActivity: activityID, try PushRequestBody.parse(body, kind: kind, now: now)))
                 }
             }
             let toGroup = PushRequestBody.operation("Group", kind)
@@ -45,7 +45,7 @@ struct BackendRoutes: Sendable {
                 let groupID = try toGroup.pathID("groupId", context)
                 let principal = try context.requireIdentity().name
                 return try await idempotent.respond(request, context, toGroup, status: .accepted) { body, now in
-                    GroupSendView(
+                    try Schemas.GroupSend(
                         try await pushes.send(kind, toGroup: groupID, try PushRequestBody.parse(body, kind: kind, now: now), createdBy: principal))
                 }
             }
@@ -54,21 +54,21 @@ struct BackendRoutes: Sendable {
         routes.post("users/:userId/start") { request, context -> Response in
             let userID = try start.pathID("userId", context)
             return try await idempotent.respond(request, context, start, status: .accepted) { body, now in
-                AcceptedPushes(try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: now)))
+                Schemas.Accepted(try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: now)))
             }
         }
         let groupSend = ContractRoute("getGroupSend")
         routes.get("sends/:sendId") { _, context -> Response in
-            APIResponse.json(GroupSendView(try await pushes.groupSend(id: try groupSend.pathID("sendId", context))))
+            APIResponse.json(try Schemas.GroupSend(try await pushes.groupSend(id: try groupSend.pathID("sendId", context))))
         }
         let activity = ContractRoute("getActivity")
         routes.get("activities/:activityId") { _, context -> Response in
             let detail = try await activities.detail(activityID: try activity.pathID("activityId", context))
             let links = try await renewals.links(of: detail.activity.activityID)
             return APIResponse.json(
-                ActivityDetail(
-                    activity: ActivityView(detail.activity), deliveries: detail.deliveries.map(DeliveryView.init),
-                    pending: detail.pending.map(PendingView.init), renewal: RenewalView(links.renewal, renews: links.renews)
+                Schemas.ActivityDetail(
+                    activity: try Schemas.Activity(detail.activity), deliveries: try detail.deliveries.map(Schemas.Delivery.init),
+                    pending: try detail.pending.map(Schemas.Pending.init), renewal: try Schemas.RenewalStatus(links.renewal, renews: links.renews)
                 ))
         }
     }

@@ -21,28 +21,29 @@ struct ChannelRoutes: Sendable {
             let creation = ChannelService.Creation(
                 name: try body.required("name", body.string), bundleID: try body.required("bundleId", body.string),
                 storagePolicy: try body.required("storagePolicy", body.integer), groupID: body.string("groupId"))
-            return APIResponse.json(ChannelView(try await channels.create(creation)), status: .created)
+            return APIResponse.json(Schemas.Channel(try await channels.create(creation)), status: .created)
         }
         let list = ContractRoute("listChannels")
         routes.get("channels") { request, _ -> Response in
             let channels = try await channels.list(bundleID: try list.query("bundleId", request))
-            return APIResponse.json(ChannelList(channels: channels.map(ChannelView.init), limit: ChannelService.limit))
+            return APIResponse.json(Schemas.ChannelList(channels: channels.map(Schemas.Channel.init), limit: ChannelService.limit))
         }
         let read = ContractRoute("getChannel")
         routes.get("channels/:channelId") { _, context -> Response in
             let detail = try await channels.detail(id: try Self.channelID(read, context))
-            return APIResponse.json(ChannelDetail(channel: ChannelView(detail.channel), deliveries: detail.deliveries.map(DeliveryView.init)))
+            return APIResponse.json(
+                Schemas.ChannelDetail(channel: Schemas.Channel(detail.channel), deliveries: try detail.deliveries.map(Schemas.Delivery.init)))
         }
         let delete = ContractRoute("deleteChannel")
         routes.delete("channels/:channelId") { _, context -> Response in
-            APIResponse.json(ChannelView(try await channels.delete(id: try Self.channelID(delete, context))))
+            APIResponse.json(Schemas.Channel(try await channels.delete(id: try Self.channelID(delete, context))))
         }
         for kind in [LiveActivityEvent.update, .end] {
             let send = PushRequestBody.operation("Channel", kind)
             routes.post("channels/:channelId/\(kind.rawValue)") { request, context -> Response in
                 let channel = try await channels.existing(try Self.channelID(send, context))
                 return try await idempotent.respond(request, context, send, status: .accepted) { body, now in
-                    AcceptedPushes(try await pushes.send(kind, toChannel: channel, try PushRequestBody.parse(body, kind: kind, now: now)))
+                    Schemas.Accepted(try await pushes.send(kind, toChannel: channel, try PushRequestBody.parse(body, kind: kind, now: now)))
                 }
             }
         }

@@ -16,7 +16,7 @@ struct OperatorRoutes: Sendable {
         let (console, clock) = (console, clock)
         _ = ContractRoute("operatorOverview")  // no parameters and no body: it only names the operation
         routes.get("operator/overview") { _, _ -> Response in
-            APIResponse.json(ConsoleOverviewView(try await console.overview()))
+            APIResponse.json(Schemas.OperatorOverview(try await console.overview()))
         }
         let list = ContractRoute("operatorListActivities")
         routes.get("operator/activities") { request, _ -> Response in
@@ -25,11 +25,11 @@ struct OperatorRoutes: Sendable {
                 after: try list.query("cursor", request).map { (cursor) throws(DomainError) in try ConsoleCursor.activity(cursor) },
                 limit: Self.pageSize)
             let page = try await console.activities(query)
-            return APIResponse.json(ConsoleActivityList(activities: page.activities.map(ActivityView.init), next: page.next))
+            return APIResponse.json(Schemas.OperatorActivityList(activities: try page.activities.map(Schemas.Activity.init), next: page.next))
         }
         let read = ContractRoute("operatorGetActivity")
         routes.get("operator/activities/:activityId") { _, context -> Response in
-            APIResponse.json(ConsoleActivityView(try await console.activity(id: try read.pathID("activityId", context))))
+            APIResponse.json(try Schemas.OperatorActivity(try await console.activity(id: try read.pathID("activityId", context))))
         }
         let sends = ContractRoute("operatorListSends")
         routes.get("operator/sends") { request, _ -> Response in
@@ -38,7 +38,9 @@ struct OperatorRoutes: Sendable {
             // The broadcasts come with the first page: they are not paged with the group sends.
             let broadcasts = cursor == nil ? try await console.broadcasts() : []
             return APIResponse.json(
-                ConsoleSendList(sends: page.sends.map(GroupSendView.init), next: page.next, broadcasts: broadcasts.map(ConsoleBroadcastsView.init)))
+                Schemas.OperatorSendList(
+                    sends: try page.sends.map(Schemas.GroupSend.init),
+                    broadcasts: try broadcasts.map(Schemas.OperatorSendList.BroadcastsPayloadPayload.init), next: page.next))
         }
         let test = ContractRoute("operatorTestPush")
         routes.post("operator/activities/:activityId/test-push") { request, context -> Response in
@@ -47,7 +49,7 @@ struct OperatorRoutes: Sendable {
             let accepted = try await console.testPush(
                 activityID: activityID, confirmation: try body.required("confirmActivityId", body.string),
                 contentState: try body.required("contentState", body.objectValue), sentBy: try context.requireIdentity().name)
-            return APIResponse.json(AcceptedPushes(accepted), status: .accepted)
+            return APIResponse.json(Schemas.Accepted(accepted), status: .accepted)
         }
     }
 }

@@ -3,7 +3,7 @@ import LiveActivity
 import PushStore
 
 /// A group send as the domain reports it: its id, how far it has come, and the broadcasts sent to the
-/// group's channels. The API shows it as `GroupSendView`. (The store's `GroupSendProgress` holds the raw
+/// group's channels. The API shows it as the contract's `GroupSend`. (The store's `GroupSendProgress` holds the raw
 /// counts; this adds the state and the pending count derived from them.)
 struct GroupSendStatus: Sendable, Hashable {
     enum State: String, Sendable, Hashable {

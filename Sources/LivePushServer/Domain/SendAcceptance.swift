@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a send request put in the outbox and what the policy did with it: the domain's answer of a
-/// send by activity, by user (push-to-start) or by channel. The API shows it as `AcceptedPushes`.
+/// send by activity, by user (push-to-start) or by channel. The API shows it as the contract's `Accepted`.
 struct SendAcceptance: Sendable, Hashable {
     /// An earlier pending routine update that a push of this request replaced.
     struct Coalesced: Sendable, Hashable {

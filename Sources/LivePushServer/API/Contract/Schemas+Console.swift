@@ -1,0 +1,49 @@
+import Foundation
+import PushStore
+
+// The operator routes' answers (`/v1/operator/…`) made from the domain's console types; an activity, a
+// push, a token or a send in them is the same contract type the other routes answer with.
+
+extension Schemas.OperatorOverview {
+    init(_ overview: ConsoleOverview) {
+        var rates: [String: Double] = [:]
+        for (outcome, rate) in overview.pushesPerSecond { rates[outcome.rawValue] = (rate * 100).rounded() / 100 }
+        self.init(
+            at: overview.at, pushesPerSecond: PushesPerSecondPayload(additionalProperties: rates),
+            failures: overview.failures.map { FailuresPayloadPayload(reason: $0.reason, count: $0.count, remedy: $0.remedy) },
+            downgradesLastHour: overview.downgradesLastHour, outboxDepth: overview.outboxDepth, openGroupSends: overview.openGroupSends,
+            webhookDepth: overview.webhookDepth,
+            channels: overview.channels.map { ChannelsPayloadPayload(bundleId: $0.bundleID, count: $0.count, limit: ConsoleService.channelLimit) },
+            instances: overview.instances.map { instance in
+                InstancesPayloadPayload(
+                    instanceId: instance.id, thisInstance: instance.isThis, outbox: instance.rows[.outbox] ?? 0,
+                    groupPages: instance.rows[.groupPages] ?? 0, webhooks: instance.rows[.webhooks] ?? 0, leaseUntil: instance.until)
+            })
+    }
+}
+
+extension Schemas.OperatorActivity {
+    init(_ found: ConsoleActivity) throws(APIError) {
+        let ids = found.deliveries.map(\.pushID) + found.pending.map(\.pushID)
+        self.init(
+            activity: try Schemas.Activity(found.activity), tokenSince: found.tokenSince,
+            tokenAgeSeconds: Int(max(0, found.at.timeIntervalSince(found.tokenSince))), deliveries: try found.deliveries.map(Schemas.Delivery.init),
+            pending: try found.pending.map(Schemas.Pending.init), consolePushIds: ids.filter { found.fromConsole.contains($0) }.map(\.lowercased),
+            pushToStartTokens: try found.pushToStartTokens.map { (token) throws(APIError) in
+                let age = max(0, found.at.timeIntervalSince(token.updatedAt))
+                return PushToStartTokensPayloadPayload(
+                    token: try Schemas.PushToStartTokenStored(token), ageSeconds: Int(age),
+                    stale: !token.tokenState.isValid || age > ConsoleService.staleTokenAge)
+            },
+            budget: BudgetPayload(used: found.budget.used, limit: found.budget.limit, left: max(0, found.budget.limit - found.budget.used)))
+    }
+}
+
+extension Schemas.OperatorSendList.BroadcastsPayloadPayload {
+    /// A live broadcast channel with its waiting and newest done broadcasts.
+    init(_ found: ChannelBroadcasts) throws(APIError) {
+        self.init(
+            channelId: found.channel.id.lowercased, name: found.channel.name, bundleId: found.channel.bundleID, groupId: found.channel.groupID,
+            pending: try found.pending.map(Schemas.Pending.init), deliveries: try found.deliveries.map(Schemas.Delivery.init))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import PushStore
+
+// The contract's answers to send requests, made from the domain's values: ids as lowercase UUIDs (each
+// push id is also the push's `apns-id`), states and kinds as the contract's values of the same name.
+
+extension Schemas.Accepted {
+    /// The 202 answer of a send request: a skipped target under the key that names its kind.
+    init(_ acceptance: SendAcceptance) {
+        self.init(
+            pushIds: acceptance.pushIDs.map(\.lowercased),
+            coalesced: acceptance.coalesced.map { CoalescedPayloadPayload(replaced: $0.replaced.lowercased, by: $0.by.lowercased) },
+            downgraded: acceptance.downgraded.map { DowngradedPayloadPayload(pushId: $0.pushID.lowercased, reason: $0.reason) },
+            skipped: acceptance.skipped.map { skipped in
+                switch skipped.target {
+                case .activity(let activityID): SkippedPayloadPayload(activityId: activityID, reason: skipped.reason)
+                case .pushToStartToken(let id): SkippedPayloadPayload(pushToStartTokenId: id.lowercased, reason: skipped.reason)
+                }
+            })
+    }
+}
+
+extension Schemas.GroupSend {
+    /// A group send (the 202 answer of a group send and `GET /v1/sends/{sendId}`) and how far it has come.
+    init(_ status: GroupSendStatus) throws(APIError) {
+        let progress = status.progress
+        self.init(
+            sendId: status.sendID.lowercased, groupId: status.groupID, kind: try contractValue(status.kind, "kind"),
+            state: try contractValue(status.state, "state"), acceptedAt: status.acceptedAt, finishedAt: status.finishedAt,
+            counts: CountsPayload(
+                targeted: progress.targeted, sent: progress.sent, failed: progress.failed, downgraded: progress.downgraded,
+                coalesced: progress.coalesced, skipped: progress.skipped, retrying: progress.retrying, pending: status.pending),
+            broadcastPushIds: status.broadcastPushIDs.map(\.lowercased))
+    }
+}
+
+extension Schemas.RenewalStatus {
+    /// An activity's renewal as `GET /v1/activities/{activityId}` shows it: the plan, how far it got, why it
+    /// failed, and the links of the chain (`renews`: the activity this one took over from; `renewedBy`: the
+    /// one that took over from it); nil when the activity neither opted in nor renews another.
+    init?(_ record: RenewalRecord?, renews: String?) throws(APIError) {
+        guard record != nil || renews != nil else { return nil }
+        self.init(
+            state: try record.map { (record) throws(APIError) in try contractValue(record.state, "renewal.state") },
+            renewBefore: record.map { RenewalRequest.describe($0.plan.renewBefore) }, renewAt: record?.renewAt, reason: record?.reason,
+            startedAt: record?.startedAt, finishedAt: record?.finishedAt, renews: renews, renewedBy: record?.renewedBy)
+    }
+}

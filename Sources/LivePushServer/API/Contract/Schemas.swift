@@ -1,0 +1,43 @@
+import Foundation
+import LiveActivity
+import LivePushAPIClient
+import OpenAPIRuntime
+
+/// The API's answers are the contract's own types, generated from `openapi.json` into LivePushAPIClient's
+/// `Types.swift`: the contract declares each body once, and the server and every client encode and decode
+/// that one declaration (`APIJSON.encoder()` writes them: sorted keys, ISO 8601 dates, absent optionals
+/// left out). The server's part is only the mappings from its records and domain values (`Schemas+*.swift`).
+typealias Schemas = Components.Schemas
+
+/// A domain value as the contract's enumeration of the same raw values (an activity's state, a push's kind,
+/// outcome or priority). The contract lists every value the server writes; one it lacks is the server's
+/// fault, answered with a 500 that names the field rather than with JSON the contract refuses.
+func contractValue<Value: RawRepresentable, Listed: RawRepresentable>(_ value: Value, _ field: String) throws(APIError) -> Listed
+where Listed.RawValue == Value.RawValue {
+    guard let listed = Listed(rawValue: value.rawValue) else {
+        throw APIError(.internalServerError, field: field, rule: "contract", "the contract lists no value '\(value.rawValue)' for \(field)")
+    }
+    return listed
+}
+
+extension OpenAPIObjectContainer {
+    /// A content-state as the contract's free-form object, each number written as `JSONValue` writes it (an
+    /// integer when it is whole and below 9e15, a double otherwise).
+    init(contentState: JSONValue) throws(APIError) {
+        guard case .object(let fields) = contentState, let container = try? Self(unvalidatedValue: fields.mapValues(Self.value)) else {
+            throw APIError(.internalServerError, field: "lastContentState", rule: "contract", "a stored content-state is not a JSON object")
+        }
+        self = container
+    }
+
+    private static func value(_ json: JSONValue) -> (any Sendable)? {
+        switch json {
+        case .null: return nil
+        case .bool(let value): return value
+        case .number(let value): return value.rounded() == value && abs(value) < 9.0e15 ? Int(value) : value
+        case .string(let value): return value
+        case .array(let values): return values.map(value)
+        case .object(let fields): return fields.mapValues(value)
+        }
+    }
+}
