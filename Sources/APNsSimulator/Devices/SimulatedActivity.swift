@@ -23,7 +23,7 @@ struct SimulatedActivity: Sendable {
     var dismissalDate: Date?
     var alerts: [AlertRecord] = []
     /// Shared entries: a broadcast adds one reference per subscriber, not a copy of the push.
-    var history: [HistoryEntry] = []
+    var history = ActivityHistory()
     var budget = SlidingWindowCounter()
     /// The lifecycle last published on the event stream.
     var announced: ActivityLifecycle = .active
@@ -67,8 +67,7 @@ struct SimulatedActivity: Sendable {
     }
 
     mutating func appendHistory(_ entry: HistoryEntry, limit: Int) {
-        history.append(entry)
-        if history.count > limit { history.removeFirst(history.count - limit) }
+        history.append(entry, limit: limit)
     }
 
     func snapshot(at now: Date, rules: DeviceRules) -> ActivitySnapshot {
@@ -79,7 +78,7 @@ struct SimulatedActivity: Sendable {
             startedAt: startedAt, staleDate: staleDate, lastTimestamp: lastTimestamp,
             activeUntil: endedAt == nil ? startedAt.addingTimeInterval(rules.maximumActiveDuration) : nil,
             endedAt: endedAt, endedBy: endCause, dismissalDate: dismissalDate, alerts: alerts,
-            history: history.map { $0.record(deviceID: deviceID, activityID: id) }
+            history: history.entries.map { $0.record(deviceID: deviceID, activityID: id) }
         )
     }
 }
