@@ -54,9 +54,8 @@ package final class LivePushServer: Service, Sendable {
         environmentCheck = EnvironmentCheck(store: store, environment: configuration.environment, clock: clock, logger: logger)
         let webhookSignal = OutboxSignal(itemsPerWorker: configuration.webhookConcurrency)
         let events = WebhookQueue(isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
-        webhook = WebhookService(
-            store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
-            signal: webhookSignal, listening: listening)
+        let workers = WorkerContext(configuration: configuration, metrics: metrics, clock: clock, logger: logger, listening: listening)
+        webhook = WebhookService(store: store, signal: webhookSignal, context: workers)
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
@@ -72,14 +71,8 @@ package final class LivePushServer: Service, Sendable {
         activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
         let renewals = RenewalService(pushes: pushes)
         self.renewals = renewals
-        delivery = DeliveryService(
-            store: store, sender: sender, configuration: configuration, metrics: metrics, clock: clock, logger: logger,
-            webhook: events, signal: signal, listening: listening
-        )
-        sweeper = LifecycleSweeper(
-            store: store, configuration: configuration, clock: clock, logger: logger, pushes: pushes, renewals: renewals,
-            listening: listening
-        )
+        delivery = DeliveryService(store: store, sender: sender, webhook: events, signal: signal, context: workers)
+        sweeper = LifecycleSweeper(store: store, pushes: pushes, renewals: renewals, context: workers)
     }
 
     /// The router with every route of the API (exposed for route listings and tests): one group per

@@ -7,7 +7,7 @@ extension DeliveryService {
     /// or unknown channel gets nothing more; 429, 5xx and lost connections are retried with the outbox's
     /// back-off; other refusals are final.
     func broadcast(_ item: OutboxItem, channelID: UUID) async -> Verdict {
-        let now = clock.now()
+        let now = context.clock.now()
         let channel: ChannelRecord
         do {
             guard let stored = try await store.channel(id: channelID) else {
@@ -27,7 +27,7 @@ extension DeliveryService {
             // A channel that stores nothing takes only expiration 0 (BadExpirationDate otherwise).
             expiration: channel.storagePolicy == 0 ? nil : item.expiration, requestID: item.pushID)
         let answer = await sender.broadcast(attempt)
-        let sentAt = clock.now()
+        let sentAt = context.clock.now()
         let attempts = item.attempts + 1
         switch answer {
         case .accepted(let uniqueID):
@@ -60,9 +60,9 @@ extension DeliveryService {
     private func channelGone(_ channel: ChannelRecord, at date: Date) async {
         do {
             _ = try await store.markChannelDeleted(id: channel.id, at: date)
-            logger.warning("channel is not registered with APNs; marked deleted", metadata: ["channelId": "\(channel.id)"])
+            context.logger.warning("channel is not registered with APNs; marked deleted", metadata: ["channelId": "\(channel.id)"])
         } catch {
-            logger.error("marking a channel deleted failed", metadata: ["channelId": "\(channel.id)", "error": "\(error)"])
+            context.logger.error("marking a channel deleted failed", metadata: ["channelId": "\(channel.id)", "error": "\(error)"])
         }
     }
 }

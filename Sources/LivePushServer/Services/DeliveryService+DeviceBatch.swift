@@ -37,9 +37,9 @@ extension DeliveryService {
             }
         }
         guard !requests.isEmpty else { return verdicts }
-        let sendStarted = clock.now()
+        let sendStarted = context.clock.now()
         let outcomes = await sender.deliver(batch: requests)
-        let sentAt = clock.now()
+        let sentAt = context.clock.now()
         for (position, outcome) in zip(sending, outcomes) {
             verdicts.append((position, await verdict(outcome, for: pushes[position], sendStarted: sendStarted, sentAt: sentAt)))
         }

@@ -13,7 +13,7 @@ extension DeliveryService {
     /// ids and timestamps are the same, so the device keeps one).
     func sendPage(_ page: GroupSendPage, owner: String) async -> LeasedWork.Recording? {
         let send = page.send
-        let now = clock.now()
+        let now = context.clock.now()
         var outcome = GroupSendPageOutcome()
         var planned: [(activity: ActivityRecord, timestamp: Date)] = []
         for activity in page.activities {
@@ -38,7 +38,7 @@ extension DeliveryService {
         do {
             budgets = try await budgetDecisions(send, for: planned.map(\.activity), now: now)
         } catch {
-            logger.error(
+            context.logger.error(
                 "checking a group page's priority-10 budget failed; the page will be sent again",
                 metadata: [
                     "sendId": "\(send.sendID)", "error": "\(error)",
@@ -46,9 +46,9 @@ extension DeliveryService {
             return nil
         }
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
-        metrics.recordAccepted(items.count)
+        context.metrics.recordAccepted(items.count)
         let sent = await deliver(items.map(\.devicePush))
-        let recordedAt = clock.now()
+        let recordedAt = context.clock.now()
         for (position, verdict) in sent {
             let push = items[position]
             switch verdict {
@@ -117,7 +117,7 @@ extension DeliveryService {
             }
             if downgrade != nil {
                 outcome.downgraded += 1
-                metrics.recordDowngrade()
+                context.metrics.recordDowngrade()
             }
             items.append(
                 PagePush(
@@ -138,7 +138,7 @@ extension DeliveryService {
         DeliveryRecord(
             pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, acceptedAt: send.acceptedAt, sentAt: nil,
             priority: priority, requestedPriority: send.requestedPriority, downgradeReason: downgrade, apnsID: nil, status: nil,
-            reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil, recordedAt: clock.now(),
+            reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil, recordedAt: context.clock.now(),
             sendID: send.sendID)
     }
 
@@ -150,7 +150,8 @@ extension DeliveryService {
         let requests = activities.map { activity in
             (
                 activityID: activity.activityID,
-                limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+                limit: activity.frequentPushesEnabled
+                    ? context.configuration.frequentHourlyPriority10Budget : context.configuration.hourlyPriority10Budget
             )
         }
         return try await store.consumeHighPriority(requests, at: now)
@@ -164,13 +165,13 @@ extension DeliveryService {
 
     /// Records the page; then counts, logs, and tells the webhook about the ends.
     private func complete(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, activities: [ActivityRecord]) async {
-        let now = clock.now()
+        let now = context.clock.now()
         let report: GroupSendPageReport
         do {
             // The activity.ended events of the page's ends are stored in the same transaction.
             report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: webhook.journal(endCause: .backend))
         } catch {
-            logger.error(
+            context.logger.error(
                 "recording a group page failed; it will be sent again when its claim expires",
                 metadata: [
                     "sendId": "\(page.send.sendID)", "first": "\(page.firstID)", "error": "\(error)",
@@ -178,7 +179,7 @@ extension DeliveryService {
             return
         }
         guard report.held else {
-            logger.warning(
+            context.logger.warning(
                 "a group page's claim was taken over before its outcomes were recorded",
                 metadata: [
                     "sendId": "\(page.send.sendID)", "first": "\(page.firstID)",
@@ -189,17 +190,17 @@ extension DeliveryService {
         var counts: [OutcomeKey: Int] = [:]
         for record in outcome.records {
             counts[OutcomeKey(outcome: record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority), default: 0] += 1
-            metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
+            context.metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
         }
         counts[OutcomeKey(outcome: .accepted, reason: nil, priority: page.send.requestedPriority), default: 0] += outcome.accepted.count
         let latency = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(page.send.acceptedAt)) * 1000))
-        for _ in 0..<outcome.accepted.count { metrics.recordLatency(latency) }
+        for _ in 0..<outcome.accepted.count { context.metrics.recordLatency(latency) }
         for (key, count) in counts where count > 0 {
-            metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
+            context.metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
         }
-        metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
+        context.metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
         webhook.committed(report.endedNow.count)
-        logger.debug(
+        context.logger.debug(
             "group page sent",
             metadata: [
                 "sendId": "\(page.send.sendID)", "members": "\(page.activities.count)", "accepted": "\(outcome.accepted.count)",

@@ -8,7 +8,7 @@ extension DeliveryService {
     /// one batch (no task per push). Pushes to try again are rescheduled; returns the final results.
     /// `activities`: the batch's activities read at claim time (nil: each push reads its target now).
     func attempt(_ items: [OutboxItem], owner: String, activities: [String: ActivityRecord]?) async -> [DeliveryResult] {
-        let now = clock.now()
+        let now = context.clock.now()
         var verdicts: [Verdict] = []
         var devicePushes: [DevicePush] = []
         var broadcasts: [(item: OutboxItem, channelID: UUID)] = []
@@ -65,14 +65,14 @@ extension DeliveryService {
 
     private func reschedule(_ item: OutboxItem, owner: String) async {
         let lastError = item.lastError ?? ""
-        logger.debug(
+        context.logger.debug(
             "push will be retried",
             metadata: ["pushId": "\(item.pushID)", "attempts": "\(item.attempts)", "error": "\(lastError)", "next": "\(item.nextAttemptAt)"])
         do {
             try await store.reschedule(
                 pushID: item.pushID, owner: owner, nextAttemptAt: item.nextAttemptAt, attempts: item.attempts, lastError: lastError)
         } catch {
-            logger.error(
+            context.logger.error(
                 "rescheduling a push failed; its claim will expire and it will be retried",
                 metadata: ["pushId": "\(item.pushID)", "error": "\(error)"])
         }
@@ -125,7 +125,7 @@ extension DeliveryService {
                     token: target.token, reason: reason.rawValue, at: date,
                     journal: webhook.tokenJournal)
                 {
-                    logger.info(
+                    context.logger.info(
                         "token marked invalid",
                         metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
                     webhook.committed(1)
@@ -137,14 +137,14 @@ extension DeliveryService {
                     token: target.token, reason: reason.rawValue, at: date,
                     journal: webhook.tokenJournal)
                 for record in records {
-                    logger.info(
+                    context.logger.info(
                         "push-to-start token marked invalid",
                         metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
                 }
                 webhook.committed(records.count)
             }
         } catch {
-            logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])
+            context.logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])
         }
     }
 }

@@ -51,7 +51,7 @@ extension DeliveryService {
     /// count of sends stays, the back-off grows as after one more.
     func retryLater(_ item: OutboxItem, attempts: Int, backoffAfter: Int? = nil, lastError: String, status: Int?, at date: Date) -> Verdict {
         let next = date.addingTimeInterval(
-            configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1)))
+            context.configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1)))
         if let expiration = item.expiration, next >= expiration {
             return .final(
                 DeliveryResult(

@@ -3,102 +3,69 @@ import Foundation
 import Logging
 import PushStore
 import ServiceLifecycle
-import Synchronization
 
 /// The outbox workers, as a Service of the application: once the API listens, `workerCount` workers each
 /// claim a batch of due pushes, send it as one batch, and record one final outcome per push (or
 /// reschedule it with back-off until its expiration). On graceful shutdown (or cancellation) they stop
 /// claiming, finish what is in flight and give back their claims before `run` returns.
-final class DeliveryService: Service, Sendable {
+struct DeliveryService: BackgroundWorker, Sendable {
     let store: any PushStore
     let sender: any PushSending
-    let configuration: ServerConfiguration
-    let metrics: ServerMetrics
-    let clock: any WallClock
-    let logger: Logger
     let webhook: any DomainEvents
-    private let signal: OutboxSignal
-    private let listening: ListeningGate
-    private let stopping = Mutex(false)
-
-    init(
-        store: any PushStore, sender: any PushSending, configuration: ServerConfiguration, metrics: ServerMetrics,
-        clock: any WallClock, logger: Logger, webhook: any DomainEvents, signal: OutboxSignal, listening: ListeningGate
-    ) {
-        self.signal = signal
-        self.listening = listening
-        self.store = store
-        self.sender = sender
-        self.configuration = configuration
-        self.metrics = metrics
-        self.clock = clock
-        self.logger = logger
-        self.webhook = webhook
-    }
-
-    private var isStopping: Bool { stopping.withLock { $0 } }
+    /// Wakes idle workers when a push is accepted.
+    let signal: OutboxSignal
+    let context: WorkerContext
 
     /// Runs the workers until graceful shutdown or cancellation; returns once each has finished its
     /// in-flight pushes and released its claims.
     func run() async {
-        guard await listening.wait() != nil else { return }
-        let workers = configuration.workerCount
-        let instance = configuration.instanceID
+        guard await context.untilListening() else { return }
+        let workers = context.configuration.workerCount
+        let instance = context.configuration.instanceID
         // A service that returns early stops the application: with no workers, wait for shutdown.
         guard workers > 0 else { return await waitForShutdown() }
-        await untilShutdown(stop: { self.stop() }) {
+        await untilShutdown(waking: signal) { isStopping in
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<workers {
-                    let worker = LeaseWorker(
-                        owner: "\(instance)-w\(index)", queues: [outboxQueue, pageQueue], signal: signal, pollInterval: pollInterval,
-                        lease: configuration.claimLease, clock: clock, metrics: metrics, logger: logger)
-                    group.addTask { await worker.run { self.isStopping } }
+                    let worker = context.leaseWorker(
+                        owner: "\(instance)-w\(index)", queues: [outboxQueue, pageQueue], signal: signal, lease: context.configuration.claimLease)
+                    group.addTask { await worker.run(isStopping: isStopping) }
                 }
             }
         }
     }
 
-    /// Makes the workers stop claiming (each finishes its batch, then releases its claims).
-    private func stop() {
-        stopping.withLock { $0 = true }
-        signal.wakeAll()
-    }
-
-    /// The outbox: single sends, retries and broadcasts, first in each round.
+    /// The outbox: single sends, retries and broadcasts, first in each round. A claimed batch is sent as
+    /// one batch, its final outcomes recorded together.
     private var outboxQueue: LeasedQueue {
-        LeasedQueue(name: "pushes") { owner throws(PushStoreError) in
-            try await self.claimBatch(owner: owner)
+        let context = context
+        return LeasedQueue.batches(of: "pushes", id: \.pushID) { [store] owner throws(PushStoreError) in
+            try await store.claim(
+                owner: owner, limit: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
+        } renew: { [store] owner, pushIDs, until throws(PushStoreError) in
+            try await store.renewClaims(owner: owner, pushIDs: pushIDs, until: until)
         } release: { [store] owner throws(PushStoreError) in
             try await store.release(owner: owner)
+        } work: { owner, items in
+            let activities = await targetActivities(of: items)
+            await finish(await attempt(items, owner: owner, activities: activities), owner: owner)
         }
     }
 
     /// The pages of group sends, after the outbox.
     private var pageQueue: LeasedQueue {
         LeasedQueue(name: "group pages") { owner throws(PushStoreError) in
-            try await self.claimPage(owner: owner)
+            try await claimPage(owner: owner)
         } release: { [store] owner throws(PushStoreError) in
             try await store.releasePages(owner: owner)
         }
     }
 
-    /// Claims a batch of due outbox pushes: sent as one batch, their final outcomes recorded together.
-    private func claimBatch(owner: String) async throws(PushStoreError) -> LeasedWork? {
-        let items = try await store.claim(owner: owner, limit: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
-        guard !items.isEmpty else { return nil }
-        let pushIDs = items.map(\.pushID)
-        let store = self.store
-        return LeasedWork(subject: ["owner": "\(owner)", "pushes": "\(items.count)"]) { until throws(PushStoreError) in
-            try await store.renewClaims(owner: owner, pushIDs: pushIDs, until: until) > 0
-        } run: {
-            let activities = await self.targetActivities(of: items)
-            await self.finish(await self.attempt(items, owner: owner, activities: activities), owner: owner)
-        }
-    }
-
     /// Claims the next page of a group send.
     private func claimPage(owner: String) async throws(PushStoreError) -> LeasedWork? {
-        guard let page = try await store.claimPage(owner: owner, pageSize: configuration.batchSize, now: clock.now(), lease: configuration.claimLease)
+        guard
+            let page = try await store.claimPage(
+                owner: owner, pageSize: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
         else { return nil }
         let store = self.store
         return LeasedWork(subject: ["owner": "\(owner)", "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"]) {
@@ -108,8 +75,6 @@ final class DeliveryService: Service, Sendable {
             await self.sendPage(page, owner: owner)
         }
     }
-
-    private var pollInterval: Duration { .milliseconds(Int(configuration.pollInterval * 1000)) }
 
     /// The activities a claimed batch targets, read in one store call; nil when that read failed (each
     /// push then reads its own target, and a store failure reschedules it).
@@ -125,7 +90,7 @@ final class DeliveryService: Service, Sendable {
             for activity in try await store.activities(ids: ids) { byID[activity.activityID] = activity }
             return byID
         } catch {
-            logger.warning("reading a batch's activities failed; reading them one by one", metadata: ["error": "\(error)"])
+            context.logger.warning("reading a batch's activities failed; reading them one by one", metadata: ["error": "\(error)"])
             return nil
         }
     }
@@ -134,7 +99,7 @@ final class DeliveryService: Service, Sendable {
     /// store fails, the claims expire and the pushes are sent again (harmless: their timestamps are fixed).
     private func finish(_ results: [DeliveryResult], owner: String) async {
         guard !results.isEmpty else { return }
-        let now = clock.now()
+        let now = context.clock.now()
         let results = results.map { result in
             var shortened = result
             shortened.reason = result.reason.map { DeliveryResult.shortened($0) }
@@ -145,7 +110,7 @@ final class DeliveryService: Service, Sendable {
             report = try await store.complete(owner: owner, results: results, at: now)
         } catch .invalidInput {
             // One outcome the store refuses must not hold back the others: record them one by one.
-            logger.error(
+            context.logger.error(
                 "a batch of push outcomes was refused; recording them one by one", metadata: ["owner": "\(owner)", "count": "\(results.count)"])
             var records: [DeliveryRecord] = []
             var notHeld: [UUID] = []
@@ -155,24 +120,24 @@ final class DeliveryService: Service, Sendable {
                     records += single.records
                     notHeld += single.notHeld
                 } catch {
-                    logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushID)", "error": "\(error)"])
+                    context.logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushID)", "error": "\(error)"])
                 }
             }
             report = CompletionReport(records: records, notHeld: notHeld)
         } catch {
-            logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(results.count)", "error": "\(error)"])
+            context.logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(results.count)", "error": "\(error)"])
             return
         }
         for pushID in report.notHeld {
-            logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID)"])
+            context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID)"])
         }
         for record in report.records {
             let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
-            metrics.recordOutcome(
+            context.metrics.recordOutcome(
                 record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
                 latency: .milliseconds(Int64(elapsed * 1000)))
             let level: Logger.Level = record.outcome == .accepted ? .debug : .info
-            logger.log(
+            context.logger.log(
                 level: level, "push finished",
                 metadata: [
                     "pushId": "\(record.pushID)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",

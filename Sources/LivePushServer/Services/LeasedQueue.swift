@@ -47,3 +47,31 @@ struct LeasedWork: Sendable {
         }
     }
 }
+
+extension LeasedQueue {
+    /// A queue whose unit of work is a batch of rows claimed together (outbox pushes, webhook events): the
+    /// batch's claim is renewed by its rows' ids, and `work` sends and records it.
+    /// - Parameters:
+    ///   - claim: the owner's next batch, empty when nothing is due.
+    ///   - renew: extends the owner's claims on these ids; returns how many it still held.
+    static func batches<Row: Sendable, ID: Sendable>(
+        of name: String, id: @escaping @Sendable (Row) -> ID,
+        claim: @escaping @Sendable (_ owner: String) async throws(PushStoreError) -> [Row],
+        renew: @escaping @Sendable (_ owner: String, _ ids: [ID], _ until: Date) async throws(PushStoreError) -> Int,
+        release: @escaping @Sendable (_ owner: String) async throws(PushStoreError) -> Int,
+        work: @escaping @Sendable (_ owner: String, _ batch: [Row]) async -> Void
+    ) -> LeasedQueue {
+        LeasedQueue(name: name) { owner throws(PushStoreError) in
+            let batch = try await claim(owner)
+            guard !batch.isEmpty else { return nil }
+            let ids = batch.map(id)
+            return LeasedWork(subject: ["owner": "\(owner)", "queue": "\(name)", "count": "\(batch.count)"]) { until throws(PushStoreError) in
+                try await renew(owner, ids, until) > 0
+            } run: {
+                await work(owner, batch)
+            }
+        } release: { owner throws(PushStoreError) in
+            try await release(owner)
+        }
+    }
+}

@@ -11,37 +11,21 @@ import ServiceLifecycle
 /// A Service of the application: once the API listens it sweeps every `lifecycleInterval` of its clock
 /// until graceful shutdown (a sweep under way is finished, never cut off). A clock that runs faster than
 /// real time (``ScaledWallClock``, a test's or the demo's) is followed: at rate 600 it sweeps 600 times as often.
-final class LifecycleSweeper: Service, Sendable {
-    private let store: any ActivityStore & IdempotencyStore
-    private let configuration: ServerConfiguration
-    private let clock: any WallClock
-    private let logger: Logger
-    private let pushes: PushService
-    private let listening: ListeningGate
-    private let renewals: RenewalService
-
-    init(
-        store: any ActivityStore & IdempotencyStore, configuration: ServerConfiguration, clock: any WallClock, logger: Logger,
-        pushes: PushService, renewals: RenewalService, listening: ListeningGate
-    ) {
-        self.pushes = pushes
-        self.renewals = renewals
-        self.listening = listening
-        self.store = store
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
-    }
+struct LifecycleSweeper: BackgroundWorker, Sendable {
+    let store: any ActivityStore & IdempotencyStore
+    let pushes: PushService
+    let renewals: RenewalService
+    let context: WorkerContext
 
     func run() async {
-        guard await listening.wait() != nil else { return }
-        var next = clock.now()
+        guard await context.untilListening() else { return }
+        var next = context.clock.now()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            let now = clock.now()
+            let now = context.clock.now()
             if now >= next {
                 await sweep()
                 // From the time this sweep read: a clock moved forward while it ran is swept again at once.
-                next = now.addingTimeInterval(configuration.lifecycleInterval)
+                next = now.addingTimeInterval(context.configuration.lifecycleInterval)
             }
             // Only the wait between sweeps is cut short by shutdown.
             let interval = pause()
@@ -53,8 +37,8 @@ final class LifecycleSweeper: Service, Sendable {
     /// clock; on a scaled clock (which may also be moved forward at once) the interval at its rate, and
     /// at most 50 ms, so that a sweep follows a jump of the clock at once.
     private func pause() -> Duration {
-        var seconds = configuration.lifecycleInterval
-        if let scaled = clock as? ScaledWallClock { seconds = min(seconds / scaled.reading().rate.value, 0.05) }
+        var seconds = context.configuration.lifecycleInterval
+        if let scaled = context.clock as? ScaledWallClock { seconds = min(seconds / scaled.reading().rate.value, 0.05) }
         return .milliseconds(Int64(max(seconds, 0.01) * 1000))
     }
 
@@ -62,32 +46,32 @@ final class LifecycleSweeper: Service, Sendable {
     @discardableResult
     func sweep() async -> (ended: Int, dismissed: Int, forgotten: Int) {
         await renewals.sweep()
-        let now = clock.now()
+        let now = context.clock.now()
         var ended = 0
         do {
-            let expired = try await store.activeActivities(olderThan: now.addingTimeInterval(-configuration.maximumActiveDuration))
+            let expired = try await store.activeActivities(olderThan: now.addingTimeInterval(-context.configuration.maximumActiveDuration))
             for activity in expired where await end(activity, now: now) { ended += 1 }
         } catch {
-            logger.error("lifecycle sweep could not list old activities", metadata: ["error": "\(error)"])
+            context.logger.error("lifecycle sweep could not list old activities", metadata: ["error": "\(error)"])
         }
         var dismissed = 0
         do {
             dismissed = try await store.dismissEnded(dismissedBy: now)
-            if dismissed > 0 { logger.info("ended activities past their dismissal date are dismissed", metadata: ["count": "\(dismissed)"]) }
+            if dismissed > 0 { context.logger.info("ended activities past their dismissal date are dismissed", metadata: ["count": "\(dismissed)"]) }
         } catch {
-            logger.error("lifecycle sweep could not mark dismissed activities", metadata: ["error": "\(error)"])
+            context.logger.error("lifecycle sweep could not mark dismissed activities", metadata: ["error": "\(error)"])
         }
         var forgotten = 0
         do {
-            forgotten = try await store.forgetEnded(before: now.addingTimeInterval(-configuration.forgetAfter))
-            if forgotten > 0 { logger.info("forgot ended activities", metadata: ["count": "\(forgotten)"]) }
+            forgotten = try await store.forgetEnded(before: now.addingTimeInterval(-context.configuration.forgetAfter))
+            if forgotten > 0 { context.logger.info("forgot ended activities", metadata: ["count": "\(forgotten)"]) }
         } catch {
-            logger.error("lifecycle sweep could not forget ended activities", metadata: ["error": "\(error)"])
+            context.logger.error("lifecycle sweep could not forget ended activities", metadata: ["error": "\(error)"])
         }
         do {
             _ = try await store.forgetIdempotencyKeys(before: now.addingTimeInterval(-IdempotencyService.keepFor))
         } catch {
-            logger.error("lifecycle sweep could not forget old idempotency keys", metadata: ["error": "\(error)"])
+            context.logger.error("lifecycle sweep could not forget old idempotency keys", metadata: ["error": "\(error)"])
         }
         return (ended, dismissed, forgotten)
     }
@@ -97,10 +81,10 @@ final class LifecycleSweeper: Service, Sendable {
         await renewals.reachedLimit(activity)
         do {
             guard try await pushes.endAtMaximumDuration(activity) else { return false }
-            logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityID)"])
+            context.logger.info("ended activity at its maximum duration", metadata: ["activityId": "\(activity.activityID)"])
             return true
         } catch {
-            logger.error("ending an old activity failed", metadata: ["activityId": "\(activity.activityID)", "error": "\(error)"])
+            context.logger.error("ending an old activity failed", metadata: ["activityId": "\(activity.activityID)", "error": "\(error)"])
             return false
         }
     }

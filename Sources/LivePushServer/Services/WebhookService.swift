@@ -15,85 +15,52 @@ import Synchronization
 /// On graceful shutdown (or cancellation) it stops claiming, finishes the POSTs in flight and releases
 /// its claims before `run` returns: what is left stays stored for the next start or another instance.
 /// At start it takes back the claims a crashed run with the same instance id left.
-final class WebhookService: Service, Sendable {
+final class WebhookService: BackgroundWorker, Sendable {
     private let store: any WebhookOutbox
-    private let configuration: ServerConfiguration
-    private let metrics: ServerMetrics
-    private let clock: any WallClock
-    private let logger: Logger
+    /// Wakes the worker when an event is stored.
     private let signal: OutboxSignal
-    private let listening: ListeningGate
-    private let stopping = Mutex(false)
+    private let context: WorkerContext
     /// When the depth gauge was last read from the store.
     private let depthUpdated = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(
-        store: any WebhookOutbox, configuration: ServerConfiguration, metrics: ServerMetrics, clock: any WallClock,
-        logger: Logger, signal: OutboxSignal, listening: ListeningGate
-    ) {
+    init(store: any WebhookOutbox, signal: OutboxSignal, context: WorkerContext) {
         self.store = store
-        self.configuration = configuration
-        self.metrics = metrics
-        self.clock = clock
-        self.logger = logger
         self.signal = signal
-        self.listening = listening
+        self.context = context
     }
 
     /// The owner of this process's webhook claims.
-    var owner: String { configuration.instanceID + "-webhook" }
-
-    private var isStopping: Bool { stopping.withLock { $0 } }
+    var owner: String { context.configuration.instanceID + "-webhook" }
 
     func run() async {
+        let configuration = context.configuration
         // A service that returns early stops the application: without a webhook, wait for shutdown.
         guard let url = configuration.webhookURL, let secret = configuration.webhookSecret else { return await waitForShutdown() }
-        guard await listening.wait() != nil else { return }
+        guard await context.untilListening() else { return }
         // The poster's HTTP clients are shut down before `run` returns.
         await WebhookPoster.withPoster(
             url: url, secret: secret, timeout: configuration.webhookTimeout,
-            allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: metrics, logger: logger
+            allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: context.metrics, logger: context.logger
         ) { poster in
-            await untilShutdown(stop: { self.stop() }) { await work(poster) }
+            await untilShutdown(waking: signal) { isStopping in
+                await context.leaseWorker(owner: owner, queues: [queue(poster)], signal: signal, lease: lease).run(isStopping: isStopping)
+            }
+            await updateDepth()
         }
     }
 
-    /// Stops claiming (the POSTs in flight finish, then the claims are released).
-    private func stop() {
-        stopping.withLock { $0 = true }
-        signal.wakeAll()
-    }
-
-    private func work(_ poster: WebhookPoster) async {
-        let queue = LeasedQueue(name: "webhook events") { owner throws(PushStoreError) in
-            try await self.claimEvents(owner: owner, poster: poster)
-        } release: { owner throws(PushStoreError) in
-            try await self.store.releaseWebhooks(owner: owner)
-        }
-        let worker = LeaseWorker(
-            owner: owner, queues: [queue], signal: signal, pollInterval: pollInterval, lease: lease, clock: clock, metrics: metrics,
-            logger: logger)
-        await worker.run { self.isStopping }
-        await updateDepth()
-    }
-
-    /// Claims up to `webhookConcurrency` due events, POSTed concurrently. The depth gauge is read first,
-    /// at most once a second.
-    private func claimEvents(owner: String, poster: WebhookPoster) async throws(PushStoreError) -> LeasedWork? {
-        let now = ContinuousClock.now
-        let due = depthUpdated.withLock { last in
-            guard last.map({ $0.duration(to: now) < .seconds(1) }) != true else { return false }
-            last = now
-            return true
-        }
-        if due { await updateDepth() }
-        let claimed = try await store.claimWebhooks(owner: owner, limit: configuration.webhookConcurrency, now: clock.now(), lease: lease)
-        guard !claimed.isEmpty else { return nil }
-        let ids = claimed.map(\.id)
-        let store = self.store
-        return LeasedWork(subject: ["owner": "\(owner)", "events": "\(claimed.count)"]) { until throws(PushStoreError) in
-            try await store.renewWebhooks(owner: owner, ids: ids, until: until) > 0
-        } run: {
+    /// Due events, up to `webhookConcurrency` at a time, POSTed concurrently. The depth gauge is read
+    /// before each claim, at most once a second.
+    private func queue(_ poster: WebhookPoster) -> LeasedQueue {
+        LeasedQueue.batches(of: "webhook events", id: \.id) { owner throws(PushStoreError) in
+            await self.updateDepthEverySecond()
+            return try await self.store.claimWebhooks(
+                owner: owner, limit: self.context.configuration.webhookConcurrency, now: self.context.clock.now(), lease: self.lease)
+        } renew: { [store] owner, ids, until throws(PushStoreError) in
+            try await store.renewWebhooks(owner: owner, ids: ids, until: until)
+        } release: { [store] owner throws(PushStoreError) in
+            try await store.releaseWebhooks(owner: owner)
+        } work: { _, claimed in
             await withTaskGroup(of: Void.self) { group in
                 for delivery in claimed {
                     group.addTask { await self.attempt(delivery, poster: poster) }
@@ -102,45 +69,53 @@ final class WebhookService: Service, Sendable {
         }
     }
 
-    /// A claim outlasts the longest POST, so another instance does not take over an event under way.
-    private var lease: TimeInterval { min(86_400, configuration.claimLease + configuration.webhookTimeout) }
+    private func updateDepthEverySecond() async {
+        let now = ContinuousClock.now
+        let due = depthUpdated.withLock { last in
+            guard last.map({ $0.duration(to: now) < .seconds(1) }) != true else { return false }
+            last = now
+            return true
+        }
+        if due { await updateDepth() }
+    }
 
-    private var pollInterval: Duration { .milliseconds(Int64(configuration.pollInterval * 1000)) }
+    /// A claim outlasts the longest POST, so another instance does not take over an event under way.
+    private var lease: TimeInterval { min(86_400, context.configuration.claimLease + context.configuration.webhookTimeout) }
 
     /// One attempt at a claimed event: delivered, rescheduled with back-off, or dropped past its maximum age.
     private func attempt(_ delivery: WebhookDelivery, poster: WebhookPoster) async {
-        let now = clock.now()
-        if now.timeIntervalSince(delivery.createdAt) > configuration.webhookMaximumAge {
+        let now = context.clock.now()
+        if now.timeIntervalSince(delivery.createdAt) > context.configuration.webhookMaximumAge {
             return await drop(delivery, attempts: delivery.attempts, lastError: delivery.lastError ?? "never attempted")
         }
         guard let failure = await poster.post(delivery, at: now) else {
-            metrics.recordWebhookDelivered()
+            context.metrics.recordWebhookDelivered()
             await finish(delivery)
-            logger.debug("webhook event delivered", metadata: metadata(delivery, attempts: delivery.attempts + 1))
+            context.logger.debug("webhook event delivered", metadata: metadata(delivery, attempts: delivery.attempts + 1))
             return
         }
         // Cut short by the shutdown timeout: not an attempt; the release gives the event back as it was.
         if Task.isCancelled { return }
-        metrics.recordWebhookFailedAttempt()
+        context.metrics.recordWebhookFailedAttempt()
         let attempts = delivery.attempts + 1
-        let delay = configuration.webhookRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1))
-        let next = clock.now().addingTimeInterval(delay)
-        if next.timeIntervalSince(delivery.createdAt) > configuration.webhookMaximumAge {
+        let delay = context.configuration.webhookRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1))
+        let next = context.clock.now().addingTimeInterval(delay)
+        if next.timeIntervalSince(delivery.createdAt) > context.configuration.webhookMaximumAge {
             return await drop(delivery, attempts: attempts, lastError: failure)
         }
         var details = metadata(delivery, attempts: attempts)
         details["error"] = "\(failure)"
         details["delay"] = "\(delay)"
-        logger.info("webhook POST failed; it will be retried", metadata: details)
+        context.logger.info("webhook POST failed; it will be retried", metadata: details)
         do {
             try await store.rescheduleWebhook(
                 id: delivery.id, owner: owner, nextAttemptAt: next, attempts: attempts,
                 lastError: DeliveryResult.shortened(failure))
         } catch .notFound {
             // Its claim expired or was taken back, and another run delivered it meanwhile.
-            logger.info("a webhook event to retry was delivered by another run", metadata: metadata(delivery, attempts: attempts))
+            context.logger.info("a webhook event to retry was delivered by another run", metadata: metadata(delivery, attempts: attempts))
         } catch {
-            logger.warning(
+            context.logger.warning(
                 "rescheduling a webhook event failed; its claim will expire and it will be retried",
                 metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
         }
@@ -150,9 +125,9 @@ final class WebhookService: Service, Sendable {
     private func drop(_ delivery: WebhookDelivery, attempts: Int, lastError: String) async {
         var details = metadata(delivery, attempts: attempts)
         details["error"] = "\(lastError)"
-        details["age"] = "\(Int(clock.now().timeIntervalSince(delivery.createdAt)))s"
-        logger.error("webhook event dropped: not delivered within its maximum age", metadata: details)
-        metrics.recordWebhookDropped()
+        details["age"] = "\(Int(context.clock.now().timeIntervalSince(delivery.createdAt)))s"
+        context.logger.error("webhook event dropped: not delivered within its maximum age", metadata: details)
+        context.metrics.recordWebhookDropped()
         await finish(delivery)
     }
 
@@ -161,11 +136,11 @@ final class WebhookService: Service, Sendable {
         do {
             try await store.completeWebhook(id: delivery.id, owner: owner)
         } catch .notFound {
-            logger.info(
+            context.logger.info(
                 "a finished webhook event was already removed by another run",
                 metadata: ["eventId": "\(delivery.id.uuidString.lowercased())"])
         } catch {
-            logger.warning(
+            context.logger.warning(
                 "removing a finished webhook event failed; it may be delivered again",
                 metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
         }
@@ -173,9 +148,9 @@ final class WebhookService: Service, Sendable {
 
     private func updateDepth() async {
         do {
-            metrics.setWebhookDepth(try await store.webhookDepth())
+            context.metrics.setWebhookDepth(try await store.webhookDepth())
         } catch {
-            logger.warning("reading the webhook queue depth failed", metadata: ["error": "\(error)"])
+            context.logger.warning("reading the webhook queue depth failed", metadata: ["error": "\(error)"])
         }
     }
 
