@@ -71,8 +71,10 @@ import Testing
         }
         try await withSimulator(options) { apns in
             _ = try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 300, goAwayAfterStreams: 1))
+            // A connection processes one to four of the twelve (those the server has read when it says
+            // GOAWAY; fewer on a busy machine), so a request may be refused several times before its turn.
             let configuration = apns.clientConfiguration(
-                maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
+                maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly(maximumAttempts: 20))
             let outcomes = try await apns.withClient(configuration) { client in
                 // Several rounds, each on a new connection: how the answers and the GOAWAY fall into reads varies.
                 var outcomes: [APNsDeliveryOutcome] = []
