@@ -84,6 +84,12 @@ extension APNsClient {
             var tokenExpired = false
             for (push, answer) in zip(due, answers) {
                 let result = answer.result.map(\.apnsResponse)
+                // An accepted push is final whatever the policy (`decide` stops on it): no clock, no random
+                // number (a getrandom system call on Linux) for the common case.
+                if case .success(let response) = result, response.status == 200 {
+                    rounds.record(push, result: result, answer: answer, decision: .stop)
+                    continue
+                }
                 let attemptResult: APNsRetryPolicy.AttemptResult =
                     switch result {
                     case .success(let response): .answered(response)

@@ -32,6 +32,10 @@ public final class APNsClient: Sendable {
     public let taskExecutor: EventLoopTaskExecutor
     let requestCounter: String = "livepush_apns_requests_total"
     let latency = Metrics.Timer(label: "livepush_apns_request_duration_seconds")
+    /// The counter of accepted requests, made once (like `latency`, after any `MetricsSystem.bootstrap`):
+    /// most requests are accepted, and the others each make a `Counter` (an object, its dimensions and
+    /// a factory call) for their status and reason.
+    let acceptedCounter = Counter(label: "livepush_apns_requests_total", dimensions: [("status", "200"), ("reason", "")])
 
     /// - Parameters:
     ///   - tokens: the provider token source; nil sends no `authorization` header (with a
@@ -156,6 +160,11 @@ public final class APNsClient: Sendable {
         while true {
             attempt += 1
             let (result, connectionID) = await self.attempt(request, on: pool, authorization: jwt, avoiding: avoided)
+            // An accepted push is final whatever the policy (`decide` stops on it): no clock, no random
+            // number (a getrandom system call on Linux) for the common case.
+            if case .success(let response) = result, response.status == 200 {
+                return (result, attempt, ContinuousClock.now - started)
+            }
             let attemptResult: APNsRetryPolicy.AttemptResult
             switch result {
             case .success(let response): attemptResult = .answered(response.apnsResponse)
@@ -211,6 +220,10 @@ public final class APNsClient: Sendable {
         }
         let elapsed = ContinuousClock.now - start
         latency.record(duration: elapsed)
+        if case .success(let response) = result, response.status == 200 {
+            acceptedCounter.increment()
+            return (result, connectionID)
+        }
         let (status, reason): (String, String) =
             switch result {
             case .success(let response): (String(response.status), response.reason?.rawValue ?? "")
