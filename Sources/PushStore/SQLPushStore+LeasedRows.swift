@@ -57,7 +57,8 @@ extension SQLPushStore {
         try Validation.text(lastError, field: "lastError", max: 1000)
         guard attempts >= 0 else { throw .invalidInput(field: "attempts", rule: "is \(attempts); must be 0 or more") }
         let dialect = self.dialect
-        try await run(operation) { session throws(PushStoreError) in
+        // Lost to a power loss, the row's claim expires and it is tried again: no need to wait for the disk.
+        try await run(operation, commit: .deferred) { session throws(PushStoreError) in
             _ = try await rows.held(session, dialect: dialect, [.uuid(id)], owner: owner, kind: kind, noun: noun, id: id.uuidString.lowercased())
             try await rows.retry(session, [.uuid(id)], next: next, attempts: attempts, lastError: lastError)
         }

@@ -50,14 +50,22 @@ extension DeliveryService {
         return delivered + (await broadcasted)
     }
 
-    /// Reschedules the pushes to try again, one store call each, and returns the final results.
+    /// Reschedules the pushes to try again and returns the final results. Retries are the exception (429,
+    /// 5xx, a lost connection), but when APNs has a bad moment a whole batch is one: their store calls run
+    /// side by side rather than a round trip each in turn.
     private func settle(_ verdicts: [Verdict], owner: String) async -> [DeliveryResult] {
         var results: [DeliveryResult] = []
         results.reserveCapacity(verdicts.count)
+        var retries: [OutboxItem] = []
         for verdict in verdicts {
             switch verdict {
             case .final(let result): results.append(result)
-            case .retry(let item): await reschedule(item, owner: owner)
+            case .retry(let item): retries.append(item)
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for item in retries {
+                group.addTask { await self.reschedule(item, owner: owner) }
             }
         }
         return results
