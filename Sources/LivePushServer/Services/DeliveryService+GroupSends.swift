@@ -17,16 +17,19 @@ extension DeliveryService {
         var outcome = GroupSendPageOutcome()
         var planned: [(activity: ActivityRecord, timestamp: Date)] = []
         for activity in page.activities {
-            let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
+            // Only a member recorded here needs its push id (a name-based UUID) now; a planned one gets it
+            // with its body.
             switch GroupSendPlan.plan(activity, in: page, now: now) {
             case .send(let timestamp): planned.append((activity, timestamp))
             case .skipped: outcome.skipped += 1
             case .expired:
+                let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
                 outcome.records.append(
                     record(
                         send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
                         result: DeliveryResult(pushID: pushID, outcome: .expired, reason: "expired before it could be sent", attempts: 0)))
             case .coalesced(let reason, let by):
+                let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
                 var entry = record(
                     send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
                     result: DeliveryResult(pushID: pushID, outcome: .coalesced, reason: reason, attempts: 0))
@@ -72,7 +75,7 @@ extension DeliveryService {
     private static func wentAsPlanned(_ delivery: DeliveryResult, _ item: OutboxItem) -> Bool {
         delivery.outcome == .accepted && delivery.attempts == 1 && delivery.status == 200 && delivery.reason == nil
             && item.downgradeReason == nil && item.priority == item.requestedPriority
-            && delivery.apnsID?.lowercased() == item.pushID.uuidString.lowercased()
+            && delivery.apnsID.flatMap(UUID.init(uuidString:)) == item.pushID
     }
 
     /// A page's push to one member, with the timestamp it carries.
