@@ -63,10 +63,14 @@ struct CommitAndStatementTests {
         #expect(cache.count == 1)
         #expect(
             PostgresStatementCache.key(sql: "SELECT $1", types: [.int8]) != PostgresStatementCache.key(sql: "SELECT $1", types: [.text]))
-        #expect(PostgresSession.isDataStatement("\n  SELECT 1"))
-        #expect(PostgresSession.isDataStatement("WITH x AS (SELECT 1) SELECT * FROM x"))
-        #expect(!PostgresSession.isDataStatement("CREATE TABLE t (n BIGINT)"))
-        #expect(!PostgresSession.isDataStatement("BEGIN"))
+        #expect(PostgresStatementCache.admits(sql: "\n  SELECT 1", bindCount: 0))
+        #expect(PostgresStatementCache.admits(sql: "WITH x AS (SELECT 1) SELECT * FROM x", bindCount: 0))
+        #expect(!PostgresStatementCache.admits(sql: "CREATE TABLE t (n BIGINT)", bindCount: 0))
+        #expect(!PostgresStatementCache.admits(sql: "BEGIN", bindCount: 0))
+        // A multi-row insert or a long IN list: a text per row count, each kept on every connection.
+        #expect(PostgresStatementCache.admits(sql: "INSERT INTO t (a) VALUES ($1)", bindCount: 32))
+        #expect(!PostgresStatementCache.admits(sql: "INSERT INTO t (a) VALUES ($1)", bindCount: 33))
+        #expect(!PostgresStatementCache.admits(sql: "SELECT " + String(repeating: "1, ", count: 2_000) + "1", bindCount: 0))
     }
 
     /// On one connection: a statement run twice is prepared once; a statement whose preparation failed

@@ -147,7 +147,9 @@ struct PostgresSession: SQLSession {
         }
         let types = binds.map(Self.type)
         let numbered = Self.numberPlaceholders(sql)
-        let key = Self.isDataStatement(numbered) ? PostgresStatementCache.key(sql: numbered, types: types) : nil
+        let key =
+            PostgresStatementCache.admits(sql: numbered, bindCount: binds.count)
+            ? PostgresStatementCache.key(sql: numbered, types: types) : nil
         do {
             if let key, let name = statements.name(for: key) {
                 do {
@@ -195,14 +197,6 @@ struct PostgresSession: SQLSession {
             rows.append(try transform(SQLRow(columns: names, values: values)))
         }
         return rows
-    }
-
-    /// Whether `sql` reads or writes rows (what PostgreSQL plans), as against a schema or session
-    /// statement, which runs once or is cheap to parse.
-    static func isDataStatement(_ sql: String) -> Bool {
-        let start = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.prefix(6)
-        let word = String(decoding: start, as: UTF8.self).uppercased()
-        return ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(word) || word.hasPrefix("WITH ")
     }
 
     static func value(_ cell: PostgresCell) throws -> SQLValue {

@@ -8,14 +8,21 @@ import Synchronization
 /// A statement is known by its SQL and the types of its bound values (a NULL leaves a parameter's type to
 /// PostgreSQL, so the same SQL with a NULL and with a text is two statements). Each gets a process-wide
 /// name; PostgresNIO prepares it on a connection the first time that connection runs it and keeps it for
-/// the connection's life. Up to `capacity` statements are named; any beyond run unnamed as before (a
-/// multi-row insert's text changes with its row count, so the set is bounded, but not by much).
+/// the connection's life, and PostgreSQL keeps its parse tree in that connection's memory.
+///
+/// Only statements of the store's fixed shapes are named (``admits(sql:bindCount:)``): a multi-row insert
+/// or an `IN` list changes its text with its row count, and each of its many texts would be kept, large,
+/// on every connection. Up to `capacity` statements are named; any beyond run unnamed as before.
 ///
 /// PostgresNIO remembers a failed preparation for the connection's life, and PostgreSQL refuses a cached
 /// plan whose result type a migration changed: after any error the statement is given a new name, so the
 /// next call prepares it again instead of failing the same way.
 final class PostgresStatementCache: Sendable {
-    static let capacity = 2_000
+    static let capacity = 1_000
+    /// A statement with more bound values than this runs unnamed (the store's fixed statements have fewer).
+    static let maximumBinds = 32
+    /// A statement longer than this runs unnamed.
+    static let maximumLength = 4_096
 
     private struct Entries {
         var names: [String: String] = [:]
@@ -48,6 +55,15 @@ final class PostgresStatementCache: Sendable {
 
     /// How many statements have names now.
     var count: Int { entries.withLock { $0.names.count } }
+
+    /// Whether a statement is worth naming: one that reads or writes rows (what PostgreSQL plans, as
+    /// against schema and session statements, which run once or are cheap to parse), of a fixed shape.
+    static func admits(sql: String, bindCount: Int) -> Bool {
+        guard bindCount <= maximumBinds, sql.utf8.count <= maximumLength else { return false }
+        let start = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.prefix(6)
+        let word = String(decoding: start, as: UTF8.self).uppercased()
+        return ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(word) || word.hasPrefix("WITH ")
+    }
 
     /// The key of a statement: its SQL and its parameters' types.
     static func key(sql: String, types: [PostgresDataType]) -> String {
