@@ -145,13 +145,12 @@ struct PostgresSession: SQLSession {
             case .null: bindings.appendNull()
             }
         }
-        let types = binds.map(Self.type)
         let numbered = Self.numberPlaceholders(sql)
-        let key =
-            PostgresStatementCache.admits(sql: numbered, bindCount: binds.count)
-            ? PostgresStatementCache.key(sql: numbered, types: types) : nil
+        // The types and the key only for a statement that may be named (not for a multi-row insert's thousands of values).
+        let types = PostgresStatementCache.admits(sql: numbered, bindCount: binds.count) ? binds.map(Self.type) : nil
+        let key = types.map { PostgresStatementCache.key(sql: numbered, types: $0) }
         do {
-            if let key, let name = statements.name(for: key) {
+            if let types, let key, let name = statements.name(for: key) {
                 do {
                     let text = NamedStatement.Text(name: name, sql: numbered, types: types)
                     return try await NamedStatement.$current.withValue(text) {

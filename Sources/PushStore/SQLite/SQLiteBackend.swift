@@ -146,22 +146,23 @@ final class SQLiteBackend: SQLBackend {
         _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let session = SQLiteSession(connection: connection)
-        let deferred = commit == .deferred
+        // What puts the connection back as every other transaction expects it, once this one has ended.
+        let restore = commit == .deferred ? ["PRAGMA synchronous = FULL"] : []
         return try await holding(gate) { () throws(PushStoreError) in
-            if deferred { try await session.execute("PRAGMA synchronous = NORMAL") }
+            if commit == .deferred { try await session.execute("PRAGMA synchronous = NORMAL") }
             do throws(PushStoreError) {
                 try await session.execute("BEGIN IMMEDIATE")
             } catch {
-                if deferred { try await Self.end(["PRAGMA synchronous = FULL"], session) }
+                try await Self.end(restore, session)
                 throw error
             }
             do throws(PushStoreError) {
                 let value = try await body(session)
-                try await Self.end(deferred ? ["COMMIT", "PRAGMA synchronous = FULL"] : ["COMMIT"], session)
+                try await Self.end(["COMMIT"] + restore, session)
                 return value
             } catch {
                 do {
-                    try await Self.end(deferred ? ["ROLLBACK", "PRAGMA synchronous = FULL"] : ["ROLLBACK"], session)
+                    try await Self.end(["ROLLBACK"] + restore, session)
                 } catch let rollbackError {
                     connection.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
                 }
@@ -176,6 +177,7 @@ final class SQLiteBackend: SQLBackend {
     /// inside this transaction for every later caller. Each statement runs even when one before failed;
     /// the first failure is thrown.
     private static func end(_ statements: [String], _ session: SQLiteSession) async throws(PushStoreError) {
+        guard !statements.isEmpty else { return }
         let ending = Task.detached { () async -> PushStoreError? in
             var first: PushStoreError?
             for statement in statements {
