@@ -67,8 +67,8 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .number(let value):
-            if value.rounded() == value, abs(value) < 9.0e15 {
-                try container.encode(Int64(value))
+            if let whole = Self.integer(writing: value) {
+                try container.encode(whole)
             } else {
                 try container.encode(value)
             }
@@ -76,6 +76,12 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
+    }
+
+    /// The integer a number is written as: a whole number below 9e15 (exact as a Double) is written without a
+    /// fraction; nil for any other number, written as a double.
+    public static func integer(writing number: Double) -> Int64? {
+        number.rounded() == number && abs(number) < 9.0e15 ? Int64(number) : nil
     }
 
     /// Compact JSON with sorted keys (stable output for tests and size checks).

@@ -21,8 +21,8 @@ where Listed.RawValue == Value.RawValue {
 }
 
 extension OpenAPIObjectContainer {
-    /// A content-state as the contract's free-form object, each number written as `JSONValue` writes it (an
-    /// integer when it is whole and below 9e15, a double otherwise).
+    /// A content-state as the contract's free-form object, each number written as `JSONValue` writes it
+    /// (``JSONValue/integer(writing:)``).
     init(contentState: JSONValue) throws(APIError) {
         guard case .object(let fields) = contentState, let container = try? Self(unvalidatedValue: fields.mapValues(Self.value)) else {
             throw APIError(.internalServerError, field: "lastContentState", rule: "contract", "a stored content-state is not a JSON object")
@@ -34,7 +34,9 @@ extension OpenAPIObjectContainer {
         switch json {
         case .null: return nil
         case .bool(let value): return value
-        case .number(let value): return value.rounded() == value && abs(value) < 9.0e15 ? Int(value) : value
+        case .number(let value):
+            if let whole = JSONValue.integer(writing: value) { return Int(whole) }
+            return value
         case .string(let value): return value
         case .array(let values): return values.map(value)
         case .object(let fields): return fields.mapValues(value)
