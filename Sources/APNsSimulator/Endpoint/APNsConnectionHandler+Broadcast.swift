@@ -110,31 +110,33 @@ extension APNsConnectionHandler {
             exchange: exchange, started: started, goAway: goAway)
     }
 
-    /// Writes the answer, counts it, records it in the push log and finishes the stream.
+    /// Records the exchange in the push log, then writes the answer, counts it and finishes the stream
+    /// (the log holds a request before its answer leaves).
     private func respond(
         _ streamID: HTTP2StreamID, status: Int, fields: [(String, String)], body: String?, exchange: PushExchange,
         started: NIODeadline, goAway: GoAwayFault?
     ) {
-        unanswered.remove(streamID)
-        if let context, !closed {
-            var headers = HPACKHeaders()
-            headers.add(name: ":status", value: String(status))
-            if body != nil { headers.add(name: "content-type", value: "application/json") }
-            for (name, value) in fields { headers.add(name: name, value: value) }
-            let head = HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: body == nil)))
-            context.write(wrapOutboundOut(head), promise: nil)
-            if let body {
-                let buffer = context.channel.allocator.buffer(string: body)
-                context.write(
-                    wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))), promise: nil)
-            }
-            scheduleFlush()
-        }
         var recorded = exchange
         recorded.status = status
         recorded.latencySeconds = Self.seconds(since: started)
-        shared.metrics.count(status: status, reason: recorded.reason?.rawValue)
-        enqueue(.record(recorded))
-        finished(goAway: goAway)
+        enqueue(.record(recorded)) { _ in
+            self.unanswered.remove(streamID)
+            if let context = self.context, !self.closed {
+                var headers = HPACKHeaders()
+                headers.add(name: ":status", value: String(status))
+                if body != nil { headers.add(name: "content-type", value: "application/json") }
+                for (name, value) in fields { headers.add(name: name, value: value) }
+                let head = HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: body == nil)))
+                context.write(self.wrapOutboundOut(head), promise: nil)
+                if let body {
+                    let buffer = context.channel.allocator.buffer(string: body)
+                    let data = HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(buffer), endStream: true)))
+                    context.write(self.wrapOutboundOut(data), promise: nil)
+                }
+                self.scheduleFlush()
+            }
+            self.shared.metrics.count(status: status, reason: recorded.reason?.rawValue)
+            self.finished(goAway: goAway)
+        }
     }
 }

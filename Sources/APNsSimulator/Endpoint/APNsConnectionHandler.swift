@@ -274,20 +274,23 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// Answers an error found before the devices, records it, and counts it.
+    /// Answers an error found before the devices: records it, then answers and counts it. The push
+    /// log holds every exchange before its answer leaves, as it does for deliveries, so a client that
+    /// has its answer finds the request in the log.
     private func answer(
         _ streamID: HTTP2StreamID, status: Int, apnsID: String, rejection: Rejection, exchange: PushExchange,
         started: NIODeadline, goAway: GoAwayFault?
     ) {
-        writeAnswer(streamID, status: status, apnsID: apnsID, uniqueID: nil, rejection: rejection)
-        shared.metrics.count(status: status, reason: rejection.reason)
         var exchange = exchange
         exchange.status = status
         exchange.reason = APNsReason(rawValue: rejection.reason)
         exchange.latencySeconds = Self.seconds(since: started)
-        enqueue(.record(exchange))
         logger.trace("rejected", metadata: ["status": "\(status)", "reason": "\(rejection.reason)"])
-        finished(goAway: goAway)
+        enqueue(.record(exchange)) { _ in
+            self.writeAnswer(streamID, status: status, apnsID: apnsID, uniqueID: nil, rejection: rejection)
+            self.shared.metrics.count(status: status, reason: rejection.reason)
+            self.finished(goAway: goAway)
+        }
     }
 
     func finished(goAway fault: GoAwayFault?) {
