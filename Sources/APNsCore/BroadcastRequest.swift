@@ -76,7 +76,7 @@ public struct APNsBroadcastRequest: Sendable, Hashable {
             ("apns-expiration", expiration.headerValue ?? "0"),
             ("apns-priority", String(priority.rawValue)),
         ]
-        if let requestID { out.append(("apns-request-id", requestID.uuidString.lowercased())) }
+        if let requestID { out.append(("apns-request-id", requestID.lowercased)) }
         return out
     }
 

@@ -51,7 +51,7 @@ public struct APNsChannelRequest: Sendable, Hashable {
         case .read(let id), .delete(let id): out.append(("apns-channel-id", id.base64))
         case .create, .list: break
         }
-        if let requestID { out.append(("apns-request-id", requestID.uuidString.lowercased())) }
+        if let requestID { out.append(("apns-request-id", requestID.lowercased)) }
         return out
     }
 

@@ -120,7 +120,7 @@ public struct APNsRequestHeaders: Sendable, Hashable {
         if let priority { out.append(("apns-priority", String(priority.rawValue))) }
         if let value = expiration.headerValue { out.append(("apns-expiration", value)) }
         if let collapseID { out.append(("apns-collapse-id", collapseID)) }
-        if let apnsID { out.append(("apns-id", apnsID.uuidString.lowercased())) }
+        if let apnsID { out.append(("apns-id", apnsID.lowercased)) }
         return out
     }
 }

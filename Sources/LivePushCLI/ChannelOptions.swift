@@ -56,7 +56,7 @@ struct ChannelOptions: ParsableArguments {
         guard let requestID else { return nil }
         guard let parsed = APNsID.parse(requestID, allowUppercase: false) else {
             throw ValidationError(
-                "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
+                "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().lowercased)")
         }
         return parsed
     }

@@ -54,7 +54,7 @@ struct KeysCommand: AsyncParsableCommand {
                 await store.close()
                 print(key)
                 FileHandle.standardError.write(
-                    Data("created \(record.scope.rawValue) key \(record.id.uuidString.lowercased()) '\(record.name)'; it is shown only now\n".utf8))
+                    Data("created \(record.scope.rawValue) key \(record.id.lowercased) '\(record.name)'; it is shown only now\n".utf8))
             } catch {
                 await store.close()
                 throw CommandFailure(error.description)
@@ -82,7 +82,7 @@ struct KeysCommand: AsyncParsableCommand {
             for key in keys {
                 let revoked = key.revokedAt.map { "revoked " + formatter.string(from: $0) } ?? "active"
                 print(
-                    "\(key.id.uuidString.lowercased())  \(key.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(formatter.string(from: key.createdAt))  \(revoked)  \(key.name)"
+                    "\(key.id.lowercased)  \(key.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(formatter.string(from: key.createdAt))  \(revoked)  \(key.name)"
                 )
             }
         }
@@ -103,7 +103,7 @@ struct KeysCommand: AsyncParsableCommand {
             do {
                 let record = try await store.revokeAPIKey(id: uuid, at: Date())
                 await store.close()
-                print("revoked \(record.scope.rawValue) key \(record.id.uuidString.lowercased()) '\(record.name)'")
+                print("revoked \(record.scope.rawValue) key \(record.id.lowercased) '\(record.name)'")
             } catch {
                 await store.close()
                 throw CommandFailure(error.description)

@@ -36,7 +36,7 @@ extension SendCommand {
         if let requestID {
             guard let parsed = APNsID.parse(requestID, allowUppercase: false) else {
                 throw CommandFailure(
-                    "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
+                    "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().lowercased)")
             }
             requestUUID = parsed
         }

@@ -191,7 +191,7 @@ struct SendCommand: AsyncParsableCommand {
     private func apnsUUID() throws -> UUID? {
         guard let apnsID else { return nil }
         guard let parsed = APNsID.parse(apnsID) else {
-            throw CommandFailure("--apns-id '\(apnsID)' is not a UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().uuidString.lowercased())")
+            throw CommandFailure("--apns-id '\(apnsID)' is not a UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().lowercased)")
         }
         return parsed
     }

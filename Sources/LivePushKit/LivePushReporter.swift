@@ -33,7 +33,7 @@ public actor LivePushReporter: LiveActivityEventSink {
         self.configuration = configuration
         logger = configuration.logger
         file = JournalFile(directory: configuration.journalDirectory)
-        var state = try file.read() ?? JournalState(deviceID: configuration.deviceID ?? UUID().uuidString.lowercased())
+        var state = try file.read() ?? JournalState(deviceID: configuration.deviceID ?? UUID().lowercased)
         if let deviceID = configuration.deviceID { state.deviceID = deviceID }
         state.dropUnregisteredEnds()
         self.state = state

@@ -10,7 +10,7 @@ extension SimulatedAPNs {
     /// and writes it with its key into the simulator's folder (deleted with it).
     public func providerCertificate(bundleID: String? = nil, environment: APNsEnvironment = .sandbox) throws -> APNsClientCertificate {
         let issued = try ProviderCertificate.issue(bundleID: bundleID ?? self.bundleID, environment: environment, directory: directory.path)
-        let paths = try issued.write(to: directory.appendingPathComponent("client-\(UUID().uuidString.lowercased())").path)
+        let paths = try issued.write(to: directory.appendingPathComponent("client-\(UUID().lowercased)").path)
         return APNsClientCertificate(certificateChainFile: paths.certificate, privateKeyFile: paths.key)
     }
 

@@ -15,7 +15,7 @@ public func withTemporaryDirectory<Result>(
     _ body: (URL) async throws -> Result
 ) async throws -> Result {
     try await withScopedResource {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.lowercased())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().lowercased)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     } stop: { folder in

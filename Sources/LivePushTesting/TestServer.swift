@@ -59,9 +59,9 @@ public final class TestServer: Sendable {
     static func start(_ options: ServerOptions, sender: any PushSending) async throws -> TestServer {
         let directory =
             options.directory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("livepush-server-\(UUID().uuidString.lowercased())")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("livepush-server-\(UUID().lowercased)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let schema = "livepush_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let schema = "livepush_test_" + UUID().lowercased.replacingOccurrences(of: "-", with: "").prefix(16)
         do {
             let running = try await boot(options, sender: sender, directory: directory, schema: schema, configure: options.configure)
             return TestServer(

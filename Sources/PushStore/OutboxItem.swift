@@ -24,8 +24,8 @@ package enum OutboxTarget: Sendable, Hashable, Codable, CustomStringConvertible 
     package var description: String {
         switch self {
         case .activity(let id): return "activity \(id)"
-        case .pushToStartToken(let id): return "push-to-start token \(id.uuidString.lowercased())"
-        case .channel(let id): return "channel \(id.uuidString.lowercased())"
+        case .pushToStartToken(let id): return "push-to-start token \(id.lowercased)"
+        case .channel(let id): return "channel \(id.lowercased)"
         }
     }
 }

@@ -97,8 +97,8 @@ enum RowDecoding {
     static func targetColumns(_ target: OutboxTarget) -> (kind: String, id: String) {
         switch target {
         case .activity(let id): return ("activity", id)
-        case .pushToStartToken(let id): return ("pushToStartToken", id.uuidString.lowercased())
-        case .channel(let id): return ("channel", id.uuidString.lowercased())
+        case .pushToStartToken(let id): return ("pushToStartToken", id.lowercased)
+        case .channel(let id): return ("channel", id.lowercased)
         }
     }
 

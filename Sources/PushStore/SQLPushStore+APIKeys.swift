@@ -43,7 +43,7 @@ extension SQLPushStore {
             let rows = try await session.query(
                 "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING *",
                 [.date(at), .uuid(id)])
-            guard let row = rows.first else { throw .notFound(kind: .apiKey, id: id.uuidString.lowercased()) }
+            guard let row = rows.first else { throw .notFound(kind: .apiKey, id: id.lowercased) }
             return try RowDecoding.apiKey(row)
         }
     }

@@ -12,7 +12,7 @@ extension SQLPushStore {
                     SELECT (SELECT generation FROM app_token_generations WHERE subject = ?) AS generation,
                         (SELECT CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END FROM api_keys WHERE id = ?) AS key_active
                     """,
-                    [.text(subject), .text(keyID?.uuidString.lowercased() ?? "")])
+                    [.text(subject), .text(keyID?.lowercased ?? "")])
             else { throw .database(detail: "the app-token standing query returned no row") }
             let generation = try row.optionalInt("generation") ?? 0
             let keyActive: Bool? = keyID == nil ? nil : (try row.optionalInt("key_active") ?? 0) != 0

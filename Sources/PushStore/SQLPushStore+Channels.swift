@@ -86,7 +86,7 @@ extension SQLPushStore {
         try await run("markChannelDeleted") { session throws(PushStoreError) in
             let rows = try await session.query(
                 "UPDATE channels SET deleted_at = COALESCE(deleted_at, ?) WHERE id = ? RETURNING *", [.date(at), .uuid(id)])
-            guard let row = rows.first else { throw .notFound(kind: .channel, id: id.uuidString.lowercased()) }
+            guard let row = rows.first else { throw .notFound(kind: .channel, id: id.lowercased) }
             return try RowDecoding.channel(row)
         }
     }

@@ -17,7 +17,7 @@ extension SQLPushStore {
                 "SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?", [.int(channels)])
             {
                 let channel = try RowDecoding.channel(row)
-                let id = SQLValue.text(channel.id.uuidString.lowercased())
+                let id = SQLValue.text(channel.id.lowercased)
                 var pending = [OutboxItem]()
                 for item in try await session.query(
                     "SELECT * FROM outbox WHERE target_id = ? AND target_kind = 'channel' ORDER BY accepted_at, push_id", [id])

@@ -23,7 +23,7 @@ extension SQLPushStore {
         let dialect = self.dialect
         try await run("createGroupSend") { session throws(PushStoreError) in
             if try await session.first("SELECT send_id FROM group_sends WHERE send_id = ?", [.uuid(send.sendID)]) != nil {
-                throw .conflict(detail: "group send \(send.sendID.uuidString.lowercased()) exists")
+                throw .conflict(detail: "group send \(send.sendID.lowercased) exists")
             }
             try await Self.insertRows(session, dialect: dialect, table: "group_sends", columns: columns, rows: [values])
         }

@@ -16,13 +16,13 @@ extension SQLPushStore {
         let merged = (rows + pagePushes).filter { seen.insert($0.pushID).inserted }.sorted { a, b in
             if a.acceptedAt != b.acceptedAt { return a.acceptedAt > b.acceptedAt }
             if a.recordedAt != b.recordedAt { return a.recordedAt > b.recordedAt }
-            return a.pushID.uuidString.lowercased() > b.pushID.uuidString.lowercased()
+            return a.pushID.lowercased > b.pushID.lowercased
         }
         return Array(merged.prefix(limit))
     }
 
     package func deliveries(channelID: UUID, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {
-        try await deliveries(kind: "channel", id: channelID.uuidString.lowercased(), limit: limit)
+        try await deliveries(kind: "channel", id: channelID.lowercased, limit: limit)
     }
 
     private func deliveries(kind: String, id: String, limit: Int) async throws(PushStoreError) -> [DeliveryRecord] {

@@ -59,7 +59,7 @@ extension SQLPushStore {
         let dialect = self.dialect
         // Lost to a power loss, the row's claim expires and it is tried again: no need to wait for the disk.
         try await run(operation, commit: .deferred) { session throws(PushStoreError) in
-            _ = try await rows.held(session, dialect: dialect, [.uuid(id)], owner: owner, kind: kind, noun: noun, id: id.uuidString.lowercased())
+            _ = try await rows.held(session, dialect: dialect, [.uuid(id)], owner: owner, kind: kind, noun: noun, id: id.lowercased)
             try await rows.retry(session, [.uuid(id)], next: next, attempts: attempts, lastError: lastError)
         }
     }

@@ -57,7 +57,7 @@ extension SQLPushStore {
         return DeliveryRecord(
             pushID: pushID, target: .activity(id: activityID), kind: try row.enumValue("kind", as: LiveActivityEvent.self),
             acceptedAt: try row.date("accepted_at"), sentAt: try row.date("sent_at"), priority: priority, requestedPriority: priority,
-            downgradeReason: nil, apnsID: pushID.uuidString.lowercased(), status: 200, reason: nil, attempts: 1, outcome: .accepted,
+            downgradeReason: nil, apnsID: pushID.lowercased, status: 200, reason: nil, attempts: 1, outcome: .accepted,
             coalescedInto: nil, recordedAt: try row.date("recorded_at"), sendID: sendID,
             apnsUniqueID: try AcceptedPagePushes.uniqueID(of: activityID, in: try row.string("members")))
     }

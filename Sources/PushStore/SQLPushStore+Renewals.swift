@@ -61,7 +61,7 @@ extension SQLPushStore {
 
     package func markRenewalStarting(activityID: String, tokenIDs: [UUID], at: Date) async throws(PushStoreError) -> Bool {
         try Validation.identifier(activityID, field: "activityId")
-        let ids = tokenIDs.map { JSONValue.string($0.uuidString.lowercased()) }
+        let ids = tokenIDs.map { JSONValue.string($0.lowercased) }
         return try await run("markRenewalStarting") { session throws(PushStoreError) in
             try await !session.query(
                 """

@@ -61,7 +61,7 @@ extension SQLPushStore {
         async throws(PushStoreError)
     {
         _ = try await LeasedRows.webhooks.held(
-            session, dialect: dialect, [.uuid(id)], owner: owner, kind: .webhookEvent, noun: "webhook event", id: id.uuidString.lowercased())
+            session, dialect: dialect, [.uuid(id)], owner: owner, kind: .webhookEvent, noun: "webhook event", id: id.lowercased)
     }
 
     package func renewWebhooks(owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int {

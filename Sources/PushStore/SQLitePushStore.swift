@@ -33,7 +33,7 @@ package final class SQLitePushStore: SQLPushStore, @unchecked Sendable {
         -> SQLitePushStore
     {
         let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("livepush-store-\(UUID().uuidString.lowercased()).sqlite").path
+            .appendingPathComponent("livepush-store-\(UUID().lowercased).sqlite").path
         return try await SQLitePushStore(path: path, isTemporary: true, logger: logger)
     }
 

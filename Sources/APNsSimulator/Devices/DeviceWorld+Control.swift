@@ -42,7 +42,7 @@ extension DeviceWorld {
         }
         let now = clock.now()
         let device = SimulatedDevice(
-            id: UUID().uuidString.lowercased(), name: name, environment: environment,
+            id: UUID().lowercased, name: name, environment: environment,
             frequentPushesEnabled: request.frequentPushesEnabled ?? false, webhookURL: webhook, createdAt: now, apps: []
         )
         devices[device.id] = device

@@ -33,7 +33,7 @@ extension APNsConnectionHandler {
             case .accepted:
                 self.auth.bind(checked.verified)
                 self.raiseStreamLimit()
-                let uniqueID = UUID().uuidString.lowercased()
+                let uniqueID = UUID().lowercased
                 let fields = [("apns-request-id", exchange.apnsID), ("apns-unique-id", uniqueID)]
                 var accepted = exchange
                 accepted.apnsUniqueID = uniqueID
@@ -90,7 +90,7 @@ extension APNsConnectionHandler {
     /// `apns-request-id` as sent when it is one, else a new lowercase UUID.
     private static func requestID(_ fields: RequestHeaderFields) -> String {
         if let sent = fields.requestID, APNsID.parse(sent) != nil { return sent }
-        return UUID().uuidString.lowercased()
+        return UUID().lowercased
     }
 
     /// Runs `work` on the devices and continues on the connection's event loop.

@@ -229,7 +229,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             return
         }
 
-        exchange.apnsUniqueID = environment == .sandbox ? UUID().uuidString.lowercased() : nil
+        exchange.apnsUniqueID = environment == .sandbox ? UUID().lowercased : nil
         exchange.latencySeconds = Self.seconds(since: request.started)
         let verified = checked.verified
         let uniqueID = exchange.apnsUniqueID

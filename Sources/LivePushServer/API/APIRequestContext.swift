@@ -39,7 +39,7 @@ package struct Principal: Sendable, Hashable {
     package var name: String {
         switch credential {
         case .developmentKey: return "\(scope.rawValue):development"
-        case .storedKey(let id): return "\(scope.rawValue):key:\(id.uuidString.lowercased())"
+        case .storedKey(let id): return "\(scope.rawValue):key:\(id.lowercased)"
         case .appToken(let kind, let subject, _): return "app:\(kind.rawValue):\(subject)"
         }
     }

@@ -101,7 +101,7 @@ struct ChannelService: Sendable {
 
     func existing(_ id: UUID) async throws(DomainError) -> ChannelRecord {
         guard let channel = try await stored({ () async throws(PushStoreError) in try await store.channel(id: id) }) else {
-            throw .notFound("channelId", "no channel '\(id.uuidString.lowercased())' is stored; create one with POST /v1/channels")
+            throw .notFound("channelId", "no channel '\(id.lowercased)' is stored; create one with POST /v1/channels")
         }
         return channel
     }

@@ -8,7 +8,7 @@ enum ConsoleCursor {
     static func activity(after id: String) -> String { encode("a:" + id) }
 
     static func groupSend(after send: GroupSend) -> String {
-        encode("s:\(send.acceptedAt.timeIntervalSince1970):\(send.sendID.uuidString.lowercased())")
+        encode("s:\(send.acceptedAt.timeIntervalSince1970):\(send.sendID.lowercased)")
     }
 
     /// The activity id a cursor of an activity page names.

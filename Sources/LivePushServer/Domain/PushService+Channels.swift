@@ -9,7 +9,7 @@ extension PushService {
     /// no message has the larger one (APNs gives such channels the higher publishing budget).
     func send(_ kind: LiveActivityEvent, toChannel channel: ChannelRecord, _ content: PushContent) async throws(DomainError) -> SendAcceptance {
         guard !channel.isDeleted else {
-            throw .conflict("channelId", "deleted", "channel '\(channel.id.uuidString.lowercased())' was deleted; APNs takes no broadcasts to it")
+            throw .conflict("channelId", "deleted", "channel '\(channel.id.lowercased)' was deleted; APNs takes no broadcasts to it")
         }
         return try await acceptBroadcasts(try await broadcastItems(kind, to: [channel], content))
     }
@@ -28,7 +28,7 @@ extension PushService {
         let now = clock.now()
         var items: [OutboxItem] = []
         for channel in channels where !channel.isDeleted {
-            let key = "channel:" + channel.id.uuidString.lowercased()
+            let key = "channel:" + channel.id.lowercased
             let timestamp = timestamps.next(for: key, now: now, stored: nil)
             let data = try PushContent.validate(
                 body.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? body.dismissalDate : nil))

@@ -20,7 +20,7 @@ package struct AppTokenCodec: Sendable {
     package func sign(_ token: AppToken) -> String {
         let claims = AppToken.Claims(
             iss: AppToken.issuer, sub: token.subject, typ: token.kind, iat: token.issuedAt, exp: token.expiresAt,
-            key: token.keyID?.uuidString.lowercased(), gen: token.generation == 0 ? nil : token.generation)
+            key: token.keyID?.lowercased, gen: token.generation == 0 ? nil : token.generation)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // Encoding five plain fields cannot fail.

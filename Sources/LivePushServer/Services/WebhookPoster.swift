@@ -86,7 +86,7 @@ final class WebhookPoster: Sendable {
         request.method = .POST
         request.headers.add(name: "User-Agent", value: "livepush-webhook")
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: WebhookSignature.eventIDHeader, value: delivery.id.uuidString.lowercased())
+        request.headers.add(name: WebhookSignature.eventIDHeader, value: delivery.id.lowercased)
         request.headers.add(
             name: WebhookSignature.signatureHeader,
             value: WebhookSignature.value(secret: secret, timestamp: timestamp, body: delivery.body))

@@ -66,7 +66,7 @@ final class WebhookQueue: DomainEvents, Sendable {
             return WebhookEvent(event: .tokenInvalid, activityID: activityID, userID: userID, reason: reason, token: token.shortened, at: at)
         case .pushToStartTokenInvalid(let tokenID, let userID, let token, let reason, let at):
             return WebhookEvent(
-                event: .tokenInvalid, pushToStartTokenID: tokenID.uuidString.lowercased(), userID: userID,
+                event: .tokenInvalid, pushToStartTokenID: tokenID.lowercased, userID: userID,
                 reason: reason, token: token.shortened, at: at)
         case .activityRenewed(let activityID, let userID, let renewedBy, let at):
             return WebhookEvent(event: .activityRenewed, activityID: activityID, userID: userID, reason: "renewed", at: at, renewedBy: renewedBy)

@@ -117,7 +117,7 @@ final class WebhookService: BackgroundWorker, Sendable {
         } catch {
             context.logger.warning(
                 "rescheduling a webhook event failed; its claim will expire and it will be retried",
-                metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
+                metadata: ["eventId": "\(delivery.id.lowercased)", "error": "\(error)"])
         }
     }
 
@@ -138,11 +138,11 @@ final class WebhookService: BackgroundWorker, Sendable {
         } catch .notFound {
             context.logger.info(
                 "a finished webhook event was already removed by another run",
-                metadata: ["eventId": "\(delivery.id.uuidString.lowercased())"])
+                metadata: ["eventId": "\(delivery.id.lowercased)"])
         } catch {
             context.logger.warning(
                 "removing a finished webhook event failed; it may be delivered again",
-                metadata: ["eventId": "\(delivery.id.uuidString.lowercased())", "error": "\(error)"])
+                metadata: ["eventId": "\(delivery.id.lowercased)", "error": "\(error)"])
         }
     }
 
@@ -155,6 +155,6 @@ final class WebhookService: BackgroundWorker, Sendable {
     }
 
     private func metadata(_ delivery: WebhookDelivery, attempts: Int) -> Logger.Metadata {
-        ["eventId": "\(delivery.id.uuidString.lowercased())", "event": "\(delivery.event)", "attempts": "\(attempts)"]
+        ["eventId": "\(delivery.id.lowercased)", "event": "\(delivery.event)", "attempts": "\(attempts)"]
     }
 }

@@ -16,7 +16,7 @@ enum SQLValue: Sendable, Hashable {
     static func date(_ value: Date?) -> SQLValue { value.map { .date($0) } ?? .null }
     static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
     static func int(_ value: Int?) -> SQLValue { value.map { .int($0) } ?? .null }
-    static func uuid(_ value: UUID) -> SQLValue { .text(value.uuidString.lowercased()) }
+    static func uuid(_ value: UUID) -> SQLValue { .text(value.lowercased) }
     static func uuid(_ value: UUID?) -> SQLValue { value.map { .uuid($0) } ?? .null }
 }
 

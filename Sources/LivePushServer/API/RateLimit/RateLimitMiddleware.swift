@@ -63,6 +63,6 @@ extension Principal {
     /// nil for every other principal, whose own bucket is its whole budget.
     var sharedBudget: String? {
         guard case .appToken(.installation, _, let keyID) = credential else { return nil }
-        return "app:installations:" + (keyID.map { "key:" + $0.uuidString.lowercased() } ?? "development")
+        return "app:installations:" + (keyID.map { "key:" + $0.lowercased } ?? "development")
     }
 }

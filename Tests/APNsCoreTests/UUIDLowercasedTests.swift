@@ -1,0 +1,18 @@
+import APNsCore
+import Foundation
+import Testing
+
+struct UUIDLowercasedTests {
+    @Test func aKnownIDIsWrittenInCanonicalLowercase() throws {
+        let id = try #require(UUID(uuidString: "123E4567-E89B-12D3-A456-4266141740FF"))
+        #expect(id.lowercased == "123e4567-e89b-12d3-a456-4266141740ff")
+    }
+
+    @Test func everyIDMatchesFoundationsFormInLowercase() {
+        let ids = (0..<1_000).map { _ in UUID() } + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+        for id in ids {
+            #expect(id.lowercased == id.uuidString.lowercased())
+            #expect(UUID(uuidString: id.lowercased) == id)
+        }
+    }
+}
