@@ -206,13 +206,16 @@ final class APNsConnection: Sendable {
         headers.reserveCapacity(10)
         headers.add(name: ":method", value: request.method)
         headers.add(name: ":scheme", value: "https")
-        headers.add(name: ":path", value: request.path)
+        // A path (it holds the device token) and an id are new in every request: sent literally, they
+        // stay out of the HPACK table, which keeps the headers that repeat and stays short to search.
+        headers.add(name: ":path", value: request.path, indexing: .nonIndexable)
         headers.add(name: ":authority", value: authority)
         if let authorization {
             headers.add(name: "authorization", value: authorization, indexing: .indexable)
         }
         for field in request.fields {
-            headers.add(name: field.name, value: field.value)
+            let unique = field.name == "apns-id" || field.name == "apns-request-id"
+            headers.add(name: field.name, value: field.value, indexing: unique ? .nonIndexable : .indexable)
         }
         if !request.body.isEmpty {
             headers.add(name: "content-type", value: "application/json")
