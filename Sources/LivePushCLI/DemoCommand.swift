@@ -60,10 +60,22 @@ struct DemoCommand: AsyncParsableCommand {
         var logger = Logger(label: "livepush.demo")
         // Problems show in the progress lines and the summary; the components' logs only with --verbose.
         logger.logLevel = verbose ? .info : .critical
-        // One waiter for the whole run: Ctrl-C interrupts the adventure, or ends --keep-running.
+        // One waiter for the whole run: Ctrl-C interrupts the adventure, or ends --keep-running. So does a
+        // reader of the output that has gone (`livepush demo | head`), as SIGPIPE would end a plain tool.
         let interruptions = SignalWaiter(signals: [SIGINT, SIGTERM])
-        let interrupted = Task { await interruptions.wait() }
-        defer { interrupted.cancel() }
+        let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
+        let forwarding = Task { stop.yield(await interruptions.wait()) }
+        let interrupted = Task {
+            for await number in stops { return number }
+            return SIGTERM
+        }
+        defer {
+            forwarding.cancel()
+            interrupted.cancel()
+        }
+        let say: @Sendable (String) -> Void = { text in
+            if !TerminalOutput.line(text) { stop.yield(SIGPIPE) }
+        }
         let demo: EmojiRangersDemo
         do {
             demo = try await EmojiRangersDemo.start(options: options, logger: logger)
@@ -87,9 +99,11 @@ struct DemoCommand: AsyncParsableCommand {
         let result = await playing.result
         stopper.cancel()
         if playing.isCancelled {
-            say("interrupted, shutting down…")
+            // `interrupted` has its value: it cancelled `playing`.
+            let readerGone = await interrupted.value == SIGPIPE
+            if !readerGone { say("interrupted, shutting down…") }
             await demo.shutdown()
-            throw ExitCode(130)
+            throw ExitCode(readerGone ? 128 + SIGPIPE : 130)
         }
         let summary: DemoSummary
         switch result {
@@ -109,9 +123,4 @@ struct DemoCommand: AsyncParsableCommand {
         await demo.shutdown()
         if !summary.succeeded { throw ExitCode.failure }
     }
-}
-
-/// Prints a line unbuffered, so progress shows at once even when stdout is a pipe.
-private func say(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }

@@ -53,8 +53,7 @@ struct KeysCommand: AsyncParsableCommand {
                 let record = try await store.createAPIKey(name: name, scope: scope, sha256Hash: APIKeys.hash(key), at: Date())
                 await store.close()
                 print(key)
-                FileHandle.standardError.write(
-                    Data("created \(record.scope.rawValue) key \(record.id.lowercased) '\(record.name)'; it is shown only now\n".utf8))
+                TerminalOutput.error("created \(record.scope.rawValue) key \(record.id.lowercased) '\(record.name)'; it is shown only now")
             } catch {
                 await store.close()
                 throw CommandFailure(error.description)

@@ -36,7 +36,7 @@ struct LivePush: AsyncParsableCommand {
                 try syncCommand.run()
             }
         } catch let error as ValidationError {
-            FileHandle.standardError.write(Data((failureMessage(error, command: type(of: command)) + "\n").utf8))
+            TerminalOutput.error(failureMessage(error, command: type(of: command)))
             exit(withError: ExitCode.validationFailure)
         } catch {
             exit(withError: error)

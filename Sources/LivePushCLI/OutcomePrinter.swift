@@ -41,6 +41,6 @@ enum OutcomePrinter {
     }
 
     static func printToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        TerminalOutput.error(text)
     }
 }

@@ -246,9 +246,10 @@ struct SimulatorCommand: AsyncParsableCommand {
             """)
     }
 
-    /// Prints a line unbuffered, so the banner shows at once even when stdout is a file or a pipe.
+    /// Prints a line unbuffered, so the banner shows at once even when stdout is a file or a pipe. The
+    /// simulator serves on when nobody reads its banner.
     private func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        TerminalOutput.line(text)
     }
 
     /// The `livepush jwt` invocation that signs for the trusted key (flags as given; none when the
