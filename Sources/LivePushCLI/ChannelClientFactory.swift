@@ -44,10 +44,10 @@ enum ChannelErrorPrinter {
             print("status: \(status)")
             print("reason: \(reason.rawValue)")
             if let requestID { print("apns-request-id: \(requestID)") }
-            OutcomePrinter.printToStandardError("what to do: \(reason.broadcastRemedy)")
+            TerminalOutput.error("what to do: \(reason.broadcastRemedy)")
             throw ExitCode(1)
         case .transport, .unexpectedAnswer, .invalidRequest:
-            OutcomePrinter.printToStandardError("error: \(error.description)")
+            TerminalOutput.error("error: \(error.description)")
             throw ExitCode(2)
         }
     }

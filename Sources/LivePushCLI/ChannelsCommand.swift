@@ -84,7 +84,7 @@ struct ChannelsCommand: AsyncParsableCommand {
             try await options.withClient { (client: APNsClient) throws(APNsBroadcastError) in
                 let ids = try await client.listChannels(bundleID: options.bundleID, requestID: requestID)
                 for id in ids { print(id) }
-                OutcomePrinter.printToStandardError("\(ids.count) channel\(ids.count == 1 ? "" : "s") of \(options.bundleID)")
+                TerminalOutput.error("\(ids.count) channel\(ids.count == 1 ? "" : "s") of \(options.bundleID)")
             }
         }
     }

@@ -20,12 +20,12 @@ enum OutcomePrinter {
                 print("token invalid since: \(ISO8601DateFormatter().string(from: timestamp))")
             }
             if outcome.attempts > 1 { print("attempts: \(outcome.attempts)") }
-            printToStandardError("what to do: \(remedy ?? reason.remedy)")
+            TerminalOutput.error("what to do: \(remedy ?? reason.remedy)")
             throw ExitCode(1)
         case .failure(let error):
-            printToStandardError("error: \(error.description)")
-            if let remedy { printToStandardError("what to do: \(remedy)") }
-            if outcome.attempts > 1 { printToStandardError("attempts: \(outcome.attempts)") }
+            TerminalOutput.error("error: \(error.description)")
+            if let remedy { TerminalOutput.error("what to do: \(remedy)") }
+            if outcome.attempts > 1 { TerminalOutput.error("attempts: \(outcome.attempts)") }
             throw ExitCode(2)
         }
     }
@@ -38,9 +38,5 @@ enum OutcomePrinter {
         if let unique = response.apnsUniqueID { lines.append("apns-unique-id: \(unique)") }
         if attempts > 1 { lines.append("attempts: \(attempts)") }
         return lines
-    }
-
-    static func printToStandardError(_ text: String) {
-        TerminalOutput.error(text)
     }
 }

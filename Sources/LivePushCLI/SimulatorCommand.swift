@@ -211,7 +211,9 @@ struct SimulatorCommand: AsyncParsableCommand {
         }
         printBanner(simulator, trusted: trusted)
         let received = await signals.wait()
-        say("received \(received == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (GOAWAY Shutdown)…")
+        // Unbuffered, so the lines show at once through a file or a pipe; the simulator serves on when
+        // nobody reads them.
+        TerminalOutput.line("received \(received == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (GOAWAY Shutdown)…")
         await simulator.shutdown()
     }
 
@@ -222,7 +224,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         let urlHost = host == "127.0.0.1" || host == "::1" || host == "0.0.0.0" ? "localhost" : host
         let endpoint = "https://\(urlHost):\(apnsPort)"
         let control = "http://\(host.contains(":") ? "[\(host)]" : host):\(controlPort)"
-        say(
+        TerminalOutput.line(
             """
             livepush simulator is running (\(simulator.configuration.endpoint.environment.rawValue))
               APNs endpoint:  \(endpoint)   (HTTP/2 over TLS, ALPN h2)
@@ -244,12 +246,6 @@ struct SimulatorCommand: AsyncParsableCommand {
 
             Press Ctrl-C to stop.
             """)
-    }
-
-    /// Prints a line unbuffered, so the banner shows at once even when stdout is a file or a pipe. The
-    /// simulator serves on when nobody reads its banner.
-    private func say(_ text: String) {
-        TerminalOutput.line(text)
     }
 
     /// The `livepush jwt` invocation that signs for the trusted key (flags as given; none when the
