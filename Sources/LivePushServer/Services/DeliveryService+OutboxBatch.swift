@@ -1,4 +1,3 @@
-import APNsCore
 import Foundation
 import PushStore
 
@@ -119,40 +118,6 @@ extension DeliveryService {
             }
         } catch {
             return .failure(TargetFailure(reason: "store error while resolving the target: \(error)", retryable: true))
-        }
-    }
-
-    /// Marks the target's token invalid after APNs refused it for good, as of `date` (the send): if the
-    /// app reported this token again since, APNs' answer does not overrule it.
-    func invalidate(_ target: ResolvedTarget, item: OutboxItem, reason: APNsReason, at date: Date) async {
-        do {
-            switch item.target {
-            case .activity:
-                // The token.invalid event is stored in the same transaction as the invalidation.
-                if let activity = try await store.markTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                {
-                    context.logger.info(
-                        "token marked invalid",
-                        metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.committed(1)
-                }
-            case .channel:
-                break
-            case .pushToStartToken:
-                let records = try await store.markPushToStartTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                for record in records {
-                    context.logger.info(
-                        "push-to-start token marked invalid",
-                        metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                }
-                webhook.committed(records.count)
-            }
-        } catch {
-            context.logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])
         }
     }
 }
