@@ -39,7 +39,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         _ operation: String,
         readOnly: Bool = false,
         commit: SQLCommit = .durable,
-        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let start = ContinuousClock.now
         let dimensions = [("backend", dialect.name), ("operation", operation)]

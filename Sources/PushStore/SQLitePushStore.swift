@@ -25,7 +25,9 @@ package final class SQLitePushStore: SQLPushStore, @unchecked Sendable {
         }
         self.path = path
         self.isTemporary = isTemporary
-        try await super.init(backend: try await SQLiteBackend.open(path: path, logger: logger), logger: logger)
+        // One writer: transactions that arrive together share a commit (``GroupCommitBackend``).
+        let backend = GroupCommitBackend(try await SQLiteBackend.open(path: path, logger: logger))
+        try await super.init(backend: backend, logger: logger)
     }
 
     /// A store in a new file under the temporary directory, deleted (with its WAL files) by ``close()``.

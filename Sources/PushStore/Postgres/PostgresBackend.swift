@@ -45,7 +45,7 @@ final class PostgresBackend: SQLBackend {
     /// A deferred commit sets `synchronous_commit` off for its transaction: PostgreSQL answers the commit
     /// before its log record is flushed, and flushes it with the next.
     func transaction<T: Sendable>(
-        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         var attempt = 1
         while true {
@@ -59,7 +59,7 @@ final class PostgresBackend: SQLBackend {
     }
 
     private func once<T: Sendable>(
-        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let logger = self.logger
         return try await withSession { session in

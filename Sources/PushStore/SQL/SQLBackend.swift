@@ -74,7 +74,7 @@ protocol SQLBackend: Sendable {
     /// crash of this process), and the next durable commit makes it durable too (the log is written in
     /// order).
     func transaction<T: Sendable>(
-        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T
 
     /// Runs `body`, which only reads with a single statement, without an explicit transaction (saves
@@ -90,7 +90,7 @@ protocol SQLBackend: Sendable {
 extension SQLBackend {
     /// A transaction with a durable commit.
     func transaction<T: Sendable>(
-        _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         try await transaction(.durable, body)
     }

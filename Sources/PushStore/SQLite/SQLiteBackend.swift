@@ -143,7 +143,7 @@ final class SQLiteBackend: SQLBackend {
     /// `FULL` commit syncs the log with it. The connection is back at `FULL` before the writer gate
     /// opens for the next transaction.
     func transaction<T: Sendable>(
-        _ commit: SQLCommit, _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
+        _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let session = SQLiteSession(connection: connection)
         // What puts the connection back as every other transaction expects it, once this one has ended.
