@@ -120,4 +120,9 @@ package struct EnqueueResult: Sendable, Hashable, Codable {
     package var coalesced: [CoalescedPush]
 
     package var coalescedCount: Int { coalesced.count }
+
+    package init(accepted: [UUID], coalesced: [CoalescedPush]) {
+        self.accepted = accepted
+        self.coalesced = coalesced
+    }
 }

@@ -11,7 +11,7 @@ import LiveActivity
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
 package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, APIKeyStore,
     ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore, AppTokenStandingStore,
-    EnvironmentBindingStore, ConsoleStore, RenewalStore
+    EnvironmentBindingStore, ConsoleStore, RenewalStore, AcceptanceStore
 {
     /// Closes the database connections. Later calls throw `unavailable`.
     func close() async
@@ -76,7 +76,9 @@ package protocol ActivityStore: Sendable {
     /// refused push was sent. Returns that activity when this call changed it; nil when no activity holds
     /// `token` as a valid current token (retired tokens never match) or when the app reported the token
     /// again after `at` (APNs' answer to an older push does not overrule the app). With a `journal`, the
-    /// `token.invalid` event is stored in the same transaction.
+    /// `token.invalid` event is stored in the same transaction. A token value is held by one principal across
+    /// kinds: push-to-start records of the same value are marked invalid too (as
+    /// ``PushToStartStore/markPushToStartTokenInvalid(token:reason:at:journal:)`` would).
     func markTokenInvalid(token: DeviceToken, reason: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
         -> ActivityRecord?
 
@@ -119,7 +121,8 @@ package protocol PushToStartStore: Sendable {
 
     /// Marks valid push-to-start tokens equal to `token` invalid, `at` being when the refused push was sent
     /// (a token stored again after that stays valid); returns the records this call changed (with a
-    /// `journal`, their `token.invalid` events are stored in the same transaction).
+    /// `journal`, their `token.invalid` events are stored in the same transaction). An activity whose
+    /// current token has the same value is marked invalid too: APNs refused the value, whoever holds it.
     func markPushToStartTokenInvalid(token: DeviceToken, reason: String, at: Date, journal: WebhookJournal?)
         async throws(PushStoreError) -> [PushToStartTokenRecord]
 }
@@ -148,6 +151,15 @@ package protocol OutboxStore: Sendable {
     /// another worker after the lease ended) are skipped and listed in the report instead of failing
     /// the batch.
     func complete(owner: String, results: [DeliveryResult], at: Date) async throws(PushStoreError) -> CompletionReport
+
+    /// Records what a worker's batch came to, in one transaction: the final outcomes (as
+    /// ``complete(owner:results:at:)``), the retries (as ``reschedule(pushID:owner:nextAttemptAt:attempts:lastError:)``
+    /// for those `owner` still holds; the others are listed, not failed) and the refused tokens, marked
+    /// invalid wherever they are stored (an activity's current token, a push-to-start token), as of the send,
+    /// with their `token.invalid` events in `journal`. Durable when it invalidated a token; otherwise a
+    /// deferred commit (lost outcomes leave their pushes claimed, and they are sent again with the same ids).
+    func settle(owner: String, _ settlement: OutboxSettlement, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
+        -> SettlementReport
 
     /// Gives a claimed item back for a later attempt. Throws `notFound` when the item is gone and
     /// `conflict` when `owner` does not hold its claim.

@@ -5,76 +5,82 @@ extension SQLPushStore {
     package func enqueue(_ items: [OutboxItem]) async throws(PushStoreError) -> EnqueueResult {
         try Validation.batch(items, field: "items", pushID: \.pushID, Validation.outboxItem)
         guard !items.isEmpty else { return EnqueueResult(accepted: [], coalesced: []) }
-
-        // Within the batch, a later routine update to the same activity or channel replaces an earlier one.
-        var survivors = [OutboxItem]()
-        var survivorIndexByTarget = [CoalescingTarget: Int]()
-        var replacedInBatch = [(item: OutboxItem, by: Int)]()  // `by`: index into survivors, fixed up below
-        for item in items {
-            if let target = CoalescingTarget(item) {
-                if let previous = survivorIndexByTarget[target] {
-                    replacedInBatch.append((survivors[previous], previous))
-                    survivors[previous] = item
-                    continue
-                }
-                survivorIndexByTarget[target] = survivors.count
-            }
-            survivors.append(item)
-        }
-        let batchReplacements = replacedInBatch.map { ($0.item, survivors[$0.by].pushID) }
-        let survivingItems = survivors
-        let survivorIndex = survivorIndexByTarget
         let dialect = self.dialect
-        let pushIDs = items.map { SQLValue.uuid($0.pushID) }
-
         let result = try await run("enqueue") { session throws(PushStoreError) -> EnqueueResult in
-            let used = try await Self.queryIn(session, "SELECT push_id FROM deliveries WHERE push_id IN ({IN})", values: pushIDs)
-            if let row = used.first {
-                throw .conflict(detail: "push id \(try row.string("push_id")) was already delivered or coalesced")
-            }
-            var pending = survivingItems
-            var replacements = batchReplacements
-            var waiting = [SQLRow]()
-            for kind in CoalescingTarget.kinds {
-                let targets = survivorIndex.keys.filter { $0.kind == kind }.map(\.id).sorted().map { SQLValue.text($0) }
-                waiting += try await Self.queryIn(
-                    session,
-                    """
-                    SELECT * FROM outbox WHERE target_kind = ? AND kind = 'update' AND importance = 'routine'
-                        AND claim_owner IS NULL AND target_id IN ({IN}) ORDER BY target_id, push_id\(dialect.forUpdateClause)
-                    """, leading: [.text(kind)], values: targets)
-            }
-            var replacedIDs = [SQLValue]()
-            for row in waiting {
-                let old = try RowDecoding.outboxItem(row)
-                guard let target = CoalescingTarget(old), let index = survivorIndex[target] else { continue }
-                pending[index].attempts = max(pending[index].attempts, old.attempts)
-                pending[index].nextAttemptAt = max(pending[index].nextAttemptAt, old.nextAttemptAt)
-                replacements.append((old, pending[index].pushID))
-                replacedIDs.append(.uuid(old.pushID))
-            }
-            _ = try await Self.queryIn(session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: replacedIDs)
-            let now = Date()
-            let records = replacements.map { old, by in
-                DeliveryRecord(
-                    old, DeliveryResult(pushID: old.pushID, outcome: .coalesced, attempts: old.attempts),
-                    coalescedInto: by, recordedAt: now)
-            }
-            try await Self.insertRows(
-                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
-                items: records, values: RowDecoding.deliveryValues)
-            try await Self.countRetriedOutcomes(session, records, at: now)
-            try await Self.insertRows(
-                session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
-                items: pending, values: RowDecoding.outboxValues)
-            return EnqueueResult(
-                accepted: items.map(\.pushID),
-                coalesced: replacements.map { CoalescedPush(replaced: $0.0.pushID, by: $0.1) })
+            try await Self.enqueue(session, items, dialect: dialect)
         }
+        countCoalesced(result)
+        return result
+    }
+
+    func countCoalesced(_ result: EnqueueResult) {
         if result.coalescedCount > 0 {
             coalescedCounter.increment(by: result.coalescedCount)
         }
-        return result
+    }
+
+    /// ``enqueue(_:)`` inside a transaction, the items already validated.
+    static func enqueue(_ session: any SQLSession, _ items: [OutboxItem], dialect: SQLDialect) async throws(PushStoreError)
+        -> EnqueueResult
+    {
+        guard !items.isEmpty else { return EnqueueResult(accepted: [], coalesced: []) }
+        // Within the batch, a later routine update to the same activity or channel replaces an earlier one.
+        var pending = [OutboxItem]()
+        var survivorIndex = [CoalescingTarget: Int]()
+        var replacedInBatch = [(item: OutboxItem, by: Int)]()  // `by`: index into pending, fixed up below
+        for item in items {
+            if let target = CoalescingTarget(item) {
+                if let previous = survivorIndex[target] {
+                    replacedInBatch.append((pending[previous], previous))
+                    pending[previous] = item
+                    continue
+                }
+                survivorIndex[target] = pending.count
+            }
+            pending.append(item)
+        }
+        var replacements = replacedInBatch.map { ($0.item, pending[$0.by].pushID) }
+        let used = try await queryIn(
+            session, "SELECT push_id FROM deliveries WHERE push_id IN ({IN})", values: items.map { SQLValue.uuid($0.pushID) })
+        if let row = used.first {
+            throw .conflict(detail: "push id \(try row.string("push_id")) was already delivered or coalesced")
+        }
+        var waiting = [SQLRow]()
+        for kind in CoalescingTarget.kinds {
+            let targets = survivorIndex.keys.filter { $0.kind == kind }.map(\.id).sorted().map { SQLValue.text($0) }
+            waiting += try await queryIn(
+                session,
+                """
+                SELECT * FROM outbox WHERE target_kind = ? AND kind = 'update' AND importance = 'routine'
+                    AND claim_owner IS NULL AND target_id IN ({IN}) ORDER BY target_id, push_id\(dialect.forUpdateClause)
+                """, leading: [.text(kind)], values: targets)
+        }
+        var replacedIDs = [SQLValue]()
+        for row in waiting {
+            let old = try RowDecoding.outboxItem(row)
+            guard let target = CoalescingTarget(old), let index = survivorIndex[target] else { continue }
+            pending[index].attempts = max(pending[index].attempts, old.attempts)
+            pending[index].nextAttemptAt = max(pending[index].nextAttemptAt, old.nextAttemptAt)
+            replacements.append((old, pending[index].pushID))
+            replacedIDs.append(.uuid(old.pushID))
+        }
+        _ = try await queryIn(session, "DELETE FROM outbox WHERE push_id IN ({IN})", values: replacedIDs)
+        let now = Date()
+        let records = replacements.map { old, by in
+            DeliveryRecord(
+                old, DeliveryResult(pushID: old.pushID, outcome: .coalesced, attempts: old.attempts),
+                coalescedInto: by, recordedAt: now)
+        }
+        try await insertRows(
+            session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
+            items: records, values: RowDecoding.deliveryValues)
+        try await countRetriedOutcomes(session, records, at: now)
+        try await insertRows(
+            session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
+            items: pending, values: RowDecoding.outboxValues)
+        return EnqueueResult(
+            accepted: items.map(\.pushID),
+            coalesced: replacements.map { CoalescedPush(replaced: $0.0.pushID, by: $0.1) })
     }
 
     package func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem] {
@@ -95,33 +101,40 @@ extension SQLPushStore {
         try Validation.batch(results, field: "results", pushID: \.pushID, Validation.deliveryResult)
         guard !results.isEmpty else { return CompletionReport(records: [], notHeld: []) }
         let dialect = self.dialect
-        let ids = results.map { SQLValue.uuid($0.pushID) }
         // Outcomes lost to a power loss leave their pushes in the outbox, sent again with the same ids.
         return try await run("completeBatch", commit: .deferred) { session throws(PushStoreError) in
-            // One statement finds and removes what this owner holds; items it no longer holds stay.
-            var held = [UUID: OutboxItem]()
-            for row in try await Self.queryIn(
-                session, "DELETE FROM outbox WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING *",
-                leading: [.text(owner)], values: ids)
-            {
-                let item = try RowDecoding.outboxItem(row)
-                held[item.pushID] = item
-            }
-            var records = [DeliveryRecord]()
-            var notHeld = [UUID]()
-            for result in results {
-                guard let item = held[result.pushID] else {
-                    notHeld.append(result.pushID)
-                    continue
-                }
-                records.append(DeliveryRecord(item, result, recordedAt: at))
-            }
-            try await Self.insertRows(
-                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
-                items: records, values: RowDecoding.deliveryValues)
-            try await Self.countRetriedOutcomes(session, records, at: at)
-            return CompletionReport(records: records, notHeld: notHeld)
+            try await Self.complete(session, owner: owner, results: results, at: at, dialect: dialect)
         }
+    }
+
+    /// ``complete(owner:results:at:)`` inside a transaction, the results already validated.
+    static func complete(_ session: any SQLSession, owner: String, results: [DeliveryResult], at: Date, dialect: SQLDialect)
+        async throws(PushStoreError) -> CompletionReport
+    {
+        guard !results.isEmpty else { return CompletionReport(records: [], notHeld: []) }
+        // One statement finds and removes what this owner holds; items it no longer holds stay.
+        var held = [UUID: OutboxItem]()
+        for row in try await queryIn(
+            session, "DELETE FROM outbox WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING *",
+            leading: [.text(owner)], values: results.map { SQLValue.uuid($0.pushID) })
+        {
+            let item = try RowDecoding.outboxItem(row)
+            held[item.pushID] = item
+        }
+        var records = [DeliveryRecord]()
+        var notHeld = [UUID]()
+        for result in results {
+            guard let item = held[result.pushID] else {
+                notHeld.append(result.pushID)
+                continue
+            }
+            records.append(DeliveryRecord(item, result, recordedAt: at))
+        }
+        try await insertRows(
+            session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
+            items: records, values: RowDecoding.deliveryValues)
+        try await countRetriedOutcomes(session, records, at: at)
+        return CompletionReport(records: records, notHeld: notHeld)
     }
 
     package func reschedule(pushID: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)

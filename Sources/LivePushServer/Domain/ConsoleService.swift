@@ -131,7 +131,7 @@ struct ConsoleService: Sendable {
         let used = try await stored { () async throws(PushStoreError) in
             try await store.priority10Count(activityID: activityID, after: now - 3600)
         }
-        let budget = activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+        let budget = configuration.priorityBudget.limit(for: activity)
         let tokenSince = try await stored { () async throws(PushStoreError) in try await store.currentTokenSince(activityID: activityID) }
         return ConsoleActivity(
             activity: activity, tokenSince: tokenSince ?? activity.registeredAt, deliveries: deliveries, pending: pending, fromConsole: fromConsole,

@@ -133,45 +133,69 @@ struct PushService: Sendable {
         endCause: WebhookEvent.EndCause
     ) async throws(DomainError) -> (accepted: SendAcceptance, ended: [String]) {
         let now = clock.now()
-        var items: [OutboxItem] = []
-        var timestampsByActivity: [String: Date] = [:]
-        var answer = SendAcceptance(skipped: skipped)
-        let dismissal = kind == .end ? body.dismissalDate : nil
         // Payloads first: a request with a bad payload for any activity changes nothing, budget included.
-        // They differ only in their timestamp, and a group's activities nearly all get the same one: each
-        // distinct timestamp's payload is encoded and checked once.
-        var payloads: [(activity: ActivityRecord, data: Data)] = []
-        var encodedByTimestamp: [Date: Data] = [:]
-        for activity in activities {
-            let timestamp = timestamps.next(for: activity.activityID, now: now, stored: activity.lastTimestamp)
-            let data: Data
-            if let encoded = encodedByTimestamp[timestamp] {
-                data = encoded
-            } else {
-                data = try PushContent.validate(body.payload(kind: kind, timestamp: timestamp, dismissalDate: dismissal))
-                encodedByTimestamp[timestamp] = data
+        let prepared = try activities.map { activity throws(DomainError) in try prepare(kind, body, for: activity, now: now) }
+        let outcome = try await accept(prepared, endCause: endCause, now: now)
+        var answer = SendAcceptance(skipped: skipped)
+        answer.pushIDs = outcome.enqueued.accepted
+        answer.coalesced = outcome.enqueued.coalesced.map { .init(replaced: $0.replaced, by: $0.by) }
+        answer.downgraded = outcome.pushes.compactMap { item in item.downgradeReason.map { .init(pushID: item.pushID, reason: $0) } }
+        return (answer, outcome.ended)
+    }
+
+    /// One activity's push, its payload made and checked, before anything is stored.
+    struct PreparedPush: Sendable {
+        var kind: LiveActivityEvent
+        var activity: ActivityRecord
+        var content: PushContent
+        var timestamp: Date
+        var payload: Data
+    }
+
+    /// Fixes the push's timestamp (after the activity's newest) and checks its payload as the device will.
+    func prepare(_ kind: LiveActivityEvent, _ content: PushContent, for activity: ActivityRecord, now: Date) throws(DomainError)
+        -> PreparedPush
+    {
+        let timestamp = timestamps.next(for: activity.activityID, now: now, stored: activity.lastTimestamp)
+        let payload = try PushContent.validate(
+            content.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? content.dismissalDate : nil))
+        return PreparedPush(kind: kind, activity: activity, content: content, timestamp: timestamp, payload: payload)
+    }
+
+    /// Stores prepared pushes as one acceptance: the priority-10 budget of those asking for it, the outbox
+    /// items (at priority 10 within budget, else 5 with the reason), each activity's content-state and, for
+    /// ends, the end; one transaction, which concurrent requests share (group commit).
+    func accept(_ prepared: [PreparedPush], endCause: WebhookEvent.EndCause, now: Date) async throws(DomainError) -> AcceptanceOutcome {
+        guard !prepared.isEmpty else { return AcceptanceOutcome(pushes: [], enqueued: EnqueueResult(accepted: [], coalesced: []), ended: []) }
+        let rule = configuration.priorityBudget
+        let defaultExpiration = now.addingTimeInterval(configuration.defaultExpiration)
+        let defaultDismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
+        let budget = prepared.filter { $0.content.requestedPriority == .immediate }.map {
+            (activityID: $0.activity.activityID, limit: rule.limit(for: $0.activity))
+        }
+        let ends = prepared.filter { $0.kind == .end }.map {
+            Acceptance.End(activityID: $0.activity.activityID, dismissalDate: $0.content.dismissalDate ?? defaultDismissal)
+        }
+        let acceptance = Acceptance(
+            at: now, budget: budget,
+            stateChanges: prepared.map {
+                Acceptance.StateChange(activityID: $0.activity.activityID, timestamp: $0.timestamp, contentState: $0.content.contentState)
+            },
+            ends: ends, journal: ends.isEmpty ? nil : events.journal(endCause: endCause)
+        ) { decisions in
+            prepared.map { push in
+                let requested = push.content.requestedPriority
+                let (priority, downgrade) = PriorityBudgetRule.priority(requested, for: push.activity, decision: decisions[push.activity.activityID])
+                return OutboxItem(
+                    target: .activity(id: push.activity.activityID), kind: push.kind, payload: push.payload, priority: priority,
+                    requestedPriority: requested, importance: push.content.importance, downgradeReason: downgrade,
+                    collapseKey: push.content.collapseID, expiration: push.content.expiration ?? defaultExpiration, acceptedAt: now)
             }
-            payloads.append((activity, data))
-            timestampsByActivity[activity.activityID] = timestamp
         }
-        let budgets = try await budgetDecisions(body.requestedPriority, for: activities, now: now)
-        for (activity, data) in payloads {
-            let (priority, downgrade) = Self.priority(body.requestedPriority, for: activity, decision: budgets[activity.activityID])
-            let item = OutboxItem(
-                target: .activity(id: activity.activityID), kind: kind, payload: data, priority: priority,
-                requestedPriority: body.requestedPriority, importance: body.importance, downgradeReason: downgrade,
-                collapseKey: body.collapseID, expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
-                acceptedAt: now
-            )
-            if let downgrade { answer.downgraded.append(.init(pushID: item.pushID, reason: downgrade)) }
-            items.append(item)
-        }
-        try await enqueue(items, into: &answer)
-        let ended = await afterAcceptance(
-            activityIDs: items.compactMap(\.target.activityID), kind: kind,
-            contentState: body.contentState, timestamps: timestampsByActivity, dismissal: dismissal,
-            endCause: endCause, now: now)
-        return (answer, ended)
+        let outcome = try await stored { () async throws(PushStoreError) in try await store.accept(acceptance) }
+        accepted(outcome.pushes, coalesced: outcome.enqueued.coalescedCount)
+        if !outcome.ended.isEmpty { events.committed(outcome.ended.count) }
+        return outcome
     }
 
     /// Accepts a push-to-start for each valid token given.
@@ -198,71 +222,23 @@ struct PushService: Sendable {
     func enqueue(_ items: [OutboxItem], into answer: inout SendAcceptance) async throws(DomainError) {
         guard !items.isEmpty else { return }
         let result = try await stored { () async throws(PushStoreError) in try await store.enqueue(items) }
-        signal.wake(items: items.count)
         answer.pushIDs = result.accepted
         answer.coalesced = result.coalesced.map { .init(replaced: $0.replaced, by: $0.by) }
+        accepted(items, coalesced: result.coalescedCount)
+    }
+
+    /// After pushes are durable: wakes the workers, logs and counts.
+    private func accepted(_ items: [OutboxItem], coalesced: Int) {
+        guard let first = items.first else { return }
+        signal.wake(items: items.count)
         logger.info(
             "pushes accepted",
             metadata: [
-                "kind": "\(items[0].kind.rawValue)", "count": "\(items.count)", "coalesced": "\(result.coalescedCount)",
-                "target": "\(items.count == 1 ? items[0].target.description : "\(items.count) targets")",
+                "kind": "\(first.kind.rawValue)", "count": "\(items.count)", "coalesced": "\(coalesced)",
+                "target": "\(items.count == 1 ? first.target.description : "\(items.count) targets")",
             ])
         metrics.recordAccepted(items.count)
-        metrics.recordCoalesced(result.coalescedCount)
-        for _ in answer.downgraded { metrics.recordDowngrade() }
-    }
-
-    /// For a priority-10 request: each activity's hourly budget checked and counted, for all of them in
-    /// one store step (safe across instances). Empty for other priorities.
-    private func budgetDecisions(_ requested: APNsPriority, for activities: [ActivityRecord], now: Date)
-        async throws(DomainError) -> [String: BudgetDecision]
-    {
-        guard requested == .immediate, !activities.isEmpty else { return [:] }
-        let requests = activities.map { activity in
-            (
-                activityID: activity.activityID,
-                limit: activity.frequentPushesEnabled ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
-            )
-        }
-        return try await stored { () async throws(PushStoreError) in try await store.consumeHighPriority(requests, at: now) }
-    }
-
-    /// The priority to send with: priority 10 within the activity's hourly budget, else 5 with the reason.
-    static func priority(_ requested: APNsPriority, for activity: ActivityRecord, decision: BudgetDecision?)
-        -> (APNsPriority, String?)
-    {
-        guard requested == .immediate, let decision, !decision.granted else { return (requested, nil) }
-        let kind = activity.frequentPushesEnabled ? "frequent-updates budget" : "budget"
-        return (
-            .conservesPower, "hourly priority-10 \(kind) of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5"
-        )
-    }
-
-    /// Bookkeeping after the items are durable, one store call for all the activities of the request (a
-    /// group's can be many thousands); failures are logged (the pushes are accepted already).
-    @discardableResult
-    private func afterAcceptance(
-        activityIDs: [String], kind: LiveActivityEvent, contentState: JSONValue?,
-        timestamps: [String: Date], dismissal: Date?, endCause: WebhookEvent.EndCause, now: Date
-    ) async -> [String] {
-        guard !activityIDs.isEmpty else { return [] }
-        do {
-            _ = try await store.recordContentState(
-                activityIDs.map { (activityID: $0, timestamp: timestamps[$0] ?? now) }, contentState: contentState, acceptedAt: now)
-            if kind == .end {
-                // The request's events are stored with the ends, in one transaction: a group end of 100,000
-                // activities is one store call.
-                let ended = try await store.markEnded(
-                    activityIDs: activityIDs, at: now,
-                    dismissalDate: dismissal ?? now.addingTimeInterval(configuration.defaultDismissalDelay),
-                    journal: events.journal(endCause: endCause))
-                events.committed(ended.count)
-                return ended
-            }
-        } catch {
-            let target = activityIDs.count == 1 ? activityIDs[0] : "\(activityIDs.count) activities"
-            logger.error("bookkeeping after acceptance failed", metadata: ["activityId": "\(target)", "error": "\(error)"])
-        }
-        return []
+        metrics.recordCoalesced(coalesced)
+        for _ in 0..<items.count(where: { $0.downgradeReason != nil }) { metrics.recordDowngrade() }
     }
 }
