@@ -22,6 +22,7 @@ package final class Schema: Sendable {
     package let maximum: Double?
     package let exclusiveMinimum: Bool
     package let exclusiveMaximum: Bool
+    package let minItems: Int?
     package let maxItems: Int?
     package let items: Schema?
     /// Properties by name, in name order (the document's object order is not kept by the parser).
@@ -65,6 +66,7 @@ package final class Schema: Sendable {
         maximum = object["maximum"]?.numberValue
         exclusiveMinimum = object["exclusiveMinimum"]?.boolValue ?? false
         exclusiveMaximum = object["exclusiveMaximum"]?.boolValue ?? false
+        minItems = int("minItems")
         maxItems = int("maxItems")
         items = try object["items"].map { item throws(ContractDocumentError) in try Schema(item, in: document) }
         var properties: [(String, Schema)] = []

@@ -105,6 +105,9 @@ package struct SchemaValidator: Sendable {
     }
 
     private func checkArray(_ elements: [JSONValue], _ schema: Schema, at field: String) throws(ContractViolation) {
+        if let minimum = schema.minItems, elements.count < minimum {
+            throw violation(field, "minCount", "'\(name(field))' has \(elements.count) entries; at least \(minimum) are needed", schema)
+        }
         if let maximum = schema.maxItems, elements.count > maximum {
             throw violation(field, "maxCount", "'\(name(field))' has \(elements.count) entries; at most \(maximum) are accepted", schema)
         }

@@ -58,6 +58,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/activities/{activityId}/end`.
     /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)`.
     func endActivity(_ input: Operations.EndActivity.Input) async throws -> Operations.EndActivity.Output
+    /// Update or end many activities, each with its own content-state (backend): one request, one transaction
+    ///
+    /// The batch form of POST /v1/activities/{activityId}/update and /end, for one Live Activity per order, ride or flight. Each item is accepted or refused on its own (202 with a result per item); the accepted ones are stored together, durable when the answer is sent. A body the contract refuses (an item with an unknown field, a wrong type) is refused whole with 400 naming the item (updates[3].contentState).
+    ///
+    /// - Remark: HTTP `POST /v1/updates`.
+    /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)`.
+    func sendUpdates(_ input: Operations.SendUpdates.Input) async throws -> Operations.SendUpdates.Output
     /// Update every active activity of a group (backend): answered at once with a send id, sent in pages
     ///
     /// - Remark: HTTP `POST /v1/groups/{groupId}/update`.
@@ -287,6 +294,21 @@ extension APIProtocol {
     ) async throws -> Operations.EndActivity.Output {
         try await endActivity(Operations.EndActivity.Input(
             path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Update or end many activities, each with its own content-state (backend): one request, one transaction
+    ///
+    /// The batch form of POST /v1/activities/{activityId}/update and /end, for one Live Activity per order, ride or flight. Each item is accepted or refused on its own (202 with a result per item); the accepted ones are stored together, durable when the answer is sent. A body the contract refuses (an item with an unknown field, a wrong type) is refused whole with 400 naming the item (updates[3].contentState).
+    ///
+    /// - Remark: HTTP `POST /v1/updates`.
+    /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)`.
+    public func sendUpdates(
+        headers: Operations.SendUpdates.Input.Headers = .init(),
+        body: Operations.SendUpdates.Input.Body
+    ) async throws -> Operations.SendUpdates.Output {
+        try await sendUpdates(Operations.SendUpdates.Input(
             headers: headers,
             body: body
         ))
@@ -2824,6 +2846,324 @@ public enum Operations {
             /// 503 unavailable: storage does not answer; nothing was written; retry later.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Update or end many activities, each with its own content-state (backend): one request, one transaction
+    ///
+    /// The batch form of POST /v1/activities/{activityId}/update and /end, for one Live Activity per order, ride or flight. Each item is accepted or refused on its own (202 with a result per item); the accepted ones are stored together, durable when the answer is sent. A body the contract refuses (an item with an unknown field, a wrong type) is refused whole with 400 naming the item (updates[3].contentState).
+    ///
+    /// - Remark: HTTP `POST /v1/updates`.
+    /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)`.
+    public enum SendUpdates {
+        public static let id: Swift.String = "sendUpdates"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/updates/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Makes a retry safe: the same key with the same request (route and body) within 24 hours answers the first answer again (with Idempotent-Replayed: true) and sends nothing more; the same key with another request is 422 keyReused; while the first is still being answered, 409 inProgress. Keys are per credential; a refused request frees its key. 1 to 255 printable ASCII characters (400 idempotencyKey); a UUID is a good key.
+                ///
+                /// - Remark: Generated from `#/paths/v1/updates/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendUpdates.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe: the same key with the same request (route and body) within 24 hours answers the first answer again (with Idempotent-Replayed: true) and sends nothing more; the same key with another request is 422 keyReused; while the first is still being answered, 409 inProgress. Keys are per credential; a refused request frees its key. 1 to 255 printable ASCII characters (400 idempotencyKey); a UUID is a good key.
+                ///   - accept:
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendUpdates.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SendUpdates.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/updates/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/updates/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.UpdateBatch)
+            }
+            public var body: Operations.SendUpdates.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.SendUpdates.Input.Headers = .init(),
+                body: Operations.SendUpdates.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/updates/POST/responses/202/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/updates/POST/responses/202/headers/Idempotent-Replayed`.
+                    @frozen public enum IdempotentReplayedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                    }
+                    /// Present on the stored answer given again for an Idempotency-Key.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/updates/POST/responses/202/headers/Idempotent-Replayed`.
+                    public var idempotentReplayed: Operations.SendUpdates.Output.Accepted.Headers.IdempotentReplayedPayload?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - idempotentReplayed: Present on the stored answer given again for an Idempotency-Key.
+                    public init(idempotentReplayed: Operations.SendUpdates.Output.Accepted.Headers.IdempotentReplayedPayload? = nil) {
+                        self.idempotentReplayed = idempotentReplayed
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SendUpdates.Output.Accepted.Headers
+                /// - Remark: Generated from `#/paths/v1/updates/POST/responses/202/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/updates/POST/responses/202/content/application\/json`.
+                    case json(Components.Schemas.BatchAccepted)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.BatchAccepted {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SendUpdates.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SendUpdates.Output.Accepted.Headers = .init(),
+                    body: Operations.SendUpdates.Output.Accepted.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Each item's result; the accepted ones are in the outbox. A replay of an Idempotency-Key carries Idempotent-Replayed: true.
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.SendUpdates.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Operations.SendUpdates.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 413 maxBodySize: the body is over 65536 bytes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.KeyReused)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.KeyReused {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)
@@ -8943,7 +9283,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/field`.
                 public var field: Swift.String?
-                /// Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503).
+                /// Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), minCount (too few: an empty batch), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice; a batch item for an activity an earlier item names), endOnly (dismissalDate on a batch item that is not an end), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503).
                 ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/rule`.
                 public var rule: Swift.String
@@ -8955,7 +9295,7 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - field: null when no single field is at fault (a body that is not JSON, an unknown route).
-                ///   - rule: Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503).
+                ///   - rule: Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), minCount (too few: an empty batch), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice; a batch item for an activity an earlier item names), endOnly (dismissalDate on a batch item that is not an end), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503).
                 ///   - message: One sentence for a person: what was wrong and what is accepted.
                 public init(
                     field: Swift.String? = nil,
@@ -12381,6 +12721,472 @@ extension Components {
                 case finishedAt
                 case renews
                 case renewedBy
+            }
+        }
+        /// One item of a batch: an update or end to one activity, with its own content-state and options (the fields of Update, or of End with event end).
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchItem`.
+        public struct BatchItem: Codable, Hashable, Sendable {
+            /// The activity, as registered (a renewed activity's id reaches its newest successor).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItem/activityId`.
+            public var activityId: Swift.String
+            /// update, or end (the activity's last push; it stays on the Lock Screen until dismissalDate).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItem/event`.
+            @frozen public enum EventPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case update = "update"
+                case end = "end"
+            }
+            /// update, or end (the activity's last push; it stays on the Lock Screen until dismissalDate).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItem/event`.
+            public var event: Components.Schemas.BatchItem.EventPayload
+            /// - Remark: Generated from `#/components/schemas/BatchItem/contentState`.
+            public var contentState: Components.Schemas.ContentState?
+            /// - Remark: Generated from `#/components/schemas/BatchItem/alert`.
+            public struct AlertPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/alert/value1`.
+                public var value1: Components.Schemas.Alert
+                /// Creates a new `AlertPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Alert) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BatchItem/alert`.
+            public var alert: Components.Schemas.BatchItem.AlertPayload?
+            /// - Remark: Generated from `#/components/schemas/BatchItem/priority`.
+            public struct PriorityPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/priority/value1`.
+                public var value1: Components.Schemas.Priority
+                /// Creates a new `PriorityPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Priority) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BatchItem/priority`.
+            public var priority: Components.Schemas.BatchItem.PriorityPayload?
+            /// - Remark: Generated from `#/components/schemas/BatchItem/importance`.
+            public struct ImportancePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/importance/value1`.
+                public var value1: Components.Schemas.Importance
+                /// Creates a new `ImportancePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Importance) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BatchItem/importance`.
+            public var importance: Components.Schemas.BatchItem.ImportancePayload?
+            /// The alert's sound; an alternative to alert.sound (not both: 400 duplicate).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItem/sound`.
+            public struct SoundPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/sound/value1`.
+                public var value1: Components.Schemas.Sound
+                /// Creates a new `SoundPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Sound) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// The alert's sound; an alternative to alert.sound (not both: 400 duplicate).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItem/sound`.
+            public var sound: Components.Schemas.BatchItem.SoundPayload?
+            /// - Remark: Generated from `#/components/schemas/BatchItem/staleDate`.
+            public struct StaleDatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/staleDate/value1`.
+                public var value1: Components.Schemas.Date
+                /// Creates a new `StaleDatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Date) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BatchItem/staleDate`.
+            public var staleDate: Components.Schemas.BatchItem.StaleDatePayload?
+            /// A finite number; the highest score is shown first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItem/relevanceScore`.
+            public var relevanceScore: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/BatchItem/expiration`.
+            public struct ExpirationPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/expiration/value1`.
+                public var value1: Components.Schemas.Expiration
+                /// Creates a new `ExpirationPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Expiration) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BatchItem/expiration`.
+            public var expiration: Components.Schemas.BatchItem.ExpirationPayload?
+            /// 1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes). Sent as the apns-collapse-id header: no control or format character and no leading or trailing space (400 invalid).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItem/collapseId`.
+            public var collapseId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/BatchItem/dismissalDate`.
+            public struct DismissalDatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/dismissalDate/value1`.
+                public var value1: Components.Schemas.DismissalDate
+                /// Creates a new `DismissalDatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.DismissalDate) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BatchItem/dismissalDate`.
+            public var dismissalDate: Components.Schemas.BatchItem.DismissalDatePayload?
+            /// Creates a new `BatchItem`.
+            ///
+            /// - Parameters:
+            ///   - activityId: The activity, as registered (a renewed activity's id reaches its newest successor).
+            ///   - event: update, or end (the activity's last push; it stays on the Lock Screen until dismissalDate).
+            ///   - contentState:
+            ///   - alert:
+            ///   - priority:
+            ///   - importance:
+            ///   - sound: The alert's sound; an alternative to alert.sound (not both: 400 duplicate).
+            ///   - staleDate:
+            ///   - relevanceScore: A finite number; the highest score is shown first.
+            ///   - expiration:
+            ///   - collapseId: 1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes). Sent as the apns-collapse-id header: no control or format character and no leading or trailing space (400 invalid).
+            ///   - dismissalDate:
+            public init(
+                activityId: Swift.String,
+                event: Components.Schemas.BatchItem.EventPayload,
+                contentState: Components.Schemas.ContentState? = nil,
+                alert: Components.Schemas.BatchItem.AlertPayload? = nil,
+                priority: Components.Schemas.BatchItem.PriorityPayload? = nil,
+                importance: Components.Schemas.BatchItem.ImportancePayload? = nil,
+                sound: Components.Schemas.BatchItem.SoundPayload? = nil,
+                staleDate: Components.Schemas.BatchItem.StaleDatePayload? = nil,
+                relevanceScore: Swift.Double? = nil,
+                expiration: Components.Schemas.BatchItem.ExpirationPayload? = nil,
+                collapseId: Swift.String? = nil,
+                dismissalDate: Components.Schemas.BatchItem.DismissalDatePayload? = nil
+            ) {
+                self.activityId = activityId
+                self.event = event
+                self.contentState = contentState
+                self.alert = alert
+                self.priority = priority
+                self.importance = importance
+                self.sound = sound
+                self.staleDate = staleDate
+                self.relevanceScore = relevanceScore
+                self.expiration = expiration
+                self.collapseId = collapseId
+                self.dismissalDate = dismissalDate
+            }
+            public enum CodingKeys: String, CodingKey {
+                case activityId
+                case event
+                case contentState
+                case alert
+                case priority
+                case importance
+                case sound
+                case staleDate
+                case relevanceScore
+                case expiration
+                case collapseId
+                case dismissalDate
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.activityId = try container.decode(
+                    Swift.String.self,
+                    forKey: .activityId
+                )
+                self.event = try container.decode(
+                    Components.Schemas.BatchItem.EventPayload.self,
+                    forKey: .event
+                )
+                self.contentState = try container.decodeIfPresent(
+                    Components.Schemas.ContentState.self,
+                    forKey: .contentState
+                )
+                self.alert = try container.decodeIfPresent(
+                    Components.Schemas.BatchItem.AlertPayload.self,
+                    forKey: .alert
+                )
+                self.priority = try container.decodeIfPresent(
+                    Components.Schemas.BatchItem.PriorityPayload.self,
+                    forKey: .priority
+                )
+                self.importance = try container.decodeIfPresent(
+                    Components.Schemas.BatchItem.ImportancePayload.self,
+                    forKey: .importance
+                )
+                self.sound = try container.decodeIfPresent(
+                    Components.Schemas.BatchItem.SoundPayload.self,
+                    forKey: .sound
+                )
+                self.staleDate = try container.decodeIfPresent(
+                    Components.Schemas.BatchItem.StaleDatePayload.self,
+                    forKey: .staleDate
+                )
+                self.relevanceScore = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .relevanceScore
+                )
+                self.expiration = try container.decodeIfPresent(
+                    Components.Schemas.BatchItem.ExpirationPayload.self,
+                    forKey: .expiration
+                )
+                self.collapseId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .collapseId
+                )
+                self.dismissalDate = try container.decodeIfPresent(
+                    Components.Schemas.BatchItem.DismissalDatePayload.self,
+                    forKey: .dismissalDate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "activityId",
+                    "event",
+                    "contentState",
+                    "alert",
+                    "priority",
+                    "importance",
+                    "sound",
+                    "staleDate",
+                    "relevanceScore",
+                    "expiration",
+                    "collapseId",
+                    "dismissalDate"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UpdateBatch`.
+        public struct UpdateBatch: Codable, Hashable, Sendable {
+            /// 1 to 1,000 items, each activity at most once (a later item for the same activity is refused with duplicate).
+            ///
+            /// - Remark: Generated from `#/components/schemas/UpdateBatch/updates`.
+            public var updates: [Components.Schemas.BatchItem]
+            /// Creates a new `UpdateBatch`.
+            ///
+            /// - Parameters:
+            ///   - updates: 1 to 1,000 items, each activity at most once (a later item for the same activity is refused with duplicate).
+            public init(updates: [Components.Schemas.BatchItem]) {
+                self.updates = updates
+            }
+            public enum CodingKeys: String, CodingKey {
+                case updates
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.updates = try container.decode(
+                    [Components.Schemas.BatchItem].self,
+                    forKey: .updates
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "updates"
+                ])
+            }
+        }
+        /// What became of one item, at its position in the request.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchItemResult`.
+        public struct BatchItemResult: Codable, Hashable, Sendable {
+            /// The item's position in updates, from 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/index`.
+            public var index: Swift.Int
+            /// The activity the push goes to: the item's, or its renewal's newest successor.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/activityId`.
+            public var activityId: Swift.String
+            /// accepted: in the outbox as pushId. refused: nothing of the item was stored; error says why.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case accepted = "accepted"
+                case refused = "refused"
+            }
+            /// accepted: in the outbox as pushId. refused: nothing of the item was stored; error says why.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/status`.
+            public var status: Components.Schemas.BatchItemResult.StatusPayload
+            /// Lowercase; also the push's apns-id (accepted only).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/pushId`.
+            public var pushId: Swift.String?
+            /// Earlier pending routine updates of the activity that this push replaces (coalesced; they will not be sent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/replaced`.
+            public var replaced: [Swift.String]?
+            /// Why the push goes at priority 5 although 10 was asked for (the activity's hourly budget).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/downgraded`.
+            public var downgraded: Swift.String?
+            /// Why the item was refused: the HTTP status a single send would have had, the field, the rule and a sentence.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/error`.
+            public struct _ErrorPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItemResult/error/status`.
+                public var status: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/BatchItemResult/error/field`.
+                public var field: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BatchItemResult/error/rule`.
+                public var rule: Swift.String
+                /// - Remark: Generated from `#/components/schemas/BatchItemResult/error/message`.
+                public var message: Swift.String
+                /// Creates a new `_ErrorPayload`.
+                ///
+                /// - Parameters:
+                ///   - status:
+                ///   - field:
+                ///   - rule:
+                ///   - message:
+                public init(
+                    status: Swift.Int,
+                    field: Swift.String? = nil,
+                    rule: Swift.String,
+                    message: Swift.String
+                ) {
+                    self.status = status
+                    self.field = field
+                    self.rule = rule
+                    self.message = message
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case status
+                    case field
+                    case rule
+                    case message
+                }
+            }
+            /// Why the item was refused: the HTTP status a single send would have had, the field, the rule and a sentence.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchItemResult/error`.
+            public var error: Components.Schemas.BatchItemResult._ErrorPayload?
+            /// Creates a new `BatchItemResult`.
+            ///
+            /// - Parameters:
+            ///   - index: The item's position in updates, from 0.
+            ///   - activityId: The activity the push goes to: the item's, or its renewal's newest successor.
+            ///   - status: accepted: in the outbox as pushId. refused: nothing of the item was stored; error says why.
+            ///   - pushId: Lowercase; also the push's apns-id (accepted only).
+            ///   - replaced: Earlier pending routine updates of the activity that this push replaces (coalesced; they will not be sent).
+            ///   - downgraded: Why the push goes at priority 5 although 10 was asked for (the activity's hourly budget).
+            ///   - error: Why the item was refused: the HTTP status a single send would have had, the field, the rule and a sentence.
+            public init(
+                index: Swift.Int,
+                activityId: Swift.String,
+                status: Components.Schemas.BatchItemResult.StatusPayload,
+                pushId: Swift.String? = nil,
+                replaced: [Swift.String]? = nil,
+                downgraded: Swift.String? = nil,
+                error: Components.Schemas.BatchItemResult._ErrorPayload? = nil
+            ) {
+                self.index = index
+                self.activityId = activityId
+                self.status = status
+                self.pushId = pushId
+                self.replaced = replaced
+                self.downgraded = downgraded
+                self.error = error
+            }
+            public enum CodingKeys: String, CodingKey {
+                case index
+                case activityId
+                case status
+                case pushId
+                case replaced
+                case downgraded
+                case error
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BatchAccepted`.
+        public struct BatchAccepted: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BatchAccepted/accepted`.
+            public var accepted: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/BatchAccepted/refused`.
+            public var refused: Swift.Int
+            /// One per item, in the request's order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchAccepted/results`.
+            public var results: [Components.Schemas.BatchItemResult]
+            /// Creates a new `BatchAccepted`.
+            ///
+            /// - Parameters:
+            ///   - accepted:
+            ///   - refused:
+            ///   - results: One per item, in the request's order.
+            public init(
+                accepted: Swift.Int,
+                refused: Swift.Int,
+                results: [Components.Schemas.BatchItemResult]
+            ) {
+                self.accepted = accepted
+                self.refused = refused
+                self.results = results
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accepted
+                case refused
+                case results
             }
         }
     }

@@ -16,7 +16,7 @@ import Testing
             let document = try await ContractDocument(harness.http)
             var run = ContractRun(harness: harness, document: document)
             let operations = document.operations()
-            #expect(operations.count == 31)
+            #expect(operations.count == 32)
             var withBody = 0
             for operation in operations {
                 try await run.checkPathParameters(operation)
@@ -24,7 +24,7 @@ import Testing
                 withBody += 1
                 try await run.check(operation, schema: schema)
             }
-            #expect(withBody == 18)
+            #expect(withBody == 19)
             #expect(run.checks > 100)
             print("ContractTests: \(operations.count) operations, \(withBody) with a body, \(run.checks) checks")
         }

@@ -16,7 +16,8 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             return error.response
         } catch let error as DomainError {
-            return apiError(error).response
+            if error.kind == .unavailable { logger.error("store failed", metadata: ["error": "\(error.message)"]) }
+            return APIError(error).response
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:
@@ -44,22 +45,6 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             logger.error("request failed unexpectedly", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
             return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "the server could not complete the request; retry later").response
-        }
-    }
-
-    /// The one mapping from domain refusals to HTTP: invalid 400, forbidden 403, notFound 404, conflict 409, keyReused 422, upstream 502, unavailable
-    /// 503 (logged here, answered without internals).
-    func apiError(_ error: DomainError) -> APIError {
-        switch error.kind {
-        case .invalid: return APIError(.badRequest, field: error.subject, rule: error.rule, error.message)
-        case .forbidden: return APIError(.forbidden, field: error.subject, rule: error.rule, error.message)
-        case .notFound: return APIError(.notFound, field: error.subject, rule: error.rule, error.message)
-        case .conflict: return APIError(.conflict, field: error.subject, rule: error.rule, error.message)
-        case .upstream: return APIError(.badGateway, field: error.subject, rule: error.rule, error.message)
-        case .keyReused: return APIError(.unprocessableContent, field: error.subject, rule: error.rule, error.message)
-        case .unavailable:
-            logger.error("store failed", metadata: ["error": "\(error.message)"])
-            return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "storage is unavailable; retry later (nothing was written)")
         }
     }
 }

@@ -50,6 +50,13 @@ struct BackendRoutes: Sendable {
                 }
             }
         }
+        // Many activities, each with its own content-state: one request, one transaction, a result per item.
+        routes.post("updates") { request, context -> Response in
+            try await idempotent.respond(request, context, PushBatchBody.operation, status: .accepted, bodyLimit: PushBatchBody.maximumBytes) {
+                body, now in
+                Schemas.BatchAccepted(try await pushes.send(batch: try PushBatchBody.parse(body, now: now)))
+            }
+        }
         let start = PushRequestBody.operation("User", .start)
         routes.post("users/:userId/start") { request, context -> Response in
             let userID = try start.pathID("userId", context)

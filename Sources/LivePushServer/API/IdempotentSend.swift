@@ -15,12 +15,12 @@ struct IdempotentSend: Sendable {
     static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
 
     /// Answers `send`'s value with `status`, once per Idempotency-Key; `send` gets the body the contract's
-    /// `route` accepted and the time it was checked at.
+    /// `route` accepted (at most `bodyLimit` bytes) and the time it was checked at.
     func respond<Value: Encodable & Sendable>(
         _ request: Request, _ context: APIRequestContext, _ route: ContractRoute, status: HTTPResponse.Status,
-        _ send: @Sendable (JSONBody, Date) async throws -> Value
+        bodyLimit: Int = JSONBody.maximumBytes, _ send: @Sendable (JSONBody, Date) async throws -> Value
     ) async throws -> Response {
-        let buffer = try await JSONBody.collect(request)
+        let buffer = try await JSONBody.collect(request, limit: bodyLimit)
         let clock = self.clock
         func checkedSend() async throws -> Value {
             let now = clock.now()

@@ -12,17 +12,17 @@ struct JSONBody: Sendable {
 
     let fields: [String: JSONValue]
 
-    /// The body's bytes, at most `maximumBytes`. A body the HTTP decoder cannot frame (a chunk size that
-    /// is not hex digits) is a bad request, not one too large.
-    static func collect(_ request: Request) async throws(APIError) -> ByteBuffer {
+    /// The body's bytes, at most `limit` (`maximumBytes` unless the route takes more). A body the HTTP
+    /// decoder cannot frame (a chunk size that is not hex digits) is a bad request, not one too large.
+    static func collect(_ request: Request, limit: Int = maximumBytes) async throws(APIError) -> ByteBuffer {
         do {
-            return try await request.body.collect(upTo: maximumBytes)
+            return try await request.body.collect(upTo: limit)
         } catch let error as HTTPParserError {
             throw APIError(
                 .badRequest, field: nil, rule: "framing",
                 "the request body is not framed as HTTP/1.1 requires (\(error)); send Content-Length or valid chunked encoding")
         } catch {
-            throw APIError(.contentTooLarge, field: nil, rule: "maxBodySize", "the request body is over \(maximumBytes) bytes")
+            throw APIError(.contentTooLarge, field: nil, rule: "maxBodySize", "the request body is over \(limit) bytes")
         }
     }
 

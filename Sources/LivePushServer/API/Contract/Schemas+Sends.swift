@@ -46,3 +46,26 @@ extension Schemas.RenewalStatus {
             startedAt: record?.startedAt, finishedAt: record?.finishedAt, renews: renews, renewedBy: record?.renewedBy)
     }
 }
+
+extension Schemas.BatchAccepted {
+    /// The 202 answer of `POST /v1/updates`: each item's result at its position, a refusal with the status a
+    /// single send would have had.
+    init(_ results: [PushService.BatchItemResult]) {
+        var accepted = 0
+        let items = results.enumerated().map { index, result -> Schemas.BatchItemResult in
+            switch result {
+            case .accepted(let activityID, let pushID, let replaced, let downgrade):
+                accepted += 1
+                return Schemas.BatchItemResult(
+                    index: index, activityId: activityID, status: .accepted, pushId: pushID.lowercased,
+                    replaced: replaced.isEmpty ? nil : replaced.map(\.lowercased), downgraded: downgrade)
+            case .refused(let activityID, let refusal):
+                let error = APIError(refusal)
+                return Schemas.BatchItemResult(
+                    index: index, activityId: activityID, status: .refused,
+                    error: .init(status: Int(error.status.code), field: error.field, rule: error.rule, message: error.message))
+            }
+        }
+        self.init(accepted: accepted, refused: results.count - accepted, results: items)
+    }
+}
