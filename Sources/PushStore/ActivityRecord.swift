@@ -19,6 +19,12 @@ package enum TokenState: Sendable, Hashable, Codable {
     /// registers a token again.
     case invalid(reason: String, at: Date)
 
+    /// Why the token is invalid; nil for `.valid`.
+    package var invalidReason: String? {
+        if case .invalid(let reason, _) = self { return reason }
+        return nil
+    }
+
     /// True for `.valid`.
     package var isValid: Bool {
         if case .valid = self { return true }

@@ -111,6 +111,8 @@ package struct GroupSendPageOutcome: Sendable {
     /// Members not sent for their state (ended, dismissed, no valid token).
     package var skipped = 0
     package var downgraded = 0
+    /// Tokens APNs refused for good, marked invalid wherever they are stored in the same transaction.
+    package var invalidations: [TokenInvalidation] = []
 
     package init() {}
 }
@@ -122,4 +124,12 @@ package struct GroupSendPageReport: Sendable, Hashable {
     package var held: Bool
     /// End: the activities this page took out of `active`.
     package var endedNow: [String]
+    /// The records whose token the page's refusals marked invalid.
+    package var invalidated = InvalidatedTokens()
+
+    package init(held: Bool, endedNow: [String], invalidated: InvalidatedTokens = InvalidatedTokens()) {
+        self.held = held
+        self.endedNow = endedNow
+        self.invalidated = invalidated
+    }
 }

@@ -309,21 +309,9 @@ extension SQLPushStore {
     {
         try Validation.text(reason, field: "reason", max: 200)
         let dialect = self.dialect
+        let invalidation = TokenInvalidation(token: token, reason: reason, at: at)
         return try await run("markTokenInvalid") { session throws(PushStoreError) in
-            let changed = try await session.query(
-                """
-                UPDATE activities SET token_state = 'invalid', token_invalid_reason = ?, token_invalidated_at = ?,
-                    updated_at = ?
-                WHERE push_token = ? AND token_state = 'valid'
-                    AND (token_valid_since IS NULL OR token_valid_since <= ?) RETURNING *
-                """,
-                [.text(reason), .date(at), .date(at), .text(token.hex), .date(at)])
-            guard let row = changed.first else { return nil }
-            let activity = try RowDecoding.activity(row)
-            try await Self.record(
-                [.activityTokenInvalid(activityID: activity.activityID, userID: activity.userID, token: token, reason: reason, at: at)],
-                in: journal, session: session, dialect: dialect)
-            return activity
+            try await Self.invalidate(session, [invalidation], journal: journal, dialect: dialect).activities.first
         }
     }
 

@@ -177,7 +177,9 @@ extension SQLPushStore {
         }
         let dialect = self.dialect
         let send = page.send
-        return try await run("completePage", commit: .deferred) { session throws(PushStoreError) -> GroupSendPageReport in
+        // Refused tokens are facts the app cannot learn again: a page that invalidates one waits for the disk.
+        let commit: SQLCommit = outcome.invalidations.isEmpty ? .deferred : .durable
+        return try await run("completePage", commit: commit) { session throws(PushStoreError) -> GroupSendPageReport in
             let held = try await session.query(
                 "DELETE FROM group_send_pages WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
                 [.uuid(send.sendID), .text(page.firstID), .text(owner)])
@@ -208,7 +210,8 @@ extension SQLPushStore {
                 session, sendID: send.sendID, at: at, sent: counts.sent + outcome.accepted.count, failed: counts.failed,
                 downgraded: outcome.downgraded,
                 coalesced: counts.coalesced, skipped: outcome.skipped, retrying: outcome.retries.count)
-            return GroupSendPageReport(held: true, endedNow: endedNow)
+            let invalidated = try await Self.invalidate(session, outcome.invalidations, journal: journal, dialect: dialect)
+            return GroupSendPageReport(held: true, endedNow: endedNow, invalidated: invalidated)
         }
     }
 

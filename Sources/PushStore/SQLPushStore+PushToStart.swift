@@ -95,23 +95,9 @@ extension SQLPushStore {
     {
         try Validation.text(reason, field: "reason", max: 200)
         let dialect = self.dialect
+        let invalidation = TokenInvalidation(token: token, reason: reason, at: at)
         return try await run("markPushToStartTokenInvalid") { session throws(PushStoreError) in
-            var records = [PushToStartTokenRecord]()
-            for row in try await session.query(
-                """
-                UPDATE push_to_start_tokens SET token_state = 'invalid', token_invalid_reason = ?,
-                    token_invalidated_at = ?, updated_at = ?
-                WHERE token = ? AND token_state = 'valid'
-                    AND (token_valid_since IS NULL OR token_valid_since <= ?) RETURNING *
-                """, [.text(reason), .date(at), .date(at), .text(token.hex), .date(at)])
-            {
-                records.append(try RowDecoding.pushToStart(row))
-            }
-            records.sort { $0.id.uuidString < $1.id.uuidString }
-            try await Self.record(
-                records.map { .pushToStartTokenInvalid(tokenID: $0.id, userID: $0.userID, token: token, reason: reason, at: at) },
-                in: journal, session: session, dialect: dialect)
-            return records
+            try await Self.invalidate(session, [invalidation], journal: journal, dialect: dialect).pushToStartTokens
         }
     }
 }

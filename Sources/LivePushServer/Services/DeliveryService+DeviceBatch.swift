@@ -16,11 +16,19 @@ extension DeliveryService {
         var target: ResolvedTarget
     }
 
+    /// What a batch of device pushes came to: each push's verdict with its position, and the tokens APNs
+    /// refused for good.
+    struct Delivered: Sendable {
+        var verdicts: [(position: Int, verdict: Verdict)] = []
+        var invalidations: [TokenInvalidation] = []
+    }
+
     /// One attempt at each push (an outbox batch's or a group page's), sent as one batch: the sender
     /// spreads it over its connections without a task per push. Returns each push's verdict with its
     /// position in `pushes`. The sender never backs off (its only re-sends are immediate, on a new
     /// connection); whether and when to try again is the verdict's.
-    func deliver(_ pushes: [DevicePush]) async -> [(position: Int, verdict: Verdict)] {
+    func deliver(_ pushes: [DevicePush]) async -> Delivered {
+        var delivered = Delivered()
         var verdicts: [(position: Int, verdict: Verdict)] = []
         verdicts.reserveCapacity(pushes.count)
         var requests: [APNsRequest] = []
@@ -36,14 +44,20 @@ extension DeliveryService {
                 verdicts.append((position, .final(refused)))
             }
         }
-        guard !requests.isEmpty else { return verdicts }
+        guard !requests.isEmpty else {
+            delivered.verdicts = verdicts
+            return delivered
+        }
         let sendStarted = context.clock.now()
         let outcomes = await sender.deliver(batch: requests)
         let sentAt = context.clock.now()
         for (position, outcome) in zip(sending, outcomes) {
-            verdicts.append((position, await verdict(outcome, for: pushes[position], sendStarted: sendStarted, sentAt: sentAt)))
+            let (decided, refusedToken) = verdict(outcome, for: pushes[position], sendStarted: sendStarted, sentAt: sentAt)
+            verdicts.append((position, decided))
+            if let refusedToken { delivered.invalidations.append(refusedToken) }
         }
-        return verdicts
+        delivered.verdicts = verdicts
+        return delivered
     }
 
     /// The push as an APNs request: the Live Activity headers (topic, priority, expiration, collapse id,

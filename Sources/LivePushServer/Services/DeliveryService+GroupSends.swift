@@ -51,8 +51,9 @@ extension DeliveryService {
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
         context.metrics.recordAccepted(items.count)
         let sent = await deliver(items.map(\.devicePush))
+        outcome.invalidations = sent.invalidations
         let recordedAt = context.clock.now()
-        for (position, verdict) in sent {
+        for (position, verdict) in sent.verdicts {
             let push = items[position]
             switch verdict {
             case .final(let delivery) where Self.wentAsPlanned(delivery, push.item):
@@ -102,7 +103,7 @@ extension DeliveryService {
         items.reserveCapacity(planned.count)
         for (activity, timestamp) in planned {
             let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
-            let (priority, downgrade) = PushService.priority(send.requestedPriority, for: activity, decision: budgets[activity.activityID])
+            let (priority, downgrade) = PriorityBudgetRule.priority(send.requestedPriority, for: activity, decision: budgets[activity.activityID])
             var body = bodies[timestamp]
             if body == nil, template != nil {
                 template?.timestamp = timestamp
@@ -149,14 +150,8 @@ extension DeliveryService {
     private func budgetDecisions(_ send: GroupSend, for activities: [ActivityRecord], now: Date)
         async throws(PushStoreError) -> [String: BudgetDecision]
     {
-        guard send.requestedPriority == .immediate, !activities.isEmpty else { return [:] }
-        let requests = activities.map { activity in
-            (
-                activityID: activity.activityID,
-                limit: activity.frequentPushesEnabled
-                    ? context.configuration.frequentHourlyPriority10Budget : context.configuration.hourlyPriority10Budget
-            )
-        }
+        let requests = context.configuration.priorityBudget.requests(send.requestedPriority, for: activities)
+        guard !requests.isEmpty else { return [:] }
         return try await store.consumeHighPriority(requests, at: now)
     }
 
@@ -203,6 +198,7 @@ extension DeliveryService {
         }
         context.metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
         webhook.committed(report.endedNow.count)
+        tokensInvalidated(report.invalidated)
         context.logger.debug(
             "group page sent",
             metadata: [

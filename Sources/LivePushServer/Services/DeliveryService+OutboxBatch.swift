@@ -4,9 +4,10 @@ import PushStore
 extension DeliveryService {
     /// One attempt at each push of a claimed outbox batch: an expired push or one without a target gets
     /// its final result at once, broadcasts go through APNs' broadcast route, and the device pushes go as
-    /// one batch (no task per push). Pushes to try again are rescheduled; returns the final results.
-    /// `activities`: the batch's activities read at claim time (nil: each push reads its target now).
-    func attempt(_ items: [OutboxItem], owner: String, activities: [String: ActivityRecord]?) async -> [DeliveryResult] {
+    /// one batch (no task per push). Returns what to record: final results, retries and refused tokens,
+    /// which the worker writes in one store call. `activities`: the batch's activities read at claim time
+    /// (nil: each push reads its target now).
+    func attempt(_ items: [OutboxItem], activities: [String: ActivityRecord]?) async -> OutboxSettlement {
         let now = context.clock.now()
         var verdicts: [Verdict] = []
         var devicePushes: [DevicePush] = []
@@ -31,58 +32,34 @@ extension DeliveryService {
                 verdicts.append(.final(DeliveryResult(pushID: item.pushID, outcome: .failed, reason: failure.reason, attempts: item.attempts)))
             }
         }
-        verdicts += await send(devicePushes, broadcasts: broadcasts, owner: owner)
-        return await settle(verdicts, owner: owner)
+        let sent = await send(devicePushes, broadcasts: broadcasts)
+        var settlement = OutboxSettlement(invalidations: sent.invalidations)
+        for verdict in verdicts + sent.verdicts {
+            switch verdict {
+            case .final(let result): settlement.results.append(result)
+            case .retry(let item): settlement.retries.append(item)
+            }
+        }
+        return settlement
     }
 
     /// The device pushes as one batch and, beside it, each broadcast (one request to APNs' broadcast route
     /// for a whole channel, which the batch cannot carry).
-    private func send(_ pushes: [DevicePush], broadcasts: [(item: OutboxItem, channelID: UUID)], owner: String) async -> [Verdict] {
-        guard !broadcasts.isEmpty else { return await deliver(pushes).map(\.verdict) }
+    private func send(_ pushes: [DevicePush], broadcasts: [(item: OutboxItem, channelID: UUID)]) async
+        -> (verdicts: [Verdict], invalidations: [TokenInvalidation])
+    {
+        guard !broadcasts.isEmpty else {
+            let delivered = await deliver(pushes)
+            return (delivered.verdicts.map(\.verdict), delivered.invalidations)
+        }
         async let broadcasted = withTaskGroup(of: Verdict.self) { group in
             for (item, channelID) in broadcasts {
                 group.addTask { await self.broadcast(item, channelID: channelID) }
             }
             return await group.reduce(into: [Verdict]()) { $0.append($1) }
         }
-        let delivered = await deliver(pushes).map(\.verdict)
-        return delivered + (await broadcasted)
-    }
-
-    /// Reschedules the pushes to try again and returns the final results. Retries are the exception (429,
-    /// 5xx, a lost connection), but when APNs has a bad moment a whole batch is one: their store calls run
-    /// side by side rather than a round trip each in turn.
-    private func settle(_ verdicts: [Verdict], owner: String) async -> [DeliveryResult] {
-        var results: [DeliveryResult] = []
-        results.reserveCapacity(verdicts.count)
-        var retries: [OutboxItem] = []
-        for verdict in verdicts {
-            switch verdict {
-            case .final(let result): results.append(result)
-            case .retry(let item): retries.append(item)
-            }
-        }
-        await withTaskGroup(of: Void.self) { group in
-            for item in retries {
-                group.addTask { await self.reschedule(item, owner: owner) }
-            }
-        }
-        return results
-    }
-
-    private func reschedule(_ item: OutboxItem, owner: String) async {
-        let lastError = item.lastError ?? ""
-        context.logger.debug(
-            "push will be retried",
-            metadata: ["pushId": "\(item.pushID)", "attempts": "\(item.attempts)", "error": "\(lastError)", "next": "\(item.nextAttemptAt)"])
-        do {
-            try await store.reschedule(
-                pushID: item.pushID, owner: owner, nextAttemptAt: item.nextAttemptAt, attempts: item.attempts, lastError: lastError)
-        } catch {
-            context.logger.error(
-                "rescheduling a push failed; its claim will expire and it will be retried",
-                metadata: ["pushId": "\(item.pushID)", "error": "\(error)"])
-        }
+        let delivered = await deliver(pushes)
+        return (delivered.verdicts.map(\.verdict) + (await broadcasted), delivered.invalidations)
     }
 
     struct TargetFailure: Error {

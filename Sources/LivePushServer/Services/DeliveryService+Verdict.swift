@@ -12,36 +12,44 @@ extension DeliveryService {
         case retry(OutboxItem)
     }
 
-    /// The one reading of a device push's answer: ``DeliveryDecision`` says what the answer means; this
-    /// turns it into the push's result, marks a dead token invalid, and applies the outbox's back-off.
+    /// The one reading of a device push's answer, pure: ``DeliveryDecision`` says what the answer means; this
+    /// turns it into the push's result, with the back-off of the outbox, and, when APNs refused the token
+    /// for good, the token to mark invalid (recorded with the batch's or page's outcomes, in one write).
     /// - Parameters:
     ///   - sendStarted: when the batch was sent; a token is marked invalid as of then, so a token the app
     ///     reported again since is not overruled.
     ///   - sentAt: when the answers were in.
-    func verdict(_ outcome: APNsDeliveryOutcome, for push: DevicePush, sendStarted: Date, sentAt: Date) async -> Verdict {
+    func verdict(_ outcome: APNsDeliveryOutcome, for push: DevicePush, sendStarted: Date, sentAt: Date) -> (Verdict, TokenInvalidation?) {
         let item = push.item
         // Counts requests sent to APNs, the sender's immediate re-sends included.
         let attempts = item.attempts + outcome.attempts
         switch DeliveryDecision.classify(outcome) {
         case .accepted(let apnsID):
-            return .final(
-                DeliveryResult(
-                    pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts,
-                    apnsUniqueID: DeliveryDecision.uniqueID(outcome)))
+            return (
+                .final(
+                    DeliveryResult(
+                        pushID: item.pushID, outcome: .accepted, sentAt: sentAt, apnsID: apnsID, status: 200, attempts: attempts,
+                        apnsUniqueID: DeliveryDecision.uniqueID(outcome))), nil
+            )
         case .invalidToken(let status, let reason, let apnsID):
-            await invalidate(push.target, item: item, reason: reason, at: sendStarted)
-            return .final(
-                DeliveryResult(
-                    pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason.rawValue,
-                    attempts: attempts))
+            return (
+                .final(
+                    DeliveryResult(
+                        pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason.rawValue,
+                        attempts: attempts)),
+                TokenInvalidation(token: push.target.token, reason: reason.rawValue, at: sendStarted)
+            )
         case .rejected(let status, let reason, let apnsID):
-            return .final(
-                DeliveryResult(
-                    pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason, attempts: attempts))
+            return (
+                .final(
+                    DeliveryResult(
+                        pushID: item.pushID, outcome: .rejected, sentAt: sentAt, apnsID: apnsID, status: status, reason: reason,
+                        attempts: attempts)), nil
+            )
         case .retryLater(let lastError, let status):
-            return retryLater(item, attempts: attempts, lastError: lastError, status: status, at: sentAt)
+            return (retryLater(item, attempts: attempts, lastError: lastError, status: status, at: sentAt), nil)
         case .interrupted:
-            return interrupted(item, at: sentAt)
+            return (interrupted(item, at: sentAt), nil)
         }
     }
 
@@ -65,40 +73,6 @@ extension DeliveryService {
     func interrupted(_ item: OutboxItem, at date: Date) -> Verdict {
         .retry(item.retry(attempts: item.attempts, at: date, lastError: "interrupted by shutdown"))
     }
-
-    /// Marks the target's token invalid after APNs refused it for good, as of `date` (the send): if the
-    /// app reported this token again since, APNs' answer does not overrule it.
-    private func invalidate(_ target: ResolvedTarget, item: OutboxItem, reason: APNsReason, at date: Date) async {
-        do {
-            switch item.target {
-            case .activity:
-                // The token.invalid event is stored in the same transaction as the invalidation.
-                if let activity = try await store.markTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                {
-                    context.logger.info(
-                        "token marked invalid",
-                        metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.committed(1)
-                }
-            case .channel:
-                break
-            case .pushToStartToken:
-                let records = try await store.markPushToStartTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                for record in records {
-                    context.logger.info(
-                        "push-to-start token marked invalid",
-                        metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                }
-                webhook.committed(records.count)
-            }
-        } catch {
-            context.logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])
-        }
-    }
 }
 
 extension OutboxItem {
@@ -110,5 +84,25 @@ extension OutboxItem {
         retry.nextAttemptAt = next
         retry.lastError = DeliveryResult.shortened(lastError)
         return retry
+    }
+}
+
+extension DeliveryService {
+    /// Logs and reports (webhook) the tokens a batch or page marked invalid.
+    func tokensInvalidated(_ invalidated: InvalidatedTokens) {
+        for activity in invalidated.activities {
+            context.logger.info(
+                "token marked invalid",
+                metadata: [
+                    "activityId": "\(activity.activityID)", "token": "\(activity.pushToken.shortened)",
+                    "reason": "\(activity.tokenState.invalidReason ?? "")",
+                ])
+        }
+        for record in invalidated.pushToStartTokens {
+            context.logger.info(
+                "push-to-start token marked invalid",
+                metadata: ["tokenId": "\(record.id)", "token": "\(record.token.shortened)", "reason": "\(record.tokenState.invalidReason ?? "")"])
+        }
+        webhook.committed(invalidated.count)
     }
 }

@@ -48,7 +48,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
             try await store.release(owner: owner)
         } work: { owner, items in
             let activities = await targetActivities(of: items)
-            await finish(await attempt(items, owner: owner, activities: activities), owner: owner)
+            await finish(await attempt(items, activities: activities), owner: owner)
         }
     }
 
@@ -95,43 +95,46 @@ struct DeliveryService: BackgroundWorker, Sendable {
         }
     }
 
-    /// Records the final outcomes of a batch in one transaction, then counts and logs them. When the
-    /// store fails, the claims expire and the pushes are sent again (harmless: their timestamps are fixed).
-    private func finish(_ results: [DeliveryResult], owner: String) async {
-        guard !results.isEmpty else { return }
+    /// Records what a batch came to in one transaction (final outcomes, retries, refused tokens), then
+    /// counts and logs it. When the store fails, the claims expire and the pushes are sent again (harmless:
+    /// their timestamps are fixed).
+    private func finish(_ settlement: OutboxSettlement, owner: String) async {
+        guard !settlement.isEmpty else { return }
         let now = context.clock.now()
-        let results = results.map { result in
+        var settlement = settlement
+        settlement.results = settlement.results.map { result in
             var shortened = result
             shortened.reason = result.reason.map { DeliveryResult.shortened($0) }
             return shortened
         }
-        let report: CompletionReport
+        for retry in settlement.retries {
+            context.logger.debug(
+                "push will be retried",
+                metadata: [
+                    "pushId": "\(retry.pushID)", "attempts": "\(retry.attempts)", "error": "\(retry.lastError ?? "")",
+                    "next": "\(retry.nextAttemptAt)",
+                ])
+        }
+        let report: SettlementReport
         do {
-            report = try await store.complete(owner: owner, results: results, at: now)
+            report = try await store.settle(owner: owner, settlement, at: now, journal: webhook.tokenJournal)
         } catch .invalidInput {
             // One outcome the store refuses must not hold back the others: record them one by one.
             context.logger.error(
-                "a batch of push outcomes was refused; recording them one by one", metadata: ["owner": "\(owner)", "count": "\(results.count)"])
-            var records: [DeliveryRecord] = []
-            var notHeld: [UUID] = []
-            for result in results {
-                do {
-                    let single = try await store.complete(owner: owner, results: [result], at: now)
-                    records += single.records
-                    notHeld += single.notHeld
-                } catch {
-                    context.logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushID)", "error": "\(error)"])
-                }
-            }
-            report = CompletionReport(records: records, notHeld: notHeld)
+                "a batch of push outcomes was refused; recording them one by one",
+                metadata: ["owner": "\(owner)", "count": "\(settlement.results.count)"])
+            report = await settleOneByOne(settlement, owner: owner, at: now)
         } catch {
-            context.logger.error("recording push outcomes failed", metadata: ["owner": "\(owner)", "count": "\(results.count)", "error": "\(error)"])
+            context.logger.error(
+                "recording push outcomes failed; the pushes will be sent again when their claims expire",
+                metadata: ["owner": "\(owner)", "count": "\(settlement.results.count + settlement.retries.count)", "error": "\(error)"])
             return
         }
-        for pushID in report.notHeld {
+        for pushID in report.completion.notHeld + report.retriesNotHeld {
             context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID)"])
         }
-        for record in report.records {
+        tokensInvalidated(report.invalidated)
+        for record in report.completion.records {
             let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
             context.metrics.recordOutcome(
                 record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
@@ -144,6 +147,28 @@ struct DeliveryService: BackgroundWorker, Sendable {
                     "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
                 ])
         }
+    }
+
+    /// The settlement in parts, each result alone, when the store refused it whole.
+    private func settleOneByOne(_ settlement: OutboxSettlement, owner: String, at now: Date) async -> SettlementReport {
+        var report = SettlementReport(completion: CompletionReport(records: [], notHeld: []), retriesNotHeld: [], invalidated: InvalidatedTokens())
+        var parts = [OutboxSettlement(retries: settlement.retries, invalidations: settlement.invalidations)]
+        parts += settlement.results.map { OutboxSettlement(results: [$0]) }
+        for part in parts {
+            do {
+                let partial = try await store.settle(owner: owner, part, at: now, journal: webhook.tokenJournal)
+                report.completion.records += partial.completion.records
+                report.completion.notHeld += partial.completion.notHeld
+                report.retriesNotHeld += partial.retriesNotHeld
+                report.invalidated.activities += partial.invalidated.activities
+                report.invalidated.pushToStartTokens += partial.invalidated.pushToStartTokens
+            } catch {
+                context.logger.error(
+                    "recording a push outcome failed",
+                    metadata: ["pushIds": "\((part.results.map(\.pushID) + part.retries.map(\.pushID)).map(\.lowercased))", "error": "\(error)"])
+            }
+        }
+        return report
     }
 
     /// A bounded label for a reason: Apple's known reasons as they are, anything else `other` (a reason from

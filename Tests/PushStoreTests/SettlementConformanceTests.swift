@@ -1,0 +1,58 @@
+import APNsCore
+import Foundation
+import Testing
+
+@testable import PushStore
+
+@Suite("PushStore conformance: a worker's batch recorded in one write")
+struct SettlementConformanceTests {
+    @Test(arguments: StoreKind.available)
+    func outcomesRetriesAndRefusedTokensAreRecordedTogether(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let dead = Fixture.token()
+            _ = try await store.register(Fixture.registration("a"))
+            _ = try await store.register(Fixture.registration("b", token: dead))
+            // The same token value stored as a push-to-start token: APNs refused the value, wherever it is.
+            _ = try await store.upsertPushToStartToken(TokensBudgetKeysTests.pushToStart(device: "phone", token: dead, at: t - 60))
+            let done = Fixture.update("a", importance: .timeSensitive, at: t - 3)
+            let again = Fixture.update("a", score: 2, importance: .timeSensitive, at: t - 2)
+            let refused = Fixture.update("b", importance: .timeSensitive, at: t - 1)
+            let stolen = Fixture.update("a", score: 3, importance: .timeSensitive, at: t - 0.5)
+            _ = try await store.enqueue([done, again, refused, stolen])
+            let claimed = try await store.claim(owner: "w1", limit: 3, now: t, lease: 1)
+            #expect(Set(claimed.map(\.pushID)) == [done.pushID, again.pushID, refused.pushID])
+            // `stolen` is claimed by w2; w1 reports a retry of it all the same (its lease ended).
+            _ = try await store.claim(owner: "w2", limit: 1, now: t, lease: 30)
+            var retry = again
+            retry.attempts = 1
+            retry.nextAttemptAt = t + 30
+            retry.lastError = "503 ServiceUnavailable"
+            var lost = stolen
+            lost.attempts = 1
+            lost.lastError = "interrupted by shutdown"
+            let report = try await store.settle(
+                owner: "w1",
+                OutboxSettlement(
+                    results: [
+                        DeliveryResult(pushID: done.pushID, outcome: .accepted, sentAt: t, status: 200, attempts: 1),
+                        DeliveryResult(pushID: refused.pushID, outcome: .rejected, sentAt: t, status: 410, reason: "Unregistered", attempts: 1),
+                    ],
+                    retries: [retry, lost],
+                    invalidations: [TokenInvalidation(token: dead, reason: "Unregistered", at: t)]),
+                at: t + 1, journal: nil)
+            #expect(report.completion.records.map(\.pushID) == [done.pushID, refused.pushID])
+            #expect(report.retriesNotHeld == [stolen.pushID], "a retry another worker holds is left alone")
+            #expect(report.invalidated.activities.map(\.activityID) == ["b"])
+            #expect(report.invalidated.pushToStartTokens.map(\.deviceID) == ["phone"])
+            #expect(try await store.activity(id: "b")?.tokenState.invalidReason == "Unregistered")
+            #expect(try await store.activity(id: "a")?.tokenState.isValid == true)
+            let pending = try await store.pendingItems(activityID: "a")
+            let rescheduled = try #require(pending.first { $0.pushID == again.pushID })
+            #expect(rescheduled.attempts == 1 && rescheduled.nextAttemptAt == t + 30 && rescheduled.claim == nil)
+            #expect(rescheduled.lastError == "503 ServiceUnavailable")
+            #expect(pending.first { $0.pushID == stolen.pushID }?.claim?.owner == "w2")
+            #expect(try await store.outboxDepth() == 2)
+        }
+    }
+}
