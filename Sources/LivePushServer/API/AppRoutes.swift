@@ -51,7 +51,7 @@ struct AppRoutes: Sendable {
             let plan = try body.object("renewal").map { (renewal) throws(DomainError) in
                 RenewalRequest(
                     renewBefore: try RenewalRequest.check(
-                        renewal.string("renewBefore") ?? "", maximumActiveDuration: activities.configuration.maximumActiveDuration),
+                        renewal.string("renewBefore") ?? "", maximumActiveDuration: activities.settings.maximumActiveDuration),
                     attributes: renewal.objectValue("attributes") ?? .object([:]), alert: renewal.objectValue("alert") ?? .object([:]))
             }
             let renews = body.string("renews")
