@@ -82,22 +82,21 @@ package final class LivePushServer: Service, Sendable {
         let methods = MethodTable()
         router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
         router.middlewares.add(MetricsAccess(key: configuration.metricsKey, operators: configuration.metricsOperator ? keys : nil))
-        let limits = configuration.rateLimits
         // One budget of failed requests per client address for both audiences, checked before any credential.
         let addressLimit = AddressLimitMiddleware(
-            perMinute: limits.addressFailures.perMinute, burst: limits.addressFailures.burst, metrics: metrics)
+            perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
         AppRoutes(activities: activities, renewals: renewals, identity: identity, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
                 .add(
                     middleware: RateLimitMiddleware(
-                        perMinute: limits.app.perMinute, burst: limits.app.burst,
-                        installations: (limits.installations.perMinute, limits.installations.burst), metrics: metrics)))
+                        perMinute: configuration.appRateLimit, burst: configuration.appRateBurst,
+                        installations: (configuration.installationRateLimit, configuration.installationRateBurst), metrics: metrics)))
         let backend = router.group("v1")
             .add(middleware: addressLimit)
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
-            .add(middleware: RateLimitMiddleware(perMinute: limits.backend.perMinute, burst: limits.backend.burst, metrics: metrics))
+            .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics))
         let idempotent = IdempotentSend(service: idempotency, clock: clock)
         BackendRoutes(pushes: pushes, activities: activities, renewals: renewals, identity: identity, idempotent: idempotent, clock: clock).add(
             to: backend)
@@ -107,7 +106,9 @@ package final class LivePushServer: Service, Sendable {
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .operator, keys: keys))
-                .add(middleware: RateLimitMiddleware(perMinute: limits.operator.perMinute, burst: limits.operator.burst, metrics: metrics)))
+                .add(
+                    middleware: RateLimitMiddleware(
+                        perMinute: configuration.operatorRateLimit, burst: configuration.operatorRateBurst, metrics: metrics)))
         ConsoleRoutes().add(to: router)
         OperationsRoutes(operations: OperationsService(store: store), metrics: metrics).add(to: router)
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })
@@ -120,12 +121,11 @@ package final class LivePushServer: Service, Sendable {
         let listening = listening
         let logger = logger
         let developmentAppKeys = configuration.appKeys
-        let listener = configuration.listener
         let deadlines = RequestDeadlines(
-            header: .milliseconds(Int64(listener.requestHeaderTimeout * 1000)),
-            body: .milliseconds(Int64(listener.requestBodyTimeout * 1000))
+            header: .milliseconds(Int64(configuration.requestHeaderTimeout * 1000)),
+            body: .milliseconds(Int64(configuration.requestBodyTimeout * 1000))
         )
-        let connections = ConnectionCap(maximum: listener.maximumConnections, metrics: metrics)
+        let connections = ConnectionCap(maximum: configuration.maximumConnections, metrics: metrics)
         return Application(
             router: makeRouter(),
             // The cap first: a connection over it is closed before anything of it is read.
@@ -133,7 +133,7 @@ package final class LivePushServer: Service, Sendable {
                 configuration: .init(additionalChannelHandlers: [
                     connections.handler(), TransferCodingHandler(), RequestDeadlineHandler(deadlines: deadlines),
                 ])),
-            configuration: ApplicationConfiguration(address: .hostname(listener.host, port: listener.port), serverName: "livepush"),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
             services: [webhook, delivery, sweeper],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
