@@ -17,10 +17,13 @@ let package = Package(
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsSimulator", targets: ["APNsSimulator"]),
         .library(name: "LivePushTesting", targets: ["LivePushTesting"]),
+        // The contract's types, generated from openapi.json (needs only OpenAPIRuntime): the bodies and answers
+        // of `livepush serve`'s HTTP API, for code that reads or writes them without the client.
+        .library(name: "LivePushAPITypes", targets: ["LivePushAPITypes"]),
         // The generated Swift client of `livepush serve`'s HTTP API (needs only OpenAPIRuntime; bring a transport).
         .library(name: "LivePushAPIClient", targets: ["LivePushAPIClient"]),
         // The app's half: reports an app's Live Activity tokens to `livepush serve`. Its target graph is
-        // LivePushAPIClient (with APIContract, LiveActivity, APNsCore), OpenAPIRuntime, HTTPTypes and swift-log:
+        // LivePushAPIClient (with LivePushAPITypes, APIContract, LiveActivity, APNsCore), OpenAPIRuntime, HTTPTypes and swift-log:
         // an app compiles nothing of NIO, Hummingbird or the stores (scripts/check-kit-graph.sh checks it).
         .library(name: "LivePushKit", targets: ["LivePushKit"]),
         // LivePushKit's adapter for the simulator's iPhones, for an app's tests on Linux (and the demo's iPhones).
@@ -145,8 +148,9 @@ let package = Package(
             dependencies: [
                 "APIContract",
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "PushStore",
-                // The answers are the contract's types, generated from openapi.json (not declared again here).
-                "LivePushAPIClient",
+                // The answers are the contract's types, generated from openapi.json (not declared again here);
+                // the generated client is not compiled into the server.
+                "LivePushAPITypes",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -206,11 +210,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Swift client of the HTTP API, generated from APIContract/openapi.json by
-        // scripts/generate-api-client.sh (swift-openapi-generator) and committed: no generator in the build.
+        // The contract's types (Types.swift), generated from APIContract/openapi.json by scripts/generate-api-client.sh
+        // (swift-openapi-generator) and committed: no generator in the build. The server, the client and
+        // LivePushKit share them.
+        .target(
+            name: "LivePushAPITypes",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            exclude: ["openapi-generator-config.yaml"],
+            swiftSettings: swiftSettings
+        ),
+        // The Swift client of the HTTP API (Client.swift), generated the same way over LivePushAPITypes, which it
+        // re-exports, plus its middlewares.
         .target(
             name: "LivePushAPIClient",
             dependencies: [
+                "LivePushAPITypes",
                 // RequestContractCheck: the same contract and validator as the server, before a request is sent.
                 "APIContract",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -223,7 +237,7 @@ let package = Package(
         .target(
             name: "LivePushKit",
             dependencies: [
-                "LivePushAPIClient",
+                "LivePushAPITypes", "LivePushAPIClient",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -282,7 +296,7 @@ let package = Package(
             name: "LivePushServerTests",
             dependencies: [
                 "LivePushServer", "PushStore", "APNsCore", "APNsAuth", "APNsClient", "LiveActivity", "APNsSimulator", "LivePushTesting",
-                "LivePushAPIClient",
+                "LivePushAPITypes", "LivePushAPIClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Regenerates the committed Swift client (Sources/LivePushAPIClient/Types.swift and Client.swift) from the API's
-# one contract, Sources/APIContract/openapi.json, with swift-openapi-generator 1.14.3.
+# Regenerates the committed Swift code of the API from its one contract, Sources/APIContract/openapi.json, with
+# swift-openapi-generator 1.14.3: the contract's types (Sources/LivePushAPITypes/Types.swift), which the server,
+# the client and LivePushKit share, and the client (Sources/LivePushAPIClient/Client.swift), which imports them.
+# Each folder's openapi-generator-config.yaml says what the generator writes there.
 #
 # The generator is built in its own scratch folder, .build-openapi-generator/ (git-ignored), never in the
 # package's .build: the package itself does not depend on the generator, so a clean build of LivePush does not
 # compile it, OpenAPIKit or Yams. Run this after editing the contract and commit the result; CI (.ci/run)
-# runs it too and fails when `git diff` shows the committed files differ from what the contract generates.
+# runs it too and fails when `git diff` shows the committed files of either folder differ from what the contract
+# generates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=1.14.3
 tool=.build-openapi-generator
 document=Sources/APIContract/openapi.json
-target=Sources/LivePushAPIClient
+types=Sources/LivePushAPITypes
+client=Sources/LivePushAPIClient
 
 mkdir -p "$tool"
 cat >"$tool/Package.swift" <<MANIFEST
@@ -56,13 +60,13 @@ with open(sys.argv[2], "w", encoding="utf-8") as target:
     json.dump(document, target, ensure_ascii=False, indent=1)
 PY
 
-"$generator" generate "$input" \
-    --config "$target/openapi-generator-config.yaml" \
-    --output-directory "$target"
+for target in "$types" "$client"; do
+    "$generator" generate "$input" --config "$target/openapi-generator-config.yaml" --output-directory "$target"
+done
 # One Types.swift, as the generator wrote before it split its output by namespace: each of the split files
 # repeats the same `public import`s, and Swift 6.3 warns about those a file does not use (the generator's
 # `@diagnose(UnusedImportAccess, as: ignored)` takes effect from Swift 6.4 on). Joined, every import is used.
-python3 - "$target" <<'PY'
+python3 - "$types" <<'PY'
 import pathlib, re, sys
 
 target = pathlib.Path(sys.argv[1])
@@ -85,4 +89,4 @@ for name in order:
     (target / name).unlink()
 (target / "Types.swift").write_text("".join(header + joined), encoding="utf-8")
 PY
-echo "== generated $target/Types.swift and $target/Client.swift from $document" >&2
+echo "== generated $types/Types.swift and $client/Client.swift from $document" >&2

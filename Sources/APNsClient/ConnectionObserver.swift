@@ -6,8 +6,8 @@ import NIOHTTP2
 import NIOSSL
 import NIOTLS
 
-/// Watches the connection-level frames (stream 0): SETTINGS (the stream limit), GOAWAY (with APNs' JSON
-/// reason) and PING acks, and sends PINGs when the connection is idle.
+/// Watches the connection-level frames (stream 0): SETTINGS (the stream limit), GOAWAY (logged with APNs'
+/// JSON reason; `APNsRequestsHandler` acts on it) and PING acks, and sends PINGs when the connection is idle.
 final class ConnectionObserver: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
@@ -70,12 +70,8 @@ final class ConnectionObserver: ChannelInboundHandler {
                 ready.succeed(())
             }
         case .goAway(let lastStreamID, let errorCode, let opaqueData):
-            let reason = opaqueData.flatMap { APNsErrorBody.parse($0.readableBytesView) }.map { APNsReason(rawValue: $0.reason) }
-            state.update {
-                $0.goingAway = true
-                $0.goAwayReason = reason ?? $0.goAwayReason
-                $0.goAwayLastStreamID = min($0.goAwayLastStreamID ?? .max, Int(lastStreamID))
-            }
+            // APNsRequestsHandler, next in the pipeline, moves the connection's state machine.
+            let reason = ConnectionStateMachine.GoAway(lastStreamID: Int(lastStreamID), opaqueData: opaqueData).reason
             logger.info(
                 "APNs sent GOAWAY",
                 metadata: [
@@ -112,7 +108,6 @@ final class ConnectionObserver: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        state.update { $0.closed = true }
         ready.fail(APNsClientError.connectionClosed(processed: false, detail: "the connection closed during set-up"))
         pingTask?.cancel()
         context.fireChannelInactive()

@@ -46,16 +46,15 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     /// The last client stream id (2^31 - 1); a connection that reaches it takes no more requests.
     private static let lastStreamID = Int32.max
 
+    /// What the pool reads: this handler says when the connection stops taking requests.
     private let state: ConnectionState
+    /// Open, going away, out of stream ids or closed; each transition says what to do.
+    private var machine = ConnectionStateMachine()
     private var context: ChannelHandlerContext?
     private var exchanges: [HTTP2StreamID: Exchange] = [:]
     private var nextStreamID: Int32 = 1
     private var connectionUnreturned = 0
-    private var closed = false
-    /// The server sent GOAWAY, or stream ids ran out: no new request goes out on this connection.
-    private var refusingNewRequests = false
-    /// Stream ids ran out: the connection closes once its last answer is in.
-    private var closeWhenDrained = false
+    private var closed: Bool { machine.isClosed }
     /// A flush is queued on the event loop: requests sent before it runs share its one write (and TLS record).
     private var flushQueued = false
     /// The one timer for every request's deadline, set to the earliest of them (see `expireRequests`).
@@ -127,21 +126,19 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     /// Opens a stream for one request and writes its frames (not flushed); false when the connection
     /// cannot take it, after failing `waiter` with why.
     private func open(headers: HPACKHeaders, body: ByteBuffer, deadline: NIODeadline, timeout: TimeAmount, waiter: ExchangeWaiter) -> Bool {
-        guard let context, !closed else {
+        guard let context else {
             waiter.resume(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
             return false
         }
-        guard !refusingNewRequests else {
-            waiter.resume(.failure(closedError(processed: false, streamID: nil, detail: "the connection is going away")))
+        switch transition({ $0.newRequest(streamIDsLeft: nextStreamID < Self.lastStreamID) }) {
+        case .send:
+            break
+        case .refuse(let error):
+            waiter.resume(.failure(error))
             return false
-        }
-        guard nextStreamID < Self.lastStreamID else {
-            // Stream ids are used up: the pool opens a new connection for what comes next.
-            state.update { $0.goingAway = true }
-            refusingNewRequests = true
-            closeWhenDrained = true
-            closeIfDrained()
-            waiter.resume(.failure(.connectionClosed(processed: false, detail: "the connection used up its stream ids")))
+        case .refuseAndCloseWhenIdle(let error):
+            requestEnded()
+            waiter.resume(.failure(error))
             return false
         }
         let streamID = HTTP2StreamID(nextStreamID)
@@ -170,7 +167,9 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         let streamID = frame.streamID
         guard streamID != .rootStream else {
-            if case .goAway(let lastStreamID, _, _) = frame.payload { goingAway(lastStreamID: lastStreamID, context: context) }
+            if case .goAway(let lastStreamID, _, let opaqueData) = frame.payload {
+                receivedGoAway(.init(lastStreamID: Int(lastStreamID), opaqueData: opaqueData), context: context)
+            }
             context.fireChannelRead(data)
             return
         }
@@ -246,7 +245,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        closed = true
+        transition { $0.channelClosed() }
         failAll { streamID, exchange in
             self.closedError(processed: exchange.opened, streamID: streamID, detail: "connection closed before the answer")
         }
@@ -261,7 +260,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     }
 
     private func complete(_ exchange: Exchange) {
-        defer { closeIfDrained() }
+        defer { requestEnded() }
         guard let status = exchange.status else {
             exchange.waiter.resume(.failure(.protocolError("the answer had no :status")))
             return
@@ -291,9 +290,9 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     /// is going away (a protocol error that would close it under the requests still being answered), and
     /// fail as not processed, to be sent again on another connection. Sent ones above the last id are
     /// closed by swift-nio-http2 itself (their StreamClosedEvent fails them the same way).
-    private func goingAway(lastStreamID: HTTP2StreamID, context: ChannelHandlerContext) {
-        refusingNewRequests = true
-        let heldBack = exchanges.filter { $0.key > lastStreamID && !$0.value.opened }.map(\.key).sorted()
+    private func receivedGoAway(_ goAway: ConnectionStateMachine.GoAway, context: ChannelHandlerContext) {
+        guard case .failUnsentRequests(let above) = transition({ $0.receivedGoAway(goAway) }) else { return }
+        let heldBack = exchanges.filter { Int($0.key) > above && !$0.value.opened }.map(\.key).sorted()
         guard !heldBack.isEmpty else { return }
         for streamID in heldBack {
             fail(streamID, with: closedError(processed: false, streamID: streamID, detail: "not sent before the server's GOAWAY"))
@@ -302,9 +301,20 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         context.flush()
     }
 
-    private func closeIfDrained() {
-        guard closeWhenDrained, exchanges.isEmpty, let context, !closed else { return }
+    /// A request ended: the connection closes when its stream ids are used up and it awaits no answer.
+    private func requestEnded() {
+        guard machine.requestEnded(awaiting: exchanges.count) == .close, let context else { return }
         context.close(promise: nil)
+    }
+
+    /// Applies a transition of the state machine; once it has left `open`, the pool stops choosing the
+    /// connection for new requests.
+    @discardableResult
+    private func transition<Action>(_ body: (inout ConnectionStateMachine) -> Action) -> Action {
+        let wasOpen = machine.isOpen
+        let action = body(&machine)
+        if wasOpen, !machine.isOpen { state.update { $0.takesRequests = false } }
+        return action
     }
 
     // MARK: - Deadlines
@@ -343,13 +353,13 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         if let context, !closed {
             context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
         }
-        closeIfDrained()
+        requestEnded()
     }
 
     private func fail(_ streamID: HTTP2StreamID, with error: APNsClientError) {
         guard let exchange = exchanges.removeValue(forKey: streamID) else { return }
         exchange.waiter.resume(.failure(error))
-        closeIfDrained()
+        requestEnded()
     }
 
     private func failAll(_ error: (HTTP2StreamID, Exchange) -> APNsClientError) {
@@ -363,12 +373,8 @@ final class APNsRequestsHandler: ChannelInboundHandler {
         }
     }
 
-    /// A stream above the last one a GOAWAY let through was not processed, even though its HEADERS went out
-    /// (a request sent while the GOAWAY was on its way).
     private func closedError(processed: Bool, streamID: HTTP2StreamID?, detail: String) -> APNsClientError {
-        let processed = processed && !(streamID.map { state.isRefusedByGoAway(streamID: Int($0)) } ?? false)
-        if let reason = state.goAwayReason { return .goAway(reason: reason, processed: processed) }
-        return .connectionClosed(processed: processed, detail: detail)
+        machine.failure(processed: processed, streamID: streamID.map { Int($0) }, detail: detail)
     }
 
     // MARK: - Inbound flow control
@@ -393,5 +399,14 @@ final class APNsRequestsHandler: ChannelInboundHandler {
             context.writeAndFlush(
                 wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .windowUpdate(windowSizeIncrement: increment))), promise: nil)
         }
+    }
+}
+
+extension ConnectionStateMachine.GoAway {
+    /// A GOAWAY frame's last stream id, with the reason of APNs' JSON in its debug data when there is one.
+    init(lastStreamID: Int, opaqueData: ByteBuffer?) {
+        self.init(
+            lastStreamID: lastStreamID,
+            reason: opaqueData.flatMap { APNsErrorBody.parse($0.readableBytesView) }.map { APNsReason(rawValue: $0.reason) })
     }
 }

@@ -61,14 +61,14 @@ package final class LivePushServer: Service, Sendable {
         keys = APIKeyChecker(
             credentials: CredentialService(store: store), appKeys: configuration.appKeys, backendKeys: configuration.backendKeys,
             operatorKeys: configuration.operatorKeys, tokens: tokenKey, clock: clock)
-        identity = IdentityService(key: tokenKey, store: store, configuration: configuration, clock: clock, logger: logger)
+        identity = IdentityService(key: tokenKey, store: store, lifetimes: configuration.tokenLifetimes, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
-        channels = ChannelService(store: store, sender: sender, configuration: configuration, clock: clock, logger: logger)
+        channels = ChannelService(store: store, sender: sender, historyLimit: configuration.historyLimit, clock: clock, logger: logger)
         let pushes = PushService(
             store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
         self.pushes = pushes
-        console = ConsoleService(store: store, pushes: pushes, configuration: configuration, clock: clock, logger: logger)
-        activities = ActivityService(store: store, configuration: configuration, clock: clock, logger: logger, events: events)
+        console = ConsoleService(store: store, pushes: pushes, settings: configuration.console, clock: clock, logger: logger)
+        activities = ActivityService(store: store, settings: configuration.activities, clock: clock, logger: logger, events: events)
         let renewals = RenewalService(pushes: pushes)
         self.renewals = renewals
         delivery = DeliveryService(store: store, sender: sender, webhook: events, signal: signal, context: workers)

@@ -170,35 +170,23 @@ package struct ServerConfiguration: Sendable {
         )
     }
 
-    /// Checks the values; the error names the setting (its ``ServeSetting`` key; two joined by "/" when
-    /// the rule is about both) and what is accepted.
+    /// Checks the values: each against the values its declaration accepts (``ServeSetting/all``), then the
+    /// rules about several settings. The error names the setting (its ``ServeSetting`` key; two joined by
+    /// "/" when the rule is about both) and what is accepted.
     package func validate() throws(ServerConfigurationError) {
+        var settings = ServeSettings()
+        settings.server = self
+        for setting in ServeSetting.all {
+            if let rule = setting.refusal(settings) { throw ServerConfigurationError(setting: setting.key, rule: rule) }
+        }
         func require(_ condition: Bool, _ setting: String, _ rule: String) throws(ServerConfigurationError) {
             if !condition { throw ServerConfigurationError(setting: setting, rule: rule) }
         }
-        try require((0...65535).contains(port), "port", "must be 0 to 65535")
-        try require((0...1024).contains(workerCount), "workers", "must be 0 to 1024")
-        try require((1...10_000).contains(batchSize), "batchSize", "must be 1 to 10000")
-        try require(claimLease >= 1, "claimLease", "must be at least 1 second")
-        try require(pollInterval > 0 && pollInterval <= 60, "pollInterval", "must be more than 0 and at most 60 seconds")
+        try require(retryMaximumDelay >= retryBaseDelay, "retryBaseDelay/retryMaxDelay", "must be 0 or more, the maximum at least the base")
         try require(
-            retryBaseDelay >= 0 && retryMaximumDelay >= retryBaseDelay, "retryBaseDelay/retryMaxDelay",
+            webhookRetryBaseDelay >= 0 && webhookRetryMaximumDelay >= webhookRetryBaseDelay, "webhookRetryBaseDelay/webhookRetryMaxDelay",
             "must be 0 or more, the maximum at least the base")
-        try require((1...1000).contains(apnsConnections), "connections", "must be 1 to 1000")
-        try require(defaultExpiration > 0, "defaultExpiration", "must be more than 0 seconds")
-        try require(hourlyPriority10Budget >= 0, "hourlyBudget", "must be 0 or more")
-        try require(frequentHourlyPriority10Budget >= 0, "frequentHourlyBudget", "must be 0 or more")
-        try require(maximumActiveDuration > 0, "maxActiveDuration", "must be more than 0 seconds")
-        try require(defaultDismissalDelay >= 0, "defaultDismissalDelay", "must be 0 or more seconds")
-        try require(forgetAfter >= 0, "forgetAfter", "must be 0 or more seconds")
-        try require(lifecycleInterval > 0, "lifecycleInterval", "must be more than 0 seconds")
-        try require(pushToStartBudget >= 1, "pushToStartBudget", "must be 1 or more")
-        try require(pushToStartWindow > 0, "pushToStartWindow", "must be more than 0 seconds")
-        try require((1...1000).contains(historyLimit), "historyLimit", "must be 1 to 1000")
-        try require(requestHeaderTimeout > 0 && requestHeaderTimeout <= 3600, "requestHeaderTimeout", "must be more than 0 and at most 3600 seconds")
-        try require(requestBodyTimeout > 0 && requestBodyTimeout <= 3600, "requestBodyTimeout", "must be more than 0 and at most 3600 seconds")
-        try require(shutdownTimeout > 0 && shutdownTimeout <= 3600, "shutdownTimeout", "must be more than 0 and at most 3600 seconds")
-        try require(!instanceID.isEmpty && instanceID.count <= 100, "instanceId", "must have 1 to 100 characters")
+        try require((1...256).contains(webhookConcurrency), "webhookConcurrency", "must be 1 to 256")
         if let webhookURL {
             try require(["http", "https"].contains(webhookURL.scheme ?? ""), "webhookUrl", "must be an http or https URL")
             try require(
@@ -213,40 +201,6 @@ package struct ServerConfiguration: Sendable {
                         + "made to reach its own network; give a public host, or set --webhook-allow-private-targets "
                         + "(LIVEPUSH_WEBHOOK_ALLOW_PRIVATE_TARGETS) for development against a local receiver")
             }
-        }
-        if let appTokenSecret {
-            try require(appTokenSecret.utf8.count >= 32, "appTokenSecret", "must have at least 32 characters (e.g. `openssl rand -hex 32`)")
-        }
-        try require((60...(7 * 86_400)).contains(appTokenLifetime), "appTokenLifetime", "must be 60 seconds to 7 days")
-        try require((3600...(90 * 86_400)).contains(installationTokenLifetime), "installationTokenLifetime", "must be 1 hour to 90 days")
-        try require((0...100_000_000).contains(appRateLimit), "appRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
-        try require((0...100_000_000).contains(backendRateLimit), "backendRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
-        try require((1...1_000_000).contains(appRateBurst), "appRateBurst", "must be 1 to 1000000 requests")
-        try require((1...1_000_000).contains(backendRateBurst), "backendRateBurst", "must be 1 to 1000000 requests")
-        try require((0...100_000_000).contains(operatorRateLimit), "operatorRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
-        try require((1...1_000_000).contains(operatorRateBurst), "operatorRateBurst", "must be 1 to 1000000 requests")
-        try require(
-            (0...100_000_000).contains(installationRateLimit), "installationRateLimit", "must be 0 (no limit) to 100000000 requests per minute")
-        try require((1...1_000_000).contains(installationRateBurst), "installationRateBurst", "must be 1 to 1000000 requests")
-        try require(
-            (0...100_000_000).contains(addressFailureLimit), "addressFailureLimit", "must be 0 (no limit) to 100000000 failed requests per minute")
-        try require((1...1_000_000).contains(addressFailureBurst), "addressFailureBurst", "must be 1 to 1000000 failed requests")
-        try require((1...1_000_000).contains(maximumConnections), "maxConnections", "must be 1 to 1000000 connections")
-        if let webhookSecret {
-            try require(
-                webhookSecret.count >= Self.minimumWebhookSecretLength, "webhookSecret",
-                "must have at least \(Self.minimumWebhookSecretLength) characters; make one with `openssl rand -hex 32`")
-        }
-        try require(webhookTimeout > 0 && webhookTimeout <= 300, "webhookTimeout", "must be more than 0 and at most 300 seconds")
-        try require(webhookMaximumAge > 0, "webhookMaxAge", "must be more than 0 seconds")
-        try require(
-            webhookRetryBaseDelay >= 0 && webhookRetryMaximumDelay >= webhookRetryBaseDelay, "webhookRetryBaseDelay/webhookRetryMaxDelay",
-            "must be 0 or more, the maximum at least the base")
-        try require((1...256).contains(webhookConcurrency), "webhookConcurrency", "must be 1 to 256")
-        if let metricsKey {
-            try require(
-                metricsKey.utf8.count >= 32 && metricsKey.allSatisfy { $0.isASCII && !$0.isWhitespace }, "metricsKey",
-                "must have at least 32 characters, without spaces (e.g. `openssl rand -hex 32`)")
         }
         for key in appKeys + backendKeys + operatorKeys {
             try require(key.count >= 16, "appKey/backendKey/operatorKey", "development keys must have at least 16 characters")

@@ -18,15 +18,7 @@ public func withAPNsClient<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (APNsClient) async throws -> Result
 ) async throws -> Result {
-    var logger = Logger(label: "livepush.testing.client")
-    logger.logLevel = .critical
-    return try await withScopedResource {
-        try APNsClient(configuration: configuration, tokens: tokens, logger: logger)
-    } stop: { client in
-        await client.shutdown()
-    } _: { client in
-        try await body(client)
-    }
+    try await withQuietClient(isolation: isolation, { try APNsClient(configuration: configuration, tokens: tokens, logger: $0) }, body)
 }
 
 /// Runs `body` with an `APNsClient` that signs each push with the key of `keyring` for its topic (one
@@ -43,10 +35,18 @@ public func withAPNsClient<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (APNsClient) async throws -> Result
 ) async throws -> Result {
+    try await withQuietClient(isolation: isolation, { try APNsClient(configuration: configuration, keyring: keyring, logger: $0) }, body)
+}
+
+/// Runs `body` with the client `make` creates with a logger of critical events only, and shuts it down
+/// afterwards, whatever `body` does.
+private func withQuietClient<Result>(
+    isolation: isolated (any Actor)?, _ make: (Logger) throws -> APNsClient, _ body: (APNsClient) async throws -> Result
+) async throws -> Result {
     var logger = Logger(label: "livepush.testing.client")
     logger.logLevel = .critical
-    return try await withScopedResource {
-        try APNsClient(configuration: configuration, keyring: keyring, logger: logger)
+    return try await withScopedResource(isolation: isolation) {
+        try make(logger)
     } stop: { client in
         await client.shutdown()
     } _: { client in

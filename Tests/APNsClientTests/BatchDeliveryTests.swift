@@ -152,21 +152,12 @@ import Testing
     /// A GOAWAY while the stream limit is full and more of the page waits in swift-nio-http2's buffer: the
     /// waiting ones fail as not sent and go again on a new connection; none ends as an unknown outcome.
     @Test func aGoAwayWithPageRequestsHeldBackForTheStreamLimitLosesNone() async throws {
-        let options = Rangers.simulator(acceptUnknownTokens: true) {
-            $0.endpoint.initialMaxConcurrentStreams = 4
-            $0.endpoint.maxConcurrentStreams = 4
+        let outcomes = try await Rangers.withGoAwaysUnderAFullStreamLimit { client in
+            var outcomes: [APNsDeliveryOutcome] = []
+            for round in 0..<3 { outcomes += await client.deliver(batch: try Self.page(8, first: 0x600 + 16 * round)) }
+            return outcomes
         }
-        try await withSimulator(options) { apns in
-            _ = try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 300, goAwayAfterStreams: 1))
-            let configuration = apns.clientConfiguration(
-                maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly(maximumAttempts: 20))
-            let outcomes = try await apns.withClient(configuration) { client in
-                var outcomes: [APNsDeliveryOutcome] = []
-                for round in 0..<3 { outcomes += await client.deliver(batch: try Self.page(8, first: 0x600 + 16 * round)) }
-                return outcomes
-            }
-            #expect(Self.failures(outcomes).isEmpty, "\(Self.failures(outcomes))")
-        }
+        #expect(Self.failures(outcomes).isEmpty, "\(Self.failures(outcomes))")
     }
 
     @Test func anExpiredProviderTokenIsRenewedOnceForTheWholePage() async throws {

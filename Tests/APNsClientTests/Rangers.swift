@@ -23,6 +23,24 @@ enum Rangers {
         return options
     }
 
+    /// Runs `body` with a client of one connection (reconnect-only retries, 30 s deadlines) to a simulator
+    /// that allows 4 streams at once, answers each after 300 ms and sends GOAWAY after every stream: when a
+    /// GOAWAY comes, more requests wait in swift-nio-http2's buffer for the stream limit. A connection
+    /// processes one to four requests (those the server has read when it says GOAWAY; fewer on a busy
+    /// machine), so a request may be refused several times before its turn.
+    static func withGoAwaysUnderAFullStreamLimit<Result>(_ body: (APNsClient) async throws -> Result) async throws -> Result {
+        let options = simulator(acceptUnknownTokens: true) {
+            $0.endpoint.initialMaxConcurrentStreams = 4
+            $0.endpoint.maxConcurrentStreams = 4
+        }
+        return try await withSimulator(options) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 300, goAwayAfterStreams: 1))
+            let configuration = apns.clientConfiguration(
+                maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly(maximumAttempts: 20))
+            return try await apns.withClient(configuration, body)
+        }
+    }
+
     /// A Live Activity update of the app's content state to `token`.
     static func update(token: String, health: Double, text: String, at timestamp: Date = Date()) throws -> APNsRequest {
         let payload = LiveActivityPayload.update(

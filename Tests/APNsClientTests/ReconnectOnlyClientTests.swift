@@ -65,32 +65,21 @@ import Testing
     /// error that would close it under the answers still to come). Every request is answered, or sent
     /// again at once on a new connection; none ends as an unknown outcome.
     @Test func aGoAwayWithRequestsHeldBackForTheStreamLimitLosesNone() async throws {
-        let options = Rangers.simulator(acceptUnknownTokens: true) {
-            $0.endpoint.initialMaxConcurrentStreams = 4
-            $0.endpoint.maxConcurrentStreams = 4
-        }
-        try await withSimulator(options) { apns in
-            _ = try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 300, goAwayAfterStreams: 1))
-            // A connection processes one to four of the twelve (those the server has read when it says
-            // GOAWAY; fewer on a busy machine), so a request may be refused several times before its turn.
-            let configuration = apns.clientConfiguration(
-                maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly(maximumAttempts: 20))
-            let outcomes = try await apns.withClient(configuration) { client in
-                // Several rounds, each on a new connection: how the answers and the GOAWAY fall into reads varies.
-                var outcomes: [APNsDeliveryOutcome] = []
-                for round in 0..<5 {
-                    let requests = try (1...12).map {
-                        try Rangers.update(token: String(format: "%08x", 0x600 + round * 16 + $0), health: 1, text: "#\($0)")
-                    }
-                    outcomes += await withTaskGroup(of: APNsDeliveryOutcome.self) { group in
-                        for request in requests { group.addTask { await client.deliver(request) } }
-                        return await group.reduce(into: [APNsDeliveryOutcome]()) { $0.append($1) }
-                    }
+        let outcomes = try await Rangers.withGoAwaysUnderAFullStreamLimit { client in
+            // Several rounds, each on a new connection: how the answers and the GOAWAY fall into reads varies.
+            var outcomes: [APNsDeliveryOutcome] = []
+            for round in 0..<5 {
+                let requests = try (1...12).map {
+                    try Rangers.update(token: String(format: "%08x", 0x600 + round * 16 + $0), health: 1, text: "#\($0)")
                 }
-                return outcomes
+                outcomes += await withTaskGroup(of: APNsDeliveryOutcome.self) { group in
+                    for request in requests { group.addTask { await client.deliver(request) } }
+                    return await group.reduce(into: [APNsDeliveryOutcome]()) { $0.append($1) }
+                }
             }
-            #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+            return outcomes
         }
+        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
     }
 
     /// `rounds` rounds of two updates sent at once (each to its own token); every outcome.

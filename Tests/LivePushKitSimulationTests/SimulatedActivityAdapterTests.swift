@@ -96,9 +96,5 @@ extension SimulatedAPNs {
 func following<Result>(
     _ adapter: SimulatedActivityAdapter, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
 ) async throws -> Result {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await adapter.run() }
-        defer { group.cancelAll() }
-        return try await body()
-    }
+    try await whileRunning({ await adapter.run() }, isolation: isolation, body)
 }

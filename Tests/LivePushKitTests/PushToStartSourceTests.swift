@@ -14,45 +14,36 @@ import Testing
 struct PushToStartSourceTests {
     @Test(arguments: TestStore.available)
     func eachTokensSourceReachesTheServer(store: TestStore) async throws {
-        try await withTemporaryDirectory { directory in
-            try await withSimulator { apns in
-                try await withServer(ServerOptions(store: store), over: apns) { server in
-                    let backend = Backend(server: server)
-                    let tokens = UserTokens(backend: backend, userID: "dee")
-                    let iPhone = try await apns.addIPhone()
-                    let activity = try await apns.startActivity(on: iPhone, contentState: ["currentHealthLevel": 1, "eventDescription": "go"])
-                    let transport = ForwardingTransport(target: server.url)
-                    let reporter = try LivePushReporter(
-                        kitConfiguration(
-                            directory: directory, bundleID: apns.bundleID, credential: .userToken { try await tokens.token(renew: $0) },
-                            transport: transport, deviceID: iPhone.id))
-                    let shown = { try await backend.pushToStartTokens(shownWith: activity.id).first }
-                    try await whileRunning(reporter) {
-                        try await whileFollowing(apns.app(on: iPhone, reportingTo: reporter)) {
-                            // At launch the app reads the property before the stream yields anything.
-                            #expect(await eventually { (try? await shown())?["source"] as? String == "property" })
-                            let first = try #require(try await shown())
-                            #expect(first["token"] as? String == DeviceToken.shorten(iPhone.pushToStartToken))
-                            #expect(first["refreshedAt"] is String)
+        try await withAppSetup(user: "dee", ServerOptions(store: store)) { setup in
+            let activity = try await setup.startActivity()
+            let transport = ForwardingTransport(target: setup.server.url)
+            let reporter = try LivePushReporter(
+                setup.configuration(transport: transport))
+            let shown = { try await setup.backend.pushToStartTokens(shownWith: activity.id).first }
+            try await whileRunning(reporter) {
+                try await whileFollowing(setup.apns.app(on: setup.iPhone, reportingTo: reporter)) {
+                    // At launch the app reads the property before the stream yields anything.
+                    #expect(await eventually { (try? await shown())?["source"] as? String == "property" })
+                    let first = try #require(try await shown())
+                    #expect(first["token"] as? String == DeviceToken.shorten(setup.iPhone.pushToStartToken))
+                    #expect(first["refreshedAt"] is String)
 
-                            // ActivityKit rotates the token: the stream yields it.
-                            let rotated = try await apns.simulator.world.rotatePushToStartToken(deviceID: iPhone.id)
-                            #expect(
-                                await eventually {
-                                    let token = try? await shown()
-                                    return token?["token"] as? String == DeviceToken.shorten(rotated) && token?["source"] as? String == "stream"
-                                })
-                        }
-                    }
-                    // What the uploader sent: each PUT /v1/push-to-start-tokens body names its source.
-                    let sources = transport.log.compactMap { sent -> String? in
-                        let body = (try? JSONSerialization.jsonObject(with: Data(sent.body.utf8))) as? [String: Any]
-                        guard body?["deviceId"] != nil, body?["activityId"] == nil else { return nil }
-                        return body?["source"] as? String
-                    }
-                    #expect(sources.first == "property" && sources.last == "stream" && Set(sources) == ["property", "stream"], "\(sources)")
+                    // ActivityKit rotates the token: the stream yields it.
+                    let rotated = try await setup.apns.simulator.world.rotatePushToStartToken(deviceID: setup.iPhone.id)
+                    #expect(
+                        await eventually {
+                            let token = try? await shown()
+                            return token?["token"] as? String == DeviceToken.shorten(rotated) && token?["source"] as? String == "stream"
+                        })
                 }
             }
+            // What the uploader sent: each PUT /v1/push-to-start-tokens body names its source.
+            let sources = transport.log.compactMap { sent -> String? in
+                let body = (try? JSONSerialization.jsonObject(with: Data(sent.body.utf8))) as? [String: Any]
+                guard body?["deviceId"] != nil, body?["activityId"] == nil else { return nil }
+                return body?["source"] as? String
+            }
+            #expect(sources.first == "property" && sources.last == "stream" && Set(sources) == ["property", "stream"], "\(sources)")
         }
     }
 }

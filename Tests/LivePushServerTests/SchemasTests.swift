@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
 import LiveActivity
-import LivePushAPIClient
+import LivePushAPITypes
 import Testing
 
 @testable import LivePushServer

@@ -51,7 +51,7 @@ struct AppRoutes: Sendable {
             let plan = try body.object("renewal").map { (renewal) throws(DomainError) in
                 RenewalRequest(
                     renewBefore: try RenewalRequest.check(
-                        renewal.string("renewBefore") ?? "", maximumActiveDuration: activities.configuration.maximumActiveDuration),
+                        renewal.string("renewBefore") ?? "", maximumActiveDuration: activities.settings.maximumActiveDuration),
                     attributes: renewal.objectValue("attributes") ?? .object([:]), alert: renewal.objectValue("alert") ?? .object([:]))
             }
             let renews = body.string("renews")
@@ -63,23 +63,23 @@ struct AppRoutes: Sendable {
         let rotate = ContractRoute("rotatePushToken")
         routes.put("activities/:activityId/push-token") { request, context -> Response in
             let activityID = try rotate.pathID("activityId", context)
-            let body = try await rotate.body(request, now: clock.now())
-            let token = try RouteInputs.token(body, "pushToken")
+            let body = try await rotate.body(Schemas.PushTokenRotation.self, request, now: clock.now())
+            let token = try RouteInputs.token(body.pushToken, "pushToken")
             return APIResponse.json(try Schemas.Activity(try await activities.rotateToken(activityID: activityID, to: token, as: try context.actor)))
         }
         let storeStart = ContractRoute("storePushToStartToken")
         routes.put("push-to-start-tokens") { request, context -> Response in
-            let body = try await storeStart.body(request, now: clock.now())
+            let body = try await storeStart.body(Schemas.PushToStartToken.self, request, now: clock.now())
             let registration = PushToStartRegistration(
-                userID: body.string("userId") ?? "",
-                deviceID: try body.required("deviceId", body.string),
-                bundleID: try body.required("bundleId", body.string),
-                attributesType: try body.required("attributesType", body.string),
-                environment: try RouteInputs.environment(body),
-                token: try RouteInputs.token(body, "token"),
+                userID: body.userId?.value1 ?? "",
+                deviceID: body.deviceId,
+                bundleID: body.bundleId,
+                attributesType: body.attributesType,
+                environment: RouteInputs.environment(body.environment),
+                token: try RouteInputs.token(body.token, "token"),
                 at: Date(),
-                // The contract admits only the two values.
-                source: body.string("source").flatMap(PushToStartTokenSource.init(rawValue:))
+                // The contract's two values are the domain's.
+                source: body.source.flatMap { PushToStartTokenSource(rawValue: $0.value1.rawValue) }
             )
             return APIResponse.json(
                 try Schemas.PushToStartTokenStored(try await activities.storePushToStartToken(registration, as: try context.actor)))

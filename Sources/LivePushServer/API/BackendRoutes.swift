@@ -20,7 +20,7 @@ struct BackendRoutes: Sendable {
         let mint = ContractRoute("mintAppToken")
         routes.post("users/:userId/app-tokens") { request, context -> Response in
             let userID = try mint.pathID("userId", context)
-            let lifetime = try await mint.body(request, now: clock.now()).integer("ttlSeconds").map(TimeInterval.init)
+            let lifetime = try await mint.body(Schemas.AppTokenRequest.self, request, now: clock.now()).ttlSeconds.map(TimeInterval.init)
             let issued = try await identity.userToken(for: userID, lifetime: lifetime, mintedBy: try context.requireIdentity().keyID)
             return APIResponse.json(Schemas.AppToken(token: issued.token, userId: userID, expiresAt: issued.expiresAt), status: .created)
         }

@@ -17,10 +17,9 @@ struct ChannelRoutes: Sendable {
         let create = ContractRoute("createChannel")
         routes.post("channels") { request, _ -> Response in
             // Checked before APNs is asked to create anything.
-            let body = try await create.body(request, now: clock.now())
+            let body = try await create.body(Schemas.ChannelCreation.self, request, now: clock.now())
             let creation = ChannelService.Creation(
-                name: try body.required("name", body.string), bundleID: try body.required("bundleId", body.string),
-                storagePolicy: try body.required("storagePolicy", body.integer), groupID: body.string("groupId"))
+                name: body.name.value1, bundleID: body.bundleId, storagePolicy: body.storagePolicy.rawValue, groupID: body.groupId?.value1)
             return APIResponse.json(Schemas.Channel(try await channels.create(creation)), status: .created)
         }
         let list = ContractRoute("listChannels")

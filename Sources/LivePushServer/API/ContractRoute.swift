@@ -21,6 +21,22 @@ struct ContractRoute: Sendable {
         try body(try await JSONBody.collect(request), now: now)
     }
 
+    /// Collects the body, checks it against the operation's schema, and decodes it as the contract's
+    /// generated type of that body (`Schemas`): the route reads typed members, not members by name. An
+    /// empty body (where the contract allows none) decodes as `{}`.
+    func body<Body: Decodable>(_ type: Body.Type, _ request: Request, now: Date) async throws(APIError) -> Body {
+        let buffer = try await JSONBody.collect(request)
+        _ = try body(buffer, now: now)
+        do {
+            return try JSONDecoder().decode(Body.self, from: buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView))
+        } catch {
+            // The contract accepted the body, and the type is generated from the contract: a defect of the server.
+            throw APIError(
+                .internalServerError, field: nil, rule: "contract",
+                "a body the contract accepts does not decode as the contract's \(Body.self): \(error); report this")
+        }
+    }
+
     /// Checks collected body bytes against the operation's schema: an empty body is no body.
     func body(_ buffer: ByteBuffer, now: Date) throws(APIError) -> JSONBody {
         // `.none`, not `nil`: JSONValue is itself expressible by `nil` (as JSON null).

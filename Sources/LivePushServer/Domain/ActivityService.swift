@@ -7,7 +7,7 @@ import PushStore
 /// rotation, push-to-start tokens, ends and dismissals the app saw, and an activity with its history.
 struct ActivityService: Sendable {
     let store: any PushStore
-    let configuration: ServerConfiguration
+    let settings: ActivitySettings
     let clock: any WallClock
     let logger: Logger
     let events: any DomainEvents
@@ -105,7 +105,7 @@ struct ActivityService: Sendable {
     func endedByApp(activityID: String, dismissalDate: Date?, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
         try await checkOwnership(activityID: activityID, actor)
         let now = clock.now()
-        let dismissal = dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)
+        let dismissal = dismissalDate ?? now.addingTimeInterval(settings.defaultDismissalDelay)
         return try await reportEnd(activityID: activityID) { (journal) async throws(PushStoreError) in
             try await store.markEnded(activityID: activityID, at: now, dismissalDate: dismissal, journal: journal)
         }
@@ -125,7 +125,7 @@ struct ActivityService: Sendable {
         guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
             throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
-        let limit = configuration.historyLimit
+        let limit = settings.historyLimit
         let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(activityID: activityID, limit: limit) }
         let pending = try await stored { () async throws(PushStoreError) in try await store.pendingItems(activityID: activityID) }
         return (activity, deliveries, pending)
@@ -150,7 +150,7 @@ struct ActivityService: Sendable {
 
     /// Tokens of the other APNs environment would be refused with BadDeviceToken.
     private func checkEnvironment(_ environment: APNsEnvironment) throws(DomainError) {
-        if let accepted = configuration.environment, accepted != environment {
+        if let accepted = settings.environment, accepted != environment {
             throw .invalid(
                 "environment", "serverEnvironment",
                 "this server sends to APNs \(accepted.rawValue); a \(environment.rawValue) token would be refused with BadDeviceToken")

@@ -8,7 +8,8 @@ import PushStore
 struct ChannelService: Sendable {
     let store: any PushStore
     let sender: any ChannelSending
-    let configuration: ServerConfiguration
+    /// How many deliveries a channel's view returns.
+    let historyLimit: Int
     let clock: any WallClock
     let logger: Logger
 
@@ -72,7 +73,7 @@ struct ChannelService: Sendable {
     /// A live or deleted channel, with its newest deliveries.
     func detail(id: UUID) async throws(DomainError) -> (channel: ChannelRecord, deliveries: [DeliveryRecord]) {
         let channel = try await existing(id)
-        let limit = configuration.historyLimit
+        let limit = historyLimit
         let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(channelID: id, limit: limit) }
         return (channel, deliveries)
     }

@@ -19,7 +19,7 @@ struct ConsoleService: Sendable {
 
     let store: any PushStore
     let pushes: PushService
-    let configuration: ServerConfiguration
+    let settings: ConsoleSettings
     let clock: any WallClock
     let logger: Logger
 
@@ -49,7 +49,7 @@ struct ConsoleService: Sendable {
             channels: try await stored { () async throws(PushStoreError) in try await store.channelCounts() }.sorted { $0.key < $1.key }
                 .map { (bundleID: $0.key, count: $0.value) },
             instances: Self.instances(
-                try await stored { () async throws(PushStoreError) in try await store.leaseHoldings(now: now) }, this: configuration.instanceID))
+                try await stored { () async throws(PushStoreError) in try await store.leaseHoldings(now: now) }, this: settings.instanceID))
     }
 
     /// The leases by instance: this one first (holding leases or not), then the others by id. A claimer
@@ -117,7 +117,7 @@ struct ConsoleService: Sendable {
         guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
             throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
-        let limit = configuration.historyLimit
+        let limit = settings.historyLimit
         let deliveries = try await stored { () async throws(PushStoreError) in try await store.deliveries(activityID: activityID, limit: limit) }
         let pending = try await stored { () async throws(PushStoreError) in try await store.pendingItems(activityID: activityID) }
         let ids = deliveries.map(\.pushID) + pending.map(\.pushID)
@@ -131,7 +131,7 @@ struct ConsoleService: Sendable {
         let used = try await stored { () async throws(PushStoreError) in
             try await store.priority10Count(activityID: activityID, after: now - 3600)
         }
-        let budget = configuration.priorityBudget.limit(for: activity)
+        let budget = settings.priorityBudget.limit(for: activity)
         let tokenSince = try await stored { () async throws(PushStoreError) in try await store.currentTokenSince(activityID: activityID) }
         return ConsoleActivity(
             activity: activity, tokenSince: tokenSince ?? activity.registeredAt, deliveries: deliveries, pending: pending, fromConsole: fromConsole,

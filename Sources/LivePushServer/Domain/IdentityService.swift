@@ -11,12 +11,12 @@ import PushStore
 struct IdentityService: Sendable {
     let key: AppTokenKey
     let store: any AppTokenStandingStore
-    let configuration: ServerConfiguration
+    let lifetimes: TokenLifetimes
     let clock: any WallClock
     let logger: Logger
 
     /// The shortest and longest user-token lifetimes a backend may ask for.
-    static let lifetimes: ClosedRange<TimeInterval> = 60...(7 * 86_400)
+    static let userTokenLifetimes: ClosedRange<TimeInterval> = 60...(7 * 86_400)
 
     /// A signed token acting for `userId` until `expiresAt` (`lifetime` seconds, else the configured
     /// default), minted by the stored backend key `keyId` (nil: a development key): revoking that key, or
@@ -30,9 +30,10 @@ struct IdentityService: Sendable {
                 "user ids may not start with '\(AppToken.installationPrefix)', which names installations; installations get their tokens from POST /v1/installations"
             )
         }
-        let seconds = lifetime ?? configuration.appTokenLifetime
-        guard Self.lifetimes.contains(seconds) else {
-            throw .invalid("ttlSeconds", "range", "is \(Int(seconds)); a user token lives 60 to \(Int(Self.lifetimes.upperBound)) seconds (7 days)")
+        let seconds = lifetime ?? lifetimes.user
+        guard Self.userTokenLifetimes.contains(seconds) else {
+            throw .invalid(
+                "ttlSeconds", "range", "is \(Int(seconds)); a user token lives 60 to \(Int(Self.userTokenLifetimes.upperBound)) seconds (7 days)")
         }
         let issued = try await mint(subject: userID, kind: .user, lifetime: seconds, keyID: keyID)
         logger.debug("user token issued", metadata: ["userId": "\(userID)", "expiresAt": "\(issued.expiresAt.timeIntervalSince1970)"])
@@ -52,7 +53,7 @@ struct IdentityService: Sendable {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let id = AppToken.installationPrefix + Base64URL.encode(bytes)
-        let issued = try await mint(subject: id, kind: .installation, lifetime: configuration.installationTokenLifetime, keyID: keyID)
+        let issued = try await mint(subject: id, kind: .installation, lifetime: lifetimes.installation, keyID: keyID)
         logger.info("installation opened", metadata: ["installationId": "\(id)"])
         return (id, issued.token, issued.expiresAt)
     }
@@ -68,7 +69,7 @@ struct IdentityService: Sendable {
                 "no installation '\(installationID)' is open for this credential; renew with the installation's own token, or open a new installation with the app key"
             )
         }
-        let issued = try await mint(subject: installationID, kind: .installation, lifetime: configuration.installationTokenLifetime, keyID: keyID)
+        let issued = try await mint(subject: installationID, kind: .installation, lifetime: lifetimes.installation, keyID: keyID)
         logger.info("installation token renewed", metadata: ["installationId": "\(installationID)"])
         return issued
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// One setting of `livepush serve`, declared once (``ServeSetting/all``): its key, where it may come
-/// from, its value's form, its default and help, and where the value goes in ``ServeSettings``.
+/// from, its value's form, its default and help, the values it accepts (checked here, by
+/// ``ServerConfiguration/validate()``), and where the value goes in ``ServeSettings``.
 ///
 /// The key is the config file's (`batchSize`); the flag (`--batch-size`) and the environment variable
 /// (`LIVEPUSH_BATCH_SIZE`) are derived from it the way swift-configuration derives them, so one name
@@ -58,6 +59,24 @@ package struct ServeSetting: Sendable {
     let kind: Kind
     /// Stores a value read from `origin` (whose label an error names).
     let store: @Sendable (inout ServeSettings, Value, SettingOrigin) throws(ServerConfigurationError) -> Void
+    /// The rule the setting's value in `settings` breaks, or nil when it is accepted.
+    let refusal: @Sendable (ServeSettings) -> String?
+
+    init(
+        key: String, sources: Set<Source>, placeholder: String, help: String, defaultText: String, isSecret: Bool, kind: Kind,
+        refusal: @escaping @Sendable (ServeSettings) -> String? = { _ in nil },
+        store: @escaping @Sendable (inout ServeSettings, Value, SettingOrigin) throws(ServerConfigurationError) -> Void
+    ) {
+        self.key = key
+        self.sources = sources
+        self.placeholder = placeholder
+        self.help = help
+        self.defaultText = defaultText
+        self.isSecret = isSecret
+        self.kind = kind
+        self.refusal = refusal
+        self.store = store
+    }
 
     /// `--batch-size` for `batchSize`.
     package var flag: String { "--" + Self.words(of: key).joined(separator: "-") }
@@ -90,23 +109,27 @@ package struct ServeSetting: Sendable {
 extension ServeSetting {
     static let everywhere: Set<Source> = [.flag, .environment, .file]
 
-    /// A whole number stored at `path`; its default is read from there.
+    /// A whole number stored at `path`, within `accepted`; its default is read from there.
     static func integer(
-        _ key: String, _ path: WritableKeyPath<ServeSettings, Int> & Sendable, placeholder: String = "N", help: String
+        _ key: String, _ path: WritableKeyPath<ServeSettings, Int> & Sendable, placeholder: String = "N", _ accepted: Accepted<Int>,
+        help: String
     ) -> ServeSetting {
         ServeSetting(
             key: key, sources: everywhere, placeholder: placeholder, help: help,
-            defaultText: "\(ServeSettings()[keyPath: path])", isSecret: false, kind: .integer
+            defaultText: "\(ServeSettings()[keyPath: path])", isSecret: false, kind: .integer, refusal: accepted.refusal(of: path)
         ) { settings, value, _ in
             if case .integer(let number) = value { settings[keyPath: path] = number }
         }
     }
 
-    /// A duration in seconds stored at `path`; its default is read from there.
-    static func duration(_ key: String, _ path: WritableKeyPath<ServeSettings, TimeInterval> & Sendable, help: String) -> ServeSetting {
+    /// A duration in seconds stored at `path`, within `accepted`; its default is read from there.
+    static func duration(
+        _ key: String, _ path: WritableKeyPath<ServeSettings, TimeInterval> & Sendable, _ accepted: Accepted<TimeInterval>, help: String
+    ) -> ServeSetting {
         ServeSetting(
             key: key, sources: everywhere, placeholder: "D", help: help,
-            defaultText: DurationText.text(ServeSettings()[keyPath: path]), isSecret: false, kind: .duration
+            defaultText: DurationText.text(ServeSettings()[keyPath: path]), isSecret: false, kind: .duration,
+            refusal: accepted.refusal(of: path)
         ) { settings, value, _ in
             if case .seconds(let seconds) = value { settings[keyPath: path] = seconds }
         }
@@ -136,15 +159,16 @@ extension ServeSetting {
         parsed(key, path, placeholder: placeholder, help: help, defaultText: ServeSettings()[keyPath: path]) { raw, _ in raw }
     }
 
-    /// A string turned into a `Value` by `parse`, which names the origin's label when it refuses it.
+    /// A string turned into a `Value` by `parse`, which names the origin's label when it refuses it; the
+    /// value stored is then held to `accepted`.
     static func parsed<Value>(
         _ key: String, _ path: WritableKeyPath<ServeSettings, Value> & Sendable, sources: Set<Source> = everywhere,
-        placeholder: String, help: String, defaultText: String, isSecret: Bool = false,
+        placeholder: String, help: String, defaultText: String, isSecret: Bool = false, accepted: Accepted<Value> = .any,
         parse: @escaping @Sendable (String, SettingOrigin) throws(ServerConfigurationError) -> Value
     ) -> ServeSetting {
         ServeSetting(
             key: key, sources: sources, placeholder: placeholder, help: help, defaultText: defaultText,
-            isSecret: isSecret, kind: .text
+            isSecret: isSecret, kind: .text, refusal: accepted.refusal(of: path)
         ) { settings, value, origin throws(ServerConfigurationError) in
             if case .text(let raw) = value { settings[keyPath: path] = try parse(raw, origin) }
         }

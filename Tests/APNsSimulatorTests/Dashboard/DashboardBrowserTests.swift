@@ -9,12 +9,8 @@ import Testing
 /// APNs endpoint while the page is open, and the test reads what a person sees on the page.
 /// Set LIVEPUSH_DASHBOARD_SCREENSHOT=<path> to keep the screenshot (docs/dashboard.png is made this way).
 @Suite(.serialized) struct DashboardBrowserTests {
-    @Test(
-        .enabled(
-            if: HeadlessChromium.binary != nil,
-            "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
+    @Test(.chromiumInstalled)
     func dashboardFollowsAnAdventureLive() async throws {
-        let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
         try await withDashboardScene { scene in
             let world = scene.world
             try await world.registerApp(
@@ -44,7 +40,7 @@ import Testing
                     attributesType: "GameAttributes", attributes: ["title": "Giants vs Dodgers"],
                     contentState: ["score": "3 : 2", "inning": 7]))
 
-            try await HeadlessChromium.with(binary: binary) { browser in
+            try await HeadlessChromium.with { browser in
                 try await browser.open(scene.dashboardURL)
 
                 // What the page shows from the GET routes, once it follows the event stream.

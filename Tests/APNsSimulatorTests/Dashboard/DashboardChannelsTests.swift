@@ -8,12 +8,8 @@ import Testing
 /// The dashboard's channels panel in a real headless Chromium: channels, subscriber counts and the last
 /// broadcast follow the event stream.
 @Suite(.serialized) struct DashboardChannelsTests {
-    @Test(
-        .enabled(
-            if: HeadlessChromium.binary != nil,
-            "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
+    @Test(.chromiumInstalled)
     func channelsAndSubscriberCountsFollowTheStream() async throws {
-        let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
         try await withDashboardScene { scene in
             let world = scene.world
             let device = try await world.addDevice(
@@ -25,7 +21,7 @@ import Testing
             )
             _ = try await world.startChannelActivities(deviceID: device.deviceID, request, count: 2)
 
-            try await HeadlessChromium.with(binary: binary) { browser in
+            try await HeadlessChromium.with { browser in
                 try await browser.open(scene.dashboardURL)
                 #expect(
                     try await browser.waitUntil(

@@ -14,12 +14,8 @@ import Testing
 /// hour every 6 seconds): a person sees an activity go stale, end at 8 simulated hours and leave the
 /// lock screen at 12, with two moves forward through `POST /v1/clock` over the hours nothing happens.
 @Suite(.serialized) struct DashboardClockTests {
-    @Test(
-        .enabled(
-            if: HeadlessChromium.binary != nil,
-            "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
+    @Test(.chromiumInstalled)
     func anActivityGoesStaleEndsAtEightHoursAndLeavesAtTwelve() async throws {
-        let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
         let rate = try ClockRate(600)
         let options = SimulatorOptions(bundleID: DashboardScene.bundleID, attributesTypes: []) {
             $0.clockRate = rate
@@ -38,7 +34,7 @@ import Testing
             let startedAt = try await world.activity(id: created.activityID).startedAt
             let item = #"document.querySelector('li[data-activity-id="\#(created.activityID)"]')"#
 
-            try await HeadlessChromium.with(binary: binary) { browser in
+            try await HeadlessChromium.with { browser in
                 try await browser.open("\(control.absoluteString)/dashboard")
                 #expect(
                     try await browser.waitUntil(#"document.getElementById('clock')?.innerText.includes('×600')"#),

@@ -10,12 +10,9 @@ import Testing
 /// stream open, so the simulator is stopped once both pages follow the stream: the page then backs off
 /// to reconnect, virtual time runs out, and Chromium writes what the page shows.
 @Suite struct DashboardCommandLineTests {
-    @Test(
-        .enabled(
-            if: HeadlessChromium.binary != nil,
-            "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable"))
+    @Test(.chromiumInstalled)
     func dumpDomAndScreenshotAfterARun() async throws {
-        let binary = try #require(HeadlessChromium.binary, Comment(rawValue: HeadlessChromium.missingMessage))
+        let binary = try HeadlessChromium.installed()
         try await withDashboardScene { scene in
             let world = scene.world
             let device = try await world.addDevice(

@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivity
 import LivePushTesting
+import Testing
 
 /// Chromium in headless mode, driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
 /// commands are read from fd 3 and answers written to fd 4, each message one NUL-terminated JSON object).
@@ -27,13 +28,21 @@ final class HeadlessChromium: @unchecked Sendable {
     static let missingMessage =
         "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh to enable the dashboard browser test"
 
+    /// The browser on PATH, for a test marked `.chromiumInstalled` (which does not run without one).
+    static func installed() throws -> String {
+        guard let binary else { throw Failure.missing }
+        return binary
+    }
+
     enum Failure: Error, CustomStringConvertible {
+        case missing
         case exited
         case protocolError(method: String, message: String)
         case unexpectedAnswer(method: String, answer: String)
 
         var description: String {
             switch self {
+            case .missing: return HeadlessChromium.missingMessage
             case .exited: return "chromium exited"
             case .protocolError(let method, let message): return "DevTools \(method) failed: \(message)"
             case .unexpectedAnswer(let method, let answer): return "DevTools \(method) answered \(answer)"
@@ -64,11 +73,11 @@ final class HeadlessChromium: @unchecked Sendable {
     /// whatever `body` does.
     @discardableResult
     static func with<Result>(
-        binary: String, width: Int = 1440, height: Int = 1000, isolation: isolated (any Actor)? = #isolation,
+        binary: String? = nil, width: Int = 1440, height: Int = 1000, isolation: isolated (any Actor)? = #isolation,
         _ body: (HeadlessChromium) async throws -> Result
     ) async throws -> Result {
         try await withScopedResource {
-            try launch(binary: binary, width: width, height: height)
+            try launch(binary: binary ?? installed(), width: width, height: height)
         } stop: { browser in
             await browser.close()
         } _: { browser in
@@ -227,4 +236,9 @@ final class HeadlessChromium: @unchecked Sendable {
         }
         for continuation in pending { continuation.resume(throwing: Failure.exited) }
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only where a headless Chromium is on PATH (scripts/install-chromium.sh installs it).
+    static var chromiumInstalled: Self { .enabled(if: HeadlessChromium.binary != nil, Comment(rawValue: HeadlessChromium.missingMessage)) }
 }

@@ -48,14 +48,7 @@ import Testing
             DeviceRegistration(
                 name: "Lonely", bundleID: "com.example.hook", environment: "sandbox",
                 webhookURL: "http://127.0.0.1:\(closedPort)/tokens"))
-        var iterator = events.makeAsyncIterator()
-        var failure: SimulatorEvent?
-        while let event = await iterator.next() {
-            if event.kind == .webhookFailed {
-                failure = event
-                break
-            }
-        }
+        let failure = await events.first { $0.kind == .webhookFailed }
         #expect(failure?.data["error"]?.stringValue?.isEmpty == false)
         let snapshot = try await world.device(id: device.deviceID)
         #expect(snapshot.webhookDeliveries.first?.status == nil)
@@ -70,14 +63,7 @@ import Testing
                 DeviceRegistration(
                     name: "Grumpy", bundleID: "com.example.hook", environment: "sandbox",
                     webhookURL: "http://127.0.0.1:\(receiver.port)/tokens"))
-            var iterator = events.makeAsyncIterator()
-            var failure: SimulatorEvent?
-            while let event = await iterator.next() {
-                if event.kind == .webhookFailed {
-                    failure = event
-                    break
-                }
-            }
+            let failure = await events.first { $0.kind == .webhookFailed }
             #expect(failure?.data["status"] == 500)
         }
     }

@@ -25,9 +25,5 @@ func kitConfiguration(
 func whileRunning<Result>(
     _ reporter: LivePushReporter, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
 ) async throws -> Result {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await reporter.run() }
-        defer { group.cancelAll() }
-        return try await body()
-    }
+    try await LivePushTesting.whileRunning({ await reporter.run() }, isolation: isolation, body)
 }

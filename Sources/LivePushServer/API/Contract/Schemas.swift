@@ -1,11 +1,11 @@
 import Foundation
 import LiveActivity
-import LivePushAPIClient
+import LivePushAPITypes
 import OpenAPIRuntime
 
-/// The API's answers are the contract's own types, generated from `openapi.json` into LivePushAPIClient's
-/// `Types.swift`: the contract declares each body once, and the server and every client encode and decode
-/// that one declaration (`APIJSON.encoder()` writes them: sorted keys, ISO 8601 dates, absent optionals
+/// The API's answers are the contract's own types, generated from `openapi.json` into LivePushAPITypes (the
+/// server does not compile the generated client): the contract declares each body once, and the server and
+/// every client encode and decode that one declaration (`APIJSON.encoder()` writes them: sorted keys, ISO 8601 dates, absent optionals
 /// left out). The server's part is only the mappings from its records and domain values (`Schemas+*.swift`).
 typealias Schemas = Components.Schemas
 
