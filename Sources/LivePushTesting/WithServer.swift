@@ -34,12 +34,14 @@ package func withServer<Result>(
     _ options: ServerOptions, isolation: isolated (any Actor)? = #isolation, _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
     guard let sender = options.sender else { throw TestServerError.noSender }
-    return try await withScopedResource {
-        try await TestServer.start(options, sender: sender)
-    } stop: { server in
-        await server.stop()
-    } _: { server in
-        try await body(server)
+    return try await ScopeGate.run {
+        try await withScopedResource {
+            try await TestServer.start(options, sender: sender)
+        } stop: { server in
+            await server.stop()
+        } _: { server in
+            try await body(server)
+        }
     }
 }
 

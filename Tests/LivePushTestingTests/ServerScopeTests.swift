@@ -34,6 +34,44 @@ import Testing
         }
     }
 
+    /// The README's example: an iPhone, a user token as the backend mints it, the app's registration with
+    /// it (the token names the user) and the backend's update, waited for with `eventually`.
+    @Test func anUpdateReachesAvasIPhone() async throws {
+        try await withSimulator { apns in
+            try await withServer(over: apns) { server in
+                let iPhone = try await apns.addIPhone(name: "Ava's iPhone")
+                let activity = try await apns.startActivity(on: iPhone, contentState: ["score": 0])
+                let ava = try await server.userToken(for: "ava")
+                let registration =
+                    #"{"activityId":"\#(activity.id)","pushToken":"\#(activity.pushToken)","bundleId":"\#(apns.bundleID)","attributesType":"AdventureAttributes","environment":"sandbox"}"#
+                let registered = try await Self.call(server, "POST", "v1/activities", key: ava, registration)
+                #expect(registered.0 == 201)
+                let stored = try JSONSerialization.jsonObject(with: registered.1) as? [String: Any]
+                #expect(stored?["userId"] as? String == "ava", "the token names the user")
+                let update = try await Self.call(
+                    server, "POST", "v1/activities/\(activity.id)/update", key: server.backendKey, #"{"contentState":{"score":1}}"#)
+                #expect(update.0 == 202)
+                try await eventually { try await apns.contentState(of: activity)["score"] == 1 }
+                // Ava's token acts for Ava only: registering as someone else is refused.
+                let other = registration.replacingOccurrences(of: #""environment""#, with: #""userId":"zed","environment""#)
+                #expect(try await Self.call(server, "POST", "v1/activities", key: ava, other).0 == 403)
+            }
+        }
+    }
+
+    /// A condition that never holds fails the test at the caller's line, even when its result is ignored.
+    @Test func eventuallyFailsTheTestWhenItTimesOut() async {
+        var held = true
+        await withKnownIssue {
+            held = await eventually(timeout: .milliseconds(50)) { false }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("did not hold within") }
+        }
+        #expect(!held)
+        #expect(await pollUntil(timeout: .milliseconds(50)) { false } == false, "pollUntil records nothing")
+        #expect(await eventually { true })
+    }
+
     @Test func aThrowingBodyStillStopsTheServer() async throws {
         struct Planned: Error {}
         var port = 0
