@@ -74,14 +74,16 @@ extension DeliveryService {
         let lastError = item.lastError ?? ""
         context.logger.debug(
             "push will be retried",
-            metadata: ["pushId": "\(item.pushID)", "attempts": "\(item.attempts)", "error": "\(lastError)", "next": "\(item.nextAttemptAt)"])
+            metadata: [
+                "pushId": "\(item.pushID.lowercased)", "attempts": "\(item.attempts)", "error": "\(lastError)", "next": "\(item.nextAttemptAt)",
+            ])
         do {
             try await store.reschedule(
                 pushID: item.pushID, owner: owner, nextAttemptAt: item.nextAttemptAt, attempts: item.attempts, lastError: lastError)
         } catch {
             context.logger.error(
                 "rescheduling a push failed; its claim will expire and it will be retried",
-                metadata: ["pushId": "\(item.pushID)", "error": "\(error)"])
+                metadata: ["pushId": "\(item.pushID.lowercased)", "error": "\(error)"])
         }
     }
 

@@ -91,7 +91,7 @@ extension DeliveryService {
                 for record in records {
                     context.logger.info(
                         "push-to-start token marked invalid",
-                        metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+                        metadata: ["tokenId": "\(record.id.lowercased)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
                 }
                 webhook.committed(records.count)
             }

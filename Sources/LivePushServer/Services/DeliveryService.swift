@@ -68,7 +68,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
                 owner: owner, pageSize: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
         else { return nil }
         let store = self.store
-        return LeasedWork(subject: ["owner": "\(owner)", "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"]) {
+        return LeasedWork(subject: ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"]) {
             until throws(PushStoreError) in
             try await store.renewPage(page, owner: owner, until: until)
         } send: {
@@ -120,7 +120,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
                     records += single.records
                     notHeld += single.notHeld
                 } catch {
-                    context.logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushID)", "error": "\(error)"])
+                    context.logger.error("recording a push outcome failed", metadata: ["pushId": "\(result.pushID.lowercased)", "error": "\(error)"])
                 }
             }
             report = CompletionReport(records: records, notHeld: notHeld)
@@ -129,7 +129,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
             return
         }
         for pushID in report.notHeld {
-            context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID)"])
+            context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID.lowercased)"])
         }
         for record in report.records {
             let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
@@ -140,7 +140,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
             context.logger.log(
                 level: level, "push finished",
                 metadata: [
-                    "pushId": "\(record.pushID)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
+                    "pushId": "\(record.pushID.lowercased)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
                     "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
                 ])
         }
