@@ -19,7 +19,7 @@ public enum ScopeGate {
     static let places = Places(width)
 
     /// Runs `body` in `weight` places, taken unless the task already holds some, and given back afterwards.
-    static func run<Result>(
+    package static func run<Result>(
         weight: Int = 1, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
     ) async throws -> Result {
         if held > 0 { return try await body() }
@@ -60,4 +60,17 @@ public enum ScopeGate {
             }
         }
     }
+}
+
+/// Runs `body` in a place of the ``ScopeGate``, as ``withSimulator(_:isolation:_:)`` does: for a test
+/// harness of your own that starts servers or processes, so that it counts among the scopes running at
+/// once. Inside another scope it shares that scope's place.
+///
+/// ```swift
+/// func withMyBackend<Result>(_ body: (MyBackend) async throws -> Result) async throws -> Result {
+///     try await withScopePlace { try await MyBackend.run(body) }
+/// }
+/// ```
+public func withScopePlace<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result) async throws -> Result {
+    try await ScopeGate.run { try await body() }
 }

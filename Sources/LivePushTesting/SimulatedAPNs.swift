@@ -82,9 +82,11 @@ public final class SimulatedAPNs: Sendable {
 
     // MARK: Clients
 
-    /// Provider tokens signed with the trusted key.
+    /// Provider tokens signed with the trusted key, their `iat` on the clock the APNs endpoint checks it
+    /// against (``SimulatorOptions/clock``, else the system's): with a `ManualWallClock` that stands still,
+    /// a token signed on the system's clock would look issued in the future once the test ran a minute.
     public func tokens() throws -> ProviderTokenSource {
-        try ProviderTokenSource(key: signingKey, keyID: keyID, teamID: teamID)
+        try ProviderTokenSource(key: signingKey, keyID: keyID, teamID: teamID, clock: simulator.configuration.endpoint.clock)
     }
 
     /// A client configuration that reaches this simulator (its CA trusted, nothing else), for a client

@@ -20,8 +20,12 @@ public func withServer<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
-    let configuration = TestServer.configuration(options).apnsClientConfiguration(
+    var configuration = TestServer.configuration(options).apnsClientConfiguration(
         endpoint: apns.endpoint, additionalTrustRootFile: apns.caCertificatePath, channelManagementEndpoint: apns.managementEndpoint)
+    // Long deadlines: on a busy machine the simulator's answer may take seconds, and a push that timed out
+    // would be retried on the server's clock, which a test that moves the clock itself holds still.
+    configuration.connectTimeout = .seconds(30)
+    configuration.requestTimeout = .seconds(60)
     return try await apns.withClient(configuration) { client in
         var sending = options
         sending.sender = client

@@ -1,3 +1,5 @@
+import APNsCore
+import APNsSimulator
 import Foundation
 import LivePushTesting
 import Testing
@@ -55,6 +57,30 @@ import Testing
                 // Ava's token acts for Ava only: registering as someone else is refused.
                 let other = registration.replacingOccurrences(of: #""environment""#, with: #""userId":"zed","environment""#)
                 #expect(try await Self.call(server, "POST", "v1/activities", key: ava, other).0 == 403)
+            }
+        }
+    }
+
+    /// A simulator on a `ManualWallClock` that stands still while the test runs for minutes: a new
+    /// connection verifies the provider token against that clock, so the tokens are signed on it (signed
+    /// on the system's clock, they look issued in the future after a minute: 403 InvalidProviderToken).
+    @Test func tokensAreSignedOnTheClockTheSimulatorChecksThemAgainst() async throws {
+        let frozen = ManualWallClock(Date().addingTimeInterval(-600))  // the test "ran" ten minutes already
+        try await withSimulator(SimulatorOptions(clock: frozen)) { apns in
+            try await withServer(over: apns) { server in
+                let activity = try await apns.startActivity(contentState: ["score": 0])
+                let registration =
+                    #"{"activityId":"\#(activity.id)","pushToken":"\#(activity.pushToken)","bundleId":"\#(apns.bundleID)","attributesType":"AdventureAttributes","environment":"sandbox","userId":"ava"}"#
+                #expect(try await Self.call(server, "POST", "v1/activities", key: server.appKey, registration).0 == 201)
+                _ = try apns.simulator.faults.add(FaultRule(goAwayAfterStreams: 1))  // each push on a new connection
+                for score in 1...2 {
+                    let update = try await Self.call(
+                        server, "POST", "v1/activities/\(activity.id)/update", key: server.backendKey, #"{"contentState":{"score":\#(score)}}"#)
+                    #expect(update.0 == 202)
+                    try await eventually { try await apns.contentState(of: activity)["score"] == .number(Double(score)) }
+                }
+                let statuses = await apns.simulator.world.pushes(limit: 10).map(\.status)
+                #expect(statuses == [200, 200], "no push refused for its provider token")
             }
         }
     }
