@@ -79,7 +79,10 @@ public final class APNsClient: Sendable {
         tls.applicationProtocols = ["h2"]
         if let caFile = configuration.additionalTrustRootFile {
             guard FileManager.default.isReadableFile(atPath: caFile) else {
-                throw .tlsFailed(endpoint: configuration.endpoint.description, detail: "CA file '\(caFile)' does not exist or is not readable")
+                throw .tlsFailed(
+                    endpoint: configuration.endpoint.description,
+                    detail: "the CA file '\(caFile)' does not exist or is not readable (a simulator started without --data-dir "
+                        + "writes its CA to \(SimulatorDefaults.caCertificatePath()))")
             }
             if configuration.trustOnlyAdditionalRoots {
                 tls.trustRoots = .file(caFile)
@@ -231,6 +234,13 @@ public final class APNsClient: Sendable {
             }
         Counter(label: requestCounter, dimensions: [("status", status), ("reason", reason)]).increment()
         return (result, connectionID)
+    }
+
+    /// Opens a connection to the push endpoint (TCP, TLS and the HTTP/2 handshake) without sending a
+    /// request, or finds one open, and keeps it for the pushes to come: a server checks at start that it
+    /// can reach APNs. Throws what the first push would meet (`connectFailed`, `tlsFailed`, …).
+    public func checkReachable() async throws(APNsClientError) {
+        _ = try await lanes[0].pool.connection()
     }
 
     /// The number of open connections to the push endpoint (of every key).

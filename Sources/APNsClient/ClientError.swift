@@ -28,7 +28,11 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
             let address = endpoint.hasPrefix("https://") ? String(endpoint.dropFirst("https://".count)) : endpoint
             return "cannot connect to \(address): \(detail) (is the simulator or APNs host reachable?)"
         case .tlsFailed(let endpoint, let detail):
-            return "TLS with \(endpoint) failed: \(detail) (for the local simulator pass --ca-file DATA_DIR/ca.pem)"
+            guard Self.isUntrustedCertificate(detail) else { return "TLS with \(endpoint) failed: \(detail)" }
+            // The cause and the fix first; the TLS library's own words last.
+            return "TLS with \(endpoint) failed: its certificate is not signed by a CA this client trusts. "
+                + "For the local simulator, trust its CA: --ca-file \(SimulatorDefaults.caCertificatePath()) "
+                + "(or DIR/ca.pem for a simulator started with --data-dir DIR). TLS said: \(detail)"
         case .timedOut(let seconds):
             return "no answer within \(seconds) s"
         case .connectionClosed(let processed, let detail):
@@ -44,6 +48,13 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .noProviderKey(_, let detail):
             return detail
         }
+    }
+
+    /// Whether a TLS failure's detail says the server's certificate chain is not trusted (BoringSSL's
+    /// `CERTIFICATE_VERIFY_FAILED`), the failure a client that does not trust the simulator's CA meets.
+    static func isUntrustedCertificate(_ detail: String) -> Bool {
+        detail.contains("CERTIFICATE_VERIFY_FAILED") || detail.localizedCaseInsensitiveContains("certificate verify failed")
+            || detail.contains("unable to get local issuer certificate")
     }
 
     /// True when a retry cannot duplicate the push.

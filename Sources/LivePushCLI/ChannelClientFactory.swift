@@ -20,18 +20,20 @@ enum ChannelClientFactory {
         }
         var logger = Logger(label: "livepush.channels")
         logger.logLevel = verbose ? .debug : .error
-        return try APNsClient(
-            configuration: APNsClientConfiguration(
-                endpoint: endpoint,
-                channelManagementEndpoint: channelEndpoint,
-                additionalTrustRootFile: caFile.map { NSString(string: $0).expandingTildeInPath },
-                clientCertificate: clientCertificate,
-                maximumConnections: 1,
-                requestTimeout: .milliseconds(Int(timeout * 1000))
-            ),
-            tokens: tokens,
-            logger: logger
-        )
+        return try OutcomePrinter.client {
+            try APNsClient(
+                configuration: APNsClientConfiguration(
+                    endpoint: endpoint,
+                    channelManagementEndpoint: channelEndpoint,
+                    additionalTrustRootFile: caFile.map { NSString(string: $0).expandingTildeInPath },
+                    clientCertificate: clientCertificate,
+                    maximumConnections: 1,
+                    requestTimeout: .milliseconds(Int(timeout * 1000))
+                ),
+                tokens: tokens,
+                logger: logger
+            )
+        }
     }
 }
 

@@ -6,6 +6,7 @@ struct LivePush: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "livepush",
         abstract: "Keep iOS Live Activities up to date through APNs.",
+        version: BuildInfo.versionLine,
         subcommands: [
             KeygenCommand.self,
             JWTCommand.self,

@@ -30,6 +30,17 @@ enum OutcomePrinter {
         }
     }
 
+    /// The client `make` returns; one that cannot be made for a TLS reason (a `--ca-file` that is not
+    /// there, a certificate that does not load) ends as a failed TLS handshake does: `error: …`, exit 2.
+    static func client(_ make: () throws -> APNsClient) throws -> APNsClient {
+        do {
+            return try make()
+        } catch let error as APNsClientError {
+            TerminalOutput.error("error: \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+
     /// What an accepted push prints: its status, `apns-id`, the `apns-unique-id` when APNs returned one (in
     /// the development environment only; Apple's Push Notifications Console finds the delivery by it), and
     /// the attempts when there was more than one.

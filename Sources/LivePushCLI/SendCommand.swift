@@ -102,19 +102,21 @@ struct SendCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "livepush.send")
         logger.logLevel = verbose ? .debug : .error
-        let client = try APNsClient(
-            configuration: APNsClientConfiguration(
-                endpoint: endpoint,
-                additionalTrustRootFile: target.caFile.map { NSString(string: $0).expandingTildeInPath },
-                clientCertificate: clientCertificate,
-                maximumConnections: max(1, min(target.connections, concurrency)),
-                requestTimeout: .milliseconds(Int(timeout * 1000)),
-                retry: count > 1 ? .none : APNsRetryPolicy()
-            ),
-            tokens: tokens,
-            group: APNsEventLoop.shared,
-            logger: logger
-        )
+        let client = try OutcomePrinter.client {
+            try APNsClient(
+                configuration: APNsClientConfiguration(
+                    endpoint: endpoint,
+                    additionalTrustRootFile: target.caFile.map { NSString(string: $0).expandingTildeInPath },
+                    clientCertificate: clientCertificate,
+                    maximumConnections: max(1, min(target.connections, concurrency)),
+                    requestTimeout: .milliseconds(Int(timeout * 1000)),
+                    retry: count > 1 ? .none : APNsRetryPolicy()
+                ),
+                tokens: tokens,
+                group: APNsEventLoop.shared,
+                logger: logger
+            )
+        }
         defer { Task { await client.shutdown() } }
 
         if count == 1 {

@@ -33,6 +33,17 @@ struct SendTargetOptions: ParsableArguments {
         default:
             break
         }
+        try Self.checkPlainBundleID(bundleID)
+    }
+
+    /// `--bundle-id` is the app's own id: one that already ends in a push type's topic suffix would be sent
+    /// with the suffix twice (`….push-type.liveactivity.push-type.liveactivity`), which APNs refuses.
+    static func checkPlainBundleID(_ bundleID: String) throws {
+        guard let range = bundleID.range(of: ".push-type.") else { return }
+        let plain = bundleID[..<range.lowerBound]
+        throw ValidationError(
+            "--bundle-id '\(bundleID)' ends in the topic suffix '\(bundleID[range.lowerBound...])'; give the app's bundle id, '\(plain)': "
+                + "livepush send adds .push-type.liveactivity to the apns-topic itself")
     }
 
     /// The token, once `validate()` made sure it is there (or the channel is).

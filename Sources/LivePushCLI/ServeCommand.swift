@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsClient
+import APNsCore
 import ArgumentParser
 import Foundation
 import LivePushServer
@@ -63,6 +64,12 @@ struct ServeCommand: AsyncParsableCommand {
                 "database": "\(PushStoreOpener.redacted(settings.database))", "apns": "\(settings.endpoint)",
                 "workers": "\(settings.server.workerCount)", "instance": "\(settings.server.instanceID)",
             ])
+        // Whether APNs can be reached is checked beside the start, not before it: a server whose APNs host is
+        // briefly away still takes requests, and says once, plainly, that its pushes wait.
+        let reachability = Task {
+            if let warning = await Self.reachabilityWarning(client, endpoint: settings.endpoint) { logger.warning("\(warning)") }
+        }
+        defer { reachability.cancel() }
         do {
             let server = try LivePushServer(configuration: settings.server, store: store, sender: client, metrics: metrics, logger: logger)
             try await server.runUntilSignalled()
@@ -73,6 +80,21 @@ struct ServeCommand: AsyncParsableCommand {
         }
         await client.shutdown()
         await store.close()
+    }
+
+    /// What `serve` says at start when its APNs endpoint cannot be reached (nil when it can): the cause
+    /// and its fix first, then what that means for the pushes the API accepts meanwhile.
+    static func reachabilityWarning(_ client: APNsClient, endpoint: APNsEndpoint) async -> String? {
+        do {
+            try await client.checkReachable()
+            return nil
+        } catch {
+            // The cause and the fix; the TLS library's own words are in the client's warning just before.
+            let cause = error.description.components(separatedBy: " TLS said: ")[0]
+            return "cannot reach APNs at \(endpoint): \(cause.hasSuffix(".") ? String(cause.dropLast()) : cause). Until it can, the API "
+                + "still accepts pushes (202) but every one fails its attempts and waits in the outbox (GET /v1/activities/{id} shows "
+                + "pending[].lastError)"
+        }
     }
 
     /// The settings, or the failure to print: with the usage for a wrong command line, without for a bad value.

@@ -82,15 +82,18 @@ public final class SimulatedAPNs: Sendable {
 
     // MARK: Clients
 
-    /// Provider tokens signed with the trusted key.
+    /// Provider tokens signed with the trusted key, their `iat` on the clock the APNs endpoint checks it
+    /// against (``SimulatorOptions/clock``, else the system's): with a `ManualWallClock` that stands still,
+    /// a token signed on the system's clock would look issued in the future once the test ran a minute.
     public func tokens() throws -> ProviderTokenSource {
-        try ProviderTokenSource(key: signingKey, keyID: keyID, teamID: teamID)
+        try ProviderTokenSource(key: signingKey, keyID: keyID, teamID: teamID, clock: simulator.configuration.endpoint.clock)
     }
 
     /// A client configuration that reaches this simulator (its CA trusted, nothing else), for a client
-    /// the test makes itself.
+    /// the test makes itself. Its deadlines are long (30 s to connect, 60 s for an answer): on a busy
+    /// machine an answer may take seconds, and a test about deadlines sets its own.
     public func clientConfiguration(
-        maximumConnections: Int = 1, connectTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(10),
+        maximumConnections: Int = 1, connectTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(60),
         retry: APNsRetryPolicy = APNsRetryPolicy(maximumAttempts: 5, baseDelay: 0.01, maximumDelay: 0.05)
     ) -> APNsClientConfiguration {
         APNsClientConfiguration(
@@ -112,7 +115,15 @@ public final class SimulatedAPNs: Sendable {
 
     // MARK: iPhones and activities
 
-    /// A new simulated iPhone with the app installed.
+    /// A new simulated iPhone with the app installed: its ``SimulatedIPhone/id`` is what
+    /// `SimulatedActivityAdapter` and the control API take, its ``SimulatedIPhone/pushToStartToken`` what
+    /// the app would report for push-to-start. ``startActivity(on:attributesType:attributes:contentState:)``
+    /// starts Live Activities on it.
+    ///
+    /// ```swift
+    /// let iPhone = try await apns.addIPhone(name: "Ava's iPhone")
+    /// let activity = try await apns.startActivity(on: iPhone, contentState: ["score": 0])
+    /// ```
     public func addIPhone(name: String = "iPhone", frequentPushesEnabled: Bool? = nil) async throws -> SimulatedIPhone {
         let created = try await simulator.world.addDevice(
             DeviceRegistration(

@@ -121,8 +121,8 @@ public final class TestServer: Sendable {
 
     // MARK: Booting
 
-    /// The test defaults (fast polling and retries, lifecycle sweeps only on a scaled clock, the development keys), then
-    /// `options.configure`.
+    /// The test defaults (fast polling and retries, long timeouts, lifecycle sweeps only on a scaled clock, the
+    /// development keys), then `options.configure`.
     package static func configuration(_ options: ServerOptions, configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil)
         -> ServerConfiguration
     {
@@ -134,6 +134,9 @@ public final class TestServer: Sendable {
         configuration.retryMaximumDelay = 0.1
         configuration.webhookRetryBaseDelay = 0.02
         configuration.webhookRetryMaximumDelay = 0.1
+        // A slow answer on a busy machine is waited for rather than turned into a retry: on a clock the test
+        // moves itself, a retry would wait until the test moves it.
+        configuration.webhookTimeout = 60
         // No sweeps on the system's clock (tests sweep when they mean to); on the simulator's clock, one
         // every simulated minute, so that moving the clock forward applies the limits and starts renewals.
         configuration.lifecycleInterval = options.clock is ScaledWallClock ? 60 : 3600

@@ -20,8 +20,12 @@ public func withServer<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
-    let configuration = TestServer.configuration(options).apnsClientConfiguration(
+    var configuration = TestServer.configuration(options).apnsClientConfiguration(
         endpoint: apns.endpoint, additionalTrustRootFile: apns.caCertificatePath, channelManagementEndpoint: apns.managementEndpoint)
+    // Long deadlines: on a busy machine the simulator's answer may take seconds, and a push that timed out
+    // would be retried on the server's clock, which a test that moves the clock itself holds still.
+    configuration.connectTimeout = .seconds(30)
+    configuration.requestTimeout = .seconds(60)
     return try await apns.withClient(configuration) { client in
         var sending = options
         sending.sender = client
@@ -34,12 +38,14 @@ package func withServer<Result>(
     _ options: ServerOptions, isolation: isolated (any Actor)? = #isolation, _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
     guard let sender = options.sender else { throw TestServerError.noSender }
-    return try await withScopedResource {
-        try await TestServer.start(options, sender: sender)
-    } stop: { server in
-        await server.stop()
-    } _: { server in
-        try await body(server)
+    return try await ScopeGate.run {
+        try await withScopedResource {
+            try await TestServer.start(options, sender: sender)
+        } stop: { server in
+            await server.stop()
+        } _: { server in
+            try await body(server)
+        }
     }
 }
 

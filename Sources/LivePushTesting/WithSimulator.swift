@@ -5,7 +5,8 @@ import Foundation
 import Logging
 
 /// Runs `body` with a local APNs (the simulator, on loopback ports the kernel picks, with its own
-/// certificates and a provider key it trusts), and shuts it down afterwards, whatever `body` does.
+/// certificates and a provider key it trusts), and shuts it down afterwards, whatever `body` does. It
+/// first waits for a place in the ``ScopeGate`` (at most ``ScopeGate/width`` scopes run at once).
 ///
 /// ```swift
 /// @Test func theScoreReachesTheLockScreen() async throws {
@@ -23,13 +24,15 @@ public func withSimulator<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (SimulatedAPNs) async throws -> Result
 ) async throws -> Result {
-    try await withTemporaryDirectory(prefix: "livepush-simulator") { folder in
-        try await withScopedResource {
-            try await SimulatedAPNs.start(options, directory: folder)
-        } stop: { apns in
-            await apns.simulator.shutdown()
-        } _: { apns in
-            try await body(apns)
+    try await ScopeGate.run {
+        try await withTemporaryDirectory(prefix: "livepush-simulator") { folder in
+            try await withScopedResource {
+                try await SimulatedAPNs.start(options, directory: folder)
+            } stop: { apns in
+                await apns.simulator.shutdown()
+            } _: { apns in
+                try await body(apns)
+            }
         }
     }
 }

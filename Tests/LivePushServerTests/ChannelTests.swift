@@ -130,7 +130,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: HeavyTests.isEnabled, HeavyTests.skipped))
+    @Test(.enabled(if: HeavyTests.isEnabled, HeavyTests.skipped), .exclusive)
     func theChannelLimitIsReportedBeforeAPNsRefuses() async throws {
         let sender = FakeSender()
         try await withServer(ServerOptions(sender: sender)) { harness in

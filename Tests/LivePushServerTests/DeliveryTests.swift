@@ -245,29 +245,30 @@ import Testing
         }
     }
 
+    /// On the server's own clock: the first attempt meets a 503, the clock moves past the push's expiration,
+    /// and the retry that comes due then ends the push as expired, with the last APNs error, unsent.
     @Test func retriesStopAtTheExpiration() async throws {
         let sender = FakeSender()
         sender.enqueue(Array(repeating: .success(APNsResponse(status: 503, reason: .serviceUnavailable)), count: 1000))
+        let clock = ManualWallClock(Date())
         try await withServer(
-            ServerOptions(sender: sender) {
+            ServerOptions(sender: sender, clock: clock) {
                 $0.retryBaseDelay = 0.2
                 $0.retryMaximumDelay = 0.4
             }
         ) { harness in
             try await register(harness)
-            // Far enough ahead that even a loaded machine sends it at least once before it expires (the
-            // record then carries the last APNs error).
-            let expiration = Int(Date().timeIntervalSince1970) + 10
+            let expiration = Int(clock.now().timeIntervalSince1970) + 10
             #expect(
                 try await harness.http.post(
                     "/v1/activities/a1/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"expiration":\#(expiration)}"#
                 ).status == 202)
-            #expect(
-                try await eventually {
-                    try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .expired
-                })
+            await eventually { sender.requests.count == 1 }
+            clock.advance(by: 60)
+            try await eventually { try await harness.store.deliveries(activityID: "a1", limit: 1).first?.outcome == .expired }
             let record = try #require(try await harness.store.deliveries(activityID: "a1", limit: 1).first)
-            #expect(record.reason?.contains("ServiceUnavailable") == true, "\(record.reason ?? "no reason"), \(sender.requests.count) sends")
+            #expect(record.reason?.contains("ServiceUnavailable") == true, "\(record.reason ?? "no reason")")
+            #expect(sender.requests.count == 1, "the retry due after the expiration was not sent")
         }
     }
 

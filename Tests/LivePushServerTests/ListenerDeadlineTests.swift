@@ -5,8 +5,9 @@ import NIOCore
 import NIOPosix
 import Testing
 
-/// The HTTP listener's request deadlines, over real sockets.
-@Suite struct ListenerDeadlineTests {
+/// The HTTP listener's request deadlines, over real sockets; deadlines on the machine's clock, so the suite
+/// runs while no other test's simulator or server does.
+@Suite(.exclusive) struct ListenerDeadlineTests {
     /// A raw TCP client that notes when the server closes the connection.
     final class RawConnection: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer

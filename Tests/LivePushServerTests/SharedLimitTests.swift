@@ -114,7 +114,7 @@ import Testing
                 for _ in 0..<50 where !served {
                     try await ListenerDeadlineTests.RawConnection.with(port: port) { next in
                         try? await next.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                        _ = await eventually(timeout: .seconds(5)) { next.closed != nil || next.text.contains("connections_refused") }
+                        _ = await pollUntil(timeout: .seconds(5)) { next.closed != nil || next.text.contains("connections_refused") }
                         served = next.text.contains("200 OK")
                         if served {
                             #expect(next.text.contains("livepush_server_connections_refused_total"), "\(next.text.suffix(500))")

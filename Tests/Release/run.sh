@@ -2,7 +2,10 @@
 # The release artifact on a host without the Swift toolchain, and the deploy/ settings, over real
 # processes and sockets:
 #
-#   1. the binary loads nothing from the toolchain's folder (ldd);
+#   1. the binary loads nothing from the toolchain's folder (ldd); `livepush --version` names a commit; the
+#      binary is stripped and names livepush.debug beside it; `tar tzf` of the release lists both, the
+#      unit, install.sh and livepush.json; deploy/install.sh (INSTALL_ROOT=a temporary folder) makes /etc/livepush
+#      with the documented modes, and the livepush.json it installs is refused until keyId is set;
 #   2. in a mount namespace where the toolchain's folder is an empty tmpfs (no swift, no Swift runtime,
 #      no Foundation), `livepush keygen` makes a key and `livepush serve --environment sandbox` starts on a
 #      new SQLite database and answers GET /health with {"status":"ok"}; a production server on that
@@ -49,6 +52,42 @@ without_toolchain() {
 # 1. Linked libraries.
 if ldd "$BIN" | grep -F "$TOOLCHAIN/"; then die "the binary loads the libraries above from the toolchain"; fi
 log "ok: ldd lists nothing under $TOOLCHAIN"
+
+# 1b. The version, the stripped binary beside its debug file, the tarball, and deploy/install.sh.
+version_line="$("$BIN" --version)" || die "livepush --version failed"
+[[ "$version_line" == livepush\ *\(commit\ * && "$version_line" != *"commit unknown"* ]] ||
+    die "livepush --version printed '$version_line', not a version and a commit"
+log "ok: $version_line"
+if readelf -S "$BIN" | grep -qE '\.debug_info|\.symtab'; then die "the binary is not stripped (readelf -S lists .debug_info or .symtab)"; fi
+readelf --string-dump=.gnu_debuglink "$BIN" | grep -q 'livepush\.debug' || die "the binary does not name livepush.debug in .gnu_debuglink"
+DIST="$(dirname "$BIN")"
+[ -f "$DIST/livepush.debug" ] && readelf -S "$DIST/livepush.debug" | grep -q '\.debug_info' ||
+    die "no livepush.debug with .debug_info beside the binary"
+log "ok: the binary is stripped ($(du -h "$BIN" | cut -f1)); its debug file is livepush.debug ($(du -h "$DIST/livepush.debug" | cut -f1))"
+tarball="$(ls "$DIST"/livepush-*-linux-*.tar.gz 2>/dev/null | head -1 || true)"
+if [ -n "$tarball" ]; then
+    listing="$(tar tzf "$tarball")"
+    for file in livepush livepush.debug livepush.libraries.txt livepush.service nginx.conf livepush.json install.sh LICENSE; do
+        grep -qE "^[^/]+/$file\$" <<<"$listing" || { echo "$listing" >&2; die "tar tzf $(basename "$tarball") does not list $file"; }
+    done
+    log "ok: tar tzf $(basename "$tarball") lists the stripped binary, livepush.debug, install.sh and livepush.json"
+else
+    log "skipped: no livepush-*.tar.gz beside $BIN (scripts/release.sh makes it)"
+fi
+install_root="$WORK/install-root"
+(cd "$WORK" && printf 'key\n' >AuthKey.p8 && INSTALL_ROOT="$install_root" BINARY="$BIN" bash "$ROOT/deploy/install.sh" "$WORK/AuthKey.p8" >"$WORK/install.log") ||
+    { cat "$WORK/install.log" >&2; die "deploy/install.sh failed"; }
+mode() { stat -c '%a' "$install_root/$1"; }
+[ "$(mode etc/livepush)" = 755 ] && [ "$(mode etc/livepush/livepush.json)" = 644 ] && [ "$(mode etc/livepush/livepush.env)" = 600 ] &&
+    [ "$(mode etc/livepush/apns-key.p8)" = 600 ] && [ "$(mode usr/local/bin/livepush)" = 755 ] &&
+    [ -f "$install_root/etc/systemd/system/livepush.service" ] ||
+    { cat "$WORK/install.log" >&2; ls -lR "$install_root" >&2; die "deploy/install.sh did not make /etc/livepush as documented"; }
+refused_config=0
+"$install_root/usr/local/bin/livepush" serve --config "$install_root/etc/livepush/livepush.json" --key-file "$WORK/AuthKey.p8" \
+    2>"$WORK/config.log" || refused_config=$?
+[ "$refused_config" -ne 0 ] && grep -q "keyId" "$WORK/config.log" ||
+    { cat "$WORK/config.log" >&2; die "the installed livepush.json is not refused until its keyId is set"; }
+log "ok: deploy/install.sh makes /etc/livepush (0755), livepush.json (0644), livepush.env and the key (0600), the unit; the json is refused until edited"
 
 # 2. Start without the toolchain.
 (without_toolchain sh -c '! command -v swift >/dev/null && [ -z "$(ls -A "$0")" ]' "$TOOLCHAIN") ||

@@ -8,6 +8,8 @@ public final class FaultInjector: Sendable {
         var rules: [FaultEntry] = []
         var nextID = 1
         var random: SeededRandom
+        /// How many requests each rule applied to, by id.
+        var applied: [Int: Int] = [:]
     }
 
     private let state: Mutex<State>
@@ -80,6 +82,12 @@ public final class FaultInjector: Sendable {
         state.withLock { $0.rules.removeAll() }
     }
 
+    /// How many requests the rule `id` has applied to so far (counted as each request arrives, before a
+    /// latency it adds): a test can wait for requests the simulator is holding.
+    public func applications(of id: Int) -> Int {
+        state.withLock { $0.applied[id] ?? 0 }
+    }
+
     /// The rules in the order they were added.
     public func rules() -> [FaultEntry] {
         state.withLock { $0.rules }
@@ -96,6 +104,7 @@ public final class FaultInjector: Sendable {
                 let rule = entry.rule
                 if let only = rule.token, only != token { continue }
                 if rule.share < 1, state.random.nextUnit() >= rule.share { continue }
+                state.applied[entry.id, default: 0] += 1
                 if decision.response == nil, let status = rule.status, let reason = rule.reason {
                     decision.response = FaultResponse(status: status, reason: reason)
                 }

@@ -61,7 +61,8 @@ struct ChannelService: Sendable {
         do {
             let saved = try await store.createChannel(record)
             logger.info(
-                "channel created", metadata: ["channelId": "\(saved.id)", "bundleId": "\(saved.bundleID)", "storagePolicy": "\(saved.storagePolicy)"])
+                "channel created",
+                metadata: ["channelId": "\(saved.id.lowercased)", "bundleId": "\(saved.bundleID)", "storagePolicy": "\(saved.storagePolicy)"])
             return saved
         } catch {
             // Not stored: give the APNs channel back rather than leak one of the app's 10,000.
@@ -91,12 +92,12 @@ struct ChannelService: Sendable {
         case .accepted:
             break
         case .refused(_, let reason) where reason == APNsReason.channelNotRegistered.rawValue:
-            logger.info("channel already gone at APNs", metadata: ["channelId": "\(id)"])
+            logger.info("channel already gone at APNs", metadata: ["channelId": "\(id.lowercased)"])
         case let other:
             throw Self.refusal(other, doing: "delete the channel")
         }
         let deleted = try await stored { () async throws(PushStoreError) in try await store.markChannelDeleted(id: id, at: clock.now()) }
-        logger.info("channel deleted", metadata: ["channelId": "\(id)"])
+        logger.info("channel deleted", metadata: ["channelId": "\(id.lowercased)"])
         return deleted
     }
 

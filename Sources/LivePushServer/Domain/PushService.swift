@@ -58,7 +58,8 @@ struct PushService: Sendable {
         if hasMembers {
             try await stored { () async throws(PushStoreError) in try await store.createGroupSend(send) }
             signal.wake(items: configuration.workerCount)
-            logger.info("group send accepted", metadata: ["sendId": "\(send.sendID)", "groupId": "\(groupID)", "kind": "\(kind.rawValue)"])
+            logger.info(
+                "group send accepted", metadata: ["sendId": "\(send.sendID.lowercased)", "groupId": "\(groupID)", "kind": "\(kind.rawValue)"])
         }
         let broadcast = broadcastItems.isEmpty ? SendAcceptance() : try await acceptBroadcasts(broadcastItems)
         return GroupSendStatus(send, broadcastPushIDs: broadcast.pushIDs)

@@ -60,9 +60,9 @@ extension DeliveryService {
     private func channelGone(_ channel: ChannelRecord, at date: Date) async {
         do {
             _ = try await store.markChannelDeleted(id: channel.id, at: date)
-            context.logger.warning("channel is not registered with APNs; marked deleted", metadata: ["channelId": "\(channel.id)"])
+            context.logger.warning("channel is not registered with APNs; marked deleted", metadata: ["channelId": "\(channel.id.lowercased)"])
         } catch {
-            context.logger.error("marking a channel deleted failed", metadata: ["channelId": "\(channel.id)", "error": "\(error)"])
+            context.logger.error("marking a channel deleted failed", metadata: ["channelId": "\(channel.id.lowercased)", "error": "\(error)"])
         }
     }
 }

@@ -44,7 +44,7 @@ extension DeliveryService {
             context.logger.error(
                 "checking a group page's priority-10 budget failed; the page will be sent again",
                 metadata: [
-                    "sendId": "\(send.sendID)", "error": "\(error)",
+                    "sendId": "\(send.sendID.lowercased)", "error": "\(error)",
                 ])
             return nil
         }
@@ -172,7 +172,7 @@ extension DeliveryService {
             context.logger.error(
                 "recording a group page failed; it will be sent again when its claim expires",
                 metadata: [
-                    "sendId": "\(page.send.sendID)", "first": "\(page.firstID)", "error": "\(error)",
+                    "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)", "error": "\(error)",
                 ])
             return
         }
@@ -180,7 +180,7 @@ extension DeliveryService {
             context.logger.warning(
                 "a group page's claim was taken over before its outcomes were recorded",
                 metadata: [
-                    "sendId": "\(page.send.sendID)", "first": "\(page.firstID)",
+                    "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)",
                 ])
             return
         }
@@ -202,7 +202,7 @@ extension DeliveryService {
         context.logger.debug(
             "group page sent",
             metadata: [
-                "sendId": "\(page.send.sendID)", "members": "\(page.activities.count)", "accepted": "\(outcome.accepted.count)",
+                "sendId": "\(page.send.sendID.lowercased)", "members": "\(page.activities.count)", "accepted": "\(outcome.accepted.count)",
                 "records": "\(outcome.records.count)",
                 "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)",
             ])

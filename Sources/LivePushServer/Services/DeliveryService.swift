@@ -68,7 +68,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
                 owner: owner, pageSize: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
         else { return nil }
         let store = self.store
-        return LeasedWork(subject: ["owner": "\(owner)", "sendId": "\(page.send.sendID)", "first": "\(page.firstID)"]) {
+        return LeasedWork(subject: ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"]) {
             until throws(PushStoreError) in
             try await store.renewPage(page, owner: owner, until: until)
         } send: {
@@ -111,7 +111,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
             context.logger.debug(
                 "push will be retried",
                 metadata: [
-                    "pushId": "\(retry.pushID)", "attempts": "\(retry.attempts)", "error": "\(retry.lastError ?? "")",
+                    "pushId": "\(retry.pushID.lowercased)", "attempts": "\(retry.attempts)", "error": "\(retry.lastError ?? "")",
                     "next": "\(retry.nextAttemptAt)",
                 ])
         }
@@ -131,7 +131,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
             return
         }
         for pushID in report.completion.notHeld + report.retriesNotHeld {
-            context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID)"])
+            context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID.lowercased)"])
         }
         tokensInvalidated(report.invalidated)
         for record in report.completion.records {
@@ -143,7 +143,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
             context.logger.log(
                 level: level, "push finished",
                 metadata: [
-                    "pushId": "\(record.pushID)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
+                    "pushId": "\(record.pushID.lowercased)", "target": "\(record.target)", "kind": "\(record.kind.rawValue)",
                     "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
                 ])
         }

@@ -16,12 +16,14 @@ func withControl<Result>(
     rules: DeviceRules = DeviceRules(), clock: any WallClock = SystemWallClock(), heartbeat: Duration = .seconds(15),
     isolation: isolated (any Actor)? = #isolation, _ body: (ControlHarness) async throws -> Result
 ) async throws -> Result {
-    try await withScopedResource {
-        try await ControlHarness.start(rules: rules, clock: clock, heartbeat: heartbeat)
-    } stop: { harness in
-        await harness.stop()
-    } _: { harness in
-        try await body(harness)
+    try await withScopePlace {
+        try await withScopedResource {
+            try await ControlHarness.start(rules: rules, clock: clock, heartbeat: heartbeat)
+        } stop: { harness in
+            await harness.stop()
+        } _: { harness in
+            try await body(harness)
+        }
     }
 }
 
@@ -102,14 +104,16 @@ struct ControlHarness {
 func withStreamingReader<Result>(
     _ url: URL, isolation: isolated (any Actor)? = #isolation, _ body: (StreamingReader) async throws -> Result
 ) async throws -> Result {
-    try await withScopedResource {
-        let reader = StreamingReader()
-        reader.start(url)
-        return reader
-    } stop: { reader in
-        reader.stop()
-    } _: { reader in
-        try await body(reader)
+    try await withScopePlace {
+        try await withScopedResource {
+            let reader = StreamingReader()
+            reader.start(url)
+            return reader
+        } stop: { reader in
+            reader.stop()
+        } _: { reader in
+            try await body(reader)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import LiveActivity
+import LivePushTesting
 import Testing
 
 @testable import APNsSimulator
@@ -8,7 +9,7 @@ import Testing
 /// The dashboard in a real headless Chromium: an Emoji Rangers adventure is played through the simulator's
 /// APNs endpoint while the page is open, and the test reads what a person sees on the page.
 /// Set LIVEPUSH_DASHBOARD_SCREENSHOT=<path> to keep the screenshot (docs/dashboard.png is made this way).
-@Suite(.serialized) struct DashboardBrowserTests {
+@Suite(.serialized, .exclusive) struct DashboardBrowserTests {
     @Test(.chromiumInstalled)
     func dashboardFollowsAnAdventureLive() async throws {
         try await withDashboardScene { scene in

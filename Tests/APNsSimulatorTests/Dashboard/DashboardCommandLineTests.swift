@@ -8,8 +8,9 @@ import Testing
 /// The dashboard as Chromium's command line renders it after a run: `--virtual-time-budget --dump-dom`
 /// and `--screenshot`. Virtual time stands still while a fetch is pending, and the page keeps the event
 /// stream open, so the simulator is stopped once both pages follow the stream: the page then backs off
-/// to reconnect, virtual time runs out, and Chromium writes what the page shows.
-@Suite struct DashboardCommandLineTests {
+/// to reconnect, virtual time runs out, and Chromium writes what the page shows. Two browsers load the
+/// machine: the suite runs while no other test's simulator does.
+@Suite(.exclusive) struct DashboardCommandLineTests {
     @Test(.chromiumInstalled)
     func dumpDomAndScreenshotAfterARun() async throws {
         let binary = try HeadlessChromium.installed()
@@ -63,13 +64,12 @@ import Testing
                         "--user-data-dir=\(folder.path)/shot", "--window-size=1280,1000", "--screenshot=\(screenshotPath)", scene.dashboardURL,
                     ])
 
-                // Both pages have rendered the GET routes once they subscribe to the event stream.
-                var subscribed = false
-                for _ in 0..<1200 where !subscribed {
-                    subscribed = world.events.subscriberCount >= 2
-                    if !subscribed { try await Task.sleep(for: .milliseconds(50)) }
+                // Both pages have rendered the GET routes once they subscribe to the event stream. A browser
+                // that ends before that ends the wait too (the bound is only a hang guard).
+                await eventually(timeout: .seconds(600), every: .milliseconds(50)) {
+                    world.events.subscriberCount >= 2 || !dump.isRunning || !shot.isRunning
                 }
-                #expect(subscribed, "both pages follow the event stream")
+                #expect(world.events.subscriberCount >= 2, "both pages follow the event stream")
                 // The pages' event streams end with the simulator, and with them the command-line runs.
                 await scene.simulator.shutdown()
 
@@ -117,8 +117,11 @@ final class CommandLineChromium: @unchecked Sendable {
         }.start()
     }
 
+    /// Whether the browser is still running.
+    var isRunning: Bool { process.isRunning }
+
     /// Waits for the run to end and returns its output; after `seconds` (a hang guard) it is stopped.
-    func finish(seconds: Double = 90) async throws -> String {
+    func finish(seconds: Double = 300) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))

@@ -21,14 +21,16 @@ func withEndpoint<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (EndpointHarness) async throws -> Result
 ) async throws -> Result {
-    try await withScopedResource {
-        try await EndpointHarness.start(
-            acceptUnknownTokens: acceptUnknownTokens, keyEnvironment: keyEnvironment, keyTopics: keyTopics, faultSeed: faultSeed,
-            metricsFactory: metricsFactory, configure: configure)
-    } stop: { harness in
-        await harness.stop()
-    } _: { harness in
-        try await body(harness)
+    try await withScopePlace {
+        try await withScopedResource {
+            try await EndpointHarness.start(
+                acceptUnknownTokens: acceptUnknownTokens, keyEnvironment: keyEnvironment, keyTopics: keyTopics, faultSeed: faultSeed,
+                metricsFactory: metricsFactory, configure: configure)
+        } stop: { harness in
+            await harness.stop()
+        } _: { harness in
+            try await body(harness)
+        }
     }
 }
 
@@ -40,15 +42,17 @@ func withEndpoint<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (EndpointHarness) async throws -> Result
 ) async throws -> Result {
-    try await withScopedResource {
-        for candidate in candidates {
-            if let harness = try? await EndpointHarness.start(configure: { $0.port = candidate }) { return harness }
+    try await withScopePlace {
+        try await withScopedResource {
+            for candidate in candidates {
+                if let harness = try? await EndpointHarness.start(configure: { $0.port = candidate }) { return harness }
+            }
+            throw EndpointHarness.HarnessError.noFreePort(candidates)
+        } stop: { harness in
+            await harness.stop()
+        } _: { harness in
+            try await body(harness)
         }
-        throw EndpointHarness.HarnessError.noFreePort(candidates)
-    } stop: { harness in
-        await harness.stop()
-    } _: { harness in
-        try await body(harness)
     }
 }
 

@@ -29,7 +29,7 @@ final class ForwardingTransport: ClientTransport {
     init(target: URL) {
         state = Mutex(State(target: target))
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30  // a loaded CI machine can take seconds to answer
+        configuration.timeoutIntervalForRequest = 120  // a loaded machine can take seconds to answer; a test waits for it
         session = SessionTransport(session: URLSession(configuration: configuration))
     }
 
