@@ -165,6 +165,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
+            // The console's page, style sheet and modules, compiled into the binary (no bundle to ship beside it).
+            resources: [.embedInCode("Console/Web")],
             swiftSettings: swiftSettings
         ),
         // Scoped test helpers for our tests and our users': a simulator, a server, webhooks, each stopped
