@@ -23,8 +23,10 @@ extension SQLPushStore {
                 FROM deliveries WHERE recorded_at >= ? AND recorded_at < ? GROUP BY 1, 2, 3
                 """, [sinceMilliseconds] + range
             ) { row throws(PushStoreError) in
-                (minute: try row.int("minute"), outcome: try row.enumValue("outcome", as: DeliveryOutcome.self),
-                 bucket: try row.int("bucket"), count: try row.int("n"))
+                (
+                    minute: try row.int("minute"), outcome: try row.enumValue("outcome", as: DeliveryOutcome.self),
+                    bucket: try row.int("bucket"), count: try row.int("n")
+                )
             }
         }
         // The pushes group pages sent as planned: accepted, each page's count at its latency.

@@ -74,7 +74,7 @@ struct APIKeyChecker: Sendable {
             found =
                 credential.hasPrefix("lp_") || !credential.contains(".")
                 ? try await keyPrincipal(credential) : try await tokenPrincipal(credential)
-        } catch where scope == .operator && error.rule == "apiKey" {
+        } catch  where scope == .operator && error.rule == "apiKey" {
             throw APIError(.unauthorized, field: field, rule: "apiKey", unknownOperatorKey)
         }
         guard found.scope == scope else {

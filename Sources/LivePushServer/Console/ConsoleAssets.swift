@@ -18,6 +18,7 @@ enum ConsoleAssets {
         "dom.js": File(contentType: "text/javascript; charset=utf-8", body: ByteBuffer(bytes: PackageResources.dom_js)),
         "api.js": File(contentType: "text/javascript; charset=utf-8", body: ByteBuffer(bytes: PackageResources.api_js)),
         "views.js": File(contentType: "text/javascript; charset=utf-8", body: ByteBuffer(bytes: PackageResources.views_js)),
+        "chart.js": File(contentType: "text/javascript; charset=utf-8", body: ByteBuffer(bytes: PackageResources.chart_js)),
         "app.js": File(contentType: "text/javascript; charset=utf-8", body: ByteBuffer(bytes: PackageResources.app_js)),
     ]
 

@@ -47,13 +47,17 @@ import Testing
     func aGroupSendsMembersAreReadByItsIdAndAnUnknownOneIsNotFound(database: TestStore) async throws {
         try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.workerCount = 0 }) { harness in
             let http = harness.http
-            #expect(try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "m-1", token: IdentityTests.hex(0x31), groups: ["crew"])).status == 201)
+            #expect(
+                try await http.post(
+                    "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "m-1", token: IdentityTests.hex(0x31), groups: ["crew"])
+                ).status == 201)
             let accepted = try await http.post("/v1/groups/crew/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
             let sendID = try #require(accepted.json?["sendId"]?.stringValue, "\(accepted.text)")
             let send = try await http.get("/v1/operator/sends/\(sendID)", key: Self.key)
             #expect(send.status == 200 && send.json?["send"]?["sendId"]?.stringValue == sendID, "\(send.text)")
             #expect(
-                send.json?["failed"]?.arrayValue?.isEmpty == true && send.json?["skipped"]?.arrayValue?.isEmpty == true, "no page sent yet: \(send.text)")
+                send.json?["failed"]?.arrayValue?.isEmpty == true && send.json?["skipped"]?.arrayValue?.isEmpty == true,
+                "no page sent yet: \(send.text)")
             let unknown = try await http.get("/v1/operator/sends/\(UUID().uuidString)", key: Self.key)
             #expect(unknown.status == 404 && unknown.errorField == "sendId", "\(unknown.text)")
             let backend = try await http.get("/v1/operator/sends/\(sendID)", key: TestServer.backendKey)

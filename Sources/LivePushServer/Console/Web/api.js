@@ -32,6 +32,8 @@ export async function call(path, { method = 'GET', query = {}, body } = {}) {
     throw new SignedOut(refusal(answer, response.status));
   }
   if (!response.ok) throw new Error(refusal(answer, response.status));
+  // Any request that succeeds clears the error the page shows in its header.
+  document.dispatchEvent(new CustomEvent('console-ok'));
   return answer;
 }
 

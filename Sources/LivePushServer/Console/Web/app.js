@@ -32,6 +32,8 @@ function showConsole() {
 
 function show(name) {
   current = name;
+  // The charts are read again when their view is shown, not only every 10 s.
+  if (name === 'overview') overview.seriesAt = 0;
   for (const section of document.querySelectorAll('section.view')) section.hidden = section.id !== name;
   for (const button of $('tabs').querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.view === name));
   restart();
@@ -82,6 +84,10 @@ document.addEventListener('console-error', (event) => {
   }
 });
 
+document.addEventListener('console-ok', () => {
+  if ($('status').dataset.state === 'error') setStatus('live', `live · ${new Date().toLocaleTimeString()}`);
+});
+
 document.addEventListener('visibilitychange', () => {
   if (credential.get()) restart();
 });
@@ -106,7 +112,9 @@ $('tabs').addEventListener('click', (event) => {
 $('find-form').addEventListener('submit', (event) => {
   event.preventDefault();
   $('find-error').textContent = '';
-  activities.find($('find-by').value, $('find-value').value.trim()).catch((error) => {
+  activities.find($('find-by').value, $('find-value').value.trim()).then(() => {
+    $('find-error').textContent = '';
+  }, (error) => {
     if (error instanceof SignedOut) report(error); else $('find-error').textContent = error.message;
   });
 });
