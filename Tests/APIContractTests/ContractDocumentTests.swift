@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func everyOperationOfTheServedDocumentLoads() {
-        #expect(APIContract.shared.operations.count == 31)
+        #expect(APIContract.shared.operations.count == 33)
         #expect(APIContract.shared.operation("registerActivity").bodyRequired)
     }
 
