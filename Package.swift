@@ -110,7 +110,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            resources: [.copy("Dashboard/Web")],
+            // The dashboard's page, style sheet, modules and icon, compiled into the binary (as the console's).
+            resources: [.embedInCode("Dashboard/Web")],
             swiftSettings: swiftSettings
         ),
         // Durable storage of the provider server: activities, tokens, outbox, deliveries, budgets, API keys.
