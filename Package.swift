@@ -113,7 +113,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            resources: [.copy("Dashboard/Web")],
+            // The dashboard's page, style sheet, modules and icon, compiled into the binary (as the console's).
+            resources: [.embedInCode("Dashboard/Web")],
             swiftSettings: swiftSettings
         ),
         // Durable storage of the provider server: activities, tokens, outbox, deliveries, budgets, API keys.
@@ -169,6 +170,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
+            // The console's page, style sheet and modules, compiled into the binary (no bundle to ship beside it).
+            resources: [.embedInCode("Console/Web")],
             swiftSettings: swiftSettings
         ),
         // Scoped test helpers for our tests and our users': a simulator, a server, webhooks, each stopped

@@ -180,6 +180,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/operator/sends`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
     func operatorListSends(_ input: Operations.OperatorListSends.Input) async throws -> Operations.OperatorListSends.Output
+    /// Pushes per minute by outcome and their latency over the last hour (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/series`.
+    /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)`.
+    func operatorSeries(_ input: Operations.OperatorSeries.Input) async throws -> Operations.OperatorSeries.Output
+    /// A group send with its failed and skipped members and why (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
+    /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.
+    func operatorGetSend(_ input: Operations.OperatorGetSend.Input) async throws -> Operations.OperatorGetSend.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -603,6 +613,26 @@ extension APIProtocol {
     ) async throws -> Operations.OperatorListSends.Output {
         try await operatorListSends(Operations.OperatorListSends.Input(
             query: query,
+            headers: headers
+        ))
+    }
+    /// Pushes per minute by outcome and their latency over the last hour (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/series`.
+    /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)`.
+    public func operatorSeries(headers: Operations.OperatorSeries.Input.Headers = .init()) async throws -> Operations.OperatorSeries.Output {
+        try await operatorSeries(Operations.OperatorSeries.Input(headers: headers))
+    }
+    /// A group send with its failed and skipped members and why (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
+    /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.
+    public func operatorGetSend(
+        path: Operations.OperatorGetSend.Input.Path,
+        headers: Operations.OperatorGetSend.Input.Headers = .init()
+    ) async throws -> Operations.OperatorGetSend.Output {
+        try await operatorGetSend(Operations.OperatorGetSend.Input(
+            path: path,
             headers: headers
         ))
     }
@@ -9269,6 +9299,476 @@ public enum Operations {
             }
         }
     }
+    /// Pushes per minute by outcome and their latency over the last hour (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/series`.
+    /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)`.
+    public enum OperatorSeries {
+        public static let id: Swift.String = "operatorSeries"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/series/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorSeries.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorSeries.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorSeries.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.OperatorSeries.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/series/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/series/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorSeries)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorSeries {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorSeries.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorSeries.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Sixty minutes, oldest first, the last one the current minute.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorSeries.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorSeries.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A group send with its failed and skipped members and why (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
+    /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.
+    public enum OperatorGetSend {
+        public static let id: Swift.String = "operatorGetSend"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/sends/{sendId}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The send id a group send answered (a UUID): 1 to 128 characters, counted after percent-decoding, at most 4 UTF-8 bytes per character (400 maxBytes), none of them a control character or a Unicode format character (category Cf); any other text names no send (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/sends/{sendId}/GET/path/sendId`.
+                public var sendId: Components.Parameters.SendId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - sendId: The send id a group send answered (a UUID): 1 to 128 characters, counted after percent-decoding, at most 4 UTF-8 bytes per character (400 maxBytes), none of them a control character or a Unicode format character (category Cf); any other text names no send (404 exists). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                public init(sendId: Components.Parameters.SendId) {
+                    self.sendId = sendId
+                }
+            }
+            public var path: Operations.OperatorGetSend.Input.Path
+            /// - Remark: Generated from `#/paths/v1/operator/sends/{sendId}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetSend.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetSend.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorGetSend.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.OperatorGetSend.Input.Path,
+                headers: Operations.OperatorGetSend.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/sends/{sendId}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/sends/{sendId}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorSend)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorSend {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorGetSend.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorGetSend.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The send, its failed members with their history records, its skipped members with the reason.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorGetSend.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorGetSend.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
 }
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
@@ -13187,6 +13687,222 @@ extension Components {
                 case accepted
                 case refused
                 case results
+            }
+        }
+        /// The delivery history of the last hour, minute by minute, from the history records and the page records of group sends (every instance's, on a shared database): what the console draws.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorSeries`.
+        public struct OperatorSeries: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorSeries/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload`.
+            public struct MinutesPayloadPayload: Codable, Hashable, Sendable {
+                /// The minute's start; it holds the outcomes recorded from then for 60 seconds.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/start`.
+                public var start: Foundation.Date
+                /// Pushes whose outcome was recorded in the minute, by outcome.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/counts`.
+                public struct CountsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/counts/accepted`.
+                    public var accepted: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/counts/rejected`.
+                    public var rejected: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/counts/failed`.
+                    public var failed: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/counts/expired`.
+                    public var expired: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/counts/coalesced`.
+                    public var coalesced: Swift.Int
+                    /// Creates a new `CountsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - accepted:
+                    ///   - rejected:
+                    ///   - failed:
+                    ///   - expired:
+                    ///   - coalesced:
+                    public init(
+                        accepted: Swift.Int,
+                        rejected: Swift.Int,
+                        failed: Swift.Int,
+                        expired: Swift.Int,
+                        coalesced: Swift.Int
+                    ) {
+                        self.accepted = accepted
+                        self.rejected = rejected
+                        self.failed = failed
+                        self.expired = expired
+                        self.coalesced = coalesced
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case accepted
+                        case rejected
+                        case failed
+                        case expired
+                        case coalesced
+                    }
+                }
+                /// Pushes whose outcome was recorded in the minute, by outcome.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/counts`.
+                public var counts: Components.Schemas.OperatorSeries.MinutesPayloadPayload.CountsPayload
+                /// Pushes of the minute with a latency: every outcome but coalesced (never sent).
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/latencySamples`.
+                public var latencySamples: Swift.Int
+                /// The median time from acceptance (the 202) to the outcome, in milliseconds, read from a histogram whose bucket bounds grow by 10^0.1 (about 26 %), interpolated within its bucket; absent without samples.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/latencyP50Ms`.
+                public var latencyP50Ms: Swift.Double?
+                /// The 99th percentile of the same, in milliseconds; absent without samples.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSeries/MinutesPayload/latencyP99Ms`.
+                public var latencyP99Ms: Swift.Double?
+                /// Creates a new `MinutesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - start: The minute's start; it holds the outcomes recorded from then for 60 seconds.
+                ///   - counts: Pushes whose outcome was recorded in the minute, by outcome.
+                ///   - latencySamples: Pushes of the minute with a latency: every outcome but coalesced (never sent).
+                ///   - latencyP50Ms: The median time from acceptance (the 202) to the outcome, in milliseconds, read from a histogram whose bucket bounds grow by 10^0.1 (about 26 %), interpolated within its bucket; absent without samples.
+                ///   - latencyP99Ms: The 99th percentile of the same, in milliseconds; absent without samples.
+                public init(
+                    start: Foundation.Date,
+                    counts: Components.Schemas.OperatorSeries.MinutesPayloadPayload.CountsPayload,
+                    latencySamples: Swift.Int,
+                    latencyP50Ms: Swift.Double? = nil,
+                    latencyP99Ms: Swift.Double? = nil
+                ) {
+                    self.start = start
+                    self.counts = counts
+                    self.latencySamples = latencySamples
+                    self.latencyP50Ms = latencyP50Ms
+                    self.latencyP99Ms = latencyP99Ms
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case start
+                    case counts
+                    case latencySamples
+                    case latencyP50Ms
+                    case latencyP99Ms
+                }
+            }
+            /// Sixty minutes, oldest first; the last one is the current minute, still filling.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSeries/minutes`.
+            public typealias MinutesPayload = [Components.Schemas.OperatorSeries.MinutesPayloadPayload]
+            /// Sixty minutes, oldest first; the last one is the current minute, still filling.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSeries/minutes`.
+            public var minutes: Components.Schemas.OperatorSeries.MinutesPayload
+            /// Creates a new `OperatorSeries`.
+            ///
+            /// - Parameters:
+            ///   - at:
+            ///   - minutes: Sixty minutes, oldest first; the last one is the current minute, still filling.
+            public init(
+                at: Foundation.Date,
+                minutes: Components.Schemas.OperatorSeries.MinutesPayload
+            ) {
+                self.at = at
+                self.minutes = minutes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case at
+                case minutes
+            }
+        }
+        /// A group send and its members that did not get it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorSend`.
+        public struct OperatorSend: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorSend/send`.
+            public var send: Components.Schemas.GroupSend
+            /// - Remark: Generated from `#/components/schemas/OperatorSend/FailedPayload`.
+            public struct FailedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorSend/FailedPayload/activityId`.
+                public var activityId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorSend/FailedPayload/delivery`.
+                public var delivery: Components.Schemas.Delivery
+                /// Creates a new `FailedPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - activityId:
+                ///   - delivery:
+                public init(
+                    activityId: Swift.String,
+                    delivery: Components.Schemas.Delivery
+                ) {
+                    self.activityId = activityId
+                    self.delivery = delivery
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case activityId
+                    case delivery
+                }
+            }
+            /// Members whose push was refused by APNs, undeliverable or expired, by activity id (at most 200; counts.failed has them all).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSend/failed`.
+            public typealias FailedPayload = [Components.Schemas.OperatorSend.FailedPayloadPayload]
+            /// Members whose push was refused by APNs, undeliverable or expired, by activity id (at most 200; counts.failed has them all).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSend/failed`.
+            public var failed: Components.Schemas.OperatorSend.FailedPayload
+            /// - Remark: Generated from `#/components/schemas/OperatorSend/SkippedPayload`.
+            public struct SkippedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorSend/SkippedPayload/activityId`.
+                public var activityId: Swift.String
+                /// Why it was not sent, in words.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorSend/SkippedPayload/reason`.
+                public var reason: Swift.String
+                /// Creates a new `SkippedPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - activityId:
+                ///   - reason: Why it was not sent, in words.
+                public init(
+                    activityId: Swift.String,
+                    reason: Swift.String
+                ) {
+                    self.activityId = activityId
+                    self.reason = reason
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case activityId
+                    case reason
+                }
+            }
+            /// Members not sent because they were ended, dismissed or without a valid token when their page went out, by activity id, as they are stored now (at most 200; a member skipped for a token it has replaced since is not listed, so there may be fewer than counts.skipped).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSend/skipped`.
+            public typealias SkippedPayload = [Components.Schemas.OperatorSend.SkippedPayloadPayload]
+            /// Members not sent because they were ended, dismissed or without a valid token when their page went out, by activity id, as they are stored now (at most 200; a member skipped for a token it has replaced since is not listed, so there may be fewer than counts.skipped).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorSend/skipped`.
+            public var skipped: Components.Schemas.OperatorSend.SkippedPayload
+            /// Creates a new `OperatorSend`.
+            ///
+            /// - Parameters:
+            ///   - send:
+            ///   - failed: Members whose push was refused by APNs, undeliverable or expired, by activity id (at most 200; counts.failed has them all).
+            ///   - skipped: Members not sent because they were ended, dismissed or without a valid token when their page went out, by activity id, as they are stored now (at most 200; a member skipped for a token it has replaced since is not listed, so there may be fewer than counts.skipped).
+            public init(
+                send: Components.Schemas.GroupSend,
+                failed: Components.Schemas.OperatorSend.FailedPayload,
+                skipped: Components.Schemas.OperatorSend.SkippedPayload
+            ) {
+                self.send = send
+                self.failed = failed
+                self.skipped = skipped
+            }
+            public enum CodingKeys: String, CodingKey {
+                case send
+                case failed
+                case skipped
             }
         }
     }

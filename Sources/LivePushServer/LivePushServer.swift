@@ -60,7 +60,7 @@ package final class LivePushServer: Service, Sendable {
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
             credentials: CredentialService(store: store), appKeys: configuration.appKeys, backendKeys: configuration.backendKeys,
-            operatorKeys: configuration.operatorKeys, tokens: tokenKey, clock: clock)
+            operatorKeys: configuration.operatorKeys, tokens: tokenKey, clock: clock, database: store.location)
         identity = IdentityService(key: tokenKey, store: store, lifetimes: configuration.tokenLifetimes, clock: clock, logger: logger)
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
         channels = ChannelService(store: store, sender: sender, historyLimit: configuration.historyLimit, clock: clock, logger: logger)

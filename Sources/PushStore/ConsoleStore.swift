@@ -66,6 +66,10 @@ package struct ChannelBroadcasts: Sendable, Hashable {
 /// What the provider console reads (and the one thing it writes: which pushes it sent). Each list is
 /// paged with a cursor and read through an index, so a page costs the same with a million activities.
 package protocol ConsoleStore: Sendable {
+    /// What `--database` names this store by, for messages that send a person to it: a SQLite file's
+    /// path as given, a PostgreSQL URL without its password.
+    var location: String { get }
+
     /// Up to `limit` activities (1 to 500) ordered by id, after the cursor: all, a user's, a group's, or a user's in a group.
     func activityPage(_ query: ActivityPageQuery) async throws(PushStoreError) -> [ActivityRecord]
 
@@ -97,6 +101,15 @@ package protocol ConsoleStore: Sendable {
     /// The newest `channels` live channels (1 to 500), newest first, each with its waiting broadcasts
     /// and its newest `perChannel` done ones (1 to 50).
     func recentBroadcasts(channels: Int, perChannel: Int) async throws(PushStoreError) -> [ChannelBroadcasts]
+
+    /// The `minutes` minutes from `since` (1 to 1,440), oldest first, each with its outcomes counted and
+    /// the acceptance-to-outcome latencies of its pushes: from the history records and the page records
+    /// of group sends, by when they were written (`deliveries_recorded`, `group_send_page_records_recorded`).
+    func deliverySeries(since: Date, minutes: Int) async throws(PushStoreError) -> [DeliveryMinute]
+
+    /// A group send's members that failed or were skipped, at most `limit` of each (1 to 500), read
+    /// through the group's members (a member that left the group since is not listed); nil for an unknown send.
+    func groupSendMembers(sendID: UUID, limit: Int) async throws(PushStoreError) -> GroupSendMembers?
 
     /// When the activity's current token arrived: its last rotation (when it replaced the one before),
     /// else the activity's first registration; nil for an unknown activity.

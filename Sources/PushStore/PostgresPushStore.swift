@@ -5,6 +5,11 @@ import Logging
 /// The schema is created (and migrated) on first connect; claims use `FOR UPDATE SKIP LOCKED`, so no
 /// push is handed to two processes and none is skipped.
 package final class PostgresPushStore: SQLPushStore, @unchecked Sendable {
+    /// The URL without its password (and the schema, when one was given).
+    private let redactedURL: String
+
+    override package var location: String { redactedURL }
+
     /// Connects to `url` (`postgres://user:password@host:port/database[?sslmode=...]`) and migrates the
     /// schema. With `schema`, the tables live in that PostgreSQL schema (created if missing), so several
     /// deployments can share one database. Throws `invalidInput` for a malformed URL or schema name and
@@ -42,6 +47,7 @@ package final class PostgresPushStore: SQLPushStore, @unchecked Sendable {
             await backend.close()
             throw error
         }
+        redactedURL = parsed.redacted
         try await super.init(backend: backend, logger: logger)
     }
 

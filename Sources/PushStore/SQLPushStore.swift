@@ -33,6 +33,9 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
 
     var dialect: SQLDialect { backend.dialect }
 
+    /// See ``ConsoleStore/location``; each kind of store says its own.
+    package var location: String { dialect.name }
+
     /// Runs one store operation as a transaction (or, for a single-statement read, without one),
     /// timing it and counting failures.
     func run<T: Sendable>(

@@ -6,6 +6,8 @@ import Logging
 package final class SQLitePushStore: SQLPushStore, @unchecked Sendable {
     /// The database file.
     package let path: String
+
+    override package var location: String { path }
     /// Whether ``close()`` deletes the file: a ``temporary(logger:)`` store.
     private let isTemporary: Bool
 

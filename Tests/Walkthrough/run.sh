@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's walkthrough, run as a new user runs it: every ```sh block from "## Get going" to the end
-# of "### Broadcast channels", verbatim and in order, in one bash session (`set -euo pipefail`) against
+# of "### The provider console", verbatim and in order, in one bash session (`set -euo pipefail`) against
 # the simulator, then checks of what the walkthrough should have done.
 #
 #   bash Tests/Walkthrough/run.sh [path/to/livepush]      (default: .build/debug/livepush)
@@ -8,7 +8,8 @@
 # The session runs in a temporary folder (where the README leaves dev.p8 and dev.sqlite) with HOME
 # there too (so `~/.livepush/simulator` is a fresh one), without the caller's LIVEPUSH_* variables, and
 # with the given binary first on PATH as `livepush`. The README's `swift build` is answered by that
-# binary (the block that exports PATH runs as written); nothing here runs `swift` itself.
+# binary (the block that exports PATH runs as written); nothing here runs `swift` itself. The README's
+# `xdg-open URL` (the console) opens no browser here: it records the URL, which the checks then load.
 #
 # A marker, an HTML comment on the line before a block (GitHub does not show it), says how to run it:
 #   <!-- walkthrough: background URL -->   a command the README runs in another terminal: started in
@@ -34,7 +35,7 @@ WT_BINARY="${1:-$WT_ROOT/.build/debug/livepush}"
 case "$WT_BINARY" in /*) ;; *) WT_BINARY="$PWD/$WT_BINARY" ;; esac
 WT_PORTS=(2195 2197 2198 8080)   # the README's: the simulator's channel management, APNs and control ports; the server's
 WT_FIRST_SECTION="## Get going"
-WT_LAST_SECTION="### Broadcast channels"   # a prefix of the heading
+WT_LAST_SECTION="### The provider console"   # a prefix of the heading
 
 WT_STARTED_AT=$(date +%s)
 WT_PASSED=0 WT_FAILED=0
@@ -271,6 +272,32 @@ wt_check_channel_deleted() {
         wt_json_is "$(wt_simulator "/v1/pushes?limit=1000")" '[.pushes[] | select(.method == "DELETE" and .status == 204)] | length' '1'
 }
 
+# The console continues the walkthrough on the server's database: the operator key made with
+# `--database dev.sqlite` opens the operator routes, the page the README opens is served with its
+# policy, the series counts the walkthrough's pushes, and a key from elsewhere is sent to dev.sqlite.
+WT_OPENED=""
+wt_check_provider_console() {
+    wt_expect "the operator key (\$OPERATOR_KEY) is a new operator key" wt_matches "${OPERATOR_KEY:-}" '^lp_operator_[A-Za-z0-9_-]{43}$'
+    wt_expect "the README opened the console's page (xdg-open)" wt_matches "$WT_OPENED" '^http://127\.0\.0\.1:8080/console$'
+    wt_expect "the console's page is served with its Content-Security-Policy" wt_check_console_page
+    wt_expect "the key made on dev.sqlite opens the console's overview on this server" \
+        wt_json_is "$(wt_server /v1/operator/overview)" '[.instances[0].thisInstance, .outboxDepth]' '[true,0]' \
+        "Authorization: Bearer ${OPERATOR_KEY:-none}"
+    wt_expect "the series of the last hour counts the walkthrough's accepted pushes" \
+        wt_json_is "$(wt_server /v1/operator/series)" '[(.minutes | length), ([.minutes[].counts.accepted] | add) > 0]' '[60,true]' \
+        "Authorization: Bearer ${OPERATOR_KEY:-none}"
+    wt_expect "a key the server's database does not hold is refused, naming dev.sqlite" \
+        wt_json_is "$(wt_server /v1/operator/overview)" '.error.message | contains("--database dev.sqlite")' 'true' \
+        "Authorization: Bearer lp_operator_unknown"
+}
+wt_check_console_page() {
+    local headers
+    headers=$(curl -s -D - -o /dev/null --max-time 10 "$(wt_server /console)") || return 1
+    grep -qi "^content-security-policy: default-src 'none'; script-src 'self'" <<<"$headers" && [[ "$headers" == "HTTP/1.1 200"* ]] && return 0
+    wt_log "  GET /console answered: $headers"
+    return 1
+}
+
 # A section's heading (a prefix of it), and the checks run after its last block.
 WT_CHECK_SECTIONS=(
     "The simulator by hand"
@@ -278,6 +305,7 @@ WT_CHECK_SECTIONS=(
     "Push-to-start through the server"
     "The backend side"
     "Broadcast channels"
+    "The provider console"
 )
 WT_CHECK_FUNCTIONS=(
     wt_check_simulator_by_hand
@@ -285,6 +313,7 @@ WT_CHECK_FUNCTIONS=(
     wt_check_push_to_start
     wt_check_backend_side
     wt_check_broadcast_channels
+    wt_check_provider_console
 )
 WT_CHECKED=()
 wt_checks_after() {   # wt_checks_after SECTION
@@ -313,6 +342,10 @@ swift() {   # the README's `swift build`: the binary is built already
     if [ "$*" = build ]; then echo "(walkthrough: swift build: $WT_BINARY is built already)"; return 0; fi
     wt_log "walkthrough: 'swift $*' is not run here"
     return 1
+}
+xdg-open() {   # the README's `xdg-open URL`: no browser here; the checks load the URL
+    WT_OPENED="$*"
+    echo "(walkthrough: xdg-open $*: recorded, not opened)"
 }
 cd "$WT_WORK"
 wt_log "walkthrough: ${#WT_BLOCKS[@]} blocks of README.md, in $WT_WORK, with $WT_BINARY"

@@ -33,12 +33,16 @@ struct APIKeyChecker: Sendable {
     let developmentKeys: [String: APIKeyScope]
     let tokens: AppTokenKey
     let clock: any WallClock
+    /// The database the stored keys are read from, as `--database` names it: an operator key it does not
+    /// know is refused with the command that creates one there (the console's sign-in shows it).
+    let database: String?
 
     init(
         credentials: CredentialService, appKeys: [String], backendKeys: [String], operatorKeys: [String] = [], tokens: AppTokenKey,
-        clock: any WallClock
+        clock: any WallClock, database: String? = nil
     ) {
         self.credentials = credentials
+        self.database = database
         var keys: [String: APIKeyScope] = [:]
         for key in appKeys { keys[APIKeys.hash(key)] = .app }
         for key in backendKeys { keys[APIKeys.hash(key)] = .backend }
@@ -65,9 +69,14 @@ struct APIKeyChecker: Sendable {
             throw APIError(.unauthorized, field: field, rule: "bearer", "the Authorization header must be 'Bearer \(what)'")
         }
         let credential = String(parts[1]).trimmingCharacters(in: .whitespaces)
-        let found =
-            credential.hasPrefix("lp_") || !credential.contains(".")
-            ? try await keyPrincipal(credential) : try await tokenPrincipal(credential)
+        let found: Principal
+        do {
+            found =
+                credential.hasPrefix("lp_") || !credential.contains(".")
+                ? try await keyPrincipal(credential) : try await tokenPrincipal(credential)
+        } catch  where scope == .operator && error.rule == "apiKey" {
+            throw APIError(.unauthorized, field: field, rule: "apiKey", unknownOperatorKey)
+        }
         guard found.scope == scope else {
             let allowed: String
             switch scope {
@@ -80,6 +89,15 @@ struct APIKeyChecker: Sendable {
                 "this route needs scope \(scope.rawValue) but the credential has scope \(found.scope.rawValue); \(allowed)")
         }
         return found
+    }
+
+    /// An unknown operator key, most often made on another database than the server's (say, the default
+    /// livepush.sqlite beside a server started with --database dev.sqlite).
+    private var unknownOperatorKey: String {
+        guard let database else { return "the API key is unknown or revoked; create an operator key on this server's database" }
+        let quoted = database.contains(" ") ? "'\(database)'" : database
+        return "the API key is unknown or revoked on this server's database, \(database): create an operator key there with "
+            + "`livepush keys create --scope operator --name NAME --database \(quoted)`"
     }
 
     private func keyPrincipal(_ key: String) async throws(APIError) -> Principal {

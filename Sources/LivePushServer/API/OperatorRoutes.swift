@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 import PushStore
 
-/// The provider console's routes (behind an operator key): the overview, pages of activities and group
-/// sends, one activity, and the test push. Each reads its input and calls `ConsoleService`.
+/// The provider console's routes (behind an operator key): the overview and the last hour's series,
+/// pages of activities and group sends, one activity, one group send's members, and the test push. Each
+/// reads its input and calls `ConsoleService`.
 struct OperatorRoutes: Sendable {
     /// Entries per page of the lists.
     static let pageSize = 50
@@ -17,6 +18,10 @@ struct OperatorRoutes: Sendable {
         _ = ContractRoute("operatorOverview")  // no parameters and no body: it only names the operation
         routes.get("operator/overview") { _, _ -> Response in
             APIResponse.json(Schemas.OperatorOverview(try await console.overview()))
+        }
+        _ = ContractRoute("operatorSeries")
+        routes.get("operator/series") { _, _ -> Response in
+            APIResponse.json(Schemas.OperatorSeries(try await console.series()))
         }
         let list = ContractRoute("operatorListActivities")
         routes.get("operator/activities") { request, _ -> Response in
@@ -41,6 +46,10 @@ struct OperatorRoutes: Sendable {
                 Schemas.OperatorSendList(
                     sends: try page.sends.map(Schemas.GroupSend.init),
                     broadcasts: try broadcasts.map(Schemas.OperatorSendList.BroadcastsPayloadPayload.init), next: page.next))
+        }
+        let send = ContractRoute("operatorGetSend")
+        routes.get("operator/sends/:sendId") { _, context -> Response in
+            APIResponse.json(try Schemas.OperatorSend(try await console.groupSend(id: try send.pathID("sendId", context))))
         }
         let test = ContractRoute("operatorTestPush")
         routes.post("operator/activities/:activityId/test-push") { request, context -> Response in

@@ -37,6 +37,6 @@ struct ConsoleRoutes: Sendable {
         for (name, value) in [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")] {
             if let name = HTTPFields.Element.Name(name) { headers[name] = value }
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: file.text)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: file.body))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LivePushKit
 import LivePushTesting
+import Testing
 
 /// What a test of the reporter against a real `livepush serve` starts from: a journal folder, the simulator,
 /// the server over it, the backend, one user's token source and one simulated iPhone.

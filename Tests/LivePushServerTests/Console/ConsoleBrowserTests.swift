@@ -6,8 +6,8 @@ import Testing
 
 /// The console in headless Chromium against a real server and the simulator: an activity found by its
 /// user shows its deliveries, the console's test push arrives on the simulated iPhone, a hostile
-/// activity id is shown as text, and the key stays out of every URL. Screenshots of the three views go
-/// to $LIVEPUSH_CONSOLE_SCREENSHOTS when it names a folder (docs/ holds the committed ones).
+/// activity id is shown as text, and the key stays out of every URL. (The screenshots in docs/ come from
+/// `ConsoleSessionBrowserTests`, whose data reads like a real server's.)
 @Suite struct ConsoleBrowserTests {
     static let hostile = #"<img src=x onerror="window.pwned=1">"#
 
@@ -60,7 +60,6 @@ import Testing
                     #expect(try await browser.waitUntil(#"Number(document.getElementById('rates').dataset.total) > 0"#), "pushes per second move")
                     #expect(
                         try await browser.waitUntil("document.querySelector('#instances tbody tr[data-this=true]')"), "this instance is listed")
-                    try await Self.keep(browser, "console-overview")
 
                     // Find by user: both activities, the hostile id as text and nothing of it run.
                     _ = try await browser.evaluate(
@@ -108,7 +107,6 @@ import Testing
                         """)
                     #expect(await eventually { (try? await apns.contentState(of: activity)["hp"]?.numberValue) == 99 })
                     #expect(try await browser.waitUntil("document.querySelector('#detail-deliveries tr[data-from=console][data-outcome=accepted]')"))
-                    try await Self.keep(browser, "console-activity")
 
                     // The hostile activity's detail: its id as the heading's text.
                     _ = try await browser.evaluate(
@@ -126,7 +124,6 @@ import Testing
                         try await browser.waitUntil(
                             "document.querySelector('#broadcast-list tr.broadcast-row[data-channel-id=\"\(channelID)\"][data-state=accepted]')"),
                         "the broadcast is listed beside the group sends, sent")
-                    try await Self.keep(browser, "console-sends")
 
                     // The key: in no URL the page loaded or fetched, in no cookie; only in this tab's storage.
                     let urls = try await browser.evaluate(
@@ -137,11 +134,5 @@ import Testing
                 }
             }
         }
-    }
-
-    /// Saves a screenshot when $LIVEPUSH_CONSOLE_SCREENSHOTS names a folder.
-    static func keep(_ browser: HeadlessChromium, _ name: String) async throws {
-        guard let folder = ProcessInfo.processInfo.environment["LIVEPUSH_CONSOLE_SCREENSHOTS"], !folder.isEmpty else { return }
-        try await browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("\(name).png"))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// The console's page and modules as served: a strict Content-Security-Policy on each, no inline script
 /// or style, values written as text only, and the operator key never logged.
 @Suite struct ConsolePageTests {
-    static let files = ["index.html", "console.css", "dom.js", "api.js", "views.js", "app.js"]
+    static let files = ["index.html", "console.css", "dom.js", "api.js", "views.js", "chart.js", "app.js"]
     static let policy =
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 

@@ -47,3 +47,32 @@ extension Schemas.OperatorSendList.BroadcastsPayloadPayload {
             pending: try found.pending.map(Schemas.Pending.init), deliveries: try found.deliveries.map(Schemas.Delivery.init))
     }
 }
+
+extension Schemas.OperatorSeries {
+    /// The minutes with their counts and, when they have samples, p50 and p99 in milliseconds (to 0.1 ms).
+    init(_ series: ConsoleSeries) {
+        func milliseconds(_ seconds: TimeInterval?) -> Double? { seconds.map { ($0 * 10_000).rounded() / 10 } }
+        self.init(
+            at: series.at,
+            minutes: series.minutes.map { minute in
+                MinutesPayloadPayload(
+                    start: minute.start,
+                    counts: MinutesPayloadPayload.CountsPayload(
+                        accepted: minute.counts[.accepted] ?? 0, rejected: minute.counts[.rejected] ?? 0, failed: minute.counts[.failed] ?? 0,
+                        expired: minute.counts[.expired] ?? 0, coalesced: minute.counts[.coalesced] ?? 0),
+                    latencySamples: minute.latency.total, latencyP50Ms: milliseconds(minute.latency.percentile(0.5)),
+                    latencyP99Ms: milliseconds(minute.latency.percentile(0.99)))
+            })
+    }
+}
+
+extension Schemas.OperatorSend {
+    init(_ found: ConsoleGroupSend) throws(APIError) {
+        self.init(
+            send: try Schemas.GroupSend(found.send),
+            failed: try found.failed.map { (entry) throws(APIError) in
+                FailedPayloadPayload(activityId: entry.activityID, delivery: try Schemas.Delivery(entry.record))
+            },
+            skipped: found.skipped.map { SkippedPayloadPayload(activityId: $0.activityID, reason: $0.reason) })
+    }
+}
