@@ -101,7 +101,9 @@ extension DeliveryService {
         for record in invalidated.pushToStartTokens {
             context.logger.info(
                 "push-to-start token marked invalid",
-                metadata: ["tokenId": "\(record.id.lowercased)", "token": "\(record.token.shortened)", "reason": "\(record.tokenState.invalidReason ?? "")"])
+                metadata: [
+                    "tokenId": "\(record.id.lowercased)", "token": "\(record.token.shortened)", "reason": "\(record.tokenState.invalidReason ?? "")",
+                ])
         }
         webhook.committed(invalidated.count)
     }
