@@ -4,7 +4,8 @@
 # --accept-unknown-tokens --no-rate-limit`), on SQLite (a temporary file) and, when a URL is given, on
 # PostgreSQL (a new schema, dropped at the end). For each store, in this order:
 #   1. registrations/s: wrk -t2 -c32 POSTing /v1/activities, a new activity and token each request
-#      (Benchmarks/register.lua); then K activities seeded the same way (wrk -t1, BENCH_LIMIT) for 3 and 4;
+#      (Benchmarks/register.lua); then the activities for 3 and 4 seeded the same way (wrk -t1,
+#      BENCH_LIMIT): K, or as many as the batch part sends items when that is more;
 #   2. the raw client: `livepush send --count N --concurrency 100 --connections 1` against the same
 #      simulator, its rate and CPU per push (its own "client CPU" line); run before 3 and again after 4,
 #      the ratios use the mean of the two;
@@ -16,10 +17,10 @@
 #      202s' push ids when those do not move), or stopped growing for BENCH_DRAIN_IDLE s; the server's CPU
 #      time (utime + stime from /proc/PID/stat) over that span per delivered push;
 #   4. the batch endpoint end to end: BENCH_BATCH_ITEMS updates in bodies of B items (`POST /v1/updates`,
-#      {"updates":[{"activityId":…,"event":"update","contentState":{…}}, …]}, each activity at most once
-#      per body, a content-state of its own per item), sent by S concurrent senders (curl, bodies written
-#      beforehand); delivered/s and server CPU per push as in 3. Skipped, with a line saying so, when the
-#      server answers 404 for /v1/updates (it has no batch endpoint).
+#      {"updates":[{"activityId":…,"event":"update","contentState":{…}}, …]}, each to an activity of its
+#      own, so that none replaces another, with a content-state of its own), sent by S concurrent senders
+#      (curl, bodies written beforehand); delivered/s and server CPU per push as in 3. Skipped, with a line
+#      saying so, when the server answers 404 for /v1/updates (it has no batch endpoint).
 #   Then a summary table per store, with the ratios to the raw client.
 # `livepush serve` runs with default settings and `--backend-rate-limit 0` (its default, 60,000 a minute
 # per backend key, would otherwise answer 429 above 1,000 requests/s), plus BENCH_SERVE_ARGS.
@@ -61,8 +62,8 @@ for tool in wrk curl jq; do
   command -v "$tool" >/dev/null || { echo "$tool missing: apt-get install -y $tool" >&2; exit 1; }
 done
 if [ -n "$PG_URL" ]; then command -v psql >/dev/null || { echo "psql missing: apt-get install -y postgresql-client" >&2; exit 1; }; fi
-if [ "$BATCH_SIZE" -gt 1000 ] || [ "$BATCH_SIZE" -gt "$ACTIVITIES" ] || [ "$BATCH_SIZE" -lt 1 ]; then
-  echo "BENCH_BATCH_SIZE $BATCH_SIZE: from 1 to 1000 and at most BENCH_ACTIVITIES ($ACTIVITIES) (each activity once per body)" >&2
+if [ "$BATCH_SIZE" -gt 1000 ] || [ "$BATCH_SIZE" -lt 1 ]; then
+  echo "BENCH_BATCH_SIZE $BATCH_SIZE: from 1 to 1000 (the endpoint's limit)" >&2
   exit 1
 fi
 cd "$ROOT"
@@ -186,6 +187,7 @@ report() {
   read -r -a after <<<"$(counters)"
   local intake=$(( after[2] - before[2] )) coalesced=$(( after[3] - before[3] )) expected
   if [ "$intake" -gt 0 ]; then expected=$(( intake - coalesced )); else expected=$answers; fi
+  COALESCED=$coalesced
   echo "   taken in: $intake pushes into the outbox, $coalesced replaced by later ones (coalesced);" \
     "the answers carried $answers to send; waiting for $expected"
   drain "${before[0]}" "$expected"
@@ -222,8 +224,20 @@ for store in $STORES; do
   esac
   start_server "$DATABASE" "$store"
   rm -f "$WORK/raw-$store"
-  REG_RATE="-"
+  REG_RATE="-" BATCH_RATE="-" BATCH_CPU="-" BATCH_NOTE="" SEED=$ACTIVITIES
   echo
+  # Does the server have the batch endpoint? An empty batch is refused (400) where it exists.
+  if [ "$BATCH_ITEMS" != 0 ]; then
+    code=$(curl -s -o "$WORK/probe.json" -w '%{http_code}' "$SERVER/v1/updates" -H "Authorization: Bearer $LIVEPUSH_BACKEND_KEY" \
+      -H "Content-Type: application/json" -d '{"updates":[]}')
+    if [ "$code" = 404 ] || [ "$code" = 405 ]; then
+      BATCH_NOTE="skipped: POST /v1/updates answered $code (no batch endpoint)"
+    elif [ "$BATCH_ITEMS" -gt "$SEED" ]; then
+      SEED=$BATCH_ITEMS
+    fi
+  else
+    BATCH_NOTE="skipped (BENCH_BATCH_ITEMS=0)"
+  fi
 
   # 1. Registrations, then the K activities the updates go to.
   if [ "$REG_SECONDS" != 0 ]; then
@@ -234,11 +248,11 @@ for store in $STORES; do
     REG_RATE=$(awk '/^registrations:/ {printf "%.0f", $2 / d}' d="$REG_SECONDS" "$WORK/reg.out")
     echo "   registrations (201) per second: $REG_RATE"
   fi
-  echo "== [$store] seeding $ACTIVITIES activities (group intake) for the updates: wrk -t1 -c$REG_CONNECTIONS"
+  echo "== [$store] seeding $SEED activities (group intake) for the updates: wrk -t1 -c$REG_CONNECTIONS"
   SEED_RUN=$(run_id)
   started=$(now)
   rm -f "$WORK/seeded"
-  BENCH_RUN=$SEED_RUN BENCH_GROUP=intake BENCH_LIMIT="$ACTIVITIES" BENCH_DONE_FILE="$WORK/seeded" \
+  BENCH_RUN=$SEED_RUN BENCH_GROUP=intake BENCH_LIMIT="$SEED" BENCH_DONE_FILE="$WORK/seeded" \
     wrk -t1 -c"$REG_CONNECTIONS" -d600s -s Benchmarks/register.lua "$SERVER" >"$WORK/seed.out" 2>&1 &
   WRK=$!
   while [ ! -e "$WORK/seeded" ] && kill -0 "$WRK" 2>/dev/null; do sleep 0.1; done
@@ -246,8 +260,8 @@ for store in $STORES; do
   kill -INT "$WRK" 2>/dev/null || true
   wait "$WRK" || true
   grep -E "registrations:|Non-2xx|Socket errors" "$WORK/seed.out" | sed 's/^ */   /'
-  grep -q "^registrations: $ACTIVITIES created" "$WORK/seed.out" || { echo "seeding failed" >&2; cat "$WORK/seed.out" >&2; exit 1; }
-  awk -v n="$ACTIVITIES" -v s="$seconds" 'BEGIN {printf "   %d registrations in %.1f s: %.0f/s\n", n, s, n / s}'
+  grep -q "^registrations: $SEED created" "$WORK/seed.out" || { echo "seeding failed" >&2; cat "$WORK/seed.out" >&2; exit 1; }
+  awk -v n="$SEED" -v s="$seconds" 'BEGIN {printf "   %d registrations in %.1f s: %.0f/s\n", n, s, n / s}'
   sleep 1   # let the registrations' webhook and sweep work settle
 
   # 2. The raw client, before the server's sends.
@@ -255,7 +269,7 @@ for store in $STORES; do
 
   # 3. Single updates, one request each.
   echo "== [$store] single updates: wrk -t2 -c$UPDATE_CONNECTIONS -d${UPDATE_SECONDS}s, POST /v1/activities/{id}/update" \
-    "to random ones of the $ACTIVITIES, a content-state of its own each"
+    "to random ones of the first $ACTIVITIES, a content-state of its own each"
   perf_start "intake-$store-single"
   before=$(counters)
   cpu_before=$(cpu_seconds "$SRV")
@@ -270,72 +284,66 @@ for store in $STORES; do
   answers=$(awk '/^updates:/ {print $6 - $9}' "$WORK/update.out")
   echo "   requests taken (202) per second: $TAKEN, latency p50 $P50 ms, p99 $P99 ms"
   report "single updates" "$started" "$cpu_before" "$before" "$answers"
-  SINGLE_RATE=$RATE SINGLE_CPU=$CPU_US
+  SINGLE_RATE=$RATE SINGLE_CPU=$CPU_US SINGLE_COALESCED=$COALESCED
 
   # 4. The batch endpoint.
-  BATCH_RATE="-" BATCH_CPU="-" BATCH_NOTE=""
-  if [ "$BATCH_ITEMS" != 0 ]; then
-    code=$(curl -s -o "$WORK/probe.json" -w '%{http_code}' "$SERVER/v1/updates" -H "Authorization: Bearer $LIVEPUSH_BACKEND_KEY" \
-      -H "Content-Type: application/json" -d '{"updates":[]}')
-    if [ "$code" = 404 ] || [ "$code" = 405 ]; then
-      BATCH_NOTE="no batch endpoint (POST /v1/updates answered $code)"
-      echo "== [$store] batch endpoint SKIPPED: this server answers $code for POST /v1/updates (it has no batch endpoint)"
-    else
-      requests=$(( (BATCH_ITEMS + BATCH_SIZE - 1) / BATCH_SIZE ))
-      echo "== [$store] batch endpoint: $BATCH_ITEMS updates in $requests bodies of up to $BATCH_SIZE (POST /v1/updates)," \
-        "$BATCH_SENDERS senders (curl), a content-state of its own per item"
-      rm -rf "$WORK/batch" && mkdir "$WORK/batch"
-      # Body r holds the activities numbered (r * B + i) mod K: each once per body, neighbours disjoint.
-      awk -v items="$BATCH_ITEMS" -v b="$BATCH_SIZE" -v k="$ACTIVITIES" -v run="$SEED_RUN" -v dir="$WORK/batch" 'BEGIN {
-        srand()
-        for (r = 0; r * b < items; r++) {
-          file = sprintf("%s/%05d.json", dir, r)
-          printf "{\"updates\":[" >file
-          for (i = 0; i < b && r * b + i < items; i++) {
-            printf "%s{\"activityId\":\"bench-%s-1-%d\",\"event\":\"update\",\"contentState\":{\"currentHealthLevel\":%.3f,\"eventDescription\":\"batch %d item %d\"}}",
-              (i ? "," : ""), run, (r * b + i) % k, rand(), r, i >file
-          }
-          printf "]}" >file
-          close(file)
+  if [ -n "$BATCH_NOTE" ]; then
+    echo "== [$store] batch endpoint $BATCH_NOTE"
+  else
+    requests=$(( (BATCH_ITEMS + BATCH_SIZE - 1) / BATCH_SIZE ))
+    echo "== [$store] batch endpoint: $BATCH_ITEMS updates in $requests bodies of up to $BATCH_SIZE (POST /v1/updates)," \
+      "$BATCH_SENDERS senders (curl), a content-state of its own per item"
+    rm -rf "$WORK/batch" && mkdir "$WORK/batch"
+    # Body r holds the activities numbered r * B + i: each item to an activity of its own.
+    awk -v items="$BATCH_ITEMS" -v b="$BATCH_SIZE" -v k="$SEED" -v run="$SEED_RUN" -v dir="$WORK/batch" 'BEGIN {
+      srand()
+      for (r = 0; r * b < items; r++) {
+        file = sprintf("%s/%05d.json", dir, r)
+        printf "{\"updates\":[" >file
+        for (i = 0; i < b && r * b + i < items; i++) {
+          printf "%s{\"activityId\":\"bench-%s-1-%d\",\"event\":\"update\",\"contentState\":{\"currentHealthLevel\":%.3f,\"eventDescription\":\"batch %d item %d\"}}",
+            (i ? "," : ""), run, (r * b + i) % k, rand(), r, i >file
         }
-      }'
-      perf_start "intake-$store-batch"
-      before=$(counters)
-      cpu_before=$(cpu_seconds "$SRV")
-      started=$(now)
-      SENDERS=()
-      for sender in $(seq 0 $((BATCH_SENDERS - 1))); do
-        (
-          index=0
-          for body in "$WORK"/batch/*.json; do
-            if [ $((index % BATCH_SENDERS)) = "$sender" ]; then
-              curl -s -m 120 -o "$body.answer" -w '%{http_code} %{time_total}\n' "$SERVER/v1/updates" \
-                -H "Authorization: Bearer $LIVEPUSH_BACKEND_KEY" -H "Content-Type: application/json" --data-binary @"$body" \
-                >>"$WORK/batch/codes" || echo "000 0" >>"$WORK/batch/codes"
-            fi
-            index=$((index + 1))
-          done
-        ) &
-        SENDERS+=($!)
-      done
-      wait "${SENDERS[@]}"
-      load_ended
-      answered=$(elapsed "$started")
-      codes=$(cut -d' ' -f1 "$WORK/batch/codes" | sort | uniq -c | awk '{printf "%s%d × %s", (NR > 1 ? ", " : ""), $1, $2}')
-      answers() { cat "$WORK"/batch/*.answer 2>/dev/null | jq -rs "$1" 2>/dev/null || echo "$2"; }
-      accepted_items=$(answers '[.[] | .accepted // 0] | add // 0' 0)
-      replaced_items=$(answers '[.[] | .results[]? | .replaced // [] | length] | add // 0' 0)
-      refused=$(answers '[.[] | .results[]? | select(.status == "refused") | .error.rule] | group_by(.) | map("\(length) \(.[0])") | join(", ")' "?")
-      [ "$accepted_items" -gt 0 ] || { echo "   no item accepted; an answer:"; head -c 600 "$(ls "$WORK"/batch/*.answer | head -1)"; echo; }
-      echo "   answers: $codes, all within $answered s; items accepted $accepted_items, refused: ${refused:-none}," \
-        "earlier pushes replaced $replaced_items"
-      sort -n -k2 "$WORK/batch/codes" | awk '{v[NR] = $2} END {
-        p99 = int(NR * 0.99 + 0.5); if (p99 < 1) p99 = 1
-        printf "   request time p50 %.0f ms, p99 %.0f ms, max %.0f ms\n", 1000 * v[int((NR + 1) / 2)], 1000 * v[p99], 1000 * v[NR] }'
-      awk -v n="$accepted_items" -v s="$answered" 'BEGIN {printf "   taken in (all answered): %.0f items/s\n", n / s}'
-      report "batch" "$started" "$cpu_before" "$before" "$((accepted_items - replaced_items))"
-      BATCH_RATE=$RATE BATCH_CPU=$CPU_US
-    fi
+        printf "]}" >file
+        close(file)
+      }
+    }'
+    perf_start "intake-$store-batch"
+    before=$(counters)
+    cpu_before=$(cpu_seconds "$SRV")
+    started=$(now)
+    SENDERS=()
+    for sender in $(seq 0 $((BATCH_SENDERS - 1))); do
+      (
+        index=0
+        for body in "$WORK"/batch/*.json; do
+          if [ $((index % BATCH_SENDERS)) = "$sender" ]; then
+            curl -s -m 120 -o "$body.answer" -w '%{http_code} %{time_total}\n' "$SERVER/v1/updates" \
+              -H "Authorization: Bearer $LIVEPUSH_BACKEND_KEY" -H "Content-Type: application/json" --data-binary @"$body" \
+              >>"$WORK/batch/codes" || echo "000 0" >>"$WORK/batch/codes"
+          fi
+          index=$((index + 1))
+        done
+      ) &
+      SENDERS+=($!)
+    done
+    wait "${SENDERS[@]}"
+    load_ended
+    answered=$(awk -v s="$started" -v e="$ENDED_AT" 'BEGIN {printf "%.2f", e - s}')
+    codes=$(cut -d' ' -f1 "$WORK/batch/codes" | sort | uniq -c | awk '{printf "%s%d × %s", (NR > 1 ? ", " : ""), $1, $2}')
+    answers() { cat "$WORK"/batch/*.answer 2>/dev/null | jq -rs "$1" 2>/dev/null || echo "$2"; }
+    accepted_items=$(answers '[.[] | .accepted // 0] | add // 0' 0)
+    replaced_items=$(answers '[.[] | .results[]? | .replaced // [] | length] | add // 0' 0)
+    refused=$(answers '[.[] | .results[]? | select(.status == "refused") | .error.rule] | group_by(.) | map("\(length) \(.[0])") | join(", ")' "?")
+    [ "$accepted_items" -gt 0 ] || { echo "   no item accepted; an answer:"; head -c 600 "$(ls "$WORK"/batch/*.answer | head -1)"; echo; }
+    echo "   answers: $codes, all within $answered s; items accepted $accepted_items, refused: ${refused:-none}," \
+      "earlier pushes replaced $replaced_items"
+    sort -n -k2 "$WORK/batch/codes" | awk '{v[NR] = $2} END {
+      p99 = int(NR * 0.99 + 0.5); if (p99 < 1) p99 = 1
+      printf "   request time p50 %.0f ms, p99 %.0f ms, max %.0f ms\n", 1000 * v[int((NR + 1) / 2)], 1000 * v[p99], 1000 * v[NR] }'
+    awk -v n="$accepted_items" -v s="$answered" 'BEGIN {printf "   taken in (all answered): %.0f items/s\n", n / s}'
+    report "batch" "$started" "$cpu_before" "$before" "$((accepted_items - replaced_items))"
+    BATCH_RATE=$RATE BATCH_CPU=$CPU_US
   fi
 
   # 2 again: the raw client after the server's sends.
@@ -350,7 +358,7 @@ for store in $STORES; do
   read -r RAW1 RAWCPU1 < <(sed -n 1p "$WORK/raw-$store")
   read -r RAW2 RAWCPU2 < <(sed -n 2p "$WORK/raw-$store")
   awk -v store="$store" -v r1="$RAW1" -v r2="$RAW2" -v c1="$RAWCPU1" -v c2="$RAWCPU2" -v reg="$REG_RATE" \
-    -v taken="$TAKEN" -v p50="$P50" -v p99="$P99" -v sr="$SINGLE_RATE" -v sc="$SINGLE_CPU" -v br="$BATCH_RATE" \
+    -v taken="$TAKEN" -v p50="$P50" -v p99="$P99" -v sr="$SINGLE_RATE" -v sc="$SINGLE_CPU" -v sx="$SINGLE_COALESCED" -v br="$BATCH_RATE" \
     -v bc="$BATCH_CPU" -v note="$BATCH_NOTE" -v k="$ACTIVITIES" -v d="$UPDATE_SECONDS" -v c="$UPDATE_CONNECTIONS" \
     -v b="$BATCH_SIZE" -v s="$BATCH_SENDERS" 'BEGIN {
       raw = (r1 + r2) / 2; cpu = (c1 + c2) / 2
@@ -358,7 +366,7 @@ for store in $STORES; do
       printf "| raw client (before, after) | | %d, %d pushes/s; %.1f, %.1f µs CPU per push | |\n", r1, r2, c1, c2
       printf "| registrations (wrk -c32) | %s/s | | |\n", reg
       printf "| single updates taken (wrk -t2 -c%d -d%ds, %d activities) | %d/s, p50 %s ms, p99 %s ms | | |\n", c, d, k, taken, p50, p99
-      printf "| single updates delivered end to end | %d/s | %.0f/s | **%.2fx** |\n", sr, raw, sr / raw
+      printf "| single updates delivered end to end (%d replaced by later ones) | %d/s | %.0f/s | **%.2fx** |\n", sx, sr, raw, sr / raw
       printf "| server CPU per single update | %d µs | %.1f µs per push | %.2fx |\n", sc, cpu, sc / cpu
       if (br == "-") printf "| batch endpoint | %s | | |\n", note
       else {
