@@ -205,6 +205,11 @@ report() {
 }
 
 bench_simulator "$WORK"
+grep -q "is running" "$WORK/sim.log" 2>/dev/null || {
+  echo "livepush simulator did not start (ports $PORT, $CONTROL_PORT, $MANAGE_PORT taken? set BENCH_PORT," \
+    "BENCH_CONTROL_PORT, BENCH_MANAGE_PORT):" >&2
+  tail -5 "$WORK/sim.log" >&2; exit 1
+}
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $BIN, machine: $(nproc) cores," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
