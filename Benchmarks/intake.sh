@@ -32,7 +32,7 @@
 #   registration rate), BENCH_REG_CONNECTIONS (default 32), BENCH_ACTIVITIES (K, default 5000),
 #   BENCH_RAW_COUNT (raw client pushes, default 20000), BENCH_CONCURRENCY (raw client, default 100),
 #   BENCH_UPDATE_SECONDS (D, default 10), BENCH_UPDATE_CONNECTIONS (default 32), BENCH_BATCH_ITEMS
-#   (default 50000; 0 skips the batch endpoint), BENCH_BATCH_SIZE (B, default 500, at most 1000 and K),
+#   (default 50000; 0 skips the batch endpoint), BENCH_BATCH_SIZE (B, default 500, at most 1000),
 #   BENCH_BATCH_SENDERS (S, default 4), BENCH_DRAIN_IDLE (s, default 5), BENCH_DRAIN_TIMEOUT (s after the
 #   load ended, default 300), BENCH_SERVE_ARGS (more `livepush serve` flags), BENCH_PERF_DIR (a folder:
 #   `perf record -g` of the server during 3 and 4 goes there as intake-STORE-single.data and
