@@ -1,4 +1,4 @@
--- wrk script for Benchmarks/server.sh: each request registers a new Live Activity with
+-- wrk script for Benchmarks/server.sh and Benchmarks/intake.sh: each request registers a new Live Activity with
 -- POST /v1/activities (a new activity id and a new 64-hex-digit push token every time).
 --
 -- Environment:
