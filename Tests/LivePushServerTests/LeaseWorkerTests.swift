@@ -55,7 +55,7 @@ import Testing
     /// Three units; the first two recordings can only end once the next unit has started sending, so the
     /// run completes only if sends overlap recordings (a worker that recorded before its next claim would
     /// wait forever: the time limit fails it).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))  // a hang guard; waiting for a ScopeGate place counts against it
     func aRecordingOverlapsTheNextSendAndAllAreRecordedBeforeRelease() async {
         let journal = Journal()
         let next = Mutex(1)
