@@ -67,34 +67,31 @@ extension DeliveryService {
     }
 
     /// Marks the target's token invalid after APNs refused it for good, as of `date` (the send): if the
-    /// app reported this token again since, APNs' answer does not overrule it.
+    /// app reported this token again since, APNs' answer does not overrule it. The value is marked
+    /// wherever it is stored, as an activity's update token and as a push-to-start token: APNs refused
+    /// the value, whichever record the push went to.
     private func invalidate(_ target: ResolvedTarget, item: OutboxItem, reason: APNsReason, at date: Date) async {
+        if case .channel = item.target { return }
         do {
-            switch item.target {
-            case .activity:
-                // The token.invalid event is stored in the same transaction as the invalidation.
-                if let activity = try await store.markTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                {
-                    context.logger.info(
-                        "token marked invalid",
-                        metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                    webhook.committed(1)
-                }
-            case .channel:
-                break
-            case .pushToStartToken:
-                let records = try await store.markPushToStartTokenInvalid(
-                    token: target.token, reason: reason.rawValue, at: date,
-                    journal: webhook.tokenJournal)
-                for record in records {
-                    context.logger.info(
-                        "push-to-start token marked invalid",
-                        metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
-                }
-                webhook.committed(records.count)
+            // The token.invalid event is stored in the same transaction as the invalidation.
+            if let activity = try await store.markTokenInvalid(
+                token: target.token, reason: reason.rawValue, at: date,
+                journal: webhook.tokenJournal)
+            {
+                context.logger.info(
+                    "token marked invalid",
+                    metadata: ["activityId": "\(activity.activityID)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+                webhook.committed(1)
             }
+            let records = try await store.markPushToStartTokenInvalid(
+                token: target.token, reason: reason.rawValue, at: date,
+                journal: webhook.tokenJournal)
+            for record in records {
+                context.logger.info(
+                    "push-to-start token marked invalid",
+                    metadata: ["tokenId": "\(record.id)", "token": "\(target.token.shortened)", "reason": "\(reason.rawValue)"])
+            }
+            webhook.committed(records.count)
         } catch {
             context.logger.error("marking a token invalid failed", metadata: ["token": "\(target.token.shortened)", "error": "\(error)"])
         }
