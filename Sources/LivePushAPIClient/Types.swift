@@ -700,7 +700,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/post(registerActivity)/responses/403`.
             ///
@@ -746,7 +746,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/post(registerActivity)/responses/409`.
             ///
@@ -991,7 +991,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/sends/{sendId}/get(getGroupSend)/responses/403`.
             ///
@@ -1259,7 +1259,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/get(getActivity)/responses/403`.
             ///
@@ -1508,7 +1508,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/push-token/put(rotatePushToken)/responses/403`.
             ///
@@ -1577,7 +1577,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/push-token/put(rotatePushToken)/responses/409`.
             ///
@@ -1803,7 +1803,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/ended/post(activityEnded)/responses/403`.
             ///
@@ -2075,7 +2075,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/dismissed/post(activityDismissed)/responses/403`.
             ///
@@ -2356,7 +2356,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/update/post(updateActivity)/responses/403`.
             ///
@@ -2425,7 +2425,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/update/post(updateActivity)/responses/409`.
             ///
@@ -2683,7 +2683,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/403`.
             ///
@@ -2752,7 +2752,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/409`.
             ///
@@ -3010,7 +3010,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/update/post(updateGroup)/responses/403`.
             ///
@@ -3079,7 +3079,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/update/post(updateGroup)/responses/409`.
             ///
@@ -3337,7 +3337,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/end/post(endGroup)/responses/403`.
             ///
@@ -3406,7 +3406,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/end/post(endGroup)/responses/409`.
             ///
@@ -3664,7 +3664,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/403`.
             ///
@@ -3733,7 +3733,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/409`.
             ///
@@ -4010,7 +4010,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/app-tokens/post(mintAppToken)/responses/403`.
             ///
@@ -4269,7 +4269,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/installations/post(openInstallation)/responses/403`.
             ///
@@ -4546,7 +4546,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/installations/{installationId}/token/post(renewInstallationToken)/responses/403`.
             ///
@@ -4846,7 +4846,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/sign-out/post(signOutUser)/responses/403`.
             ///
@@ -5114,7 +5114,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/get(listChannels)/responses/403`.
             ///
@@ -5350,7 +5350,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/post(createChannel)/responses/403`.
             ///
@@ -5396,7 +5396,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/post(createChannel)/responses/409`.
             ///
@@ -5664,7 +5664,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/get(getChannel)/responses/403`.
             ///
@@ -5932,7 +5932,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/delete(deleteChannel)/responses/403`.
             ///
@@ -6213,7 +6213,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/update/post(updateChannel)/responses/403`.
             ///
@@ -6282,7 +6282,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/update/post(updateChannel)/responses/409`.
             ///
@@ -6540,7 +6540,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/end/post(endChannel)/responses/403`.
             ///
@@ -6609,7 +6609,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/end/post(endChannel)/responses/409`.
             ///
@@ -6868,7 +6868,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/put(storePushToStartToken)/responses/403`.
             ///
@@ -6891,7 +6891,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/put(storePushToStartToken)/responses/409`.
             ///
@@ -7159,7 +7159,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/{deviceId}/delete(releasePushToStartTokens)/responses/403`.
             ///
@@ -7714,7 +7714,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)/responses/403`.
             ///
@@ -7975,7 +7975,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/403`.
             ///
@@ -8243,7 +8243,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/403`.
             ///
@@ -8492,7 +8492,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/403`.
             ///
@@ -8538,7 +8538,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/409`.
             ///
@@ -8806,7 +8806,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/403`.
             ///
@@ -9208,7 +9208,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/userId`.
             public var userId: Components.Schemas.ActivityRegistration.UserIdPayload?
-            /// At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]).
+            /// At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]). Each must be granted to the credential (403 groupNotGranted): a user token grants the groups its backend listed when minting it (POST /v1/users/{userId}/app-tokens, "groups"); an installation token grants none.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/groups`.
             public var groups: [Components.Schemas.Id]?
@@ -9273,7 +9273,7 @@ extension Components {
             ///   - attributesType:
             ///   - environment:
             ///   - userId: null counts as absent.
-            ///   - groups: At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]).
+            ///   - groups: At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]). Each must be granted to the credential (403 groupNotGranted): a user token grants the groups its backend listed when minting it (POST /v1/users/{userId}/app-tokens, "groups"); an installation token grants none.
             ///   - frequentPushesEnabled: ActivityAuthorizationInfo().frequentPushesEnabled. Default false (also for null).
             ///   - renewal: null counts as absent.
             ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
@@ -9748,7 +9748,7 @@ extension Components {
                 case deliveries
             }
         }
-        /// No body, {} or a lifetime.
+        /// No body, {}, a lifetime, or the groups granted.
         ///
         /// - Remark: Generated from `#/components/schemas/AppTokenRequest`.
         public struct AppTokenRequest: Codable, Hashable, Sendable {
@@ -9756,15 +9756,25 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppTokenRequest/ttlSeconds`.
             public var ttlSeconds: Swift.Int?
+            /// The groups the app may put this user's activities in: group ids, or prefixes ending in '*' ('team-7-*' grants every group whose id starts with 'team-7-'; '*' alone grants every group). At most 32 (400 maxItems); '*' only at the end (400 groupPattern). A registration naming a group the token does not grant is 403 groupNotGranted. Default: none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppTokenRequest/groups`.
+            public var groups: [Swift.String]?
             /// Creates a new `AppTokenRequest`.
             ///
             /// - Parameters:
             ///   - ttlSeconds: How long the token lives: 60 seconds to 7 days (400 range; not a whole number: 400 integer). Default: the server's appTokenLifetime (1 hour).
-            public init(ttlSeconds: Swift.Int? = nil) {
+            ///   - groups: The groups the app may put this user's activities in: group ids, or prefixes ending in '*' ('team-7-*' grants every group whose id starts with 'team-7-'; '*' alone grants every group). At most 32 (400 maxItems); '*' only at the end (400 groupPattern). A registration naming a group the token does not grant is 403 groupNotGranted. Default: none.
+            public init(
+                ttlSeconds: Swift.Int? = nil,
+                groups: [Swift.String]? = nil
+            ) {
                 self.ttlSeconds = ttlSeconds
+                self.groups = groups
             }
             public enum CodingKeys: String, CodingKey {
                 case ttlSeconds
+                case groups
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -9772,8 +9782,13 @@ extension Components {
                     Swift.Int.self,
                     forKey: .ttlSeconds
                 )
+                self.groups = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .groups
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "ttlSeconds"
+                    "ttlSeconds",
+                    "groups"
                 ])
             }
         }
@@ -9787,25 +9802,33 @@ extension Components {
             public var userId: Swift.String
             /// - Remark: Generated from `#/components/schemas/AppToken/expiresAt`.
             public var expiresAt: Foundation.Date
+            /// The groups the token grants (ids, or prefixes ending in '*'), sorted; absent when it grants none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppToken/groups`.
+            public var groups: [Swift.String]?
             /// Creates a new `AppToken`.
             ///
             /// - Parameters:
             ///   - token: Send it as 'Authorization: Bearer <token>' on the app routes; it acts for userId only.
             ///   - userId:
             ///   - expiresAt:
+            ///   - groups: The groups the token grants (ids, or prefixes ending in '*'), sorted; absent when it grants none.
             public init(
                 token: Swift.String,
                 userId: Swift.String,
-                expiresAt: Foundation.Date
+                expiresAt: Foundation.Date,
+                groups: [Swift.String]? = nil
             ) {
                 self.token = token
                 self.userId = userId
                 self.expiresAt = expiresAt
+                self.groups = groups
             }
             public enum CodingKeys: String, CodingKey {
                 case token
                 case userId
                 case expiresAt
+                case groups
             }
         }
         /// No fields: send no body or {}.

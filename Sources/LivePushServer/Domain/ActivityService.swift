@@ -13,10 +13,12 @@ struct ActivityService: Sendable {
     let events: any DomainEvents
 
     /// Registers (or re-registers) an activity and its update token, for the actor's user: an app token
-    /// registers for its user only, and never over another user's activity.
-    func register(_ registration: ActivityRegistration, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+    /// registers for its user only, and never over another user's activity, and puts it only in groups
+    /// the credential grants (`grant`).
+    func register(_ registration: ActivityRegistration, as actor: AppActor, grant: GroupGrant) async throws(DomainError) -> ActivityRecord {
         var owned = registration
         owned.userID = try actor.owner(claimed: registration.userID)
+        try grant.check(registration.groups)
         let ownership = actor.registrationOwnership
         // The same answer whether the id was taken long ago or a moment ago by a racing request.
         let taken = DomainError.conflict(

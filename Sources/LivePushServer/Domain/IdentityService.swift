@@ -20,10 +20,12 @@ struct IdentityService: Sendable {
 
     /// A signed token acting for `userId` until `expiresAt` (`lifetime` seconds, else the configured
     /// default), minted by the stored backend key `keyId` (nil: a development key): revoking that key, or
-    /// signing the user out, withdraws it.
-    func userToken(for userID: String, lifetime: TimeInterval?, mintedBy keyID: UUID?) async throws(DomainError)
-        -> (token: String, expiresAt: Date)
+    /// signing the user out, withdraws it. It grants the `groups` given (ids, or prefixes ending in `*`):
+    /// the only groups the app may put the user's activities in (``GroupGrant``).
+    func userToken(for userID: String, lifetime: TimeInterval?, groups: [String] = [], mintedBy keyID: UUID?) async throws(DomainError)
+        -> (token: String, expiresAt: Date, groups: [String])
     {
+        let granted = try GroupGrant.entries(groups)
         guard !userID.hasPrefix(AppToken.installationPrefix) else {
             throw .invalid(
                 "userId", "reservedPrefix",
@@ -34,9 +36,9 @@ struct IdentityService: Sendable {
         guard Self.lifetimes.contains(seconds) else {
             throw .invalid("ttlSeconds", "range", "is \(Int(seconds)); a user token lives 60 to \(Int(Self.lifetimes.upperBound)) seconds (7 days)")
         }
-        let issued = try await mint(subject: userID, kind: .user, lifetime: seconds, keyID: keyID)
+        let issued = try await mint(subject: userID, kind: .user, lifetime: seconds, keyID: keyID, groups: granted)
         logger.debug("user token issued", metadata: ["userId": "\(userID)", "expiresAt": "\(issued.expiresAt.timeIntervalSince1970)"])
-        return issued
+        return (issued.token, issued.expiresAt, granted)
     }
 
     /// A new installation: a random id (`inst_` and 22 base64url characters) and a token that acts for it
@@ -88,7 +90,7 @@ struct IdentityService: Sendable {
     }
 
     /// Signs a token of the subject's current generation.
-    private func mint(subject: String, kind: AppToken.Kind, lifetime: TimeInterval, keyID: UUID?) async throws(DomainError)
+    private func mint(subject: String, kind: AppToken.Kind, lifetime: TimeInterval, keyID: UUID?, groups: [String] = []) async throws(DomainError)
         -> (token: String, expiresAt: Date)
     {
         let now = Int64(clock.now().timeIntervalSince1970)
@@ -96,7 +98,9 @@ struct IdentityService: Sendable {
         let codec = try await stored { () async throws(PushStoreError) in try await key.codec() }
         let standing = try await stored { () async throws(PushStoreError) in try await store.appTokenStanding(subject: subject, keyID: nil) }
         let token = codec.sign(
-            AppToken(subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyID: keyID, generation: standing.generation))
+            AppToken(
+                subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyID: keyID, generation: standing.generation,
+                groups: groups.isEmpty ? nil : groups))
         return (token, Date(timeIntervalSince1970: TimeInterval(expires)))
     }
 }
