@@ -9240,7 +9240,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renewal`.
             public var renewal: Components.Schemas.ActivityRegistration.RenewalPayload?
-            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
             public struct RenewsPayload: Codable, Hashable, Sendable {
@@ -9260,7 +9260,7 @@ extension Components {
                     try encoder.encodeToSingleValueContainer(self.value1)
                 }
             }
-            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
             public var renews: Components.Schemas.ActivityRegistration.RenewsPayload?
@@ -9276,7 +9276,7 @@ extension Components {
             ///   - groups: At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]). Each must be granted to the credential (403 groupNotGranted): a user token grants the groups its backend listed when minting it (POST /v1/users/{userId}/app-tokens, "groups"); an installation token grants none.
             ///   - frequentPushesEnabled: ActivityAuthorizationInfo().frequentPushesEnabled. Default false (also for null).
             ///   - renewal: null counts as absent.
-            ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             public init(
                 activityId: Components.Schemas.Id,
                 pushToken: Components.Schemas.DeviceToken,
@@ -12361,7 +12361,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/renews`.
             public var renews: Swift.String?
-            /// The activity that took over from this one.
+            /// The newest activity of the chain: the one that took over from this one or from its successors (links move to the newest, so a send by this id follows one link).
             ///
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/renewedBy`.
             public var renewedBy: Swift.String?
@@ -12375,7 +12375,7 @@ extension Components {
             ///   - startedAt:
             ///   - finishedAt:
             ///   - renews: The activity this one took over from.
-            ///   - renewedBy: The activity that took over from this one.
+            ///   - renewedBy: The newest activity of the chain: the one that took over from this one or from its successors (links move to the newest, so a send by this id follows one link).
             public init(
                 state: Components.Schemas.RenewalStatus.StatePayload? = nil,
                 renewBefore: Swift.String? = nil,
