@@ -60,7 +60,9 @@ struct IdentityService: Sendable {
     }
 
     /// A fresh token for the installation whose own, still valid, token made the request: same
-    /// installation, same app key, a new expiry. Any other credential gets the answer of a missing one.
+    /// installation, same app key, a new expiry. Every earlier token of the installation, the one that
+    /// asked included, stops working at once (401 `revoked`): a stolen token cannot be renewed for ever
+    /// alongside the app's. Any other credential gets the answer of a missing one.
     func renewInstallation(_ installationID: String, as principal: Principal) async throws(DomainError)
         -> (token: String, expiresAt: Date)
     {
@@ -70,6 +72,8 @@ struct IdentityService: Sendable {
                 "no installation '\(installationID)' is open for this credential; renew with the installation's own token, or open a new installation with the app key"
             )
         }
+        let now = clock.now()
+        _ = try await stored { () async throws(PushStoreError) in try await store.retireAppTokens(subject: installationID, at: now) }
         let issued = try await mint(subject: installationID, kind: .installation, lifetime: configuration.installationTokenLifetime, keyID: keyID)
         logger.info("installation token renewed", metadata: ["installationId": "\(installationID)"])
         return issued
