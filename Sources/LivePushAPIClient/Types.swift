@@ -8989,7 +8989,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Id`.
         public typealias Id = Swift.String
-        /// The app's bundle id: 1 to 255 characters, none of them a control character or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).
+        /// The app's bundle id: 1 to 255 characters, dot-separated labels of ASCII letters, digits, '-' and '_', none empty (com.example.rangers); it goes into APNs paths and the apns-topic header as it is (400 invalid).
         ///
         /// - Remark: Generated from `#/components/schemas/BundleId`.
         public typealias BundleId = Swift.String

@@ -73,9 +73,18 @@ enum Validation {
         }
     }
 
+    /// A bundle id: it reaches APNs in paths and `apns-topic`, so only the form ``APNsBundleID`` describes.
+    static func bundleID(_ value: String, field: String) throws(PushStoreError) {
+        guard APNsBundleID.isValid(value) else {
+            throw .invalidInput(
+                field: field,
+                rule: "is not a bundle id: dot-separated labels of ASCII letters, digits, '-' and '_' (\(APNsBundleID.pattern)), at most \(APNsBundleID.maximumLength) characters")
+        }
+    }
+
     static func registration(_ registration: ActivityRegistration) throws(PushStoreError) {
         try identifier(registration.activityID, field: "activityId")
-        try identifier(registration.bundleID, field: "bundleId", max: 255)
+        try bundleID(registration.bundleID, field: "bundleId")
         try identifier(registration.attributesType, field: "attributesType", max: 255)
         try optionalIdentifier(registration.userID, field: "userId")
         guard registration.groups.count <= 100 else {
@@ -89,7 +98,7 @@ enum Validation {
     static func pushToStart(_ registration: PushToStartRegistration) throws(PushStoreError) {
         try identifier(registration.userID, field: "userId")
         try identifier(registration.deviceID, field: "deviceId")
-        try identifier(registration.bundleID, field: "bundleId", max: 255)
+        try bundleID(registration.bundleID, field: "bundleId")
         try identifier(registration.attributesType, field: "attributesType", max: 255)
     }
 
