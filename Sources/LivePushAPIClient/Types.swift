@@ -658,7 +658,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/post(registerActivity)/responses/400`.
             ///
@@ -949,7 +949,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/sends/{sendId}/get(getGroupSend)/responses/400`.
             ///
@@ -1217,7 +1217,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/get(getActivity)/responses/400`.
             ///
@@ -1466,7 +1466,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/push-token/put(rotatePushToken)/responses/400`.
             ///
@@ -1761,7 +1761,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/ended/post(activityEnded)/responses/400`.
             ///
@@ -2033,7 +2033,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/dismissed/post(activityDismissed)/responses/400`.
             ///
@@ -2314,7 +2314,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/update/post(updateActivity)/responses/400`.
             ///
@@ -2641,7 +2641,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/400`.
             ///
@@ -2968,7 +2968,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/update/post(updateGroup)/responses/400`.
             ///
@@ -3295,7 +3295,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/end/post(endGroup)/responses/400`.
             ///
@@ -3622,7 +3622,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/400`.
             ///
@@ -3968,7 +3968,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/app-tokens/post(mintAppToken)/responses/400`.
             ///
@@ -4227,7 +4227,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/installations/post(openInstallation)/responses/400`.
             ///
@@ -4504,7 +4504,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/installations/{installationId}/token/post(renewInstallationToken)/responses/400`.
             ///
@@ -4804,7 +4804,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/sign-out/post(signOutUser)/responses/400`.
             ///
@@ -5072,7 +5072,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/get(listChannels)/responses/400`.
             ///
@@ -5308,7 +5308,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/post(createChannel)/responses/400`.
             ///
@@ -5622,7 +5622,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/get(getChannel)/responses/400`.
             ///
@@ -5890,7 +5890,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/delete(deleteChannel)/responses/400`.
             ///
@@ -6171,7 +6171,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/update/post(updateChannel)/responses/400`.
             ///
@@ -6498,7 +6498,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/end/post(endChannel)/responses/400`.
             ///
@@ -6826,7 +6826,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/put(storePushToStartToken)/responses/400`.
             ///
@@ -7117,7 +7117,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/{deviceId}/delete(releasePushToStartTokens)/responses/400`.
             ///
@@ -7933,7 +7933,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/400`.
             ///
@@ -8201,7 +8201,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/400`.
             ///
@@ -8452,7 +8452,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/400`.
             ///
@@ -8766,7 +8766,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/400`.
             ///
@@ -8991,7 +8991,7 @@ extension Components {
                 case error
             }
         }
-        /// An id: 1 to 128 characters (Unicode characters, not bytes), none of them a control character or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).
+        /// An id: 1 to 128 characters (Unicode characters, not bytes), none of them a control character, a line or paragraph separator (U+2028, U+2029) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).
         ///
         /// - Remark: Generated from `#/components/schemas/Id`.
         public typealias Id = Swift.String

@@ -80,6 +80,8 @@ package final class LivePushServer: Service, Sendable {
     package func makeRouter() -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         let methods = MethodTable()
+        // Outermost: the headers go on every answer, the errors' too.
+        router.middlewares.add(NoSniffNoStore())
         router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
         // One budget of failed requests per client address for both audiences, checked before any credential.
         let addressLimit = AddressLimitMiddleware(

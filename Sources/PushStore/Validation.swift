@@ -26,6 +26,13 @@ enum Validation {
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .invalidInput(field: field, rule: "contains a control character; only printable text is accepted")
         }
+        if let separator = value.unicodeScalars.first(where: { $0.value == 0x2028 || $0.value == 0x2029 }) {
+            throw .invalidInput(
+                field: field,
+                rule:
+                    "contains the \(separator.value == 0x2028 ? "line" : "paragraph") separator U+\(String(format: "%04X", separator.value)), which ends a line in JavaScript and in logs; ids are one line of visible text"
+            )
+        }
         if let format = value.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
             throw .invalidInput(
                 field: field,
@@ -78,7 +85,9 @@ enum Validation {
         guard APNsBundleID.isValid(value) else {
             throw .invalidInput(
                 field: field,
-                rule: "is not a bundle id: dot-separated labels of ASCII letters, digits, '-' and '_' (\(APNsBundleID.pattern)), at most \(APNsBundleID.maximumLength) characters")
+                rule:
+                    "is not a bundle id: dot-separated labels of ASCII letters, digits, '-' and '_' (\(APNsBundleID.pattern)), at most \(APNsBundleID.maximumLength) characters"
+            )
         }
     }
 
