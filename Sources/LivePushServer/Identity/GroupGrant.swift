@@ -41,7 +41,8 @@ package enum GroupGrant: Sendable, Hashable {
     }
 
     /// The entries a backend asks to grant: at most ``maximumEntries``, each a group id or such an id's
-    /// prefix followed by `*` (a lone `*` grants every group). The contract checks their characters.
+    /// prefix followed by `*` (a lone `*` grants every group), 1 to 129 characters. The contract checks
+    /// their characters (and that `*` only ends one).
     static func entries(_ entries: [String]) throws(DomainError) -> [String] {
         guard entries.count <= maximumEntries else {
             throw .invalid("groups", "maxItems", "has \(entries.count) entries; at most \(maximumEntries) group ids or prefixes are accepted")
@@ -52,8 +53,8 @@ package enum GroupGrant: Sendable, Hashable {
                 throw .invalid(
                     "groups[\(index)]", "groupPattern", "'*' may only end an entry (a prefix such as 'party-*'); '\(entry)' has one inside")
             }
-            guard !entry.isEmpty, id.count <= 128 else {
-                throw .invalid("groups[\(index)]", "groupPattern", "is a group id of 1 to 128 characters, or its prefix followed by '*'")
+            guard !entry.isEmpty, entry.count <= 129 else {
+                throw .invalid("groups[\(index)]", "groupPattern", "is a group id, or its prefix followed by '*' (1 to 129 characters)")
             }
         }
         return Array(Set(entries)).sorted()
