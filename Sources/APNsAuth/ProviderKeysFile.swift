@@ -60,6 +60,9 @@ public enum ProviderKeysFile {
         }
         guard !list.isEmpty else { throw refuse("keys", "is empty; list at least one provider key") }
         var keys: [ScopedProviderKey] = []
+        keys.reserveCapacity(list.count)
+        // Each key file is read and parsed once, however many entries name it.
+        var loaded: [String: APNsSigningKey] = [:]
         for (index, element) in list.enumerated() {
             let name = "keys[\(index)]"
             guard let entry = element as? [String: Any] else { throw refuse(name, "must be an object with keyFile and keyId") }
@@ -86,7 +89,20 @@ public enum ProviderKeysFile {
             let keyPath = URL(fileURLWithPath: NSString(string: file).expandingTildeInPath, relativeTo: directory).standardizedFileURL.path
             let credentials: ProviderCredentials
             do throws(ProviderCredentialsError) {
-                credentials = try ProviderCredentials(keyFile: keyPath, keyID: keyID, teamID: teamID)
+                try ProviderCredentials.validate(keyID, field: .keyID)
+                try ProviderCredentials.validate(teamID, field: .teamID)
+                let key: APNsSigningKey
+                if let known = loaded[keyPath] {
+                    key = known
+                } else {
+                    do {
+                        key = try APNsSigningKey(contentsOfFile: keyPath)
+                    } catch {
+                        throw .key(path: keyPath, error)
+                    }
+                    loaded[keyPath] = key
+                }
+                credentials = try ProviderCredentials(key: key, keyID: keyID, teamID: teamID)
             } catch {
                 throw refuse(name, error.description)
             }

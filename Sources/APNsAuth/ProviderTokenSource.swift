@@ -29,12 +29,15 @@ public final class ProviderTokenSource: Sendable {
     private let key: APNsSigningKey
     private let clock: any WallClock
     private let logger: Logger
-    private let signedCounter: Counter
+    /// Where the signed-token counter goes; the counter is made at the first signature, so that a
+    /// keyring of many keys starts without registering a metric per key.
+    private let metricsFactory: any MetricsFactory
     private let state = Mutex(State())
 
     private struct State {
         var token: ProviderToken?
         var signedCount = 0
+        var signedCounter: Counter?
     }
 
     /// - Parameters:
@@ -61,11 +64,7 @@ public final class ProviderTokenSource: Sendable {
         self.refreshInterval = refreshInterval
         self.clock = clock
         self.logger = logger
-        self.signedCounter = Counter(
-            label: Self.signedCounterLabel,
-            dimensions: [("key_id", keyID), ("team_id", teamID)],
-            factory: metricsFactory ?? MetricsSystem.factory
-        )
+        self.metricsFactory = metricsFactory ?? MetricsSystem.factory
     }
 
     /// The cached token, or a newly signed one when there is none or it is `refreshInterval` old.
@@ -109,7 +108,11 @@ public final class ProviderTokenSource: Sendable {
         let token = ProviderToken.sign(key: key, keyID: keyID, teamID: teamID, issuedAt: now)
         state.token = token
         state.signedCount += 1
-        signedCounter.increment()
+        if state.signedCounter == nil {
+            state.signedCounter = Counter(
+                label: Self.signedCounterLabel, dimensions: [("key_id", keyID), ("team_id", teamID)], factory: metricsFactory)
+        }
+        state.signedCounter?.increment()
         logger.debug(
             "signed a provider token",
             metadata: [

@@ -35,7 +35,7 @@ public struct APNsBroadcastRequest: Sendable, Hashable {
                 return "bundle id '\(bundleID)' ends in '.push-type.liveactivity'; broadcasts take the plain bundle id "
                     + "(APNs answers TopicDisallowed)"
             case .bundleIDNotATopic(let bundleID):
-                return "bundle id '\(bundleID)' has characters outside letters, digits, '.', '-' and '_'"
+                return "bundle id '\(bundleID)' is not of the form \(APNsBundleID.pattern): dot-separated labels of letters, digits, '-' and '_'"
             case .missingExpiration:
                 return "apns-expiration is required on a broadcast: 0 for a channel without storage (policy 0), "
                     + "or a Unix time for a channel that stores its most recent message (policy 1)"
@@ -66,7 +66,7 @@ public struct APNsBroadcastRequest: Sendable, Hashable {
     }
 
     /// The request path.
-    public var path: String { Self.pathPrefix + bundleID }
+    public var path: String { Self.pathPrefix + APNsPath.segment(bundleID) }
 
     /// The header fields in the order they are sent, names lowercase, without `authorization`.
     public var fields: [(name: String, value: String)] {
@@ -80,21 +80,12 @@ public struct APNsBroadcastRequest: Sendable, Hashable {
         return out
     }
 
-    /// A plain bundle id: non-empty, topic characters only, no Live Activity topic suffix.
+    /// A plain bundle id: of the form ``APNsBundleID/pattern``, no Live Activity topic suffix.
     public static func checkBundleID(_ bundleID: String) throws(ValidationError) {
         guard !bundleID.isEmpty else { throw .emptyBundleID }
         if let suffix = APNsPushType.liveactivity.topicSuffix, bundleID.hasSuffix(suffix) {
             throw .bundleIDHasTopicSuffix(bundleID)
         }
-        let allowed = bundleID.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                return true
-            default:
-                return false
-            }
-        }
-        guard allowed else { throw .bundleIDNotATopic(bundleID) }
+        guard APNsBundleID.isValid(bundleID) else { throw .bundleIDNotATopic(bundleID) }
     }
 }

@@ -39,8 +39,8 @@ public struct APNsChannelRequest: Sendable, Hashable {
 
     public var path: String {
         switch operation {
-        case .create, .read, .delete: return "/1/apps/\(bundleID)/channels"
-        case .list: return "/1/apps/\(bundleID)/all-channels"
+        case .create, .read, .delete: return "/1/apps/\(APNsPath.segment(bundleID))/channels"
+        case .list: return "/1/apps/\(APNsPath.segment(bundleID))/all-channels"
         }
     }
 

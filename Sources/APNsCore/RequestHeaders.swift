@@ -34,6 +34,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
         case topicMissingSuffix(topic: String, expectedSuffix: String)
         /// A push type sent to the bare bundle id (`alert`, `background`) with another type's topic suffix.
         case topicOfAnotherPushType(topic: String, pushType: APNsPushType, topicType: APNsPushType)
+        /// A topic that is not a bundle id (with a suffix): it would go into the `apns-topic` header as it is.
+        case topicNotABundleID(topic: String)
         case collapseIDTooLong(bytes: Int)
 
         public var description: String {
@@ -45,6 +47,8 @@ public struct APNsRequestHeaders: Sendable, Hashable {
             case .topicOfAnotherPushType(let topic, let pushType, let topicType):
                 return
                     "apns-topic '\(topic)' is a \(topicType.rawValue) topic; \(pushType.rawValue) pushes go to the bare bundle id (APNs answers BadTopic)"
+            case .topicNotABundleID(let topic):
+                return "apns-topic '\(topic)' is not a bundle id: dot-separated labels of letters, digits, '-' and '_' (\(APNsBundleID.pattern))"
             case .collapseIDTooLong(let bytes):
                 return "apns-collapse-id is \(bytes) bytes; APNs accepts at most \(APNsRequestHeaders.maximumCollapseIDBytes)"
             }
@@ -60,6 +64,7 @@ public struct APNsRequestHeaders: Sendable, Hashable {
         apnsID: UUID? = nil
     ) throws(ValidationError) {
         guard !topic.isEmpty else { throw .emptyTopic }
+        guard APNsBundleID.isValid(topic) else { throw .topicNotABundleID(topic: topic) }
         if let suffix = pushType.topicSuffix, !topic.hasSuffix(suffix) {
             throw .topicMissingSuffix(topic: topic, expectedSuffix: suffix)
         }

@@ -126,7 +126,7 @@ extension EmojiRangersDemo {
         guard let token = snapshot.pushToken else { throw .device("\(seat.hero.name)'s adventure activity has no push token") }
         let userID = seat.app.userID
         let userToken = try await APICall("POST", "/v1/users/\(userID)/app-tokens").run {
-            try await backend.mintAppToken(path: .init(userId: userID), body: .json(.init(ttlSeconds: 3600)))
+            try await backend.mintAppToken(path: .init(userId: userID), body: .json(.init(ttlSeconds: 3600, groups: [Self.partyGroup])))
         }.token
         let app = try Client.livePush(baseURL: serverURL, key: userToken, session: session)
         guard case .object(let fields) = seat.hero.attributes,

@@ -36,10 +36,12 @@ struct PlayerApp: Sendable {
             serverURL: URL(string: demo.serverURL)!, bundleID: EmojiRangersDemo.bundleID, environment: .sandbox,
             journalDirectory: journalFolder,
             credential: .userToken { _ in
-                // The app asks its backend for the signed-in player's token (again after a 401).
+                // The app asks its backend for the signed-in player's token (again after a 401); the backend
+                // grants the party's group, the only group the app puts the player's activities in.
                 let call = APICall("POST", "/v1/users/\(userID)/app-tokens")
                 return try await call.run {
-                    try await backend.mintAppToken(path: .init(userId: userID), body: .json(.init(ttlSeconds: 3600)))
+                    try await backend.mintAppToken(
+                        path: .init(userId: userID), body: .json(.init(ttlSeconds: 3600, groups: [EmojiRangersDemo.partyGroup])))
                 }.token
             },
             deviceID: deviceID, transport: SessionTransport(session: demo.session),

@@ -15,11 +15,14 @@ struct JSONParser {
         case index(Int)
     }
     private static let maximumDepth = 512
+    /// Refuse an object that repeats a key (else the last value is kept).
+    private var rejectingDuplicateKeys = false
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    static func parse(_ data: Data) throws(JSONValue.ParseError) -> JSONValue {
+    static func parse(_ data: Data, rejectingDuplicateKeys: Bool = false) throws(JSONValue.ParseError) -> JSONValue {
         var parser = JSONParser(Array(data))
+        parser.rejectingDuplicateKeys = rejectingDuplicateKeys
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -29,6 +32,11 @@ struct JSONParser {
 
     /// A string (starting at `start`) that is not UTF-8, named by where the parser is.
     private func notUTF8(from start: Int) -> JSONValue.ParseError {
+        .invalidUTF8(path: pathName, byte: start)
+    }
+
+    /// Where the parser is, as a field name (`alert.title`, `groups[2]`).
+    private var pathName: String {
         var name = ""
         for element in path {
             switch element {
@@ -36,7 +44,7 @@ struct JSONParser {
             case .index(let position): name += "[\(position)]"
             }
         }
-        return .invalidUTF8(path: name, byte: start)
+        return name
     }
 
     private func error(_ message: String) -> JSONValue.ParseError {
@@ -107,6 +115,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             path.append(.key(key))
+            if rejectingDuplicateKeys, object[key] != nil { throw .duplicateKey(path: pathName) }
             object[key] = try parseValue()
             path.removeLast()
             skipWhitespace()

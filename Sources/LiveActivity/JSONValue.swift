@@ -15,19 +15,26 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         /// A string that is not UTF-8 (RFC 8259 requires it): `path` names it (`alert.title`, `groups[2]`;
         /// empty for a string at the top level), `byte` is where its bad bytes start.
         case invalidUTF8(path: String, byte: Int)
+        /// An object names a key twice (`path` is the key with its place, `alert.title`); only refused by
+        /// ``JSONValue/parse(_:rejectingDuplicateKeys:)`` with `true`.
+        case duplicateKey(path: String)
 
         public var description: String {
             switch self {
             case .invalidJSON(let detail): return "not valid JSON: \(detail)"
             case .invalidUTF8(let path, let byte):
                 return "not valid JSON: the string \(path.isEmpty ? "" : "at '\(path)' ")is not UTF-8 (byte \(byte))"
+            case .duplicateKey(let path):
+                return "the key '\(path)' appears twice in one object; give each key once"
             }
         }
     }
 
-    /// Parses JSON text (any JSON value at the top level).
-    public static func parse(_ data: Data) throws(ParseError) -> JSONValue {
-        try JSONParser.parse(data)
+    /// Parses JSON text (any JSON value at the top level). RFC 8259 leaves repeated keys in an object to
+    /// the reader; by default the last value is kept, as devices do. With `rejectingDuplicateKeys`, a
+    /// repeated key is an error (a request whose readers could disagree on what it says).
+    public static func parse(_ data: Data, rejectingDuplicateKeys: Bool = false) throws(ParseError) -> JSONValue {
+        try JSONParser.parse(data, rejectingDuplicateKeys: rejectingDuplicateKeys)
     }
 
     public static func parse(_ text: String) throws(ParseError) -> JSONValue {

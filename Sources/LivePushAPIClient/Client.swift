@@ -6615,6 +6615,8 @@ public struct Client: APIProtocol {
     }
     /// Send a test update to one activity, recorded as the console's (operator)
     ///
+    /// Sends a test update to the activity named, and to no other: 'confirmActivityId' must repeat its id (409 confirm), and a renewed activity, whose sends would reach the newest of its chain, is refused with 409 renewed naming that one.
+    ///
     /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
     /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
     public func operatorTestPush(_ input: Operations.OperatorTestPush.Input) async throws -> Operations.OperatorTestPush.Output {

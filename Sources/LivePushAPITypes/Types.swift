@@ -172,6 +172,8 @@ public protocol APIProtocol: Sendable {
     func operatorGetActivity(_ input: Operations.OperatorGetActivity.Input) async throws -> Operations.OperatorGetActivity.Output
     /// Send a test update to one activity, recorded as the console's (operator)
     ///
+    /// Sends a test update to the activity named, and to no other: 'confirmActivityId' must repeat its id (409 confirm), and a renewed activity, whose sends would reach the newest of its chain, is refused with 409 renewed naming that one.
+    ///
     /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
     /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
     func operatorTestPush(_ input: Operations.OperatorTestPush.Input) async throws -> Operations.OperatorTestPush.Output
@@ -590,6 +592,8 @@ extension APIProtocol {
     }
     /// Send a test update to one activity, recorded as the console's (operator)
     ///
+    /// Sends a test update to the activity named, and to no other: 'confirmActivityId' must repeat its id (409 confirm), and a renewed activity, whose sends would reach the newest of its chain, is refused with 409 renewed naming that one.
+    ///
     /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
     /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
     public func operatorTestPush(
@@ -706,7 +710,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/post(registerActivity)/responses/400`.
             ///
@@ -752,7 +756,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/post(registerActivity)/responses/403`.
             ///
@@ -798,7 +802,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/post(registerActivity)/responses/409`.
             ///
@@ -997,7 +1001,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/sends/{sendId}/get(getGroupSend)/responses/400`.
             ///
@@ -1043,7 +1047,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/sends/{sendId}/get(getGroupSend)/responses/403`.
             ///
@@ -1265,7 +1269,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/get(getActivity)/responses/400`.
             ///
@@ -1311,7 +1315,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/get(getActivity)/responses/403`.
             ///
@@ -1514,7 +1518,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/push-token/put(rotatePushToken)/responses/400`.
             ///
@@ -1560,7 +1564,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/push-token/put(rotatePushToken)/responses/403`.
             ///
@@ -1629,7 +1633,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/push-token/put(rotatePushToken)/responses/409`.
             ///
@@ -1809,7 +1813,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/ended/post(activityEnded)/responses/400`.
             ///
@@ -1855,7 +1859,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/ended/post(activityEnded)/responses/403`.
             ///
@@ -2081,7 +2085,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/dismissed/post(activityDismissed)/responses/400`.
             ///
@@ -2127,7 +2131,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/dismissed/post(activityDismissed)/responses/403`.
             ///
@@ -2362,7 +2366,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/update/post(updateActivity)/responses/400`.
             ///
@@ -2408,7 +2412,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/update/post(updateActivity)/responses/403`.
             ///
@@ -2477,7 +2481,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/update/post(updateActivity)/responses/409`.
             ///
@@ -2689,7 +2693,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/400`.
             ///
@@ -2735,7 +2739,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/403`.
             ///
@@ -2804,7 +2808,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/409`.
             ///
@@ -3053,7 +3057,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/400`.
             ///
@@ -3099,7 +3103,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/403`.
             ///
@@ -3334,7 +3338,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/update/post(updateGroup)/responses/400`.
             ///
@@ -3380,7 +3384,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/update/post(updateGroup)/responses/403`.
             ///
@@ -3449,7 +3453,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/update/post(updateGroup)/responses/409`.
             ///
@@ -3661,7 +3665,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/end/post(endGroup)/responses/400`.
             ///
@@ -3707,7 +3711,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/end/post(endGroup)/responses/403`.
             ///
@@ -3776,7 +3780,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/end/post(endGroup)/responses/409`.
             ///
@@ -3988,7 +3992,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/400`.
             ///
@@ -4034,7 +4038,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/403`.
             ///
@@ -4103,7 +4107,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/409`.
             ///
@@ -4334,7 +4338,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/app-tokens/post(mintAppToken)/responses/400`.
             ///
@@ -4380,7 +4384,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/app-tokens/post(mintAppToken)/responses/403`.
             ///
@@ -4593,7 +4597,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/installations/post(openInstallation)/responses/400`.
             ///
@@ -4639,7 +4643,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/installations/post(openInstallation)/responses/403`.
             ///
@@ -4870,7 +4874,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/installations/{installationId}/token/post(renewInstallationToken)/responses/400`.
             ///
@@ -4916,7 +4920,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/installations/{installationId}/token/post(renewInstallationToken)/responses/403`.
             ///
@@ -5170,7 +5174,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/sign-out/post(signOutUser)/responses/400`.
             ///
@@ -5216,7 +5220,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/sign-out/post(signOutUser)/responses/403`.
             ///
@@ -5438,7 +5442,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/get(listChannels)/responses/400`.
             ///
@@ -5484,7 +5488,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/get(listChannels)/responses/403`.
             ///
@@ -5674,7 +5678,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/post(createChannel)/responses/400`.
             ///
@@ -5720,7 +5724,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/post(createChannel)/responses/403`.
             ///
@@ -5766,7 +5770,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/post(createChannel)/responses/409`.
             ///
@@ -5988,7 +5992,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/get(getChannel)/responses/400`.
             ///
@@ -6034,7 +6038,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/get(getChannel)/responses/403`.
             ///
@@ -6256,7 +6260,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/delete(deleteChannel)/responses/400`.
             ///
@@ -6302,7 +6306,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/delete(deleteChannel)/responses/403`.
             ///
@@ -6537,7 +6541,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/update/post(updateChannel)/responses/400`.
             ///
@@ -6583,7 +6587,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/update/post(updateChannel)/responses/403`.
             ///
@@ -6652,7 +6656,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/update/post(updateChannel)/responses/409`.
             ///
@@ -6864,7 +6868,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/end/post(endChannel)/responses/400`.
             ///
@@ -6910,7 +6914,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/end/post(endChannel)/responses/403`.
             ///
@@ -6979,7 +6983,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/end/post(endChannel)/responses/409`.
             ///
@@ -7192,7 +7196,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/put(storePushToStartToken)/responses/400`.
             ///
@@ -7238,7 +7242,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/put(storePushToStartToken)/responses/403`.
             ///
@@ -7261,7 +7265,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/put(storePushToStartToken)/responses/409`.
             ///
@@ -7483,7 +7487,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/{deviceId}/delete(releasePushToStartTokens)/responses/400`.
             ///
@@ -7529,7 +7533,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/push-to-start-tokens/{deviceId}/delete(releasePushToStartTokens)/responses/403`.
             ///
@@ -8084,7 +8088,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)/responses/403`.
             ///
@@ -8299,7 +8303,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/400`.
             ///
@@ -8345,7 +8349,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/get(operatorListActivities)/responses/403`.
             ///
@@ -8567,7 +8571,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/400`.
             ///
@@ -8613,7 +8617,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/get(operatorGetActivity)/responses/403`.
             ///
@@ -8738,6 +8742,8 @@ public enum Operations {
     }
     /// Send a test update to one activity, recorded as the console's (operator)
     ///
+    /// Sends a test update to the activity named, and to no other: 'confirmActivityId' must repeat its id (409 confirm), and a renewed activity, whose sends would reach the newest of its chain, is refused with 409 renewed naming that one.
+    ///
     /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
     /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
     public enum OperatorTestPush {
@@ -8816,7 +8822,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/400`.
             ///
@@ -8862,7 +8868,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/403`.
             ///
@@ -8908,7 +8914,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 409: the request contradicts the stored state (the push token is another activity's current token; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/409`.
             ///
@@ -9130,7 +9136,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/400`.
             ///
@@ -9176,7 +9182,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)/responses/403`.
             ///
@@ -9401,7 +9407,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)/responses/403`.
             ///
@@ -9600,7 +9606,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why. Nothing was written.
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/400`.
             ///
@@ -9646,7 +9652,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation).
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
             ///
             /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)/responses/403`.
             ///
@@ -9825,11 +9831,11 @@ extension Components {
                 case error
             }
         }
-        /// An id: 1 to 128 characters (Unicode characters, not bytes), none of them a control character or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).
+        /// An id: 1 to 128 characters (Unicode characters, not bytes), none of them a control character, a line or paragraph separator (U+2028, U+2029) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).
         ///
         /// - Remark: Generated from `#/components/schemas/Id`.
         public typealias Id = Swift.String
-        /// The app's bundle id: 1 to 255 characters, none of them a control character or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF; the pattern lists those of the Basic Multilingual Plane), and at most 4 UTF-8 bytes per character (400 invalid, maxBytes).
+        /// The app's bundle id: 1 to 255 characters, dot-separated labels of ASCII letters, digits, '-' and '_', none empty (com.example.rangers); it goes into APNs paths and the apns-topic header as it is (400 invalid).
         ///
         /// - Remark: Generated from `#/components/schemas/BundleId`.
         public typealias BundleId = Swift.String
@@ -10048,7 +10054,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/userId`.
             public var userId: Components.Schemas.ActivityRegistration.UserIdPayload?
-            /// At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]).
+            /// At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]). Each must be granted to the credential (403 groupNotGranted): a user token grants the groups its backend listed when minting it (POST /v1/users/{userId}/app-tokens, "groups"); an installation token grants none.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/groups`.
             public var groups: [Components.Schemas.Id]?
@@ -10080,7 +10086,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renewal`.
             public var renewal: Components.Schemas.ActivityRegistration.RenewalPayload?
-            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
             public struct RenewsPayload: Codable, Hashable, Sendable {
@@ -10100,7 +10106,7 @@ extension Components {
                     try encoder.encodeToSingleValueContainer(self.value1)
                 }
             }
-            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            /// The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
             public var renews: Components.Schemas.ActivityRegistration.RenewsPayload?
@@ -10113,10 +10119,10 @@ extension Components {
             ///   - attributesType:
             ///   - environment:
             ///   - userId: null counts as absent.
-            ///   - groups: At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]).
+            ///   - groups: At most 32 group ids of 1 to 128 characters each (an entry that is not is 400 with field groups[i]). Each must be granted to the credential (403 groupNotGranted): a user token grants the groups its backend listed when minting it (POST /v1/users/{userId}/app-tokens, "groups"); an installation token grants none.
             ///   - frequentPushesEnabled: ActivityAuthorizationInfo().frequentPushesEnabled. Default false (also for null).
             ///   - renewal: null counts as absent.
-            ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, renewal still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             public init(
                 activityId: Components.Schemas.Id,
                 pushToken: Components.Schemas.DeviceToken,
@@ -10588,7 +10594,7 @@ extension Components {
                 case deliveries
             }
         }
-        /// No body, {} or a lifetime.
+        /// No body, {}, a lifetime, or the groups granted.
         ///
         /// - Remark: Generated from `#/components/schemas/AppTokenRequest`.
         public struct AppTokenRequest: Codable, Hashable, Sendable {
@@ -10596,15 +10602,25 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppTokenRequest/ttlSeconds`.
             public var ttlSeconds: Swift.Int?
+            /// The groups the app may put this user's activities in: group ids, or prefixes ending in '*' ('team-7-*' grants every group whose id starts with 'team-7-'; '*' alone grants every group). At most 32 (400 maxItems); '*' only at the end (400 groupPattern). A registration naming a group the token does not grant is 403 groupNotGranted. Default: none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppTokenRequest/groups`.
+            public var groups: [Swift.String]?
             /// Creates a new `AppTokenRequest`.
             ///
             /// - Parameters:
             ///   - ttlSeconds: How long the token lives: 60 seconds to 7 days (400 range; not a whole number: 400 integer). Default: the server's appTokenLifetime (1 hour).
-            public init(ttlSeconds: Swift.Int? = nil) {
+            ///   - groups: The groups the app may put this user's activities in: group ids, or prefixes ending in '*' ('team-7-*' grants every group whose id starts with 'team-7-'; '*' alone grants every group). At most 32 (400 maxItems); '*' only at the end (400 groupPattern). A registration naming a group the token does not grant is 403 groupNotGranted. Default: none.
+            public init(
+                ttlSeconds: Swift.Int? = nil,
+                groups: [Swift.String]? = nil
+            ) {
                 self.ttlSeconds = ttlSeconds
+                self.groups = groups
             }
             public enum CodingKeys: String, CodingKey {
                 case ttlSeconds
+                case groups
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -10612,8 +10628,13 @@ extension Components {
                     Swift.Int.self,
                     forKey: .ttlSeconds
                 )
+                self.groups = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .groups
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "ttlSeconds"
+                    "ttlSeconds",
+                    "groups"
                 ])
             }
         }
@@ -10627,25 +10648,33 @@ extension Components {
             public var userId: Swift.String
             /// - Remark: Generated from `#/components/schemas/AppToken/expiresAt`.
             public var expiresAt: Foundation.Date
+            /// The groups the token grants (ids, or prefixes ending in '*'), sorted; absent when it grants none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppToken/groups`.
+            public var groups: [Swift.String]?
             /// Creates a new `AppToken`.
             ///
             /// - Parameters:
             ///   - token: Send it as 'Authorization: Bearer <token>' on the app routes; it acts for userId only.
             ///   - userId:
             ///   - expiresAt:
+            ///   - groups: The groups the token grants (ids, or prefixes ending in '*'), sorted; absent when it grants none.
             public init(
                 token: Swift.String,
                 userId: Swift.String,
-                expiresAt: Foundation.Date
+                expiresAt: Foundation.Date,
+                groups: [Swift.String]? = nil
             ) {
                 self.token = token
                 self.userId = userId
                 self.expiresAt = expiresAt
+                self.groups = groups
             }
             public enum CodingKeys: String, CodingKey {
                 case token
                 case userId
                 case expiresAt
+                case groups
             }
         }
         /// No fields: send no body or {}.
@@ -13178,7 +13207,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/renews`.
             public var renews: Swift.String?
-            /// The activity that took over from this one.
+            /// The newest activity of the chain: the one that took over from this one or from its successors (links move to the newest, so a send by this id follows one link).
             ///
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/renewedBy`.
             public var renewedBy: Swift.String?
@@ -13192,7 +13221,7 @@ extension Components {
             ///   - startedAt:
             ///   - finishedAt:
             ///   - renews: The activity this one took over from.
-            ///   - renewedBy: The activity that took over from this one.
+            ///   - renewedBy: The newest activity of the chain: the one that took over from this one or from its successors (links move to the newest, so a send by this id follows one link).
             public init(
                 state: Components.Schemas.RenewalStatus.StatePayload? = nil,
                 renewBefore: Swift.String? = nil,

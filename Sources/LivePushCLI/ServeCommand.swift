@@ -123,11 +123,28 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             // The ring checks its rules (unique Key IDs, at most 400 topics a key) before the server starts.
-            return .keyring(try ProviderKeyring(ProviderKeysFile.read(path: file, defaultTeamID: settings.teamID)))
+            let keys = try ProviderKeysFile.read(path: file, defaultTeamID: settings.teamID)
+            try checkAppleIDs(keys, file: "\(settings.label("keys")) \(file)")
+            return .keyring(try ProviderKeyring(keys))
+        } catch let error as ValidationError {
+            throw error
         } catch let error as ProviderKeysFileError {
             throw ValidationError("\(settings.label("keys")): \(error.description)")
         } catch {
             throw ValidationError("\(settings.label("keys")) \(file): \(error)")
+        }
+    }
+
+    /// The ids of a keys file pass the rules of `--key-id` and `--team-id`: Apple's Key IDs and Team IDs
+    /// are 10 uppercase letters or digits (another id would only show at APNs, as a 403).
+    static func checkAppleIDs(_ keys: [ScopedProviderKey], file: String) throws {
+        for (index, key) in keys.enumerated() {
+            if let problem = AppleID.problem(key.credentials.keyID, kind: .keyID, source: "\(file): keys[\(index)].keyId") {
+                throw ValidationError(problem)
+            }
+            if let problem = AppleID.problem(key.credentials.teamID, kind: .teamID, source: "\(file): keys[\(index)].teamId") {
+                throw ValidationError(problem)
+            }
         }
     }
 

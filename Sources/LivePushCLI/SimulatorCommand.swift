@@ -47,6 +47,10 @@ struct SimulatorCommand: AsyncParsableCommand {
     var environment: String = APNsEnvironment.sandbox.rawValue
     @Flag(name: .customLong("accept-unknown-tokens"), help: "Answer 200 for tokens no simulated device owns (else BadDeviceToken).")
     var acceptUnknownTokens = false
+    @Flag(
+        name: .customLong("allow-remote-webhooks"),
+        help: "Let a device's webhookURL point to other machines (else only localhost, 127.0.0.0/8 and [::1]).")
+    var allowRemoteWebhooks = false
     @Flag(name: .customLong("no-rate-limit"), help: "Never answer 429 TooManyRequests for many pushes in a row to one token (for load tests).")
     var noRateLimit = false
     @Option(name: .customLong("push-log-limit"), help: "How many exchanges the push log (GET /v1/pushes) keeps, newest last (1 to 10,000,000).")
@@ -172,6 +176,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         if let dataDirectory { configuration.dataDirectory = NSString(string: dataDirectory).expandingTildeInPath }
         configuration.extraCertificateNames = certificateNames
         configuration.deviceRules.acceptUnknownTokens = acceptUnknownTokens
+        configuration.deviceRules.allowRemoteWebhooks = allowRemoteWebhooks
         if noRateLimit { configuration.deviceRules.tooManyRequests = nil }
         configuration.deviceRules.pushLogLimit = pushLogLimit
         configuration.clockRate = (try? ClockRate(clockRate)) ?? .realTime

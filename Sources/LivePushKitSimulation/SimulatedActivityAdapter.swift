@@ -58,7 +58,8 @@ public struct SimulatedActivityAdapter: Sendable {
     ///   - attributesType: The `ActivityAttributes` type followed, as `LivePush.track(Type.self, …)` follows one.
     ///   - sink: Where the calls go: a ``LivePushReporter``.
     ///   - pushToStart: How the push-to-start token arrives.
-    ///   - groups: The server groups an activity joins, from its attributes (as `track`'s `groups`).
+    ///   - groups: The server groups an activity joins, from its attributes (as `track`'s `groups`): groups
+    ///     the user token grants (the backend lists them when it mints it).
     public init(
         world: DeviceWorld, deviceID: String, bundleID: String, attributesType: String, sink: some LiveActivityEventSink,
         pushToStart: PushToStart = .streamAndProperty, groups: @escaping @Sendable (_ attributes: JSONValue) -> [String] = { _ in [] },

@@ -80,8 +80,9 @@ package final class LivePushServer: Service, Sendable {
     package func makeRouter() -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         let methods = MethodTable()
+        // Outermost: the headers go on every answer, the errors' too.
+        router.middlewares.add(NoSniffNoStore())
         router.middlewares.add(APIErrorMiddleware(logger: logger, methods: methods))
-        router.middlewares.add(MetricsAccess(key: configuration.metricsKey, operators: configuration.metricsOperator ? keys : nil))
         // One budget of failed requests per client address for both audiences, checked before any credential.
         let addressLimit = AddressLimitMiddleware(
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
@@ -110,7 +111,10 @@ package final class LivePushServer: Service, Sendable {
                     middleware: RateLimitMiddleware(
                         perMinute: configuration.operatorRateLimit, burst: configuration.operatorRateBurst, metrics: metrics)))
         ConsoleRoutes().add(to: router)
-        OperationsRoutes(operations: OperationsService(store: store), metrics: metrics).add(to: router)
+        OperationsRoutes(
+            operations: OperationsService(store: store), metrics: metrics,
+            access: MetricsAccess(key: configuration.metricsKey, operators: configuration.metricsOperator ? keys : nil)
+        ).add(to: router)
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
     }

@@ -6,7 +6,11 @@ import Hummingbird
 /// Who may read `GET /metrics`: anyone (no `--metrics-key`, no `--metrics-operator`; the listener must
 /// then be reachable by the monitoring only), or a request with `Authorization: Bearer <credential>`
 /// where the credential is the metrics key or, with `--metrics-operator`, an operator key (the console's
-/// credential, `livepush keys create --scope operator`). Other routes pass through.
+/// credential, `livepush keys create --scope operator`).
+///
+/// It is the middleware of the `/metrics` route itself (``OperationsRoutes``), not a check of the
+/// request's path: every spelling the router sends to that route (`/metrics/`, `//metrics`,
+/// `/metrics//`) is decided here, and no other route is.
 struct MetricsAccess: RouterMiddleware {
     typealias Context = APIRequestContext
     /// The SHA-256 of the key: requests are compared by digest, so the comparison's time says nothing
@@ -21,7 +25,7 @@ struct MetricsAccess: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard keyDigest != nil || operators != nil, request.uri.path == "/metrics" else { return try await next(request, context) }
+        guard keyDigest != nil || operators != nil else { return try await next(request, context) }
         let header = request.headers[.authorization] ?? ""
         let parts = header.split(separator: " ", maxSplits: 1)
         if parts.count == 2, parts[0].lowercased() == "bearer" {

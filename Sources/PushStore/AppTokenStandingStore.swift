@@ -12,6 +12,10 @@ package protocol AppTokenStandingStore: Sendable {
     /// one (tokens minted from now on carry it). Also releases the subject's push-to-start tokens (the
     /// device may pass to someone else), in the same transaction.
     func withdrawAppTokens(subject: String, at: Date) async throws(PushStoreError) -> AppTokenWithdrawal
+
+    /// Retires every app token of `subject` issued so far, as a renewal does: raises its generation and
+    /// returns the new one, releasing nothing else.
+    func retireAppTokens(subject: String, at: Date) async throws(PushStoreError) -> Int
 }
 
 /// The current standing of a subject's app tokens (see ``AppTokenStandingStore``).

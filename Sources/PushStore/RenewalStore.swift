@@ -9,7 +9,8 @@ package protocol RenewalStore: Sendable {
     /// The renewal of an activity, if it opted in.
     func renewal(activityID: String) async throws(PushStoreError) -> RenewalRecord?
 
-    /// The renewal a new activity took over from (its `renews` link), if any.
+    /// The renewal a new activity took over from directly (its `renews` link), if any; older links of
+    /// the chain name the newest activity too.
     func renewal(renewedBy activityID: String) async throws(PushStoreError) -> RenewalRecord?
 
     /// Waiting renewals of active activities due by `date`, oldest first.
@@ -25,9 +26,11 @@ package protocol RenewalStore: Sendable {
     /// False when it was neither (already renewed or failed).
     func markRenewalFailed(activityID: String, reason: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError) -> Bool
 
-    /// Links `newActivityID` as the renewal of `activityID` (waiting or starting): the new activity gets
+    /// Links `newActivityID` as the renewal of `activityID` (whose start was sent): the new activity gets
     /// the old one's user and groups, and a plan of its own (the same attributes, alert and
-    /// `renewBefore`), so the chain goes on. Nil when the renewal was not open (already linked or failed).
+    /// `renewBefore`), so the chain goes on; every activity that named the old one as `renewedBy` names
+    /// the new one (a chain is one link deep). Nil when the renewal was not started or no longer open
+    /// (waiting, already linked or failed), or when the new activity is in a chain already (no cycles).
     func linkRenewal(activityID: String, to newActivityID: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
         -> RenewalRecord?
 

@@ -12,10 +12,22 @@ extension SQLPushStore {
         return try RowDecoding.activity(row)
     }
 
-    /// Refuses a token that was retired or that another activity holds.
-    static func checkTokenUsable(_ session: any SQLSession, token: DeviceToken, for activityID: String)
-        async throws(PushStoreError)
-    {
+    /// Refuses a token that was retired, that another activity holds, or that another user holds as a
+    /// push-to-start token (one token value, one holder, across both kinds).
+    static func checkTokenUsable(
+        _ session: any SQLSession, token: DeviceToken, for activityID: String, userID: String?, dialect: SQLDialect
+    ) async throws(PushStoreError) {
+        // The lock the push-to-start tokens take on the value: a registration and a push-to-start token
+        // storing the same value at once cannot both pass (PostgreSQL; SQLite has one writer).
+        if let lock = dialect.keyLockStatement {
+            try await session.execute(lock, [.text(Self.tokenLockKey(token))])
+        }
+        if try await session.first(
+            "SELECT id FROM push_to_start_tokens WHERE token = ? AND token_state = 'valid' AND user_id <> ?",
+            [.text(token.hex), .text(userID ?? "")]) != nil
+        {
+            throw .taken(kind: .pushToStartToken, id: token.shortened)
+        }
         let rows = try await session.query(
             """
             SELECT 'retired' AS why, activity_id FROM retired_tokens WHERE token = ?
@@ -49,7 +61,7 @@ extension SQLPushStore {
         let dialect = self.dialect
         return try await run("register") { session throws(PushStoreError) in
             let id = registration.activityID
-            try await Self.checkTokenUsable(session, token: registration.pushToken, for: id)
+            try await Self.checkTokenUsable(session, token: registration.pushToken, for: id, userID: registration.userID, dialect: dialect)
             let groupsJSON = RowDecoding.groupsJSON(registration.groups)
             let inserted = try await session.query(
                 """
@@ -124,7 +136,7 @@ extension SQLPushStore {
                 guard let row = rows.first else { throw .notFound(kind: .activity, id: activityID) }
                 return try RowDecoding.activity(row)
             }
-            try await Self.checkTokenUsable(session, token: newToken, for: activityID)
+            try await Self.checkTokenUsable(session, token: newToken, for: activityID, userID: existing.userID, dialect: dialect)
             try await Self.retire(session, token: existing.pushToken, activityID: activityID, at: at)
             let rows = try await session.query(
                 """

@@ -23,17 +23,30 @@ extension SQLPushStore {
     package func withdrawAppTokens(subject: String, at: Date) async throws(PushStoreError) -> AppTokenWithdrawal {
         try Validation.identifier(subject, field: "subject")
         return try await run("withdrawAppTokens") { session throws(PushStoreError) in
-            let rows = try await session.query(
-                """
-                INSERT INTO app_token_generations (subject, generation, withdrawn_at) VALUES (?, 1, ?)
-                ON CONFLICT (subject) DO UPDATE SET generation = app_token_generations.generation + 1,
-                    withdrawn_at = excluded.withdrawn_at
-                RETURNING generation
-                """,
-                [.text(subject), .date(at)])
-            guard let row = rows.first else { throw .database(detail: "raising the app-token generation returned no row") }
+            let generation = try await Self.raiseGeneration(session, subject: subject, at: at)
             let released = try await Self.deletePushToStartTokens(session, userID: subject, deviceID: nil)
-            return AppTokenWithdrawal(generation: try row.int("generation"), releasedPushToStartTokens: released)
+            return AppTokenWithdrawal(generation: generation, releasedPushToStartTokens: released)
         }
+    }
+
+    package func retireAppTokens(subject: String, at: Date) async throws(PushStoreError) -> Int {
+        try Validation.identifier(subject, field: "subject")
+        return try await run("retireAppTokens") { session throws(PushStoreError) in
+            try await Self.raiseGeneration(session, subject: subject, at: at)
+        }
+    }
+
+    /// Raises the subject's app-token generation (from 0 to 1 the first time); returns the new one.
+    private static func raiseGeneration(_ session: any SQLSession, subject: String, at: Date) async throws(PushStoreError) -> Int {
+        let rows = try await session.query(
+            """
+            INSERT INTO app_token_generations (subject, generation, withdrawn_at) VALUES (?, 1, ?)
+            ON CONFLICT (subject) DO UPDATE SET generation = app_token_generations.generation + 1,
+                withdrawn_at = excluded.withdrawn_at
+            RETURNING generation
+            """,
+            [.text(subject), .date(at)])
+        guard let row = rows.first else { throw .database(detail: "raising the app-token generation returned no row") }
+        return try row.int("generation")
     }
 }

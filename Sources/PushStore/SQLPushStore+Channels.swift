@@ -4,7 +4,7 @@ import Foundation
 extension SQLPushStore {
     package func createChannel(_ channel: ChannelRecord) async throws(PushStoreError) -> ChannelRecord {
         try Validation.identifier(channel.name, field: "name")
-        try Validation.identifier(channel.bundleID, field: "bundleId", max: 255)
+        try Validation.bundleID(channel.bundleID, field: "bundleId")
         try Validation.identifier(channel.apnsChannelID, field: "apnsChannelId", max: 512)
         try Validation.optionalIdentifier(channel.groupID, field: "groupId")
         guard channel.storagePolicy == 0 || channel.storagePolicy == 1 else {

@@ -9,13 +9,20 @@ extension SQLPushStore {
         try Validation.pushToStart(registration)
         let dialect = self.dialect
         return try await run("upsertPushToStartToken") { session throws(PushStoreError) in
-            // One user holds a token value at a time: checked under a lock on the value (PostgreSQL; SQLite
-            // has one writer), so two users storing it at once cannot both pass.
+            // One user holds a token value at a time, as a push-to-start token or as an activity's update
+            // token: checked under a lock on the value (PostgreSQL; SQLite has one writer), so two users
+            // storing it at once, as either kind, cannot both pass.
             if let lock = dialect.keyLockStatement {
-                try await session.execute(lock, [.text("push-to-start:" + registration.token.hex)])
+                try await session.execute(lock, [.text(Self.tokenLockKey(registration.token))])
             }
             if try await session.first(
                 "SELECT id FROM push_to_start_tokens WHERE token = ? AND user_id <> ? AND token_state = 'valid'",
+                [.text(registration.token.hex), .text(registration.userID)]) != nil
+            {
+                throw .taken(kind: .pushToStartToken, id: registration.token.shortened)
+            }
+            if try await session.first(
+                "SELECT activity_id FROM activities WHERE push_token = ? AND (user_id IS NULL OR user_id <> ?)",
                 [.text(registration.token.hex), .text(registration.userID)]) != nil
             {
                 throw .taken(kind: .pushToStartToken, id: registration.token.shortened)
@@ -42,6 +49,9 @@ extension SQLPushStore {
             return try RowDecoding.pushToStart(row)
         }
     }
+
+    /// The key of the lock on a token value, shared by both kinds of token.
+    static func tokenLockKey(_ token: DeviceToken) -> String { "token:" + token.hex }
 
     package func releasePushToStartTokens(userID: String, deviceID: String?) async throws(PushStoreError) -> Int {
         try Validation.identifier(userID, field: "userId")

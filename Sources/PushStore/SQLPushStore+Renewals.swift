@@ -43,7 +43,10 @@ extension SQLPushStore {
 
     package func renewal(renewedBy activityID: String) async throws(PushStoreError) -> RenewalRecord? {
         try Validation.identifier(activityID, field: "activityId")
-        return try await renewals("renewalRenewedBy", "SELECT * FROM activity_renewals WHERE renewed_by = ?", [.text(activityID)]).first
+        // Links move to the newest activity as a chain grows: the one it took over from directly finished last.
+        return try await renewals(
+            "renewalRenewedBy", "SELECT * FROM activity_renewals WHERE renewed_by = ? ORDER BY finished_at DESC, activity_id", [.text(activityID)]
+        ).first
     }
 
     package func dueRenewals(by date: Date) async throws(PushStoreError) -> [RenewalRecord] {
@@ -72,15 +75,16 @@ extension SQLPushStore {
         }
     }
 
-    /// Ends the open renewal (waiting or starting) of `activityID` in `state`, with `column` set to `value` and
-    /// `finished_at` to `at`; returns its row, nil when it was not open.
+    /// Ends the open renewal (waiting or starting; `startedOnly`: starting) of `activityID` in `state`, with
+    /// `column` set to `value` and `finished_at` to `at`; returns its row, nil when it was not open.
     private static func finishOpenRenewal(
-        _ session: any SQLSession, _ activityID: String, as state: RenewalState, setting column: String, to value: SQLValue, at: Date
+        _ session: any SQLSession, _ activityID: String, as state: RenewalState, setting column: String, to value: SQLValue, at: Date,
+        startedOnly: Bool = false
     ) async throws(PushStoreError) -> SQLRow? {
         try await session.first(
             """
             UPDATE activity_renewals SET state = ?, \(column) = ?, finished_at = ?
-            WHERE activity_id = ? AND state IN ('waiting', 'starting') RETURNING *
+            WHERE activity_id = ? AND state IN (\(startedOnly ? "'starting'" : "'waiting', 'starting'")) RETURNING *
             """, [.text(state.rawValue), value, .date(at), .text(activityID)])
     }
 
@@ -104,9 +108,21 @@ extension SQLPushStore {
         try Validation.identifier(newActivityID, field: "renews")
         let dialect = self.dialect
         return try await run("linkRenewal") { session throws(PushStoreError) in
-            guard
-                let row = try await Self.finishOpenRenewal(session, activityID, as: .renewed, setting: "renewed_by", to: .text(newActivityID), at: at)
+            // Never a cycle: the new activity is not in a chain yet (neither taken over nor a successor).
+            guard newActivityID != activityID,
+                try await session.first(
+                    "SELECT activity_id FROM activity_renewals WHERE (activity_id = ? AND state = 'renewed') OR renewed_by = ?",
+                    [.text(newActivityID), .text(newActivityID)]) == nil
             else { return nil }
+            guard
+                let row = try await Self.finishOpenRenewal(
+                    session, activityID, as: .renewed, setting: "renewed_by", to: .text(newActivityID), at: at, startedOnly: true)
+            else { return nil }
+            // The chain stays short: every activity the old one took over from now points at the newest,
+            // so a send by any old id follows one link.
+            try await session.execute(
+                "UPDATE activity_renewals SET renewed_by = ? WHERE renewed_by = ? AND state = 'renewed'",
+                [.text(newActivityID), .text(activityID)])
             let record = try Self.renewal(row)
             guard let old = try await Self.fetchActivity(session, id: activityID),
                 let new = try await Self.fetchActivity(session, id: newActivityID, forUpdate: dialect.forUpdateClause)

@@ -26,6 +26,13 @@ enum Validation {
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .invalidInput(field: field, rule: "contains a control character; only printable text is accepted")
         }
+        if let separator = value.unicodeScalars.first(where: { $0.value == 0x2028 || $0.value == 0x2029 }) {
+            throw .invalidInput(
+                field: field,
+                rule:
+                    "contains the \(separator.value == 0x2028 ? "line" : "paragraph") separator U+\(String(format: "%04X", separator.value)), which ends a line in JavaScript and in logs; ids are one line of visible text"
+            )
+        }
         if let format = value.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
             throw .invalidInput(
                 field: field,
@@ -73,9 +80,20 @@ enum Validation {
         }
     }
 
+    /// A bundle id: it reaches APNs in paths and `apns-topic`, so only the form ``APNsBundleID`` describes.
+    static func bundleID(_ value: String, field: String) throws(PushStoreError) {
+        guard APNsBundleID.isValid(value) else {
+            throw .invalidInput(
+                field: field,
+                rule:
+                    "is not a bundle id: dot-separated labels of ASCII letters, digits, '-' and '_' (\(APNsBundleID.pattern)), at most \(APNsBundleID.maximumLength) characters"
+            )
+        }
+    }
+
     static func registration(_ registration: ActivityRegistration) throws(PushStoreError) {
         try identifier(registration.activityID, field: "activityId")
-        try identifier(registration.bundleID, field: "bundleId", max: 255)
+        try bundleID(registration.bundleID, field: "bundleId")
         try identifier(registration.attributesType, field: "attributesType", max: 255)
         try optionalIdentifier(registration.userID, field: "userId")
         guard registration.groups.count <= 100 else {
@@ -89,7 +107,7 @@ enum Validation {
     static func pushToStart(_ registration: PushToStartRegistration) throws(PushStoreError) {
         try identifier(registration.userID, field: "userId")
         try identifier(registration.deviceID, field: "deviceId")
-        try identifier(registration.bundleID, field: "bundleId", max: 255)
+        try bundleID(registration.bundleID, field: "bundleId")
         try identifier(registration.attributesType, field: "attributesType", max: 255)
     }
 

@@ -148,11 +148,12 @@ log "server: $BASE (simulator APNs port $APNS_PORT, channels port $MANAGE_PORT, 
 
 # app_credential -> the bearer credential of the app's routes on stdout: a user-bound app token, as an
 # app gets it from its backend (POST /v1/users/{userId}/app-tokens with the backend key, answering
-# {"token", "userId", "expiresAt"}; it lives the server's default hour, longer than a run).
+# {"token", "userId", "expiresAt"}; it lives the server's default hour, longer than a run). It grants
+# every group ("*"), so that the registrations schemathesis generates may name any group.
 app_credential() {
     local status body="$WORK/app-token.json"
     status=$(curl -sS --max-time 10 -o "$body" -w '%{http_code}' -X POST \
-        -H "Authorization: Bearer $BACKEND_KEY" -H 'content-type: application/json' \
+        -H "Authorization: Bearer $BACKEND_KEY" -H 'content-type: application/json' -d '{"groups":["*"]}' \
         "$BASE/v1/users/$FUZZ_USER/app-tokens" 2>/dev/null)
     if [ "$status" = 201 ] && jq -er '.token | select(type == "string" and length > 0)' "$body" 2>/dev/null; then
         log "app credential: a user-bound app token of $FUZZ_USER"

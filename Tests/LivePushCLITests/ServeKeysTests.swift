@@ -85,4 +85,33 @@ import Testing
                 == "$LIVEPUSH_KEYS: \(path): keys[0].environment is 'live'; accepted: sandbox, production (leave it out for a key of both)"
         }
     }
+
+    /// Issue 30, finding 8: the ids of a keys file follow the rules of `--key-id` and `--team-id`.
+    @Test func keysFileIDsFollowTheFlagsRules() async throws {
+        try APNsSigningKey.generate().write(toFile: folder.appendingPathComponent("a.p8").path, overwrite: false)
+        let path = folder.appendingPathComponent("keys.json").path
+        let cases: [(json: String, message: String)] = [
+            (
+                #"{"teamId": "TEAM000001", "keys": [{"keyFile": "a.p8", "keyId": "abc"}]}"#,
+                "keys[0].keyId: 'abc' has lowercase letters; Apple's Key IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)"
+            ),
+            (
+                #"{"teamId": "team-x", "keys": [{"keyFile": "a.p8", "keyId": "KEYAAAAAAA"}]}"#,
+                "keys[0].teamId: 'team-x' contains 't'; Apple's Team IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)"
+            ),
+            (
+                #"{"teamId": "TEAM000001", "keys": [{"keyFile": "a.p8", "keyId": "KEYAAAAAAA"}, {"keyFile": "a.p8", "keyId": "KEY", "teamId": "TEAM000002"}]}"#,
+                "keys[1].keyId: 'KEY' is 3 characters; Apple's Key IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)"
+            ),
+        ]
+        for (json, message) in cases {
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+            let settings = try await ServeCommand.read(arguments: ["--environment", "sandbox", "--keys", path], environment: [:])
+            #expect {
+                try ServeCommand.providerKeys(settings)
+            } throws: { error in
+                (error as? ValidationError)?.message == "--keys \(path): \(message)"
+            }
+        }
+    }
 }

@@ -7,8 +7,11 @@ import Testing
 /// Each app acts only for its own user: user tokens the backend mints, installation tokens for apps
 /// without accounts, stored app keys that only open installations (issue 12). On SQLite and PostgreSQL.
 @Suite struct IdentityTests {
-    static func token(_ harness: TestServer, for user: String, ttl: Int? = nil) async throws -> String {
-        let body = ttl.map { #"{"ttlSeconds":\#($0)}"# } ?? ""
+    static func token(_ harness: TestServer, for user: String, ttl: Int? = nil, groups: [String]? = nil) async throws -> String {
+        var fields = [String]()
+        if let ttl { fields.append(#""ttlSeconds":\#(ttl)"#) }
+        if let groups { fields.append(#""groups":[\#(groups.map { "\"\($0)\"" }.joined(separator: ","))]"#) }
+        let body = fields.isEmpty ? "" : "{" + fields.joined(separator: ",") + "}"
         let minted = try await harness.http.request(
             "POST", "/v1/users/\(user)/app-tokens", key: TestServer.backendKey, json: body.isEmpty ? nil : body)
         #expect(minted.status == 201, "\(minted.text)")

@@ -59,6 +59,65 @@ import Testing
         }
     }
 
+    /// Every spelling of the path that the router sends to `/metrics` (a slash more before, after or in
+    /// between), and those it does not (case, percent-encoding), over a raw connection so that nothing
+    /// rewrites the path on the way: none answers the Prometheus text without the credential.
+    @Test func everySpellingOfTheMetricsPathNeedsTheCredential() async throws {
+        try await withServer(
+            ServerOptions(sender: FakeSender()) {
+                $0.metricsKey = Self.key
+                $0.metricsOperator = true
+            }
+        ) { harness in
+            let spellings = [
+                "/metrics", "/metrics/", "//metrics", "/metrics//", "///metrics///", "/METRICS", "/Metrics/", "/%6Detrics", "/metrics%2F",
+                "/%2Fmetrics", "/metrics?x=1", "/metrics/?", "/./metrics", "/x/../metrics",
+            ]
+            for path in spellings {
+                for method in ["GET", "HEAD"] {
+                    let answer = try await Self.raw(harness, "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    #expect(!answer.contains("livepush_"), "\(method) \(path) leaked metrics: \(answer.prefix(200))")
+                    let status = answer.split(separator: "\r\n").first.map(String.init) ?? ""
+                    #expect(
+                        status.hasPrefix("HTTP/1.1 401") || status.hasPrefix("HTTP/1.1 404") || status.hasPrefix("HTTP/1.1 405"),
+                        "\(method) \(path): \(status)")
+                }
+            }
+            // The slashed spellings the router sends there still open with the credential.
+            for path in ["/metrics/", "//metrics", "/metrics//"] {
+                let answer = try await Self.raw(
+                    harness, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Self.key)\r\nConnection: close\r\n\r\n")
+                #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("livepush_server_outbox_depth"), "\(path): \(answer.prefix(200))")
+            }
+        }
+    }
+
+    /// The same audit for the other routes with a credential rule of their own: the console's API
+    /// (operator key) and the backend's and app's routes answer no spelling of their paths without one.
+    /// (`/console` and `/openapi.json` are public: they hold no data.)
+    @Test func everySpellingOfACredentialRouteNeedsTheCredential() async throws {
+        try await withServer(ServerOptions(sender: FakeSender())) { harness in
+            for path in [
+                "/v1/operator/overview", "/v1/operator/overview/", "//v1/operator/overview", "/v1//operator/overview", "/v1/operator//overview//",
+                "/v1/operator/activities/", "//v1//operator//sends", "/V1/operator/overview", "/v1/%6Fperator/overview", "/v1/sends/x/",
+                "//v1/activities/a1", "/v1/activities//a1/",
+            ] {
+                let answer = try await Self.raw(harness, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                let status = answer.split(separator: "\r\n").first.map(String.init) ?? ""
+                #expect(status.hasPrefix("HTTP/1.1 401") || status.hasPrefix("HTTP/1.1 404"), "\(path): \(answer.prefix(300))")
+            }
+        }
+    }
+
+    /// The whole answer to one raw request (the request asks the server to close the connection).
+    static func raw(_ harness: TestServer, _ request: String) async throws -> String {
+        try await TransferCodingTests.RawConnection.with(port: try #require(harness.server.port)) { connection in
+            try await connection.send(request)
+            _ = await eventually(timeout: .seconds(10)) { connection.closed != nil }
+            return connection.text
+        }
+    }
+
     @Test func withoutAKeyMetricsArePublic() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { server in
             let metrics = try await server.http.get("/metrics", key: nil)

@@ -131,6 +131,32 @@ import Testing
         }
     }
 
+    /// Issue 30, finding 5: renewing an installation token retires the token that renewed it (and every
+    /// earlier one) at once, so a stolen token cannot be renewed alongside the app's; the new token works
+    /// and renews in turn.
+    @Test(arguments: TestDatabase.available)
+    func renewingAnInstallationTokenRetiresTheOldOne(database: TestStore) async throws {
+        try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
+            let http = harness.http
+            let appKey = "lp_app_" + String(repeating: "r", count: 43)
+            _ = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
+            let opened = try await http.post("/v1/installations", key: appKey, "")
+            let installation = try #require(opened.json?["installationId"]?.stringValue)
+            let first = try #require(opened.json?["token"]?.stringValue)
+            let renewed = try await http.post("/v1/installations/\(installation)/token", key: first, "")
+            #expect(renewed.status == 201, "\(renewed.text)")
+            let second = try #require(renewed.json?["token"]?.stringValue)
+            for path in ["/v1/installations/\(installation)/token", "/v1/activities"] {
+                let old = try await http.post(path, key: first, registrationJSON(activityID: "i-1", token: Self.hex(0x81)))
+                #expect(old.status == 401 && old.errorRule == "revoked", "\(path) with the renewed token: \(old.text)")
+            }
+            #expect(try await http.post("/v1/activities", key: second, registrationJSON(activityID: "i-1", token: Self.hex(0x81))).status == 201)
+            let again = try await http.post("/v1/installations/\(installation)/token", key: second, "")
+            #expect(again.status == 201, "\(again.text)")
+            #expect(try await http.post("/v1/activities", key: second, registrationJSON(activityID: "i-2", token: Self.hex(0x82))).status == 401)
+        }
+    }
+
     /// Users and installations do not share ids: no user token for an `inst_` id, and a user token that
     /// claims one (minted before this rule) is refused.
     @Test func userTokensNeverActForAnInstallation() async throws {

@@ -50,6 +50,26 @@ import Testing
         }
     }
 
+    /// Issue 30, finding 10: HTTP/1.0 has no transfer codings (RFC 9112 §6.1: faulty framing), so a
+    /// chunked HTTP/1.0 request is refused and its connection closed; nothing of it is done.
+    @Test func chunkedIsRefusedOnHTTP10() async throws {
+        try await withServer(ServerOptions(sender: FakeSender())) { harness in
+            let json = registrationJSON(activityID: "a10", token: String(repeating: "cd", count: 32))
+            let request = Self.post(transferEncoding: "chunked", body: Self.chunked(json)).replacingOccurrences(of: "HTTP/1.1", with: "HTTP/1.0")
+            let answer = try await Self.answer(harness, request)
+            #expect(answer.status.hasSuffix("400 Bad Request"), "\(answer.text)")
+            #expect(answer.text.contains(#""rule":"transferEncoding""#) && answer.text.contains("HTTP/1.0"), "\(answer.text)")
+            #expect(answer.closed)
+            #expect(try await harness.store.activity(id: "a10") == nil)
+            // HTTP/1.0 with Content-Length is fine.
+            let plain =
+                "POST /v1/activities HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.appKey)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
+            let accepted = try await Self.answer(harness, plain)
+            #expect(accepted.text.contains(" 201 Created"), "\(accepted.text)")
+        }
+    }
+
     @Test func aMalformedChunkSizeIsABadRequest() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let answer = try await Self.answer(harness, Self.post(transferEncoding: "chunked", body: "zz\r\n{}\r\n0\r\n\r\n"))

@@ -45,6 +45,30 @@ struct RenewalConformanceTests {
         }
     }
 
+    /// Issue 30, finding 3: only a started renewal is linked, a link never closes a cycle, and every
+    /// older link moves to the newest activity, so the chain is one link deep whatever its length.
+    @Test(arguments: StoreKind.available)
+    func linksOnlyStartedRenewalsStayOneDeepAndNeverCycle(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let ids = (0..<5).map { "c\($0)" }
+            for id in ids { _ = try await store.register(Fixture.registration(id)) }
+            _ = try await store.planRenewal(Self.plan("c0"))
+            #expect(try await store.linkRenewal(activityID: "c0", to: "c1", at: t, journal: nil) == nil, "a waiting renewal is not linked")
+            for (index, id) in ids.dropLast().enumerated() {
+                #expect(try await store.markRenewalStarting(activityID: id, tokenIDs: [], at: t + Double(index)))
+                let back = ids[..<index].last ?? id
+                #expect(try await store.linkRenewal(activityID: id, to: back, at: t + Double(index), journal: nil) == nil, "no cycle back to \(back)")
+                #expect(try await store.linkRenewal(activityID: id, to: ids[index + 1], at: t + Double(index), journal: nil) != nil)
+            }
+            for id in ids.dropLast() {
+                #expect(try await store.renewal(activityID: id)?.renewedBy == "c4", "\(id) names the newest")
+            }
+            #expect(try await store.renewal(renewedBy: "c4")?.activityID == "c3", "the direct predecessor")
+            #expect(try await store.renewal(activityID: "c4")?.plan.renews == "c3")
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func aFailedRenewalKeepsItsFirstReason(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in

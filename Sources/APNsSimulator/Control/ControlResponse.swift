@@ -25,11 +25,24 @@ enum ControlResponse {
             if allowEmpty { return nil }
             throw ControlError(.badRequest, field: nil, "request body is empty; expected a JSON object")
         }
+        // A web page can send a cross-site `text/plain` or form body without asking first; JSON it cannot.
+        guard isJSON(request.headers[.contentType]) else {
+            throw ControlError(
+                .unsupportedMediaType, field: "Content-Type",
+                "is '\(request.headers[.contentType] ?? "")'; the control API takes JSON bodies only: send 'Content-Type: application/json'")
+        }
         do {
             return try SimulatorJSON.decoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw ControlError.from(error)
         }
+    }
+
+    /// `application/json` or a `+json` type, with any parameters (`; charset=utf-8`).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }
 
     static func require<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {

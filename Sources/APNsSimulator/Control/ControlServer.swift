@@ -46,6 +46,7 @@ public struct ControlServer: Sendable {
     public func run(onRunning: @escaping @Sendable (_ port: Int) async -> Void) async throws {
         let router = Router()
         router.middlewares.add(ControlErrorMiddleware())
+        router.middlewares.add(ControlRequestGuard())
         DeviceRoutes(world: world).add(to: router)
         ChannelRoutes(world: world).add(to: router)
         ServiceRoutes(world: world, keys: keys, faults: faults, caCertificatePEM: caCertificatePEM).add(to: router)

@@ -6,6 +6,9 @@ public struct DeviceRules: Sendable {
     /// Answer 200 for tokens no simulated device owns (the push is recorded, nothing is applied).
     /// Off by default: APNs answers `BadDeviceToken`.
     public var acceptUnknownTokens: Bool = false
+    /// Let a device's `webhookURL` point anywhere; off by default: only loopback (`localhost`,
+    /// 127.0.0.0/8, `::1`), so that the control API cannot make the simulator post to other machines.
+    public var allowRemoteWebhooks: Bool = false
     /// Pushes to one token within a sliding window past which APNs answers 429 `TooManyRequests`;
     /// nil turns the check off (load tests).
     public var tooManyRequests: RequestRateLimit? = RequestRateLimit(maximumPushes: 300, window: 10)

@@ -35,7 +35,7 @@ extension DeviceWorld {
         let environment = try Self.environment(request.environment)
         var webhook: WebhookURL?
         if let text = request.webhookURL {
-            switch WebhookURL.parse(text) {
+            switch WebhookURL.parse(text, allowRemote: rules.allowRemoteWebhooks) {
             case .success(let url): webhook = url
             case .failure(let error): throw error
             }

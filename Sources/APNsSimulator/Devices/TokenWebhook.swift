@@ -10,8 +10,8 @@ struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
     let path: String
     let description: String
 
-    /// Parses the URL; the error says what is accepted.
-    static func parse(_ text: String) -> Result<WebhookURL, DeviceWorldError> {
+    /// Parses the URL; the error says what is accepted. Unless `allowRemote`, the host must be loopback.
+    static func parse(_ text: String, allowRemote: Bool = false) -> Result<WebhookURL, DeviceWorldError> {
         func invalid(_ why: String) -> Result<WebhookURL, DeviceWorldError> {
             .failure(DeviceWorldError(.invalid, field: "webhookURL", "'\(text)' \(why); expected http://host[:port]/path"))
         }
@@ -39,7 +39,20 @@ struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
             port = parsed
         }
         guard !host.isEmpty, !host.contains("@") else { return invalid("has no usable host") }
+        if !allowRemote, !isLoopback(host) {
+            return invalid(
+                "is not on this machine; the simulator posts to localhost, 127.0.0.0/8 or [::1] unless started with --allow-remote-webhooks")
+        }
         return .success(WebhookURL(host: host, port: port, path: path.isEmpty ? "/" : String(path), description: text))
+    }
+}
+
+extension WebhookURL {
+    /// `localhost`, an address of 127.0.0.0/8, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 }
 

@@ -29,7 +29,11 @@
         /// - Parameters:
         ///   - attributes: The app's `ActivityAttributes` type; its name is the `attributesType` the server stores.
         ///   - reporter: Where events go: a ``LivePushReporter``.
-        ///   - groups: The server groups an activity joins (e.g. its party), from its attributes.
+        ///   - groups: The server groups an activity joins (e.g. its party), from its attributes. Each must be
+        ///     granted to the app's credential: your backend lists them (ids, or prefixes ending in `*`) when
+        ///     it mints the user token (`POST /v1/users/{userId}/app-tokens`, `"groups"`); installation
+        ///     tokens grant none. A registration naming another group is refused (403 `groupNotGranted`)
+        ///     and shows in ``LivePushReporter/status``.
         @MainActor
         public static func track<Attributes: ActivityAttributes & Sendable>(
             _ attributes: Attributes.Type, reporter: some LiveActivityEventSink,

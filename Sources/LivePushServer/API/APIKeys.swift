@@ -131,7 +131,8 @@ struct APIKeyChecker: Sendable {
             throw APIError(.unauthorized, field: "Authorization", rule: error == .expired ? "expired" : "appToken", error.description)
         }
         try await checkStanding(content)
-        return Principal(scope: .app, credential: .appToken(content.kind, subject: content.subject, keyID: content.keyID))
+        return Principal(
+            scope: .app, credential: .appToken(content.kind, subject: content.subject, keyID: content.keyID), grantedGroups: content.groups ?? [])
     }
 
     /// Revocation that bites at once: a token whose minting key was revoked, or whose subject was signed

@@ -18,6 +18,15 @@ package struct Principal: Sendable, Hashable {
 
     package var scope: APIKeyScope
     package var credential: Credential
+    /// The groups a user token grants (its `grp` claim); empty for every other credential.
+    package var grantedGroups: [String] = []
+
+    /// Which groups an app request may put activities in: any with a development key, those its user
+    /// token grants, none with an installation token or an app key.
+    package var groupGrant: GroupGrant {
+        if case .developmentKey = credential { return .any }
+        return .granted(grantedGroups)
+    }
 
     /// The stored key's id; nil for development keys and app tokens.
     package var keyID: UUID? {

@@ -55,8 +55,9 @@ struct AppRoutes: Sendable {
                     attributes: renewal.objectValue("attributes") ?? .object([:]), alert: renewal.objectValue("alert") ?? .object([:]))
             }
             let renews = body.string("renews")
+            let grant = try context.requireIdentity().groupGrant
             try await renewals.check(registration, plan: plan, renews: renews, owner: try actor.owner(claimed: registration.userID))
-            let record = try await activities.register(registration, as: actor)
+            let record = try await activities.register(registration, as: actor, grant: grant)
             try await renewals.registered(record, plan: plan, renews: renews)
             return APIResponse.json(try Schemas.Activity(record), status: .created)
         }

@@ -20,9 +20,12 @@ struct BackendRoutes: Sendable {
         let mint = ContractRoute("mintAppToken")
         routes.post("users/:userId/app-tokens") { request, context -> Response in
             let userID = try mint.pathID("userId", context)
-            let lifetime = try await mint.body(Schemas.AppTokenRequest.self, request, now: clock.now()).ttlSeconds.map(TimeInterval.init)
-            let issued = try await identity.userToken(for: userID, lifetime: lifetime, mintedBy: try context.requireIdentity().keyID)
-            return APIResponse.json(Schemas.AppToken(token: issued.token, userId: userID, expiresAt: issued.expiresAt), status: .created)
+            let body = try await mint.body(Schemas.AppTokenRequest.self, request, now: clock.now())
+            let issued = try await identity.userToken(
+                for: userID, lifetime: body.ttlSeconds.map(TimeInterval.init), groups: body.groups ?? [],
+                mintedBy: try context.requireIdentity().keyID)
+            return APIResponse.json(
+                Schemas.AppToken(token: issued.token, userId: userID, expiresAt: issued.expiresAt, groups: issued.groups), status: .created)
         }
         // Withdraws the user's (or an installation's) app tokens without signing anyone else out.
         let signOut = ContractRoute("signOutUser")

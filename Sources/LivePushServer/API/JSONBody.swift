@@ -29,7 +29,10 @@ struct JSONBody: Sendable {
     /// Parses body bytes as JSON text (UTF-8).
     static func parse(_ buffer: ByteBuffer) throws(APIError) -> JSONValue {
         do {
-            return try JSONValue.parse(Data(buffer.readableBytesView))
+            return try JSONValue.parse(Data(buffer.readableBytesView), rejectingDuplicateKeys: true)
+        } catch .duplicateKey(let path) {
+            throw .badRequest(
+                path, "duplicateKey", "'\(path)' is given twice in one object; readers could take either value, so give each key once")
         } catch .invalidUTF8(let path, _) {
             throw .badRequest(
                 path.isEmpty ? nil : path, "utf8", "'\(path)' is not valid UTF-8; JSON text must be UTF-8 (nothing is replaced or stored)")

@@ -2,10 +2,12 @@ import APIContract
 import Foundation
 import Hummingbird
 
-/// `/health`, `/metrics` (Prometheus text) and `/openapi.json`, without authentication.
+/// `/health` and `/openapi.json`, without authentication, and `/metrics` (Prometheus text) behind
+/// `access`, the middleware of that route alone: whatever path the router matches to it is checked.
 struct OperationsRoutes: Sendable {
     let operations: OperationsService
     let metrics: ServerMetrics
+    let access: MetricsAccess
 
     func add(to router: Router<APIRequestContext>) {
         let (operations, metrics) = (operations, metrics)
@@ -17,7 +19,7 @@ struct OperationsRoutes: Sendable {
                 return APIError(.serviceUnavailable, field: nil, rule: "unavailable", "the store does not answer: \(error.message)").response
             }
         }
-        router.get("/metrics") { _, _ -> Response in
+        router.group().add(middleware: access).get("/metrics") { _, _ -> Response in
             if let depth = try? await operations.outboxDepth() {
                 metrics.setOutboxDepth(depth)
             }

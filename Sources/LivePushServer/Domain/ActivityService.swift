@@ -13,17 +13,20 @@ struct ActivityService: Sendable {
     let events: any DomainEvents
 
     /// Registers (or re-registers) an activity and its update token, for the actor's user: an app token
-    /// registers for its user only, and never over another user's activity.
-    func register(_ registration: ActivityRegistration, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
+    /// registers for its user only, and never over another user's activity, and puts it only in groups
+    /// the credential grants (`grant`).
+    func register(_ registration: ActivityRegistration, as actor: AppActor, grant: GroupGrant) async throws(DomainError) -> ActivityRecord {
         var owned = registration
         owned.userID = try actor.owner(claimed: registration.userID)
+        try grant.check(registration.groups)
         let ownership = actor.registrationOwnership
         // The same answer whether the id was taken long ago or a moment ago by a racing request.
         let taken = DomainError.conflict(
             "activityId", "taken",
             "activity id '\(registration.activityID)' is registered by another user or installation; ActivityKit gives every activity its own id: register this activity's `id`"
         )
-        let record = try await arrive(owned, ifTaken: taken) { [store] (stamped) async throws(PushStoreError) in
+        let record = try await arrive(owned, ifTaken: { $0 == .pushToStartToken ? Self.tokenHeld("pushToken") : taken }) {
+            [store] (stamped) async throws(PushStoreError) in
             try await store.register(stamped, ownership: ownership)
         }
         logger.info("activity registered", metadata: ["activityId": "\(record.activityID)", "token": "\(record.pushToken.shortened)"])
@@ -34,8 +37,13 @@ struct ActivityService: Sendable {
     func rotateToken(activityID: String, to token: DeviceToken, as actor: AppActor) async throws(DomainError) -> ActivityRecord {
         try await checkOwnership(activityID: activityID, actor)
         let now = clock.now()
-        let record = try await stored { () async throws(PushStoreError) in
-            try await store.rotateToken(activityID: activityID, newToken: token, at: now)
+        let record: ActivityRecord
+        do {
+            record = try await store.rotateToken(activityID: activityID, newToken: token, at: now)
+        } catch .taken {
+            throw Self.tokenHeld("pushToken")
+        } catch {
+            throw DomainError(error)
         }
         logger.info("activity token rotated", metadata: ["activityId": "\(activityID)", "token": "\(token.shortened)"])
         return record
@@ -48,11 +56,7 @@ struct ActivityService: Sendable {
             throw .invalid("userId", "required", "'userId' is required with a development app key (an app token gives it)")
         }
         owned.userID = user
-        let taken = DomainError.conflict(
-            "token", "heldByAnotherUser",
-            "this push-to-start token is stored for another user; it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)"
-        )
-        let record = try await arrive(owned, ifTaken: taken) { [store] (stamped) async throws(PushStoreError) in
+        let record = try await arrive(owned, ifTaken: { _ in Self.tokenHeld("token") }) { [store] (stamped) async throws(PushStoreError) in
             try await store.upsertPushToStartToken(stamped)
         }
         logger.info("push-to-start token stored", metadata: ["userId": "\(record.userID)", "token": "\(record.token.shortened)"])
@@ -84,18 +88,29 @@ struct ActivityService: Sendable {
         }
     }
 
+    /// A token value another user holds, as a push-to-start token or as an activity's update token: one
+    /// value has one holder across both kinds (otherwise that user's pushes would reach this user's
+    /// device). The holder is never named.
+    static func tokenHeld(_ field: String) -> DomainError {
+        .conflict(
+            field, "heldByAnotherUser",
+            "this token value is stored for another user (as a push-to-start token or an activity's update token); it moves once that user's app releases it when signing out (DELETE /v1/push-to-start-tokens/{deviceId}) or the backend signs that user out (POST /v1/users/{userId}/sign-out)"
+        )
+    }
+
     /// Checks a registration's environment, stamps it with the time it arrived and stores it.
-    /// The store's `taken` (the id or token value is another owner's) is answered `taken`.
+    /// The store's `taken` (the id or token value is another owner's) is answered with `taken(kind)`.
     private func arrive<Registration: Arriving, Record: Sendable>(
-        _ registration: Registration, ifTaken taken: DomainError, _ write: (Registration) async throws(PushStoreError) -> Record
+        _ registration: Registration, ifTaken taken: (PushStoreRecordKind) -> DomainError,
+        _ write: (Registration) async throws(PushStoreError) -> Record
     ) async throws(DomainError) -> Record {
         try checkEnvironment(registration.environment)
         var stamped = registration
         stamped.at = clock.now()
         do {
             return try await write(stamped)
-        } catch .taken {
-            throw taken
+        } catch .taken(let kind, _) {
+            throw taken(kind)
         } catch {
             throw DomainError(error)
         }

@@ -144,13 +144,22 @@ struct ConsoleService: Sendable {
     func testPush(activityID: String, confirmation: String, contentState: JSONValue, sentBy: String) async throws(DomainError) -> SendAcceptance {
         let store = store
         // A missing activity is 404 whatever the confirmation says.
-        guard try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) != nil else {
+        guard let activity = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
             throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
         guard confirmation == activityID else {
             throw .conflict(
                 "confirmActivityId", "confirm",
                 "'confirmActivityId' must repeat the activity id '\(activityID)' to confirm the test push to a user's device")
+        }
+        // The push goes to the activity confirmed: a renewed one's sends would reach the newest of its
+        // chain, which the operator did not confirm.
+        let head = try await pushes.renewalHead(activity)
+        guard head.activityID == activityID else {
+            throw .conflict(
+                "activityId", "renewed",
+                "activity '\(activityID)' was renewed: a push to it would reach '\(head.activityID)', the newest of its chain; open '\(head.activityID)' and confirm that one"
+            )
         }
         let content = PushContent(contentState: contentState, requestedPriority: .conservesPower, importance: .timeSensitive)
         let accepted = try await pushes.send(.update, toActivity: activityID, content)

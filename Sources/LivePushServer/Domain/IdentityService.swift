@@ -20,10 +20,12 @@ struct IdentityService: Sendable {
 
     /// A signed token acting for `userId` until `expiresAt` (`lifetime` seconds, else the configured
     /// default), minted by the stored backend key `keyId` (nil: a development key): revoking that key, or
-    /// signing the user out, withdraws it.
-    func userToken(for userID: String, lifetime: TimeInterval?, mintedBy keyID: UUID?) async throws(DomainError)
-        -> (token: String, expiresAt: Date)
+    /// signing the user out, withdraws it. It grants the `groups` given (ids, or prefixes ending in `*`):
+    /// the only groups the app may put the user's activities in (``GroupGrant``).
+    func userToken(for userID: String, lifetime: TimeInterval?, groups: [String] = [], mintedBy keyID: UUID?) async throws(DomainError)
+        -> (token: String, expiresAt: Date, groups: [String])
     {
+        let granted = try GroupGrant.entries(groups)
         guard !userID.hasPrefix(AppToken.installationPrefix) else {
             throw .invalid(
                 "userId", "reservedPrefix",
@@ -35,9 +37,9 @@ struct IdentityService: Sendable {
             throw .invalid(
                 "ttlSeconds", "range", "is \(Int(seconds)); a user token lives 60 to \(Int(Self.userTokenLifetimes.upperBound)) seconds (7 days)")
         }
-        let issued = try await mint(subject: userID, kind: .user, lifetime: seconds, keyID: keyID)
+        let issued = try await mint(subject: userID, kind: .user, lifetime: seconds, keyID: keyID, groups: granted)
         logger.debug("user token issued", metadata: ["userId": "\(userID)", "expiresAt": "\(issued.expiresAt.timeIntervalSince1970)"])
-        return issued
+        return (issued.token, issued.expiresAt, granted)
     }
 
     /// A new installation: a random id (`inst_` and 22 base64url characters) and a token that acts for it
@@ -59,7 +61,9 @@ struct IdentityService: Sendable {
     }
 
     /// A fresh token for the installation whose own, still valid, token made the request: same
-    /// installation, same app key, a new expiry. Any other credential gets the answer of a missing one.
+    /// installation, same app key, a new expiry. Every earlier token of the installation, the one that
+    /// asked included, stops working at once (401 `revoked`): a stolen token cannot be renewed for ever
+    /// alongside the app's. Any other credential gets the answer of a missing one.
     func renewInstallation(_ installationID: String, as principal: Principal) async throws(DomainError)
         -> (token: String, expiresAt: Date)
     {
@@ -69,6 +73,8 @@ struct IdentityService: Sendable {
                 "no installation '\(installationID)' is open for this credential; renew with the installation's own token, or open a new installation with the app key"
             )
         }
+        let now = clock.now()
+        _ = try await stored { () async throws(PushStoreError) in try await store.retireAppTokens(subject: installationID, at: now) }
         let issued = try await mint(subject: installationID, kind: .installation, lifetime: lifetimes.installation, keyID: keyID)
         logger.info("installation token renewed", metadata: ["installationId": "\(installationID)"])
         return issued
@@ -89,7 +95,7 @@ struct IdentityService: Sendable {
     }
 
     /// Signs a token of the subject's current generation.
-    private func mint(subject: String, kind: AppToken.Kind, lifetime: TimeInterval, keyID: UUID?) async throws(DomainError)
+    private func mint(subject: String, kind: AppToken.Kind, lifetime: TimeInterval, keyID: UUID?, groups: [String] = []) async throws(DomainError)
         -> (token: String, expiresAt: Date)
     {
         let now = Int64(clock.now().timeIntervalSince1970)
@@ -97,7 +103,9 @@ struct IdentityService: Sendable {
         let codec = try await stored { () async throws(PushStoreError) in try await key.codec() }
         let standing = try await stored { () async throws(PushStoreError) in try await store.appTokenStanding(subject: subject, keyID: nil) }
         let token = codec.sign(
-            AppToken(subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyID: keyID, generation: standing.generation))
+            AppToken(
+                subject: subject, kind: kind, issuedAt: now, expiresAt: expires, keyID: keyID, generation: standing.generation,
+                groups: groups.isEmpty ? nil : groups))
         return (token, Date(timeIntervalSince1970: TimeInterval(expires)))
     }
 }

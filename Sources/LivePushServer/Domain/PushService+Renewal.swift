@@ -18,8 +18,9 @@ extension PushService {
         return current
     }
 
-    /// How many renewals a send by an old activity id follows (a chain of 8-hour links: far more than a year).
-    static let maximumLinks = 1000
+    /// How many renewals a send by an old activity id follows: linking moves every older link to the
+    /// newest activity, so one suffices; a few cover a renewal linked while the send reads the chain.
+    static let maximumLinks = 4
 
     /// Starts a renewal's successor on each of the user's devices given.
     func startRenewal(_ content: PushContent, tokens: [PushToStartTokenRecord]) async throws(DomainError) -> SendAcceptance {

@@ -19,8 +19,9 @@ struct RenewalService: Sendable {
     // MARK: Registration
 
     /// Checks a registration's renewal fields before it is stored: a plan needs the registration's
-    /// user, and `renews` names an activity of the same user and type whose renewal is open (or that
-    /// this very activity already took over).
+    /// user, and `renews` names an active activity of the same user and type whose renewal the server
+    /// started and is still open (or that this very activity already took over). The registering
+    /// activity, if stored, must be active and in no chain yet: a link never closes a cycle.
     func check(_ registration: ActivityRegistration, plan: RenewalRequest?, renews: String?, owner: String?) async throws(DomainError) {
         if plan != nil, owner == nil {
             throw .invalid(
@@ -43,8 +44,13 @@ struct RenewalService: Sendable {
         }
         let renewal = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: renews) }
         switch renewal?.state {
-        case .waiting, .starting: return
+        case .starting: break
         case .renewed where renewal?.renewedBy == registration.activityID: return
+        case .waiting:
+            throw .conflict(
+                "renews", "open",
+                "the renewal of activity '\(renews)' was not started: the server starts it by push-to-start once the activity is renewBefore old; register this one without renews"
+            )
         case .renewed:
             throw .conflict("renews", "open", "activity '\(renews)' was renewed by another activity already")
         case .failed:
@@ -52,6 +58,24 @@ struct RenewalService: Sendable {
                 "renews", "open", "the renewal of activity '\(renews)' failed (\(renewal?.reason ?? "")); register this one without renews")
         case nil:
             throw .conflict("renews", "open", "activity '\(renews)' has no renewal: register it with a renewal object first")
+        }
+        guard old.state == .active else {
+            throw .conflict("renews", "open", "activity '\(renews)' has ended; only an active activity whose renewal was started is taken over")
+        }
+        try await checkNotLinked(registration.activityID, renews: renews)
+    }
+
+    /// 409 when the registering activity is already stored and ended, or already in a chain (taken over,
+    /// or the successor of another activity): linking it would end a live chain or close a cycle.
+    private func checkNotLinked(_ activityID: String, renews: String) async throws(DomainError) {
+        let store = pushes.store
+        guard let existing = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else { return }
+        let own = try await stored { () async throws(PushStoreError) in try await store.renewal(activityID: activityID) }
+        let previous = try await stored { () async throws(PushStoreError) in try await store.renewal(renewedBy: activityID) }
+        guard existing.state == .active, own?.state != .renewed, previous == nil else {
+            throw .conflict(
+                "renews", "chain",
+                "activity '\(activityID)' has ended or is already in a renewal chain; a renewal is a new activity (register the one the start began)")
         }
     }
 
@@ -77,7 +101,7 @@ struct RenewalService: Sendable {
     private func renewalAnswered(by record: ActivityRecord, renews: String?) async throws(DomainError) -> RenewalRecord? {
         if let renews {
             return try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: renews) }
-                .flatMap { [.waiting, .starting].contains($0.state) ? $0 : nil }
+                .flatMap { $0.state == .starting ? $0 : nil }
         }
         guard let user = record.userID else { return nil }
         let ownRenewal = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: record.activityID) }
@@ -212,6 +236,6 @@ struct RenewalService: Sendable {
     func links(of activityID: String) async throws(DomainError) -> (renewal: RenewalRecord?, renews: String?) {
         let renewal = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(activityID: activityID) }
         let previous = try await stored { () async throws(PushStoreError) in try await pushes.store.renewal(renewedBy: activityID) }
-        return (renewal, previous?.activityID ?? renewal?.plan.renews)
+        return (renewal, renewal?.plan.renews ?? previous?.activityID)
     }
 }

@@ -12,6 +12,7 @@ package struct AppToken: Sendable, Hashable, Codable {
         case subject, kind, issuedAt, expiresAt
         case keyID = "keyId"
         case generation
+        case groups
     }
 
     package enum Kind: String, Sendable, Hashable, Codable {
@@ -33,25 +34,31 @@ package struct AppToken: Sendable, Hashable, Codable {
     /// The subject's app-token generation when it was minted: a sign-out raises the subject's generation
     /// and every token below it is refused.
     package var generation: Int
+    /// The groups a user token may put activities in: group ids, or prefixes ending in `*` (the backend
+    /// grants them when it mints the token). Nil or empty: none (installation tokens never have any).
+    package var groups: [String]?
 
     /// Who issues every token: the JWT `iss`.
     package static let issuer = "livepush"
 
-    package init(subject: String, kind: Kind, issuedAt: Int64, expiresAt: Int64?, keyID: UUID? = nil, generation: Int = 0) {
+    package init(
+        subject: String, kind: Kind, issuedAt: Int64, expiresAt: Int64?, keyID: UUID? = nil, generation: Int = 0, groups: [String]? = nil
+    ) {
         self.subject = subject
         self.kind = kind
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.keyID = keyID
         self.generation = generation
+        self.groups = groups
     }
 
     /// The prefix of installation ids; user ids may not start with it, so that a user token can never
     /// act for an installation.
     package static let installationPrefix = "inst_"
 
-    /// The JWT claims: `iss`, `sub`, `typ` (the kind), `iat`, `exp`, and `key` (the minting key's id)
-    /// and `gen` (the subject's generation) when they apply.
+    /// The JWT claims: `iss`, `sub`, `typ` (the kind), `iat`, `exp`, and `key` (the minting key's id),
+    /// `gen` (the subject's generation) and `grp` (the groups granted) when they apply.
     struct Claims: Codable {
         var iss: String
         var sub: String
@@ -60,5 +67,6 @@ package struct AppToken: Sendable, Hashable, Codable {
         var exp: Int64?
         var key: String?
         var gen: Int?
+        var grp: [String]?
     }
 }

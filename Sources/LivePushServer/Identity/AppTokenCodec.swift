@@ -20,10 +20,11 @@ package struct AppTokenCodec: Sendable {
     package func sign(_ token: AppToken) -> String {
         let claims = AppToken.Claims(
             iss: AppToken.issuer, sub: token.subject, typ: token.kind, iat: token.issuedAt, exp: token.expiresAt,
-            key: token.keyID?.lowercased, gen: token.generation == 0 ? nil : token.generation)
+            key: token.keyID?.lowercased, gen: token.generation == 0 ? nil : token.generation,
+            grp: token.groups?.isEmpty == false ? token.groups : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        // Encoding five plain fields cannot fail.
+        // Encoding plain fields cannot fail.
         let payload = Base64URL.encode((try? encoder.encode(claims)) ?? Data())
         let signingInput = Self.header + "." + payload
         let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
@@ -81,6 +82,7 @@ package struct AppTokenCodec: Sendable {
             keyID = parsed
         }
         return AppToken(
-            subject: claims.sub, kind: claims.typ, issuedAt: claims.iat, expiresAt: exp, keyID: keyID, generation: claims.gen ?? 0)
+            subject: claims.sub, kind: claims.typ, issuedAt: claims.iat, expiresAt: exp, keyID: keyID, generation: claims.gen ?? 0,
+            groups: claims.typ == .user ? claims.grp : nil)
     }
 }
