@@ -65,7 +65,7 @@ import Testing
             let plain =
                 "POST /v1/activities HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.appKey)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
-            let accepted = try await Self.answer(harness, plain)
+            let accepted = try await Self.answer(harness, plain, closes: false)
             #expect(accepted.text.contains(" 201 Created"), "\(accepted.text)")
         }
     }

@@ -14,7 +14,7 @@ struct SettlementConformanceTests {
             _ = try await store.register(Fixture.registration("a"))
             _ = try await store.register(Fixture.registration("b", token: dead))
             // The same token value stored as a push-to-start token: APNs refused the value, wherever it is.
-            _ = try await store.upsertPushToStartToken(TokensBudgetKeysTests.pushToStart(device: "phone", token: dead, at: t - 60))
+            _ = try await store.upsertPushToStartToken(TokensBudgetKeysTests.pushToStart(user: "user-1", device: "phone", token: dead, at: t - 60))
             let done = Fixture.update("a", importance: .timeSensitive, at: t - 3)
             let again = Fixture.update("a", score: 2, importance: .timeSensitive, at: t - 2)
             let refused = Fixture.update("b", importance: .timeSensitive, at: t - 1)
