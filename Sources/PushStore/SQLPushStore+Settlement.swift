@@ -26,17 +26,10 @@ extension SQLPushStore {
             let completion = try await Self.complete(session, owner: owner, results: settlement.results, at: at, dialect: dialect)
             var notHeld = [UUID]()
             for retry in settlement.retries {
-                let changed = try await session.query(
-                    """
-                    UPDATE outbox SET attempts = ?, next_attempt_at = ?, available_at = ?, last_error = ?,
-                        claim_owner = NULL, claim_until = NULL
-                    WHERE push_id = ? AND claim_owner = ? RETURNING push_id
-                    """,
-                    [
-                        .int(retry.attempts), .date(retry.nextAttemptAt), .date(retry.nextAttemptAt), .text(retry.lastError ?? ""),
-                        .uuid(retry.pushID), .text(owner),
-                    ])
-                if changed.isEmpty { notHeld.append(retry.pushID) }
+                let held = try await LeasedRows.outbox.retry(
+                    session, [.uuid(retry.pushID)], next: retry.nextAttemptAt, attempts: retry.attempts, lastError: retry.lastError ?? "",
+                    owner: owner)
+                if !held { notHeld.append(retry.pushID) }
             }
             let invalidated = try await Self.invalidate(session, settlement.invalidations, journal: journal, dialect: dialect)
             return SettlementReport(completion: completion, retriesNotHeld: notHeld, invalidated: invalidated)

@@ -99,15 +99,19 @@ struct LeasedRows: Sendable {
     }
 
     /// Gives one held row back with back-off: due at `next`, with its attempts and last error (the
-    /// queues that retry: the outbox and the webhook events).
-    func retry(_ session: any SQLSession, _ keyValues: [SQLValue], next: Date, attempts: Int, lastError: String)
-        async throws(PushStoreError)
+    /// queues that retry: the outbox and the webhook events). With `owner`, only while `owner` holds its
+    /// claim. Returns whether the row was changed.
+    @discardableResult
+    func retry(_ session: any SQLSession, _ keyValues: [SQLValue], next: Date, attempts: Int, lastError: String, owner: String? = nil)
+        async throws(PushStoreError) -> Bool
     {
-        try await session.execute(
+        let held = owner == nil ? "" : " AND claim_owner = ?"
+        return try await !session.query(
             """
             UPDATE \(table) SET attempts = ?, next_attempt_at = ?, available_at = ?, last_error = ?,
                 claim_owner = NULL, claim_until = NULL
-            WHERE \(keyMatch)
-            """, [.int(attempts), .date(next), .date(next), .text(lastError)] + keyValues)
+            WHERE \(keyMatch)\(held) RETURNING \(key[0])
+            """, [.int(attempts), .date(next), .date(next), .text(lastError)] + keyValues + (owner.map { [SQLValue.text($0)] } ?? [])
+        ).isEmpty
     }
 }
