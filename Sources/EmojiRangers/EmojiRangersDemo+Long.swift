@@ -98,6 +98,7 @@ extension EmojiRangersDemo {
         progress(.longAdventure("[end] \(final.eventDescription)  → party (\(heroes.count))  ended"))
         problems += heroes.compactMap { hero in hero.failure.map { "\(hero.seat.hero.name)'s renewal failed: \($0)" } }
         let log = await simulator.world.pushes(limit: simulator.world.rules.pushLogLimit)
+        problems += Self.decodeFailures(in: log)
         var summary = DemoSummary(
             seed: adventure.seed, events: hours + 1, pushes: sent, applied: applied, superseded: 0, downgrades: 0,
             alertsShown: states.reduce(0) { $0 + $1.alerts }, staleSeen: false,

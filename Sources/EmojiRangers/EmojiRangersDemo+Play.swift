@@ -206,6 +206,7 @@ extension EmojiRangersDemo {
             }
         }
         let log = await simulator.world.pushes(limit: simulator.world.rules.pushLogLimit)
+        problems += Self.decodeFailures(in: log)
         let deliveries = reports.flatMap(\.deliveries)
         return DemoSummary(
             seed: adventure.seed, events: reports.count, pushes: deliveries.count,
@@ -215,6 +216,16 @@ extension EmojiRangersDemo {
             decodeFailures: log.filter { $0.outcome?.kind == .decodeFailure }.count,
             heroes: heroes, problems: problems
         )
+    }
+
+    /// What the iPhones dropped although APNs accepted it, each with the decoder's reason: a count alone
+    /// would not say which push went wrong.
+    static func decodeFailures(in log: [PushLogEntry]) -> [String] {
+        log.compactMap { entry in
+            guard let outcome = entry.outcome, outcome.kind == .decodeFailure else { return nil }
+            let event = entry.payload["aps"]?["event"]?.stringValue ?? "?"
+            return "an iPhone could not decode a '\(event)' push (\(entry.apnsID.prefix(8))…): \(outcome.detail ?? "no detail")"
+        }
     }
 
     func pause(_ seconds: TimeInterval) async {
