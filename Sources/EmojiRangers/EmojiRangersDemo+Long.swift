@@ -62,6 +62,9 @@ extension EmojiRangersDemo {
                 sent += 1
                 let arrived = await shows(heroes[index].activityID, state.jsonValue)
                 if arrived { shown += 1 } else { problems.append("hour \(hour): \(heroes[index].seat.hero.name)'s activity never showed the update") }
+                if arrived, await !recorded(heroes[index].activityID, state) {
+                    problems.append("hour \(hour): the server never recorded \(heroes[index].seat.hero.name)'s update as delivered")
+                }
                 if heroes[index].renewed {
                     heroes[index].updatesAfterRenewal += 1
                     if arrived { heroes[index].appliedAfterRenewal += 1 }
@@ -196,6 +199,27 @@ extension EmojiRangersDemo {
     /// True once the activity shows `state` (20 s at most).
     private func shows(_ activityID: String, _ state: JSONValue) async -> Bool {
         await eventuallyTrue { (try? await simulator.world.activity(id: activityID).contentState) == state }
+    }
+
+    /// True once the server recorded `state` as the activity's latest content-state (20 s at most). The
+    /// iPhone shows an update before the server has read APNs' answer and recorded the page that sent it;
+    /// the clock moves only after that: a worker's claim on the page runs on this clock, and a jump of 15
+    /// minutes would hand the page to the other worker, which then finds the next hour's update replacing
+    /// it, so the server would never learn the state a renewal starts with.
+    private func recorded(_ activityID: String, _ state: AdventureContentState) async -> Bool {
+        let backend = self.backend
+        return await eventuallyTrue {
+            let detail: Components.Schemas.ActivityDetail
+            do {
+                detail = try await APICall("GET", "/v1/activities/\(activityID)").run {
+                    try await backend.getActivity(path: .init(activityId: activityID))
+                }
+            } catch {
+                return false
+            }
+            let shown = detail.activity.lastContentState?.value["eventDescription"] ?? nil
+            return (shown as? String) == state.eventDescription
+        }
     }
 
     /// True once the activity ended by push with `state` (20 s at most).

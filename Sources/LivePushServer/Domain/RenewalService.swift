@@ -181,6 +181,13 @@ struct RenewalService: Sendable {
                 await fail(renewal.activityID, reason: "pushToStartBudget", now: now)
                 return false
             }
+            if activity.lastContentState == nil {
+                // The app started it with a state the server never saw: the successor starts empty, which
+                // an app whose ContentState has required fields drops (a registered shape would refuse it).
+                pushes.logger.warning(
+                    "renewing an activity the server never sent a content-state; its successor starts with an empty one",
+                    metadata: ["activityId": "\(activity.activityID)"])
+            }
             let content = PushContent(
                 contentState: activity.lastContentState ?? .object([:]), requestedPriority: .immediate, importance: .timeSensitive,
                 alert: PushRequestBody.parseAlert(JSONBody(fields: renewal.plan.alert.objectValue ?? [:])),
