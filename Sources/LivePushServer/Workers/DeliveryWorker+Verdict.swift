@@ -3,7 +3,7 @@ import APNsCore
 import Foundation
 import PushStore
 
-extension DeliveryService {
+extension DeliveryWorker {
     /// What one attempt at a push comes to, for outbox batches and group pages alike.
     enum Verdict: Sendable {
         /// Done: the outcome to record.
@@ -87,7 +87,7 @@ extension OutboxItem {
     }
 }
 
-extension DeliveryService {
+extension DeliveryWorker {
     /// Logs and reports (webhook) the tokens a batch or page marked invalid.
     func tokensInvalidated(_ invalidated: InvalidatedTokens) {
         for activity in invalidated.activities {

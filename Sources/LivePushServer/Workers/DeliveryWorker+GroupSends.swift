@@ -5,7 +5,7 @@ import LiveActivity
 import Logging
 import PushStore
 
-extension DeliveryService {
+extension DeliveryWorker {
     /// Sends one claimed page of a group send: each member's plan, the priority-10 budget for those sent,
     /// the pushes as one batch; returns the recording of every outcome, retry, content state and end in
     /// one store call (nil when nothing was sent), which the worker runs while it sends its next page. When

@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 import PushStore
 
-extension DeliveryService {
+extension DeliveryWorker {
     /// Sends one claimed broadcast: to the channel's subscribers, through APNs' broadcast route. A deleted
     /// or unknown channel gets nothing more; 429, 5xx and lost connections are retried with the outbox's
     /// back-off; other refusals are final.

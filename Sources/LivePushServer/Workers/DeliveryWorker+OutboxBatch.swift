@@ -1,7 +1,7 @@
 import Foundation
 import PushStore
 
-extension DeliveryService {
+extension DeliveryWorker {
     /// One attempt at each push of a claimed outbox batch: an expired push or one without a target gets
     /// its final result at once, broadcasts go through APNs' broadcast route, and the device pushes go as
     /// one batch (no task per push). Returns what to record: final results, retries and refused tokens,

@@ -15,7 +15,7 @@ import Synchronization
 /// On graceful shutdown (or cancellation) it stops claiming, finishes the POSTs in flight and releases
 /// its claims before `run` returns: what is left stays stored for the next start or another instance.
 /// At start it takes back the claims a crashed run with the same instance id left.
-final class WebhookService: BackgroundWorker, Sendable {
+final class WebhookWorker: BackgroundWorker, Sendable {
     private let store: any WebhookOutbox
     /// Wakes the worker when an event is stored.
     private let signal: OutboxSignal

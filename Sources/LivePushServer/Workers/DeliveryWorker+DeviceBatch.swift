@@ -3,7 +3,7 @@ import APNsCore
 import Foundation
 import PushStore
 
-extension DeliveryService {
+extension DeliveryWorker {
     /// The token and bundle id a device push goes to, as read at send time (so a rotated token is used).
     struct ResolvedTarget: Sendable {
         var token: DeviceToken

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// claim a batch of due pushes, send it as one batch, and record one final outcome per push (or
 /// reschedule it with back-off until its expiration). On graceful shutdown (or cancellation) they stop
 /// claiming, finish what is in flight and give back their claims before `run` returns.
-struct DeliveryService: BackgroundWorker, Sendable {
+struct DeliveryWorker: BackgroundWorker, Sendable {
     let store: any PushStore
     let sender: any PushSending
     let webhook: any DomainEvents
