@@ -71,7 +71,7 @@ package final class LivePushServer: Service, Sendable {
         activities = ActivityService(store: store, settings: configuration.activities, clock: clock, logger: logger, events: events)
         let renewals = RenewalService(pushes: pushes)
         self.renewals = renewals
-        delivery = DeliveryWorker(store: store, sender: sender, webhook: events, signal: signal, context: workers)
+        delivery = DeliveryWorker(store: store, sender: sender, events: events, signal: signal, context: workers)
         lifecycle = LifecycleWorker(store: store, pushes: pushes, renewals: renewals, context: workers)
     }
 

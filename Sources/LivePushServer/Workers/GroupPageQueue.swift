@@ -5,13 +5,65 @@ import LiveActivity
 import Logging
 import PushStore
 
-extension DeliveryWorker {
+/// The pages of group sends as a leased queue: a claimed page is one member's page of one send, renewed
+/// under the send's row lock by the store.
+struct GroupPageQueue: LeasedQueue {
+    let store: any GroupSendStore & PriorityBudget
+    let delivery: DeviceDelivery
+
+    var name: String { "group pages" }
+    var context: WorkerContext { delivery.context }
+
+    /// Claims the next page of a group send.
+    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
+        guard
+            let page = try await store.claimPage(
+                owner: owner, pageSize: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
+        else { return nil }
+        return ClaimedPage(queue: self, page: page, owner: owner)
+    }
+
+    func release(owner: String) async throws(PushStoreError) -> Int {
+        try await store.releasePages(owner: owner)
+    }
+
+    /// A claimed page: sent, then recorded while the worker sends its next unit.
+    struct ClaimedPage: LeasedWork {
+        let queue: GroupPageQueue
+        let page: GroupSendPage
+        let owner: String
+
+        var subject: Logger.Metadata { ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"] }
+
+        func renew(until: Date) async throws(PushStoreError) -> Bool {
+            try await queue.store.renewPage(page, owner: owner, until: until)
+        }
+
+        func send() async -> (any LeasedRecording)? {
+            await queue.sendPage(page, owner: owner)
+        }
+    }
+
+    /// What a sent page still has to record: every outcome, retry, content state and end in one store call.
+    struct PageRecording: LeasedRecording {
+        let queue: GroupPageQueue
+        let page: GroupSendPage
+        let owner: String
+        let outcome: GroupSendPageOutcome
+
+        func record() async {
+            await queue.complete(page, owner: owner, outcome: outcome)
+        }
+    }
+}
+
+extension GroupPageQueue {
     /// Sends one claimed page of a group send: each member's plan, the priority-10 budget for those sent,
     /// the pushes as one batch; returns the recording of every outcome, retry, content state and end in
     /// one store call (nil when nothing was sent), which the worker runs while it sends its next page. When
     /// the store cannot take them, the page's claim expires and the page is sent again (harmless: its push
     /// ids and timestamps are the same, so the device keeps one).
-    func sendPage(_ page: GroupSendPage, owner: String) async -> LeasedWork.Recording? {
+    func sendPage(_ page: GroupSendPage, owner: String) async -> PageRecording? {
         let send = page.send
         let now = context.clock.now()
         var outcome = GroupSendPageOutcome()
@@ -50,7 +102,7 @@ extension DeliveryWorker {
         }
         let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
         context.metrics.recordAccepted(items.count)
-        let sent = await deliver(items.map(\.devicePush))
+        let sent = await delivery.deliver(items.map(\.devicePush))
         outcome.invalidations = sent.invalidations
         let recordedAt = context.clock.now()
         for (position, verdict) in sent.verdicts {
@@ -67,8 +119,7 @@ extension DeliveryWorker {
             if send.kind == .end { outcome.ended.append(push.activity.activityID) }
         }
         outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
-        let recorded = outcome
-        return { await self.complete(page, owner: owner, outcome: recorded, activities: page.activities) }
+        return PageRecording(queue: self, page: page, owner: owner, outcome: outcome)
     }
 
     /// A push the page records with the others (``AcceptedPagePushes``): accepted at the first attempt, at
@@ -86,8 +137,8 @@ extension DeliveryWorker {
         var timestamp: Date
 
         /// To the member's token as read with the page.
-        var devicePush: DevicePush {
-            DevicePush(item: item, target: ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
+        var devicePush: DeviceDelivery.DevicePush {
+            DeviceDelivery.DevicePush(item: item, target: DeviceDelivery.ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
         }
     }
 
@@ -162,12 +213,12 @@ extension DeliveryWorker {
     }
 
     /// Records the page; then counts, logs, and tells the webhook about the ends.
-    private func complete(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, activities: [ActivityRecord]) async {
+    fileprivate func complete(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome) async {
         let now = context.clock.now()
         let report: GroupSendPageReport
         do {
             // The activity.ended events of the page's ends are stored in the same transaction.
-            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: webhook.journal(endCause: .backend))
+            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: delivery.events.journal(endCause: .backend))
         } catch {
             context.logger.error(
                 "recording a group page failed; it will be sent again when its claim expires",
@@ -187,7 +238,9 @@ extension DeliveryWorker {
         // One counter step per (outcome, reason, priority) of the page, not one per push.
         var counts: [OutcomeKey: Int] = [:]
         for record in outcome.records {
-            counts[OutcomeKey(outcome: record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority), default: 0] += 1
+            counts[
+                OutcomeKey(outcome: record.outcome, reason: record.reason.map(DeviceDelivery.metricReason), priority: record.priority), default: 0] +=
+                1
             context.metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
         }
         counts[OutcomeKey(outcome: .accepted, reason: nil, priority: page.send.requestedPriority), default: 0] += outcome.accepted.count
@@ -197,8 +250,8 @@ extension DeliveryWorker {
             context.metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
         }
         context.metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
-        webhook.committed(report.endedNow.count)
-        tokensInvalidated(report.invalidated)
+        delivery.events.committed(report.endedNow.count)
+        delivery.tokensInvalidated(report.invalidated)
         context.logger.debug(
             "group page sent",
             metadata: [
