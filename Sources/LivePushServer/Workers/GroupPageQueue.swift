@@ -100,7 +100,7 @@ extension GroupPageQueue {
                 ])
             return nil
         }
-        let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
+        let items = pageItems(send, planned: planned, budgets: budgets, outcome: &outcome)
         context.metrics.recordAccepted(items.count)
         let sent = await delivery.deliver(items.map(\.devicePush))
         outcome.invalidations = sent.invalidations
@@ -130,59 +130,25 @@ extension GroupPageQueue {
             && delivery.apnsID.flatMap(UUID.init(uuidString:)) == item.pushID
     }
 
-    /// A page's push to one member, with the timestamp it carries.
-    struct PagePush: Sendable {
-        var item: OutboxItem
-        var activity: ActivityRecord
-        var timestamp: Date
-
-        /// To the member's token as read with the page.
-        var devicePush: DeviceDelivery.DevicePush {
-            DeviceDelivery.DevicePush(item: item, target: DeviceDelivery.ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
-        }
-    }
-
-    /// One push per planned member: the send's payload with the member's timestamp (encoded once per
-    /// distinct timestamp), at priority 10 within its budget, else 5 with the reason.
+    /// One push per planned member (``GroupSendPlan/pushes(_:planned:budgets:)``); a member whose push
+    /// cannot be encoded gets a failed record instead.
     private func pageItems(
-        _ send: GroupSend, planned: [(activity: ActivityRecord, timestamp: Date)], budgets: [String: BudgetDecision], now: Date,
+        _ send: GroupSend, planned: [(activity: ActivityRecord, timestamp: Date)], budgets: [String: BudgetDecision],
         outcome: inout GroupSendPageOutcome
-    ) -> [PagePush] {
-        var template = try? LiveActivityPayload.decode(from: send.payload)
-        var bodies: [Date: Data] = [send.timestamp: send.payload]
-        var items: [PagePush] = []
-        items.reserveCapacity(planned.count)
-        for (activity, timestamp) in planned {
-            let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
-            let (priority, downgrade) = PriorityBudgetRule.priority(send.requestedPriority, for: activity, decision: budgets[activity.activityID])
-            var body = bodies[timestamp]
-            if body == nil, template != nil {
-                template?.timestamp = timestamp
-                body = try? template?.validatedBody()
-                bodies[timestamp] = body
-            }
-            guard let body else {
-                outcome.records.append(
-                    record(
-                        send, pushID: pushID, activity: activity, priority: priority, downgrade: downgrade,
-                        result: DeliveryResult(
-                            pushID: pushID, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp",
-                            attempts: 0)))
-                continue
-            }
-            if downgrade != nil {
-                outcome.downgraded += 1
-                context.metrics.recordDowngrade()
-            }
-            items.append(
-                PagePush(
-                    item: OutboxItem(
-                        pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, payload: body, priority: priority,
-                        requestedPriority: send.requestedPriority, importance: send.importance, downgradeReason: downgrade,
-                        collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt, sendID: send.sendID
-                    ), activity: activity, timestamp: timestamp))
+    ) -> [GroupSendPlan.Push] {
+        let (pushes, unencodable) = GroupSendPlan.pushes(send, planned: planned, budgets: budgets)
+        for member in unencodable {
+            outcome.records.append(
+                record(
+                    send, pushID: member.pushID, activity: member.activity, priority: member.priority, downgrade: member.downgrade,
+                    result: DeliveryResult(
+                        pushID: member.pushID, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp",
+                        attempts: 0)))
         }
-        return items
+        let downgraded = pushes.count { $0.item.downgradeReason != nil }
+        outcome.downgraded += downgraded
+        for _ in 0..<downgraded { context.metrics.recordDowngrade() }
+        return pushes
     }
 
     /// The history entry of a push that was never sent.
@@ -259,5 +225,12 @@ extension GroupPageQueue {
                 "records": "\(outcome.records.count)",
                 "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)",
             ])
+    }
+}
+
+extension GroupSendPlan.Push {
+    /// To the member's token as read with the page.
+    var devicePush: DeviceDelivery.DevicePush {
+        DeviceDelivery.DevicePush(item: item, target: DeviceDelivery.ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
     }
 }

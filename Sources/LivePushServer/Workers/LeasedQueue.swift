@@ -33,17 +33,14 @@ protocol LeasedRecording: Sendable {
 }
 
 /// A queue whose unit of work is a batch of rows claimed together (outbox pushes, webhook events): the
-/// batch's claim is renewed by its rows' ids, and ``work(owner:batch:)`` sends and records it.
+/// batch's claim is renewed row by row, and ``work(owner:batch:)`` sends and records it.
 protocol LeasedBatchQueue: LeasedQueue {
     associatedtype Row: Sendable
-    associatedtype RowID: Sendable
 
     /// The owner's next batch, empty when nothing is due.
     func claimBatch(owner: String) async throws(PushStoreError) -> [Row]
-    /// The id a row's claim is renewed by.
-    func id(of row: Row) -> RowID
-    /// Extends the owner's claims on these ids; returns how many it still held.
-    func renew(owner: String, ids: [RowID], until: Date) async throws(PushStoreError) -> Int
+    /// Extends the owner's claims on the batch's rows; returns how many it still held.
+    func renew(owner: String, batch: [Row], until: Date) async throws(PushStoreError) -> Int
     /// Sends the batch and records what it came to.
     func work(owner: String, batch: [Row]) async
 }
@@ -52,7 +49,7 @@ extension LeasedBatchQueue {
     func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
         let batch = try await claimBatch(owner: owner)
         guard !batch.isEmpty else { return nil }
-        return LeasedBatch(queue: self, owner: owner, rows: batch, ids: batch.map(id(of:)))
+        return LeasedBatch(queue: self, owner: owner, rows: batch)
     }
 }
 
@@ -61,12 +58,11 @@ struct LeasedBatch<Queue: LeasedBatchQueue>: LeasedWork {
     let queue: Queue
     let owner: String
     let rows: [Queue.Row]
-    let ids: [Queue.RowID]
 
     var subject: Logger.Metadata { ["owner": "\(owner)", "queue": "\(queue.name)", "count": "\(rows.count)"] }
 
     func renew(until: Date) async throws(PushStoreError) -> Bool {
-        try await queue.renew(owner: owner, ids: ids, until: until) > 0
+        try await queue.renew(owner: owner, batch: rows, until: until) > 0
     }
 
     func send() async -> (any LeasedRecording)? {

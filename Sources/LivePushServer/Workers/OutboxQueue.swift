@@ -17,10 +17,8 @@ struct OutboxQueue: LeasedBatchQueue {
             owner: owner, limit: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
     }
 
-    func id(of item: OutboxItem) -> UUID { item.pushID }
-
-    func renew(owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int {
-        try await store.renewClaims(owner: owner, pushIDs: ids, until: until)
+    func renew(owner: String, batch: [OutboxItem], until: Date) async throws(PushStoreError) -> Int {
+        try await store.renewClaims(owner: owner, pushIDs: batch.map(\.pushID), until: until)
     }
 
     func release(owner: String) async throws(PushStoreError) -> Int {

@@ -33,10 +33,8 @@ final class WebhookEventQueue: LeasedBatchQueue {
         return try await store.claimWebhooks(owner: owner, limit: context.configuration.webhookConcurrency, now: context.clock.now(), lease: lease)
     }
 
-    func id(of delivery: WebhookDelivery) -> UUID { delivery.id }
-
-    func renew(owner: String, ids: [UUID], until: Date) async throws(PushStoreError) -> Int {
-        try await store.renewWebhooks(owner: owner, ids: ids, until: until)
+    func renew(owner: String, batch: [WebhookDelivery], until: Date) async throws(PushStoreError) -> Int {
+        try await store.renewWebhooks(owner: owner, ids: batch.map(\.id), until: until)
     }
 
     func release(owner: String) async throws(PushStoreError) -> Int {
