@@ -5,8 +5,9 @@ import LiveActivity
 import Logging
 import PushStore
 
-/// The pages of group sends as a leased queue: a claimed page is one member's page of one send, renewed
-/// under the send's row lock by the store.
+/// The pages of group sends as a leased queue: a claimed page is the next slice of one send's members
+/// (the store cuts it under the send's row lock); what each member gets is the domain's
+/// (``GroupSendPlan``), and the page is sent as one batch through ``DeviceDelivery``.
 struct GroupPageQueue: LeasedQueue {
     let store: any GroupSendStore & PriorityBudget
     let delivery: DeviceDelivery
@@ -108,10 +109,10 @@ extension GroupPageQueue {
         for (position, verdict) in sent.verdicts {
             let push = items[position]
             switch verdict {
-            case .final(let delivery) where Self.wentAsPlanned(delivery, push.item):
+            case .final(let result) where Self.wentAsPlanned(result, push.item):
                 outcome.accepted.append(
-                    activityID: push.activity.activityID, apnsUniqueID: delivery.apnsUniqueID, sentAt: delivery.sentAt ?? recordedAt)
-            case .final(let delivery): outcome.records.append(DeliveryRecord(push.item, delivery, recordedAt: recordedAt))
+                    activityID: push.activity.activityID, apnsUniqueID: result.apnsUniqueID, sentAt: result.sentAt ?? recordedAt)
+            case .final(let result): outcome.records.append(DeliveryRecord(push.item, result, recordedAt: recordedAt))
             case .retry(let retry): outcome.retries.append(retry)
             }
             // Accepted for the activity (sent, or to be retried): its content and timestamp are recorded.
