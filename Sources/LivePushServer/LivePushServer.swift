@@ -28,9 +28,9 @@ package final class LivePushServer: Service, Sendable {
     private let idempotency: IdempotencyService
     private let channels: ChannelService
     private let console: ConsoleService
-    private let webhook: WebhookService
-    private let delivery: DeliveryService
-    private let sweeper: LifecycleSweeper
+    private let webhook: WebhookWorker
+    private let delivery: DeliveryWorker
+    private let lifecycle: LifecycleWorker
     private let environmentCheck: EnvironmentCheck
     private let listening = ListeningGate()
     private let logger: Logger
@@ -55,7 +55,7 @@ package final class LivePushServer: Service, Sendable {
         let webhookSignal = OutboxSignal(itemsPerWorker: configuration.webhookConcurrency)
         let events = WebhookQueue(isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
         let workers = WorkerContext(configuration: configuration, metrics: metrics, clock: clock, logger: logger, listening: listening)
-        webhook = WebhookService(store: store, signal: webhookSignal, context: workers)
+        webhook = WebhookWorker(store: store, signal: webhookSignal, context: workers)
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
         keys = APIKeyChecker(
@@ -71,8 +71,8 @@ package final class LivePushServer: Service, Sendable {
         activities = ActivityService(store: store, settings: configuration.activities, clock: clock, logger: logger, events: events)
         let renewals = RenewalService(pushes: pushes)
         self.renewals = renewals
-        delivery = DeliveryService(store: store, sender: sender, webhook: events, signal: signal, context: workers)
-        sweeper = LifecycleSweeper(store: store, pushes: pushes, renewals: renewals, context: workers)
+        delivery = DeliveryWorker(store: store, sender: sender, events: events, signal: signal, context: workers)
+        lifecycle = LifecycleWorker(store: store, pushes: pushes, renewals: renewals, context: workers)
     }
 
     /// The router with every route of the API (exposed for route listings and tests): one group per
@@ -138,7 +138,7 @@ package final class LivePushServer: Service, Sendable {
                     connections.handler(), TransferCodingHandler(), RequestDeadlineHandler(deadlines: deadlines),
                 ])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "livepush"),
-            services: [webhook, delivery, sweeper],
+            services: [webhook, delivery, lifecycle],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("livepush serve listening", metadata: ["port": "\(port)"])
@@ -230,7 +230,7 @@ package final class LivePushServer: Service, Sendable {
     /// dismissed, forgets old ended ones).
     @discardableResult
     package func sweepLifecycle() async -> (ended: Int, dismissed: Int, forgotten: Int) {
-        await sweeper.sweep()
+        await lifecycle.sweep()
     }
 
     /// "address already in use" for a bind error, the error's own text otherwise.

@@ -153,18 +153,14 @@ package protocol OutboxStore: Sendable {
     func complete(owner: String, results: [DeliveryResult], at: Date) async throws(PushStoreError) -> CompletionReport
 
     /// Records what a worker's batch came to, in one transaction: the final outcomes (as
-    /// ``complete(owner:results:at:)``), the retries (as ``reschedule(pushID:owner:nextAttemptAt:attempts:lastError:)``
-    /// for those `owner` still holds; the others are listed, not failed) and the refused tokens, marked
+    /// ``complete(owner:results:at:)``), the retries (each given back, due at its
+    /// `nextAttemptAt` with its attempts and last error, for those `owner` still holds; the others are
+    /// listed, not failed) and the refused tokens, marked
     /// invalid wherever they are stored (an activity's current token, a push-to-start token), as of the send,
     /// with their `token.invalid` events in `journal`. Durable when it invalidated a token; otherwise a
     /// deferred commit (lost outcomes leave their pushes claimed, and they are sent again with the same ids).
     func settle(owner: String, _ settlement: OutboxSettlement, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
         -> SettlementReport
-
-    /// Gives a claimed item back for a later attempt. Throws `notFound` when the item is gone and
-    /// `conflict` when `owner` does not hold its claim.
-    func reschedule(pushID: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
-        async throws(PushStoreError)
 
     /// Drops every claim of `owner` (graceful shutdown); returns how many items were released.
     func release(owner: String) async throws(PushStoreError) -> Int

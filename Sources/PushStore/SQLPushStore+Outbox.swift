@@ -137,14 +137,6 @@ extension SQLPushStore {
         return CompletionReport(records: records, notHeld: notHeld)
     }
 
-    package func reschedule(pushID: UUID, owner: String, nextAttemptAt: Date, attempts: Int, lastError: String)
-        async throws(PushStoreError)
-    {
-        try await rescheduleHeld(
-            .outbox, operation: "reschedule", id: pushID, kind: .outboxItem, noun: "push", owner: owner, next: nextAttemptAt,
-            attempts: attempts, lastError: lastError)
-    }
-
     package func release(owner: String) async throws(PushStoreError) -> Int {
         try await releaseAll(.outbox, operation: "release", owner: owner)
     }

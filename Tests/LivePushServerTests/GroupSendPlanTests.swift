@@ -64,4 +64,51 @@ import Testing
         #expect(id != GroupSendPlan.pushID(sendID: UUID(), activityID: "a"))
         #expect(id.uuidString.lowercased().dropFirst(14).first == "8", "version 8")
     }
+
+    /// The page's items follow the rules of every push to an activity: the member's timestamp (the send's
+    /// payload re-encoded once per distinct timestamp), priority 10 within its budget, else 5 with the reason.
+    @Test func pagePushesCarryEachMembersTimestampAndBudget() throws {
+        let payload = try LiveActivityPayload.update(contentState: .object(["score": .number(1)]), timestamp: t).validatedBody()
+        let send = GroupSend(
+            groupID: "g", kind: .update, payload: payload, timestamp: t, requestedPriority: .immediate, importance: .timeSensitive,
+            expiration: t + 3600, acceptedAt: t, createdBy: "backend")
+        var behind = activity(lastTimestamp: t + 1)
+        behind.activityID = "b"
+        let budgets = [
+            "a": BudgetDecision(granted: true, usedInWindow: 1, limit: 10), "b": BudgetDecision(granted: false, usedInWindow: 10, limit: 10),
+        ]
+        let (pushes, unencodable) = GroupSendPlan.pushes(send, planned: [(activity(), t), (behind, t + 2)], budgets: budgets)
+        #expect(unencodable.isEmpty)
+        try #require(pushes.count == 2)
+        #expect(pushes[0].item.priority == .immediate && pushes[0].item.downgradeReason == nil && pushes[0].item.payload == payload)
+        #expect(pushes[0].item.pushID == GroupSendPlan.pushID(sendID: send.sendID, activityID: "a") && pushes[0].item.sendID == send.sendID)
+        #expect(pushes[1].item.priority == .conservesPower && pushes[1].item.requestedPriority == .immediate)
+        #expect(pushes[1].item.downgradeReason == "hourly priority-10 budget of 10 used (10 in the last hour); sent at priority 5")
+        #expect(try LiveActivityPayload.decode(from: pushes[1].item.payload).timestamp == t + 2)
+        #expect(pushes[1].timestamp == t + 2 && pushes[1].item.target == .activity(id: "b"))
+    }
+
+    /// A payload the page cannot re-encode (not a Live Activity body) goes out only at the send's own
+    /// timestamp; a member that needs a later one is reported, with the priority it would have had.
+    @Test func aMemberWhosePayloadCannotBeReencodedIsReported() {
+        let send = page().send
+        let (pushes, unencodable) = GroupSendPlan.pushes(send, planned: [(activity(), t), (activity(lastTimestamp: t), t + 1)], budgets: [:])
+        #expect(pushes.map(\.timestamp) == [t])
+        #expect(unencodable.count == 1 && unencodable.first?.priority == .conservesPower && unencodable.first?.downgrade == nil)
+    }
+
+    @Test func theTimestampRuleIsOneSecondAfterTheNewest() {
+        #expect(TimestampIssuer.timestamp(t, after: nil) == t)
+        #expect(TimestampIssuer.timestamp(t, after: t - 1) == t)
+        #expect(TimestampIssuer.timestamp(t, after: t) == t + 1)
+        #expect(TimestampIssuer.timestamp(t, after: t + 5) == t + 6)
+    }
+
+    @Test func aBroadcastOverItsChannelsBudgetIsSentAtPriorityFive() {
+        let (priority, reason) = PriorityBudgetRule.priority(.immediate, forChannel: BudgetDecision(granted: false, usedInWindow: 3, limit: 3))
+        #expect(priority == .conservesPower)
+        #expect(reason == "hourly priority-10 budget of channel of 3 used (3 in the last hour); sent at priority 5")
+        let granted = PriorityBudgetRule.priority(.immediate, forChannel: BudgetDecision(granted: true, usedInWindow: 1, limit: 3))
+        #expect(granted.0 == .immediate && granted.1 == nil)
+    }
 }

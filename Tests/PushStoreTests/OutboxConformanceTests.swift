@@ -74,7 +74,7 @@ struct OutboxConformanceTests {
     }
 
     @Test(arguments: StoreKind.available)
-    func rescheduleAndRelease(kind: StoreKind) async throws {
+    func retryAndRelease(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let t = Fixture.start
             let a = Fixture.update("a", importance: .timeSensitive, at: t - 2)
@@ -83,7 +83,8 @@ struct OutboxConformanceTests {
             #expect(try await store.claim(owner: "w1", limit: 1, now: t, lease: 60).map(\.pushID) == [a.pushID])
             #expect(try await store.claim(owner: "w2", limit: 1, now: t, lease: 60).map(\.pushID) == [b.pushID])
 
-            try await store.reschedule(pushID: a.pushID, owner: "w1", nextAttemptAt: t + 20, attempts: 1, lastError: "503 ServiceUnavailable")
+            _ = try await store.settle(
+                owner: "w1", OutboxSettlement(retries: [a.retry(attempts: 1, at: t + 20, lastError: "503 ServiceUnavailable")]), at: t, journal: nil)
             let pending = try #require(try await store.pendingItems(activityID: "a").first)
             #expect(pending.claim == nil)
             #expect(pending.attempts == 1)
@@ -92,10 +93,9 @@ struct OutboxConformanceTests {
             #expect(try await store.claim(owner: "w3", limit: 10, now: t + 19, lease: 60).isEmpty)
             #expect(try await store.claim(owner: "w3", limit: 10, now: t + 20, lease: 60).map(\.pushID) == [a.pushID])
 
-            let notHeld = await caught {
-                try await store.reschedule(pushID: b.pushID, owner: "w1", nextAttemptAt: t, attempts: 1, lastError: "x")
-            }
-            #expect(notHeld?.isConflict == true)
+            let notHeld = try await store.settle(
+                owner: "w1", OutboxSettlement(retries: [b.retry(attempts: 1, at: t, lastError: "x")]), at: t, journal: nil)
+            #expect(notHeld.retriesNotHeld == [b.pushID], "w2 holds it: left as it is")
 
             #expect(try await store.release(owner: "w2") == 1)
             #expect(try await store.release(owner: "w2") == 0)
@@ -254,7 +254,8 @@ struct OutboxConformanceTests {
             #expect(try await store.outboxDepth() == 2)
 
             // An update waiting for a retry is replaced; the newer one keeps its backoff and attempts.
-            try await store.reschedule(pushID: inFlight.pushID, owner: "w", nextAttemptAt: t + 100, attempts: 3, lastError: "429")
+            _ = try await store.settle(
+                owner: "w", OutboxSettlement(retries: [inFlight.retry(attempts: 3, at: t + 100, lastError: "429")]), at: t + 1, journal: nil)
             let claimed = try #require(try await store.claim(owner: "w", limit: 10, now: t + 2, lease: 60).first)
             try await store.complete(
                 DeliveryResult(pushID: claimed.pushID, outcome: .accepted, attempts: 1), owner: "w", at: t + 3)
@@ -406,5 +407,16 @@ struct BatchCompletionTests {
             #expect(again.count == 1)
             #expect(again.first?.nextAttemptAt == t, "the release kept the item's schedule")
         }
+    }
+}
+
+extension OutboxItem {
+    /// The item given back for another attempt, as a worker settles it.
+    fileprivate func retry(attempts: Int, at next: Date, lastError: String) -> OutboxItem {
+        var retry = self
+        retry.attempts = attempts
+        retry.nextAttemptAt = next
+        retry.lastError = lastError
+        return retry
     }
 }

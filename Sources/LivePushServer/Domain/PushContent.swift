@@ -46,6 +46,12 @@ struct PushContent: Sendable {
         }
     }
 
+    /// The payload for one target with the timestamp fixed now (the dismissal date goes on an end only),
+    /// checked as APNs and the device will: the one way every send path makes a payload from a request.
+    func validatedPayload(kind: LiveActivityEvent, timestamp: Date) throws(DomainError) -> Data {
+        try Self.validate(payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? dismissalDate : nil))
+    }
+
     /// Checks the payload as APNs and the device will; the error names the request field at fault.
     static func validate(_ payload: LiveActivityPayload) throws(DomainError) -> Data {
         do {

@@ -30,21 +30,16 @@ extension PushService {
         for channel in channels where !channel.isDeleted {
             let key = "channel:" + channel.id.lowercased
             let timestamp = timestamps.next(for: key, now: now, stored: nil)
-            let data = try PushContent.validate(
-                body.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? body.dismissalDate : nil))
-            var priority = body.requestedPriority
-            var downgrade: String?
-            if priority == .immediate {
-                let limit = channel.storagePolicy == 0 ? configuration.frequentHourlyPriority10Budget : configuration.hourlyPriority10Budget
+            let data = try body.validatedPayload(kind: kind, timestamp: timestamp)
+            var decision: BudgetDecision?
+            if body.requestedPriority == .immediate {
+                let limit = configuration.priorityBudget.limit(for: channel)
                 let decisions = try await stored { () async throws(PushStoreError) in
                     try await store.consumeHighPriority([(activityID: key, limit: limit)], at: now)
                 }
-                if let decision = decisions[key], !decision.granted {
-                    priority = .conservesPower
-                    downgrade =
-                        "hourly priority-10 budget of channel of \(decision.limit) used (\(decision.usedInWindow) in the last hour); sent at priority 5"
-                }
+                decision = decisions[key]
             }
+            let (priority, downgrade) = PriorityBudgetRule.priority(body.requestedPriority, forChannel: decision)
             items.append(
                 OutboxItem(
                     target: .channel(id: channel.id), kind: kind, payload: data, priority: priority, requestedPriority: body.requestedPriority,

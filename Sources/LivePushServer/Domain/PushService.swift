@@ -46,8 +46,7 @@ struct PushService: Sendable {
         let now = clock.now()
         // Checked before anything is written: a payload the devices or a broadcast would refuse refuses the request.
         let timestamp = timestamps.next(for: "group:" + groupID, now: now, stored: nil)
-        let payload = try PushContent.validate(
-            content.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? content.dismissalDate : nil))
+        let payload = try content.validatedPayload(kind: kind, timestamp: timestamp)
         let broadcastItems = channels.isEmpty ? [] : try await broadcastItems(kind, to: channels, content)
         let send = GroupSend(
             groupID: groupID, kind: kind, payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority,
@@ -158,8 +157,7 @@ struct PushService: Sendable {
         -> PreparedPush
     {
         let timestamp = timestamps.next(for: activity.activityID, now: now, stored: activity.lastTimestamp)
-        let payload = try PushContent.validate(
-            content.payload(kind: kind, timestamp: timestamp, dismissalDate: kind == .end ? content.dismissalDate : nil))
+        let payload = try content.validatedPayload(kind: kind, timestamp: timestamp)
         return PreparedPush(kind: kind, activity: activity, content: content, timestamp: timestamp, payload: payload)
     }
 
@@ -171,9 +169,7 @@ struct PushService: Sendable {
         let rule = configuration.priorityBudget
         let defaultExpiration = now.addingTimeInterval(configuration.defaultExpiration)
         let defaultDismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
-        let budget = prepared.filter { $0.content.requestedPriority == .immediate }.map {
-            (activityID: $0.activity.activityID, limit: rule.limit(for: $0.activity))
-        }
+        let budget = prepared.compactMap { rule.request($0.content.requestedPriority, for: $0.activity) }
         let ends = prepared.filter { $0.kind == .end }.map {
             Acceptance.End(activityID: $0.activity.activityID, dismissalDate: $0.content.dismissalDate ?? defaultDismissal)
         }
@@ -185,12 +181,10 @@ struct PushService: Sendable {
             ends: ends, journal: ends.isEmpty ? nil : events.journal(endCause: endCause)
         ) { decisions in
             prepared.map { push in
-                let requested = push.content.requestedPriority
-                let (priority, downgrade) = PriorityBudgetRule.priority(requested, for: push.activity, decision: decisions[push.activity.activityID])
-                return OutboxItem(
-                    target: .activity(id: push.activity.activityID), kind: push.kind, payload: push.payload, priority: priority,
-                    requestedPriority: requested, importance: push.content.importance, downgradeReason: downgrade,
-                    collapseKey: push.content.collapseID, expiration: push.content.expiration ?? defaultExpiration, acceptedAt: now)
+                OutboxItem.push(
+                    to: push.activity, kind: push.kind, payload: push.payload, requestedPriority: push.content.requestedPriority,
+                    budget: decisions[push.activity.activityID], importance: push.content.importance, collapseKey: push.content.collapseID,
+                    expiration: push.content.expiration ?? defaultExpiration, acceptedAt: now)
             }
         }
         let outcome = try await stored { () async throws(PushStoreError) in try await store.accept(acceptance) }
@@ -208,7 +202,7 @@ struct PushService: Sendable {
         var items: [OutboxItem] = []
         for token in tokens {
             let timestamp = timestamps.next(for: "start:" + token.id.uuidString, now: now, stored: nil)
-            let data = try PushContent.validate(body.payload(kind: .start, timestamp: timestamp, dismissalDate: nil))
+            let data = try body.validatedPayload(kind: .start, timestamp: timestamp)
             items.append(
                 OutboxItem(
                     target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,

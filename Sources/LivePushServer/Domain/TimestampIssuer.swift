@@ -10,15 +10,22 @@ final class TimestampIssuer: Sendable {
     private let state = Mutex<(issued: [String: Date], pruneAt: Int)>(([:], TimestampIssuer.pruneThreshold))
     private static let pruneThreshold = 10_000
 
+    /// The rule of every push to an activity (single sends, batches, ends, group pages): the device keeps
+    /// only a newer timestamp, so a push carries `proposed`, or one second after the activity's `newest`
+    /// when that is not older.
+    static func timestamp(_ proposed: Date, after newest: Date?) -> Date {
+        guard let newest, newest >= proposed else { return proposed }
+        return newest.addingTimeInterval(1)
+    }
+
     /// The timestamp for a push to `key` accepted at `now`, never older than `stored` + 1 s.
     func next(for key: String, now: Date, stored: Date?) -> Date {
         let wholeNow = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         return state.withLock { state in
-            var timestamp = wholeNow
             let newest = [state.issued[key], stored].compactMap { $0 }.max().map {
                 Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down))
             }
-            if let newest, newest >= timestamp { timestamp = newest.addingTimeInterval(1) }
+            let timestamp = Self.timestamp(wholeNow, after: newest)
             state.issued[key] = timestamp
             if state.issued.count > state.pruneAt {
                 state.issued = state.issued.filter { $0.value >= wholeNow }

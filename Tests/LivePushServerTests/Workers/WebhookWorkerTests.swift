@@ -18,7 +18,7 @@ extension ServerMetrics {
 
 /// Webhook events: stored when they happen, POSTed signed, retried with the same event id, delivered
 /// after a graceful restart or a crash, dropped past their maximum age.
-@Suite struct WebhookDeliveryTests {
+@Suite struct WebhookWorkerTests {
     /// Registers activity `id` and has the app end it: one `activity.ended` event.
     private func endByApp(_ id: String, on harness: TestServer, token: String = String(repeating: "9f", count: 32)) async throws {
         #expect(try await harness.http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: token)).status == 201)

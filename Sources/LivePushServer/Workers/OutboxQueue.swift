@@ -2,78 +2,32 @@ import APNsCore
 import Foundation
 import Logging
 import PushStore
-import ServiceLifecycle
 
-/// The outbox workers, as a Service of the application: once the API listens, `workerCount` workers each
-/// claim a batch of due pushes, send it as one batch, and record one final outcome per push (or
-/// reschedule it with back-off until its expiration). On graceful shutdown (or cancellation) they stop
-/// claiming, finish what is in flight and give back their claims before `run` returns.
-struct DeliveryService: BackgroundWorker, Sendable {
-    let store: any PushStore
-    let sender: any PushSending
-    let webhook: any DomainEvents
-    /// Wakes idle workers when a push is accepted.
-    let signal: OutboxSignal
-    let context: WorkerContext
+/// The outbox as a leased queue: single sends, retries and broadcasts. A claimed batch is sent as one
+/// batch (``attempt(_:activities:)``), and what it came to is recorded in one store call.
+struct OutboxQueue: LeasedBatchQueue {
+    let store: any OutboxStore & ActivityStore & PushToStartStore & ChannelStore
+    let delivery: DeviceDelivery
 
-    /// Runs the workers until graceful shutdown or cancellation; returns once each has finished its
-    /// in-flight pushes and released its claims.
-    func run() async {
-        guard await context.untilListening() else { return }
-        let workers = context.configuration.workerCount
-        let instance = context.configuration.instanceID
-        // A service that returns early stops the application: with no workers, wait for shutdown.
-        guard workers > 0 else { return await waitForShutdown() }
-        await untilShutdown(waking: signal) { isStopping in
-            await withTaskGroup(of: Void.self) { group in
-                for index in 0..<workers {
-                    let worker = context.leaseWorker(
-                        owner: "\(instance)-w\(index)", queues: [outboxQueue, pageQueue], signal: signal, lease: context.configuration.claimLease)
-                    group.addTask { await worker.run(isStopping: isStopping) }
-                }
-            }
-        }
+    var name: String { "pushes" }
+    var context: WorkerContext { delivery.context }
+
+    func claimBatch(owner: String) async throws(PushStoreError) -> [OutboxItem] {
+        try await store.claim(
+            owner: owner, limit: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
     }
 
-    /// The outbox: single sends, retries and broadcasts, first in each round. A claimed batch is sent as
-    /// one batch, its final outcomes recorded together.
-    private var outboxQueue: LeasedQueue {
-        let context = context
-        return LeasedQueue.batches(of: "pushes", id: \.pushID) { [store] owner throws(PushStoreError) in
-            try await store.claim(
-                owner: owner, limit: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
-        } renew: { [store] owner, pushIDs, until throws(PushStoreError) in
-            try await store.renewClaims(owner: owner, pushIDs: pushIDs, until: until)
-        } release: { [store] owner throws(PushStoreError) in
-            try await store.release(owner: owner)
-        } work: { owner, items in
-            let activities = await targetActivities(of: items)
-            await finish(await attempt(items, activities: activities), owner: owner)
-        }
+    func renew(owner: String, batch: [OutboxItem], until: Date) async throws(PushStoreError) -> Int {
+        try await store.renewClaims(owner: owner, pushIDs: batch.map(\.pushID), until: until)
     }
 
-    /// The pages of group sends, after the outbox.
-    private var pageQueue: LeasedQueue {
-        LeasedQueue(name: "group pages") { owner throws(PushStoreError) in
-            try await claimPage(owner: owner)
-        } release: { [store] owner throws(PushStoreError) in
-            try await store.releasePages(owner: owner)
-        }
+    func release(owner: String) async throws(PushStoreError) -> Int {
+        try await store.release(owner: owner)
     }
 
-    /// Claims the next page of a group send.
-    private func claimPage(owner: String) async throws(PushStoreError) -> LeasedWork? {
-        guard
-            let page = try await store.claimPage(
-                owner: owner, pageSize: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
-        else { return nil }
-        let store = self.store
-        return LeasedWork(subject: ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"]) {
-            until throws(PushStoreError) in
-            try await store.renewPage(page, owner: owner, until: until)
-        } send: {
-            await self.sendPage(page, owner: owner)
-        }
+    func work(owner: String, batch: [OutboxItem]) async {
+        let activities = await targetActivities(of: batch)
+        await finish(await attempt(batch, activities: activities), owner: owner)
     }
 
     /// The activities a claimed batch targets, read in one store call; nil when that read failed (each
@@ -117,7 +71,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
         }
         let report: SettlementReport
         do {
-            report = try await store.settle(owner: owner, settlement, at: now, journal: webhook.tokenJournal)
+            report = try await store.settle(owner: owner, settlement, at: now, journal: delivery.events.tokenJournal)
         } catch .invalidInput {
             // One outcome the store refuses must not hold back the others: record them one by one.
             context.logger.error(
@@ -133,11 +87,11 @@ struct DeliveryService: BackgroundWorker, Sendable {
         for pushID in report.completion.notHeld + report.retriesNotHeld {
             context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID.lowercased)"])
         }
-        tokensInvalidated(report.invalidated)
+        delivery.tokensInvalidated(report.invalidated)
         for record in report.completion.records {
             let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
             context.metrics.recordOutcome(
-                record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority,
+                record.outcome, reason: record.reason.map(DeviceDelivery.metricReason), priority: record.priority,
                 latency: .milliseconds(Int64(elapsed * 1000)))
             let level: Logger.Level = record.outcome == .accepted ? .debug : .info
             context.logger.log(
@@ -156,7 +110,7 @@ struct DeliveryService: BackgroundWorker, Sendable {
         parts += settlement.results.map { OutboxSettlement(results: [$0]) }
         for part in parts {
             do {
-                let partial = try await store.settle(owner: owner, part, at: now, journal: webhook.tokenJournal)
+                let partial = try await store.settle(owner: owner, part, at: now, journal: delivery.events.tokenJournal)
                 report.completion.records += partial.completion.records
                 report.completion.notHeld += partial.completion.notHeld
                 report.retriesNotHeld += partial.retriesNotHeld
@@ -169,13 +123,5 @@ struct DeliveryService: BackgroundWorker, Sendable {
             }
         }
         return report
-    }
-
-    /// A bounded label for a reason: Apple's known reasons as they are, anything else `other` (a reason from
-    /// a proxy, or our own text, would make the label set unbounded).
-    static func metricReason(_ reason: String) -> String {
-        let known = APNsReason(rawValue: reason)
-        if case .other = known { return "other" }
-        return known.rawValue
     }
 }

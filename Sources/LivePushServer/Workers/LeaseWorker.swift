@@ -14,7 +14,7 @@ import PushStore
 struct LeaseWorker: Sendable {
     let owner: String
     /// Asked in this order each round: earlier queues first.
-    let queues: [LeasedQueue]
+    let queues: [any LeasedQueue]
     let signal: OutboxSignal
     let pollInterval: Duration
     /// How long a claim lasts; it is renewed every third of it.
@@ -62,9 +62,9 @@ struct LeaseWorker: Sendable {
         await release(after: "this run")
     }
 
-    private func claim(_ queue: LeasedQueue) async -> LeasedWork? {
+    private func claim(_ queue: any LeasedQueue) async -> (any LeasedWork)? {
         do {
-            return try await queue.claim(owner)
+            return try await queue.claim(owner: owner)
         } catch {
             logger.error("claiming \(queue.name) failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
             return nil
@@ -74,7 +74,7 @@ struct LeaseWorker: Sendable {
     private func release(after run: String) async {
         for queue in queues {
             do {
-                let released = try await queue.release(owner)
+                let released = try await queue.release(owner: owner)
                 if released > 0 {
                     logger.info("released \(queue.name) claimed by \(run)", metadata: ["owner": "\(owner)", "count": "\(released)"])
                 }
@@ -88,14 +88,14 @@ struct LeaseWorker: Sendable {
     /// outlasts the lease (a slow APNs, a loaded store) is not handed to another worker and done twice. Once
     /// the claim is no longer held, renewal stops (what is in flight finishes, and its record is refused as
     /// not held). `whenSent` is called once the work has sent, before its recording.
-    private func renewing(_ work: LeasedWork, whenSent: @Sendable () -> Void) async {
+    private func renewing(_ work: any LeasedWork, whenSent: @Sendable () -> Void) async {
         let interval = Duration.milliseconds(Int64(lease * 1000 / 3))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 while true {
                     do { try await Task.sleep(for: interval) } catch { return }
                     do {
-                        guard try await work.renew(clock.now().addingTimeInterval(lease)) else {
+                        guard try await work.renew(until: clock.now().addingTimeInterval(lease)) else {
                             logger.warning("a claim was taken over while its work was still being done", metadata: work.subject)
                             metrics.recordClaimLost()
                             return
@@ -107,9 +107,9 @@ struct LeaseWorker: Sendable {
                     }
                 }
             }
-            let recording = await work.run()
+            let recording = await work.send()
             whenSent()
-            await recording?()
+            await recording?.record()
             group.cancelAll()
         }
     }

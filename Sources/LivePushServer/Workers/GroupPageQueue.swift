@@ -5,13 +5,66 @@ import LiveActivity
 import Logging
 import PushStore
 
-extension DeliveryService {
+/// The pages of group sends as a leased queue: a claimed page is the next slice of one send's members
+/// (the store cuts it under the send's row lock); what each member gets is the domain's
+/// (``GroupSendPlan``), and the page is sent as one batch through ``DeviceDelivery``.
+struct GroupPageQueue: LeasedQueue {
+    let store: any GroupSendStore & PriorityBudget
+    let delivery: DeviceDelivery
+
+    var name: String { "group pages" }
+    var context: WorkerContext { delivery.context }
+
+    /// Claims the next page of a group send.
+    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
+        guard
+            let page = try await store.claimPage(
+                owner: owner, pageSize: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
+        else { return nil }
+        return ClaimedPage(queue: self, page: page, owner: owner)
+    }
+
+    func release(owner: String) async throws(PushStoreError) -> Int {
+        try await store.releasePages(owner: owner)
+    }
+
+    /// A claimed page: sent, then recorded while the worker sends its next unit.
+    struct ClaimedPage: LeasedWork {
+        let queue: GroupPageQueue
+        let page: GroupSendPage
+        let owner: String
+
+        var subject: Logger.Metadata { ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"] }
+
+        func renew(until: Date) async throws(PushStoreError) -> Bool {
+            try await queue.store.renewPage(page, owner: owner, until: until)
+        }
+
+        func send() async -> (any LeasedRecording)? {
+            await queue.sendPage(page, owner: owner)
+        }
+    }
+
+    /// What a sent page still has to record: every outcome, retry, content state and end in one store call.
+    struct PageRecording: LeasedRecording {
+        let queue: GroupPageQueue
+        let page: GroupSendPage
+        let owner: String
+        let outcome: GroupSendPageOutcome
+
+        func record() async {
+            await queue.complete(page, owner: owner, outcome: outcome)
+        }
+    }
+}
+
+extension GroupPageQueue {
     /// Sends one claimed page of a group send: each member's plan, the priority-10 budget for those sent,
     /// the pushes as one batch; returns the recording of every outcome, retry, content state and end in
     /// one store call (nil when nothing was sent), which the worker runs while it sends its next page. When
     /// the store cannot take them, the page's claim expires and the page is sent again (harmless: its push
     /// ids and timestamps are the same, so the device keeps one).
-    func sendPage(_ page: GroupSendPage, owner: String) async -> LeasedWork.Recording? {
+    func sendPage(_ page: GroupSendPage, owner: String) async -> PageRecording? {
         let send = page.send
         let now = context.clock.now()
         var outcome = GroupSendPageOutcome()
@@ -48,18 +101,18 @@ extension DeliveryService {
                 ])
             return nil
         }
-        let items = pageItems(send, planned: planned, budgets: budgets, now: now, outcome: &outcome)
+        let items = pageItems(send, planned: planned, budgets: budgets, outcome: &outcome)
         context.metrics.recordAccepted(items.count)
-        let sent = await deliver(items.map(\.devicePush))
+        let sent = await delivery.deliver(items.map(\.devicePush))
         outcome.invalidations = sent.invalidations
         let recordedAt = context.clock.now()
         for (position, verdict) in sent.verdicts {
             let push = items[position]
             switch verdict {
-            case .final(let delivery) where Self.wentAsPlanned(delivery, push.item):
+            case .final(let result) where Self.wentAsPlanned(result, push.item):
                 outcome.accepted.append(
-                    activityID: push.activity.activityID, apnsUniqueID: delivery.apnsUniqueID, sentAt: delivery.sentAt ?? recordedAt)
-            case .final(let delivery): outcome.records.append(DeliveryRecord(push.item, delivery, recordedAt: recordedAt))
+                    activityID: push.activity.activityID, apnsUniqueID: result.apnsUniqueID, sentAt: result.sentAt ?? recordedAt)
+            case .final(let result): outcome.records.append(DeliveryRecord(push.item, result, recordedAt: recordedAt))
             case .retry(let retry): outcome.retries.append(retry)
             }
             // Accepted for the activity (sent, or to be retried): its content and timestamp are recorded.
@@ -67,8 +120,7 @@ extension DeliveryService {
             if send.kind == .end { outcome.ended.append(push.activity.activityID) }
         }
         outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
-        let recorded = outcome
-        return { await self.complete(page, owner: owner, outcome: recorded, activities: page.activities) }
+        return PageRecording(queue: self, page: page, owner: owner, outcome: outcome)
     }
 
     /// A push the page records with the others (``AcceptedPagePushes``): accepted at the first attempt, at
@@ -79,59 +131,25 @@ extension DeliveryService {
             && delivery.apnsID.flatMap(UUID.init(uuidString:)) == item.pushID
     }
 
-    /// A page's push to one member, with the timestamp it carries.
-    struct PagePush: Sendable {
-        var item: OutboxItem
-        var activity: ActivityRecord
-        var timestamp: Date
-
-        /// To the member's token as read with the page.
-        var devicePush: DevicePush {
-            DevicePush(item: item, target: ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
-        }
-    }
-
-    /// One push per planned member: the send's payload with the member's timestamp (encoded once per
-    /// distinct timestamp), at priority 10 within its budget, else 5 with the reason.
+    /// One push per planned member (``GroupSendPlan/pushes(_:planned:budgets:)``); a member whose push
+    /// cannot be encoded gets a failed record instead.
     private func pageItems(
-        _ send: GroupSend, planned: [(activity: ActivityRecord, timestamp: Date)], budgets: [String: BudgetDecision], now: Date,
+        _ send: GroupSend, planned: [(activity: ActivityRecord, timestamp: Date)], budgets: [String: BudgetDecision],
         outcome: inout GroupSendPageOutcome
-    ) -> [PagePush] {
-        var template = try? LiveActivityPayload.decode(from: send.payload)
-        var bodies: [Date: Data] = [send.timestamp: send.payload]
-        var items: [PagePush] = []
-        items.reserveCapacity(planned.count)
-        for (activity, timestamp) in planned {
-            let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
-            let (priority, downgrade) = PriorityBudgetRule.priority(send.requestedPriority, for: activity, decision: budgets[activity.activityID])
-            var body = bodies[timestamp]
-            if body == nil, template != nil {
-                template?.timestamp = timestamp
-                body = try? template?.validatedBody()
-                bodies[timestamp] = body
-            }
-            guard let body else {
-                outcome.records.append(
-                    record(
-                        send, pushID: pushID, activity: activity, priority: priority, downgrade: downgrade,
-                        result: DeliveryResult(
-                            pushID: pushID, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp",
-                            attempts: 0)))
-                continue
-            }
-            if downgrade != nil {
-                outcome.downgraded += 1
-                context.metrics.recordDowngrade()
-            }
-            items.append(
-                PagePush(
-                    item: OutboxItem(
-                        pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, payload: body, priority: priority,
-                        requestedPriority: send.requestedPriority, importance: send.importance, downgradeReason: downgrade,
-                        collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt, sendID: send.sendID
-                    ), activity: activity, timestamp: timestamp))
+    ) -> [GroupSendPlan.Push] {
+        let (pushes, unencodable) = GroupSendPlan.pushes(send, planned: planned, budgets: budgets)
+        for member in unencodable {
+            outcome.records.append(
+                record(
+                    send, pushID: member.pushID, activity: member.activity, priority: member.priority, downgrade: member.downgrade,
+                    result: DeliveryResult(
+                        pushID: member.pushID, outcome: .failed, reason: "the group send's payload could not be encoded with a later timestamp",
+                        attempts: 0)))
         }
-        return items
+        let downgraded = pushes.count { $0.item.downgradeReason != nil }
+        outcome.downgraded += downgraded
+        for _ in 0..<downgraded { context.metrics.recordDowngrade() }
+        return pushes
     }
 
     /// The history entry of a push that was never sent.
@@ -162,12 +180,12 @@ extension DeliveryService {
     }
 
     /// Records the page; then counts, logs, and tells the webhook about the ends.
-    private func complete(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, activities: [ActivityRecord]) async {
+    fileprivate func complete(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome) async {
         let now = context.clock.now()
         let report: GroupSendPageReport
         do {
             // The activity.ended events of the page's ends are stored in the same transaction.
-            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: webhook.journal(endCause: .backend))
+            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: delivery.events.journal(endCause: .backend))
         } catch {
             context.logger.error(
                 "recording a group page failed; it will be sent again when its claim expires",
@@ -187,7 +205,9 @@ extension DeliveryService {
         // One counter step per (outcome, reason, priority) of the page, not one per push.
         var counts: [OutcomeKey: Int] = [:]
         for record in outcome.records {
-            counts[OutcomeKey(outcome: record.outcome, reason: record.reason.map(Self.metricReason), priority: record.priority), default: 0] += 1
+            counts[
+                OutcomeKey(outcome: record.outcome, reason: record.reason.map(DeviceDelivery.metricReason), priority: record.priority), default: 0] +=
+                1
             context.metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
         }
         counts[OutcomeKey(outcome: .accepted, reason: nil, priority: page.send.requestedPriority), default: 0] += outcome.accepted.count
@@ -197,8 +217,8 @@ extension DeliveryService {
             context.metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
         }
         context.metrics.recordCoalesced(outcome.records.count { $0.outcome == .coalesced })
-        webhook.committed(report.endedNow.count)
-        tokensInvalidated(report.invalidated)
+        delivery.events.committed(report.endedNow.count)
+        delivery.tokensInvalidated(report.invalidated)
         context.logger.debug(
             "group page sent",
             metadata: [
@@ -206,5 +226,12 @@ extension DeliveryService {
                 "records": "\(outcome.records.count)",
                 "retries": "\(outcome.retries.count)", "skipped": "\(outcome.skipped)",
             ])
+    }
+}
+
+extension GroupSendPlan.Push {
+    /// To the member's token as read with the page.
+    var devicePush: DeviceDelivery.DevicePush {
+        DeviceDelivery.DevicePush(item: item, target: DeviceDelivery.ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
     }
 }

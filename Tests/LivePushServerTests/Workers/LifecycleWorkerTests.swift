@@ -9,7 +9,7 @@ import Testing
 
 /// The 8-hour limit, forgetting ended activities, the webhook, the app ending its activity, and a
 /// graceful stop with a push in flight.
-@Suite struct LifecycleTests {
+@Suite struct LifecycleWorkerTests {
     let token = String(repeating: "9f", count: 32)
 
     @Test func webhookEventsLeftAtShutdownAreDeliveredAfterRestart() async throws {

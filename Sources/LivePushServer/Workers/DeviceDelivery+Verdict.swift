@@ -3,7 +3,7 @@ import APNsCore
 import Foundation
 import PushStore
 
-extension DeliveryService {
+extension DeviceDelivery {
     /// What one attempt at a push comes to, for outbox batches and group pages alike.
     enum Verdict: Sendable {
         /// Done: the outcome to record.
@@ -87,7 +87,7 @@ extension OutboxItem {
     }
 }
 
-extension DeliveryService {
+extension DeviceDelivery {
     /// Logs and reports (webhook) the tokens a batch or page marked invalid.
     func tokensInvalidated(_ invalidated: InvalidatedTokens) {
         for activity in invalidated.activities {
@@ -105,6 +105,14 @@ extension DeliveryService {
                     "tokenId": "\(record.id.lowercased)", "token": "\(record.token.shortened)", "reason": "\(record.tokenState.invalidReason ?? "")",
                 ])
         }
-        webhook.committed(invalidated.count)
+        events.committed(invalidated.count)
+    }
+
+    /// A bounded label for a reason: Apple's known reasons as they are, anything else `other` (a reason from
+    /// a proxy, or our own text, would make the label set unbounded).
+    static func metricReason(_ reason: String) -> String {
+        let known = APNsReason(rawValue: reason)
+        if case .other = known { return "other" }
+        return known.rawValue
     }
 }

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// A Service of the application: once the API listens it sweeps every `lifecycleInterval` of its clock
 /// until graceful shutdown (a sweep under way is finished, never cut off). A clock that runs faster than
 /// real time (``ScaledWallClock``, a test's or the demo's) is followed: at rate 600 it sweeps 600 times as often.
-struct LifecycleSweeper: BackgroundWorker, Sendable {
+struct LifecycleWorker: BackgroundWorker, Sendable {
     let store: any ActivityStore & IdempotencyStore
     let pushes: PushService
     let renewals: RenewalService

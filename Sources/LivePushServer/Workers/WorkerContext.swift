@@ -18,7 +18,7 @@ struct WorkerContext: Sendable {
 
     /// A lease worker over `queues`, woken by `signal` and otherwise polling every `pollInterval`, whose
     /// claims last `lease`.
-    func leaseWorker(owner: String, queues: [LeasedQueue], signal: OutboxSignal, lease: TimeInterval) -> LeaseWorker {
+    func leaseWorker(owner: String, queues: [any LeasedQueue], signal: OutboxSignal, lease: TimeInterval) -> LeaseWorker {
         LeaseWorker(
             owner: owner, queues: queues, signal: signal, pollInterval: .milliseconds(Int64(configuration.pollInterval * 1000)), lease: lease,
             clock: clock, metrics: metrics, logger: logger)

@@ -2,69 +2,49 @@ import APNsCore
 import Foundation
 import Logging
 import PushStore
-import ServiceLifecycle
 import Synchronization
 
-/// Delivers the webhook events stored in the webhook outbox, as a Service of the application: once the
-/// API listens it claims due events (`<instanceId>-webhook`, with the ``LeaseWorker`` every leased queue
-/// shares, which renews the claim while POSTs are under way), POSTs them signed, `webhookConcurrency` at
-/// a time, removes those answered 2xx and reschedules the others with back-off; an event older than
-/// `webhookMaximumAge` is dropped (logged at error, counted). New events wake it; otherwise it polls
-/// every `pollInterval` (retries coming due, events of other instances).
-///
-/// On graceful shutdown (or cancellation) it stops claiming, finishes the POSTs in flight and releases
-/// its claims before `run` returns: what is left stays stored for the next start or another instance.
-/// At start it takes back the claims a crashed run with the same instance id left.
-final class WebhookService: BackgroundWorker, Sendable {
+/// The webhook outbox as a leased queue: due events, up to `webhookConcurrency` at a time, POSTed
+/// concurrently; each is removed once answered 2xx, rescheduled with back-off otherwise, or dropped past
+/// `webhookMaximumAge` (logged at error, counted). The depth gauge is read before each claim, at most
+/// once a second.
+final class WebhookEventQueue: LeasedBatchQueue {
     private let store: any WebhookOutbox
-    /// Wakes the worker when an event is stored.
-    private let signal: OutboxSignal
+    private let poster: WebhookPoster
+    /// The owner of this process's webhook claims.
+    private let owner: String
+    private let lease: TimeInterval
     private let context: WorkerContext
     /// When the depth gauge was last read from the store.
     private let depthUpdated = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(store: any WebhookOutbox, signal: OutboxSignal, context: WorkerContext) {
+    init(store: any WebhookOutbox, poster: WebhookPoster, owner: String, lease: TimeInterval, context: WorkerContext) {
         self.store = store
-        self.signal = signal
+        self.poster = poster
+        self.owner = owner
+        self.lease = lease
         self.context = context
     }
 
-    /// The owner of this process's webhook claims.
-    var owner: String { context.configuration.instanceID + "-webhook" }
+    var name: String { "webhook events" }
 
-    func run() async {
-        let configuration = context.configuration
-        // A service that returns early stops the application: without a webhook, wait for shutdown.
-        guard let url = configuration.webhookURL, let secret = configuration.webhookSecret else { return await waitForShutdown() }
-        guard await context.untilListening() else { return }
-        // The poster's HTTP clients are shut down before `run` returns.
-        await WebhookPoster.withPoster(
-            url: url, secret: secret, timeout: configuration.webhookTimeout,
-            allowPrivateTargets: configuration.webhookAllowPrivateTargets, metrics: context.metrics, logger: context.logger
-        ) { poster in
-            await untilShutdown(waking: signal) { isStopping in
-                await context.leaseWorker(owner: owner, queues: [queue(poster)], signal: signal, lease: lease).run(isStopping: isStopping)
-            }
-            await updateDepth()
-        }
+    func claimBatch(owner: String) async throws(PushStoreError) -> [WebhookDelivery] {
+        await updateDepthEverySecond()
+        return try await store.claimWebhooks(owner: owner, limit: context.configuration.webhookConcurrency, now: context.clock.now(), lease: lease)
     }
 
-    /// Due events, up to `webhookConcurrency` at a time, POSTed concurrently. The depth gauge is read
-    /// before each claim, at most once a second.
-    private func queue(_ poster: WebhookPoster) -> LeasedQueue {
-        LeasedQueue.batches(of: "webhook events", id: \.id) { owner throws(PushStoreError) in
-            await self.updateDepthEverySecond()
-            return try await self.store.claimWebhooks(
-                owner: owner, limit: self.context.configuration.webhookConcurrency, now: self.context.clock.now(), lease: self.lease)
-        } renew: { [store] owner, ids, until throws(PushStoreError) in
-            try await store.renewWebhooks(owner: owner, ids: ids, until: until)
-        } release: { [store] owner throws(PushStoreError) in
-            try await store.releaseWebhooks(owner: owner)
-        } work: { _, claimed in
-            await withTaskGroup(of: Void.self) { group in
-                for delivery in claimed {
-                    group.addTask { await self.attempt(delivery, poster: poster) }
-                }
+    func renew(owner: String, batch: [WebhookDelivery], until: Date) async throws(PushStoreError) -> Int {
+        try await store.renewWebhooks(owner: owner, ids: batch.map(\.id), until: until)
+    }
+
+    func release(owner: String) async throws(PushStoreError) -> Int {
+        try await store.releaseWebhooks(owner: owner)
+    }
+
+    func work(owner: String, batch: [WebhookDelivery]) async {
+        await withTaskGroup(of: Void.self) { group in
+            for delivery in batch {
+                group.addTask { await self.attempt(delivery) }
             }
         }
     }
@@ -79,11 +59,8 @@ final class WebhookService: BackgroundWorker, Sendable {
         if due { await updateDepth() }
     }
 
-    /// A claim outlasts the longest POST, so another instance does not take over an event under way.
-    private var lease: TimeInterval { min(86_400, context.configuration.claimLease + context.configuration.webhookTimeout) }
-
     /// One attempt at a claimed event: delivered, rescheduled with back-off, or dropped past its maximum age.
-    private func attempt(_ delivery: WebhookDelivery, poster: WebhookPoster) async {
+    private func attempt(_ delivery: WebhookDelivery) async {
         let now = context.clock.now()
         if now.timeIntervalSince(delivery.createdAt) > context.configuration.webhookMaximumAge {
             return await drop(delivery, attempts: delivery.attempts, lastError: delivery.lastError ?? "never attempted")
@@ -146,7 +123,8 @@ final class WebhookService: BackgroundWorker, Sendable {
         }
     }
 
-    private func updateDepth() async {
+    /// Reads the depth gauge from the store.
+    func updateDepth() async {
         do {
             context.metrics.setWebhookDepth(try await store.webhookDepth())
         } catch {

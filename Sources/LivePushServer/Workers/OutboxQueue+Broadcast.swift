@@ -2,11 +2,11 @@ import APNsCore
 import Foundation
 import PushStore
 
-extension DeliveryService {
+extension OutboxQueue {
     /// Sends one claimed broadcast: to the channel's subscribers, through APNs' broadcast route. A deleted
     /// or unknown channel gets nothing more; 429, 5xx and lost connections are retried with the outbox's
     /// back-off; other refusals are final.
-    func broadcast(_ item: OutboxItem, channelID: UUID) async -> Verdict {
+    func broadcast(_ item: OutboxItem, channelID: UUID) async -> DeviceDelivery.Verdict {
         let now = context.clock.now()
         let channel: ChannelRecord
         do {
@@ -15,7 +15,7 @@ extension DeliveryService {
             }
             channel = stored
         } catch {
-            return retryLater(
+            return delivery.retryLater(
                 item, attempts: item.attempts, backoffAfter: item.attempts + 1, lastError: "store error while reading the channel: \(error)",
                 status: nil, at: now)
         }
@@ -26,7 +26,7 @@ extension DeliveryService {
             bundleID: channel.bundleID, apnsChannelID: channel.apnsChannelID, payload: item.payload, priority: item.priority,
             // A channel that stores nothing takes only expiration 0 (BadExpirationDate otherwise).
             expiration: channel.storagePolicy == 0 ? nil : item.expiration, requestID: item.pushID)
-        let answer = await sender.broadcast(attempt)
+        let answer = await delivery.sender.broadcast(attempt)
         let sentAt = context.clock.now()
         let attempts = item.attempts + 1
         switch answer {
@@ -37,16 +37,16 @@ extension DeliveryService {
                     apnsUniqueID: uniqueID))
         case .refused(let status, let reason):
             if status == 429 || status >= 500 {
-                return retryLater(item, attempts: attempts, lastError: "\(status) \(reason)", status: status, at: sentAt)
+                return delivery.retryLater(item, attempts: attempts, lastError: "\(status) \(reason)", status: status, at: sentAt)
             }
             if reason == APNsReason.channelNotRegistered.rawValue {
                 await channelGone(channel, at: sentAt)
             }
             return .final(DeliveryResult(pushID: item.pushID, outcome: .rejected, sentAt: sentAt, status: status, reason: reason, attempts: attempts))
         case .failed(let error):
-            return retryLater(item, attempts: attempts, lastError: error, status: nil, at: sentAt)
+            return delivery.retryLater(item, attempts: attempts, lastError: error, status: nil, at: sentAt)
         case .interrupted:
-            return interrupted(item, at: sentAt)
+            return delivery.interrupted(item, at: sentAt)
         case .unsupported:
             return .final(
                 DeliveryResult(

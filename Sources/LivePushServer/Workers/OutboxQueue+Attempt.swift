@@ -1,7 +1,7 @@
 import Foundation
 import PushStore
 
-extension DeliveryService {
+extension OutboxQueue {
     /// One attempt at each push of a claimed outbox batch: an expired push or one without a target gets
     /// its final result at once, broadcasts go through APNs' broadcast route, and the device pushes go as
     /// one batch (no task per push). Returns what to record: final results, retries and refused tokens,
@@ -9,8 +9,8 @@ extension DeliveryService {
     /// (nil: each push reads its target now).
     func attempt(_ items: [OutboxItem], activities: [String: ActivityRecord]?) async -> OutboxSettlement {
         let now = context.clock.now()
-        var verdicts: [Verdict] = []
-        var devicePushes: [DevicePush] = []
+        var verdicts: [DeviceDelivery.Verdict] = []
+        var devicePushes: [DeviceDelivery.DevicePush] = []
         var broadcasts: [(item: OutboxItem, channelID: UUID)] = []
         for item in items {
             if let expiration = item.expiration, expiration <= now {
@@ -24,10 +24,11 @@ extension DeliveryService {
             }
             switch await resolve(item, activities: activities) {
             case .success(let target):
-                devicePushes.append(DevicePush(item: item, target: target))
+                devicePushes.append(DeviceDelivery.DevicePush(item: item, target: target))
             case .failure(let failure) where failure.retryable:
                 verdicts.append(
-                    retryLater(item, attempts: item.attempts, backoffAfter: item.attempts + 1, lastError: failure.reason, status: nil, at: now))
+                    delivery.retryLater(
+                        item, attempts: item.attempts, backoffAfter: item.attempts + 1, lastError: failure.reason, status: nil, at: now))
             case .failure(let failure):
                 verdicts.append(.final(DeliveryResult(pushID: item.pushID, outcome: .failed, reason: failure.reason, attempts: item.attempts)))
             }
@@ -45,20 +46,20 @@ extension DeliveryService {
 
     /// The device pushes as one batch and, beside it, each broadcast (one request to APNs' broadcast route
     /// for a whole channel, which the batch cannot carry).
-    private func send(_ pushes: [DevicePush], broadcasts: [(item: OutboxItem, channelID: UUID)]) async
-        -> (verdicts: [Verdict], invalidations: [TokenInvalidation])
+    private func send(_ pushes: [DeviceDelivery.DevicePush], broadcasts: [(item: OutboxItem, channelID: UUID)]) async
+        -> (verdicts: [DeviceDelivery.Verdict], invalidations: [TokenInvalidation])
     {
         guard !broadcasts.isEmpty else {
-            let delivered = await deliver(pushes)
+            let delivered = await delivery.deliver(pushes)
             return (delivered.verdicts.map(\.verdict), delivered.invalidations)
         }
-        async let broadcasted = withTaskGroup(of: Verdict.self) { group in
+        async let broadcasted = withTaskGroup(of: DeviceDelivery.Verdict.self) { group in
             for (item, channelID) in broadcasts {
                 group.addTask { await self.broadcast(item, channelID: channelID) }
             }
-            return await group.reduce(into: [Verdict]()) { $0.append($1) }
+            return await group.reduce(into: [DeviceDelivery.Verdict]()) { $0.append($1) }
         }
-        let delivered = await deliver(pushes)
+        let delivered = await delivery.deliver(pushes)
         return (delivered.verdicts.map(\.verdict) + (await broadcasted), delivered.invalidations)
     }
 
@@ -70,7 +71,7 @@ extension DeliveryService {
 
     /// The current token and bundle id of the push's target, read at send time (so a rotated token is used):
     /// from `activities` when the batch's were read together, else from the store.
-    private func resolve(_ item: OutboxItem, activities: [String: ActivityRecord]?) async -> Result<ResolvedTarget, TargetFailure> {
+    private func resolve(_ item: OutboxItem, activities: [String: ActivityRecord]?) async -> Result<DeviceDelivery.ResolvedTarget, TargetFailure> {
         do {
             switch item.target {
             case .activity(let id):
@@ -81,7 +82,7 @@ extension DeliveryService {
                 if let refusal = Eligibility.refusalToSend(activity) {
                     return .failure(TargetFailure(reason: refusal))
                 }
-                return .success(ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
+                return .success(DeviceDelivery.ResolvedTarget(token: activity.pushToken, bundleID: activity.bundleID))
             case .pushToStartToken(let id):
                 guard let record = try await store.pushToStartToken(id: id) else {
                     return .failure(TargetFailure(reason: "push-to-start token is no longer stored"))
@@ -89,7 +90,7 @@ extension DeliveryService {
                 if case .invalid(let reason, _) = record.tokenState {
                     return .failure(TargetFailure(reason: "push-to-start token invalid (\(reason))"))
                 }
-                return .success(ResolvedTarget(token: record.token, bundleID: record.bundleID))
+                return .success(DeviceDelivery.ResolvedTarget(token: record.token, bundleID: record.bundleID))
             case .channel:
                 return .failure(TargetFailure(reason: "a channel push is a broadcast, not a device push"))
             }

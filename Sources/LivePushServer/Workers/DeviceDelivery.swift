@@ -3,7 +3,15 @@ import APNsCore
 import Foundation
 import PushStore
 
-extension DeliveryService {
+/// What the delivery workers' queues share to send device pushes: the APNs sender, the one reading of
+/// its answers (``verdict(_:for:sendStarted:sentAt:)``) with the outbox's back-off, and the report of the
+/// tokens a batch or page marked invalid.
+struct DeviceDelivery: Sendable {
+    let sender: any PushSending
+    /// Told when recorded changes have stored webhook events (tokens marked invalid, activities ended).
+    let events: any DomainEvents
+    let context: WorkerContext
+
     /// The token and bundle id a device push goes to, as read at send time (so a rotated token is used).
     struct ResolvedTarget: Sendable {
         var token: DeviceToken

@@ -6,7 +6,7 @@ import PushStore
 /// The webhook's intake (the transactional outbox pattern): it gives the store operations that change
 /// what the webhook reports a ``WebhookJournal``, which turns the store's facts into `WebhookEvent`
 /// JSON rows that the operation inserts into the webhook outbox in its own transaction; once the
-/// operation committed, the ``WebhookService`` is woken to deliver them. So an event is stored exactly
+/// operation committed, the ``WebhookWorker`` is woken to deliver them. So an event is stored exactly
 /// when its change is, and a crash between the change and the report cannot lose it. Without a webhook
 /// URL there is no journal and nothing is stored.
 final class WebhookQueue: DomainEvents, Sendable {

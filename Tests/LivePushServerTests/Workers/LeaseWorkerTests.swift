@@ -52,16 +52,20 @@ import Testing
         func wait() async { for await _ in stream {} }
     }
 
-    /// Three units; the first two recordings can only end once the next unit has started sending, so the
-    /// run completes only if sends overlap recordings (a worker that recorded before its next claim would
-    /// wait forever: the time limit fails it).
-    @Test(.timeLimit(.minutes(10)))  // a hang guard; waiting for a ScopeGate place counts against it
-    func aRecordingOverlapsTheNextSendAndAllAreRecordedBeforeRelease() async {
-        let journal = Journal()
-        let next = Mutex(1)
-        let stopping = Mutex(false)
-        let signal = OutboxSignal(itemsPerWorker: 8)
-        let queue = LeasedQueue(name: "pages") { _ throws(PushStoreError) -> LeasedWork? in
+    /// Three units of work, then nothing. The last unit's recording stops the worker.
+    final class Units: LeasedQueue {
+        let journal: Journal
+        private let next = Mutex(1)
+        private let afterLast: @Sendable () -> Void
+
+        init(journal: Journal, afterLast: @escaping @Sendable () -> Void) {
+            self.journal = journal
+            self.afterLast = afterLast
+        }
+
+        var name: String { "pages" }
+
+        func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
             let unit: Int? = next.withLock { count in
                 guard count <= 3 else { return nil }
                 defer { count += 1 }
@@ -69,21 +73,46 @@ import Testing
             }
             guard let unit else { return nil }
             journal.claimed(unit)
-            return LeasedWork(subject: ["unit": "\(unit)"]) { _ throws(PushStoreError) in
-                true
-            } send: {
-                journal.send(unit)
-                return {
-                    await journal.record(unit)
-                    if unit == 3 {
-                        stopping.withLock { $0 = true }
-                        signal.wakeAll()
-                    }
-                }
-            }
-        } release: { _ throws(PushStoreError) in
+            return Unit(number: unit, units: self)
+        }
+
+        func release(owner: String) async throws(PushStoreError) -> Int {
             journal.released()
             return 0
+        }
+
+        /// One unit: sends, then returns itself as the recording still to do.
+        struct Unit: LeasedWork, LeasedRecording {
+            let number: Int
+            let units: Units
+
+            var subject: Logger.Metadata { ["unit": "\(number)"] }
+
+            func renew(until: Date) async throws(PushStoreError) -> Bool { true }
+
+            func send() async -> (any LeasedRecording)? {
+                units.journal.send(number)
+                return self
+            }
+
+            func record() async {
+                await units.journal.record(number)
+                if number == 3 { units.afterLast() }
+            }
+        }
+    }
+
+    /// Three units; the first two recordings can only end once the next unit has started sending, so the
+    /// run completes only if sends overlap recordings (a worker that recorded before its next claim would
+    /// wait forever: the time limit fails it).
+    @Test(.timeLimit(.minutes(10)))  // a hang guard; waiting for a ScopeGate place counts against it
+    func aRecordingOverlapsTheNextSendAndAllAreRecordedBeforeRelease() async {
+        let journal = Journal()
+        let stopping = Mutex(false)
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let queue = Units(journal: journal) {
+            stopping.withLock { $0 = true }
+            signal.wakeAll()
         }
         let worker = LeaseWorker(
             owner: "w0", queues: [queue], signal: signal, pollInterval: .seconds(30), lease: 30, clock: SystemWallClock(),

@@ -8,7 +8,7 @@ import PushStore
 import Testing
 
 /// Delivery through the outbox against a scripted APNs stand-in.
-@Suite struct DeliveryTests {
+@Suite struct DeliveryWorkerTests {
     let token = String(repeating: "cd", count: 32)
 
     private func register(_ harness: TestServer, _ id: String = "a1", frequent: Bool = false) async throws {

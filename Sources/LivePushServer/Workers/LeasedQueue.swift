@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import PushStore
+
+/// One queue of leased work for a ``LeaseWorker``: outbox batches, group-send pages or webhook events.
+/// The store's claim, renewal and release of its rows (one mechanism in `PushStore`), seen from a worker.
+/// The lease worker knows only this protocol; each queue knows what its work does, so the dependency goes
+/// one way: a Service makes its queues and hands them to its lease workers, which call them.
+protocol LeasedQueue: Sendable {
+    /// What the queue holds, for logs ("pushes", "group pages", "webhook events").
+    var name: String { get }
+    /// Claims the next unit of work for an owner; nil when nothing is due.
+    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)?
+    /// Gives back every claim an owner holds; returns how many.
+    func release(owner: String) async throws(PushStoreError) -> Int
+}
+
+/// A claimed unit of work: what it is (for logs), how its claim is extended, and the work.
+protocol LeasedWork: Sendable {
+    /// Names the work in logs: the owner and the batch, page or events.
+    var subject: Logger.Metadata { get }
+    /// Extends the claim to the date given; false once it is no longer held.
+    func renew(until: Date) async throws(PushStoreError) -> Bool
+    /// Sends what was claimed; returns the recording still to do, which the worker overlaps with its next
+    /// claim and send (nil: the work recorded its outcomes itself, or has nothing to record).
+    func send() async -> (any LeasedRecording)?
+}
+
+/// What a unit of work still has to write once it has sent (a group page's outcomes): the claim ends
+/// with the record.
+protocol LeasedRecording: Sendable {
+    func record() async
+}
+
+/// A queue whose unit of work is a batch of rows claimed together (outbox pushes, webhook events): the
+/// batch's claim is renewed row by row, and ``work(owner:batch:)`` sends and records it.
+protocol LeasedBatchQueue: LeasedQueue {
+    associatedtype Row: Sendable
+
+    /// The owner's next batch, empty when nothing is due.
+    func claimBatch(owner: String) async throws(PushStoreError) -> [Row]
+    /// Extends the owner's claims on the batch's rows; returns how many it still held.
+    func renew(owner: String, batch: [Row], until: Date) async throws(PushStoreError) -> Int
+    /// Sends the batch and records what it came to.
+    func work(owner: String, batch: [Row]) async
+}
+
+extension LeasedBatchQueue {
+    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
+        let batch = try await claimBatch(owner: owner)
+        guard !batch.isEmpty else { return nil }
+        return LeasedBatch(queue: self, owner: owner, rows: batch)
+    }
+}
+
+/// A claimed batch of a ``LeasedBatchQueue``: sent and recorded in one step.
+struct LeasedBatch<Queue: LeasedBatchQueue>: LeasedWork {
+    let queue: Queue
+    let owner: String
+    let rows: [Queue.Row]
+
+    var subject: Logger.Metadata { ["owner": "\(owner)", "queue": "\(queue.name)", "count": "\(rows.count)"] }
+
+    func renew(until: Date) async throws(PushStoreError) -> Bool {
+        try await queue.renew(owner: owner, batch: rows, until: until) > 0
+    }
+
+    func send() async -> (any LeasedRecording)? {
+        await queue.work(owner: owner, batch: rows)
+        return nil
+    }
+}
