@@ -33,7 +33,8 @@ import Testing
         #expect(update.status == 202, "\(update.text)")
         let shown = try await eventually { try await world.activeOnDevice().first?.contentState["hour"]?.numberValue == 7 }
         #expect(shown)
-        #expect(try await world.activeOnDevice().count == 1 + others, "no successor")
+        let running = try await world.activeOnDevice()
+        #expect(running.count == 1 + others, "no successor: \(running.map { "\($0.activityID) \($0.state) \($0.attributes)" })")
         try await world.advance(minutes: refused ? 14 : 15)
         let ended = try await eventually { try await world.detail(first)["activity"]?["state"] == "ended" }
         #expect(ended, "ended at its 8-hour limit")
