@@ -9,7 +9,8 @@ import CSQLite
 /// instructions), while its one preparation is shared by its many rows anyway. Those are prepared for the
 /// call and finalized after it, as every statement was before.
 struct SQLiteStatementCache {
-    /// More statements than the store has fixed texts (about 300), so that none is evicted in steady state.
+    /// Room for every text the store runs often: about 160 statements in its code, plus the short `IN`
+    /// lists and multi-row inserts (up to 32 values) some of them expand to.
     static let capacity = 512
     /// A statement with more bound values than this is not kept (the store's fixed statements have fewer).
     static let maximumBinds = 32
