@@ -46,7 +46,6 @@ let package = Package(
         // The webhook's HTTP client (already resolved through Hummingbird).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // `livepush serve`'s settings: flags, environment and the JSON file through one reader. Only the
         // JSON trait (its FileProvider<JSONSnapshot>); no YAML, reloading or command-line provider.
@@ -117,13 +116,16 @@ let package = Package(
             resources: [.embedInCode("Dashboard/Web")],
             swiftSettings: swiftSettings
         ),
+        // The system's SQLite C library (libsqlite3; Debian: libsqlite3-dev to build, libsqlite3-0 to run).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Durable storage of the provider server: activities, tokens, outbox, deliveries, budgets, API keys.
         .target(
             name: "PushStore",
             dependencies: [
-                "APNsCore", "LiveActivity",
+                "APNsCore", "LiveActivity", "CSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                // The SQLite connections' own threads (NIOThreadPool).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

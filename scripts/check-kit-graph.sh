@@ -41,7 +41,7 @@ SWIFT
 (cd "$consumer" && swift build 2>&1 | tail -3 && swift run -q KitConsumer)
 modules=$(ls "$consumer/.build/debug/Modules" | sed -n 's/\.swiftmodule$//p' | sort | tr '\n' ' ')
 echo "== fetched: $(ls "$consumer/.build/checkouts" | wc -l) packages; compiled modules: $modules"
-forbidden=$(echo "$modules" | tr ' ' '\n' | grep -E '^(_?NIO|CNIO|Hummingbird|PostgresNIO|SQLiteNIO|VaporCSQLite|AsyncHTTPClient)' || true)
+forbidden=$(echo "$modules" | tr ' ' '\n' | grep -E '^(_?NIO|CNIO|Hummingbird|PostgresNIO|SQLiteNIO|VaporCSQLite|CSQLite|AsyncHTTPClient)' || true)
 if [ -n "$forbidden" ]; then
     echo "== LivePushKit's graph compiled server modules: $(echo $forbidden)" >&2
     exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release artifact: `livepush` with the Swift runtime and Foundation linked statically
 # (--static-swift-stdlib), so a Linux host runs it without a Swift toolchain; what it still loads are
-# the system's libraries (glibc, libstdc++, zlib, libcurl for Foundation's networking), listed in
+# the system's libraries (glibc, libstdc++, zlib, libcurl for Foundation's networking, libsqlite3), listed in
 # livepush.libraries.txt beside it. Linking needs libcurl's development files: installed with apt-get
 # when missing. The fully static route (`--swift-sdk` with Swift's static Linux
 # SDK, musl) needs that SDK installed, which this toolchain does not have.

@@ -1,0 +1,195 @@
+import Foundation
+import LivePushTesting
+import Testing
+
+@testable import PushStore
+
+/// SQLite's statements, prepared once per connection and reused (``SQLiteHandle``, ``SQLiteStatementCache``).
+@Suite("SQLite: statements prepared once")
+struct SQLiteStatementTests {
+    /// Runs `body` with one connection to a new database file, closed afterwards.
+    private func withHandle(cacheCapacity: Int = SQLiteStatementCache.capacity, _ body: (SQLiteHandle) async throws -> Void) async throws {
+        try await withTemporaryDirectory(prefix: "livepush-sqlite-handle") { folder in
+            try await withScopedResource {
+                try await SQLiteHandle.open(
+                    path: folder.appendingPathComponent("test.sqlite").path, logger: StoreHarness.quietLogger, cacheCapacity: cacheCapacity)
+            } stop: { handle in
+                await handle.close()
+            } _: { handle in
+                try await body(handle)
+            }
+        }
+    }
+
+    private func numbers(_ handle: SQLiteHandle, _ sql: String, _ binds: [SQLValue] = []) async throws -> [Int?] {
+        try await handle.query(sql, binds).map { row throws(PushStoreError) in try row.optionalInt("v") }
+    }
+
+    @Test
+    func aStatementIsPreparedOnceAndReused() async throws {
+        try await withHandle { handle in
+            try await handle.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, label TEXT)")
+            let before = try await handle.diagnostics().prepared
+            for n in 1...5 {
+                try await handle.execute("INSERT INTO t (n, label) VALUES (?, ?)", [.int(n), .text("row \(n)")])
+            }
+            #expect(try await numbers(handle, "SELECT n AS v FROM t WHERE n >= ? ORDER BY n", [.int(4)]) == [4, 5])
+            #expect(try await numbers(handle, "SELECT n AS v FROM t WHERE n >= ? ORDER BY n", [.int(2)]) == [2, 3, 4, 5])
+            let after = try await handle.diagnostics()
+            #expect(after.prepared == before + 2, "one preparation for the five inserts, one for the two selects")
+            #expect(after.busy == 0 && !after.inTransaction)
+        }
+    }
+
+    /// The store's own operations: a second registration prepares nothing new on the writer.
+    @Test
+    func theStoreReusesItsStatements() async throws {
+        try await withTemporaryDirectory(prefix: "livepush-sqlite-store") { folder in
+            let backend = try await SQLiteBackend.open(path: folder.appendingPathComponent("store.sqlite").path, logger: StoreHarness.quietLogger)
+            try await withScopedResource {
+                try await SQLPushStore(backend: GroupCommitBackend(backend), logger: StoreHarness.quietLogger)
+            } stop: { store in
+                await store.close()
+            } _: { store in
+                _ = try await store.register(Fixture.registration("first"))
+                _ = try await store.activity(id: "first")
+                let writer = try await backend.connections.writer.diagnostics()
+                let reader = try await backend.connections.reader.diagnostics()
+                _ = try await store.register(Fixture.registration("second"))
+                #expect(try await store.activity(id: "second")?.activityID == "second")
+                #expect(try await backend.connections.writer.diagnostics().prepared == writer.prepared)
+                #expect(try await backend.connections.reader.diagnostics().prepared == reader.prepared)
+            }
+        }
+    }
+
+    @Test
+    func aStatementThatFailsMidStepLeavesTheCacheUsable() async throws {
+        try await withHandle { handle in
+            try await handle.execute("CREATE TABLE t (n INTEGER)")
+            for n in 1...3 { try await handle.execute("INSERT INTO t (n) VALUES (?)", [.int(n)]) }
+            // abs() of the smallest integer overflows: an error at the second row, after the first was stepped.
+            let overflowing = "SELECT CASE WHEN n = 2 THEN abs(-9223372036854775807 - 1) ELSE n END AS v FROM t ORDER BY n"
+            let failure = await caught { try await numbers(handle, overflowing) }
+            guard case .database(let detail) = failure else {
+                Issue.record("expected a database error, got \(String(describing: failure))")
+                return
+            }
+            #expect(detail.contains("integer overflow"), "\(detail)")
+            let afterFailure = try await handle.diagnostics()
+            #expect(afterFailure.busy == 0, "the failed statement was reset")
+            try await handle.execute("DELETE FROM t WHERE n = 2")
+            #expect(try await numbers(handle, overflowing) == [1, 3], "the same statement runs again")
+            #expect(try await handle.diagnostics().prepared == afterFailure.prepared + 1, "only the DELETE was prepared")
+
+            // A conversion that throws at the first row: the statement is reset, and runs whole next time.
+            let all = "SELECT n AS v FROM t ORDER BY n"
+            let refused = await caught {
+                try await handle.query(all, []) { _ throws(PushStoreError) -> Int in throw .database(detail: "not this one") }
+            }
+            #expect(refused == .database(detail: "not this one"))
+            #expect(try await numbers(handle, all) == [1, 3])
+
+            // A unique key refused, then the same insert with a new key.
+            try await handle.execute("CREATE UNIQUE INDEX t_n ON t (n)")
+            let insert = "INSERT INTO t (n) VALUES (?)"
+            #expect(await caught { try await handle.execute(insert, [.int(1)]) }?.isConflict == true)
+            try await handle.execute(insert, [.int(7)])
+            #expect(try await numbers(handle, all) == [1, 3, 7])
+            let end = try await handle.diagnostics()
+            #expect(end.busy == 0 && !end.inTransaction)
+        }
+    }
+
+    /// A statement reused with fewer values binds NULL where the last use had a value.
+    @Test
+    func bindingsOfAnEarlierUseDoNotLeak() async throws {
+        try await withHandle { handle in
+            let sql = "SELECT ? AS a, ? AS b"
+            let first = try #require(try await handle.query(sql, [.int(1), .text("secret")]).first)
+            #expect(try first.int("a") == 1 && first.optionalString("b") == "secret")
+            let second = try #require(try await handle.query(sql, [.int(2)]).first)
+            #expect(try second.int("a") == 2)
+            #expect(try second.value("b") == .null)
+            let third = try #require(try await handle.query(sql, []).first)
+            #expect(try third.value("a") == .null && third.value("b") == .null)
+            #expect(try await handle.diagnostics().prepared == 1)
+        }
+    }
+
+    @Test
+    func valuesRoundTrip() async throws {
+        try await withHandle { handle in
+            let values: [SQLValue] = [
+                .integer(Int64.min), .real(1_750_000_000.125), .text(""), .text("é\u{0}ü"), .blob(Data()), .blob(Data([0, 1, 255])), .null,
+            ]
+            for value in values {
+                let row = try #require(try await handle.query("SELECT ? AS v", [value]).first)
+                #expect(try row.value("v") == value)
+            }
+        }
+    }
+
+    @Test
+    func theCacheIsBoundedAndKeepsOnlyFixedShapes() async throws {
+        try await withHandle(cacheCapacity: 2) { handle in
+            for sql in ["SELECT 1 AS v", "SELECT 2 AS v", "SELECT 3 AS v"] { _ = try await numbers(handle, sql) }
+            var counts = try await handle.diagnostics()
+            #expect(counts.prepared == 3 && counts.kept == 2)
+            _ = try await numbers(handle, "SELECT 3 AS v")
+            _ = try await numbers(handle, "SELECT 1 AS v")  // the least recently used, evicted
+            counts = try await handle.diagnostics()
+            #expect(counts.prepared == 4 && counts.kept == 2)
+            // An IN list longer than the store's fixed statements: prepared for the call, not kept.
+            let many = Array(repeating: SQLValue.int(1), count: SQLiteStatementCache.maximumBinds + 1)
+            let list = "SELECT 1 AS v WHERE 1 IN (" + Array(repeating: "?", count: many.count).joined(separator: ", ") + ")"
+            #expect(try await numbers(handle, list, many) == [1])
+            #expect(try await numbers(handle, list, many) == [1])
+            counts = try await handle.diagnostics()
+            #expect(counts.prepared == 6 && counts.kept == 2)
+            #expect(counts.busy == 0)
+        }
+    }
+
+    /// Tasks cancelled before, during and after their statements: each statement still runs to its end, a
+    /// transaction still commits or rolls back, and the connection is left with nothing mid-step and no
+    /// transaction open.
+    @Test
+    func cancelledTasksLeaveNothingHalfOpen() async throws {
+        try await withTemporaryDirectory(prefix: "livepush-sqlite-cancel") { folder in
+            let backend = try await SQLiteBackend.open(path: folder.appendingPathComponent("store.sqlite").path, logger: StoreHarness.quietLogger)
+            try await withScopedResource {
+                try await SQLPushStore(backend: backend, logger: StoreHarness.quietLogger)
+            } stop: { store in
+                await store.close()
+            } _: { _ in
+                try await backend.transaction { session throws(PushStoreError) in
+                    try await session.execute("CREATE TABLE t (n INTEGER)")
+                }
+                let tasks = (0..<40).map { n in
+                    Task {
+                        try await backend.transaction { session throws(PushStoreError) in
+                            if n % 4 == 0 { withUnsafeCurrentTask { $0?.cancel() } }
+                            try await session.execute("INSERT INTO t (n) VALUES (?)", [.int(n)])
+                            if n % 4 == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+                            _ = try await session.query("SELECT n FROM t")
+                            if n % 4 == 2 { throw PushStoreError.conflict(detail: "rolled back") }
+                        }
+                    }
+                }
+                for (n, task) in tasks.enumerated() where n % 4 == 3 { task.cancel() }
+                var committed = 0
+                for task in tasks {
+                    if (try? await task.value) != nil { committed += 1 }
+                }
+                #expect(committed == 30, "every transaction but the ten that threw committed")
+                let count = try await backend.read { session throws(PushStoreError) in try await session.query("SELECT n FROM t").count }
+                #expect(count == 30)
+                for handle in [backend.connections.writer, backend.connections.reader] {
+                    let state = try await handle.diagnostics()
+                    #expect(state.busy == 0 && !state.inTransaction)
+                }
+            }
+        }
+    }
+}
