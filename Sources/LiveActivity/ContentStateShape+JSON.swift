@@ -47,7 +47,7 @@ extension ContentStateShape {
         }
         if let unknown = fields.keys.sorted().first(where: { !keywords.contains($0) }) {
             throw ContentStateShapeError(
-                path: at(unknown), rule: "keyword",
+                path: at(unknown), rule: "unknown",
                 message:
                     "'\(unknown)' is not supported; a shape takes \(keywords.joined(separator: ", ")) (the device's decoder ignores unknown keys, so additionalProperties has no meaning)"
             )

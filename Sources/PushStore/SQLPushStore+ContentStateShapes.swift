@@ -167,7 +167,7 @@ extension SQLPushStore {
     }
 
     private static func validate(_ shape: StoredContentStateShape) throws(PushStoreError) {
-        try Validation.identifier(shape.bundleID, field: "bundleId", max: 155)
+        try Validation.identifier(shape.bundleID, field: "bundleId", max: 255)
         try Validation.text(shape.attributesType, field: "attributesType", max: 128)
     }
 

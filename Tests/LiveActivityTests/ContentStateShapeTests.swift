@@ -94,7 +94,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"type":"array"}"#, "type", "object"),
-        (#"{"type":"object","additionalProperties":false}"#, "additionalProperties", "keyword"),
+        (#"{"type":"object","additionalProperties":false}"#, "additionalProperties", "unknown"),
         (#"{"type":"object","properties":{"a":{"type":"date"}}}"#, "properties.a.type", "type"),
         (#"{"type":"object","properties":{"a":{"type":["string","number"]}}}"#, "properties.a.type", "type"),
         (#"{"type":"object","required":["a"]}"#, "required", "property"),
