@@ -240,7 +240,7 @@ let package = Package(
         .target(
             name: "LivePushKit",
             dependencies: [
-                "LivePushAPITypes", "LivePushAPIClient",
+                "LivePushAPITypes", "LivePushAPIClient", "LiveActivity",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
