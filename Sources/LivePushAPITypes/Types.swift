@@ -160,6 +160,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/operator/overview`.
     /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)`.
     func operatorOverview(_ input: Operations.OperatorOverview.Input) async throws -> Operations.OperatorOverview.Output
+    /// Each attributes type's ContentState shape and the refusals by field (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/content-states`.
+    /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)`.
+    func operatorContentStates(_ input: Operations.OperatorContentStates.Input) async throws -> Operations.OperatorContentStates.Output
     /// Activities, all or of one user or group, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/activities`.
@@ -575,6 +580,13 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)`.
     public func operatorOverview(headers: Operations.OperatorOverview.Input.Headers = .init()) async throws -> Operations.OperatorOverview.Output {
         try await operatorOverview(Operations.OperatorOverview.Input(headers: headers))
+    }
+    /// Each attributes type's ContentState shape and the refusals by field (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/content-states`.
+    /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)`.
+    public func operatorContentStates(headers: Operations.OperatorContentStates.Input.Headers = .init()) async throws -> Operations.OperatorContentStates.Output {
+        try await operatorContentStates(Operations.OperatorContentStates.Input(headers: headers))
     }
     /// Activities, all or of one user or group, paged with a cursor (operator)
     ///
@@ -8230,6 +8242,208 @@ public enum Operations {
             }
         }
     }
+    /// Each attributes type's ContentState shape and the refusals by field (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/content-states`.
+    /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)`.
+    public enum OperatorContentStates {
+        public static let id: Swift.String = "operatorContentStates"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/content-states/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorContentStates.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorContentStates.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorContentStates.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.OperatorContentStates.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/content-states/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/content-states/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorContentStates)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorContentStates {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorContentStates.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorContentStates.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The shapes and the refusal counts.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorContentStates.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorContentStates.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Activities, all or of one user or group, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/activities`.
@@ -13707,6 +13921,55 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/OperatorActivity/budget`.
             public var budget: Components.Schemas.OperatorActivity.BudgetPayload
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload`.
+            public struct RefusalsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/field`.
+                public var field: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/rule`.
+                @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case missing = "missing"
+                    case null = "null"
+                    case _type = "type"
+                }
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/rule`.
+                public var rule: Components.Schemas.OperatorActivity.RefusalsPayloadPayload.RulePayload
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/message`.
+                public var message: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/at`.
+                public var at: Foundation.Date
+                /// Creates a new `RefusalsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - field:
+                ///   - rule:
+                ///   - message:
+                ///   - at:
+                public init(
+                    field: Swift.String,
+                    rule: Components.Schemas.OperatorActivity.RefusalsPayloadPayload.RulePayload,
+                    message: Swift.String,
+                    at: Foundation.Date
+                ) {
+                    self.field = field
+                    self.rule = rule
+                    self.message = message
+                    self.at = at
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case field
+                    case rule
+                    case message
+                    case at
+                }
+            }
+            /// The activity's newest sends refused for a content-state it could not decode (at most 20), newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/refusals`.
+            public typealias RefusalsPayload = [Components.Schemas.OperatorActivity.RefusalsPayloadPayload]
+            /// The activity's newest sends refused for a content-state it could not decode (at most 20), newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/refusals`.
+            public var refusals: Components.Schemas.OperatorActivity.RefusalsPayload?
             /// Creates a new `OperatorActivity`.
             ///
             /// - Parameters:
@@ -13718,6 +13981,7 @@ extension Components {
             ///   - consolePushIds: The deliveries and pending pushes the console sent (test pushes).
             ///   - pushToStartTokens: The push-to-start tokens of the activity's user for its attributes type.
             ///   - budget: Priority-10 pushes in the last hour.
+            ///   - refusals: The activity's newest sends refused for a content-state it could not decode (at most 20), newest first.
             public init(
                 activity: Components.Schemas.Activity,
                 tokenSince: Foundation.Date,
@@ -13726,7 +13990,8 @@ extension Components {
                 pending: [Components.Schemas.Pending],
                 consolePushIds: [Swift.String],
                 pushToStartTokens: Components.Schemas.OperatorActivity.PushToStartTokensPayload,
-                budget: Components.Schemas.OperatorActivity.BudgetPayload
+                budget: Components.Schemas.OperatorActivity.BudgetPayload,
+                refusals: Components.Schemas.OperatorActivity.RefusalsPayload? = nil
             ) {
                 self.activity = activity
                 self.tokenSince = tokenSince
@@ -13736,6 +14001,7 @@ extension Components {
                 self.consolePushIds = consolePushIds
                 self.pushToStartTokens = pushToStartTokens
                 self.budget = budget
+                self.refusals = refusals
             }
             public enum CodingKeys: String, CodingKey {
                 case activity
@@ -13746,6 +14012,7 @@ extension Components {
                 case consolePushIds
                 case pushToStartTokens
                 case budget
+                case refusals
             }
         }
         /// A test update from the console, sent at priority 5 (it spends none of the activity's priority-10 budget). confirmActivityId repeats the path's activity id, so that no update reaches a user's device by a slip: another value is 409 confirm (checked after the activity is found: a missing one is 404).
@@ -14696,6 +14963,110 @@ extension Components {
                     "revision",
                     "updatedAt"
                 ])
+            }
+        }
+        /// Each attributes type's ContentState shape, and the sends refused because the device could not have decoded them, by field and rule.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorContentStates`.
+        public struct OperatorContentStates: Codable, Hashable, Sendable {
+            /// Ordered by bundle id and attributes type.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/shapes`.
+            public var shapes: [Components.Schemas.ContentStateShapeRecord]
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload`.
+            public struct RefusalsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/bundleId`.
+                public var bundleId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/attributesType`.
+                public var attributesType: Swift.String
+                /// The value's path in the content-state (hero.level).
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/field`.
+                public var field: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/rule`.
+                @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case missing = "missing"
+                    case null = "null"
+                    case _type = "type"
+                }
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/rule`.
+                public var rule: Components.Schemas.OperatorContentStates.RefusalsPayloadPayload.RulePayload
+                /// Sends refused for this field and rule.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/refusals`.
+                public var refusals: Swift.Int
+                /// What the newest was for: activity:ID, group:ID, user:ID or channel:ID.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/lastTarget`.
+                public var lastTarget: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/lastMessage`.
+                public var lastMessage: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/lastAt`.
+                public var lastAt: Foundation.Date
+                /// Creates a new `RefusalsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - bundleId:
+                ///   - attributesType:
+                ///   - field: The value's path in the content-state (hero.level).
+                ///   - rule:
+                ///   - refusals: Sends refused for this field and rule.
+                ///   - lastTarget: What the newest was for: activity:ID, group:ID, user:ID or channel:ID.
+                ///   - lastMessage:
+                ///   - lastAt:
+                public init(
+                    bundleId: Swift.String,
+                    attributesType: Swift.String,
+                    field: Swift.String,
+                    rule: Components.Schemas.OperatorContentStates.RefusalsPayloadPayload.RulePayload,
+                    refusals: Swift.Int,
+                    lastTarget: Swift.String,
+                    lastMessage: Swift.String,
+                    lastAt: Foundation.Date
+                ) {
+                    self.bundleId = bundleId
+                    self.attributesType = attributesType
+                    self.field = field
+                    self.rule = rule
+                    self.refusals = refusals
+                    self.lastTarget = lastTarget
+                    self.lastMessage = lastMessage
+                    self.lastAt = lastAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case bundleId
+                    case attributesType
+                    case field
+                    case rule
+                    case refusals
+                    case lastTarget
+                    case lastMessage
+                    case lastAt
+                }
+            }
+            /// Ordered by bundle id, attributes type, field and rule.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/refusals`.
+            public typealias RefusalsPayload = [Components.Schemas.OperatorContentStates.RefusalsPayloadPayload]
+            /// Ordered by bundle id, attributes type, field and rule.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/refusals`.
+            public var refusals: Components.Schemas.OperatorContentStates.RefusalsPayload
+            /// Creates a new `OperatorContentStates`.
+            ///
+            /// - Parameters:
+            ///   - shapes: Ordered by bundle id and attributes type.
+            ///   - refusals: Ordered by bundle id, attributes type, field and rule.
+            public init(
+                shapes: [Components.Schemas.ContentStateShapeRecord],
+                refusals: Components.Schemas.OperatorContentStates.RefusalsPayload
+            ) {
+                self.shapes = shapes
+                self.refusals = refusals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case shapes
+                case refusals
             }
         }
     }

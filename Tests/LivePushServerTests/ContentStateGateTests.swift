@@ -77,6 +77,12 @@ import Testing
                 let counts = try await server.store.contentStateRefusalCounts(bundleIDs: nil)
                 #expect(counts.map { "\($0.field) \($0.rule) \($0.refusals)" } == ["hp missing 2", "hp type 1", "status null 1"])
                 #expect(try await server.store.contentStateRefusals(activityID: viaServer.activityID).count == 4)
+                // The console shows the shape and the refusals by field, and the activity's refused sends.
+                let console = try #require(try await server.http.get("/v1/operator/content-states", key: TestServer.operatorKey).json)
+                #expect(console["shapes"]?.arrayValue?.first?["attributesType"]?.stringValue == "AdventureAttributes")
+                #expect(console["refusals"]?.arrayValue?.compactMap { $0["field"]?.stringValue } == ["hp", "hp", "status"])
+                let detail = try await server.http.get("/v1/operator/activities/\(viaServer.activityID)", key: TestServer.operatorKey)
+                #expect(detail.json?["refusals"]?.arrayValue?.first?["field"]?.stringValue == "status", "\(detail.text)")
             }
         }
     }
