@@ -14125,7 +14125,7 @@ extension Components {
             public var renewBefore: Swift.String?
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/renewAt`.
             public var renewAt: Foundation.Date?
-            /// Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused.
+            /// Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused, contentStateUndecodable (the last content-state does not match the type's ContentState shape).
             ///
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/reason`.
             public var reason: Swift.String?
@@ -14147,7 +14147,7 @@ extension Components {
             ///   - state:
             ///   - renewBefore:
             ///   - renewAt:
-            ///   - reason: Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused.
+            ///   - reason: Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused, contentStateUndecodable (the last content-state does not match the type's ContentState shape).
             ///   - startedAt:
             ///   - finishedAt:
             ///   - renews: The activity this one took over from.
