@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "LivePushKitAdapterTests",
             dependencies: [
-                "LivePushKit",
+                "LivePushKit", "LiveActivity",
                 .target(name: "ActivityKit", condition: .when(platforms: [.linux])),
                 .target(name: "UIKit", condition: .when(platforms: [.linux])),
             ],
