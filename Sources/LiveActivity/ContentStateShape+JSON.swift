@@ -59,17 +59,18 @@ extension ContentStateShape {
         case .bool(let flag)?: node.nullable = node.nullable || flag
         case let other?: throw ContentStateShapeError(path: at("nullable"), rule: "type", message: "nullable is true or false; got \(other.typeName)")
         }
+        // As in JSON Schema, `contentEncoding` applies to strings, `properties` and `required` to objects,
+        // `items` to arrays: on a node of another type they are kept and have no effect.
         switch fields["contentEncoding"] {
         case .none: break
-        case .string("base64")? where node.kind == .string: node.base64 = true
+        case .string("base64")?: node.base64 = true
         case _?:
             throw ContentStateShapeError(
-                path: at("contentEncoding"), rule: "base64", message: "contentEncoding takes only \"base64\", on a string (a Swift Data)")
+                path: at("contentEncoding"), rule: "base64", message: "contentEncoding takes only \"base64\" (on a string: a Swift Data)")
         }
         if let properties = fields["properties"] {
-            guard node.kind == .object, case .object(let members) = properties else {
-                throw ContentStateShapeError(
-                    path: at("properties"), rule: "object", message: "properties is an object of schemas, on a \"type\": \"object\"")
+            guard case .object(let members) = properties else {
+                throw ContentStateShapeError(path: at("properties"), rule: "object", message: "properties is an object of schemas by name")
             }
             for name in members.keys.sorted() {
                 guard let member = members[name] else { continue }
@@ -77,13 +78,11 @@ extension ContentStateShape {
             }
         }
         if let required = fields["required"] {
-            node.required = try readRequired(required, known: node, path: at("required"))
+            node.required = try readRequired(required, path: at("required"))
+            // A required name without a schema: present, of any type.
+            for name in node.required where node.properties[name] == nil { node.properties[name] = Node(nil) }
         }
         if let items = fields["items"] {
-            guard node.kind == .array else {
-                throw ContentStateShapeError(
-                    path: at("items"), rule: "array", message: "items describes an array's elements, on a \"type\": \"array\"")
-            }
             node.items = try self.node(items, path: at("items"), depth: depth + 1, budget: &budget)
         }
         return node
@@ -100,33 +99,30 @@ extension ContentStateShape {
         case let other?:
             throw ContentStateShapeError(path: path, rule: "type", message: "type is a type name or a list of them; got \(other.typeName)")
         }
+        guard !names.isEmpty, Set(names).count == names.count else {
+            throw ContentStateShapeError(path: path, rule: "type", message: "a type list names each type once, and at least one")
+        }
+        var kinds: [Kind] = []
         for name in names {
-            guard case .string(let text) = name else {
-                throw ContentStateShapeError(path: path, rule: "type", message: "type names are strings: \(accepted) or null")
-            }
-            if text == "null" {
-                node.nullable = true
-            } else if let kind = Kind(rawValue: text), node.kind == nil {
-                node.kind = kind
-            } else {
+            guard case .string(let text) = name, text == "null" || Kind(rawValue: text) != nil else {
                 throw ContentStateShapeError(
                     path: path, rule: "type",
-                    message: node.kind == nil
-                        ? "unknown type '\(text)'; accepted: \(accepted), and null beside one of them (a Date is number, Data a base64 string)"
-                        : "one type and null at most: a Swift property has one type")
+                    message: "unknown type \(name); accepted: \(accepted), and null (a Date is number, Data a base64 string)")
             }
+            if let kind = Kind(rawValue: text) { kinds.append(kind) } else { node.nullable = true }
         }
+        // Several types (a custom Codable that reads either): any value of them; not checked further.
+        node.kind = kinds.count == 1 ? kinds[0] : nil
     }
 
-    private static func readRequired(_ value: JSONValue, known node: Node, path: String) throws(ContentStateShapeError) -> Set<String> {
-        guard node.kind == .object, case .array(let list) = value else {
-            throw ContentStateShapeError(path: path, rule: "array", message: "required is a list of property names, on a \"type\": \"object\"")
+    private static func readRequired(_ value: JSONValue, path: String) throws(ContentStateShapeError) -> Set<String> {
+        guard case .array(let list) = value else {
+            throw ContentStateShapeError(path: path, rule: "array", message: "required is a list of property names")
         }
         var names = Set<String>()
         for entry in list {
-            guard case .string(let name) = entry, node.properties[name] != nil else {
-                throw ContentStateShapeError(
-                    path: path, rule: "property", message: "required lists only names defined in properties; \(entry) is not one")
+            guard case .string(let name) = entry else {
+                throw ContentStateShapeError(path: path, rule: "type", message: "required lists property names (strings); \(entry) is not one")
             }
             names.insert(name)
         }

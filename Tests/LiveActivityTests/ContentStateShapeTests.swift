@@ -96,16 +96,29 @@ import Testing
         (#"{"type":"array"}"#, "type", "object"),
         (#"{"type":"object","additionalProperties":false}"#, "additionalProperties", "unknown"),
         (#"{"type":"object","properties":{"a":{"type":"date"}}}"#, "properties.a.type", "type"),
-        (#"{"type":"object","properties":{"a":{"type":["string","number"]}}}"#, "properties.a.type", "type"),
-        (#"{"type":"object","required":["a"]}"#, "required", "property"),
-        (#"{"type":"object","properties":{"a":{"type":"number","items":{}}}}"#, "properties.a.items", "array"),
-        (#"{"type":"object","properties":{"a":{"type":"number","contentEncoding":"base64"}}}"#, "properties.a.contentEncoding", "base64"),
+        (#"{"type":"object","properties":{"a":{"type":[]}}}"#, "properties.a.type", "type"),
+        (#"{"type":"object","properties":{"a":{"type":["string","string"]}}}"#, "properties.a.type", "type"),
+        (#"{"type":"object","required":"a"}"#, "required", "array"),
+        (#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"hex"}}}"#, "properties.a.contentEncoding", "base64"),
         (#"{"type":"object","properties":{"a":3}}"#, "properties.a", "object"),
     ])
     func badShapesNameTheKeyword(_ text: String, _ path: String, _ rule: String) throws {
         let error = #expect(throws: ContentStateShapeError.self) { try ContentStateShape(json: try JSONValue.parse(text)) }
         #expect(error?.path == path)
         #expect(error?.rule == rule)
+    }
+
+    /// As in JSON Schema: a required name without a schema is present with any value; several types are any of
+    /// them (not checked further); keywords of another type's node have no effect.
+    @Test func jsonSchemaMeaningsTheDecoderShares() throws {
+        let shape = try ContentStateShape(
+            json: try JSONValue.parse(
+                #"{"type":"object","required":["id"],"properties":{"v":{"type":["string","number"]},"n":{"type":"number","items":{"type":"string"},"contentEncoding":"base64"}}}"#
+            ))
+        #expect(shape.check(["id": nil]).map { "\($0.path) \($0.rule)" } == ["id null"])
+        #expect(shape.check(["id": [1], "v": 2, "n": 3]).isEmpty)
+        #expect(shape.check(["id": "x", "v": true]).isEmpty, "several types: not checked")
+        #expect(shape.check([:]).map(\.path) == ["id"])
     }
 
     @Test func mergeKeepsWhatEitherVersionNeeds() throws {
