@@ -87,12 +87,20 @@ import Testing
         }
     }
 
-    /// Each path in turn, with one bad content-state (`hp` missing): refused, naming the field; a good one passes.
+    /// The three ways the device's decoder fails, each sent on every path.
+    static let badStates: [(state: String, field: String, rule: String)] = [
+        (#"{"status":"ok"}"#, "contentState.hp", "missing"),
+        (#"{"hp":"full","status":"ok"}"#, "contentState.hp", "type"),
+        (#"{"hp":1,"status":null}"#, "contentState.status", "null"),
+    ]
+
+    /// Each path in turn, with each bad content-state: refused, naming the field and the rule; a good one (with
+    /// an extra key, without the optional) passes.
     @Test func everySendPathChecksBeforeAnythingIsStored() async throws {
         try await withSimulator { sim in
             try await withServer(ServerOptions(), over: sim) { server in
                 let http = server.http
-                let (backend, bad, good) = (TestServer.backendKey, #"{"status":"ok"}"#, #"{"hp":1,"status":"ok"}"#)
+                let (backend, good) = (TestServer.backendKey, #"{"hp":1,"status":"ok","bonus":true}"#)
                 let panda = try await sim.startActivity(name: "panda")
                 let owl = try await sim.startActivity(name: "owl")
                 for created in [panda, owl] {
@@ -100,52 +108,54 @@ import Testing
                     #expect(try await http.post("/v1/activities", key: TestServer.appKey, body).status == 201)
                 }
                 #expect(try await http.put(Self.shapePath, key: backend, Self.shapeJSON).status == 200)
-                func expectRefused(_ answer: TestResponse, _ what: String) {
-                    #expect(
-                        answer.status == 422 && answer.errorField == "contentState.hp" && answer.errorRule == "missing", "\(what): \(answer.text)")
-                }
-
-                // An end with a final state, and an end without one (nothing to decode).
-                expectRefused(try await http.post("/v1/activities/\(panda.id)/end", key: backend, #"{"contentState":\#(bad)}"#), "end")
-                // A batch: the bad item alone is refused, with a single send's status.
-                let batch = try await http.post(
-                    "/v1/updates", key: backend,
-                    #"{"updates":[{"activityId":"\#(panda.id)","event":"update","contentState":\#(good)},{"activityId":"\#(owl.id)","event":"update","contentState":\#(bad)}]}"#
-                )
-                #expect(batch.status == 202, "\(batch.text)")
-                let results = try #require(batch.json?["results"]?.arrayValue)
-                #expect(results.map { $0["status"]?.stringValue } == ["accepted", "refused"])
-                #expect(results[1]["error"]?["status"]?.numberValue == 422 && results[1]["error"]?["field"]?.stringValue == "contentState.hp")
-                // A group: refused whole.
-                expectRefused(try await http.post("/v1/groups/party/update", key: backend, #"{"contentState":\#(bad)}"#), "group")
-                // Push-to-start (its token's type has the shape).
                 let iPhone = try await sim.addIPhone(name: "ava")
                 let token = try await http.put(
                     "/v1/push-to-start-tokens", key: TestServer.appKey,
                     #"{"userId":"ava","deviceId":"\#(iPhone.id)","bundleId":"\#(sim.bundleID)","attributesType":"AdventureAttributes","environment":"sandbox","token":"\#(iPhone.pushToStartToken)"}"#
                 )
                 #expect(token.status == 200, "\(token.text)")
-                let start = #"{"attributesType":"AdventureAttributes","attributes":{},"alert":{"title":"Go"},"contentState":"#
-                expectRefused(try await http.post("/v1/users/ava/start", key: backend, start + bad + "}"), "start")
-                #expect(try await http.post("/v1/users/ava/start", key: backend, start + good + "}").status == 202)
-                // A broadcast on a channel of the app.
                 let channel = try await http.post("/v1/channels", key: backend, #"{"name":"final","bundleId":"\#(sim.bundleID)","storagePolicy":0}"#)
                 let channelID = try #require(channel.json?["id"]?.stringValue, "\(channel.text)")
-                expectRefused(try await http.post("/v1/channels/\(channelID)/update", key: backend, #"{"contentState":\#(bad)}"#), "broadcast")
-                // The console's test push.
-                let test = try await http.post(
-                    "/v1/operator/activities/\(owl.id)/test-push", key: TestServer.operatorKey,
-                    #"{"confirmActivityId":"\#(owl.id)","contentState":\#(bad)}"#)
-                expectRefused(test, "console test push")
+                let start = #"{"attributesType":"AdventureAttributes","attributes":{},"alert":{"title":"Go"},"contentState":"#
 
-                // Nothing refused reached an iPhone: panda got the batch's good item only, owl nothing.
-                #expect(
-                    try await eventually {
-                        try await sim.contentState(panda.id)["status"]?.stringValue == "ok"
-                    })
-                #expect(try await sim.simulator.world.activity(id: owl.id).history.isEmpty)
+                for (bad, field, rule) in Self.badStates {
+                    func expectRefused(_ answer: TestResponse, _ what: String) {
+                        #expect(answer.status == 422 && answer.errorField == field && answer.errorRule == rule, "\(what) \(bad): \(answer.text)")
+                    }
+                    expectRefused(try await http.post("/v1/activities/\(panda.id)/update", key: backend, #"{"contentState":\#(bad)}"#), "update")
+                    expectRefused(try await http.post("/v1/activities/\(panda.id)/end", key: backend, #"{"contentState":\#(bad)}"#), "end")
+                    // A batch: the bad item alone is refused, with a single send's status.
+                    let batch = try await http.post(
+                        "/v1/updates", key: backend,
+                        #"{"updates":[{"activityId":"\#(panda.id)","event":"update","contentState":\#(good)},{"activityId":"\#(owl.id)","event":"update","contentState":\#(bad)}]}"#
+                    )
+                    #expect(batch.status == 202, "\(batch.text)")
+                    let results = try #require(batch.json?["results"]?.arrayValue)
+                    #expect(results.map { $0["status"]?.stringValue } == ["accepted", "refused"])
+                    let error = results[1]["error"]
+                    #expect(error?["status"]?.numberValue == 422 && error?["field"]?.stringValue == field && error?["rule"]?.stringValue == rule)
+                    // A group: refused whole.
+                    expectRefused(try await http.post("/v1/groups/party/update", key: backend, #"{"contentState":\#(bad)}"#), "group")
+                    // Push-to-start (its token's type has the shape), and a broadcast on a channel of the app.
+                    expectRefused(try await http.post("/v1/users/ava/start", key: backend, start + bad + "}"), "start")
+                    expectRefused(try await http.post("/v1/channels/\(channelID)/update", key: backend, #"{"contentState":\#(bad)}"#), "broadcast")
+                    // The console's test push.
+                    let test = try await http.post(
+                        "/v1/operator/activities/\(owl.id)/test-push", key: TestServer.operatorKey,
+                        #"{"confirmActivityId":"\#(owl.id)","contentState":\#(bad)}"#)
+                    expectRefused(test, "console test push")
+                }
+                #expect(try await http.post("/v1/users/ava/start", key: backend, start + good + "}").status == 202)
+                #expect(try await http.post("/v1/groups/party/update", key: backend, #"{"contentState":\#(good)}"#).status == 202)
+
+                // Nothing refused reached an iPhone: owl got only the group's good update.
+                #expect(try await eventually { try await sim.contentState(owl.id)["status"]?.stringValue == "ok" })
+                let owlHistory = try await sim.simulator.world.activity(id: owl.id).history
+                #expect(owlHistory.count == 1 && owlHistory.allSatisfy { $0.outcome.kind == .applied }, "\(owlHistory.map(\.outcome))")
                 let counts = try await server.store.contentStateRefusalCounts(bundleIDs: [sim.bundleID])
-                #expect(counts.map(\.refusals) == [6], "end, batch item, group, start, broadcast, test push: \(counts)")
+                #expect(
+                    counts.map { "\($0.field) \($0.rule) \($0.refusals)" } == ["hp missing 7", "hp type 7", "status null 7"],
+                    "update, end, batch item, group, start, broadcast, test push")
             }
         }
     }
