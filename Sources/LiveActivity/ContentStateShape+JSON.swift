@@ -52,6 +52,11 @@ extension ContentStateShape {
                     "'\(unknown)' is not supported; a shape takes \(keywords.joined(separator: ", ")) (the device's decoder ignores unknown keys, so additionalProperties has no meaning)"
             )
         }
+        for keyword in ["$schema", "title", "description"] {
+            if let text = fields[keyword], text.stringValue == nil {
+                throw ContentStateShapeError(path: at(keyword), rule: "type", message: "\(keyword) is a string; got \(text.typeName)")
+            }
+        }
         var node = Node(nil)
         try readType(fields["type"], into: &node, path: at("type"))
         switch fields["nullable"] {

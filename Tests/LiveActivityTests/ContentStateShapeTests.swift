@@ -101,6 +101,7 @@ import Testing
         (#"{"type":"object","required":"a"}"#, "required", "array"),
         (#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"hex"}}}"#, "properties.a.contentEncoding", "base64"),
         (#"{"type":"object","properties":{"a":3}}"#, "properties.a", "object"),
+        (#"{"type":"object","properties":{"a":{"description":{}}}}"#, "properties.a.description", "type"),
     ])
     func badShapesNameTheKeyword(_ text: String, _ path: String, _ rule: String) throws {
         let error = #expect(throws: ContentStateShapeError.self) { try ContentStateShape(json: try JSONValue.parse(text)) }
