@@ -242,7 +242,7 @@ let package = Package(
         .target(
             name: "LivePushKit",
             dependencies: [
-                "LivePushAPITypes", "LivePushAPIClient",
+                "LivePushAPITypes", "LivePushAPIClient", "LiveActivity",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -276,7 +276,7 @@ let package = Package(
         .testTarget(
             name: "LivePushKitAdapterTests",
             dependencies: [
-                "LivePushKit",
+                "LivePushKit", "LiveActivity",
                 .target(name: "ActivityKit", condition: .when(platforms: [.linux])),
                 .target(name: "UIKit", condition: .when(platforms: [.linux])),
             ],

@@ -6,7 +6,9 @@ import LiveActivity
 ///   inside the window of the schema's number form (its `minimum`, and its `maximum`, excluded when
 ///   `exclusiveMaximum`): 400 `date` for another form, `dateRange` outside;
 /// - `expiration`: a `date` after now (400 `future`) and at most `x-maximumAhead` seconds from now
-///   (`dateRange`): a window that moves with now.
+///   (`dateRange`): a window that moves with now;
+/// - `contentStateShape`: a ContentState shape `LiveActivity.ContentStateShape` reads (its subset of JSON
+///   Schema), the refusal naming the keyword by its path in the shape (`contentStateShape.properties.level.type`).
 enum ContractCheck {
     static func run(_ name: String, _ value: JSONValue, _ schema: Schema, at field: String, now: Date) throws(ContractViolation) {
         switch name {
@@ -24,13 +26,19 @@ enum ContractCheck {
                     field: field, rule: "dateRange",
                     "'\(field)' is \(iso(date)); accepted: at most \(text) from now (\(iso(now.addingTimeInterval(ahead)))))")
             }
+        case "contentStateShape":
+            do {
+                _ = try ContentStateShape(json: value)
+            } catch {
+                throw ContractViolation(field: field.isEmpty ? error.path : field + "." + error.path, rule: error.rule, error.message)
+            }
         default:
             preconditionFailure("the contract names the check '\(name)', which the server does not have")
         }
     }
 
     /// The names `run` knows, for loading the document.
-    static let names: Set<String> = ["date", "expiration"]
+    static let names: Set<String> = ["date", "expiration", "contentStateShape"]
 
     /// A date's window: the number form's bounds (the earliest accepted, the end excluded when exclusive).
     struct Window {

@@ -49,6 +49,10 @@ package final class Schema: Sendable {
             value = try Self.resolve(reference, in: document)
         }
         guard let object = value.objectValue else { throw .invalid("a schema is a JSON \(value.typeName), not an object") }
+        // A schema checked in code (`x-check`) is validated by its check alone: its keywords are for other tools
+        // (schemathesis, the generator) and may refer to themselves (the content-state shape's nodes), so they
+        // are not parsed.
+        let checked = object["x-check"] != nil
         func int(_ key: String) -> Int? { object[key]?.numberValue.map { Int($0) } }
         func schemas(_ key: String) throws(ContractDocumentError) -> [Schema] {
             var out: [Schema] = []
@@ -68,9 +72,9 @@ package final class Schema: Sendable {
         exclusiveMaximum = object["exclusiveMaximum"]?.boolValue ?? false
         minItems = int("minItems")
         maxItems = int("maxItems")
-        items = try object["items"].map { item throws(ContractDocumentError) in try Schema(item, in: document) }
+        items = checked ? nil : try object["items"].map { item throws(ContractDocumentError) in try Schema(item, in: document) }
         var properties: [(String, Schema)] = []
-        for (name, property) in (object["properties"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (name, property) in (checked ? [:] : object["properties"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             properties.append((name, try Schema(property, in: document)))
         }
         self.properties = properties

@@ -20,6 +20,10 @@ package struct DemoOptions: Sendable {
     /// forward a quarter of an hour at a time, and each hero's activity is renewed by push-to-start.
     /// Spectators do not follow it.
     package var long = false
+    /// After the first event, one update whose content-state the engine gets wrong on purpose (it misspells
+    /// `currentHealthLevel`): the server knows the app's ContentState shape (the players' LivePushKit sent it)
+    /// and must refuse it with 422 naming the field, so no iPhone ever gets it. For tests of that check.
+    package var wrongContentState = false
     /// The accepted spectator counts.
     package static let spectatorCounts: ClosedRange<Int> = 0...100_000
 

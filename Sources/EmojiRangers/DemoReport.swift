@@ -199,6 +199,8 @@ package enum DemoProgress: Sendable, Hashable {
     case event(DemoEventReport)
     /// A step of the long adventure (`--long`): the renewal plans, an hour's update, a renewal.
     case longAdventure(String)
+    /// The update the engine got wrong on purpose (``DemoOptions/wrongContentState``), and what the server said.
+    case wrongContentState(String)
 
     /// The progress line.
     package var line: String {
@@ -212,7 +214,7 @@ package enum DemoProgress: Sendable, Hashable {
             return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…)"
         case .event(let report):
             return report.line
-        case .longAdventure(let line):
+        case .longAdventure(let line), .wrongContentState(let line):
             return line
         }
     }

@@ -2,6 +2,7 @@ import APNsSimulator
 import Foundation
 import LiveActivity
 import LivePushAPIClient
+import OpenAPIRuntime
 
 extension EmojiRangersDemo {
     /// Adds one simulated iPhone per player, whose app (LivePushKit) starts its adventure activity and
@@ -39,6 +40,7 @@ extension EmojiRangersDemo {
     private func play(_ adventure: Adventure, seats: [Seat], progress: (DemoProgress) -> Void) async throws(DemoError) -> DemoSummary {
         let stands = try await seatSpectators(adventure: adventure, progress: progress)
         var reports: [DemoEventReport] = []
+        var wrongContentStateProblems: [String] = []
         var relevance = AdventureEngine.routineRelevance
         for event in adventure.events {
             if Task.isCancelled { throw .cancelled }
@@ -51,6 +53,11 @@ extension EmojiRangersDemo {
             }
             reports.append(report)
             progress(.event(report))
+            if options.wrongContentState, event.number == 1 {
+                let (line, problem) = await pushWrongContentState()
+                progress(.wrongContentState(line))
+                if let problem { wrongContentStateProblems.append(problem) }
+            }
             if !event.isEnd { await pause(options.interval) }
         }
         var summary = await summarize(adventure: adventure, seats: seats, reports: reports)
@@ -59,12 +66,30 @@ extension EmojiRangersDemo {
         if tokens.pending > 0 || tokens.refused > 0 {
             summary.problems.append("the apps' LivePushKit reporters have \(tokens.pending) reports pending and \(tokens.refused) tokens refused")
         }
+        summary.problems += wrongContentStateProblems
         summary.spectators = stands?.count ?? 0
         summary.spectatorsReached = stands == nil ? [] : reports.map(\.spectatorsReached)
         return summary
     }
 
     // MARK: - Events
+
+    /// The party's update with `currentHealthLevel` misspelt, as a backend's typo would send it: the server
+    /// must refuse it (422, naming the field). The line says what happened; the problem, when it was not refused.
+    private func pushWrongContentState() async -> (line: String, problem: String?) {
+        let path = "/v1/groups/\(Self.partyGroup)/update"
+        let misspelt: [String: (any Sendable)?] = ["currentHealthLevl": 0.5, "eventDescription": "a typo in the backend"]
+        guard let state = try? OpenAPIObjectContainer(unvalidatedValue: misspelt) else { return ("✗ no content-state", "no content-state") }
+        let body = Components.Schemas.Update(contentState: state)
+        do {
+            _ = try await APICall("POST", path).run { try await backend.updateGroup(path: .init(groupId: Self.partyGroup), body: .json(body)) }
+            return ("✗ the engine's misspelt content-state was accepted (POST \(path))", "an update the iPhones cannot decode was accepted")
+        } catch .api(_, _, let status, let message) where status == 422 {
+            return ("✓ the engine's misspelt content-state was refused before any iPhone got it: 422 \(message)", nil)
+        } catch {
+            return ("✗ the engine's misspelt content-state: \(error)", "the misspelt content-state was not refused with 422: \(error)")
+        }
+    }
 
     private func push(_ event: AdventureEvent, of adventure: Adventure, seats: [Seat]) async throws(DemoError) -> DemoEventReport {
         let audience: [Seat]

@@ -133,7 +133,7 @@ extension Components.Responses.ContentTooLarge: APIRefusal {
     var message: String { Self.message { try body.json } }
 }
 
-extension Components.Responses.KeyReused: APIRefusal {
+extension Components.Responses.Undecodable: APIRefusal {
     static var status: Int { 422 }
     var message: String { Self.message { try body.json } }
 }

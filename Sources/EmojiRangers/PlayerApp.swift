@@ -57,7 +57,8 @@ struct PlayerApp: Sendable {
         let adapters = [
             SimulatedActivityAdapter(
                 world: world, deviceID: deviceID, bundleID: EmojiRangersDemo.bundleID, attributesType: EmojiRangersDemo.attributesType,
-                sink: reporter, pushToStart: .streamAndProperty, groups: { _ in [EmojiRangersDemo.partyGroup] }, logger: demo.logger),
+                contentState: AdventureContentState.self, sink: reporter, pushToStart: .streamAndProperty,
+                groups: { _ in [EmojiRangersDemo.partyGroup] }, logger: demo.logger),
             SimulatedActivityAdapter(
                 world: world, deviceID: deviceID, bundleID: EmojiRangersDemo.bundleID, attributesType: SideQuest.attributesType,
                 sink: reporter, pushToStart: .none, logger: demo.logger),

@@ -160,6 +160,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/operator/overview`.
     /// - Remark: Generated from `#/paths//v1/operator/overview/get(operatorOverview)`.
     func operatorOverview(_ input: Operations.OperatorOverview.Input) async throws -> Operations.OperatorOverview.Output
+    /// Each attributes type's ContentState shape and the refusals by field (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/content-states`.
+    /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)`.
+    func operatorContentStates(_ input: Operations.OperatorContentStates.Input) async throws -> Operations.OperatorContentStates.Output
     /// Activities, all or of one user or group, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/activities`.
@@ -192,6 +197,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.
     func operatorGetSend(_ input: Operations.OperatorGetSend.Input) async throws -> Operations.OperatorGetSend.Output
+    /// The ContentState shape stored for an app's attributes type (backend)
+    ///
+    /// - Remark: HTTP `GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape`.
+    /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)`.
+    func getContentStateShape(_ input: Operations.GetContentStateShape.Input) async throws -> Operations.GetContentStateShape.Output
+    /// Store the ContentState shape of an app's attributes type, replacing the stored one (backend)
+    ///
+    /// From now on every send to activities of this type (update, end, batch item, group send, push-to-start, broadcast, renewal, console test push) is checked against it before anything is stored, and refused with 422 missing, null or type where the device's decoder would fail. Without a stored shape nothing is checked. Registrations that carry a shape are merged into it afterwards.
+    ///
+    /// - Remark: HTTP `PUT /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape`.
+    /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)`.
+    func putContentStateShape(_ input: Operations.PutContentStateShape.Input) async throws -> Operations.PutContentStateShape.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -564,6 +581,13 @@ extension APIProtocol {
     public func operatorOverview(headers: Operations.OperatorOverview.Input.Headers = .init()) async throws -> Operations.OperatorOverview.Output {
         try await operatorOverview(Operations.OperatorOverview.Input(headers: headers))
     }
+    /// Each attributes type's ContentState shape and the refusals by field (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/content-states`.
+    /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)`.
+    public func operatorContentStates(headers: Operations.OperatorContentStates.Input.Headers = .init()) async throws -> Operations.OperatorContentStates.Output {
+        try await operatorContentStates(Operations.OperatorContentStates.Input(headers: headers))
+    }
     /// Activities, all or of one user or group, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/activities`.
@@ -638,6 +662,36 @@ extension APIProtocol {
         try await operatorGetSend(Operations.OperatorGetSend.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// The ContentState shape stored for an app's attributes type (backend)
+    ///
+    /// - Remark: HTTP `GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape`.
+    /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)`.
+    public func getContentStateShape(
+        path: Operations.GetContentStateShape.Input.Path,
+        headers: Operations.GetContentStateShape.Input.Headers = .init()
+    ) async throws -> Operations.GetContentStateShape.Output {
+        try await getContentStateShape(Operations.GetContentStateShape.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Store the ContentState shape of an app's attributes type, replacing the stored one (backend)
+    ///
+    /// From now on every send to activities of this type (update, end, batch item, group send, push-to-start, broadcast, renewal, console test push) is checked against it before anything is stored, and refused with 422 missing, null or type where the device's decoder would fail. Without a stored shape nothing is checked. Registrations that carry a shape are merged into it afterwards.
+    ///
+    /// - Remark: HTTP `PUT /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape`.
+    /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)`.
+    public func putContentStateShape(
+        path: Operations.PutContentStateShape.Input.Path,
+        headers: Operations.PutContentStateShape.Input.Headers = .init(),
+        body: Operations.PutContentStateShape.Input.Body
+    ) async throws -> Operations.PutContentStateShape.Output {
+        try await putContentStateShape(Operations.PutContentStateShape.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
 }
@@ -2504,17 +2558,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/update/post(updateActivity)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -2831,17 +2885,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/activities/{activityId}/end/post(endActivity)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -3149,17 +3203,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -3476,17 +3530,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/update/post(updateGroup)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -3803,17 +3857,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{groupId}/end/post(endGroup)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -4130,17 +4184,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -6679,17 +6733,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/update/post(updateChannel)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -7006,17 +7060,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 422 keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
             ///
             /// - Remark: Generated from `#/paths//v1/channels/{channelId}/end/post(endChannel)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Components.Responses.KeyReused)
+            case unprocessableContent(Components.Responses.Undecodable)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Components.Responses.KeyReused {
+            public var unprocessableContent: Components.Responses.Undecodable {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -8188,6 +8242,208 @@ public enum Operations {
             }
         }
     }
+    /// Each attributes type's ContentState shape and the refusals by field (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/content-states`.
+    /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)`.
+    public enum OperatorContentStates {
+        public static let id: Swift.String = "operatorContentStates"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/content-states/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorContentStates.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorContentStates.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorContentStates.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.OperatorContentStates.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/content-states/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/content-states/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperatorContentStates)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperatorContentStates {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorContentStates.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorContentStates.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The shapes and the refusal counts.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorContentStates.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorContentStates.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/content-states/get(operatorContentStates)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Activities, all or of one user or group, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/activities`.
@@ -9006,6 +9262,29 @@ public enum Operations {
                     }
                 }
             }
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Undecodable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Undecodable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -9775,6 +10054,571 @@ public enum Operations {
             }
         }
     }
+    /// The ContentState shape stored for an app's attributes type (backend)
+    ///
+    /// - Remark: HTTP `GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape`.
+    /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)`.
+    public enum GetContentStateShape {
+        public static let id: Swift.String = "getContentStateShape"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The app's bundle id (400 invalid, maxLength).
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/GET/path/bundleId`.
+                public var bundleId: Components.Parameters.BundleId
+                /// The ActivityAttributes type name, percent-encoded (400 invalid, maxLength, maxBytes, percentEncoding).
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/GET/path/attributesType`.
+                public var attributesType: Components.Parameters.AttributesType
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bundleId: The app's bundle id (400 invalid, maxLength).
+                ///   - attributesType: The ActivityAttributes type name, percent-encoded (400 invalid, maxLength, maxBytes, percentEncoding).
+                public init(
+                    bundleId: Components.Parameters.BundleId,
+                    attributesType: Components.Parameters.AttributesType
+                ) {
+                    self.bundleId = bundleId
+                    self.attributesType = attributesType
+                }
+            }
+            public var path: Operations.GetContentStateShape.Input.Path
+            /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetContentStateShape.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetContentStateShape.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetContentStateShape.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetContentStateShape.Input.Path,
+                headers: Operations.GetContentStateShape.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ContentStateShapeRecord)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ContentStateShapeRecord {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetContentStateShape.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetContentStateShape.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The stored shape.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetContentStateShape.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetContentStateShape.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/get(getContentStateShape)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Store the ContentState shape of an app's attributes type, replacing the stored one (backend)
+    ///
+    /// From now on every send to activities of this type (update, end, batch item, group send, push-to-start, broadcast, renewal, console test push) is checked against it before anything is stored, and refused with 422 missing, null or type where the device's decoder would fail. Without a stored shape nothing is checked. Registrations that carry a shape are merged into it afterwards.
+    ///
+    /// - Remark: HTTP `PUT /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape`.
+    /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)`.
+    public enum PutContentStateShape {
+        public static let id: Swift.String = "putContentStateShape"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The app's bundle id (400 invalid, maxLength).
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/path/bundleId`.
+                public var bundleId: Components.Parameters.BundleId
+                /// The ActivityAttributes type name, percent-encoded (400 invalid, maxLength, maxBytes, percentEncoding).
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/path/attributesType`.
+                public var attributesType: Components.Parameters.AttributesType
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bundleId: The app's bundle id (400 invalid, maxLength).
+                ///   - attributesType: The ActivityAttributes type name, percent-encoded (400 invalid, maxLength, maxBytes, percentEncoding).
+                public init(
+                    bundleId: Components.Parameters.BundleId,
+                    attributesType: Components.Parameters.AttributesType
+                ) {
+                    self.bundleId = bundleId
+                    self.attributesType = attributesType
+                }
+            }
+            public var path: Operations.PutContentStateShape.Input.Path
+            /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutContentStateShape.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutContentStateShape.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PutContentStateShape.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.ContentStateShape)
+            }
+            public var body: Operations.PutContentStateShape.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.PutContentStateShape.Input.Path,
+                headers: Operations.PutContentStateShape.Input.Headers = .init(),
+                body: Operations.PutContentStateShape.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ContentStateShapeRecord)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ContentStateShapeRecord {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PutContentStateShape.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PutContentStateShape.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The shape as stored, in its canonical form.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PutContentStateShape.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PutContentStateShape.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 413 maxBodySize: the body is over 65536 bytes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
 }
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
@@ -9789,7 +10633,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/field`.
                 public var field: Swift.String?
-                /// Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), minCount (too few: an empty batch), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice; a batch item for an activity an earlier item names), endOnly (dismissalDate on a batch item that is not an end), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503).
+                /// Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), minCount (too few: an empty batch), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice; a batch item for an activity an earlier item names), endOnly (dismissalDate on a batch item that is not an end), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503). Content-state (422): missing, null, type: the content-state would not decode into the app's ContentState shape (its field names the value: contentState.hero.level).
                 ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/rule`.
                 public var rule: Swift.String
@@ -9801,7 +10645,7 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - field: null when no single field is at fault (a body that is not JSON, an unknown route).
-                ///   - rule: Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), minCount (too few: an empty batch), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice; a batch item for an activity an earlier item names), endOnly (dismissalDate on a batch item that is not an end), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503).
+                ///   - rule: Body and path: unknown (a field the request does not take), required, type, object (not a JSON object), nonEmpty (empty string, or an alert without title, body or sound), maxLength (characters, counted after percent-decoding for path parameters), maxCount (too many array entries), minCount (too few: an empty batch), maxBytes (collapseId over 64 UTF-8 bytes; any other string over 4 bytes per character of its maxLength), hex (not an even number of hex digits), oneOf (not one of the listed values), date (not a date), dateRange (outside the accepted range), future (expiration in the past), consistent (priority contradicts importance), duplicate (sound given twice; a batch item for an activity an earlier item names), endOnly (dismissalDate on a batch item that is not an end), maxPayloadSize (the APNs payload would be over 4096 bytes), invalid (an id, a name or a value sent as an APNs header with a control or format character, a collapseId with a leading or trailing space), framing (a chunked body that is malformed), transferEncoding (a transfer coding other than chunked alone; the connection is closed), json, utf8, percentEncoding, serverEnvironment (a token of the other APNs environment). Credentials: required, bearer, apiKey, appToken, expired, revoked (401); scope, otherUser (a body naming another user), installerKey (an app key used for more than opening installations), appToken (a token opening an installation) (403); rateLimit (429, with Retry-After); addressLimit (429, with Retry-After: the client address made too many failed requests, answered before any credential is looked at). Idempotency-Key: idempotencyKey (400), inProgress (409), keyReused (422). Channels: exists, channelLimit, featureNotEnabled, deleted (409), apns, unsupported (502). Routes: route (404), method (405), exists (404: unknown activity, group or user), maxBodySize (413). State: active, validToken, conflict, taken (an activity id another user or installation registered), heldByAnotherUser (a push-to-start token another user holds) (409). Storage: unavailable (503). Content-state (422): missing, null, type: the content-state would not decode into the app's ContentState shape (its field names the value: contentState.hero.level).
                 ///   - message: One sentence for a person: what was wrong and what is accepted.
                 public init(
                     field: Swift.String? = nil,
@@ -10110,6 +10954,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/renews`.
             public var renews: Components.Schemas.ActivityRegistration.RenewsPayload?
+            /// The shape of the app's ContentState (LivePushKit derives it from the type). Stored for the bundle id and attributes type when none is; otherwise merged into the stored one so that what the server accepts decodes in every app version that registered (a property required by either is required; a type two versions disagree on keeps the stored one, and the registration succeeds). null counts as absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/contentStateShape`.
+            public struct ContentStateShapePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ActivityRegistration/contentStateShape/value1`.
+                public var value1: Components.Schemas.ContentStateShape
+                /// Creates a new `ContentStateShapePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.ContentStateShape) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// The shape of the app's ContentState (LivePushKit derives it from the type). Stored for the bundle id and attributes type when none is; otherwise merged into the stored one so that what the server accepts decodes in every app version that registered (a property required by either is required; a type two versions disagree on keeps the stored one, and the registration succeeds). null counts as absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/contentStateShape`.
+            public var contentStateShape: Components.Schemas.ActivityRegistration.ContentStateShapePayload?
             /// Creates a new `ActivityRegistration`.
             ///
             /// - Parameters:
@@ -10123,6 +10991,7 @@ extension Components {
             ///   - frequentPushesEnabled: ActivityAuthorizationInfo().frequentPushesEnabled. Default false (also for null).
             ///   - renewal: null counts as absent.
             ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
+            ///   - contentStateShape: The shape of the app's ContentState (LivePushKit derives it from the type). Stored for the bundle id and attributes type when none is; otherwise merged into the stored one so that what the server accepts decodes in every app version that registered (a property required by either is required; a type two versions disagree on keeps the stored one, and the registration succeeds). null counts as absent.
             public init(
                 activityId: Components.Schemas.Id,
                 pushToken: Components.Schemas.DeviceToken,
@@ -10133,7 +11002,8 @@ extension Components {
                 groups: [Components.Schemas.Id]? = nil,
                 frequentPushesEnabled: Swift.Bool? = nil,
                 renewal: Components.Schemas.ActivityRegistration.RenewalPayload? = nil,
-                renews: Components.Schemas.ActivityRegistration.RenewsPayload? = nil
+                renews: Components.Schemas.ActivityRegistration.RenewsPayload? = nil,
+                contentStateShape: Components.Schemas.ActivityRegistration.ContentStateShapePayload? = nil
             ) {
                 self.activityId = activityId
                 self.pushToken = pushToken
@@ -10145,6 +11015,7 @@ extension Components {
                 self.frequentPushesEnabled = frequentPushesEnabled
                 self.renewal = renewal
                 self.renews = renews
+                self.contentStateShape = contentStateShape
             }
             public enum CodingKeys: String, CodingKey {
                 case activityId
@@ -10157,6 +11028,7 @@ extension Components {
                 case frequentPushesEnabled
                 case renewal
                 case renews
+                case contentStateShape
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -10200,6 +11072,10 @@ extension Components {
                     Components.Schemas.ActivityRegistration.RenewsPayload.self,
                     forKey: .renews
                 )
+                self.contentStateShape = try container.decodeIfPresent(
+                    Components.Schemas.ActivityRegistration.ContentStateShapePayload.self,
+                    forKey: .contentStateShape
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "activityId",
                     "pushToken",
@@ -10210,7 +11086,8 @@ extension Components {
                     "groups",
                     "frequentPushesEnabled",
                     "renewal",
-                    "renews"
+                    "renews",
+                    "contentStateShape"
                 ])
             }
         }
@@ -13044,6 +13921,55 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/OperatorActivity/budget`.
             public var budget: Components.Schemas.OperatorActivity.BudgetPayload
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload`.
+            public struct RefusalsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/field`.
+                public var field: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/rule`.
+                @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case missing = "missing"
+                    case null = "null"
+                    case _type = "type"
+                }
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/rule`.
+                public var rule: Components.Schemas.OperatorActivity.RefusalsPayloadPayload.RulePayload
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/message`.
+                public var message: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorActivity/RefusalsPayload/at`.
+                public var at: Foundation.Date
+                /// Creates a new `RefusalsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - field:
+                ///   - rule:
+                ///   - message:
+                ///   - at:
+                public init(
+                    field: Swift.String,
+                    rule: Components.Schemas.OperatorActivity.RefusalsPayloadPayload.RulePayload,
+                    message: Swift.String,
+                    at: Foundation.Date
+                ) {
+                    self.field = field
+                    self.rule = rule
+                    self.message = message
+                    self.at = at
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case field
+                    case rule
+                    case message
+                    case at
+                }
+            }
+            /// The activity's newest sends refused for a content-state it could not decode (at most 20), newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/refusals`.
+            public typealias RefusalsPayload = [Components.Schemas.OperatorActivity.RefusalsPayloadPayload]
+            /// The activity's newest sends refused for a content-state it could not decode (at most 20), newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorActivity/refusals`.
+            public var refusals: Components.Schemas.OperatorActivity.RefusalsPayload?
             /// Creates a new `OperatorActivity`.
             ///
             /// - Parameters:
@@ -13055,6 +13981,7 @@ extension Components {
             ///   - consolePushIds: The deliveries and pending pushes the console sent (test pushes).
             ///   - pushToStartTokens: The push-to-start tokens of the activity's user for its attributes type.
             ///   - budget: Priority-10 pushes in the last hour.
+            ///   - refusals: The activity's newest sends refused for a content-state it could not decode (at most 20), newest first.
             public init(
                 activity: Components.Schemas.Activity,
                 tokenSince: Foundation.Date,
@@ -13063,7 +13990,8 @@ extension Components {
                 pending: [Components.Schemas.Pending],
                 consolePushIds: [Swift.String],
                 pushToStartTokens: Components.Schemas.OperatorActivity.PushToStartTokensPayload,
-                budget: Components.Schemas.OperatorActivity.BudgetPayload
+                budget: Components.Schemas.OperatorActivity.BudgetPayload,
+                refusals: Components.Schemas.OperatorActivity.RefusalsPayload? = nil
             ) {
                 self.activity = activity
                 self.tokenSince = tokenSince
@@ -13073,6 +14001,7 @@ extension Components {
                 self.consolePushIds = consolePushIds
                 self.pushToStartTokens = pushToStartTokens
                 self.budget = budget
+                self.refusals = refusals
             }
             public enum CodingKeys: String, CodingKey {
                 case activity
@@ -13083,6 +14012,7 @@ extension Components {
                 case consolePushIds
                 case pushToStartTokens
                 case budget
+                case refusals
             }
         }
         /// A test update from the console, sent at priority 5 (it spends none of the activity's priority-10 budget). confirmActivityId repeats the path's activity id, so that no update reaches a user's device by a slip: another value is 409 confirm (checked after the activity is found: a missing one is 404).
@@ -13195,7 +14125,7 @@ extension Components {
             public var renewBefore: Swift.String?
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/renewAt`.
             public var renewAt: Foundation.Date?
-            /// Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused.
+            /// Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused, contentStateUndecodable (the last content-state does not match the type's ContentState shape).
             ///
             /// - Remark: Generated from `#/components/schemas/RenewalStatus/reason`.
             public var reason: Swift.String?
@@ -13217,7 +14147,7 @@ extension Components {
             ///   - state:
             ///   - renewBefore:
             ///   - renewAt:
-            ///   - reason: Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused.
+            ///   - reason: Why it failed: noPushToStartToken, pushToStartBudget, the APNs reason of the refused start (ExpiredToken, Unregistered, BadDeviceToken), notRegistered (no new activity by the limit), startRefused, contentStateUndecodable (the last content-state does not match the type's ContentState shape).
             ///   - startedAt:
             ///   - finishedAt:
             ///   - renews: The activity this one took over from.
@@ -13934,6 +14864,211 @@ extension Components {
                 case skipped
             }
         }
+        /// What the app's ContentState decodes from with the device's default JSONDecoder, as a subset of JSON Schema: 'type' (string, number, integer, boolean, object, array; a list of one of them and "null" for a nullable value), 'properties', 'required' (the non-optional properties: a Swift optional is not listed, and may be missing or null; a name without a schema in 'properties' is present with any value), 'items', 'nullable', 'contentEncoding' ("base64", on a string: a Swift Data), and '$schema', 'title', 'description' (accepted, not kept). A Date is a number (seconds since 2001-01-01, the default date strategy). Keys a shape does not name are not checked, as the decoder ignores them, so 'additionalProperties' and any other keyword is refused (400 unknown). The root is an object; at most 16 levels and 1000 schemas (400 maxSize). Each refusal names the keyword by its path in the shape (properties.hero.type) and its rule (type, object, array, base64, unknown).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ContentStateShape`.
+        public typealias ContentStateShape = OpenAPIRuntime.OpenAPIObjectContainer
+        /// The shape stored for an app's attributes type: every update, end, start and broadcast of that type is checked against it before it is stored (422 missing, null or type).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord`.
+        public struct ContentStateShapeRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/bundleId`.
+            public var bundleId: Components.Schemas.BundleId
+            /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/attributesType`.
+            public var attributesType: Components.Schemas.AttributesType
+            /// The shape in its canonical form (type, properties, required, items, contentEncoding; a nullable value's type as a list with "null").
+            ///
+            /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/shape`.
+            public var shape: OpenAPIRuntime.OpenAPIObjectContainer
+            /// backend: set with PUT (it replaces); app: learnt from registrations, each new app version's shape merged in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/source`.
+            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backend = "backend"
+                case app = "app"
+            }
+            /// backend: set with PUT (it replaces); app: learnt from registrations, each new app version's shape merged in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/source`.
+            public var source: Components.Schemas.ContentStateShapeRecord.SourcePayload
+            /// 1 for the first shape stored, one more for each change.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/revision`.
+            public var revision: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// Creates a new `ContentStateShapeRecord`.
+            ///
+            /// - Parameters:
+            ///   - bundleId:
+            ///   - attributesType:
+            ///   - shape: The shape in its canonical form (type, properties, required, items, contentEncoding; a nullable value's type as a list with "null").
+            ///   - source: backend: set with PUT (it replaces); app: learnt from registrations, each new app version's shape merged in.
+            ///   - revision: 1 for the first shape stored, one more for each change.
+            ///   - updatedAt:
+            public init(
+                bundleId: Components.Schemas.BundleId,
+                attributesType: Components.Schemas.AttributesType,
+                shape: OpenAPIRuntime.OpenAPIObjectContainer,
+                source: Components.Schemas.ContentStateShapeRecord.SourcePayload,
+                revision: Swift.Int,
+                updatedAt: Foundation.Date
+            ) {
+                self.bundleId = bundleId
+                self.attributesType = attributesType
+                self.shape = shape
+                self.source = source
+                self.revision = revision
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case bundleId
+                case attributesType
+                case shape
+                case source
+                case revision
+                case updatedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.bundleId = try container.decode(
+                    Components.Schemas.BundleId.self,
+                    forKey: .bundleId
+                )
+                self.attributesType = try container.decode(
+                    Components.Schemas.AttributesType.self,
+                    forKey: .attributesType
+                )
+                self.shape = try container.decode(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .shape
+                )
+                self.source = try container.decode(
+                    Components.Schemas.ContentStateShapeRecord.SourcePayload.self,
+                    forKey: .source
+                )
+                self.revision = try container.decode(
+                    Swift.Int.self,
+                    forKey: .revision
+                )
+                self.updatedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .updatedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "bundleId",
+                    "attributesType",
+                    "shape",
+                    "source",
+                    "revision",
+                    "updatedAt"
+                ])
+            }
+        }
+        /// Each attributes type's ContentState shape, and the sends refused because the device could not have decoded them, by field and rule.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorContentStates`.
+        public struct OperatorContentStates: Codable, Hashable, Sendable {
+            /// Ordered by bundle id and attributes type.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/shapes`.
+            public var shapes: [Components.Schemas.ContentStateShapeRecord]
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload`.
+            public struct RefusalsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/bundleId`.
+                public var bundleId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/attributesType`.
+                public var attributesType: Swift.String
+                /// The value's path in the content-state (hero.level).
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/field`.
+                public var field: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/rule`.
+                @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case missing = "missing"
+                    case null = "null"
+                    case _type = "type"
+                }
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/rule`.
+                public var rule: Components.Schemas.OperatorContentStates.RefusalsPayloadPayload.RulePayload
+                /// Sends refused for this field and rule.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/refusals`.
+                public var refusals: Swift.Int
+                /// What the newest was for: activity:ID, group:ID, user:ID or channel:ID.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/lastTarget`.
+                public var lastTarget: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/lastMessage`.
+                public var lastMessage: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OperatorContentStates/RefusalsPayload/lastAt`.
+                public var lastAt: Foundation.Date
+                /// Creates a new `RefusalsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - bundleId:
+                ///   - attributesType:
+                ///   - field: The value's path in the content-state (hero.level).
+                ///   - rule:
+                ///   - refusals: Sends refused for this field and rule.
+                ///   - lastTarget: What the newest was for: activity:ID, group:ID, user:ID or channel:ID.
+                ///   - lastMessage:
+                ///   - lastAt:
+                public init(
+                    bundleId: Swift.String,
+                    attributesType: Swift.String,
+                    field: Swift.String,
+                    rule: Components.Schemas.OperatorContentStates.RefusalsPayloadPayload.RulePayload,
+                    refusals: Swift.Int,
+                    lastTarget: Swift.String,
+                    lastMessage: Swift.String,
+                    lastAt: Foundation.Date
+                ) {
+                    self.bundleId = bundleId
+                    self.attributesType = attributesType
+                    self.field = field
+                    self.rule = rule
+                    self.refusals = refusals
+                    self.lastTarget = lastTarget
+                    self.lastMessage = lastMessage
+                    self.lastAt = lastAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case bundleId
+                    case attributesType
+                    case field
+                    case rule
+                    case refusals
+                    case lastTarget
+                    case lastMessage
+                    case lastAt
+                }
+            }
+            /// Ordered by bundle id, attributes type, field and rule.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/refusals`.
+            public typealias RefusalsPayload = [Components.Schemas.OperatorContentStates.RefusalsPayloadPayload]
+            /// Ordered by bundle id, attributes type, field and rule.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorContentStates/refusals`.
+            public var refusals: Components.Schemas.OperatorContentStates.RefusalsPayload
+            /// Creates a new `OperatorContentStates`.
+            ///
+            /// - Parameters:
+            ///   - shapes: Ordered by bundle id and attributes type.
+            ///   - refusals: Ordered by bundle id, attributes type, field and rule.
+            public init(
+                shapes: [Components.Schemas.ContentStateShapeRecord],
+                refusals: Components.Schemas.OperatorContentStates.RefusalsPayload
+            ) {
+                self.shapes = shapes
+                self.refusals = refusals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case shapes
+                case refusals
+            }
+        }
     }
 }
 extension Components {
@@ -13983,6 +15118,14 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/groupIdQuery`.
         public typealias GroupIdQuery = Swift.String
+        /// The app's bundle id (400 invalid, maxLength).
+        ///
+        /// - Remark: Generated from `#/components/parameters/bundleId`.
+        public typealias BundleId = Swift.String
+        /// The ActivityAttributes type name, percent-encoded (400 invalid, maxLength, maxBytes, percentEncoding).
+        ///
+        /// - Remark: Generated from `#/components/parameters/attributesType`.
+        public typealias AttributesType = Swift.String
     }
 }
 extension Components {
@@ -14314,34 +15457,6 @@ extension Components {
                 self.body = body
             }
         }
-        public struct KeyReused: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/KeyReused/content`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/KeyReused/content/application\/json`.
-                case json(Components.Schemas._Error)
-                /// The associated value of the enum case if `self` is `.json`.
-                ///
-                /// - Throws: An error if `self` is not `.json`.
-                /// - SeeAlso: `.json`.
-                public var json: Components.Schemas._Error {
-                    get throws {
-                        switch self {
-                        case let .json(body):
-                            return body
-                        }
-                    }
-                }
-            }
-            /// Received HTTP response body
-            public var body: Components.Responses.KeyReused.Body
-            /// Creates a new `KeyReused`.
-            ///
-            /// - Parameters:
-            ///   - body: Received HTTP response body
-            public init(body: Components.Responses.KeyReused.Body) {
-                self.body = body
-            }
-        }
         public struct Accepted: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Accepted/headers`.
             public struct Headers: Sendable, Hashable {
@@ -14473,6 +15588,34 @@ extension Components {
                 body: Components.Responses.GroupSendAccepted.Body
             ) {
                 self.headers = headers
+                self.body = body
+            }
+        }
+        public struct Undecodable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Undecodable/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Undecodable/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.Undecodable.Body
+            /// Creates a new `Undecodable`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.Undecodable.Body) {
                 self.body = body
             }
         }

@@ -10,6 +10,12 @@ struct PayloadOptions: ParsableArguments {
         name: .customLong("content-state"),
         help: "The ContentState as JSON, or @FILE. Required for start and update; an end without it leaves the activity showing its last state.")
     var contentState: String?
+    @Option(
+        name: .customLong("content-state-shape"),
+        help: ArgumentHelp(
+            "A JSON Schema file of the app's ContentState (as livepush serve takes it): --content-state is checked against it as the device's JSONDecoder would read it, and nothing is sent when it would not decode.",
+            valueName: "FILE"))
+    var contentStateShape: String?
     @Option(name: .customLong("attributes-type"), help: "start: the ActivityAttributes type name.")
     var attributesType: String?
     @Option(help: "start: the attributes as JSON, or @FILE.")
@@ -67,7 +73,24 @@ struct PayloadOptions: ParsableArguments {
         } catch {
             throw CommandFailure(error.description)
         }
+        if let contentStateShape, let state { try Self.check(state, againstShapeFile: contentStateShape) }
         return payload
+    }
+
+    /// Refuses a content-state the shape in `file` says the device could not decode, naming each field.
+    static func check(_ state: JSONValue, againstShapeFile file: String) throws {
+        let shape: ContentStateShape
+        do {
+            shape = try ContentStateShape(json: try json("@" + file, flag: "--content-state-shape"))
+        } catch let error as ContentStateShapeError {
+            throw CommandFailure("--content-state-shape \(file): \(error.path): \(error.rule): \(error.message)")
+        }
+        let violations = shape.check(state)
+        guard violations.isEmpty else {
+            throw CommandFailure(
+                "--content-state would not decode into the app's ContentState (\(file)), so the device would drop it without a word; nothing was sent: "
+                    + violations.map(\.description).joined(separator: "; "))
+        }
     }
 
     private func alert() throws -> LiveActivityAlert? {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivity
 import LivePushAPIClient
 import OpenAPIRuntime
 
@@ -15,14 +16,16 @@ struct APIUploader: Sendable {
         Client(serverURL: serverURL, transport: transport, middlewares: [RequestContractCheck(), BearerAuthentication(bearer)])
     }
 
-    func send(_ upload: Upload, deviceID: String, bearer: String) async -> UploadOutcome {
+    /// `shapes`: each attributes type's ContentState shape, sent with the registrations of its activities.
+    func send(_ upload: Upload, deviceID: String, bearer: String, shapes: [String: JSONValue] = [:]) async -> UploadOutcome {
         let api = client(bearer: bearer)
         do {
             switch upload {
             case .register(let id, let type, let groups, let token, let frequent):
                 let body = Components.Schemas.ActivityRegistration(
                     activityId: id, pushToken: token.hex, bundleId: bundleID, attributesType: type, environment: environment,
-                    groups: groups.isEmpty ? nil : groups, frequentPushesEnabled: frequent)
+                    groups: groups.isEmpty ? nil : groups, frequentPushesEnabled: frequent,
+                    contentStateShape: try shapes[type].map { .init(value1: try OpenAPIObjectContainer(unvalidatedValue: Self.plain($0))) })
                 return await Self.outcome(try await api.registerActivity(body: .json(body)))
             case .rotate(let id, let token):
                 let answer = try await api.rotatePushToken(path: .init(activityId: id), body: .json(.init(pushToken: token.hex)))
@@ -45,6 +48,21 @@ struct APIUploader: Sendable {
 }
 
 extension APIUploader {
+    /// A JSON value as the plain Swift values OpenAPIObjectContainer takes.
+    static func plain(_ json: JSONValue) -> [String: (any Sendable)?] {
+        func value(_ json: JSONValue) -> (any Sendable)? {
+            switch json {
+            case .null: nil
+            case .bool(let flag): flag
+            case .number(let number): JSONValue.integer(writing: number).map { Int($0) } ?? number
+            case .string(let text): text
+            case .array(let list): list.map(value)
+            case .object(let fields): fields.mapValues(value)
+            }
+        }
+        return json.objectValue?.mapValues(value) ?? [:]
+    }
+
     static func outcome(_ output: Operations.RegisterActivity.Output) async -> UploadOutcome {
         switch output {
         case .created: .stored

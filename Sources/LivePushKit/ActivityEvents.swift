@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivity
 
 /// Where a push-to-start token came from: `Activity.pushToStartTokenUpdates` (the stream) or the static
 /// `Activity.pushToStartToken` property, which the adapter reads on every launch and foreground because
@@ -50,4 +51,13 @@ public protocol LiveActivityEventSink: Sendable {
 
     /// `ActivityAuthorizationInfo` changed (or was read at launch).
     func authorization(_ authorization: ActivityAuthorization) async
+
+    /// The shape of an attributes type's `ContentState` (``ContentStateShape/init(deriving:)``), sent with the
+    /// registrations of its activities: the server then refuses, with 422, updates the device could not decode.
+    func contentStateShape(_ shape: ContentStateShape, attributesType: String) async
+}
+
+extension LiveActivityEventSink {
+    /// Sinks that do not send registrations take no shape.
+    public func contentStateShape(_ shape: ContentStateShape, attributesType: String) async {}
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivity
 
 /// Everything the reporter keeps for one app, as written to its journal: for each activity and each
 /// push-to-start attributes type, what the app knows and what the server has acknowledged. The difference
@@ -15,6 +16,9 @@ struct JournalState: Codable, Sendable, Equatable {
     var pushToStart: [String: PushToStartEntry] = [:]
     /// Stamps every change, so that work goes out in the order it arrived.
     var sequence: UInt64 = 0
+    /// Each attributes type's ContentState shape (JSON Schema), sent with its activities' registrations.
+    /// Optional: journals written before shapes were kept have none.
+    var contentStateShapes: [String: JSONValue]?
 
     init(deviceID: String) {
         self.deviceID = deviceID

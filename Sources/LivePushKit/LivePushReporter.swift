@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivity
 import LivePushAPIClient
 import Logging
 
@@ -75,6 +76,13 @@ public actor LivePushReporter: LiveActivityEventSink {
         commit()
     }
 
+    public func contentStateShape(_ shape: ContentStateShape, attributesType: String) {
+        guard state.contentStateShapes?[attributesType] != shape.json else { return }
+        state.contentStateShapes = (state.contentStateShapes ?? [:]).merging([attributesType: shape.json]) { $1 }
+        logger.debug("content-state shape", metadata: ["attributesType": "\(attributesType)"])
+        commit()
+    }
+
     public func authorization(_ authorization: ActivityAuthorization) {
         guard state.record(authorization: authorization) else { return }
         logger.info(
@@ -122,7 +130,7 @@ public actor LivePushReporter: LiveActivityEventSink {
             await retryLater(upload, reason: "\(error)", retryAfter: nil)
             return
         }
-        let outcome = await uploader.send(upload, deviceID: state.deviceID, bearer: bearer)
+        let outcome = await uploader.send(upload, deviceID: state.deviceID, bearer: bearer, shapes: state.contentStateShapes ?? [:])
         switch outcome {
         case .stored:
             failures = 0

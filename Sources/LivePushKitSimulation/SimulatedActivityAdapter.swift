@@ -50,6 +50,8 @@ public struct SimulatedActivityAdapter: Sendable {
     let sink: any LiveActivityEventSink
     let groups: @Sendable (_ attributes: JSONValue) -> [String]
     let logger: Logger
+    /// The ContentState shape of an activity's content-state, when the app's type is known.
+    var contentStateShape: (@Sendable (_ contentState: JSONValue) -> ContentStateShape?)?
 
     /// - Parameters:
     ///   - world: The simulator's devices (`Simulator.world`).
@@ -73,6 +75,25 @@ public struct SimulatedActivityAdapter: Sendable {
         self.pushToStart = pushToStart
         self.groups = groups
         self.logger = logger
+    }
+
+    /// An adapter that also gives the sink the shape of the app's `ContentState` type, derived from each
+    /// followed activity's content-state decoded as `State` (``ContentStateShape/init(deriving:)``), as
+    /// `LivePush.track` does on a device: the reporter sends it with the registrations, and the server then
+    /// refuses updates this type could not decode. The other parameters are the same as above.
+    public init<State: Codable & Sendable>(
+        world: DeviceWorld, deviceID: String, bundleID: String, attributesType: String, contentState: State.Type,
+        sink: some LiveActivityEventSink, pushToStart: PushToStart = .streamAndProperty,
+        groups: @escaping @Sendable (_ attributes: JSONValue) -> [String] = { _ in [] },
+        logger: Logger = Logger(label: "livepush.kit.simulated-adapter")
+    ) {
+        self.init(
+            world: world, deviceID: deviceID, bundleID: bundleID, attributesType: attributesType, sink: sink, pushToStart: pushToStart,
+            groups: groups, logger: logger)
+        contentStateShape = { json in
+            guard let state = try? JSONDecoder().decode(State.self, from: json.serialized()) else { return nil }
+            return try? ContentStateShape(deriving: state)
+        }
     }
 
     /// Follows the app's activities until the calling task is cancelled or the simulator shuts down: a
@@ -142,6 +163,7 @@ public struct SimulatedActivityAdapter: Sendable {
             logger.warning("an activity token that is not hex", metadata: ["activityId": "\(activity.activityID)"])
             return
         }
+        if let shape = contentStateShape?(activity.contentState) { await sink.contentStateShape(shape, attributesType: attributesType) }
         await sink.activityToken(token, activityID: activity.activityID, attributesType: attributesType, groups: groups(activity.attributes))
     }
 }

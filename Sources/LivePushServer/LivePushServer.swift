@@ -86,7 +86,8 @@ package final class LivePushServer: Service, Sendable {
         // One budget of failed requests per client address for both audiences, checked before any credential.
         let addressLimit = AddressLimitMiddleware(
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
-        AppRoutes(activities: activities, renewals: renewals, identity: identity, clock: clock).add(
+        let shapes = ContentStateShapeService(store: store, clock: clock, logger: logger)
+        AppRoutes(activities: activities, renewals: renewals, identity: identity, shapes: shapes, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
@@ -102,6 +103,7 @@ package final class LivePushServer: Service, Sendable {
         BackendRoutes(pushes: pushes, activities: activities, renewals: renewals, identity: identity, idempotent: idempotent, clock: clock).add(
             to: backend)
         ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
+        ShapeRoutes(shapes: shapes, clock: clock).add(to: backend)
         // The console's API: its own scope, so neither an app nor a backend credential reads it.
         OperatorRoutes(console: console, clock: clock).add(
             to: router.group("v1")

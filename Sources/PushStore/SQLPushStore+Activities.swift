@@ -399,6 +399,7 @@ extension SQLPushStore {
                 """,
                 "DELETE FROM deliveries WHERE target_kind = 'activity' AND target_id IN ({IN})",
                 "DELETE FROM activity_renewals WHERE activity_id IN ({IN})",
+                "DELETE FROM activity_refusals WHERE activity_id IN ({IN})",
                 "DELETE FROM activities WHERE activity_id IN ({IN})",
             ] {
                 _ = try await Self.queryIn(session, statement, values: ids)

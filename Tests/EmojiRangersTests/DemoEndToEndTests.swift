@@ -184,3 +184,26 @@ private func withDemo<Result>(
         try await body(demo)
     }
 }
+
+/// No silent drops in the demo: the players' LivePushKit reporters send the adventure's ContentState shape, and
+/// the one update the engine gets wrong on purpose is refused by the server, naming the field, and never
+/// reaches an iPhone (none of them drops anything).
+@Suite struct DemoWrongContentStateTests {
+    @Test func theMisspeltUpdateIsRefusedAndNoIPhoneDropsAnything() async throws {
+        var options = DemoOptions()
+        options.speed = 50
+        options.partySize = 3
+        options.spectators = 0
+        options.wrongContentState = true
+        var logger = Logger(label: "emoji-rangers.test")
+        logger.logLevel = .critical
+        try await withDemo(options: options, logger: logger) { demo in
+            var lines: [String] = []
+            let summary = try await demo.play { progress in lines.append(progress.line) }
+            #expect(summary.succeeded, "\(summary.lines.joined(separator: "\n"))")
+            let refused = try #require(lines.first { $0.contains("misspelt content-state") }, "\(lines)")
+            #expect(refused.hasPrefix("✓") && refused.contains("422") && refused.contains("currentHealthLevel: missing"), "\(refused)")
+            #expect(summary.decodeFailures == 0, "no iPhone got the misspelt update")
+        }
+    }
+}

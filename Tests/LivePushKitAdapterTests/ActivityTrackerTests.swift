@@ -1,6 +1,7 @@
 #if os(Linux)
     import ActivityKit
     import Foundation
+    import LiveActivity
     import LivePushKit
     import Testing
 
@@ -33,7 +34,7 @@
 
         @Test func anActivityStartedByPushIsFollowedThroughRotationEndAndDismissal() async throws {
             try await tracking { sink in
-                let id = try ActivityKitControl.startByPush(QuestAttributes(party: "party-7"))
+                let id = try ActivityKitControl.startByPush(QuestAttributes(party: "party-7"), contentState: .init(hp: 1))
                 ActivityKitControl.issueToken(Data([0x11, 0x11]), to: id, of: QuestAttributes.self)
                 #expect(await sink.first(where: Self.token) == .token(token: "1111", activityID: id, groups: ["party-7"]))
                 ActivityKitControl.issueToken(Data([0x22, 0x22]), to: id, of: QuestAttributes.self)
@@ -46,7 +47,7 @@
         }
 
         @Test func anActivityRunningAtLaunchIsReported() async throws {
-            let id = try ActivityKitControl.startByPush(QuestAttributes(party: "party-1"))
+            let id = try ActivityKitControl.startByPush(QuestAttributes(party: "party-1"), contentState: .init(hp: 1))
             ActivityKitControl.issueToken(Data([0x33, 0x44]), to: id, of: QuestAttributes.self)
             try await tracking { sink in
                 #expect(await sink.first(where: Self.token) == .token(token: "3344", activityID: id, groups: ["party-1"]))
@@ -59,6 +60,10 @@
                     attributes: QuestAttributes(party: "p"), content: ActivityContent(state: QuestAttributes.ContentState(hp: 1), staleDate: nil))
                 ActivityKitControl.issueToken(Data([0x55, 0x66]), to: activity.id, of: QuestAttributes.self)
                 #expect(await sink.first(where: Self.token) == .token(token: "5566", activityID: activity.id, groups: ["p"]))
+                // Its ContentState's shape, derived from the activity's state, came before the token.
+                let shape = await sink.first { if case .shape = $0 { true } else { false } }
+                #expect(
+                    shape == .shape(type: "QuestAttributes", json: #"{"properties":{"hp":{"type":"integer"}},"required":["hp"],"type":"object"}"#))
             }
         }
 
@@ -107,6 +112,7 @@
         case ended(activityID: String)
         case dismissed(activityID: String)
         case authorization(enabled: Bool, frequent: Bool)
+        case shape(type: String, json: String)
     }
 
     /// Keeps every event the adapter reports; `first(where:)` waits up to 10 s for one that matches.
@@ -142,6 +148,10 @@
 
         func authorization(_ authorization: ActivityAuthorization) {
             record(.authorization(enabled: authorization.activitiesEnabled, frequent: authorization.frequentPushesEnabled))
+        }
+
+        func contentStateShape(_ shape: ContentStateShape, attributesType: String) {
+            record(.shape(type: attributesType, json: shape.json.description))
         }
     }
 #endif

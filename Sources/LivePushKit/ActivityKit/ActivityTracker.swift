@@ -2,6 +2,7 @@
 #if canImport(ActivityKit) && (os(iOS) || LIVEPUSH_ACTIVITYKIT_INTERFACE)
     import ActivityKit
     import Foundation
+    import LiveActivity
 
     #if LIVEPUSH_ACTIVITYKIT_INTERFACE
         import LivePushKit  // compiled into the test target, outside LivePushKit
@@ -51,6 +52,10 @@
         private func followTokens(of id: String) async {
             guard let activity = followed[id] else { return }
             let joined = groups(activity.attributes)
+            // The ContentState's shape, from the activity's own state: the server refuses updates it could not decode.
+            if let shape = try? ContentStateShape(deriving: activity.content.state) {
+                await reporter.contentStateShape(shape, attributesType: attributesType)
+            }
             if let token = activity.pushToken {
                 await reporter.activityToken(PushToken(token), activityID: id, attributesType: attributesType, groups: joined)
             }

@@ -46,7 +46,7 @@ package struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension APIError {
     /// The one mapping from domain refusals to HTTP: invalid 400, forbidden 403, notFound 404, conflict 409,
-    /// keyReused 422, upstream 502, unavailable 503 (answered without internals; the middleware logs it).
+    /// keyReused and undecodable 422, upstream 502, unavailable 503 (answered without internals; the middleware logs it).
     init(_ error: DomainError) {
         switch error.kind {
         case .invalid: self.init(.badRequest, field: error.subject, rule: error.rule, error.message)
@@ -54,7 +54,7 @@ extension APIError {
         case .notFound: self.init(.notFound, field: error.subject, rule: error.rule, error.message)
         case .conflict: self.init(.conflict, field: error.subject, rule: error.rule, error.message)
         case .upstream: self.init(.badGateway, field: error.subject, rule: error.rule, error.message)
-        case .keyReused: self.init(.unprocessableContent, field: error.subject, rule: error.rule, error.message)
+        case .keyReused, .undecodable: self.init(.unprocessableContent, field: error.subject, rule: error.rule, error.message)
         case .unavailable:
             self.init(.serviceUnavailable, field: nil, rule: "unavailable", "storage is unavailable; retry later (nothing was written)")
         }

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Hummingbird
+import LiveActivity
 import PushStore
 
 /// The app's routes (behind an app credential): open an installation, register an activity, rotate its
@@ -12,10 +13,11 @@ struct AppRoutes: Sendable {
     let activities: ActivityService
     let renewals: RenewalService
     let identity: IdentityService
+    let shapes: ContentStateShapeService
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (activities, renewals, identity, clock) = (activities, renewals, identity, clock)
+        let (activities, renewals, identity, shapes, clock) = (activities, renewals, identity, shapes, clock)
         let open = ContractRoute("openInstallation")
         routes.post("installations") { request, context -> Response in
             _ = try await open.body(request, now: clock.now())
@@ -59,6 +61,10 @@ struct AppRoutes: Sendable {
             try await renewals.check(registration, plan: plan, renews: renews, owner: try actor.owner(claimed: registration.userID))
             let record = try await activities.register(registration, as: actor, grant: grant)
             try await renewals.registered(record, plan: plan, renews: renews)
+            // The app's ContentState shape (the contract has checked it): stored, or merged into the stored one.
+            if let json = body.objectValue("contentStateShape"), let shape = try? ContentStateShape(json: json) {
+                try await shapes.learn(shape, bundleID: record.bundleID, attributesType: record.attributesType)
+            }
             return APIResponse.json(try Schemas.Activity(record), status: .created)
         }
         let rotate = ContractRoute("rotatePushToken")

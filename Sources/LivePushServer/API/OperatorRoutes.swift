@@ -19,6 +19,11 @@ struct OperatorRoutes: Sendable {
         routes.get("operator/overview") { _, _ -> Response in
             APIResponse.json(Schemas.OperatorOverview(try await console.overview()))
         }
+        _ = ContractRoute("operatorContentStates")
+        routes.get("operator/content-states") { _, _ -> Response in
+            let found = try await console.contentStates()
+            return APIResponse.json(try Schemas.OperatorContentStates(shapes: found.shapes, refusals: found.refusals))
+        }
         _ = ContractRoute("operatorSeries")
         routes.get("operator/series") { _, _ -> Response in
             APIResponse.json(Schemas.OperatorSeries(try await console.series()))

@@ -133,10 +133,19 @@ struct ConsoleService: Sendable {
         }
         let budget = settings.priorityBudget.limit(for: activity)
         let tokenSince = try await stored { () async throws(PushStoreError) in try await store.currentTokenSince(activityID: activityID) }
+        let refusals = try await stored { () async throws(PushStoreError) in try await store.contentStateRefusals(activityID: activityID) }
         return ConsoleActivity(
             activity: activity, tokenSince: tokenSince ?? activity.registeredAt, deliveries: deliveries, pending: pending, fromConsole: fromConsole,
             pushToStartTokens: tokens,
-            budget: (used: used, limit: budget), at: now)
+            budget: (used: used, limit: budget), refusals: refusals, at: now)
+    }
+
+    /// Each attributes type's ContentState shape and the refusals by field and rule.
+    func contentStates() async throws(DomainError) -> (shapes: [StoredContentStateShape], refusals: [ContentStateRefusalCount]) {
+        let store = store
+        let shapes = try await stored { () async throws(PushStoreError) in try await store.contentStateShapes(bundleIDs: nil) }
+        let refusals = try await stored { () async throws(PushStoreError) in try await store.contentStateRefusalCounts(bundleIDs: nil) }
+        return (shapes, refusals)
     }
 
     /// Sends an update with `contentState` to one activity at priority 5 (the test spends none of its
@@ -211,5 +220,7 @@ struct ConsoleActivity: Sendable {
     var pushToStartTokens: [PushToStartTokenRecord]
     /// Priority-10 pushes in the last hour and the hourly budget.
     var budget: (used: Int, limit: Int)
+    /// Its sends refused for a content-state it could not decode, newest first.
+    var refusals: [ContentStateRefusal]
     var at: Date
 }

@@ -15,6 +15,8 @@ struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         case conflict
         /// An `Idempotency-Key` given again with another request (422).
         case keyReused
+        /// A content-state the device could not decode into the app's ContentState (its stored shape) (422).
+        case undecodable
         /// APNs refused or could not be reached for a synchronous call (channel management) (502).
         case upstream
         /// The store cannot answer now; nothing was written (503).

@@ -35,6 +35,8 @@ extension PushService {
         let now = clock.now()
         let ids = Array(Set(items.map(\.activityID)))
         let byID = try await activitiesByID(ids)
+        let shapes = try await shapesByType(of: Array(byID.values))
+        var refusals: [ContentStateRefusal] = []
         var results = [BatchItemResult?](repeating: nil, count: items.count)
         var prepared: [PreparedPush] = []
         var positions: [Int] = []
@@ -53,12 +55,21 @@ extension PushService {
                 if let refusal = Eligibility.refusalToAccept(activity) {
                     throw .conflict("activityId", refusal.rule, refusal.message)
                 }
+                if let shape = shapes[ShapeKey(activity)],
+                    let refusal = contentStates.refusal(
+                        Self.sentContentState(item.kind, item.content), against: [shape], target: "activity:" + activity.activityID,
+                        activityID: activity.activityID)
+                {
+                    refusals += refusal.records
+                    throw refusal.error
+                }
                 prepared.append(try prepare(item.kind, item.content, for: activity, now: now))
                 positions.append(position)
             } catch {
                 results[position] = .refused(activityID: item.activityID, error)
             }
         }
+        await contentStates.record(refusals)
         let outcome = try await accept(prepared, endCause: .backend, now: now)
         var replacedBy = [UUID: [UUID]]()
         for coalesced in outcome.enqueued.coalesced { replacedBy[coalesced.by, default: []].append(coalesced.replaced) }
@@ -70,6 +81,24 @@ extension PushService {
         return results.enumerated().map { position, result in
             result ?? .refused(activityID: items[position].activityID, .invalid(nil, "internal", "the item was neither accepted nor refused"))
         }
+    }
+
+    /// An app's attributes type.
+    private struct ShapeKey: Hashable {
+        var bundleID: String
+        var attributesType: String
+
+        init(_ activity: ActivityRecord) { (bundleID, attributesType) = (activity.bundleID, activity.attributesType) }
+        init(_ shape: StoredContentStateShape) { (bundleID, attributesType) = (shape.bundleID, shape.attributesType) }
+    }
+
+    /// The shapes of the activities' apps by attributes type (one store call; none when the batch is empty).
+    private func shapesByType(of activities: [ActivityRecord]) async throws(DomainError) -> [ShapeKey: StoredContentStateShape] {
+        guard !activities.isEmpty else { return [:] }
+        let shapes = try await stored { () async throws(PushStoreError) in
+            try await store.contentStateShapes(bundleIDs: Array(Set(activities.map(\.bundleID))))
+        }
+        return Dictionary(shapes.map { (ShapeKey($0), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The stored activities among `ids`, by id (one store call).

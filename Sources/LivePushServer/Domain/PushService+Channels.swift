@@ -25,6 +25,7 @@ extension PushService {
     /// One outbox item per channel, each with its own increasing timestamp and budget decision.
     func broadcastItems(_ kind: LiveActivityEvent, to channels: [ChannelRecord], _ body: PushContent) async throws(DomainError) -> [OutboxItem] {
         guard kind != .start else { throw .invalid(nil, "broadcastStart", "a broadcast cannot start an activity; use push-to-start") }
+        try await checkBroadcastContentState(kind, body, channels: channels.filter { !$0.isDeleted })
         let now = clock.now()
         var items: [OutboxItem] = []
         for channel in channels where !channel.isDeleted {

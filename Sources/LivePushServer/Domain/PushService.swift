@@ -29,6 +29,7 @@ struct PushService: Sendable {
         if let refusal = Eligibility.refusalToAccept(activity) {
             throw .conflict("activityId", refusal.rule, refusal.message)
         }
+        try await checkContentState(kind, content, for: activity)
         return try await accept(kind, content, activities: [activity], skipped: [], endCause: .backend).accepted
     }
 
@@ -45,6 +46,7 @@ struct PushService: Sendable {
         }
         let now = clock.now()
         // Checked before anything is written: a payload the devices or a broadcast would refuse refuses the request.
+        if hasMembers { try await checkContentState(kind, content, forGroup: groupID) }
         let timestamp = timestamps.next(for: "group:" + groupID, now: now, stored: nil)
         let payload = try content.validatedPayload(kind: kind, timestamp: timestamp)
         let broadcastItems = channels.isEmpty ? [] : try await broadcastItems(kind, to: channels, content)
@@ -197,6 +199,7 @@ struct PushService: Sendable {
     func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [SendAcceptance.Skipped])
         async throws(DomainError) -> SendAcceptance
     {
+        try await checkStartContentState(body, tokens: tokens, target: tokens.first.map { "user:" + $0.userID } ?? "start")
         let now = clock.now()
         var answer = SendAcceptance(skipped: skipped)
         var items: [OutboxItem] = []

@@ -202,7 +202,9 @@ struct RenewalService: Sendable {
             return true
         } catch {
             pushes.logger.error("starting a renewal failed", metadata: ["activityId": "\(renewal.activityID)", "error": "\(error)"])
-            await fail(renewal.activityID, reason: "startRefused", now: now)
+            // A last content-state the app's (since changed) ContentState shape refuses: the device would drop the start.
+            let undecodable = (error as? DomainError)?.kind == .undecodable
+            await fail(renewal.activityID, reason: undecodable ? "contentStateUndecodable" : "startRefused", now: now)
             return false
         }
     }

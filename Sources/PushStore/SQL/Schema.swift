@@ -340,6 +340,47 @@ enum Schema {
             "CREATE INDEX IF NOT EXISTS activity_renewals_due ON activity_renewals (state, renew_at)",
             "CREATE INDEX IF NOT EXISTS activity_renewals_renewed_by ON activity_renewals (renewed_by)",
         ],
+        // 12 (content-state shapes, issue 33): each app's ContentState shape per attributes type (a JSON
+        // Schema subset, `revision` for compare-and-set merges), the sends refused for not matching it,
+        // counted by field and rule (one row each: bounded whatever a backend sends), and the refusals of
+        // each activity for its history (the newest few kept). IF NOT EXISTS, as for 10.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS content_state_shapes (
+                bundle_id TEXT NOT NULL,
+                attributes_type TEXT NOT NULL,
+                shape_json TEXT NOT NULL,
+                source TEXT NOT NULL CHECK (source IN ('backend', 'app')),
+                revision {INT} NOT NULL,
+                updated_at {REAL} NOT NULL,
+                PRIMARY KEY (bundle_id, attributes_type)
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS content_state_refusal_counts (
+                bundle_id TEXT NOT NULL,
+                attributes_type TEXT NOT NULL,
+                field TEXT NOT NULL,
+                rule TEXT NOT NULL,
+                refusals {INT} NOT NULL,
+                last_target TEXT NOT NULL,
+                last_message TEXT NOT NULL,
+                last_at {REAL} NOT NULL,
+                PRIMARY KEY (bundle_id, attributes_type, field, rule)
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS activity_refusals (
+                refusal_id TEXT PRIMARY KEY,
+                activity_id TEXT NOT NULL,
+                field TEXT NOT NULL,
+                rule TEXT NOT NULL,
+                message TEXT NOT NULL,
+                refused_at {REAL} NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS activity_refusals_activity ON activity_refusals (activity_id, refused_at)",
+        ],
     ]
 
     /// The migrations with the column types of one database.

@@ -61,7 +61,9 @@ public class Activity<Attributes>: Identifiable where Attributes: ActivityAttrib
         attributes: Attributes, content: ActivityContent<Attributes.ContentState>, pushType: PushType? = nil
     ) throws -> Activity<Attributes> {
         guard pushType == .token else { throw ActivityAuthorizationError.unsupported }
-        return Activity(storage: ActivityKitControl.start(Attributes.self, attributes: try JSONEncoder().encode(attributes)))
+        return Activity(
+            storage: ActivityKitControl.start(
+                Attributes.self, attributes: try JSONEncoder().encode(attributes), contentState: try JSONEncoder().encode(content.state)))
     }
 
     public static var activities: [Activity<Attributes>] {
@@ -78,6 +80,10 @@ public class Activity<Attributes>: Identifiable where Attributes: ActivityAttrib
         PushTokenUpdates(stream: ActivityKitControl.registry(of: Attributes.self).pushToStartStream())
     }
 
+    public var content: ActivityContent<ContentState> {
+        // Stored encoded by the interface from a value of the type: it always decodes.
+        ActivityContent(state: try! JSONDecoder().decode(ContentState.self, from: storage.contentState), staleDate: nil)
+    }
     public var activityState: ActivityState { storage.activityState }
     public var pushToken: Data? { storage.pushToken }
     public var pushTokenUpdates: PushTokenUpdates { PushTokenUpdates(stream: storage.tokenStream()) }

@@ -29,15 +29,15 @@ public enum ActivityKitControl {
     }
 
     /// A new activity of `type`, as `Activity.request` or a push-to-start push makes it.
-    static func start<Attributes: ActivityAttributes>(_ type: Attributes.Type, attributes: Data) -> ActivityStorage {
-        let storage = ActivityStorage(id: UUID().uuidString, attributes: attributes)
+    static func start<Attributes: ActivityAttributes>(_ type: Attributes.Type, attributes: Data, contentState: Data) -> ActivityStorage {
+        let storage = ActivityStorage(id: UUID().uuidString, attributes: attributes, contentState: contentState)
         registry(of: type).add(storage)
         return storage
     }
 
     /// Starts an activity as a push-to-start push would (the app did not request it); returns its id.
-    public static func startByPush<Attributes: ActivityAttributes>(_ attributes: Attributes) throws -> String {
-        start(Attributes.self, attributes: try JSONEncoder().encode(attributes)).id
+    public static func startByPush<Attributes: ActivityAttributes>(_ attributes: Attributes, contentState: Attributes.ContentState) throws -> String {
+        start(Attributes.self, attributes: try JSONEncoder().encode(attributes), contentState: try JSONEncoder().encode(contentState)).id
     }
 
     /// Gives activity `id` of `type` its (next) update token, as the system does after it starts and on rotation.
@@ -165,11 +165,14 @@ final class ActivityStorage: Sendable {
 
     let id: String
     let attributes: Data
+    /// The content-state it started with, encoded (the interface does not model updates).
+    let contentState: Data
     private let state = Mutex(State())
 
-    init(id: String, attributes: Data) {
+    init(id: String, attributes: Data, contentState: Data) {
         self.id = id
         self.attributes = attributes
+        self.contentState = contentState
     }
 
     var activityState: ActivityState { state.withLock { $0.activityState } }

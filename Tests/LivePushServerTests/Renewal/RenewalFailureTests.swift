@@ -49,6 +49,29 @@ import Testing
         }
     }
 
+    /// The type's ContentState shape changed since the activity's last update (a required `status`): the start
+    /// with that last state would be dropped on the device, so it is not sent and the renewal fails.
+    @Test(arguments: TestDatabase.available)
+    func aLastStateTheShapeRefusesFailsTheRenewal(database: TestStore) async throws {
+        try await RenewalHarness.run(database) { world, receiver in
+            try await world.storePushToStartToken()
+            let first = try await world.startFirstActivity()
+            let update = try await world.server.http.post(
+                "/v1/activities/\(first)/update", key: TestServer.backendKey, #"{"contentState":{"hour":1}}"#)
+            #expect(update.status == 202, "\(update.text)")
+            let shape = try await world.server.http.put(
+                "/v1/apps/\(world.sim.bundleID)/attributes-types/AdventureAttributes/content-state-shape", key: TestServer.backendKey,
+                #"{"type":"object","properties":{"hour":{"type":"number"},"status":{"type":["string","null"]}},"required":["hour","status"]}"#)
+            #expect(shape.status == 200, "\(shape.text)")
+            try await world.advance(minutes: 7 * 60 + 45)
+            let failed = try await eventually(timeout: .seconds(20)) { try await world.detail(first)["renewal"]?["state"] == "failed" }
+            #expect(failed)
+            #expect(try await world.detail(first)["renewal"]?["reason"]?.stringValue == "contentStateUndecodable")
+            #expect(try await world.activeOnDevice().count == 1, "no start reached the iPhone")
+            _ = receiver
+        }
+    }
+
     /// APNs answers the start 410 `ExpiredToken`: the push-to-start token is invalid, and so is the renewal.
     @Test(arguments: TestDatabase.available)
     func aStartRefusedWithExpiredTokenFailsTheRenewal(database: TestStore) async throws {

@@ -35,8 +35,32 @@ extension Schemas.OperatorActivity {
                     token: try Schemas.PushToStartTokenStored(token), ageSeconds: Int(age),
                     stale: !token.tokenState.isValid || age > ConsoleService.staleTokenAge)
             },
-            budget: BudgetPayload(used: found.budget.used, limit: found.budget.limit, left: max(0, found.budget.limit - found.budget.used)))
+            budget: BudgetPayload(used: found.budget.used, limit: found.budget.limit, left: max(0, found.budget.limit - found.budget.used)),
+            refusals: try found.refusals.map { (refusal) throws(APIError) in
+                RefusalsPayloadPayload(
+                    field: refusal.field, rule: try contractValue(RawText(refusal.rule), "refusals.rule"), message: refusal.message, at: refusal.at)
+            })
     }
+}
+
+extension Schemas.OperatorContentStates {
+    init(shapes: [StoredContentStateShape], refusals: [ContentStateRefusalCount]) throws(APIError) {
+        self.init(
+            shapes: try shapes.map(Schemas.ContentStateShapeRecord.init),
+            refusals: try refusals.map { (count) throws(APIError) in
+                RefusalsPayloadPayload(
+                    bundleId: count.bundleID, attributesType: count.attributesType, field: count.field,
+                    rule: try contractValue(RawText(count.rule), "refusals.rule"), refusals: count.refusals, lastTarget: count.lastTarget,
+                    lastMessage: count.lastMessage, lastAt: count.lastAt)
+            })
+    }
+}
+
+/// A stored word (a rule) as a raw value, for ``contractValue(_:_:)``.
+private struct RawText: RawRepresentable {
+    var rawValue: String
+    init(_ text: String) { rawValue = text }
+    init?(rawValue: String) { self.rawValue = rawValue }
 }
 
 extension Schemas.OperatorSendList.BroadcastsPayloadPayload {

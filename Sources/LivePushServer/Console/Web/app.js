@@ -1,8 +1,8 @@
 import { credential, SignedOut } from './api.js';
-import { activities, overview, report, sends } from './views.js';
+import { activities, overview, report, sends, shapes } from './views.js';
 
 const $ = (id) => document.getElementById(id);
-const views = { overview, activities, sends };
+const views = { overview, activities, sends, shapes };
 const interval = 2000;
 let current = 'overview';
 let timer = null;

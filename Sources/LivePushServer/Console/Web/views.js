@@ -160,6 +160,9 @@ export const activities = {
     this.history ??= new Pager($('detail-deliveries').tBodies[0], {
       size: 10, empty: 'No push to this activity yet: nothing was sent to it, or its history was forgotten.',
     });
+    fill($('detail-refusals').tBodies[0], (data.refusals ?? []).map((refusal) =>
+      row([refusal.at, refusal.field, refusal.rule, refusal.message], { className: 'refusal', data: { field: refusal.field, rule: refusal.rule } })),
+    'No send to this activity was refused for its content-state.');
     if (fresh) this.history.reset();
     this.history.show([...pending, ...done]);
     $('activity-detail').hidden = false;
@@ -271,6 +274,33 @@ function broadcastRows(channel) {
   const rows = [...pending, ...done];
   return rows.length ? rows : [row([...names, '', '', 'no broadcast yet', '', '', '', ''], options('none'))];
 }
+
+// `hp: number, note?: string or null, hero: {name: string}`: the top-level properties of a shape.
+function properties(shape) {
+  const required = new Set(shape.required ?? []);
+  const describe = (node) => {
+    const types = [node.type ?? 'any'].flat();
+    if (node.properties) return `{${Object.entries(node.properties).map(([name, inner]) => `${name}: ${describe(inner)}`).join(', ')}}`;
+    if (node.items) return `[${describe(node.items)}]`;
+    return types.join(' or ') + (node.contentEncoding ? ' (base64)' : '');
+  };
+  return Object.entries(shape.properties ?? {})
+    .map(([name, node]) => `${name}${required.has(name) ? '' : '?'}: ${describe(node)}`).join(', ') || '—';
+}
+
+export const shapes = {
+  async refresh() {
+    const data = await call('content-states');
+    fill($('shape-list').tBodies[0], data.shapes.map((entry) =>
+      row([entry.bundleId, entry.attributesType, properties(entry.shape), entry.source, String(entry.revision), since(entry.updatedAt)],
+        { data: { attributesType: entry.attributesType } })),
+    'No shape is stored: no send is checked. LivePushKit sends one with each registration, or PUT one.');
+    fill($('refusal-list').tBodies[0], data.refusals.map((entry) =>
+      row([entry.bundleId, entry.attributesType, entry.field, entry.rule, String(entry.refusals), since(entry.lastAt), entry.lastTarget,
+        entry.lastMessage], { data: { field: entry.field, rule: entry.rule } })),
+    'No send was refused for its content-state.');
+  },
+};
 
 export function report(error) {
   document.dispatchEvent(new CustomEvent('console-error', { detail: error }));

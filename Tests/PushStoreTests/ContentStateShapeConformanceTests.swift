@@ -1,0 +1,92 @@
+import Foundation
+import LiveActivity
+import Testing
+
+@testable import PushStore
+
+@Suite("PushStore conformance: content-state shapes and refusals")
+struct ContentStateShapeConformanceTests {
+    static let level = ContentStateShape(properties: ["level": .init(.number)], required: ["level"])
+    static let levelAndNote = ContentStateShape(properties: ["level": .init(.number), "note": .init(.string)], required: ["level"])
+
+    static func stored(_ shape: ContentStateShape, type: String = "MatchAttributes", source: ContentStateShapeSource = .app, at: Date = Fixture.start)
+        -> StoredContentStateShape
+    {
+        StoredContentStateShape(bundleID: "com.example.app", attributesType: type, shape: shape, source: source, updatedAt: at)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aShapeIsStoredReplacedAndReadBack(kind: StoreKind) async throws {
+        try await withStore(kind) { store, harness in
+            #expect(try await store.contentStateShape(bundleID: "com.example.app", attributesType: "MatchAttributes") == nil)
+            let first = try await store.putContentStateShape(Self.stored(Self.level, source: .backend))
+            #expect(first.revision == 1)
+            #expect(first.shape == Self.level)
+            let second = try await store.putContentStateShape(Self.stored(Self.levelAndNote, at: Fixture.start + 60))
+            #expect(second.revision == 2)
+            #expect(second.source == .app)
+            _ = try await store.putContentStateShape(Self.stored(Self.level, type: "OtherAttributes"))
+            try await withReopened(harness) { reopened throws in
+                #expect(try await reopened.contentStateShape(bundleID: "com.example.app", attributesType: "MatchAttributes") == second)
+                let all = try await reopened.contentStateShapes(bundleIDs: nil)
+                #expect(all.map(\.attributesType) == ["MatchAttributes", "OtherAttributes"])
+                #expect(try await reopened.contentStateShapes(bundleIDs: ["com.other"]).isEmpty)
+                #expect(try await reopened.contentStateShapes(bundleIDs: ["com.example.app"]).count == 2)
+            }
+        }
+    }
+
+    /// Two merges read the same revision: the first write wins, the second learns it must read again.
+    @Test(arguments: StoreKind.available)
+    func replaceIsACompareAndSet(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let created = try #require(try await store.replaceContentStateShape(Self.stored(Self.level), ifRevision: nil))
+            #expect(created.revision == 1)
+            #expect(try await store.replaceContentStateShape(Self.stored(Self.levelAndNote), ifRevision: nil) == nil)
+            let merged = try #require(try await store.replaceContentStateShape(Self.stored(Self.levelAndNote), ifRevision: 1))
+            #expect(merged.revision == 2)
+            #expect(try await store.replaceContentStateShape(Self.stored(Self.level), ifRevision: 1) == nil)
+            #expect(try await store.contentStateShape(bundleID: "com.example.app", attributesType: "MatchAttributes")?.shape == Self.levelAndNote)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aGroupsShapesAreThoseOfItsMembersTypes(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.register(Fixture.registration("a", groups: ["match"]))
+            _ = try await store.putContentStateShape(Self.stored(Self.level))
+            _ = try await store.putContentStateShape(Self.stored(Self.level, type: "OtherAttributes"))
+            #expect(try await store.contentStateShapes(inGroup: "match").map(\.attributesType) == ["MatchAttributes"])
+            #expect(try await store.contentStateShapes(inGroup: "nobody").isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func refusalsAreCountedByFieldAndKeptInTheActivitysHistory(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.register(Fixture.registration("a"))
+            func refusal(_ field: String, _ rule: String, activity: String?, at seconds: Double) -> ContentStateRefusal {
+                ContentStateRefusal(
+                    bundleID: "com.example.app", attributesType: "MatchAttributes", target: activity.map { "activity:" + $0 } ?? "group:match",
+                    activityID: activity, field: field, rule: rule, message: "\(field) \(rule) at \(seconds)", at: Fixture.start + seconds)
+            }
+            try await store.recordContentStateRefusals([refusal("level", "missing", activity: "a", at: 1)])
+            try await store.recordContentStateRefusals([
+                refusal("level", "missing", activity: nil, at: 2), refusal("note", "type", activity: "a", at: 3),
+            ])
+            let counts = try await store.contentStateRefusalCounts(bundleIDs: nil)
+            #expect(
+                counts.map { "\($0.field) \($0.rule) \($0.refusals) \($0.lastTarget)" } == ["level missing 2 group:match", "note type 1 activity:a"])
+            #expect(try await store.contentStateRefusalCounts(bundleIDs: ["com.other"]).isEmpty)
+            let history = try await store.contentStateRefusals(activityID: "a")
+            #expect(history.map(\.field) == ["note", "level"])
+            #expect(history.first?.at == Fixture.start + 3)
+            // The history keeps the newest few.
+            let many = (0..<(SQLPushStore.refusalsKeptPerActivity + 5)).map { refusal("level", "null", activity: "a", at: 10 + Double($0)) }
+            try await store.recordContentStateRefusals(many)
+            let kept = try await store.contentStateRefusals(activityID: "a")
+            #expect(kept.count == SQLPushStore.refusalsKeptPerActivity)
+            #expect(kept.first?.at == Fixture.start + 10 + Double(many.count - 1))
+        }
+    }
+}
