@@ -14202,7 +14202,25 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/BatchItem/event`.
             public var event: Components.Schemas.BatchItem.EventPayload
             /// - Remark: Generated from `#/components/schemas/BatchItem/contentState`.
-            public var contentState: Components.Schemas.ContentState?
+            public struct ContentStatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchItem/contentState/value1`.
+                public var value1: Components.Schemas.ContentState
+                /// Creates a new `ContentStatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.ContentState) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BatchItem/contentState`.
+            public var contentState: Components.Schemas.BatchItem.ContentStatePayload?
             /// - Remark: Generated from `#/components/schemas/BatchItem/alert`.
             public struct AlertPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/BatchItem/alert/value1`.
@@ -14373,7 +14391,7 @@ extension Components {
             public init(
                 activityId: Swift.String,
                 event: Components.Schemas.BatchItem.EventPayload,
-                contentState: Components.Schemas.ContentState? = nil,
+                contentState: Components.Schemas.BatchItem.ContentStatePayload? = nil,
                 alert: Components.Schemas.BatchItem.AlertPayload? = nil,
                 priority: Components.Schemas.BatchItem.PriorityPayload? = nil,
                 importance: Components.Schemas.BatchItem.ImportancePayload? = nil,
@@ -14422,7 +14440,7 @@ extension Components {
                     forKey: .event
                 )
                 self.contentState = try container.decodeIfPresent(
-                    Components.Schemas.ContentState.self,
+                    Components.Schemas.BatchItem.ContentStatePayload.self,
                     forKey: .contentState
                 )
                 self.alert = try container.decodeIfPresent(

@@ -74,6 +74,7 @@ import Testing
                     #"{"updates":[{"activityId":"a1","event":"update","contentState":{},"dismissalDate":"+1m"}]}"#, "updates[0].dismissalDate",
                     "endOnly"
                 ),
+                (#"{"updates":[{"activityId":"a1","event":"update","contentState":null}]}"#, "updates[0].contentState", "required"),
                 (#"{"updates":[]}"#, "updates", "minCount"),
                 (#"{"updates":[{"activityId":"a1","event":"start","contentState":{}}]}"#, "updates[0].event", "oneOf"),
             ]
@@ -85,6 +86,10 @@ import Testing
             let tooMany = try await server.http.post("/v1/updates", key: TestServer.backendKey, #"{"updates":[\#(many)]}"#)
             #expect(tooMany.status == 400 && tooMany.errorField == "updates" && tooMany.errorRule == "maxCount", "\(tooMany.text)")
             #expect(try await server.store.outboxDepth() == 0, "nothing of a refused batch is stored")
+            // As in POST /v1/activities/{id}/end, an end's contentState may be null: the activity keeps its last state.
+            let endWithNull = try await server.http.post(
+                "/v1/updates", key: TestServer.backendKey, #"{"updates":[{"activityId":"a1","event":"end","contentState":null}]}"#)
+            #expect(endWithNull.status == 202 && endWithNull.json?["accepted"]?.numberValue == 1, "\(endWithNull.text)")
             let appKey = try await server.http.post("/v1/updates", key: TestServer.appKey, #"{"updates":[]}"#)
             #expect(appKey.status == 403 || appKey.status == 401, "an app credential cannot send")
         }
