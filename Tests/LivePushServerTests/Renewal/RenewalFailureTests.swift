@@ -101,6 +101,10 @@ import Testing
             }
             let sideQuests = try await eventually { try await world.activeOnDevice().count == 3 }
             #expect(sideQuests)
+            // The iPhone shows a start before the server has read APNs' answer and settled it: the clock moves
+            // only once it has, or the claim (60 s on this clock) expires and the start is sent again.
+            let settled = try await eventually { try await world.server.store.outboxDepth() == 0 }
+            #expect(settled, "both starts settled before the clock moves")
             try await expectFailure("pushToStartBudget", world: world, receiver: receiver, first: first, advanced: 7 * 60, others: 2)
         }
     }
