@@ -35,3 +35,28 @@ bench_simulator() {
   SEND=("$BIN" send --url "https://127.0.0.1:$PORT" --ca-file "$1/sim/ca.pem" --token "$TOKEN" --bundle-id "$BUNDLE"
     --priority 5 --timestamp 1685952000 --content-state "$CONTENT")
 }
+
+# PostgreSQL for a benchmark run: a schema of its own (bench_<pid>), made the role's search_path for the
+# database, so that `livepush serve --database URL` migrates and uses it. Sets PG_DB and PG_SCHEMA.
+bench_pg_schema_create() {
+  local url=$1
+  PG_DB="$(psql -tA "$url" -c "SELECT current_database()")"
+  PG_SCHEMA="bench_$$"
+  psql -q "$url" -c "CREATE SCHEMA $PG_SCHEMA" \
+    -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" SET search_path = $PG_SCHEMA" >/dev/null
+}
+
+# Undoes bench_pg_schema_create (no-op without a schema). With `quiet` (the exit trap), a failure is only
+# reported; otherwise it fails the script.
+bench_pg_schema_drop() {
+  local url=$1 mode=${2:-}
+  [ -n "${PG_SCHEMA:-}" ] || return 0
+  if [ "$mode" = quiet ]; then
+    psql -q "$url" -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" RESET search_path" \
+      -c "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE" >/dev/null 2>&1 || echo "PostgreSQL cleanup failed: drop schema $PG_SCHEMA" >&2
+  else
+    psql -q "$url" -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" RESET search_path" \
+      -c "SET client_min_messages = warning" -c "DROP SCHEMA $PG_SCHEMA CASCADE" >/dev/null
+  fi
+  PG_SCHEMA=""
+}

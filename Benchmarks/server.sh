@@ -60,10 +60,7 @@ stop_server() {   # SIGTERM (graceful: in-flight requests finish), SIGKILL after
 cleanup() {
   stop_server
   if [ -n "$SIM" ]; then kill "$SIM" 2>/dev/null || true; wait "$SIM" 2>/dev/null || true; fi
-  if [ -n "$PG_SCHEMA" ]; then
-    psql -q "$PG_URL" -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" RESET search_path" \
-      -c "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE" >/dev/null 2>&1 || echo "PostgreSQL cleanup failed: drop schema $PG_SCHEMA" >&2
-  fi
+  bench_pg_schema_drop "$PG_URL" quiet
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -120,10 +117,7 @@ for store in $STORES; do
     sqlite) DATABASE="$WORK/serve.sqlite" ;;
     postgres)
       [ -n "$PG_URL" ] || { echo "== PostgreSQL skipped: give its URL as the first argument"; continue; }
-      PG_DB="$(psql -tA "$PG_URL" -c "SELECT current_database()")"
-      PG_SCHEMA="bench_$$"
-      psql -q "$PG_URL" -c "CREATE SCHEMA $PG_SCHEMA" \
-        -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" SET search_path = $PG_SCHEMA" >/dev/null
+      bench_pg_schema_create "$PG_URL"
       DATABASE="$PG_URL" ;;
     *) echo "unknown store $store" >&2; exit 1 ;;
   esac
@@ -225,11 +219,7 @@ for store in $STORES; do
     echo "   store calls since start: $(store_calls)"
   done
   stop_server
-  if [ "$store" = postgres ]; then
-    psql -q "$PG_URL" -c "ALTER ROLE CURRENT_USER IN DATABASE \"$PG_DB\" RESET search_path" \
-      -c "SET client_min_messages = warning" -c "DROP SCHEMA $PG_SCHEMA CASCADE" >/dev/null
-    PG_SCHEMA=""
-  fi
+  bench_pg_schema_drop "$PG_URL"
 done
 
 if [ "$MEMORY_ACTIVITIES" != 0 ]; then
