@@ -8,12 +8,6 @@ import Testing
 
 /// `POST /v1/updates`: many activities, each with its own content-state, in one request and one transaction.
 @Suite struct BatchUpdateTests {
-    private func register(_ server: TestServer, _ created: SimulatedActivity) async throws {
-        let response = try await server.http.post(
-            "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: created.id, token: created.pushToken))
-        #expect(response.status == 201, "\(response.text)")
-    }
-
     @Test(arguments: TestDatabase.available)
     func eachItemIsAcceptedOrRefusedOnItsOwnAndTheAcceptedOnesArrive(database: TestStore) async throws {
         try await withSimulator { sim in
@@ -21,7 +15,7 @@ import Testing
                 let panda = try await sim.startActivity(name: "panda")
                 let owl = try await sim.startActivity(name: "owl")
                 let fox = try await sim.startActivity(name: "fox")
-                for created in [panda, owl, fox] { try await register(server, created) }
+                for created in [panda, owl, fox] { try await server.register(created) }
                 let body = """
                     {"updates":[
                       {"activityId":"\(panda.id)","event":"update","contentState":{"hp":1},"priority":10},

@@ -11,15 +11,6 @@ import Testing
 /// The server against the local APNs simulator: registration through the API, sends from the backend,
 /// the simulated activity showing the result.
 @Suite struct EndToEndTests {
-    private func register(_ server: TestServer, _ created: SimulatedActivity, groups: [String] = []) async throws {
-        let registered = try await server.client(TestServer.appKey).registerActivity(
-            body: .json(
-                .init(
-                    activityId: created.id, pushToken: created.pushToken, bundleId: "com.example.rangers",
-                    attributesType: "AdventureAttributes", environment: .sandbox, groups: groups)))
-        _ = try registered.created
-    }
-
     /// A priority-`priority` update of `hp`, accepted (202) or the call throws.
     private func update(_ server: TestServer, _ activityID: String, hp: Int, priority: Int = 10) async throws -> Components.Schemas.Accepted {
         try await server.client(TestServer.backendKey).updateActivity(
@@ -33,7 +24,7 @@ import Testing
         try await withSimulator { sim in
             try await withServer(ServerOptions(store: database), over: sim) { server in
                 let created = try await sim.startActivity(name: "panda")
-                try await register(server, created)
+                try await server.register(created)
                 let accepted = try await update(server, created.id, hp: 42)
                 #expect(accepted.pushIds.count == 1 && accepted.downgraded.isEmpty)
                 #expect(try await eventually { try await sim.contentState(created.id)["hp"]?.numberValue == 42 })
@@ -65,8 +56,8 @@ import Testing
             try await withServer(ServerOptions(store: database), over: sim) { server in
                 let one = try await sim.startActivity(name: "owl")
                 let two = try await sim.startActivity(name: "fox")
-                try await register(server, one)
-                try await register(server, two, groups: ["den"])
+                try await server.register(one)
+                try await server.register(two, groups: ["den"])
                 _ = try await update(server, one.id, hp: 42)
                 _ = try await update(server, two.id, hp: 17)
                 #expect(try await eventually { try await sim.contentState(two.id)["hp"]?.numberValue == 17 })
@@ -92,7 +83,7 @@ import Testing
         try await withSimulator { sim in
             try await withServer(ServerOptions(store: database), over: sim) { server in
                 let created = try await sim.startActivity(name: "tiger")
-                try await register(server, created)
+                try await server.register(created)
                 let newToken = try await sim.simulator.world.rotateActivityToken(activityID: created.id)
                 let rotated = try await server.http.put(
                     "/v1/activities/\(created.id)/push-token", key: TestServer.appKey, #"{"pushToken":"\#(newToken)"}"#)
@@ -115,7 +106,7 @@ import Testing
         try await withSimulator { sim in
             try await withServer(ServerOptions(store: database), over: sim) { server in
                 let created = try await sim.startActivity(name: "eagle")
-                try await register(server, created)
+                try await server.register(created)
                 // The device rotates its token but the app never tells the server: the old one answers 410.
                 _ = try await sim.simulator.world.rotateActivityToken(activityID: created.id)
                 _ = try await update(server, created.id, hp: 9)
@@ -144,7 +135,7 @@ import Testing
                 var activities: [SimulatedActivity] = []
                 for index in 0..<5 {
                     let created = try await sim.startActivity(name: "hero\(index)")
-                    try await register(server, created)
+                    try await server.register(created)
                     activities.append(created)
                 }
                 for round in 1...4 {
@@ -184,7 +175,7 @@ import Testing
                 var activities: [SimulatedActivity] = []
                 for index in 0..<6 {
                     let created = try await sim.startActivity(name: "fault\(index)")
-                    try await register(server, created, groups: ["party"])
+                    try await server.register(created, groups: ["party"])
                     activities.append(created)
                 }
                 for round in 1...5 {

@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivity
+import LivePushAPIClient
 import LivePushServer
 import LivePushTesting
 import Testing
@@ -34,6 +35,19 @@ extension TestServer {
             return progress["state"]?.stringValue == "finished"
         }
         return progress
+    }
+}
+
+extension TestServer {
+    /// Registers a simulated activity with the app key (`POST /v1/activities` through the generated client);
+    /// throws unless it is created (201).
+    func register(_ created: SimulatedActivity, groups: [String] = []) async throws {
+        let registered = try await client(TestServer.appKey).registerActivity(
+            body: .json(
+                .init(
+                    activityId: created.id, pushToken: created.pushToken, bundleId: "com.example.rangers",
+                    attributesType: "AdventureAttributes", environment: .sandbox, groups: groups)))
+        _ = try registered.created
     }
 }
 
