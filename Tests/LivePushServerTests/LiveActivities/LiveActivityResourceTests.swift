@@ -110,3 +110,32 @@ import Testing
         }
     }
 }
+
+/// Which resource a registration is linked to when two starts of one type wait for the same user.
+@Suite struct LiveActivityResourceLinkTests {
+    @Test(arguments: TestDatabase.available)
+    func theReportedKeyLinksItsResourceAndOtherwiseTheOldestStartWaiting(database: TestStore) async throws {
+        try await RenewalHarness.run(database) { world, _ in
+            try await world.storePushToStartToken()
+            let http = world.server.http
+            let base = "/v1/users/\(RenewalHarness.user)/live-activities/"
+            for key in ["first", "second"] {
+                #expect(
+                    try await http.put(base + key, key: TestServer.backendKey, LiveActivityResourceTests.body(hp: 1)).json?["outcome"] == "started")
+            }
+            let both = try await eventually { try await world.activeOnDevice().count == 2 }
+            #expect(both)
+            let running = try await world.activeOnDevice()
+            let second = try #require(running.first { $0.attributes["livePushKey"] == "second" })
+            let first = try #require(running.first { $0.attributes["livePushKey"] == "first" })
+            // The second start's activity registers first, naming its key: linked to "second", not to the oldest.
+            let named = try await world.register(second.activityID, token: try #require(second.pushToken), extra: #","liveActivityKey":"second""#)
+            #expect(named.status == 201, "\(named.text)")
+            #expect(try await http.get(base + "second", key: TestServer.backendKey).json?["activityId"]?.stringValue == second.activityID)
+            #expect(try await http.get(base + "first", key: TestServer.backendKey).json?["state"] == "starting")
+            // The other registers without a key: the oldest start still waiting.
+            #expect(try await world.register(first.activityID, token: try #require(first.pushToken)).status == 201)
+            #expect(try await http.get(base + "first", key: TestServer.backendKey).json?["activityId"]?.stringValue == first.activityID)
+        }
+    }
+}
