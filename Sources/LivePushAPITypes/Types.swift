@@ -224,6 +224,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/users/{userId}/live-activities/{key}`.
     /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)`.
     func endLiveActivity(_ input: Operations.EndLiveActivity.Input) async throws -> Operations.EndLiveActivity.Output
+    /// A user's Live Activity resource with its history, for the console (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)`.
+    func operatorGetLiveActivity(_ input: Operations.OperatorGetLiveActivity.Input) async throws -> Operations.OperatorGetLiveActivity.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -750,6 +755,19 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// A user's Live Activity resource with its history, for the console (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)`.
+    public func operatorGetLiveActivity(
+        path: Operations.OperatorGetLiveActivity.Input.Path,
+        headers: Operations.OperatorGetLiveActivity.Input.Headers = .init()
+    ) async throws -> Operations.OperatorGetLiveActivity.Output {
+        try await operatorGetLiveActivity(Operations.OperatorGetLiveActivity.Input(
+            path: path,
+            headers: headers
         ))
     }
 }
@@ -11544,6 +11562,283 @@ public enum Operations {
             /// 503 unavailable: storage does not answer; nothing was written; retry later.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A user's Live Activity resource with its history, for the console (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)`.
+    public enum OperatorGetLiveActivity {
+        public static let id: Swift.String = "operatorGetLiveActivity"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/path/userId`.
+                public var userId: Components.Parameters.UserId
+                /// The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/path/key`.
+                public var key: Components.Parameters.LiveActivityKey
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - userId: The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///   - key: The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                public init(
+                    userId: Components.Parameters.UserId,
+                    key: Components.Parameters.LiveActivityKey
+                ) {
+                    self.userId = userId
+                    self.key = key
+                }
+            }
+            public var path: Operations.OperatorGetLiveActivity.Input.Path
+            /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetLiveActivity.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetLiveActivity.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorGetLiveActivity.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.OperatorGetLiveActivity.Input.Path,
+                headers: Operations.OperatorGetLiveActivity.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LiveActivityResource)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LiveActivityResource {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorGetLiveActivity.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorGetLiveActivity.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The resource.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorGetLiveActivity.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorGetLiveActivity.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)

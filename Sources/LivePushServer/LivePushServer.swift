@@ -107,7 +107,7 @@ package final class LivePushServer: Service, Sendable {
         ShapeRoutes(shapes: shapes, clock: clock).add(to: backend)
         LiveActivityRoutes(resources: resources, maximumActiveDuration: activities.settings.maximumActiveDuration, clock: clock).add(to: backend)
         // The console's API: its own scope, so neither an app nor a backend credential reads it.
-        OperatorRoutes(console: console, clock: clock).add(
+        OperatorRoutes(console: console, resources: resources, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .operator, keys: keys))

@@ -16,7 +16,7 @@ import Testing
             let document = try await ContractDocument(harness.http)
             var run = ContractRun(harness: harness, document: document)
             let operations = document.operations()
-            #expect(operations.count == 40)
+            #expect(operations.count == 41)
             var withBody = 0
             for operation in operations {
                 try await run.checkPathParameters(operation)

@@ -86,6 +86,11 @@ import Testing
             let refused = try await http.put(other, key: TestServer.backendKey, Self.body(hp: 5))
             #expect(refused.json?["outcome"] == "refused" && refused.json?["reason"] == "noPushToStartToken", "\(refused.text)")
             #expect(try await http.get(Self.path, key: TestServer.backendKey).json?["contentState"]?["hp"] == 1)
+            // The console reads it with the operator's key (its history included); the backend's key does not reach the console's route.
+            let console = "/v1/operator/users/\(RenewalHarness.user)/live-activities/quest-1"
+            let shown = try await http.get(console, key: TestServer.operatorKey)
+            #expect(shown.status == 200 && shown.json?["history"]?.arrayValue?.first?["outcome"] == "started", "\(shown.text)")
+            #expect(try await http.get(console, key: TestServer.backendKey).status == 403)
             // The app's credential cannot reach the backend's resources.
             #expect(try await http.get(Self.path, key: TestServer.appKey).status == 403)
         }
