@@ -58,7 +58,8 @@ enum LiveActivityResourceRules {
         case start
         /// Send the new state to the running activity.
         case update(activityID: String)
-        /// Keep the new state until the app registers the activity whose start was sent.
+        /// Keep the new state until the app registers the activity whose start was sent (and, after a
+        /// DELETE while it waited, keep that activity rather than end it).
         case queue
         /// The same as the last request: nothing to send.
         case unchanged
@@ -92,11 +93,14 @@ enum LiveActivityResourceRules {
         switch stored.state {
         case .starting:
             return stored.wanted == wanted.shown ? .unchanged : .queue
+        case .ending:
+            // A PUT after a DELETE while the start still waits: the activity on its way is kept after all,
+            // and shows this state once the app registers it (no second start).
+            return .queue
         case .active:
             guard let running else { return .start }
             return stored.wanted == wanted.shown ? .unchanged : .update(activityID: running.activityID)
-        case .ending, .ended, .refused:
-            // `ending`: a new PUT after DELETE starts a new one; the old one is ended when it arrives.
+        case .ended, .refused:
             return .start
         }
     }

@@ -47,6 +47,9 @@ struct LiveActivityResourceService: Sendable {
                 guard var next = previous else { continue }
                 next.wanted = wanted.shown
                 next.pending = true
+                next.state = .starting
+                next.finalContentState = nil
+                next.dismissalDate = nil
                 answer = try await save(next, over: previous, event: "queued", wanted).map { Answer(outcome: .queued, resource: $0) }
             case .update(let activityID):
                 guard let previous, let running else { continue }
