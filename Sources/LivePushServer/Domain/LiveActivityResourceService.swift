@@ -255,7 +255,15 @@ struct LiveActivityResourceService: Sendable {
                             attributes: Self.attributes(resource.attributes, key: resource.key), alert: wanted.alert ?? .object([:])))
                 }
             }
-            if resource.pending {
+            if !resource.pending {
+                // The activity shows what its start carried: the server's record of it (the state a renewal
+                // or the end at its limit sends) says so too.
+                let started = resource.startedAt ?? pushes.clock.now()
+                let state = WantedLiveActivity(resource).contentState
+                _ = try await stored { () async throws(PushStoreError) in
+                    try await store.recordContentState([(activity.activityID, started)], contentState: state, acceptedAt: started)
+                }
+            } else {
                 let wanted = WantedLiveActivity(resource)
                 _ = try await pushes.send(.update, toActivity: activity.activityID, Self.content(wanted, kind: .update))
                 let delivered = LiveActivityResourceEvent(

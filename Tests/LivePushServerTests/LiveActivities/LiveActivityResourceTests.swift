@@ -144,3 +144,40 @@ import Testing
         }
     }
 }
+
+/// A resource that asked for renewal lives past 8 hours on the server's renewal, and follows its chain.
+@Suite struct LiveActivityResourceRenewalTests {
+    @Test(arguments: TestDatabase.available)
+    func aResourceAskingForRenewalFollowsItsRenewedActivity(database: TestStore) async throws {
+        try await RenewalHarness.run(database) { world, _ in
+            try await world.storePushToStartToken()
+            let http = world.server.http
+            let path = LiveActivityResourceTests.path
+            let renewal = #","renewal":{"renewBefore":"7h45m"}"#
+            let started = try await http.put(path, key: TestServer.backendKey, LiveActivityResourceTests.body(hp: 10, extra: renewal))
+            #expect(started.json?["outcome"] == "started", "\(started.text)")
+            let arrived = try await eventually { try await world.activeOnDevice().count == 1 }
+            #expect(arrived)
+            let first = try #require(try await world.activeOnDevice().first)
+            #expect(try await world.register(first.activityID, token: try #require(first.pushToken)).status == 201)
+            #expect(try await world.detail(first.activityID)["renewal"]?["state"] == "waiting", "the link planned its renewal")
+            for _ in 1...31 { try await world.advance(minutes: 15) }  // 7h45m: the successor's start arrives
+            let renewing = try await eventually(timeout: .seconds(20)) { try await world.activeOnDevice().count == 2 }
+            #expect(renewing, "the renewal's start reached the iPhone")
+            let successor = try #require(try await world.activeOnDevice().last)
+            #expect(successor.attributes["livePushKey"] == "quest-1" && successor.contentState["hp"] == 10)
+            #expect(try await world.register(successor.activityID, token: try #require(successor.pushToken)).status == 201)
+            let oldEnded = try await eventually(timeout: .seconds(20)) { try await world.activeOnDevice().count == 1 }
+            #expect(oldEnded, "the old activity was ended once the new one was linked")
+            // The next PUT goes to the activity that took over.
+            let updated = try await http.put(path, key: TestServer.backendKey, LiveActivityResourceTests.body(hp: 9, extra: renewal))
+            #expect(updated.json?["outcome"] == "updated" && updated.json?["activityId"]?.stringValue == successor.activityID, "\(updated.text)")
+            let shown = try await eventually { try await world.activeOnDevice().first?.contentState["hp"] == 9 }
+            #expect(shown)
+            let resource = try await http.get(path, key: TestServer.backendKey).json
+            #expect(resource?["activityIds"] == .array([.string(first.activityID), .string(successor.activityID)]))
+            #expect(resource?["renewBefore"] == "7h45m")
+            #expect(resource?["history"]?.arrayValue?.contains { $0["outcome"] == "renewed" } == true)
+        }
+    }
+}
