@@ -123,6 +123,8 @@ package struct DemoSummary: Sendable, Hashable {
     package var problems: [String]
     /// The long adventure's renewals (`--long`); nil for the normal adventure.
     package var renewals: DemoRenewals?
+    /// One hero's quest run as a Live Activity resource (the normal adventure).
+    package var quest: DemoQuest?
 
     /// True when every push arrived, the stale activity was seen (the long adventure has no lost connection:
     /// every hero renewed instead), nothing failed to decode and every app's reporter has nothing pending and
@@ -141,6 +143,7 @@ package struct DemoSummary: Sendable, Hashable {
                 + (renewals == nil ? "   stale activity seen: \(staleSeen ? "yes" : "no")" : "") + "   decode failures: \(decodeFailures)",
         ]
         if let renewals { out.append("  " + renewals.line) }
+        if let quest { out.append("  " + quest.line) }
         if let tokens { out.append("  " + tokens.line) }
         // The adventure's content state is the party's (every hero's activity gets the same group
         // updates): say it once, and on a hero's line only where that activity shows something else.
@@ -201,6 +204,8 @@ package enum DemoProgress: Sendable, Hashable {
     case longAdventure(String)
     /// The update the engine got wrong on purpose (``DemoOptions/wrongContentState``), and what the server said.
     case wrongContentState(String)
+    /// One hero's quest, run as a Live Activity resource: what each PUT and the DELETE did.
+    case quest(String)
 
     /// The progress line.
     package var line: String {
@@ -214,7 +219,7 @@ package enum DemoProgress: Sendable, Hashable {
             return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…)"
         case .event(let report):
             return report.line
-        case .longAdventure(let line), .wrongContentState(let line):
+        case .longAdventure(let line), .wrongContentState(let line), .quest(let line):
             return line
         }
     }

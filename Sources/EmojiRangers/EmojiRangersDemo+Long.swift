@@ -197,7 +197,7 @@ extension EmojiRangersDemo {
     }
 
     /// True once the activity shows `state` (20 s at most).
-    private func shows(_ activityID: String, _ state: JSONValue) async -> Bool {
+    func shows(_ activityID: String, _ state: JSONValue) async -> Bool {
         await eventuallyTrue { (try? await simulator.world.activity(id: activityID).contentState) == state }
     }
 
@@ -223,14 +223,14 @@ extension EmojiRangersDemo {
     }
 
     /// True once the activity ended by push with `state` (20 s at most).
-    private func endsWith(_ activityID: String, _ state: JSONValue) async -> Bool {
+    func endsWith(_ activityID: String, _ state: JSONValue) async -> Bool {
         await eventuallyTrue {
             guard let snapshot = try? await simulator.world.activity(id: activityID) else { return false }
             return snapshot.state == .ended && snapshot.endedBy == .push && snapshot.contentState == state
         }
     }
 
-    private func eventuallyTrue(_ condition: () async -> Bool) async -> Bool {
+    func eventuallyTrue(_ condition: () async -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(20)
         while !Task.isCancelled {
             if await condition() { return true }
@@ -240,7 +240,7 @@ extension EmojiRangersDemo {
         return false
     }
 
-    private func container(_ state: AdventureContentState) throws(DemoError) -> OpenAPIObjectContainer {
+    func container(_ state: AdventureContentState) throws(DemoError) -> OpenAPIObjectContainer {
         guard case .object(let fields) = state.jsonValue,
             let container = try? OpenAPIObjectContainer(unvalidatedValue: fields.mapValues(\.openAPIValue))
         else { throw .device("the content state is not an object") }

@@ -61,6 +61,11 @@ extension EmojiRangersDemo {
             if !event.isEnd { await pause(options.interval) }
         }
         var summary = await summarize(adventure: adventure, seats: seats, reports: reports)
+        if let first = seats.first {
+            let quest = try await playQuest(first, problems: &summary.problems)
+            progress(.quest(quest.line))
+            summary.quest = quest
+        }
         let tokens = await settledTokens(of: seats)
         summary.tokens = tokens
         if tokens.pending > 0 || tokens.refused > 0 {

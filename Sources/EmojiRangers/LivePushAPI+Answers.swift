@@ -177,3 +177,45 @@ extension Operations.EndChannel.Output: APIOutput {
         }
     }
 }
+
+extension Operations.PutLiveActivity.Output: APIOutput {
+    /// What the PUT did to the hero's quest.
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.LiveActivityOutcome {
+        switch self {
+        case .ok(let answer): return try call.json { try answer.body.json }
+        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
+            .tooManyRequests(let refusal as any APIRefusal), .conflict(let refusal as any APIRefusal),
+            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
+            throw call.refused(refusal)
+        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
+        }
+    }
+}
+
+extension Operations.GetLiveActivity.Output: APIOutput {
+    /// The hero's quest as the server keeps it.
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.LiveActivityResource {
+        switch self {
+        case .ok(let answer): return try call.json { try answer.body.json }
+        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
+            .tooManyRequests(let refusal as any APIRefusal), .notFound(let refusal as any APIRefusal),
+            .serviceUnavailable(let refusal as any APIRefusal):
+            throw call.refused(refusal)
+        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
+        }
+    }
+}
+
+extension Operations.EndLiveActivity.Output: APIOutput {
+    /// What the DELETE did to the hero's quest.
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.LiveActivityOutcome {
+        switch self {
+        case .ok(let answer): return try call.json { try answer.body.json }
+        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
+            .tooManyRequests(let refusal as any APIRefusal), .notFound(let refusal as any APIRefusal), .conflict(let refusal as any APIRefusal),
+            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
+            throw call.refused(refusal)
+        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
+        }
+    }
+}

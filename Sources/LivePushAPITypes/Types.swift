@@ -209,6 +209,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape`.
     /// - Remark: Generated from `#/paths//v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape/put(putContentStateShape)`.
     func putContentStateShape(_ input: Operations.PutContentStateShape.Input) async throws -> Operations.PutContentStateShape.Output
+    /// A user's Live Activity resource: its state, the activities it had and its history (backend)
+    ///
+    /// - Remark: HTTP `GET /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)`.
+    func getLiveActivity(_ input: Operations.GetLiveActivity.Input) async throws -> Operations.GetLiveActivity.Output
+    /// Set the Live Activity a user sees under a key: started, updated or queued as needed (backend)
+    ///
+    /// - Remark: HTTP `PUT /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)`.
+    func putLiveActivity(_ input: Operations.PutLiveActivity.Input) async throws -> Operations.PutLiveActivity.Output
+    /// End a user's Live Activity resource, with an optional final state and dismissal date (backend)
+    ///
+    /// - Remark: HTTP `DELETE /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)`.
+    func endLiveActivity(_ input: Operations.EndLiveActivity.Input) async throws -> Operations.EndLiveActivity.Output
+    /// A user's Live Activity resource with its history, for the console (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)`.
+    func operatorGetLiveActivity(_ input: Operations.OperatorGetLiveActivity.Input) async throws -> Operations.OperatorGetLiveActivity.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -692,6 +712,62 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// A user's Live Activity resource: its state, the activities it had and its history (backend)
+    ///
+    /// - Remark: HTTP `GET /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)`.
+    public func getLiveActivity(
+        path: Operations.GetLiveActivity.Input.Path,
+        headers: Operations.GetLiveActivity.Input.Headers = .init()
+    ) async throws -> Operations.GetLiveActivity.Output {
+        try await getLiveActivity(Operations.GetLiveActivity.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Set the Live Activity a user sees under a key: started, updated or queued as needed (backend)
+    ///
+    /// - Remark: HTTP `PUT /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)`.
+    public func putLiveActivity(
+        path: Operations.PutLiveActivity.Input.Path,
+        headers: Operations.PutLiveActivity.Input.Headers = .init(),
+        body: Operations.PutLiveActivity.Input.Body
+    ) async throws -> Operations.PutLiveActivity.Output {
+        try await putLiveActivity(Operations.PutLiveActivity.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// End a user's Live Activity resource, with an optional final state and dismissal date (backend)
+    ///
+    /// - Remark: HTTP `DELETE /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)`.
+    public func endLiveActivity(
+        path: Operations.EndLiveActivity.Input.Path,
+        headers: Operations.EndLiveActivity.Input.Headers = .init(),
+        body: Operations.EndLiveActivity.Input.Body? = nil
+    ) async throws -> Operations.EndLiveActivity.Output {
+        try await endLiveActivity(Operations.EndLiveActivity.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A user's Live Activity resource with its history, for the console (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)`.
+    public func operatorGetLiveActivity(
+        path: Operations.OperatorGetLiveActivity.Input.Path,
+        headers: Operations.OperatorGetLiveActivity.Input.Headers = .init()
+    ) async throws -> Operations.OperatorGetLiveActivity.Output {
+        try await operatorGetLiveActivity(Operations.OperatorGetLiveActivity.Input(
+            path: path,
+            headers: headers
         ))
     }
 }
@@ -10619,6 +10695,1201 @@ public enum Operations {
             }
         }
     }
+    /// A user's Live Activity resource: its state, the activities it had and its history (backend)
+    ///
+    /// - Remark: HTTP `GET /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)`.
+    public enum GetLiveActivity {
+        public static let id: Swift.String = "getLiveActivity"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/GET/path/userId`.
+                public var userId: Components.Parameters.UserId
+                /// The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/GET/path/key`.
+                public var key: Components.Parameters.LiveActivityKey
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - userId: The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///   - key: The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                public init(
+                    userId: Components.Parameters.UserId,
+                    key: Components.Parameters.LiveActivityKey
+                ) {
+                    self.userId = userId
+                    self.key = key
+                }
+            }
+            public var path: Operations.GetLiveActivity.Input.Path
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLiveActivity.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLiveActivity.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetLiveActivity.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetLiveActivity.Input.Path,
+                headers: Operations.GetLiveActivity.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LiveActivityResource)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LiveActivityResource {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetLiveActivity.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetLiveActivity.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The resource.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetLiveActivity.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetLiveActivity.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/get(getLiveActivity)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Set the Live Activity a user sees under a key: started, updated or queued as needed (backend)
+    ///
+    /// - Remark: HTTP `PUT /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)`.
+    public enum PutLiveActivity {
+        public static let id: Swift.String = "putLiveActivity"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/path/userId`.
+                public var userId: Components.Parameters.UserId
+                /// The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/path/key`.
+                public var key: Components.Parameters.LiveActivityKey
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - userId: The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///   - key: The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                public init(
+                    userId: Components.Parameters.UserId,
+                    key: Components.Parameters.LiveActivityKey
+                ) {
+                    self.userId = userId
+                    self.key = key
+                }
+            }
+            public var path: Operations.PutLiveActivity.Input.Path
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutLiveActivity.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutLiveActivity.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PutLiveActivity.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.LiveActivityPut)
+            }
+            public var body: Operations.PutLiveActivity.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.PutLiveActivity.Input.Path,
+                headers: Operations.PutLiveActivity.Input.Headers = .init(),
+                body: Operations.PutLiveActivity.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LiveActivityOutcome)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LiveActivityOutcome {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PutLiveActivity.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PutLiveActivity.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// What the request did.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PutLiveActivity.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PutLiveActivity.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 413 maxBodySize: the body is over 65536 bytes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/put(putLiveActivity)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// End a user's Live Activity resource, with an optional final state and dismissal date (backend)
+    ///
+    /// - Remark: HTTP `DELETE /v1/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)`.
+    public enum EndLiveActivity {
+        public static let id: Swift.String = "endLiveActivity"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/path/userId`.
+                public var userId: Components.Parameters.UserId
+                /// The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/path/key`.
+                public var key: Components.Parameters.LiveActivityKey
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - userId: The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///   - key: The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                public init(
+                    userId: Components.Parameters.UserId,
+                    key: Components.Parameters.LiveActivityKey
+                ) {
+                    self.userId = userId
+                    self.key = key
+                }
+            }
+            public var path: Operations.EndLiveActivity.Input.Path
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndLiveActivity.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndLiveActivity.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.EndLiveActivity.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/requestBody/content/application\/json`.
+                case json(Components.Schemas.LiveActivityEnd)
+            }
+            public var body: Operations.EndLiveActivity.Input.Body?
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.EndLiveActivity.Input.Path,
+                headers: Operations.EndLiveActivity.Input.Headers = .init(),
+                body: Operations.EndLiveActivity.Input.Body? = nil
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/users/{userId}/live-activities/{key}/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LiveActivityOutcome)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LiveActivityOutcome {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.EndLiveActivity.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.EndLiveActivity.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// What the request did.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.EndLiveActivity.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.EndLiveActivity.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 413 maxBodySize: the body is over 65536 bytes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{userId}/live-activities/{key}/delete(endLiveActivity)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A user's Live Activity resource with its history, for the console (operator)
+    ///
+    /// - Remark: HTTP `GET /v1/operator/users/{userId}/live-activities/{key}`.
+    /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)`.
+    public enum OperatorGetLiveActivity {
+        public static let id: Swift.String = "operatorGetLiveActivity"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/path/userId`.
+                public var userId: Components.Parameters.UserId
+                /// The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                ///
+                /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/path/key`.
+                public var key: Components.Parameters.LiveActivityKey
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - userId: The user id: 1 to 128 characters, counted after percent-decoding (an id registered as café/1 is reached as caf%C3%A9%2F1), none of them a control character (U+0000 to U+001F, U+007F to U+009F) or a Unicode format character (category Cf, such as U+200B, U+202E, U+FEFF), and at most 4 UTF-8 bytes per character (400 maxBytes). Over 128: 400 maxLength; a control character: 400 invalid; not valid percent-encoded UTF-8: 400 percentEncoding.
+                ///   - key: The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+                public init(
+                    userId: Components.Parameters.UserId,
+                    key: Components.Parameters.LiveActivityKey
+                ) {
+                    self.userId = userId
+                    self.key = key
+                }
+            }
+            public var path: Operations.OperatorGetLiveActivity.Input.Path
+            /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetLiveActivity.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OperatorGetLiveActivity.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.OperatorGetLiveActivity.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.OperatorGetLiveActivity.Input.Path,
+                headers: Operations.OperatorGetLiveActivity.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/operator/users/{userId}/live-activities/{key}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LiveActivityResource)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LiveActivityResource {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.OperatorGetLiveActivity.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.OperatorGetLiveActivity.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The resource.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OperatorGetLiveActivity.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.OperatorGetLiveActivity.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/operator/users/{userId}/live-activities/{key}/get(operatorGetLiveActivity)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
 }
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
@@ -10978,6 +12249,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityRegistration/contentStateShape`.
             public var contentStateShape: Components.Schemas.ActivityRegistration.ContentStateShapePayload?
+            /// The key of the user's Live Activity resource (PUT /v1/users/{userId}/live-activities/{key}) whose push-to-start began this activity, as the server put it in its attributes (livePushKey). Without it the server links the registration to the oldest start of a resource of this user and attributes type still waiting. LivePushKit reports it when the app's ActivityAttributes has a livePushKey property.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/liveActivityKey`.
+            public struct LiveActivityKeyPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ActivityRegistration/liveActivityKey/value1`.
+                public var value1: Components.Schemas.Id
+                /// Creates a new `LiveActivityKeyPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Id) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// The key of the user's Live Activity resource (PUT /v1/users/{userId}/live-activities/{key}) whose push-to-start began this activity, as the server put it in its attributes (livePushKey). Without it the server links the registration to the oldest start of a resource of this user and attributes type still waiting. LivePushKit reports it when the app's ActivityAttributes has a livePushKey property.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityRegistration/liveActivityKey`.
+            public var liveActivityKey: Components.Schemas.ActivityRegistration.LiveActivityKeyPayload?
             /// Creates a new `ActivityRegistration`.
             ///
             /// - Parameters:
@@ -10992,6 +12287,7 @@ extension Components {
             ///   - renewal: null counts as absent.
             ///   - renews: The activity this one takes over from (a renewal the server started by push-to-start): same user and attributes type, still active, its renewal started and still open (409 exists for an activity of another user or none, 409 self for its own id, 409 open otherwise: never started, failed, taken over or ended; 409 chain when this activity is already stored and ended or in a chain: no cycles). Without it the server links the registration to the oldest renewal start it sent to this user for this type and not answered yet.
             ///   - contentStateShape: The shape of the app's ContentState (LivePushKit derives it from the type). Stored for the bundle id and attributes type when none is; otherwise merged into the stored one so that what the server accepts decodes in every app version that registered (a property required by either is required; a type two versions disagree on keeps the stored one, and the registration succeeds). null counts as absent.
+            ///   - liveActivityKey: The key of the user's Live Activity resource (PUT /v1/users/{userId}/live-activities/{key}) whose push-to-start began this activity, as the server put it in its attributes (livePushKey). Without it the server links the registration to the oldest start of a resource of this user and attributes type still waiting. LivePushKit reports it when the app's ActivityAttributes has a livePushKey property.
             public init(
                 activityId: Components.Schemas.Id,
                 pushToken: Components.Schemas.DeviceToken,
@@ -11003,7 +12299,8 @@ extension Components {
                 frequentPushesEnabled: Swift.Bool? = nil,
                 renewal: Components.Schemas.ActivityRegistration.RenewalPayload? = nil,
                 renews: Components.Schemas.ActivityRegistration.RenewsPayload? = nil,
-                contentStateShape: Components.Schemas.ActivityRegistration.ContentStateShapePayload? = nil
+                contentStateShape: Components.Schemas.ActivityRegistration.ContentStateShapePayload? = nil,
+                liveActivityKey: Components.Schemas.ActivityRegistration.LiveActivityKeyPayload? = nil
             ) {
                 self.activityId = activityId
                 self.pushToken = pushToken
@@ -11016,6 +12313,7 @@ extension Components {
                 self.renewal = renewal
                 self.renews = renews
                 self.contentStateShape = contentStateShape
+                self.liveActivityKey = liveActivityKey
             }
             public enum CodingKeys: String, CodingKey {
                 case activityId
@@ -11029,6 +12327,7 @@ extension Components {
                 case renewal
                 case renews
                 case contentStateShape
+                case liveActivityKey
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -11076,6 +12375,10 @@ extension Components {
                     Components.Schemas.ActivityRegistration.ContentStateShapePayload.self,
                     forKey: .contentStateShape
                 )
+                self.liveActivityKey = try container.decodeIfPresent(
+                    Components.Schemas.ActivityRegistration.LiveActivityKeyPayload.self,
+                    forKey: .liveActivityKey
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "activityId",
                     "pushToken",
@@ -11087,7 +12390,8 @@ extension Components {
                     "frequentPushesEnabled",
                     "renewal",
                     "renews",
-                    "contentStateShape"
+                    "contentStateShape",
+                    "liveActivityKey"
                 ])
             }
         }
@@ -15087,6 +16391,652 @@ extension Components {
                 case refusals
             }
         }
+        /// The Live Activity the backend wants the user to see under this key now. The server starts one by push-to-start when none runs (then alert is required: 400 requiredToStart), updates the running one, or keeps the newest state while a start waits for the app to register the activity. The same body again sends nothing (outcome unchanged). See docs/live-activity-resources.md.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LiveActivityPut`.
+        public struct LiveActivityPut: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/attributesType`.
+            public var attributesType: Components.Schemas.AttributesType
+            /// The static ActivityAttributes its activities are started with. Fixed while one runs or starts (409 attributes: DELETE it first).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/attributes`.
+            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/contentState`.
+            public var contentState: Components.Schemas.ContentState
+            /// Shown with this PUT's push; required when the PUT starts the activity (the device drops a push-to-start without one).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/alert`.
+            public struct AlertPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LiveActivityPut/alert/value1`.
+                public var value1: Components.Schemas.Alert
+                /// Creates a new `AlertPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Alert) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// Shown with this PUT's push; required when the PUT starts the activity (the device drops a push-to-start without one).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/alert`.
+            public var alert: Components.Schemas.LiveActivityPut.AlertPayload?
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/staleDate`.
+            public struct StaleDatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LiveActivityPut/staleDate/value1`.
+                public var value1: Components.Schemas.Date
+                /// Creates a new `StaleDatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Date) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/staleDate`.
+            public var staleDate: Components.Schemas.LiveActivityPut.StaleDatePayload?
+            /// A finite number; the highest score is shown first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/relevanceScore`.
+            public var relevanceScore: Swift.Double?
+            /// Renew its activities past the 8-hour limit (the server's renewal, docs/renewal.md), with these attributes and the alert of this PUT.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/renewal`.
+            public struct RenewalPayload: Codable, Hashable, Sendable {
+                /// How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to Apple's 8-hour limit less 5 minutes, 7h55m (400 format outside it; 400 range when the server runs with a shorter --max-active-duration and the value is past it less 5 minutes).
+                ///
+                /// - Remark: Generated from `#/components/schemas/LiveActivityPut/renewal/renewBefore`.
+                public var renewBefore: Swift.String
+                /// Creates a new `RenewalPayload`.
+                ///
+                /// - Parameters:
+                ///   - renewBefore: How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to Apple's 8-hour limit less 5 minutes, 7h55m (400 format outside it; 400 range when the server runs with a shorter --max-active-duration and the value is past it less 5 minutes).
+                public init(renewBefore: Swift.String) {
+                    self.renewBefore = renewBefore
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case renewBefore
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.renewBefore = try container.decode(
+                        Swift.String.self,
+                        forKey: .renewBefore
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "renewBefore"
+                    ])
+                }
+            }
+            /// Renew its activities past the 8-hour limit (the server's renewal, docs/renewal.md), with these attributes and the alert of this PUT.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityPut/renewal`.
+            public var renewal: Components.Schemas.LiveActivityPut.RenewalPayload?
+            /// Creates a new `LiveActivityPut`.
+            ///
+            /// - Parameters:
+            ///   - attributesType:
+            ///   - attributes: The static ActivityAttributes its activities are started with. Fixed while one runs or starts (409 attributes: DELETE it first).
+            ///   - contentState:
+            ///   - alert: Shown with this PUT's push; required when the PUT starts the activity (the device drops a push-to-start without one).
+            ///   - staleDate:
+            ///   - relevanceScore: A finite number; the highest score is shown first.
+            ///   - renewal: Renew its activities past the 8-hour limit (the server's renewal, docs/renewal.md), with these attributes and the alert of this PUT.
+            public init(
+                attributesType: Components.Schemas.AttributesType,
+                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                contentState: Components.Schemas.ContentState,
+                alert: Components.Schemas.LiveActivityPut.AlertPayload? = nil,
+                staleDate: Components.Schemas.LiveActivityPut.StaleDatePayload? = nil,
+                relevanceScore: Swift.Double? = nil,
+                renewal: Components.Schemas.LiveActivityPut.RenewalPayload? = nil
+            ) {
+                self.attributesType = attributesType
+                self.attributes = attributes
+                self.contentState = contentState
+                self.alert = alert
+                self.staleDate = staleDate
+                self.relevanceScore = relevanceScore
+                self.renewal = renewal
+            }
+            public enum CodingKeys: String, CodingKey {
+                case attributesType
+                case attributes
+                case contentState
+                case alert
+                case staleDate
+                case relevanceScore
+                case renewal
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.attributesType = try container.decode(
+                    Components.Schemas.AttributesType.self,
+                    forKey: .attributesType
+                )
+                self.attributes = try container.decode(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .attributes
+                )
+                self.contentState = try container.decode(
+                    Components.Schemas.ContentState.self,
+                    forKey: .contentState
+                )
+                self.alert = try container.decodeIfPresent(
+                    Components.Schemas.LiveActivityPut.AlertPayload.self,
+                    forKey: .alert
+                )
+                self.staleDate = try container.decodeIfPresent(
+                    Components.Schemas.LiveActivityPut.StaleDatePayload.self,
+                    forKey: .staleDate
+                )
+                self.relevanceScore = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .relevanceScore
+                )
+                self.renewal = try container.decodeIfPresent(
+                    Components.Schemas.LiveActivityPut.RenewalPayload.self,
+                    forKey: .renewal
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "attributesType",
+                    "attributes",
+                    "contentState",
+                    "alert",
+                    "staleDate",
+                    "relevanceScore",
+                    "renewal"
+                ])
+            }
+        }
+        /// Optional: the state the ended activity shows and when it leaves the Lock Screen.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LiveActivityEnd`.
+        public struct LiveActivityEnd: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LiveActivityEnd/contentState`.
+            public struct ContentStatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LiveActivityEnd/contentState/value1`.
+                public var value1: Components.Schemas.ContentState
+                /// Creates a new `ContentStatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.ContentState) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/LiveActivityEnd/contentState`.
+            public var contentState: Components.Schemas.LiveActivityEnd.ContentStatePayload?
+            /// - Remark: Generated from `#/components/schemas/LiveActivityEnd/dismissalDate`.
+            public struct DismissalDatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LiveActivityEnd/dismissalDate/value1`.
+                public var value1: Components.Schemas.DismissalDate
+                /// Creates a new `DismissalDatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.DismissalDate) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/LiveActivityEnd/dismissalDate`.
+            public var dismissalDate: Components.Schemas.LiveActivityEnd.DismissalDatePayload?
+            /// Creates a new `LiveActivityEnd`.
+            ///
+            /// - Parameters:
+            ///   - contentState:
+            ///   - dismissalDate:
+            public init(
+                contentState: Components.Schemas.LiveActivityEnd.ContentStatePayload? = nil,
+                dismissalDate: Components.Schemas.LiveActivityEnd.DismissalDatePayload? = nil
+            ) {
+                self.contentState = contentState
+                self.dismissalDate = dismissalDate
+            }
+            public enum CodingKeys: String, CodingKey {
+                case contentState
+                case dismissalDate
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.contentState = try container.decodeIfPresent(
+                    Components.Schemas.LiveActivityEnd.ContentStatePayload.self,
+                    forKey: .contentState
+                )
+                self.dismissalDate = try container.decodeIfPresent(
+                    Components.Schemas.LiveActivityEnd.DismissalDatePayload.self,
+                    forKey: .dismissalDate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "contentState",
+                    "dismissalDate"
+                ])
+            }
+        }
+        /// What a PUT or DELETE did.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome`.
+        public struct LiveActivityOutcome: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/userId`.
+            public var userId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/key`.
+            public var key: Components.Schemas.Id
+            /// started: a push-to-start went to the user's devices; updated: an update went to the running activity; queued: a start waits for the app to register the activity, which gets this state as soon as it does; unchanged: the same as the last PUT (or already ended), nothing sent; refused: not started or not sent (reason); ended: an end went to the activity (or will, as soon as the app registers it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/outcome`.
+            @frozen public enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case started = "started"
+                case updated = "updated"
+                case queued = "queued"
+                case unchanged = "unchanged"
+                case refused = "refused"
+                case ended = "ended"
+            }
+            /// started: a push-to-start went to the user's devices; updated: an update went to the running activity; queued: a start waits for the app to register the activity, which gets this state as soon as it does; unchanged: the same as the last PUT (or already ended), nothing sent; refused: not started or not sent (reason); ended: an end went to the activity (or will, as soon as the app registers it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/outcome`.
+            public var outcome: Components.Schemas.LiveActivityOutcome.OutcomePayload
+            /// For refused: noPushToStartToken, pushToStartBudget, contentStateShape, startRefused, or the rule an update broke (validToken).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/reason`.
+            public var reason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/message`.
+            public var message: Swift.String?
+            /// starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case starting = "starting"
+                case active = "active"
+                case ending = "ending"
+                case ended = "ended"
+                case refused = "refused"
+            }
+            /// starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/state`.
+            public var state: Components.Schemas.LiveActivityOutcome.StatePayload
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/activityId`.
+            public var activityId: Swift.String?
+            /// The pushes this request put in the outbox.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityOutcome/pushIds`.
+            public var pushIds: [Swift.String]
+            /// Creates a new `LiveActivityOutcome`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - key:
+            ///   - outcome: started: a push-to-start went to the user's devices; updated: an update went to the running activity; queued: a start waits for the app to register the activity, which gets this state as soon as it does; unchanged: the same as the last PUT (or already ended), nothing sent; refused: not started or not sent (reason); ended: an end went to the activity (or will, as soon as the app registers it).
+            ///   - reason: For refused: noPushToStartToken, pushToStartBudget, contentStateShape, startRefused, or the rule an update broke (validToken).
+            ///   - message:
+            ///   - state: starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
+            ///   - activityId:
+            ///   - pushIds: The pushes this request put in the outbox.
+            public init(
+                userId: Components.Schemas.Id,
+                key: Components.Schemas.Id,
+                outcome: Components.Schemas.LiveActivityOutcome.OutcomePayload,
+                reason: Swift.String? = nil,
+                message: Swift.String? = nil,
+                state: Components.Schemas.LiveActivityOutcome.StatePayload,
+                activityId: Swift.String? = nil,
+                pushIds: [Swift.String]
+            ) {
+                self.userId = userId
+                self.key = key
+                self.outcome = outcome
+                self.reason = reason
+                self.message = message
+                self.state = state
+                self.activityId = activityId
+                self.pushIds = pushIds
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userId
+                case key
+                case outcome
+                case reason
+                case message
+                case state
+                case activityId
+                case pushIds
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .userId
+                )
+                self.key = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .key
+                )
+                self.outcome = try container.decode(
+                    Components.Schemas.LiveActivityOutcome.OutcomePayload.self,
+                    forKey: .outcome
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.message = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .message
+                )
+                self.state = try container.decode(
+                    Components.Schemas.LiveActivityOutcome.StatePayload.self,
+                    forKey: .state
+                )
+                self.activityId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .activityId
+                )
+                self.pushIds = try container.decode(
+                    [Swift.String].self,
+                    forKey: .pushIds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "userId",
+                    "key",
+                    "outcome",
+                    "reason",
+                    "message",
+                    "state",
+                    "activityId",
+                    "pushIds"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LiveActivityStep`.
+        public struct LiveActivityStep: Codable, Hashable, Sendable {
+            /// started, updated, queued, refused, registered (the app registered the activity a start began), delivered (the newest state went to it), ended, renewed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityStep/outcome`.
+            public var outcome: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LiveActivityStep/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/LiveActivityStep/reason`.
+            public var reason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LiveActivityStep/activityId`.
+            public var activityId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LiveActivityStep/contentState`.
+            public var contentState: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// Creates a new `LiveActivityStep`.
+            ///
+            /// - Parameters:
+            ///   - outcome: started, updated, queued, refused, registered (the app registered the activity a start began), delivered (the newest state went to it), ended, renewed.
+            ///   - at:
+            ///   - reason:
+            ///   - activityId:
+            ///   - contentState:
+            public init(
+                outcome: Swift.String,
+                at: Foundation.Date,
+                reason: Swift.String? = nil,
+                activityId: Swift.String? = nil,
+                contentState: OpenAPIRuntime.OpenAPIObjectContainer? = nil
+            ) {
+                self.outcome = outcome
+                self.at = at
+                self.reason = reason
+                self.activityId = activityId
+                self.contentState = contentState
+            }
+            public enum CodingKeys: String, CodingKey {
+                case outcome
+                case at
+                case reason
+                case activityId
+                case contentState
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.outcome = try container.decode(
+                    Swift.String.self,
+                    forKey: .outcome
+                )
+                self.at = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .at
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.activityId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .activityId
+                )
+                self.contentState = try container.decodeIfPresent(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .contentState
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "outcome",
+                    "at",
+                    "reason",
+                    "activityId",
+                    "contentState"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LiveActivityResource`.
+        public struct LiveActivityResource: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/userId`.
+            public var userId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/key`.
+            public var key: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/attributesType`.
+            public var attributesType: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/attributes`.
+            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            /// starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case starting = "starting"
+                case active = "active"
+                case ending = "ending"
+                case ended = "ended"
+                case refused = "refused"
+            }
+            /// starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/state`.
+            public var state: Components.Schemas.LiveActivityResource.StatePayload
+            /// The newest state the backend asked for.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/contentState`.
+            public var contentState: OpenAPIRuntime.OpenAPIObjectContainer
+            /// True while that state waits for the app to register the activity a start began.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/pending`.
+            public var pending: Swift.Bool
+            /// The activity that runs for it (the newest of a renewal chain).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/activityId`.
+            public var activityId: Swift.String?
+            /// Every activity it has had, oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/activityIds`.
+            public var activityIds: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/reason`.
+            public var reason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/renewBefore`.
+            public var renewBefore: Swift.String?
+            /// Its newest steps, newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/history`.
+            public var history: [Components.Schemas.LiveActivityStep]
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/LiveActivityResource/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// Creates a new `LiveActivityResource`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - key:
+            ///   - attributesType:
+            ///   - attributes:
+            ///   - state: starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
+            ///   - contentState: The newest state the backend asked for.
+            ///   - pending: True while that state waits for the app to register the activity a start began.
+            ///   - activityId: The activity that runs for it (the newest of a renewal chain).
+            ///   - activityIds: Every activity it has had, oldest first.
+            ///   - reason:
+            ///   - renewBefore:
+            ///   - history: Its newest steps, newest first.
+            ///   - createdAt:
+            ///   - updatedAt:
+            public init(
+                userId: Components.Schemas.Id,
+                key: Components.Schemas.Id,
+                attributesType: Swift.String,
+                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                state: Components.Schemas.LiveActivityResource.StatePayload,
+                contentState: OpenAPIRuntime.OpenAPIObjectContainer,
+                pending: Swift.Bool,
+                activityId: Swift.String? = nil,
+                activityIds: [Swift.String],
+                reason: Swift.String? = nil,
+                renewBefore: Swift.String? = nil,
+                history: [Components.Schemas.LiveActivityStep],
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date
+            ) {
+                self.userId = userId
+                self.key = key
+                self.attributesType = attributesType
+                self.attributes = attributes
+                self.state = state
+                self.contentState = contentState
+                self.pending = pending
+                self.activityId = activityId
+                self.activityIds = activityIds
+                self.reason = reason
+                self.renewBefore = renewBefore
+                self.history = history
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userId
+                case key
+                case attributesType
+                case attributes
+                case state
+                case contentState
+                case pending
+                case activityId
+                case activityIds
+                case reason
+                case renewBefore
+                case history
+                case createdAt
+                case updatedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .userId
+                )
+                self.key = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .key
+                )
+                self.attributesType = try container.decode(
+                    Swift.String.self,
+                    forKey: .attributesType
+                )
+                self.attributes = try container.decode(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .attributes
+                )
+                self.state = try container.decode(
+                    Components.Schemas.LiveActivityResource.StatePayload.self,
+                    forKey: .state
+                )
+                self.contentState = try container.decode(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .contentState
+                )
+                self.pending = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .pending
+                )
+                self.activityId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .activityId
+                )
+                self.activityIds = try container.decode(
+                    [Swift.String].self,
+                    forKey: .activityIds
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.renewBefore = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .renewBefore
+                )
+                self.history = try container.decode(
+                    [Components.Schemas.LiveActivityStep].self,
+                    forKey: .history
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.updatedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .updatedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "userId",
+                    "key",
+                    "attributesType",
+                    "attributes",
+                    "state",
+                    "contentState",
+                    "pending",
+                    "activityId",
+                    "activityIds",
+                    "reason",
+                    "renewBefore",
+                    "history",
+                    "createdAt",
+                    "updatedAt"
+                ])
+            }
+        }
     }
 }
 extension Components {
@@ -15144,6 +17094,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/attributesType`.
         public typealias AttributesType = Swift.String
+        /// The backend's name for one of the user's Live Activities (an order, a match): an id as userId is (1 to 128 characters after percent-decoding, no control or format character; 400 maxLength, invalid, maxBytes, percentEncoding).
+        ///
+        /// - Remark: Generated from `#/components/parameters/liveActivityKey`.
+        public typealias LiveActivityKey = Swift.String
     }
 }
 extension Components {

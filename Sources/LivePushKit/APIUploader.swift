@@ -21,11 +21,12 @@ struct APIUploader: Sendable {
         let api = client(bearer: bearer)
         do {
             switch upload {
-            case .register(let id, let type, let groups, let token, let frequent):
+            case .register(let id, let type, let groups, let token, let frequent, let key):
                 let body = Components.Schemas.ActivityRegistration(
                     activityId: id, pushToken: token.hex, bundleId: bundleID, attributesType: type, environment: environment,
                     groups: groups.isEmpty ? nil : groups, frequentPushesEnabled: frequent,
-                    contentStateShape: try shapes[type].map { .init(value1: try OpenAPIObjectContainer(unvalidatedValue: Self.plain($0))) })
+                    contentStateShape: try shapes[type].map { .init(value1: try OpenAPIObjectContainer(unvalidatedValue: Self.plain($0))) },
+                    liveActivityKey: key.map { .init(value1: $0) })
                 return await Self.outcome(try await api.registerActivity(body: .json(body)))
             case .rotate(let id, let token):
                 let answer = try await api.rotatePushToken(path: .init(activityId: id), body: .json(.init(pushToken: token.hex)))

@@ -43,6 +43,11 @@ public protocol LiveActivityEventSink: Sendable {
     /// started by push) or a rotated one (`pushTokenUpdates`). The newest token of an activity wins.
     func activityToken(_ token: PushToken, activityID: String, attributesType: String, groups: [String]) async
 
+    /// The same, with the key of the server's Live Activity resource whose push-to-start began the activity:
+    /// the `livePushKey` the server puts in the start's attributes, which an app's `ActivityAttributes` may
+    /// declare (`var livePushKey: String?`). The server then links the registration to that key.
+    func activityToken(_ token: PushToken, activityID: String, attributesType: String, groups: [String], liveActivityKey: String?) async
+
     /// The device's push-to-start token for an attributes type (iOS 17.2), and where it came from.
     func pushToStartToken(_ token: PushToken, attributesType: String, source: PushToStartSource) async
 
@@ -58,6 +63,11 @@ public protocol LiveActivityEventSink: Sendable {
 }
 
 extension LiveActivityEventSink {
+    /// Sinks that do not send registrations need no key.
+    public func activityToken(_ token: PushToken, activityID: String, attributesType: String, groups: [String], liveActivityKey: String?) async {
+        await activityToken(token, activityID: activityID, attributesType: attributesType, groups: groups)
+    }
+
     /// Sinks that do not send registrations take no shape.
     public func contentStateShape(_ shape: ContentStateShape, attributesType: String) async {}
 }

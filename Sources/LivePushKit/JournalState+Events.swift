@@ -2,7 +2,7 @@ import Foundation
 
 /// The app's events, applied to the journal's state. Each returns whether it changed anything (to write and send).
 extension JournalState {
-    mutating func record(token: PushToken, activityID: String, attributesType: String, groups: [String]) -> Bool {
+    mutating func record(token: PushToken, activityID: String, attributesType: String, groups: [String], liveActivityKey: String? = nil) -> Bool {
         var entry =
             activities[activityID]
             ?? ActivityEntry(activityID: activityID, attributesType: attributesType, groups: groups, changedAt: 0)
@@ -11,6 +11,7 @@ extension JournalState {
         entry.token = token
         entry.attributesType = attributesType
         if !groups.isEmpty { entry.groups = groups }
+        if let liveActivityKey { entry.liveActivityKey = liveActivityKey }
         entry.changedAt = nextSequence()
         activities[activityID] = entry
         return true

@@ -26,7 +26,7 @@ extension JournalState {
         guard let registered = entry.acknowledged, registered.frequentPushesEnabled == authorization.frequentPushesEnabled else {
             return .register(
                 activityID: entry.activityID, attributesType: entry.attributesType, groups: entry.groups, token: token,
-                frequentPushesEnabled: authorization.frequentPushesEnabled)
+                frequentPushesEnabled: authorization.frequentPushesEnabled, liveActivityKey: entry.liveActivityKey)
         }
         return registered.token == token ? nil : .rotate(activityID: entry.activityID, token: token)
     }
@@ -39,7 +39,7 @@ extension JournalState {
     /// The server stored what `upload` sent. A newer token that arrived meanwhile stays owed.
     mutating func acknowledge(_ upload: Upload) {
         switch upload {
-        case .register(let id, _, _, let token, let frequent):
+        case .register(let id, _, _, let token, let frequent, _):
             activities[id]?.acknowledged = .init(token: token, frequentPushesEnabled: frequent)
             activities[id]?.refusedToken = nil
         case .rotate(let id, let token):
@@ -55,7 +55,7 @@ extension JournalState {
     /// token for the same activity or attributes type is.
     mutating func refuse(_ upload: Upload) {
         switch upload {
-        case .register(let id, _, _, let token, _), .rotate(let id, let token):
+        case .register(let id, _, _, let token, _, _), .rotate(let id, let token):
             activities[id]?.refusedToken = token
         case .end(let id, let end):
             if end.isDismissed { activities[id] = nil } else { activities[id]?.acknowledgedEnd = end }

@@ -42,6 +42,8 @@ struct ActivityEntry: Codable, Sendable, Equatable {
     var activityID: String
     var attributesType: String
     var groups: [String]
+    /// The key of the server's Live Activity resource whose start began it (its attributes' `livePushKey`).
+    var liveActivityKey: String?
     /// The newest update token the app saw.
     var token: PushToken?
     /// What the server stored: the token and the `frequentPushesEnabled` it was registered with.

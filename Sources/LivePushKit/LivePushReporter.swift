@@ -58,7 +58,13 @@ public actor LivePushReporter: LiveActivityEventSink {
     // MARK: Events
 
     public func activityToken(_ token: PushToken, activityID: String, attributesType: String, groups: [String]) {
-        guard state.record(token: token, activityID: activityID, attributesType: attributesType, groups: groups) else { return }
+        activityToken(token, activityID: activityID, attributesType: attributesType, groups: groups, liveActivityKey: nil)
+    }
+
+    public func activityToken(_ token: PushToken, activityID: String, attributesType: String, groups: [String], liveActivityKey: String?) {
+        guard
+            state.record(token: token, activityID: activityID, attributesType: attributesType, groups: groups, liveActivityKey: liveActivityKey)
+        else { return }
         logger.debug("activity token", metadata: ["activityId": "\(activityID)", "token": "\(token.shortened)"])
         commit()
     }

@@ -1,7 +1,9 @@
 /// One request the reporter owes the server, derived from the journal: the oldest change first.
 enum Upload: Sendable, Equatable {
     /// `POST /v1/activities`: first registration, or again with a new `frequentPushesEnabled`.
-    case register(activityID: String, attributesType: String, groups: [String], token: PushToken, frequentPushesEnabled: Bool)
+    /// `liveActivityKey`: the key of the server's Live Activity resource whose start began it.
+    case register(
+        activityID: String, attributesType: String, groups: [String], token: PushToken, frequentPushesEnabled: Bool, liveActivityKey: String? = nil)
     /// `PUT /v1/activities/{id}/push-token`.
     case rotate(activityID: String, token: PushToken)
     /// `POST /v1/activities/{id}/ended` or `…/dismissed`.

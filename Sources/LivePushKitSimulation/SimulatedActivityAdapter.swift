@@ -164,6 +164,8 @@ public struct SimulatedActivityAdapter: Sendable {
             return
         }
         if let shape = contentStateShape?(activity.contentState) { await sink.contentStateShape(shape, attributesType: attributesType) }
-        await sink.activityToken(token, activityID: activity.activityID, attributesType: attributesType, groups: groups(activity.attributes))
+        await sink.activityToken(
+            token, activityID: activity.activityID, attributesType: attributesType, groups: groups(activity.attributes),
+            liveActivityKey: activity.attributes["livePushKey"]?.stringValue)
     }
 }

@@ -87,7 +87,8 @@ package final class LivePushServer: Service, Sendable {
         let addressLimit = AddressLimitMiddleware(
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
         let shapes = ContentStateShapeService(store: store, clock: clock, logger: logger)
-        AppRoutes(activities: activities, renewals: renewals, identity: identity, shapes: shapes, clock: clock).add(
+        let resources = LiveActivityResourceService(pushes: pushes)
+        AppRoutes(activities: activities, renewals: renewals, resources: resources, identity: identity, shapes: shapes, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
@@ -104,8 +105,9 @@ package final class LivePushServer: Service, Sendable {
             to: backend)
         ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
         ShapeRoutes(shapes: shapes, clock: clock).add(to: backend)
+        LiveActivityRoutes(resources: resources, maximumActiveDuration: activities.settings.maximumActiveDuration, clock: clock).add(to: backend)
         // The console's API: its own scope, so neither an app nor a backend credential reads it.
-        OperatorRoutes(console: console, clock: clock).add(
+        OperatorRoutes(console: console, resources: resources, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .operator, keys: keys))

@@ -11,7 +11,7 @@ import LiveActivity
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
 package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, APIKeyStore,
     ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore, AppTokenStandingStore,
-    EnvironmentBindingStore, ConsoleStore, RenewalStore, AcceptanceStore, ContentStateShapeStore
+    EnvironmentBindingStore, ConsoleStore, RenewalStore, AcceptanceStore, ContentStateShapeStore, LiveActivityResourceStore
 {
     /// Closes the database connections. Later calls throw `unavailable`.
     func close() async

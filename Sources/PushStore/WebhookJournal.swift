@@ -13,6 +13,8 @@ package enum WebhookFact: Sendable, Hashable {
     case activityRenewed(activityID: String, userID: String?, renewedBy: String, at: Date)
     /// The renewal of `activityID` failed for `reason`; the activity keeps its updates until its limit.
     case renewalFailed(activityID: String, userID: String?, reason: String, at: Date)
+    /// A Live Activity kept as a resource (the user's, under `key`) could not be started, for `reason`.
+    case liveActivityNotStarted(userID: String, key: String, reason: String, at: Date)
 }
 
 /// Turns the facts of a store operation into webhook outbox rows, which the operation inserts in its own

@@ -48,18 +48,29 @@ import Testing
             #expect(summary.heroes.count == 4)
             let adventure = try AdventureEngine.plan(party: try HeroRoster.party(size: 4), seed: 7)
             let final = try #require(adventure.events.last?.contentState.jsonValue)
-            #expect(lines.count == 4 + 1 + 1 + adventure.events.count, "a line per player, one for the tokens, one for the spectators, one per event")
+            #expect(
+                lines.count == 4 + 1 + 1 + adventure.events.count + 1,
+                "a line per player, one for the tokens, one for the spectators, one per event, one for the quest")
+            // One hero's quest runs as a Live Activity resource: started by push-to-start, the second PUT
+            // queued until the app registered it (or an update when the app was quicker), then updated,
+            // the same PUT again sent nothing, and DELETE ended it.
+            let quest = try #require(summary.quest)
+            #expect(
+                quest.steps.first == "PUT started" && quest.steps.dropFirst(2) == ["PUT updated", "PUT unchanged", "DELETE ended"], "\(quest.steps)")
+            #expect(["PUT queued", "PUT updated"].contains(quest.steps[1]) && quest.activityIDs.count == 1 && quest.pushes == 4)
+            #expect(lines.contains { $0.hasPrefix("quest of 🐼 Power Panda as a resource") }, "\(lines.suffix(2))")
             // Every hero's tokens reached the server through the app's LivePushKit reporter: its adventure and
-            // side quest tokens and its push-to-start token, from the reporters' journals.
+            // side quest tokens and its push-to-start token, from the reporters' journals (and, after the
+            // adventure, the quest's token from the app that registered it).
             #expect(
                 lines.contains(
                     "the apps' LivePushKit reporters uploaded 8 activity tokens and 4 push-to-start tokens (POST /v1/activities, PUT /v1/push-to-start-tokens)"
                 ), "\(lines.prefix(6))")
             let tokens = try #require(summary.tokens)
-            #expect(tokens.apps == 4 && tokens.activityTokens == 8 && tokens.pushToStartTokens == 4, "\(tokens)")
+            #expect(tokens.apps == 4 && tokens.activityTokens == 9 && tokens.pushToStartTokens == 4, "\(tokens)")
             #expect(tokens.pending == 0 && tokens.refused == 0, "\(tokens)")
             #expect(
-                summary.lines.contains("  tokens: 8 activity + 4 push-to-start tokens uploaded by LivePushKit (4 iPhones), 0 pending, 0 failed"),
+                summary.lines.contains("  tokens: 9 activity + 4 push-to-start tokens uploaded by LivePushKit (4 iPhones), 0 pending, 0 failed"),
                 "\(summary.lines.joined(separator: "\n"))")
             // Each app keeps its own journal under the demo's folder, where it ends with nothing owed.
             for hero in try HeroRoster.party(size: 4) {
@@ -83,11 +94,13 @@ import Testing
             let devices = all.filter { $0.name != "Spectators' iPad" }
             #expect(devices.count == 4)
             for device in devices {
-                #expect(device.activities.count == 2, "the party adventure and the side quest")
-                let activity = try #require(device.activities.first { $0.attributesType == EmojiRangersDemo.attributesType })
-                let sideQuest = try #require(device.activities.first { $0.attributesType == SideQuest.attributesType })
+                // The quest's activity (ended, on one iPhone) is checked above through the summary.
+                let activities = device.activities.filter { $0.attributes["livePushKey"] == nil }
+                #expect(activities.count == 2, "the party adventure and the side quest")
+                let activity = try #require(activities.first { $0.attributesType == EmojiRangersDemo.attributesType })
+                let sideQuest = try #require(activities.first { $0.attributesType == SideQuest.attributesType })
                 #expect(sideQuest.state == .active && sideQuest.history.isEmpty)
-                #expect(device.activities.first?.activityID == sideQuest.activityID, "relevance 75 beats the calm adventure's 50")
+                #expect(activities.first?.activityID == sideQuest.activityID, "relevance 75 beats the calm adventure's 50")
                 #expect(activity.state == .ended, "\(device.name): \(activity.state)")
                 #expect(activity.endedBy == .push)
                 #expect(activity.contentState == final)
@@ -109,8 +122,9 @@ import Testing
             let everything = await world.pushes(limit: 1000)
             let log = everything.filter { $0.path.hasPrefix("/3/device/") }
             #expect(everything.filter { $0.path.hasPrefix("/4/broadcasts/") }.count == adventure.events.count, "one broadcast per event")
-            #expect(log.count == summary.pushes)
-            #expect(log.allSatisfy { $0.status == 200 && $0.outcome?.kind == .applied })
+            #expect(log.count == summary.pushes + quest.pushes)
+            #expect(log.allSatisfy { $0.status == 200 && ($0.outcome?.kind == .applied || $0.outcome?.kind == .started) })
+            #expect(log.filter { $0.outcome?.kind == .started }.count == 1, "the quest's push-to-start")
             #expect(log.contains { $0.headers.contains { $0.name == "apns-priority" && $0.value == "10" } })
         }
     }

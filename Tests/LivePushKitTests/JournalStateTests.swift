@@ -17,6 +17,20 @@ import Testing
         #expect(state.pendingCount == 1)
     }
 
+    /// An activity the server started for a Live Activity resource is registered with its key, also when a
+    /// rotated token (reported without it) arrives before the registration went out.
+    @Test func theKeyOfALiveActivityResourceGoesWithItsRegistration() {
+        var state = JournalState(deviceID: "d")
+        _ = state.record(token: a, activityID: "x", attributesType: "T", groups: [], liveActivityKey: "order-1")
+        _ = state.record(token: b, activityID: "x", attributesType: "T", groups: [])
+        #expect(
+            state.nextUpload
+                == .register(activityID: "x", attributesType: "T", groups: [], token: b, frequentPushesEnabled: false, liveActivityKey: "order-1"))
+        _ = state.record(token: c, activityID: "y", attributesType: "T", groups: [])
+        state.acknowledge(state.nextUpload!)
+        #expect(state.nextUpload == .register(activityID: "y", attributesType: "T", groups: [], token: c, frequentPushesEnabled: false))
+    }
+
     @Test func aTokenArrivingWhileTheOlderIsInFlightIsSentAfterItAsARotation() {
         var state = JournalState(deviceID: "d")
         _ = state.record(token: a, activityID: "x", attributesType: "T", groups: [])

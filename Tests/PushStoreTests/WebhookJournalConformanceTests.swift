@@ -19,6 +19,7 @@ struct WebhookJournalConformanceTests {
             case .activityTokenInvalid, .pushToStartTokenInvalid: event = "token.invalid"
             case .activityRenewed: event = "activity.renewed"
             case .renewalFailed: event = "activity.renewalFailed"
+            case .liveActivityNotStarted: event = "liveActivity.notStarted"
             }
             return WebhookDelivery(event: event, body: Data("\(fact)".utf8), createdAt: Fixture.start)
         }

@@ -52,16 +52,26 @@
         private func followTokens(of id: String) async {
             guard let activity = followed[id] else { return }
             let joined = groups(activity.attributes)
+            let key = Self.liveActivityKey(of: activity.attributes)
             // The ContentState's shape, from the activity's own state: the server refuses updates it could not decode.
             if let shape = try? ContentStateShape(deriving: activity.content.state) {
                 await reporter.contentStateShape(shape, attributesType: attributesType)
             }
             if let token = activity.pushToken {
-                await reporter.activityToken(PushToken(token), activityID: id, attributesType: attributesType, groups: joined)
+                await reporter.activityToken(PushToken(token), activityID: id, attributesType: attributesType, groups: joined, liveActivityKey: key)
             }
             for await token in activity.pushTokenUpdates {
-                await reporter.activityToken(PushToken(token), activityID: id, attributesType: attributesType, groups: joined)
+                await reporter.activityToken(PushToken(token), activityID: id, attributesType: attributesType, groups: joined, liveActivityKey: key)
             }
+        }
+
+        /// The `livePushKey` of the attributes, when the app's `ActivityAttributes` declares it: the server
+        /// puts it in the starts of its Live Activity resources.
+        static func liveActivityKey(of attributes: Attributes) -> String? {
+            guard let data = try? JSONEncoder().encode(attributes),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return nil }
+            return object["livePushKey"] as? String
         }
 
         /// Ends and dismissals: the activity's state now and every change.

@@ -12,12 +12,13 @@ import PushStore
 struct AppRoutes: Sendable {
     let activities: ActivityService
     let renewals: RenewalService
+    let resources: LiveActivityResourceService
     let identity: IdentityService
     let shapes: ContentStateShapeService
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (activities, renewals, identity, shapes, clock) = (activities, renewals, identity, shapes, clock)
+        let (activities, renewals, resources, identity, shapes, clock) = (activities, renewals, resources, identity, shapes, clock)
         let open = ContractRoute("openInstallation")
         routes.post("installations") { request, context -> Response in
             _ = try await open.body(request, now: clock.now())
@@ -60,7 +61,13 @@ struct AppRoutes: Sendable {
             let grant = try context.requireIdentity().groupGrant
             try await renewals.check(registration, plan: plan, renews: renews, owner: try actor.owner(claimed: registration.userID))
             let record = try await activities.register(registration, as: actor, grant: grant)
-            try await renewals.registered(record, plan: plan, renews: renews)
+            // A Live Activity resource's start (by the key the app reported) comes before the renewal a start
+            // without a key may answer; without a key, a renewal's start is tried first.
+            let key = body.string("liveActivityKey")
+            var linked = false
+            if let key { linked = try await resources.registered(record, key: key) }
+            let renewed = try await renewals.registered(record, plan: plan, renews: renews, linkImplicitly: !linked)
+            if !linked, !renewed, key == nil { try await resources.registered(record, key: nil) }
             // The app's ContentState shape (the contract has checked it): stored, or merged into the stored one.
             if let json = body.objectValue("contentStateShape"), let shape = try? ContentStateShape(json: json) {
                 try await shapes.learn(shape, bundleID: record.bundleID, attributesType: record.attributesType)

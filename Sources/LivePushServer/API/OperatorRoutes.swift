@@ -4,17 +4,19 @@ import Hummingbird
 import PushStore
 
 /// The provider console's routes (behind an operator key): the overview and the last hour's series,
-/// pages of activities and group sends, one activity, one group send's members, and the test push. Each
-/// reads its input and calls `ConsoleService`.
+/// pages of activities and group sends, one activity, one group send's members, a Live Activity kept by
+/// key, and the test push. Each reads its input and calls `ConsoleService` (or, for a Live Activity by
+/// key, `LiveActivityResourceService`).
 struct OperatorRoutes: Sendable {
     /// Entries per page of the lists.
     static let pageSize = 50
 
     let console: ConsoleService
+    let resources: LiveActivityResourceService
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (console, clock) = (console, clock)
+        let (console, resources, clock) = (console, resources, clock)
         _ = ContractRoute("operatorOverview")  // no parameters and no body: it only names the operation
         routes.get("operator/overview") { _, _ -> Response in
             APIResponse.json(Schemas.OperatorOverview(try await console.overview()))
@@ -40,6 +42,13 @@ struct OperatorRoutes: Sendable {
         let read = ContractRoute("operatorGetActivity")
         routes.get("operator/activities/:activityId") { _, context -> Response in
             APIResponse.json(try Schemas.OperatorActivity(try await console.activity(id: try read.pathID("activityId", context))))
+        }
+        // A Live Activity kept by key: its state, the activities it had and its history.
+        let resource = ContractRoute("operatorGetLiveActivity")
+        routes.get("operator/users/:userId/live-activities/:key") { _, context -> Response in
+            let found = try await resources.resource(
+                user: try resource.pathID("userId", context), key: try resource.pathID("key", context), historyLimit: 50)
+            return APIResponse.json(try Schemas.LiveActivityResource(found.resource, history: found.history))
         }
         let sends = ContractRoute("operatorListSends")
         routes.get("operator/sends") { request, _ -> Response in

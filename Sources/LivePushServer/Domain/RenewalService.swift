@@ -79,11 +79,17 @@ struct RenewalService: Sendable {
         }
     }
 
-    /// After a registration is stored: links it to the renewal it answers (named by `renews`, or the
-    /// one start sent to this user for this type and not answered yet), then stores its own plan.
-    func registered(_ record: ActivityRecord, plan: RenewalRequest?, renews: String?) async throws(DomainError) {
-        if let old = try await renewalAnswered(by: record, renews: renews) {
+    /// After a registration is stored: links it to the renewal it answers (named by `renews`, or, when
+    /// `linkImplicitly`, the one start sent to this user for this type and not answered yet), then stores
+    /// its own plan. True when it linked one.
+    @discardableResult
+    func registered(_ record: ActivityRecord, plan: RenewalRequest?, renews: String?, linkImplicitly: Bool = true) async throws(DomainError)
+        -> Bool
+    {
+        var linked = false
+        if renews != nil || linkImplicitly, let old = try await renewalAnswered(by: record, renews: renews) {
             await link(old, to: record)
+            linked = true
         }
         if let plan, let user = record.userID {
             let stored = try await stored { () async throws(PushStoreError) in
@@ -94,6 +100,7 @@ struct RenewalService: Sendable {
             }
             pushes.logger.info("activity renewal planned", metadata: ["activityId": "\(record.activityID)", "renewAt": "\(stored.renewAt)"])
         }
+        return linked
     }
 
     /// The open renewal `record` takes over: the one `renews` names, else the oldest start sent to the
@@ -174,9 +181,7 @@ struct RenewalService: Sendable {
                 await fail(renewal.activityID, reason: "noPushToStartToken", now: now)
                 return false
             }
-            let sent = try await pushes.store.startsSent(
-                toPushToStartTokens: tokens.map(\.id), since: now.addingTimeInterval(-pushes.configuration.pushToStartWindow))
-            let within = tokens.filter { sent[$0.id, default: 0] < pushes.configuration.pushToStartBudget }
+            let within = try await pushes.withinStartBudget(tokens, now: now)
             guard !within.isEmpty else {
                 await fail(renewal.activityID, reason: "pushToStartBudget", now: now)
                 return false

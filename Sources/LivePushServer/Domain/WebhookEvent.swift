@@ -8,7 +8,7 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
         case activityID = "activityId"
         case pushToStartTokenID = "pushToStartTokenId"
         case userID = "userId"
-        case reason, token, at, renewedBy
+        case reason, token, at, renewedBy, key
     }
 
     /// The kinds of event.
@@ -21,6 +21,9 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
         case activityRenewed = "activity.renewed"
         /// A renewal could not start a new activity (`reason`); the old one keeps its updates until its limit.
         case renewalFailed = "activity.renewalFailed"
+        /// A Live Activity kept as a resource (`key`) could not be started (`reason`: `noPushToStartToken`,
+        /// `pushToStartBudget`, `contentStateShape`, `startRefused`).
+        case liveActivityNotStarted = "liveActivity.notStarted"
     }
 
     /// Why an activity ended.
@@ -42,12 +45,15 @@ package struct WebhookEvent: Sendable, Hashable, Codable {
     package var at: Date
     /// For `activity.renewed`: the activity that took over.
     package var renewedBy: String?
+    /// For `liveActivity.notStarted`: the backend's key of the resource.
+    package var key: String?
 
     package init(
         event: Kind, activityID: String? = nil, pushToStartTokenID: String? = nil, userID: String? = nil,
-        reason: String, token: String? = nil, at: Date, renewedBy: String? = nil
+        reason: String, token: String? = nil, at: Date, renewedBy: String? = nil, key: String? = nil
     ) {
         self.renewedBy = renewedBy
+        self.key = key
         self.event = event
         self.activityID = activityID
         self.pushToStartTokenID = pushToStartTokenID

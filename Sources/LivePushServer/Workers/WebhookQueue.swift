@@ -72,6 +72,8 @@ final class WebhookQueue: DomainEvents, Sendable {
             return WebhookEvent(event: .activityRenewed, activityID: activityID, userID: userID, reason: "renewed", at: at, renewedBy: renewedBy)
         case .renewalFailed(let activityID, let userID, let reason, let at):
             return WebhookEvent(event: .renewalFailed, activityID: activityID, userID: userID, reason: reason, at: at)
+        case .liveActivityNotStarted(let userID, let key, let reason, let at):
+            return WebhookEvent(event: .liveActivityNotStarted, userID: userID, reason: reason, at: at, key: key)
         }
     }
 

@@ -381,6 +381,49 @@ enum Schema {
             """,
             "CREATE INDEX IF NOT EXISTS activity_refusals_activity ON activity_refusals (activity_id, refused_at)",
         ],
+        // Live Activities as resources (issue 34): one row per user and backend key (what the backend wants
+        // shown, the activity that runs for it and the ones it had, a version for compare-and-set writes),
+        // and each resource's history (its newest steps, numbered by the version that wrote them).
+        // IF NOT EXISTS, as for 10.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS live_activity_resources (
+                user_id TEXT NOT NULL,
+                resource_key TEXT NOT NULL,
+                attributes_type TEXT NOT NULL,
+                attributes_json TEXT NOT NULL,
+                wanted_json TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('starting', 'active', 'ending', 'ended', 'refused')),
+                activity_id TEXT,
+                activity_ids TEXT NOT NULL,
+                pending {INT} NOT NULL,
+                reason TEXT,
+                renew_before {REAL},
+                start_token_ids TEXT NOT NULL,
+                started_at {REAL},
+                final_content_state TEXT,
+                dismissal_date {REAL},
+                version {INT} NOT NULL,
+                created_at {REAL} NOT NULL,
+                updated_at {REAL} NOT NULL,
+                PRIMARY KEY (user_id, resource_key)
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS live_activity_resources_waiting ON live_activity_resources (user_id, attributes_type, state)",
+            """
+            CREATE TABLE IF NOT EXISTS live_activity_resource_events (
+                user_id TEXT NOT NULL,
+                resource_key TEXT NOT NULL,
+                version {INT} NOT NULL,
+                outcome TEXT NOT NULL,
+                at {REAL} NOT NULL,
+                reason TEXT,
+                activity_id TEXT,
+                content_state TEXT,
+                PRIMARY KEY (user_id, resource_key, version)
+            )
+            """,
+        ],
     ]
 
     /// The migrations with the column types of one database.

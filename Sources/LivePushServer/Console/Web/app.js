@@ -1,8 +1,8 @@
 import { credential, SignedOut } from './api.js';
-import { activities, overview, report, sends, shapes } from './views.js';
+import { activities, overview, report, resources, sends, shapes } from './views.js';
 
 const $ = (id) => document.getElementById(id);
-const views = { overview, activities, sends, shapes };
+const views = { overview, activities, sends, shapes, resources };
 const interval = 2000;
 let current = 'overview';
 let timer = null;
@@ -116,6 +116,14 @@ $('find-form').addEventListener('submit', (event) => {
     $('find-error').textContent = '';
   }, (error) => {
     if (error instanceof SignedOut) report(error); else $('find-error').textContent = error.message;
+  });
+});
+
+$('resource-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  $('resource-error').textContent = '';
+  resources.find($('resource-user').value.trim(), $('resource-key').value.trim()).catch((error) => {
+    if (error instanceof SignedOut) report(error); else $('resource-error').textContent = error.message;
   });
 });
 

@@ -302,6 +302,38 @@ export const shapes = {
   },
 };
 
+// A Live Activity kept by key, looked up by user and key; refreshed while shown.
+export const resources = {
+  selected: null,
+
+  async find(user, key) {
+    this.selected = null;
+    $('resource-detail').hidden = true;
+    await call(`users/${segment(user)}/live-activities/${segment(key)}`);
+    this.selected = { user, key };
+    await this.refresh();
+  },
+
+  async refresh() {
+    if (!this.selected) return;
+    const data = await call(`users/${segment(this.selected.user)}/live-activities/${segment(this.selected.key)}`);
+    facts($('resource-facts'), [
+      ['state', data.state + (data.reason ? ` (${data.reason})` : '')],
+      ['attributes', `${data.attributesType} ${JSON.stringify(data.attributes)}`],
+      ['wanted content state', JSON.stringify(data.contentState) + (data.pending ? ' (waiting for the app to register the activity)' : '')],
+      ['running activity', data.activityId],
+      ['activities it has had', data.activityIds.join(', ') || '—'],
+      ['renewal', data.renewBefore ? `renewed ${data.renewBefore} after each start` : '—'],
+      ['updated', since(data.updatedAt)],
+    ]);
+    fill($('resource-history').tBodies[0], data.history.map((step) =>
+      row([since(step.at), step.outcome, step.activityId ?? '', step.reason ?? '', step.contentState ? JSON.stringify(step.contentState) : ''],
+        { data: { outcome: step.outcome } })),
+    'Nothing recorded yet.');
+    $('resource-detail').hidden = false;
+  },
+};
+
 export function report(error) {
   document.dispatchEvent(new CustomEvent('console-error', { detail: error }));
 }

@@ -1,0 +1,47 @@
+import APNsCore
+import Foundation
+import Hummingbird
+import LiveActivity
+
+/// The backend's Live Activities as resources (behind a backend key): `PUT` the activity a user should
+/// see under a key, `GET` it, `DELETE` it. Each reads its input and calls `LiveActivityResourceService`
+/// for the user of the path only.
+struct LiveActivityRoutes: Sendable {
+    let resources: LiveActivityResourceService
+    let maximumActiveDuration: TimeInterval
+    let clock: any WallClock
+
+    func add(to routes: RouterGroup<APIRequestContext>) {
+        let (resources, maximumActiveDuration, clock) = (resources, maximumActiveDuration, clock)
+        let put = ContractRoute("putLiveActivity")
+        routes.put("users/:userId/live-activities/:key") { request, context -> Response in
+            let userID = try put.pathID("userId", context)
+            let key = try put.pathID("key", context)
+            let now = clock.now()
+            let body = try await put.body(request, now: now)
+            let wanted = WantedLiveActivity(
+                attributesType: try body.required("attributesType", body.string), attributes: try body.required("attributes", body.objectValue),
+                contentState: try body.required("contentState", body.objectValue), alert: body.objectValue("alert"),
+                staleDate: body.date("staleDate", now: now), relevanceScore: body.number("relevanceScore"),
+                renewBefore: try body.object("renewal").map { (renewal) throws(DomainError) in
+                    try RenewalRequest.check(renewal.string("renewBefore") ?? "", maximumActiveDuration: maximumActiveDuration)
+                })
+            return APIResponse.json(try Schemas.LiveActivityOutcome(try await resources.put(user: userID, key: key, wanted)))
+        }
+        let get = ContractRoute("getLiveActivity")
+        routes.get("users/:userId/live-activities/:key") { _, context -> Response in
+            let found = try await resources.resource(user: try get.pathID("userId", context), key: try get.pathID("key", context))
+            return APIResponse.json(try Schemas.LiveActivityResource(found.resource, history: found.history))
+        }
+        let end = ContractRoute("endLiveActivity")
+        routes.delete("users/:userId/live-activities/:key") { request, context -> Response in
+            let userID = try end.pathID("userId", context)
+            let key = try end.pathID("key", context)
+            let now = clock.now()
+            let body = try await end.body(request, now: now)
+            let answer = try await resources.end(
+                user: userID, key: key, contentState: body.objectValue("contentState"), dismissalDate: body.date("dismissalDate", now: now))
+            return APIResponse.json(try Schemas.LiveActivityOutcome(answer))
+        }
+    }
+}
