@@ -78,7 +78,15 @@ struct LiveActivityResourceService: Sendable {
         next.wanted = wanted.shown
         next.pending = false
         guard let saved = try await save(next, over: previous, event: "updated", wanted) else { return nil }
-        let accepted = try await pushes.send(.update, toActivity: activityID, content)
+        let accepted: SendAcceptance
+        do {
+            accepted = try await pushes.send(.update, toActivity: activityID, content)
+        } catch {
+            // Not sent: the resource goes back to what it showed, so that the same PUT again sends it
+            // instead of answering `unchanged`.
+            _ = try await refuse(previous, over: saved, reason: error.rule, message: error.message, notStarted: false)
+            throw error
+        }
         return Answer(outcome: .updated, resource: saved, pushIDs: accepted.pushIDs)
     }
 

@@ -114,6 +114,31 @@ import Testing
             #expect(try await http.put(Self.path, key: TestServer.backendKey, Self.body(hp: 1)).json?["outcome"] == "started")
         }
     }
+
+    /// An update the push service refuses after the PUT was written (here a payload over APNs' limit)
+    /// leaves the resource as it was: the same PUT again is refused again, never `unchanged`.
+    @Test(arguments: TestDatabase.available)
+    func anUpdateThatCannotBeSentLeavesTheResourceAsItWas(database: TestStore) async throws {
+        try await RenewalHarness.run(database) { world, _ in
+            try await world.storePushToStartToken()
+            let http = world.server.http
+            #expect(try await http.put(Self.path, key: TestServer.backendKey, Self.body(hp: 10)).json?["outcome"] == "started")
+            let shown = try await eventually { try await world.activeOnDevice().count == 1 }
+            #expect(shown)
+            let activity = try #require(try await world.activeOnDevice().first)
+            #expect(try await world.register(activity.activityID, token: try #require(activity.pushToken)).status == 201)
+
+            let large = Self.body(hp: 11, extra: #","relevanceScore":1"#).replacingOccurrences(
+                of: #""hp":11"#, with: #""hp":11,"log":""# + String(repeating: "x", count: 5_000) + #"""#)
+            for attempt in 1...2 {
+                let refused = try await http.put(Self.path, key: TestServer.backendKey, large)
+                #expect(refused.status == 400 && refused.errorRule == "maxPayloadSize", "attempt \(attempt): \(refused.text)")
+            }
+            let resource = try await http.get(Self.path, key: TestServer.backendKey).json
+            #expect(resource?["contentState"]?["hp"] == 10, "\(String(describing: resource))")
+            #expect(try await http.put(Self.path, key: TestServer.backendKey, Self.body(hp: 12)).json?["outcome"] == "updated")
+        }
+    }
 }
 
 /// Which resource a registration is linked to when two starts of one type wait for the same user.
