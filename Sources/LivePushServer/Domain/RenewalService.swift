@@ -11,7 +11,7 @@ import PushStore
 /// cannot be made or fails leaves the old activity updating until its limit, and says why (webhook
 /// `activity.renewalFailed`, the activity's `renewal`).
 ///
-/// It sends through the push service and works with that service's store, configuration, clock, log
+/// It sends through the push service and works with that service's store, settings, clock, log
 /// and events.
 struct RenewalService: Sendable {
     let pushes: PushService
@@ -175,8 +175,8 @@ struct RenewalService: Sendable {
                 return false
             }
             let sent = try await pushes.store.startsSent(
-                toPushToStartTokens: tokens.map(\.id), since: now.addingTimeInterval(-pushes.configuration.pushToStartWindow))
-            let within = tokens.filter { sent[$0.id, default: 0] < pushes.configuration.pushToStartBudget }
+                toPushToStartTokens: tokens.map(\.id), since: now.addingTimeInterval(-pushes.settings.pushToStartWindow))
+            let within = tokens.filter { sent[$0.id, default: 0] < pushes.settings.pushToStartBudget }
             guard !within.isEmpty else {
                 await fail(renewal.activityID, reason: "pushToStartBudget", now: now)
                 return false
