@@ -54,7 +54,7 @@ package final class LivePushServer: Service, Sendable {
         environmentCheck = EnvironmentCheck(store: store, environment: configuration.environment, clock: clock, logger: logger)
         let webhookSignal = OutboxSignal(itemsPerWorker: configuration.webhookConcurrency)
         let events = WebhookQueue(isEnabled: configuration.webhookURL != nil, clock: clock, logger: logger, signal: webhookSignal)
-        let workers = WorkerContext(configuration: configuration, metrics: metrics, clock: clock, logger: logger, listening: listening)
+        let workers = WorkerContext(settings: configuration.workers, metrics: metrics, clock: clock, logger: logger, listening: listening)
         webhook = WebhookWorker(store: store, signal: webhookSignal, context: workers)
         let signal = OutboxSignal(itemsPerWorker: configuration.batchSize)
         let tokenKey = AppTokenKey(store: store, configuredSecret: configuration.appTokenSecret)
@@ -65,7 +65,7 @@ package final class LivePushServer: Service, Sendable {
         idempotency = IdempotencyService(store: store, clock: clock, logger: logger)
         channels = ChannelService(store: store, sender: sender, historyLimit: configuration.historyLimit, clock: clock, logger: logger)
         let pushes = PushService(
-            store: store, configuration: configuration, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
+            store: store, settings: configuration.pushes, metrics: metrics, clock: clock, logger: logger, events: events, signal: signal)
         self.pushes = pushes
         console = ConsoleService(store: store, pushes: pushes, settings: configuration.console, clock: clock, logger: logger)
         activities = ActivityService(store: store, settings: configuration.activities, clock: clock, logger: logger, events: events)

@@ -15,4 +15,25 @@ extension ServerConfiguration {
         ConsoleSettings(
             instanceID: instanceID, historyLimit: historyLimit, priorityBudget: priorityBudget)
     }
+
+    /// The priority-10 budget as configured.
+    var priorityBudget: PriorityBudgetRule {
+        PriorityBudgetRule(hourly: hourlyPriority10Budget, frequentHourly: frequentHourlyPriority10Budget)
+    }
+
+    var pushes: PushSettings {
+        PushSettings(
+            defaultExpiration: defaultExpiration, defaultDismissalDelay: defaultDismissalDelay, workerCount: workerCount,
+            priorityBudget: priorityBudget, pushToStartBudget: pushToStartBudget, pushToStartWindow: pushToStartWindow)
+    }
+
+    var workers: WorkerSettings {
+        WorkerSettings(
+            instanceID: instanceID, workerCount: workerCount, batchSize: batchSize, claimLease: claimLease, pollInterval: pollInterval,
+            outboxRetry: BackOff(base: retryBaseDelay, maximum: retryMaximumDelay), priorityBudget: priorityBudget, webhookURL: webhookURL,
+            webhookSecret: webhookSecret, webhookTimeout: webhookTimeout, webhookMaximumAge: webhookMaximumAge,
+            webhookRetry: BackOff(base: webhookRetryBaseDelay, maximum: webhookRetryMaximumDelay), webhookConcurrency: webhookConcurrency,
+            webhookAllowPrivateTargets: webhookAllowPrivateTargets, lifecycleInterval: lifecycleInterval,
+            maximumActiveDuration: maximumActiveDuration, forgetAfter: forgetAfter)
+    }
 }

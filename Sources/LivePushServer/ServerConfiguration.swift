@@ -141,21 +141,13 @@ package struct ServerConfiguration: Sendable {
     /// `retryBaseDelay` doubled per send, at most `retryMaximumDelay`, less up to half of it (jitter;
     /// `random` is in 0...1).
     package func outboxRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
-        Self.backOff(afterAttempts: attempts, base: retryBaseDelay, maximum: retryMaximumDelay, random: random)
+        workers.outboxRetryDelay(afterAttempts: attempts, random: random)
     }
 
     /// The seconds to wait before the next attempt of a webhook event that has failed `attempts` times:
     /// the same rule with `webhookRetryBaseDelay` and `webhookRetryMaximumDelay`.
     package func webhookRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
-        Self.backOff(afterAttempts: attempts, base: webhookRetryBaseDelay, maximum: webhookRetryMaximumDelay, random: random)
-    }
-
-    /// `base` doubled per attempt after the first, at most `maximum`, less up to half of it (jitter, so
-    /// that failures at the same moment do not retry together; `random` is in 0...1).
-    static func backOff(afterAttempts attempts: Int, base: TimeInterval, maximum: TimeInterval, random: Double) -> TimeInterval {
-        let exponent = Double(min(max(attempts - 1, 0), 30))
-        let delay = min(maximum, base * pow(2, exponent))
-        return delay * (1 - 0.5 * min(max(random, 0), 1))
+        workers.webhookRetryDelay(afterAttempts: attempts, random: random)
     }
 
     /// The APNs client of this server: its connection count and its reconnect-only policy; broadcast

@@ -68,10 +68,3 @@ extension OutboxItem {
             expiration: expiration, acceptedAt: acceptedAt, sendID: sendID)
     }
 }
-
-extension ServerConfiguration {
-    /// The priority-10 budget as configured.
-    var priorityBudget: PriorityBudgetRule {
-        PriorityBudgetRule(hourly: hourlyPriority10Budget, frequentHourly: frequentHourlyPriority10Budget)
-    }
-}

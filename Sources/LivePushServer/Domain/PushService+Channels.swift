@@ -34,7 +34,7 @@ extension PushService {
             let data = try body.validatedPayload(kind: kind, timestamp: timestamp)
             var decision: BudgetDecision?
             if body.requestedPriority == .immediate {
-                let limit = configuration.priorityBudget.limit(for: channel)
+                let limit = settings.priorityBudget.limit(for: channel)
                 let decisions = try await stored { () async throws(PushStoreError) in
                     try await store.consumeHighPriority([(activityID: key, limit: limit)], at: now)
                 }
@@ -46,7 +46,7 @@ extension PushService {
                     target: .channel(id: channel.id), kind: kind, payload: data, priority: priority, requestedPriority: body.requestedPriority,
                     importance: body.importance, downgradeReason: downgrade, collapseKey: nil,
                     expiration: channel.storagePolicy == 0
-                        ? nil : (body.expiration ?? now.addingTimeInterval(min(configuration.defaultExpiration, 8 * 3600))),
+                        ? nil : (body.expiration ?? now.addingTimeInterval(min(settings.defaultExpiration, 8 * 3600))),
                     acceptedAt: now))
         }
         return items

@@ -6,10 +6,10 @@ import PushStore
 extension PushService {
     /// The tokens among `tokens` whose device got fewer than `pushToStartBudget` starts in the window.
     func withinStartBudget(_ tokens: [PushToStartTokenRecord], now: Date) async throws(DomainError) -> [PushToStartTokenRecord] {
-        let since = now.addingTimeInterval(-configuration.pushToStartWindow)
+        let since = now.addingTimeInterval(-settings.pushToStartWindow)
         let sent = try await stored { () async throws(PushStoreError) in
             try await store.startsSent(toPushToStartTokens: tokens.map(\.id), since: since)
         }
-        return tokens.filter { sent[$0.id, default: 0] < configuration.pushToStartBudget }
+        return tokens.filter { sent[$0.id, default: 0] < settings.pushToStartBudget }
     }
 }

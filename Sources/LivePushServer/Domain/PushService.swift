@@ -10,7 +10,7 @@ import PushStore
 /// transaction (where coalescing happens), then records the content state and, for ends, the end.
 struct PushService: Sendable {
     let store: any PushStore
-    let configuration: ServerConfiguration
+    let settings: PushSettings
     let metrics: ServerMetrics
     let clock: any WallClock
     let logger: Logger
@@ -53,12 +53,12 @@ struct PushService: Sendable {
         let send = GroupSend(
             groupID: groupID, kind: kind, payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority,
             importance: content.importance, collapseKey: content.collapseID,
-            expiration: content.expiration ?? now.addingTimeInterval(configuration.defaultExpiration),
-            dismissalDate: kind == .end ? (content.dismissalDate ?? now.addingTimeInterval(configuration.defaultDismissalDelay)) : nil,
+            expiration: content.expiration ?? now.addingTimeInterval(settings.defaultExpiration),
+            dismissalDate: kind == .end ? (content.dismissalDate ?? now.addingTimeInterval(settings.defaultDismissalDelay)) : nil,
             acceptedAt: now, createdBy: createdBy, expanded: !hasMembers, finishedAt: hasMembers ? nil : now)
         if hasMembers {
             try await stored { () async throws(PushStoreError) in try await store.createGroupSend(send) }
-            signal.wake(items: configuration.workerCount)
+            signal.wake(items: settings.workerCount)
             logger.info(
                 "group send accepted", metadata: ["sendId": "\(send.sendID.lowercased)", "groupId": "\(groupID)", "kind": "\(kind.rawValue)"])
         }
@@ -107,7 +107,7 @@ struct PushService: Sendable {
     /// Ends an activity with its last content state (an end push when it can take one), for `cause`.
     func endWithLastState(_ activity: ActivityRecord, cause: WebhookEvent.EndCause) async throws(DomainError) -> Bool {
         let now = clock.now()
-        let dismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
+        let dismissal = now.addingTimeInterval(settings.defaultDismissalDelay)
         if let state = activity.lastContentState, Eligibility.refusalToAccept(activity) == nil {
             let content = PushContent(contentState: state, requestedPriority: .conservesPower, importance: .timeSensitive, dismissalDate: dismissal)
             do {
@@ -168,9 +168,9 @@ struct PushService: Sendable {
     /// ends, the end; one transaction, which concurrent requests share (group commit).
     func accept(_ prepared: [PreparedPush], endCause: WebhookEvent.EndCause, now: Date) async throws(DomainError) -> AcceptanceOutcome {
         guard !prepared.isEmpty else { return AcceptanceOutcome(pushes: [], enqueued: EnqueueResult(accepted: [], coalesced: []), ended: []) }
-        let rule = configuration.priorityBudget
-        let defaultExpiration = now.addingTimeInterval(configuration.defaultExpiration)
-        let defaultDismissal = now.addingTimeInterval(configuration.defaultDismissalDelay)
+        let rule = settings.priorityBudget
+        let defaultExpiration = now.addingTimeInterval(settings.defaultExpiration)
+        let defaultDismissal = now.addingTimeInterval(settings.defaultDismissalDelay)
         let budget = prepared.compactMap { rule.request($0.content.requestedPriority, for: $0.activity) }
         let ends = prepared.filter { $0.kind == .end }.map {
             Acceptance.End(activityID: $0.activity.activityID, dismissalDate: $0.content.dismissalDate ?? defaultDismissal)
@@ -210,7 +210,7 @@ struct PushService: Sendable {
                 OutboxItem(
                     target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
                     requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseID,
-                    expiration: body.expiration ?? now.addingTimeInterval(configuration.defaultExpiration), acceptedAt: now
+                    expiration: body.expiration ?? now.addingTimeInterval(settings.defaultExpiration), acceptedAt: now
                 ))
         }
         try await enqueue(items, into: &answer)

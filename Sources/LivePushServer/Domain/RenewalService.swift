@@ -11,7 +11,7 @@ import PushStore
 /// cannot be made or fails leaves the old activity updating until its limit, and says why (webhook
 /// `activity.renewalFailed`, the activity's `renewal`).
 ///
-/// It sends through the push service and works with that service's store, configuration, clock, log
+/// It sends through the push service and works with that service's store, settings, clock, log
 /// and events.
 struct RenewalService: Sendable {
     let pushes: PushService

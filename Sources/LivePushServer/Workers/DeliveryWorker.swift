@@ -24,8 +24,8 @@ struct DeliveryWorker: BackgroundWorker, Sendable {
     /// in-flight pushes and released its claims.
     func run() async {
         guard await context.untilListening() else { return }
-        let workers = context.configuration.workerCount
-        let instance = context.configuration.instanceID
+        let workers = context.settings.workerCount
+        let instance = context.settings.instanceID
         // A service that returns early stops the application: with no workers, wait for shutdown.
         guard workers > 0 else { return await waitForShutdown() }
         let delivery = DeviceDelivery(sender: sender, events: events, context: context)
@@ -37,7 +37,7 @@ struct DeliveryWorker: BackgroundWorker, Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<workers {
                     let worker = context.leaseWorker(
-                        owner: "\(instance)-w\(index)", queues: queues, signal: signal, lease: context.configuration.claimLease)
+                        owner: "\(instance)-w\(index)", queues: queues, signal: signal, lease: context.settings.claimLease)
                     group.addTask { await worker.run(isStopping: isStopping) }
                 }
             }

@@ -54,12 +54,12 @@ extension DeviceDelivery {
     }
 
     /// Tries again after the outbox's back-off (the only back-off a push gets:
-    /// `ServerConfiguration.outboxRetryDelay`); past the expiration, the final `expired` result instead.
+    /// `WorkerSettings.outboxRetryDelay`); past the expiration, the final `expired` result instead.
     /// `backoffAfter`: the attempts the back-off counts, when nothing was sent (a store failure): the
     /// count of sends stays, the back-off grows as after one more.
     func retryLater(_ item: OutboxItem, attempts: Int, backoffAfter: Int? = nil, lastError: String, status: Int?, at date: Date) -> Verdict {
         let next = date.addingTimeInterval(
-            context.configuration.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1)))
+            context.settings.outboxRetryDelay(afterAttempts: backoffAfter ?? attempts, random: Double.random(in: 0...1)))
         if let expiration = item.expiration, next >= expiration {
             return .final(
                 DeliveryResult(

@@ -19,7 +19,7 @@ struct GroupPageQueue: LeasedQueue {
     func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
         guard
             let page = try await store.claimPage(
-                owner: owner, pageSize: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
+                owner: owner, pageSize: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
         else { return nil }
         return ClaimedPage(queue: self, page: page, owner: owner)
     }
@@ -168,7 +168,7 @@ extension GroupPageQueue {
     private func budgetDecisions(_ send: GroupSend, for activities: [ActivityRecord], now: Date)
         async throws(PushStoreError) -> [String: BudgetDecision]
     {
-        let requests = context.configuration.priorityBudget.requests(send.requestedPriority, for: activities)
+        let requests = context.settings.priorityBudget.requests(send.requestedPriority, for: activities)
         guard !requests.isEmpty else { return [:] }
         return try await store.consumeHighPriority(requests, at: now)
     }

@@ -14,7 +14,7 @@ struct OutboxQueue: LeasedBatchQueue {
 
     func claimBatch(owner: String) async throws(PushStoreError) -> [OutboxItem] {
         try await store.claim(
-            owner: owner, limit: context.configuration.batchSize, now: context.clock.now(), lease: context.configuration.claimLease)
+            owner: owner, limit: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
     }
 
     func renew(owner: String, batch: [OutboxItem], until: Date) async throws(PushStoreError) -> Int {

@@ -5,7 +5,7 @@ import Logging
 /// What the server's background workers (the delivery workers, the webhook, the lifecycle sweep) share:
 /// the settings, the clock, logs and metrics, and the gate that holds them until the API listens.
 struct WorkerContext: Sendable {
-    let configuration: ServerConfiguration
+    let settings: WorkerSettings
     let metrics: ServerMetrics
     let clock: any WallClock
     let logger: Logger
@@ -20,7 +20,7 @@ struct WorkerContext: Sendable {
     /// claims last `lease`.
     func leaseWorker(owner: String, queues: [any LeasedQueue], signal: OutboxSignal, lease: TimeInterval) -> LeaseWorker {
         LeaseWorker(
-            owner: owner, queues: queues, signal: signal, pollInterval: .milliseconds(Int64(configuration.pollInterval * 1000)), lease: lease,
+            owner: owner, queues: queues, signal: signal, pollInterval: .milliseconds(Int64(settings.pollInterval * 1000)), lease: lease,
             clock: clock, metrics: metrics, logger: logger)
     }
 }
