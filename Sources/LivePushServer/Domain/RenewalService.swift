@@ -174,9 +174,9 @@ struct RenewalService: Sendable {
                 await fail(renewal.activityID, reason: "noPushToStartToken", now: now)
                 return false
             }
-            let sent = try await pushes.store.startsSent(
-                toPushToStartTokens: tokens.map(\.id), since: now.addingTimeInterval(-pushes.configuration.pushToStartWindow))
-            let within = tokens.filter { sent[$0.id, default: 0] < pushes.configuration.pushToStartBudget }
+            let budget = pushes.configuration.pushToStartBudgetRule
+            let sent = try await pushes.store.startsSent(toPushToStartTokens: tokens.map(\.id), since: budget.windowStart(at: now))
+            let within = budget.split(tokens, sent: sent).within
             guard !within.isEmpty else {
                 await fail(renewal.activityID, reason: "pushToStartBudget", now: now)
                 return false
