@@ -23,7 +23,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/activities`.
     /// - Remark: Generated from `#/paths//v1/activities/post(registerActivity)`.
     func registerActivity(_ input: Operations.RegisterActivity.Input) async throws -> Operations.RegisterActivity.Output
-    /// A group send's progress (backend)
+    /// A group send's or an audience start's progress (backend)
     ///
     /// - Remark: HTTP `GET /v1/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/sends/{sendId}/get(getGroupSend)`.
@@ -80,6 +80,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/users/{userId}/start`.
     /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)`.
     func startForUser(_ input: Operations.StartForUser.Input) async throws -> Operations.StartForUser.Output
+    /// Start an activity for many users at once by push-to-start (backend): one record, sent in pages
+    ///
+    /// One request starts an activity on every device of up to 10,000 users, or of every user with a valid push-to-start token for the type. Answered 202 at once with the send (its id, every count at 0); GET /v1/sends/{sendId} shows how far it has come. With inputPushChannel every started activity joins that channel, so one broadcast updates the whole audience.
+    ///
+    /// - Remark: HTTP `POST /v1/starts`.
+    /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)`.
+    func startForAudience(_ input: Operations.StartForAudience.Input) async throws -> Operations.StartForAudience.Output
     /// Mint a user token: the backend vouches for its user, and the app acts with it for that user only (backend)
     ///
     /// - Remark: HTTP `POST /v1/users/{userId}/app-tokens`.
@@ -246,7 +253,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// A group send's progress (backend)
+    /// A group send's or an audience start's progress (backend)
     ///
     /// - Remark: HTTP `GET /v1/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/sends/{sendId}/get(getGroupSend)`.
@@ -403,6 +410,21 @@ extension APIProtocol {
     ) async throws -> Operations.StartForUser.Output {
         try await startForUser(Operations.StartForUser.Input(
             path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Start an activity for many users at once by push-to-start (backend): one record, sent in pages
+    ///
+    /// One request starts an activity on every device of up to 10,000 users, or of every user with a valid push-to-start token for the type. Answered 202 at once with the send (its id, every count at 0); GET /v1/sends/{sendId} shows how far it has come. With inputPushChannel every started activity joins that channel, so one broadcast updates the whole audience.
+    ///
+    /// - Remark: HTTP `POST /v1/starts`.
+    /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)`.
+    public func startForAudience(
+        headers: Operations.StartForAudience.Input.Headers = .init(),
+        body: Operations.StartForAudience.Input.Body
+    ) async throws -> Operations.StartForAudience.Output {
+        try await startForAudience(Operations.StartForAudience.Input(
             headers: headers,
             body: body
         ))
@@ -1032,7 +1054,7 @@ public enum Operations {
             }
         }
     }
-    /// A group send's progress (backend)
+    /// A group send's or an audience start's progress (backend)
     ///
     /// - Remark: HTTP `GET /v1/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/sends/{sendId}/get(getGroupSend)`.
@@ -4309,6 +4331,317 @@ public enum Operations {
             /// 503 unavailable: storage does not answer; nothing was written; retry later.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{userId}/start/post(startForUser)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Start an activity for many users at once by push-to-start (backend): one record, sent in pages
+    ///
+    /// One request starts an activity on every device of up to 10,000 users, or of every user with a valid push-to-start token for the type. Answered 202 at once with the send (its id, every count at 0); GET /v1/sends/{sendId} shows how far it has come. With inputPushChannel every started activity joins that channel, so one broadcast updates the whole audience.
+    ///
+    /// - Remark: HTTP `POST /v1/starts`.
+    /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)`.
+    public enum StartForAudience {
+        public static let id: Swift.String = "startForAudience"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/starts/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Makes a retry safe: the same key with the same request (route and body) within 24 hours answers the first answer again (with Idempotent-Replayed: true) and sends nothing more; the same key with another request is 422 keyReused; while the first is still being answered, 409 inProgress. Keys are per credential; a refused request frees its key. 1 to 255 printable ASCII characters (400 idempotencyKey); a UUID is a good key.
+                ///
+                /// - Remark: Generated from `#/paths/v1/starts/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartForAudience.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe: the same key with the same request (route and body) within 24 hours answers the first answer again (with Idempotent-Replayed: true) and sends nothing more; the same key with another request is 422 keyReused; while the first is still being answered, 409 inProgress. Keys are per credential; a refused request frees its key. 1 to 255 printable ASCII characters (400 idempotencyKey); a UUID is a good key.
+                ///   - accept:
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartForAudience.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StartForAudience.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/starts/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/starts/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.AudienceStart)
+            }
+            public var body: Operations.StartForAudience.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.StartForAudience.Input.Headers = .init(),
+                body: Operations.StartForAudience.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// Stored (durable): the workers send it in pages of the group's members; read its progress at GET /v1/sends/{sendId}. A replay of an Idempotency-Key carries the header Idempotent-Replayed: true.
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Components.Responses.GroupSendAccepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Components.Responses.GroupSendAccepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 400: the body, a path parameter or a date is refused; 'field' and 'rule' say which and why (a body that is not JSON: json; one that gives a key twice in an object: duplicateKey). Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 401: no Authorization header (rule required), not 'Bearer <credential>' (bearer), an unknown or revoked key (apiKey), a token this server did not sign or that was changed (appToken), or an expired user token (expired).
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 403: scope (the credential is of the other scope: app credentials register, backend keys send and read), otherUser (an app credential naming another userId in a body), installerKey (an app key does more than open installations), appToken (an app token opening an installation), groupNotGranted (a registration names a group its user token does not grant; installation tokens grant none).
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 429 rateLimit: the principal (user, installation, app key or backend key) went over its rate limit; nothing was done. Retry after the Retry-After seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 404 exists: the activity, group or user named in the path is not registered (or has no valid push-to-start token).
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 409: the request contradicts the stored state (the push token is another activity's current token, or another user's token of either kind: heldByAnotherUser; the activity is not active or has no valid token), or a request with the same Idempotency-Key is still being answered (inProgress).
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 422: the request would be refused by the device or reuses a key. missing, null or type: the content-state does not match the ContentState shape stored for the app's attributes type (GET /v1/apps/{bundleId}/attributes-types/{attributesType}/content-state-shape); the device's JSONDecoder would fail on it and drop the update without a word, so nothing was stored or sent. 'field' is contentState and the path of the value (contentState.hero.level), 'rule' how the decoder would fail: missing (a non-optional key is absent), null (null for a non-optional value), type (another JSON type, a fraction for an integer, a string that is not base64 for Data). keyReused: the Idempotency-Key was used within 24 hours for another request (another route or body). Nothing was sent.
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Undecodable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Undecodable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 413 maxBodySize: the body is over 65536 bytes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// 503 unavailable: storage does not answer; nothing was written; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)
@@ -13990,6 +14323,297 @@ extension Components {
                 ])
             }
         }
+        /// A start for an audience (POST /v1/starts): the same attributes, content-state and alert as a user's start (alert is required), for the users listed in userIds (1 to 10,000 distinct ids) or, with everyone: true, for every user with a valid push-to-start token for attributesType (of the channel's app when inputPushChannel is given). Give one of userIds and everyone (400 required, oneOf). Each device with a valid push-to-start token gets one start push within its push-to-start budget (--push-to-start-budget); the rest are counted as skipped (noToken, budget).
+        ///
+        /// - Remark: Generated from `#/components/schemas/AudienceStart`.
+        public struct AudienceStart: Codable, Hashable, Sendable {
+            /// The users to start for: 1 to 10,000 distinct ids (400 minItems, maxItems, unique). A user without a valid push-to-start token for the type is counted skipped (noToken).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/userIds`.
+            public var userIds: [Components.Schemas.Id]?
+            /// true: every user with a valid push-to-start token for attributesType, instead of userIds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/everyone`.
+            public var everyone: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/contentState`.
+            public var contentState: Components.Schemas.ContentState
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/alert`.
+            public var alert: Components.Schemas.Alert
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/priority`.
+            public struct PriorityPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AudienceStart/priority/value1`.
+                public var value1: Components.Schemas.Priority
+                /// Creates a new `PriorityPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Priority) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/priority`.
+            public var priority: Components.Schemas.AudienceStart.PriorityPayload?
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/importance`.
+            public struct ImportancePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AudienceStart/importance/value1`.
+                public var value1: Components.Schemas.Importance
+                /// Creates a new `ImportancePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Importance) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/importance`.
+            public var importance: Components.Schemas.AudienceStart.ImportancePayload?
+            /// The alert's sound; an alternative to alert.sound (not both: 400 duplicate).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/sound`.
+            public struct SoundPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AudienceStart/sound/value1`.
+                public var value1: Components.Schemas.Sound
+                /// Creates a new `SoundPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Sound) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// The alert's sound; an alternative to alert.sound (not both: 400 duplicate).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/sound`.
+            public var sound: Components.Schemas.AudienceStart.SoundPayload?
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/staleDate`.
+            public struct StaleDatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AudienceStart/staleDate/value1`.
+                public var value1: Components.Schemas.Date
+                /// Creates a new `StaleDatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Date) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/staleDate`.
+            public var staleDate: Components.Schemas.AudienceStart.StaleDatePayload?
+            /// A finite number; the highest score is shown first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/relevanceScore`.
+            public var relevanceScore: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/expiration`.
+            public struct ExpirationPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AudienceStart/expiration/value1`.
+                public var value1: Components.Schemas.Expiration
+                /// Creates a new `ExpirationPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Expiration) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/expiration`.
+            public var expiration: Components.Schemas.AudienceStart.ExpirationPayload?
+            /// 1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes). Sent as the apns-collapse-id header: no control or format character and no leading or trailing space (400 invalid).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/collapseId`.
+            public var collapseId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/attributesType`.
+            public var attributesType: Components.Schemas.AttributesType
+            /// The static ActivityAttributes as a JSON object.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/attributes`.
+            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            /// iOS 18+: the device reports the started activity's update token (input-push-token). Default false.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/inputPushToken`.
+            public var inputPushToken: Swift.Bool?
+            /// iOS 18+: the id of one of our channels (POST /v1/channels); the started activity subscribes to it (input-push-channel carries APNs' channel id). Unknown: 404 exists; deleted: 409 deleted; another app's channel: 400 bundleId.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudienceStart/inputPushChannel`.
+            public var inputPushChannel: Swift.String?
+            /// Creates a new `AudienceStart`.
+            ///
+            /// - Parameters:
+            ///   - userIds: The users to start for: 1 to 10,000 distinct ids (400 minItems, maxItems, unique). A user without a valid push-to-start token for the type is counted skipped (noToken).
+            ///   - everyone: true: every user with a valid push-to-start token for attributesType, instead of userIds.
+            ///   - contentState:
+            ///   - alert:
+            ///   - priority:
+            ///   - importance:
+            ///   - sound: The alert's sound; an alternative to alert.sound (not both: 400 duplicate).
+            ///   - staleDate:
+            ///   - relevanceScore: A finite number; the highest score is shown first.
+            ///   - expiration:
+            ///   - collapseId: 1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes). Sent as the apns-collapse-id header: no control or format character and no leading or trailing space (400 invalid).
+            ///   - attributesType:
+            ///   - attributes: The static ActivityAttributes as a JSON object.
+            ///   - inputPushToken: iOS 18+: the device reports the started activity's update token (input-push-token). Default false.
+            ///   - inputPushChannel: iOS 18+: the id of one of our channels (POST /v1/channels); the started activity subscribes to it (input-push-channel carries APNs' channel id). Unknown: 404 exists; deleted: 409 deleted; another app's channel: 400 bundleId.
+            public init(
+                userIds: [Components.Schemas.Id]? = nil,
+                everyone: Swift.Bool? = nil,
+                contentState: Components.Schemas.ContentState,
+                alert: Components.Schemas.Alert,
+                priority: Components.Schemas.AudienceStart.PriorityPayload? = nil,
+                importance: Components.Schemas.AudienceStart.ImportancePayload? = nil,
+                sound: Components.Schemas.AudienceStart.SoundPayload? = nil,
+                staleDate: Components.Schemas.AudienceStart.StaleDatePayload? = nil,
+                relevanceScore: Swift.Double? = nil,
+                expiration: Components.Schemas.AudienceStart.ExpirationPayload? = nil,
+                collapseId: Swift.String? = nil,
+                attributesType: Components.Schemas.AttributesType,
+                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                inputPushToken: Swift.Bool? = nil,
+                inputPushChannel: Swift.String? = nil
+            ) {
+                self.userIds = userIds
+                self.everyone = everyone
+                self.contentState = contentState
+                self.alert = alert
+                self.priority = priority
+                self.importance = importance
+                self.sound = sound
+                self.staleDate = staleDate
+                self.relevanceScore = relevanceScore
+                self.expiration = expiration
+                self.collapseId = collapseId
+                self.attributesType = attributesType
+                self.attributes = attributes
+                self.inputPushToken = inputPushToken
+                self.inputPushChannel = inputPushChannel
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userIds
+                case everyone
+                case contentState
+                case alert
+                case priority
+                case importance
+                case sound
+                case staleDate
+                case relevanceScore
+                case expiration
+                case collapseId
+                case attributesType
+                case attributes
+                case inputPushToken
+                case inputPushChannel
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userIds = try container.decodeIfPresent(
+                    [Components.Schemas.Id].self,
+                    forKey: .userIds
+                )
+                self.everyone = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .everyone
+                )
+                self.contentState = try container.decode(
+                    Components.Schemas.ContentState.self,
+                    forKey: .contentState
+                )
+                self.alert = try container.decode(
+                    Components.Schemas.Alert.self,
+                    forKey: .alert
+                )
+                self.priority = try container.decodeIfPresent(
+                    Components.Schemas.AudienceStart.PriorityPayload.self,
+                    forKey: .priority
+                )
+                self.importance = try container.decodeIfPresent(
+                    Components.Schemas.AudienceStart.ImportancePayload.self,
+                    forKey: .importance
+                )
+                self.sound = try container.decodeIfPresent(
+                    Components.Schemas.AudienceStart.SoundPayload.self,
+                    forKey: .sound
+                )
+                self.staleDate = try container.decodeIfPresent(
+                    Components.Schemas.AudienceStart.StaleDatePayload.self,
+                    forKey: .staleDate
+                )
+                self.relevanceScore = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .relevanceScore
+                )
+                self.expiration = try container.decodeIfPresent(
+                    Components.Schemas.AudienceStart.ExpirationPayload.self,
+                    forKey: .expiration
+                )
+                self.collapseId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .collapseId
+                )
+                self.attributesType = try container.decode(
+                    Components.Schemas.AttributesType.self,
+                    forKey: .attributesType
+                )
+                self.attributes = try container.decode(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .attributes
+                )
+                self.inputPushToken = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .inputPushToken
+                )
+                self.inputPushChannel = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .inputPushChannel
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "userIds",
+                    "everyone",
+                    "contentState",
+                    "alert",
+                    "priority",
+                    "importance",
+                    "sound",
+                    "staleDate",
+                    "relevanceScore",
+                    "expiration",
+                    "collapseId",
+                    "attributesType",
+                    "attributes",
+                    "inputPushToken",
+                    "inputPushChannel"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Activity`.
         public struct Activity: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Activity/activityId`.
@@ -14587,18 +15211,68 @@ extension Components {
                 case skipped
             }
         }
-        /// A group send: one record when accepted, sent in pages of the group's members by the workers. The 202 answer carries every count at 0.
+        /// A send in pages: a group send (groupId; kind update or end), sent in pages of the group's members, or an audience start (audience; kind start), sent in pages of its users. One record when accepted; the 202 answer carries every count at 0.
         ///
         /// - Remark: Generated from `#/components/schemas/GroupSend`.
         public struct GroupSend: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/GroupSend/sendId`.
             public var sendId: Swift.String
+            /// The group (group sends only).
+            ///
             /// - Remark: Generated from `#/components/schemas/GroupSend/groupId`.
-            public var groupId: Swift.String
+            public var groupId: Swift.String?
+            /// Who an audience start is for (audience starts only).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSend/audience`.
+            public struct AudiencePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GroupSend/audience/attributesType`.
+                public var attributesType: Swift.String
+                /// Every user with a valid push-to-start token for the type.
+                ///
+                /// - Remark: Generated from `#/components/schemas/GroupSend/audience/everyone`.
+                public var everyone: Swift.Bool
+                /// How many users were listed (absent for everyone).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GroupSend/audience/userCount`.
+                public var userCount: Swift.Int?
+                /// The channel the started activities join.
+                ///
+                /// - Remark: Generated from `#/components/schemas/GroupSend/audience/inputPushChannel`.
+                public var inputPushChannel: Swift.String?
+                /// Creates a new `AudiencePayload`.
+                ///
+                /// - Parameters:
+                ///   - attributesType:
+                ///   - everyone: Every user with a valid push-to-start token for the type.
+                ///   - userCount: How many users were listed (absent for everyone).
+                ///   - inputPushChannel: The channel the started activities join.
+                public init(
+                    attributesType: Swift.String,
+                    everyone: Swift.Bool,
+                    userCount: Swift.Int? = nil,
+                    inputPushChannel: Swift.String? = nil
+                ) {
+                    self.attributesType = attributesType
+                    self.everyone = everyone
+                    self.userCount = userCount
+                    self.inputPushChannel = inputPushChannel
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case attributesType
+                    case everyone
+                    case userCount
+                    case inputPushChannel
+                }
+            }
+            /// Who an audience start is for (audience starts only).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSend/audience`.
+            public var audience: Components.Schemas.GroupSend.AudiencePayload?
             /// - Remark: Generated from `#/components/schemas/GroupSend/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case update = "update"
                 case end = "end"
+                case start = "start"
             }
             /// - Remark: Generated from `#/components/schemas/GroupSend/kind`.
             public var kind: Components.Schemas.GroupSend.KindPayload
@@ -14621,7 +15295,7 @@ extension Components {
             public var finishedAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/GroupSend/counts`.
             public struct CountsPayload: Codable, Hashable, Sendable {
-                /// Members handed out so far.
+                /// Group sends: members handed out so far. Audience starts: targets recorded so far, a device with a valid push-to-start token, or a listed user without one.
                 ///
                 /// - Remark: Generated from `#/components/schemas/GroupSend/counts/targeted`.
                 public var targeted: Swift.Int
@@ -14641,7 +15315,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/GroupSend/counts/coalesced`.
                 public var coalesced: Swift.Int
-                /// Not sent: ended, dismissed or without a valid token when its page was sent.
+                /// Not sent: ended, dismissed or without a valid token when its page was sent (group sends); noToken plus budget (audience starts).
                 ///
                 /// - Remark: Generated from `#/components/schemas/GroupSend/counts/skipped`.
                 public var skipped: Swift.Int
@@ -14653,17 +15327,27 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/GroupSend/counts/pending`.
                 public var pending: Swift.Int
+                /// Audience starts: listed users without a valid push-to-start token for the type.
+                ///
+                /// - Remark: Generated from `#/components/schemas/GroupSend/counts/noToken`.
+                public var noToken: Swift.Int?
+                /// Audience starts: devices not sent a start because their push-to-start budget was used.
+                ///
+                /// - Remark: Generated from `#/components/schemas/GroupSend/counts/budget`.
+                public var budget: Swift.Int?
                 /// Creates a new `CountsPayload`.
                 ///
                 /// - Parameters:
-                ///   - targeted: Members handed out so far.
+                ///   - targeted: Group sends: members handed out so far. Audience starts: targets recorded so far, a device with a valid push-to-start token, or a listed user without one.
                 ///   - sent: Accepted by APNs.
                 ///   - failed: Refused by APNs, undeliverable or expired.
                 ///   - downgraded: Sent at priority 5: the activity's hourly priority-10 budget was used.
                 ///   - coalesced: Not sent: a push accepted later for the activity, or a newer routine update to the group, replaced it.
-                ///   - skipped: Not sent: ended, dismissed or without a valid token when its page was sent.
+                ///   - skipped: Not sent: ended, dismissed or without a valid token when its page was sent (group sends); noToken plus budget (audience starts).
                 ///   - retrying: Waiting for another attempt.
                 ///   - pending: Targeted and without an outcome yet (retrying included).
+                ///   - noToken: Audience starts: listed users without a valid push-to-start token for the type.
+                ///   - budget: Audience starts: devices not sent a start because their push-to-start budget was used.
                 public init(
                     targeted: Swift.Int,
                     sent: Swift.Int,
@@ -14672,7 +15356,9 @@ extension Components {
                     coalesced: Swift.Int,
                     skipped: Swift.Int,
                     retrying: Swift.Int,
-                    pending: Swift.Int
+                    pending: Swift.Int,
+                    noToken: Swift.Int? = nil,
+                    budget: Swift.Int? = nil
                 ) {
                     self.targeted = targeted
                     self.sent = sent
@@ -14682,6 +15368,8 @@ extension Components {
                     self.skipped = skipped
                     self.retrying = retrying
                     self.pending = pending
+                    self.noToken = noToken
+                    self.budget = budget
                 }
                 public enum CodingKeys: String, CodingKey {
                     case targeted
@@ -14692,6 +15380,8 @@ extension Components {
                     case skipped
                     case retrying
                     case pending
+                    case noToken
+                    case budget
                 }
             }
             /// - Remark: Generated from `#/components/schemas/GroupSend/counts`.
@@ -14704,7 +15394,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - sendId:
-            ///   - groupId:
+            ///   - groupId: The group (group sends only).
+            ///   - audience: Who an audience start is for (audience starts only).
             ///   - kind:
             ///   - state: accepted: no member handed out yet; expanding: members still being handed out; sending: all handed out, outcomes pending; finished: every push has its outcome.
             ///   - acceptedAt:
@@ -14713,7 +15404,8 @@ extension Components {
             ///   - broadcastPushIds: The broadcasts to the channels linked to the group.
             public init(
                 sendId: Swift.String,
-                groupId: Swift.String,
+                groupId: Swift.String? = nil,
+                audience: Components.Schemas.GroupSend.AudiencePayload? = nil,
                 kind: Components.Schemas.GroupSend.KindPayload,
                 state: Components.Schemas.GroupSend.StatePayload,
                 acceptedAt: Foundation.Date,
@@ -14723,6 +15415,7 @@ extension Components {
             ) {
                 self.sendId = sendId
                 self.groupId = groupId
+                self.audience = audience
                 self.kind = kind
                 self.state = state
                 self.acceptedAt = acceptedAt
@@ -14733,6 +15426,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case sendId
                 case groupId
+                case audience
                 case kind
                 case state
                 case acceptedAt

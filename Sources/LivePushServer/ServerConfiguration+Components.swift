@@ -21,16 +21,22 @@ extension ServerConfiguration {
         PriorityBudgetRule(hourly: hourlyPriority10Budget, frequentHourly: frequentHourlyPriority10Budget)
     }
 
+    /// The push-to-start budget per device as configured.
+    var pushToStartBudgetRule: PushToStartBudgetRule {
+        PushToStartBudgetRule(budget: pushToStartBudget, window: pushToStartWindow)
+    }
+
     var pushes: PushSettings {
         PushSettings(
             defaultExpiration: defaultExpiration, defaultDismissalDelay: defaultDismissalDelay, workerCount: workerCount,
-            priorityBudget: priorityBudget, pushToStartBudget: pushToStartBudget, pushToStartWindow: pushToStartWindow)
+            priorityBudget: priorityBudget, pushToStartBudget: pushToStartBudgetRule)
     }
 
     var workers: WorkerSettings {
         WorkerSettings(
             instanceID: instanceID, workerCount: workerCount, batchSize: batchSize, claimLease: claimLease, pollInterval: pollInterval,
-            outboxRetry: BackOff(base: retryBaseDelay, maximum: retryMaximumDelay), priorityBudget: priorityBudget, webhookURL: webhookURL,
+            outboxRetry: BackOff(base: retryBaseDelay, maximum: retryMaximumDelay), priorityBudget: priorityBudget,
+            pushToStartBudget: pushToStartBudgetRule, webhookURL: webhookURL,
             webhookSecret: webhookSecret, webhookTimeout: webhookTimeout, webhookMaximumAge: webhookMaximumAge,
             webhookRetry: BackOff(base: webhookRetryBaseDelay, maximum: webhookRetryMaximumDelay), webhookConcurrency: webhookConcurrency,
             webhookAllowPrivateTargets: webhookAllowPrivateTargets, lifecycleInterval: lifecycleInterval,

@@ -10,7 +10,7 @@ import LiveActivity
 /// method is atomic: it either completes or changes nothing. Several processes may share one
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
 package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, APIKeyStore,
-    ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore, AppTokenStandingStore,
+    ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore, AudienceStartStore, AppTokenStandingStore,
     EnvironmentBindingStore, ConsoleStore, RenewalStore, AcceptanceStore, ContentStateShapeStore, LiveActivityResourceStore
 {
     /// Closes the database connections. Later calls throw `unavailable`.

@@ -231,7 +231,7 @@ extension SQLPushStore {
         }
     }
 
-    private static func addTally(
+    static func addTally(
         _ session: any SQLSession, sendID: UUID, at: Date, sent: Int, failed: Int, downgraded: Int, coalesced: Int, skipped: Int,
         retrying: Int
     ) async throws(PushStoreError) {
@@ -243,7 +243,7 @@ extension SQLPushStore {
             [.uuid(sendID), .date(at), .int(sent), .int(failed), .int(downgraded), .int(coalesced), .int(skipped), .int(retrying)])
     }
 
-    private static func outcomeCounts(_ records: [DeliveryRecord]) -> (sent: Int, failed: Int, coalesced: Int) {
+    static func outcomeCounts(_ records: [DeliveryRecord]) -> (sent: Int, failed: Int, coalesced: Int) {
         var counts = (sent: 0, failed: 0, coalesced: 0)
         for record in records {
             switch record.outcome {

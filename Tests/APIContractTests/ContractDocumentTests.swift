@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func everyOperationOfTheServedDocumentLoads() {
-        #expect(APIContract.shared.operations.count == 41)
+        #expect(APIContract.shared.operations.count == 42)
         #expect(APIContract.shared.operation("registerActivity").bodyRequired)
     }
 

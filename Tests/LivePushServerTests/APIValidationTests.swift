@@ -332,7 +332,7 @@ import Testing
             let paths = try #require(json["paths"]?.objectValue)
             // Every route but the console's page and its files (HTML, CSS, modules: not API operations).
             let routes = harness.server.makeRouter().routes.filter { !$0.path.description.hasPrefix("/console") }
-            #expect(routes.count == 41)
+            #expect(routes.count == 42)
             #expect(harness.server.makeRouter().routes.count == routes.count + 2, "the console is /console and /console/{file}")
             for route in routes {
                 let path = route.path.description.split(separator: "/").map { part in

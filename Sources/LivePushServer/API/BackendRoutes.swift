@@ -4,7 +4,7 @@ import Hummingbird
 import LiveActivity
 
 /// The backend's routes (behind a backend key): mint a user's app token, update or end an activity or a group, start activities
-/// by push-to-start, read an activity with its delivery history. Each reads its input and calls
+/// by push-to-start (for a user, or for an audience), read an activity with its delivery history. Each reads its input and calls
 /// `PushService` or `ActivityService`.
 struct BackendRoutes: Sendable {
     let pushes: PushService
@@ -67,9 +67,22 @@ struct BackendRoutes: Sendable {
                 Schemas.Accepted(try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: now)))
             }
         }
+        // Many users at once: one stored record, sent in pages; answered with the send and its id.
+        routes.post("starts") { request, context -> Response in
+            let principal = try context.requireIdentity().name
+            return try await idempotent.respond(
+                request, context, AudienceStartBody.operation, status: .accepted, bodyLimit: AudienceStartBody.maximumBytes
+            ) { body, now in
+                let (audience, content) = try AudienceStartBody.parse(body, now: now)
+                return try Schemas.GroupSend(try await pushes.start(audience: audience, content, createdBy: principal))
+            }
+        }
         let groupSend = ContractRoute("getGroupSend")
         routes.get("sends/:sendId") { _, context -> Response in
-            APIResponse.json(try Schemas.GroupSend(try await pushes.groupSend(id: try groupSend.pathID("sendId", context))))
+            switch try await pushes.send(id: try groupSend.pathID("sendId", context)) {
+            case .group(let status): APIResponse.json(try Schemas.GroupSend(status))
+            case .audience(let status): APIResponse.json(try Schemas.GroupSend(status))
+            }
         }
         let activity = ContractRoute("getActivity")
         routes.get("activities/:activityId") { _, context -> Response in

@@ -132,7 +132,7 @@ struct LiveActivityResourceService: Sendable {
         guard !within.isEmpty else {
             return try await refuse(
                 next, over: previous, reason: "pushToStartBudget",
-                message: "every device of user '\(userID)' had its \(pushes.settings.pushToStartBudget) push-to-start pushes of the window",
+                message: "every device of user '\(userID)' had its \(pushes.settings.pushToStartBudget.budget) push-to-start pushes of the window",
                 notStarted: true)
         }
         do {

@@ -10,7 +10,6 @@ struct PushSettings: Sendable {
     var workerCount: Int
     /// The priority-10 budget of each activity and channel.
     var priorityBudget: PriorityBudgetRule
-    /// Push-to-start requests per device a renewal may use in `pushToStartWindow` seconds.
-    var pushToStartBudget: Int
-    var pushToStartWindow: TimeInterval
+    /// The push-to-start budget per device of the starts the server makes on its own (renewals, resources).
+    var pushToStartBudget: PushToStartBudgetRule
 }

@@ -5,7 +5,7 @@ import PushStore
 import ServiceLifecycle
 
 /// The outbox workers, as a Service of the application: once the API listens, `workerCount` lease workers
-/// each claim a batch of due pushes (``OutboxQueue``) or else a group send's page (``GroupPageQueue``),
+/// each claim a batch of due pushes (``OutboxQueue``) or else a group send's page (``GroupPageQueue``) or an audience start's (``AudiencePageQueue``),
 /// send it as one batch, and record what it came to (final outcomes, retries with back-off until their
 /// expiration, refused tokens). On graceful shutdown (or cancellation) they stop claiming, finish what is
 /// in flight and give back their claims before `run` returns.
@@ -32,6 +32,7 @@ struct DeliveryWorker: BackgroundWorker, Sendable {
         // The outbox (single sends, retries and broadcasts) first in each round, then group pages.
         let queues: [any LeasedQueue] = [
             OutboxQueue(store: store, delivery: delivery), GroupPageQueue(store: store, delivery: delivery),
+            AudiencePageQueue(store: store, delivery: delivery),
         ]
         await untilShutdown(waking: signal) { isStopping in
             await withTaskGroup(of: Void.self) { group in

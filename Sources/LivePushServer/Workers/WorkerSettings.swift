@@ -15,6 +15,8 @@ struct WorkerSettings: Sendable {
     var outboxRetry: BackOff
     /// The priority-10 budget a group send's pages spend.
     var priorityBudget: PriorityBudgetRule
+    /// The push-to-start budget per device an audience start's pages spend.
+    var pushToStartBudget: PushToStartBudgetRule
     /// Where events are POSTed, signed with the secret; nil: no webhook.
     var webhookURL: URL?
     var webhookSecret: String?

@@ -35,6 +35,11 @@ struct LeasedRows: Sendable {
         table: "group_send_pages", key: ["send_id", "first_id"], order: "claim_until, send_id, first_id",
         leaseColumns: ["claim_until"], releaseAssignments: "claim_until = 0")
 
+    /// Pages of audience starts being sent, like ``groupPages``.
+    static let audiencePages = LeasedRows(
+        table: "audience_start_pages", key: ["send_id", "first_id"], order: "claim_until, send_id, first_id",
+        leaseColumns: ["claim_until"], releaseAssignments: "claim_until = 0")
+
     private var due: String { leaseColumns.last ?? "claim_until" }
     private var keyList: String { key.count == 1 ? key[0] : "(\(key.joined(separator: ", ")))" }
     private var leaseAssignments: String { leaseColumns.map { "\($0) = ?" }.joined(separator: ", ") }

@@ -424,6 +424,65 @@ enum Schema {
             )
             """,
         ],
+        // Audience starts (issue 34): one record per accepted start for many users, with its listed users,
+        // sent in pages of users like a group send (its pages out with a worker, and its counts: sent,
+        // failed and retrying in group_send_tallies, which outbox retries add to; targets and skips by
+        // reason in audience_start_tallies).
+        // IF NOT EXISTS: a test that winds a database back to an earlier version runs this again.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS audience_starts (
+                send_id TEXT PRIMARY KEY,
+                attributes_type TEXT NOT NULL,
+                everyone {INT} NOT NULL,
+                user_count {INT} NOT NULL,
+                bundle_id TEXT,
+                channel_id TEXT,
+                payload {BLOB} NOT NULL,
+                timestamp {REAL} NOT NULL,
+                requested_priority {INT} NOT NULL,
+                importance TEXT NOT NULL,
+                collapse_key TEXT,
+                expiration {REAL},
+                accepted_at {REAL} NOT NULL,
+                created_by TEXT NOT NULL,
+                next_member TEXT NOT NULL,
+                expanded {INT} NOT NULL,
+                expanded_at {REAL}
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS audience_starts_open ON audience_starts (expanded, accepted_at, send_id)",
+            """
+            CREATE TABLE IF NOT EXISTS audience_start_users (
+                send_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                PRIMARY KEY (send_id, user_id)
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS audience_start_pages (
+                send_id TEXT NOT NULL,
+                first_id TEXT NOT NULL,
+                last_id TEXT NOT NULL,
+                claim_owner TEXT NOT NULL,
+                claim_until {REAL} NOT NULL,
+                PRIMARY KEY (send_id, first_id)
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS audience_start_pages_until ON audience_start_pages (claim_until)",
+            "CREATE INDEX IF NOT EXISTS audience_start_pages_owner ON audience_start_pages (claim_owner)",
+            """
+            CREATE TABLE IF NOT EXISTS audience_start_tallies (
+                send_id TEXT NOT NULL,
+                recorded_at {REAL} NOT NULL,
+                targeted {INT} NOT NULL,
+                no_token {INT} NOT NULL,
+                budget {INT} NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS audience_start_tallies_send ON audience_start_tallies (send_id)",
+            "CREATE INDEX IF NOT EXISTS push_to_start_tokens_type_user ON push_to_start_tokens (attributes_type, user_id)",
+        ],
     ]
 
     /// The migrations with the column types of one database.

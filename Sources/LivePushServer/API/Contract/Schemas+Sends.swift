@@ -69,3 +69,21 @@ extension Schemas.BatchAccepted {
         self.init(accepted: accepted, refused: results.count - accepted, results: items)
     }
 }
+
+extension Schemas.GroupSend {
+    /// An audience start (the 202 answer of `POST /v1/starts` and `GET /v1/sends/{sendId}`) and how far it
+    /// has come.
+    init(_ status: AudienceStartStatus) throws(APIError) {
+        let progress = status.progress
+        self.init(
+            sendId: status.sendID.lowercased,
+            audience: AudiencePayload(
+                attributesType: status.attributesType, everyone: status.userCount == nil, userCount: status.userCount,
+                inputPushChannel: status.channelID?.lowercased),
+            kind: .start, state: try contractValue(status.state, "state"), acceptedAt: status.acceptedAt, finishedAt: status.finishedAt,
+            counts: CountsPayload(
+                targeted: progress.targeted, sent: progress.sent, failed: progress.failed, downgraded: 0, coalesced: 0, skipped: progress.skipped,
+                retrying: progress.retrying, pending: status.pending, noToken: progress.noToken, budget: progress.budget),
+            broadcastPushIds: [])
+    }
+}

@@ -1,0 +1,136 @@
+import APNsCore
+import Foundation
+import Logging
+import PushStore
+
+/// The pages of audience starts as a leased queue, like ``GroupPageQueue``: a claimed page is the next
+/// slice of one start's users with their push-to-start tokens; what each gets is the domain's
+/// (``AudienceStartPlan``, with the per-device budget), and the page is sent as one batch through
+/// ``DeviceDelivery``.
+struct AudiencePageQueue: LeasedQueue {
+    let store: any AudienceStartStore & RenewalStore
+    let delivery: DeviceDelivery
+
+    var name: String { "audience pages" }
+    var context: WorkerContext { delivery.context }
+
+    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
+        guard
+            let page = try await store.claimAudiencePage(
+                owner: owner, pageSize: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
+        else { return nil }
+        return ClaimedPage(queue: self, page: page, owner: owner)
+    }
+
+    func release(owner: String) async throws(PushStoreError) -> Int {
+        try await store.releaseAudiencePages(owner: owner)
+    }
+
+    struct ClaimedPage: LeasedWork {
+        let queue: AudiencePageQueue
+        let page: AudienceStartPage
+        let owner: String
+
+        var subject: Logger.Metadata { ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"] }
+
+        func renew(until: Date) async throws(PushStoreError) -> Bool {
+            try await queue.store.renewAudiencePage(page, owner: owner, until: until)
+        }
+
+        func send() async -> (any LeasedRecording)? {
+            await queue.sendPage(page, owner: owner)
+        }
+    }
+
+    struct PageRecording: LeasedRecording {
+        let queue: AudiencePageQueue
+        let page: AudienceStartPage
+        let owner: String
+        let outcome: AudienceStartPageOutcome
+
+        func record() async {
+            await queue.complete(page, owner: owner, outcome: outcome)
+        }
+    }
+}
+
+extension AudiencePageQueue {
+    /// Sends one claimed page: the plan of each user and device (budget from the starts each device was
+    /// sent in the window), the start pushes as one batch; returns the recording of every outcome (nil
+    /// when the budget could not be read: the page's claim expires and it is sent again).
+    func sendPage(_ page: AudienceStartPage, owner: String) async -> PageRecording? {
+        let start = page.send
+        let now = context.clock.now()
+        let rule = context.settings.pushToStartBudget
+        let sent: [UUID: Int]
+        do {
+            sent = try await store.startsSent(
+                toPushToStartTokens: AudienceStartPlan.validTokens(of: page).map(\.id), since: rule.windowStart(at: now))
+        } catch {
+            context.logger.error(
+                "reading an audience page's push-to-start budget failed; the page will be sent again",
+                metadata: ["sendId": "\(start.sendID.lowercased)", "error": "\(error)"])
+            return nil
+        }
+        let plan = AudienceStartPlan.plan(page, sent: sent, budget: rule, now: now)
+        var outcome = AudienceStartPageOutcome()
+        outcome.targeted = plan.targeted
+        outcome.noToken = plan.noToken.count
+        outcome.budget = plan.overBudget.count
+        for token in plan.expired {
+            let item = AudienceStartPlan.item(start, to: token)
+            outcome.records.append(
+                DeliveryRecord(
+                    item, DeliveryResult(pushID: item.pushID, outcome: .expired, reason: "expired before it could be sent", attempts: 0),
+                    recordedAt: now))
+        }
+        let pushes = plan.send.map { token in
+            DeviceDelivery.DevicePush(
+                item: AudienceStartPlan.item(start, to: token), target: DeviceDelivery.ResolvedTarget(token: token.token, bundleID: token.bundleID))
+        }
+        context.metrics.recordAccepted(pushes.count)
+        let delivered = await delivery.deliver(pushes)
+        outcome.invalidations = delivered.invalidations
+        let recordedAt = context.clock.now()
+        for (position, verdict) in delivered.verdicts {
+            switch verdict {
+            case .final(let result): outcome.records.append(DeliveryRecord(pushes[position].item, result, recordedAt: recordedAt))
+            case .retry(let retry): outcome.retries.append(retry)
+            }
+        }
+        return PageRecording(queue: self, page: page, owner: owner, outcome: outcome)
+    }
+
+    /// Records the page; then counts and logs.
+    fileprivate func complete(_ page: AudienceStartPage, owner: String, outcome: AudienceStartPageOutcome) async {
+        let now = context.clock.now()
+        let report: AudienceStartPageReport
+        do {
+            report = try await store.completeAudiencePage(page, owner: owner, outcome: outcome, at: now, journal: delivery.events.tokenJournal)
+        } catch {
+            context.logger.error(
+                "recording an audience page failed; it will be sent again when its claim expires",
+                metadata: ["sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)", "error": "\(error)"])
+            return
+        }
+        guard report.held else {
+            context.logger.warning(
+                "an audience page's claim was taken over before its outcomes were recorded",
+                metadata: ["sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"])
+            return
+        }
+        for record in outcome.records {
+            context.metrics.recordOutcomes(
+                record.outcome, reason: record.reason.map(DeviceDelivery.metricReason), priority: record.priority, count: 1)
+            context.metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
+        }
+        delivery.tokensInvalidated(report.invalidated)
+        context.logger.debug(
+            "audience page sent",
+            metadata: [
+                "sendId": "\(page.send.sendID.lowercased)", "users": "\(page.users.count)", "targeted": "\(outcome.targeted)",
+                "records": "\(outcome.records.count)", "retries": "\(outcome.retries.count)", "noToken": "\(outcome.noToken)",
+                "budget": "\(outcome.budget)",
+            ])
+    }
+}

@@ -1,0 +1,268 @@
+import APNsCore
+import Foundation
+
+/// The ``AudienceStartStore`` operations: the group send's paging (``claimPage(owner:pageSize:now:lease:)``)
+/// over the users of an audience instead of the members of a group.
+extension SQLPushStore {
+    private static let audienceColumns = [
+        "send_id", "attributes_type", "everyone", "user_count", "bundle_id", "channel_id", "payload", "timestamp", "requested_priority",
+        "importance", "collapse_key", "expiration", "accepted_at", "created_by", "next_member", "expanded", "expanded_at",
+    ]
+
+    package func createAudienceStart(_ start: AudienceStart) async throws(PushStoreError) {
+        try Validation.identifier(start.attributesType, field: "attributesType", max: 255)
+        try Validation.identifier(start.createdBy, field: "createdBy", max: 200)
+        try Validation.optionalIdentifier(start.bundleID, field: "bundleId", max: 255)
+        try Validation.priority(start.requestedPriority, field: "requestedPriority")
+        try Validation.optionalIdentifier(start.collapseKey, field: "collapseKey", max: 64)
+        let users = start.userIDs ?? []
+        for (index, user) in users.enumerated() { try Validation.identifier(user, field: "userIds[\(index)]") }
+        guard Set(users).count == users.count else { throw .invalidInput(field: "userIds", rule: "lists a user more than once") }
+        if let ids = start.userIDs, ids.isEmpty { throw .invalidInput(field: "userIds", rule: "is empty") }
+        let values: [SQLValue] = [
+            .uuid(start.sendID), .text(start.attributesType), .int(start.userIDs == nil ? 1 : 0), .int(users.count), .text(start.bundleID),
+            .text(start.channelID?.lowercased), .blob(start.payload), .date(start.timestamp), .int(start.requestedPriority.rawValue),
+            .text(start.importance.rawValue), .text(start.collapseKey), .date(start.expiration), .date(start.acceptedAt), .text(start.createdBy),
+            .text(""), .int(0), .null,
+        ]
+        let dialect = self.dialect
+        try await run("createAudienceStart") { session throws(PushStoreError) in
+            if try await session.first("SELECT send_id FROM audience_starts WHERE send_id = ?", [.uuid(start.sendID)]) != nil {
+                throw .conflict(detail: "audience start \(start.sendID.lowercased) exists")
+            }
+            try await Self.insertRows(session, dialect: dialect, table: "audience_starts", columns: Self.audienceColumns, rows: [values])
+            try await Self.insertRows(
+                session, dialect: dialect, table: "audience_start_users", columns: ["send_id", "user_id"], items: users
+            ) { [.uuid(start.sendID), .text($0)] }
+        }
+    }
+
+    package func audienceStart(id: UUID) async throws(PushStoreError) -> AudienceStart? {
+        try await run("audienceStart", readOnly: true) { session throws(PushStoreError) in
+            guard let row = try await session.first("SELECT * FROM audience_starts WHERE send_id = ?", [.uuid(id)]) else { return nil }
+            return try await Self.withProgress(session, try Self.audienceStart(row), expandedAt: try row.optionalDate("expanded_at"))
+        }
+    }
+
+    /// `start` with its counts (the sums of its tallies) and, when nothing of it is pending, when it
+    /// finished; read in the order of the group send's ``withProgress(_:_:expandedAt:)``.
+    private static func withProgress(_ session: any SQLSession, _ start: AudienceStart, expandedAt: Date?) async throws(PushStoreError)
+        -> AudienceStart
+    {
+        var start = start
+        let pagesOut =
+            try await session.first("SELECT first_id FROM audience_start_pages WHERE send_id = ? LIMIT 1", [.uuid(start.sendID)]) != nil
+        var last: Date?
+        if let row = try await session.first(
+            """
+            SELECT COUNT(*) AS n, CAST(SUM(targeted) AS BIGINT) AS targeted, CAST(SUM(no_token) AS BIGINT) AS no_token,
+                CAST(SUM(budget) AS BIGINT) AS budget, MAX(recorded_at) AS last
+            FROM audience_start_tallies WHERE send_id = ?
+            """, [.uuid(start.sendID)]), try row.int("n") > 0
+        {
+            start.progress.targeted = try row.int("targeted")
+            start.progress.noToken = try row.int("no_token")
+            start.progress.budget = try row.int("budget")
+            last = try row.optionalDate("last")
+        }
+        if let row = try await session.first(
+            """
+            SELECT COUNT(*) AS n, CAST(SUM(sent) AS BIGINT) AS sent, CAST(SUM(failed) AS BIGINT) AS failed,
+                CAST(SUM(retrying) AS BIGINT) AS retrying, MAX(recorded_at) AS last
+            FROM group_send_tallies WHERE send_id = ?
+            """, [.uuid(start.sendID)]), try row.int("n") > 0
+        {
+            start.progress.sent = try row.int("sent")
+            start.progress.failed = try row.int("failed")
+            start.progress.retrying = try row.int("retrying")
+            if let tally = try row.optionalDate("last") { last = max(last ?? tally, tally) }
+        }
+        if start.expanded, !pagesOut, start.progress.retrying == 0, let expandedAt {
+            start.finishedAt = max(last ?? expandedAt, expandedAt)
+        } else {
+            start.finishedAt = nil
+        }
+        return start
+    }
+
+    package func hasValidPushToStartTokens(attributesType: String, bundleID: String?) async throws(PushStoreError) -> Bool {
+        try Validation.identifier(attributesType, field: "attributesType", max: 255)
+        return try await run("hasValidPushToStartTokens", readOnly: true) { session throws(PushStoreError) in
+            let app = Self.ofApp(bundleID, column: "bundle_id")
+            return try await session.first(
+                "SELECT id FROM push_to_start_tokens WHERE attributes_type = ? AND token_state = 'valid'\(app.clause) LIMIT 1",
+                [.text(attributesType)] + app.binds) != nil
+        }
+    }
+
+    package func claimAudiencePage(owner: String, pageSize: Int, now: Date, lease: TimeInterval) async throws(PushStoreError)
+        -> AudienceStartPage?
+    {
+        try Validation.claim(owner: owner, limit: pageSize, lease: lease, of: "users")
+        let dialect = self.dialect
+        let until = now.addingTimeInterval(lease)
+        // As a group send's claim: one short transaction that cuts the range under the start's row lock;
+        // the users' tokens are read after it commits.
+        let claimed = try await run("claimAudiencePage", commit: .deferred) {
+            session throws(PushStoreError) -> (AudienceStart, String, String)? in
+            if let row = try await LeasedRows.audiencePages.claim(
+                session, dialect: dialect, owner: owner, now: now, until: until, limit: 1, returning: "send_id, first_id, last_id"
+            ).first {
+                guard let startRow = try await session.first("SELECT * FROM audience_starts WHERE send_id = ?", [try row.value("send_id")]) else {
+                    throw .database(detail: "page of a missing audience start \(try row.string("send_id"))")
+                }
+                return (try Self.audienceStart(startRow), try row.string("first_id"), try row.string("last_id"))
+            }
+            for _ in 0..<8 {
+                guard
+                    let row = try await session.first(
+                        "SELECT * FROM audience_starts WHERE expanded = 0 ORDER BY accepted_at, send_id LIMIT 1\(dialect.forUpdateClause)", [])
+                else { return nil }
+                let start = try Self.audienceStart(row)
+                let next = try row.string("next_member")
+                let ids: [String]
+                if try row.bool("everyone") {
+                    let app = Self.ofApp(start.bundleID, column: "bundle_id")
+                    ids = try await session.query(
+                        """
+                        SELECT DISTINCT user_id FROM push_to_start_tokens
+                        WHERE attributes_type = ? AND token_state = 'valid'\(app.clause) AND user_id > ?
+                        ORDER BY user_id LIMIT ?
+                        """, [.text(start.attributesType)] + app.binds + [.text(next), .int(pageSize)]
+                    ) { row throws(PushStoreError) in try row.string("user_id") }
+                } else {
+                    ids = try await session.query(
+                        "SELECT user_id FROM audience_start_users WHERE send_id = ? AND user_id > ? ORDER BY user_id LIMIT ?",
+                        [.uuid(start.sendID), .text(next), .int(pageSize)]
+                    ) { row throws(PushStoreError) in try row.string("user_id") }
+                }
+                guard let first = ids.first, let last = ids.last else {
+                    try await session.execute(
+                        "UPDATE audience_starts SET expanded = 1, expanded_at = ? WHERE send_id = ?", [.date(now), .uuid(start.sendID)])
+                    continue
+                }
+                try await session.execute(
+                    "INSERT INTO audience_start_pages (send_id, first_id, last_id, claim_owner, claim_until) VALUES (?, ?, ?, ?, ?)",
+                    [.uuid(start.sendID), .text(first), .text(last), .text(owner), .date(until)])
+                let lastPage = ids.count < pageSize
+                try await session.execute(
+                    "UPDATE audience_starts SET next_member = ?, expanded = ?, expanded_at = ? WHERE send_id = ?",
+                    [.text(last), .int(lastPage ? 1 : 0), lastPage ? .date(now) : .null, .uuid(start.sendID)])
+                return (start, first, last)
+            }
+            return nil
+        }
+        guard let (start, first, last) = claimed else { return nil }
+        return try await run("audiencePageUsers", readOnly: true) { session throws(PushStoreError) in
+            try await Self.audiencePage(session, start: start, first: first, last: last)
+        }
+    }
+
+    /// The page `first...last` of `start`: its users and their push-to-start tokens for the type, as
+    /// stored now.
+    private static func audiencePage(_ session: any SQLSession, start: AudienceStart, first: String, last: String)
+        async throws(PushStoreError) -> AudienceStartPage
+    {
+        let bounds: [SQLValue] = [.text(first), .text(last)]
+        let app = Self.ofApp(start.bundleID, column: "t.bundle_id")
+        let tokens: [PushToStartTokenRecord]
+        let users: [String]
+        if start.isEveryone {
+            tokens = try await session.query(
+                """
+                SELECT t.* FROM push_to_start_tokens t WHERE t.user_id >= ? AND t.user_id <= ?
+                    AND t.attributes_type = ?\(app.clause) AND t.token_state = 'valid'
+                ORDER BY t.user_id, t.device_id, t.bundle_id
+                """, bounds + [.text(start.attributesType)] + app.binds
+            ) { row throws(PushStoreError) in try RowDecoding.pushToStart(row) }
+            var seen = Set<String>()
+            users = tokens.map(\.userID).filter { seen.insert($0).inserted }
+        } else {
+            users = try await session.query(
+                "SELECT user_id FROM audience_start_users WHERE send_id = ? AND user_id >= ? AND user_id <= ? ORDER BY user_id",
+                [.uuid(start.sendID)] + bounds
+            ) { row throws(PushStoreError) in try row.string("user_id") }
+            tokens = try await session.query(
+                """
+                SELECT t.* FROM audience_start_users u JOIN push_to_start_tokens t ON t.user_id = u.user_id
+                WHERE u.send_id = ? AND u.user_id >= ? AND u.user_id <= ? AND t.attributes_type = ?\(app.clause)
+                ORDER BY t.user_id, t.device_id, t.bundle_id
+                """, [.uuid(start.sendID)] + bounds + [.text(start.attributesType)] + app.binds
+            ) { row throws(PushStoreError) in try RowDecoding.pushToStart(row) }
+        }
+        return AudienceStartPage(send: start, firstID: first, lastID: last, users: users, tokens: tokens)
+    }
+
+    package func renewAudiencePage(_ page: AudienceStartPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
+        try Validation.identifier(owner, field: "owner")
+        return try await run("renewAudiencePage", commit: .deferred) { session throws(PushStoreError) in
+            try await LeasedRows.audiencePages.renew(
+                session, owner: owner, keys: [[.uuid(page.send.sendID), .text(page.firstID)]], until: until) > 0
+        }
+    }
+
+    package func completeAudiencePage(
+        _ page: AudienceStartPage, owner: String, outcome: AudienceStartPageOutcome, at: Date, journal: WebhookJournal?
+    ) async throws(PushStoreError) -> AudienceStartPageReport {
+        try Validation.identifier(owner, field: "owner")
+        try Validation.batch(outcome.retries, field: "retries", pushID: \.pushID) { item, field throws(PushStoreError) in
+            var unclaimed = item
+            unclaimed.claim = nil
+            try Validation.outboxItem(unclaimed, field: field)
+        }
+        let records = outcome.records.map { record in
+            var shortened = record
+            shortened.reason = record.reason.map { DeliveryResult.shortened($0) }
+            return shortened
+        }
+        let dialect = self.dialect
+        let sendID = page.send.sendID
+        let commit: SQLCommit = outcome.invalidations.isEmpty ? .deferred : .durable
+        return try await run("completeAudiencePage", commit: commit) { session throws(PushStoreError) -> AudienceStartPageReport in
+            let held = try await session.query(
+                "DELETE FROM audience_start_pages WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
+                [.uuid(sendID), .text(page.firstID), .text(owner)])
+            guard !held.isEmpty else { return AudienceStartPageReport(held: false) }
+            // Push ids are derived from the start and the token: a page sent twice records each push once.
+            // Each start push is a history row of its push-to-start token, which the budget counts.
+            try await Self.insertRows(
+                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
+                items: records, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.deliveryValues)
+            try await Self.insertRows(
+                session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
+                items: outcome.retries, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.outboxValues)
+            let counts = Self.outcomeCounts(records)
+            try await Self.addTally(
+                session, sendID: sendID, at: at, sent: counts.sent, failed: counts.failed + counts.coalesced, downgraded: 0, coalesced: 0,
+                skipped: outcome.noToken + outcome.budget, retrying: outcome.retries.count)
+            try await session.execute(
+                "INSERT INTO audience_start_tallies (send_id, recorded_at, targeted, no_token, budget) VALUES (?, ?, ?, ?, ?)",
+                [.uuid(sendID), .date(at), .int(outcome.targeted), .int(outcome.noToken), .int(outcome.budget)])
+            let invalidated = try await Self.invalidate(session, outcome.invalidations, journal: journal, dialect: dialect)
+            return AudienceStartPageReport(held: true, invalidated: invalidated)
+        }
+    }
+
+    package func releaseAudiencePages(owner: String) async throws(PushStoreError) -> Int {
+        try await releaseAll(.audiencePages, operation: "releaseAudiencePages", owner: owner)
+    }
+
+    /// The condition that keeps only tokens of one app, when the start names one.
+    private static func ofApp(_ bundleID: String?, column: String) -> (clause: String, binds: [SQLValue]) {
+        guard let bundleID else { return ("", []) }
+        return (" AND \(column) = ?", [.text(bundleID)])
+    }
+
+    private static func audienceStart(_ row: SQLRow) throws(PushStoreError) -> AudienceStart {
+        var start = AudienceStart(
+            sendID: try row.uuid("send_id"), attributesType: try row.string("attributes_type"), userIDs: nil,
+            bundleID: try row.optionalString("bundle_id"), channelID: try row.optionalString("channel_id").flatMap(UUID.init(uuidString:)),
+            payload: try row.data("payload"), timestamp: try row.date("timestamp"),
+            requestedPriority: try RowDecoding.priority(row, "requested_priority"),
+            importance: try row.enumValue("importance", as: PushImportance.self), collapseKey: try row.optionalString("collapse_key"),
+            expiration: try row.optionalDate("expiration"), acceptedAt: try row.date("accepted_at"), createdBy: try row.string("created_by"))
+        start.userCount = try row.bool("everyone") ? 0 : try row.int("user_count")
+        start.expanded = try row.bool("expanded")
+        return start
+    }
+}
