@@ -203,9 +203,12 @@ struct PushService: Sendable {
         let now = clock.now()
         var answer = SendAcceptance(skipped: skipped)
         var items: [OutboxItem] = []
+        // The wall clock's whole second, not one after the newest start to the token: each start makes a
+        // new activity, which has no earlier push to follow, and a timestamp ahead of the clock would make
+        // the new activity drop the updates and broadcasts sent in its first seconds as older.
+        let timestamp = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let data = try body.validatedPayload(kind: .start, timestamp: timestamp)
         for token in tokens {
-            let timestamp = timestamps.next(for: "start:" + token.id.uuidString, now: now, stored: nil)
-            let data = try body.validatedPayload(kind: .start, timestamp: timestamp)
             items.append(
                 OutboxItem(
                     target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
