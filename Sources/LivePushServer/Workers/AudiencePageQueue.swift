@@ -7,58 +7,36 @@ import PushStore
 /// slice of one start's users with their push-to-start tokens; what each gets is the domain's
 /// (``AudienceStartPlan``, with the per-device budget), and the page is sent as one batch through
 /// ``DeviceDelivery``.
-struct AudiencePageQueue: LeasedQueue {
+struct AudiencePageQueue: LeasedPageQueue {
     let store: any AudienceStartStore & RenewalStore
     let delivery: DeviceDelivery
 
     var name: String { "audience pages" }
     var context: WorkerContext { delivery.context }
 
-    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
-        guard
-            let page = try await store.claimAudiencePage(
-                owner: owner, pageSize: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
-        else { return nil }
-        return ClaimedPage(queue: self, page: page, owner: owner)
+    func claimPage(owner: String) async throws(PushStoreError) -> AudienceStartPage? {
+        try await store.claimAudiencePage(
+            owner: owner, pageSize: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
     }
 
     func release(owner: String) async throws(PushStoreError) -> Int {
         try await store.releaseAudiencePages(owner: owner)
     }
 
-    struct ClaimedPage: LeasedWork {
-        let queue: AudiencePageQueue
-        let page: AudienceStartPage
-        let owner: String
-
-        var subject: Logger.Metadata { ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"] }
-
-        func renew(until: Date) async throws(PushStoreError) -> Bool {
-            try await queue.store.renewAudiencePage(page, owner: owner, until: until)
-        }
-
-        func send() async -> (any LeasedRecording)? {
-            await queue.sendPage(page, owner: owner)
-        }
+    func subject(of page: AudienceStartPage, owner: String) -> Logger.Metadata {
+        ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"]
     }
 
-    struct PageRecording: LeasedRecording {
-        let queue: AudiencePageQueue
-        let page: AudienceStartPage
-        let owner: String
-        let outcome: AudienceStartPageOutcome
-
-        func record() async {
-            await queue.complete(page, owner: owner, outcome: outcome)
-        }
+    func renew(_ page: AudienceStartPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
+        try await store.renewAudiencePage(page, owner: owner, until: until)
     }
 }
 
 extension AudiencePageQueue {
     /// Sends one claimed page: the plan of each user and device (budget from the starts each device was
-    /// sent in the window), the start pushes as one batch; returns the recording of every outcome (nil
-    /// when the budget could not be read: the page's claim expires and it is sent again).
-    func sendPage(_ page: AudienceStartPage, owner: String) async -> PageRecording? {
+    /// sent in the window), the start pushes as one batch; returns every outcome (nil when the budget could
+    /// not be read: the page's claim expires and it is sent again).
+    func send(_ page: AudienceStartPage, owner: String) async -> AudienceStartPageOutcome? {
         let start = page.send
         let now = context.clock.now()
         let rule = context.settings.pushToStartBudget
@@ -98,11 +76,11 @@ extension AudiencePageQueue {
             case .retry(let retry): outcome.retries.append(retry)
             }
         }
-        return PageRecording(queue: self, page: page, owner: owner, outcome: outcome)
+        return outcome
     }
 
     /// Records the page; then counts and logs.
-    fileprivate func complete(_ page: AudienceStartPage, owner: String, outcome: AudienceStartPageOutcome) async {
+    func record(_ page: AudienceStartPage, owner: String, outcome: AudienceStartPageOutcome) async {
         let now = context.clock.now()
         let report: AudienceStartPageReport
         do {

@@ -8,7 +8,7 @@ import PushStore
 /// The pages of group sends as a leased queue: a claimed page is the next slice of one send's members
 /// (the store cuts it under the send's row lock); what each member gets is the domain's
 /// (``GroupSendPlan``), and the page is sent as one batch through ``DeviceDelivery``.
-struct GroupPageQueue: LeasedQueue {
+struct GroupPageQueue: LeasedPageQueue {
     let store: any GroupSendStore & PriorityBudget
     let delivery: DeviceDelivery
 
@@ -16,55 +16,30 @@ struct GroupPageQueue: LeasedQueue {
     var context: WorkerContext { delivery.context }
 
     /// Claims the next page of a group send.
-    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
-        guard
-            let page = try await store.claimPage(
-                owner: owner, pageSize: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
-        else { return nil }
-        return ClaimedPage(queue: self, page: page, owner: owner)
+    func claimPage(owner: String) async throws(PushStoreError) -> GroupSendPage? {
+        try await store.claimPage(owner: owner, pageSize: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
     }
 
     func release(owner: String) async throws(PushStoreError) -> Int {
         try await store.releasePages(owner: owner)
     }
 
-    /// A claimed page: sent, then recorded while the worker sends its next unit.
-    struct ClaimedPage: LeasedWork {
-        let queue: GroupPageQueue
-        let page: GroupSendPage
-        let owner: String
-
-        var subject: Logger.Metadata { ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"] }
-
-        func renew(until: Date) async throws(PushStoreError) -> Bool {
-            try await queue.store.renewPage(page, owner: owner, until: until)
-        }
-
-        func send() async -> (any LeasedRecording)? {
-            await queue.sendPage(page, owner: owner)
-        }
+    func subject(of page: GroupSendPage, owner: String) -> Logger.Metadata {
+        ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"]
     }
 
-    /// What a sent page still has to record: every outcome, retry, content state and end in one store call.
-    struct PageRecording: LeasedRecording {
-        let queue: GroupPageQueue
-        let page: GroupSendPage
-        let owner: String
-        let outcome: GroupSendPageOutcome
-
-        func record() async {
-            await queue.complete(page, owner: owner, outcome: outcome)
-        }
+    func renew(_ page: GroupSendPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
+        try await store.renewPage(page, owner: owner, until: until)
     }
 }
 
 extension GroupPageQueue {
     /// Sends one claimed page of a group send: each member's plan, the priority-10 budget for those sent,
-    /// the pushes as one batch; returns the recording of every outcome, retry, content state and end in
-    /// one store call (nil when nothing was sent), which the worker runs while it sends its next page. When
-    /// the store cannot take them, the page's claim expires and the page is sent again (harmless: its push
-    /// ids and timestamps are the same, so the device keeps one).
-    func sendPage(_ page: GroupSendPage, owner: String) async -> PageRecording? {
+    /// the pushes as one batch; returns every outcome, retry, content state and end, recorded in one store
+    /// call (nil when nothing was sent), which the worker runs while it sends its next page. When the store
+    /// cannot take them, the page's claim expires and the page is sent again (harmless: its push ids and
+    /// timestamps are the same, so the device keeps one).
+    func send(_ page: GroupSendPage, owner: String) async -> GroupSendPageOutcome? {
         let send = page.send
         let now = context.clock.now()
         var outcome = GroupSendPageOutcome()
@@ -120,7 +95,7 @@ extension GroupPageQueue {
             if send.kind == .end { outcome.ended.append(push.activity.activityID) }
         }
         outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
-        return PageRecording(queue: self, page: page, owner: owner, outcome: outcome)
+        return outcome
     }
 
     /// A push the page records with the others (``AcceptedPagePushes``): accepted at the first attempt, at
@@ -180,7 +155,7 @@ extension GroupPageQueue {
     }
 
     /// Records the page; then counts, logs, and tells the webhook about the ends.
-    fileprivate func complete(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome) async {
+    func record(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome) async {
         let now = context.clock.now()
         let report: GroupSendPageReport
         do {

@@ -70,3 +70,60 @@ struct LeasedBatch<Queue: LeasedBatchQueue>: LeasedWork {
         return nil
     }
 }
+
+/// A queue whose unit of work is one page of a send (a group send's members, an audience start's users),
+/// claimed whole: the page is sent as one batch, and its outcomes are recorded in one store call while
+/// the worker sends its next page.
+protocol LeasedPageQueue: LeasedQueue {
+    associatedtype Page: Sendable
+    associatedtype Outcome: Sendable
+
+    /// The owner's next page; nil when none is due.
+    func claimPage(owner: String) async throws(PushStoreError) -> Page?
+    /// Names the page in logs.
+    func subject(of page: Page, owner: String) -> Logger.Metadata
+    /// Extends the owner's claim on the page; false once it is no longer held.
+    func renew(_ page: Page, owner: String, until: Date) async throws(PushStoreError) -> Bool
+    /// Sends the page; returns what it came to, or nil when it could not be sent (its claim expires and it
+    /// is sent again).
+    func send(_ page: Page, owner: String) async -> Outcome?
+    /// Records what the page came to; the page's claim ends with it.
+    func record(_ page: Page, owner: String, outcome: Outcome) async
+}
+
+extension LeasedPageQueue {
+    func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
+        guard let page = try await claimPage(owner: owner) else { return nil }
+        return LeasedPage(queue: self, page: page, owner: owner)
+    }
+}
+
+/// A claimed page of a ``LeasedPageQueue``: sent, then recorded while the worker sends its next unit.
+struct LeasedPage<Queue: LeasedPageQueue>: LeasedWork {
+    let queue: Queue
+    let page: Queue.Page
+    let owner: String
+
+    var subject: Logger.Metadata { queue.subject(of: page, owner: owner) }
+
+    func renew(until: Date) async throws(PushStoreError) -> Bool {
+        try await queue.renew(page, owner: owner, until: until)
+    }
+
+    func send() async -> (any LeasedRecording)? {
+        guard let outcome = await queue.send(page, owner: owner) else { return nil }
+        return LeasedPageRecording(queue: queue, page: page, owner: owner, outcome: outcome)
+    }
+}
+
+/// What a sent page still has to record: every outcome of the page in one store call.
+struct LeasedPageRecording<Queue: LeasedPageQueue>: LeasedRecording {
+    let queue: Queue
+    let page: Queue.Page
+    let owner: String
+    let outcome: Queue.Outcome
+
+    func record() async {
+        await queue.record(page, owner: owner, outcome: outcome)
+    }
+}
