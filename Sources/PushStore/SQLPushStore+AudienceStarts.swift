@@ -65,23 +65,13 @@ extension SQLPushStore {
             start.progress.budget = try row.int("budget")
             last = try row.optionalDate("last")
         }
-        if let row = try await session.first(
-            """
-            SELECT COUNT(*) AS n, CAST(SUM(sent) AS BIGINT) AS sent, CAST(SUM(failed) AS BIGINT) AS failed,
-                CAST(SUM(retrying) AS BIGINT) AS retrying, MAX(recorded_at) AS last
-            FROM group_send_tallies WHERE send_id = ?
-            """, [.uuid(start.sendID)]), try row.int("n") > 0
-        {
-            start.progress.sent = try row.int("sent")
-            start.progress.failed = try row.int("failed")
-            start.progress.retrying = try row.int("retrying")
-            if let tally = try row.optionalDate("last") { last = max(last ?? tally, tally) }
-        }
-        if start.expanded, !pagesOut, start.progress.retrying == 0, let expandedAt {
-            start.finishedAt = max(last ?? expandedAt, expandedAt)
-        } else {
-            start.finishedAt = nil
-        }
+        let tally = try await sendTally(session, sendID: start.sendID)
+        start.progress.sent = tally.sent
+        start.progress.failed = tally.failed
+        start.progress.retrying = tally.retrying
+        let lastTally = [last, tally.last].compactMap { $0 }.max()
+        start.finishedAt = finishedAt(
+            expanded: start.expanded, pagesOut: pagesOut, retrying: tally.retrying, expandedAt: expandedAt, lastTally: lastTally)
         return start
     }
 

@@ -43,29 +43,51 @@ extension SQLPushStore {
     static func withProgress(_ session: any SQLSession, _ send: GroupSend, expandedAt: Date?) async throws(PushStoreError) -> GroupSend {
         var send = send
         let pagesOut = try await session.first("SELECT first_id FROM group_send_pages WHERE send_id = ? LIMIT 1", [.uuid(send.sendID)]) != nil
-        var lastTally: Date?
+        let tally = try await sendTally(session, sendID: send.sendID)
+        send.progress.sent = tally.sent
+        send.progress.failed = tally.failed
+        send.progress.downgraded = tally.downgraded
+        send.progress.coalesced = tally.coalesced
+        send.progress.skipped = tally.skipped
+        send.progress.retrying = tally.retrying
+        send.finishedAt = finishedAt(
+            expanded: send.expanded, pagesOut: pagesOut, retrying: tally.retrying, expandedAt: expandedAt, lastTally: tally.last)
+        return send
+    }
+
+    /// The sums of a send's `group_send_tallies` (a group send's, or an audience start's delivery counts);
+    /// zeros and no `last` when it has none yet.
+    struct SendTally {
+        var sent = 0, failed = 0, downgraded = 0, coalesced = 0, skipped = 0, retrying = 0
+        var last: Date?
+    }
+
+    static func sendTally(_ session: any SQLSession, sendID: UUID) async throws(PushStoreError) -> SendTally {
+        var tally = SendTally()
         if let row = try await session.first(
             """
             SELECT COUNT(*) AS n, CAST(SUM(sent) AS BIGINT) AS sent, CAST(SUM(failed) AS BIGINT) AS failed,
                 CAST(SUM(downgraded) AS BIGINT) AS downgraded, CAST(SUM(coalesced) AS BIGINT) AS coalesced,
                 CAST(SUM(skipped) AS BIGINT) AS skipped, CAST(SUM(retrying) AS BIGINT) AS retrying, MAX(recorded_at) AS last
             FROM group_send_tallies WHERE send_id = ?
-            """, [.uuid(send.sendID)]), try row.int("n") > 0
+            """, [.uuid(sendID)]), try row.int("n") > 0
         {
-            send.progress.sent = try row.int("sent")
-            send.progress.failed = try row.int("failed")
-            send.progress.downgraded = try row.int("downgraded")
-            send.progress.coalesced = try row.int("coalesced")
-            send.progress.skipped = try row.int("skipped")
-            send.progress.retrying = try row.int("retrying")
-            lastTally = try row.optionalDate("last")
+            tally.sent = try row.int("sent")
+            tally.failed = try row.int("failed")
+            tally.downgraded = try row.int("downgraded")
+            tally.coalesced = try row.int("coalesced")
+            tally.skipped = try row.int("skipped")
+            tally.retrying = try row.int("retrying")
+            tally.last = try row.optionalDate("last")
         }
-        if send.expanded, !pagesOut, send.progress.retrying == 0, let expandedAt {
-            send.finishedAt = max(lastTally ?? expandedAt, expandedAt)
-        } else {
-            send.finishedAt = nil
-        }
-        return send
+        return tally
+    }
+
+    /// When a send finished: once it is expanded, no page is out and nothing waits for a retry, at its last
+    /// tally (or its expansion, when that came later); nil before.
+    static func finishedAt(expanded: Bool, pagesOut: Bool, retrying: Int, expandedAt: Date?, lastTally: Date?) -> Date? {
+        guard expanded, !pagesOut, retrying == 0, let expandedAt else { return nil }
+        return max(lastTally ?? expandedAt, expandedAt)
     }
 
     package func groupHasMembers(_ group: String) async throws(PushStoreError) -> Bool {
