@@ -306,17 +306,25 @@ export const shapes = {
 export const resources = {
   selected: null,
 
+  // One read per lookup: the answer is shown, and kept as the selection only once it was found.
   async find(user, key) {
     this.selected = null;
     $('resource-detail').hidden = true;
-    await call(`users/${segment(user)}/live-activities/${segment(key)}`);
+    const data = await call(this.path(user, key));
     this.selected = { user, key };
-    await this.refresh();
+    this.show(data);
   },
 
   async refresh() {
     if (!this.selected) return;
-    const data = await call(`users/${segment(this.selected.user)}/live-activities/${segment(this.selected.key)}`);
+    this.show(await call(this.path(this.selected.user, this.selected.key)));
+  },
+
+  path(user, key) {
+    return `users/${segment(user)}/live-activities/${segment(key)}`;
+  },
+
+  show(data) {
     facts($('resource-facts'), [
       ['state', data.state + (data.reason ? ` (${data.reason})` : '')],
       ['attributes', `${data.attributesType} ${JSON.stringify(data.attributes)}`],
