@@ -14,7 +14,8 @@ package struct DemoOptions: Sendable {
     package var controlPort = 0
     /// The LivePush server's HTTP port (0: a free one).
     package var serverPort = 0
-    /// Simulated spectators following the party through one broadcast channel (0: none).
+    /// Simulated spectators following the party through one broadcast channel (0: none): one simulated iPhone
+    /// each, all started by one audience start (whose `userIds` take 10,000 at most).
     package var spectators = 300
     /// The long adventure (`--long`): the party plays past the 8-hour limit on the simulator's clock, moved
     /// forward a quarter of an hour at a time, and each hero's activity is renewed by push-to-start.
@@ -25,7 +26,7 @@ package struct DemoOptions: Sendable {
     /// and must refuse it with 422 naming the field, so no iPhone ever gets it. For tests of that check.
     package var wrongContentState = false
     /// The accepted spectator counts.
-    package static let spectatorCounts: ClosedRange<Int> = 0...100_000
+    package static let spectatorCounts: ClosedRange<Int> = 0...10_000
 
     /// The long adventure's simulated hours, one update an hour, then the end.
     package static let longHours = 10

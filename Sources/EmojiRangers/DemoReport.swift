@@ -117,6 +117,8 @@ package struct DemoSummary: Sendable, Hashable {
     /// Spectators following through the channel, and how many the broadcast of each event reached.
     package var spectators = 0
     package var spectatorsReached: [Int] = []
+    /// The audience start that began the spectators' activities, joined to the channel.
+    package var spectatorStart: DemoAudienceStart?
     /// What the players' apps got to the server through LivePushKit, from their reporters, after the adventure.
     package var tokens: DemoTokens?
     /// Every problem, per event; empty when every push arrived.
@@ -152,6 +154,7 @@ package struct DemoSummary: Sendable, Hashable {
                 "  spectators: \(spectators) following one broadcast channel; reached per event: "
                     + spectatorsReached.map(String.init).joined(separator: ", ") + " (one broadcast request each)")
         }
+        if let spectatorStart { out.append("  spectators' activities: " + spectatorStart.line) }
         let shared = Self.mostCommon(heroes.map(\.contentState))
         if let shared { out.append("  the party's activities show: \(Self.describe(shared))") }
         out.append("  final state of each hero's activity:")
@@ -196,8 +199,8 @@ package enum DemoProgress: Sendable, Hashable {
     case playerJoined(hero: Hero, deviceName: String, activityID: String)
     /// Every app's LivePushKit reporter got its tokens to the server.
     case tokensRegistered(DemoTokens)
-    /// Spectators started activities subscribed to the party's broadcast channel.
-    case spectatorsJoined(count: Int, channelID: String)
+    /// One audience start began the spectators' activities on their iPhones, joined to the party's broadcast channel.
+    case spectatorsJoined(DemoAudienceStart, channelID: String)
     /// One event was pushed and followed to the devices.
     case event(DemoEventReport)
     /// A step of the long adventure (`--long`): the renewal plans, an hour's update, a renewal.
@@ -215,8 +218,9 @@ package enum DemoProgress: Sendable, Hashable {
         case .tokensRegistered(let tokens):
             return
                 "the apps' LivePushKit reporters uploaded \(tokens.activityTokens) activity tokens and \(tokens.pushToStartTokens) push-to-start tokens (POST /v1/activities, PUT /v1/push-to-start-tokens)"
-        case .spectatorsJoined(let count, let channelID):
-            return "\(count) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…)"
+        case .spectatorsJoined(let start, let channelID):
+            return "\(start.spectators) spectators follow the party through one broadcast channel (POST /v1/channels → \(channelID.prefix(8))…): "
+                + "1 audience start (POST /v1/starts with inputPushChannel → \(start.sent) sent) started the activity on \(start.joined) iPhones"
         case .event(let report):
             return report.line
         case .longAdventure(let line), .wrongContentState(let line), .quest(let line):

@@ -73,6 +73,8 @@ extension EmojiRangersDemo {
         }
         summary.problems += wrongContentStateProblems
         summary.spectators = stands?.count ?? 0
+        summary.spectatorStart = stands?.start
+        summary.problems += stands?.start.problems ?? []
         summary.spectatorsReached = stands == nil ? [] : reports.map(\.spectatorsReached)
         return summary
     }
@@ -153,7 +155,7 @@ extension EmojiRangersDemo {
     }
 
     /// The group send's progress once it has finished (or after 20 s).
-    private func finished(_ send: Components.Schemas.GroupSend) async throws(DemoError) -> Components.Schemas.GroupSend {
+    func finished(_ send: Components.Schemas.GroupSend) async throws(DemoError) -> Components.Schemas.GroupSend {
         let deadline = Date().addingTimeInterval(20)
         while true {
             let progress = try await APICall("GET", "/v1/sends/\(send.sendId)").run {

@@ -4,38 +4,29 @@ import LiveActivity
 import LivePushAPIClient
 
 extension EmojiRangersDemo {
-    /// The spectators: simulated activities subscribed to the party's broadcast channel.
+    /// The spectators: one simulated iPhone each, whose activity an audience start began, subscribed to the
+    /// party's broadcast channel.
     struct Stands: Sendable {
         /// Our channel id (the server's), for `/v1/channels/{id}/update|end`.
         var channelID: String
         var apnsChannelID: String
         var count: Int
+        /// The audience start that began the spectators' activities.
+        var start: DemoAudienceStart
     }
 
-    static let spectatorsAttributesType = "AdventureAttributes"
-
-    /// Creates the party's channel through the server and starts `options.spectators` activities
-    /// subscribed to it on one simulated iPad (the simulator's bulk start); nil without spectators.
+    /// Creates the party's channel through the server, adds `options.spectators` iPhones whose apps store
+    /// their push-to-start tokens, and starts every spectator's activity, joined to the channel, by one
+    /// audience start; nil without spectators.
     func seatSpectators(adventure: Adventure, progress: (DemoProgress) -> Void) async throws(DemoError) -> Stands? {
         guard options.spectators > 0 else { return nil }
         let creation = Components.Schemas.ChannelCreation(
             name: .init(value1: "emoji-rangers-\(adventure.seed)-\(UUID().uuidString.prefix(8))"), bundleId: Self.bundleID, storagePolicy: ._1)
         let channel = try await createChannel(creation)
-        do {
-            let stand = try await simulator.world.addDevice(
-                DeviceRegistration(name: "Spectators' iPad", bundleID: Self.bundleID, environment: "sandbox"))
-            // The spectator app calls Activity.request(..., pushType: .channel(apnsChannelId)).
-            _ = try await simulator.world.startChannelActivities(
-                deviceID: stand.deviceID,
-                ActivityRequest(
-                    attributesType: Self.spectatorsAttributesType, attributes: .object(["name": .string("Spectator")]),
-                    contentState: adventure.initialState.jsonValue, channelID: channel.apnsChannelId
-                ), count: options.spectators)
-        } catch {
-            throw .device(error.description)
-        }
-        progress(.spectatorsJoined(count: options.spectators, channelID: channel.id))
-        return Stands(channelID: channel.id, apnsChannelID: channel.apnsChannelId, count: options.spectators)
+        let spectators = try await seatSpectatorApps(count: options.spectators)
+        let start = try await startSpectators(spectators, adventure: adventure, channelID: channel.id, apnsChannelID: channel.apnsChannelId)
+        progress(.spectatorsJoined(start, channelID: channel.id))
+        return Stands(channelID: channel.id, apnsChannelID: channel.apnsChannelId, count: options.spectators, start: start)
     }
 
     /// `POST /v1/channels`, as a backend does it: the server answers 502 or 503 when APNs could not be

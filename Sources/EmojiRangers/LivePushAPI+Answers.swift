@@ -219,3 +219,32 @@ extension Operations.EndLiveActivity.Output: APIOutput {
         }
     }
 }
+
+extension Operations.StorePushToStartToken.Output: APIOutput {
+    /// A spectator's push-to-start token, stored for the spectator.
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.PushToStartTokenStored {
+        switch self {
+        case .ok(let answer): return try call.json { try answer.body.json }
+        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
+            .conflict(let refusal as any APIRefusal), .tooManyRequests(let refusal as any APIRefusal),
+            .contentTooLarge(let refusal as any APIRefusal), .serviceUnavailable(let refusal as any APIRefusal):
+            throw call.refused(refusal)
+        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
+        }
+    }
+}
+
+extension Operations.StartForAudience.Output: APIOutput {
+    /// The audience start, accepted: its send, whose progress `GET /v1/sends/{id}` shows.
+    func answer(_ call: APICall) async throws(DemoError) -> Components.Schemas.GroupSend {
+        switch self {
+        case .accepted(let answer): return try call.json { try answer.body.json }
+        case .badRequest(let refusal as any APIRefusal), .unauthorized(let refusal as any APIRefusal), .forbidden(let refusal as any APIRefusal),
+            .tooManyRequests(let refusal as any APIRefusal), .notFound(let refusal as any APIRefusal), .conflict(let refusal as any APIRefusal),
+            .unprocessableContent(let refusal as any APIRefusal), .contentTooLarge(let refusal as any APIRefusal),
+            .serviceUnavailable(let refusal as any APIRefusal):
+            throw call.refused(refusal)
+        case .undocumented(let status, let payload): throw await call.undocumented(status, payload)
+        }
+    }
+}

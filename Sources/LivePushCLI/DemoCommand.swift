@@ -25,7 +25,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .customLong("control-port"), help: "The simulator's control port, which serves the dashboard (0 picks a free one).")
     var controlPort = 0
     @Option(name: .customLong("server-port"), help: "The LivePush server's HTTP port (0 picks a free one).") var serverPort = 0
-    @Option(help: "Simulated spectators following the party through one broadcast channel (0 to 100000).") var spectators = DemoOptions().spectators
+    @Option(help: "Simulated spectators, an iPhone each, started by one audience start joined to the party's broadcast channel (0 to 10000).")
+    var spectators = DemoOptions().spectators
     @Flag(
         help: """
             Play past the 8-hour limit: 10 simulated hours on the simulator's clock, each hero's activity renewed \

@@ -81,6 +81,19 @@ import Testing
             let spectators = DemoOptions().spectators
             #expect(summary.spectators == spectators && spectators > 0)
             #expect(summary.spectatorsReached == Array(repeating: spectators, count: adventure.events.count), "\(summary.spectatorsReached)")
+            // The spectators' activities were started by one audience start joined to the channel, as the send's
+            // counts (GET /v1/sends/{id}) and the iPhones say.
+            let start = try #require(summary.spectatorStart)
+            #expect(start.finished && start.targeted == spectators && start.sent == spectators, "\(start)")
+            #expect(start.skipped == 0 && start.failed == 0 && start.joined == spectators, "\(start)")
+            #expect(summary.lines.contains("  spectators' activities: " + start.line), "\(summary.lines.joined(separator: "\n"))")
+            #expect(
+                lines.contains {
+                    $0.hasPrefix("\(spectators) spectators follow the party")
+                        && $0.hasSuffix(
+                            "1 audience start (POST /v1/starts with inputPushChannel → \(spectators) sent) started the activity on \(spectators) iPhones"
+                        )
+                }, "\(lines.prefix(7))")
             // The party's health is said once, not under every hero (each activity shows the same state).
             let summaryText = summary.lines.joined(separator: "\n")
             #expect(summary.lines.filter { $0.contains("health") }.count == 1, "\(summaryText)")
@@ -88,10 +101,16 @@ import Testing
 
             var alerts: [AlertRecord] = []
             let all = await world.allDevices()
-            let stands = all.filter { $0.name == "Spectators' iPad" }
-            #expect(stands.count == 1 && stands.first?.activities.count == spectators, "the spectators' activities follow the channel")
-            #expect(stands.first?.activities.allSatisfy { $0.contentState == final } == true)
-            let devices = all.filter { $0.name != "Spectators' iPad" }
+            // One iPhone per spectator, with the one activity the audience start began, subscribed to the channel
+            // and ended by its last broadcast.
+            let stands = all.filter { $0.name.hasPrefix("Spectator ") }
+            #expect(stands.count == spectators, "an iPhone per spectator")
+            let channels = Set(stands.flatMap { $0.activities.map(\.channelID) })
+            #expect(channels.count == 1 && channels.first??.isEmpty == false, "every spectator's activity follows the one channel: \(channels)")
+            #expect(stands.allSatisfy { $0.activities.count == 1 }, "one activity on each spectator's iPhone")
+            #expect(stands.allSatisfy { $0.activities.first?.history.first?.outcome.kind == .started }, "started by push-to-start")
+            #expect(stands.allSatisfy { $0.activities.first?.contentState == final && $0.activities.first?.state == .ended })
+            let devices = all.filter { !$0.name.hasPrefix("Spectator ") }
             #expect(devices.count == 4)
             for device in devices {
                 // The quest's activity (ended, on one iPhone) is checked above through the summary.
@@ -122,9 +141,9 @@ import Testing
             let everything = await world.pushes(limit: 1000)
             let log = everything.filter { $0.path.hasPrefix("/3/device/") }
             #expect(everything.filter { $0.path.hasPrefix("/4/broadcasts/") }.count == adventure.events.count, "one broadcast per event")
-            #expect(log.count == summary.pushes + quest.pushes)
+            #expect(log.count == summary.pushes + quest.pushes + spectators)
             #expect(log.allSatisfy { $0.status == 200 && ($0.outcome?.kind == .applied || $0.outcome?.kind == .started) })
-            #expect(log.filter { $0.outcome?.kind == .started }.count == 1, "the quest's push-to-start")
+            #expect(log.filter { $0.outcome?.kind == .started }.count == 1 + spectators, "the quest's push-to-start and the spectators'")
             #expect(log.contains { $0.headers.contains { $0.name == "apns-priority" && $0.value == "10" } })
         }
     }
@@ -180,6 +199,15 @@ import Testing
             Issue.record("port 70000 was accepted")
         } catch {
             #expect(error.description.contains("--server-port"))
+        }
+        // One audience start takes 10,000 user ids: so many spectators at most.
+        options.serverPort = 0
+        options.spectators = 10_001
+        do {
+            try options.validate()
+            Issue.record("10,001 spectators were accepted")
+        } catch {
+            #expect(error.description.contains("--spectators") && error.description.contains("10000"), "\(error)")
         }
     }
 }
