@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Tests that load both cores for a minute or more (10,000 of something). Run among the others, they
+/// Tests that load both cores for a minute or more (10,000 of something, 1,000 simulated iPhones). Run among the others, they
 /// starve the suite's timing-bound tests on a 2-core machine, so `swift test` skips them unless
 /// `LIVEPUSH_HEAVY_TESTS=1`; `.ci/run` runs them apart, after the suite.
 enum HeavyTests {

@@ -10,7 +10,7 @@ import Testing
 /// broadcast.
 @Suite struct AudienceStartTests {
     /// Users in the audience with a simulated iPhone each: a few pages of the server's batch size in
-    /// `swift test` (the 10,000-user run is `HeavyAudienceStartTests`).
+    /// `swift test` (1,000 users: `HeavyAudienceStartTests`; 10,000 with figures: `Benchmarks/audience.sh`).
     static let userCount = 150
 
     /// A simulated iPhone per user, each with its push-to-start token stored for the user (app key).
