@@ -99,6 +99,47 @@ import Testing
             }
         }
     }
+
+    /// A body over 64 KiB is checked and sent too: an audience start takes up to 10,000 user ids (the
+    /// server's 2 MiB limit for it). One over 2 MiB is sent unchecked, and the server refuses it (413).
+    @Test func anAudienceStartOverSixtyFourKibibytesIsCheckedAndSent() async throws {
+        try await withSimulator { apns in
+            try await withServer(over: apns) { server in
+                let sent = Sent()
+                let backend = Client(
+                    serverURL: server.url, transport: URLSessionTransport(),
+                    middlewares: [RequestContractCheck(), sent, BearerAuthentication(server.backendKey)])
+                func start(_ userIDs: [String]) async throws -> Operations.StartForAudience.Output {
+                    try await backend.startForAudience(
+                        body: .json(
+                            .init(
+                                userIds: userIDs, contentState: try OpenAPIObjectContainer(unvalidatedValue: ["hp": 1]),
+                                alert: .init(value1: .init(title: .PlainText("Kick-off")), value2: nil, value3: nil),
+                                attributesType: apns.attributesTypes[0], attributes: try OpenAPIObjectContainer(unvalidatedValue: [:]))))
+                }
+                // 10,000 ids of 12 characters: about 150 KB.
+                let fans = (0..<10_000).map { String(format: "fan-%08d", $0) }
+                let accepted = try await start(fans).accepted.body.json
+                #expect(accepted.audience?.userCount == 10_000 && sent.count == 1, "\(accepted)")
+                // Still checked: one id too many is refused before sending.
+                do {
+                    _ = try await start(fans + ["one-more"])
+                    Issue.record("10,001 user ids were sent")
+                } catch let error as ClientError {
+                    let refusal = try #require(error.underlyingError as? RequestRefusedByContract, "\(error)")
+                    #expect(refusal.field == "userIds" && refusal.rule == "maxCount", "\(refusal)")
+                }
+                #expect(sent.count == 1)
+                // Over 2 MiB: sent as it is, for the server's 413.
+                let long = (0..<20_000).map { String(format: "%0120d", $0) }
+                guard case .contentTooLarge = try await start(long) else {
+                    Issue.record("a body over 2 MiB was not answered 413")
+                    return
+                }
+                #expect(sent.count == 2)
+            }
+        }
+    }
 }
 
 /// Counts the requests that pass it.
