@@ -11,7 +11,8 @@
 #      new SQLite database and answers GET /health with {"status":"ok"}; a production server on that
 #      database is refused, naming both environments; SIGTERM stops the first one with status 0;
 #   3. nginx (Debian's nginx-light, installed when missing) with deploy/nginx.conf and a self-signed
-#      certificate passes `nginx -t`, proxies https://…/health to that server and answers /metrics 404;
+#      certificate passes `nginx -t`, proxies https://…/health to that server and answers /metrics 404; a
+#      100 KB POST /v1/starts reaches the server (2 MiB allowed there), 100 KB elsewhere is refused (413);
 #   4. `systemd-analyze verify` accepts deploy/livepush.service (skipped, saying so, without systemd).
 #
 # Usage: Tests/Release/run.sh BINARY   (the static binary of scripts/release.sh)
@@ -148,6 +149,8 @@ error_log $WORK/nginx/error.log warn;
 events { worker_connections 64; }
 http {
     access_log off;
+    # Request bodies stay in memory: nginx's worker user cannot write into this folder (mktemp's 0700).
+    client_body_buffer_size 2m;
     client_body_temp_path $WORK/nginx/body;
     proxy_temp_path $WORK/nginx/proxy;
     include $WORK/nginx/livepush.conf;
@@ -170,6 +173,18 @@ metrics_status="$(curl -s -o /dev/null -w '%{http_code}' --cacert "$WORK/tls.pem
 redirect="$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -H 'Host: push.example.com' "http://127.0.0.1:$http_port/health")"
 [[ "$redirect" == "301 https://push.example.com/health" ]] || die "plain http answered '$redirect', expected a 301 to https"
 log "ok: nginx serves /health over TLS from livepush, hides /metrics (404) and redirects http to https"
+# Bodies: 100 KB is over the 64 KiB of every route but an audience start's (2 MiB), which reaches the server
+# (401 without a key); elsewhere nginx answers 413.
+head -c 100000 /dev/zero | tr '\0' ' ' >"$WORK/body-100k"
+body_status() {
+    curl -s -o /dev/null -w '%{http_code}' --cacert "$WORK/tls.pem" --resolve "push.example.com:$https_port:127.0.0.1" \
+        -H 'Content-Type: application/json' --data-binary @"$WORK/body-100k" "https://push.example.com:$https_port$1"
+}
+starts_status="$(body_status /v1/starts)"
+[ "$starts_status" = 401 ] || die "a 100 KB POST /v1/starts through nginx answered $starts_status, expected the server's 401"
+activities_status="$(body_status /v1/activities)"
+[ "$activities_status" = 413 ] || die "a 100 KB POST /v1/activities through nginx answered $activities_status, expected 413"
+log "ok: nginx passes a 100 KB audience start to livepush and refuses 100 KB elsewhere (413)"
 
 kill -TERM "$SERVER"
 status=0
