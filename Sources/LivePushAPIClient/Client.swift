@@ -7346,7 +7346,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Group sends with their counts, newest first, paged with a cursor (operator)
+    /// Group sends and audience starts with their counts, newest first, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
@@ -7709,7 +7709,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// A group send with its failed and skipped members and why (operator)
+    /// A send with its counts: a group send with its failed and skipped members and why, an audience start with its progress (its targets are counted, not listed) (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.

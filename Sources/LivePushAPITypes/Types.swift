@@ -189,7 +189,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/operator/activities/{activityId}/test-push`.
     /// - Remark: Generated from `#/paths//v1/operator/activities/{activityId}/test-push/post(operatorTestPush)`.
     func operatorTestPush(_ input: Operations.OperatorTestPush.Input) async throws -> Operations.OperatorTestPush.Output
-    /// Group sends with their counts, newest first, paged with a cursor (operator)
+    /// Group sends and audience starts with their counts, newest first, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
@@ -199,7 +199,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/operator/series`.
     /// - Remark: Generated from `#/paths//v1/operator/series/get(operatorSeries)`.
     func operatorSeries(_ input: Operations.OperatorSeries.Input) async throws -> Operations.OperatorSeries.Output
-    /// A group send with its failed and skipped members and why (operator)
+    /// A send with its counts: a group send with its failed and skipped members and why, an audience start with its progress (its targets are counted, not listed) (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.
@@ -673,7 +673,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Group sends with their counts, newest first, paged with a cursor (operator)
+    /// Group sends and audience starts with their counts, newest first, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
@@ -693,7 +693,7 @@ extension APIProtocol {
     public func operatorSeries(headers: Operations.OperatorSeries.Input.Headers = .init()) async throws -> Operations.OperatorSeries.Output {
         try await operatorSeries(Operations.OperatorSeries.Input(headers: headers))
     }
-    /// A group send with its failed and skipped members and why (operator)
+    /// A send with its counts: a group send with its failed and skipped members and why, an audience start with its progress (its targets are counted, not listed) (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.
@@ -9725,7 +9725,7 @@ public enum Operations {
             }
         }
     }
-    /// Group sends with their counts, newest first, paged with a cursor (operator)
+    /// Group sends and audience starts with their counts, newest first, paged with a cursor (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/get(operatorListSends)`.
@@ -10195,7 +10195,7 @@ public enum Operations {
             }
         }
     }
-    /// A group send with its failed and skipped members and why (operator)
+    /// A send with its counts: a group send with its failed and skipped members and why, an audience start with its progress (its targets are counted, not listed) (operator)
     ///
     /// - Remark: HTTP `GET /v1/operator/sends/{sendId}`.
     /// - Remark: Generated from `#/paths//v1/operator/sends/{sendId}/get(operatorGetSend)`.
@@ -15725,7 +15725,7 @@ extension Components {
                 case next
             }
         }
-        /// A page of at most 50 group sends, newest first, with their counts; on the first page (no cursor), the broadcasts beside them.
+        /// A page of at most 50 sends (group sends and audience starts), newest first, with their counts; on the first page (no cursor), the broadcasts beside them.
         ///
         /// - Remark: Generated from `#/components/schemas/OperatorSendList`.
         public struct OperatorSendList: Codable, Hashable, Sendable {
@@ -16789,7 +16789,7 @@ extension Components {
                 case minutes
             }
         }
-        /// A group send and its members that did not get it.
+        /// A send and, for a group send, its members that did not get it (an audience start lists none).
         ///
         /// - Remark: Generated from `#/components/schemas/OperatorSend`.
         public struct OperatorSend: Codable, Hashable, Sendable {

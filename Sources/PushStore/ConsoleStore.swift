@@ -76,6 +76,10 @@ package protocol ConsoleStore: Sendable {
     /// Up to `limit` group sends (1 to 500), newest first, older than the cursor; with their counts.
     func groupSendPage(before cursor: GroupSendCursor?, limit: Int) async throws(PushStoreError) -> [GroupSend]
 
+    /// Up to `limit` audience starts (1 to 500), newest first, older than the cursor; with their
+    /// progress (and without their lists of users). The console lists them with the group sends.
+    func audienceStartPage(before cursor: GroupSendCursor?, limit: Int) async throws(PushStoreError) -> [AudienceStart]
+
     /// The delivery records written at or after `since`, counted by outcome and reason.
     func deliveryTallies(since: Date) async throws(PushStoreError) -> [DeliveryTally]
 

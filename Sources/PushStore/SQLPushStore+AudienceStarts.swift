@@ -46,7 +46,7 @@ extension SQLPushStore {
 
     /// `start` with its counts (the sums of its tallies) and, when nothing of it is pending, when it
     /// finished; read in the order of the group send's ``withProgress(_:_:expandedAt:)``.
-    private static func withProgress(_ session: any SQLSession, _ start: AudienceStart, expandedAt: Date?) async throws(PushStoreError)
+    static func withProgress(_ session: any SQLSession, _ start: AudienceStart, expandedAt: Date?) async throws(PushStoreError)
         -> AudienceStart
     {
         var start = start
@@ -243,7 +243,7 @@ extension SQLPushStore {
         return (" AND \(column) = ?", [.text(bundleID)])
     }
 
-    private static func audienceStart(_ row: SQLRow) throws(PushStoreError) -> AudienceStart {
+    static func audienceStart(_ row: SQLRow) throws(PushStoreError) -> AudienceStart {
         var start = AudienceStart(
             sendID: try row.uuid("send_id"), attributesType: try row.string("attributes_type"), userIDs: nil,
             bundleID: try row.optionalString("bundle_id"), channelID: try row.optionalString("channel_id").flatMap(UUID.init(uuidString:)),

@@ -138,7 +138,7 @@ extension SQLPushStore {
         }
     }
 
-    private static func checkPageSize(_ limit: Int) throws(PushStoreError) {
+    static func checkPageSize(_ limit: Int) throws(PushStoreError) {
         guard (1...maximumPageSize).contains(limit) else {
             throw .invalidInput(field: "limit", rule: "is \(limit); a page holds 1 to \(maximumPageSize) entries")
         }

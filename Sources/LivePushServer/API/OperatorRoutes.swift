@@ -4,7 +4,7 @@ import Hummingbird
 import PushStore
 
 /// The provider console's routes (behind an operator key): the overview and the last hour's series,
-/// pages of activities and group sends, one activity, one group send's members, a Live Activity kept by
+/// pages of activities and sends (group sends, audience starts), one send with its members, a Live Activity kept by
 /// key, and the test push. Each reads its input and calls `ConsoleService` (or, for a Live Activity by
 /// key, `LiveActivityResourceService`).
 struct OperatorRoutes: Sendable {
@@ -53,8 +53,8 @@ struct OperatorRoutes: Sendable {
         let sends = ContractRoute("operatorListSends")
         routes.get("operator/sends") { request, _ -> Response in
             let cursor = try sends.query("cursor", request)
-            let page = try await console.groupSends(cursor: cursor, limit: Self.pageSize)
-            // The broadcasts come with the first page: they are not paged with the group sends.
+            let page = try await console.sends(cursor: cursor, limit: Self.pageSize)
+            // Group sends and audience starts, newest first; the broadcasts come with the first page (not paged).
             let broadcasts = cursor == nil ? try await console.broadcasts() : []
             return APIResponse.json(
                 Schemas.OperatorSendList(
@@ -63,7 +63,7 @@ struct OperatorRoutes: Sendable {
         }
         let send = ContractRoute("operatorGetSend")
         routes.get("operator/sends/:sendId") { _, context -> Response in
-            APIResponse.json(try Schemas.OperatorSend(try await console.groupSend(id: try send.pathID("sendId", context))))
+            APIResponse.json(try Schemas.OperatorSend(try await console.send(id: try send.pathID("sendId", context))))
         }
         let test = ContractRoute("operatorTestPush")
         routes.post("operator/activities/:activityId/test-push") { request, context -> Response in

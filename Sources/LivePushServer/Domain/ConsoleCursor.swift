@@ -2,13 +2,14 @@ import Foundation
 import PushStore
 
 /// The console's page cursors: opaque base64url text, so that any id (with `/`, `&` or spaces in it)
-/// travels in a query string as it is. An activity page's cursor is the last id it showed; a group
-/// send page's, the last send's acceptance time and id.
+/// travels in a query string as it is. An activity page's cursor is the last id it showed; a send
+/// page's (group sends and audience starts), the last send's acceptance time and id.
 enum ConsoleCursor {
     static func activity(after id: String) -> String { encode("a:" + id) }
 
-    static func groupSend(after send: GroupSend) -> String {
-        encode("s:\(send.acceptedAt.timeIntervalSince1970):\(send.sendID.lowercased)")
+    /// The cursor after a send of the console's list (a group send or an audience start).
+    static func send(after acceptedAt: Date, id: UUID) -> String {
+        encode("s:\(acceptedAt.timeIntervalSince1970):\(id.lowercased)")
     }
 
     /// The activity id a cursor of an activity page names.

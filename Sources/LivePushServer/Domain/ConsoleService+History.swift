@@ -1,8 +1,8 @@
 import Foundation
 import PushStore
 
-/// What the console draws and lists from the delivery history: the last hour minute by minute, and the
-/// members of a group send that did not get it.
+/// What the console draws and lists from the delivery history: the last hour minute by minute, and a
+/// send's progress with the members of a group send that did not get it.
 extension ConsoleService {
     /// The minutes of the series: an hour, the last one the current minute.
     static let seriesMinutes = 60
@@ -21,18 +21,22 @@ extension ConsoleService {
         return ConsoleSeries(at: now, minutes: minutes)
     }
 
-    /// A group send with its failed members (their history record) and its skipped ones (why, in the
-    /// words a single send's refusal uses).
-    func groupSend(id: String) async throws(DomainError) -> ConsoleGroupSend {
+    /// A send as the console details it: a group send with its failed members (their history record)
+    /// and its skipped ones (why, in the words a single send's refusal uses); an audience start with its
+    /// progress (its targets are devices and users, counted, not listed).
+    func send(id: String) async throws(DomainError) -> ConsoleSend {
         let store = store
-        guard let uuid = UUID(uuidString: id),
-            let send = try await stored({ () async throws(PushStoreError) in try await store.groupSend(id: uuid) }),
+        guard let uuid = UUID(uuidString: id) else { throw .notFound("sendId", "no send '\(id)'") }
+        if let start = try await stored({ () async throws(PushStoreError) in try await store.audienceStart(id: uuid) }) {
+            return ConsoleSend(send: .audience(AudienceStartStatus(start)), failed: [], skipped: [])
+        }
+        guard let send = try await stored({ () async throws(PushStoreError) in try await store.groupSend(id: uuid) }),
             let members = try await stored({ () async throws(PushStoreError) in
                 try await store.groupSendMembers(sendID: uuid, limit: Self.sendMemberLimit)
             })
-        else { throw .notFound("sendId", "no group send '\(id)'") }
-        return ConsoleGroupSend(
-            send: GroupSendStatus(send, broadcastPushIDs: []),
+        else { throw .notFound("sendId", "no send '\(id)'") }
+        return ConsoleSend(
+            send: .group(GroupSendStatus(send, broadcastPushIDs: [])),
             failed: members.failed.compactMap { record in record.activityID.map { ($0, record) } },
             skipped: members.skipped.map { activity in
                 (activity.activityID, Eligibility.refusalToAccept(activity)?.message ?? "activity '\(activity.activityID)' was not sent")
@@ -46,9 +50,9 @@ struct ConsoleSeries: Sendable {
     var minutes: [DeliveryMinute]
 }
 
-/// A group send as the console's Sends view details it.
-struct ConsoleGroupSend: Sendable {
-    var send: GroupSendStatus
+/// A send as the console's Sends view details it (an audience start has no members listed).
+struct ConsoleSend: Sendable {
+    var send: SendStatus
     var failed: [(activityID: String, record: DeliveryRecord)]
     var skipped: [(activityID: String, reason: String)]
 }

@@ -94,13 +94,19 @@ struct ConsoleService: Sendable {
         return (page, found.count > page.count ? page.last.map { ConsoleCursor.activity(after: $0.activityID) } : nil)
     }
 
-    func groupSends(cursor: String?, limit: Int) async throws(DomainError) -> (sends: [GroupSendStatus], next: String?) {
+    /// The group sends and audience starts, newest first, in one list paged by acceptance time and id.
+    func sends(cursor: String?, limit: Int) async throws(DomainError) -> (sends: [SendStatus], next: String?) {
         let before = try cursor.map { (text) throws(DomainError) in try ConsoleCursor.groupSend(text) }
         let store = store
-        let found = try await stored { () async throws(PushStoreError) in try await store.groupSendPage(before: before, limit: limit + 1) }
-        let page = Array(found.prefix(limit))
-        let next = found.count > page.count ? page.last.map { ConsoleCursor.groupSend(after: $0) } : nil
-        return (page.map { GroupSendStatus($0, broadcastPushIDs: []) }, next)
+        let groups = try await stored { () async throws(PushStoreError) in try await store.groupSendPage(before: before, limit: limit + 1) }
+        let starts = try await stored { () async throws(PushStoreError) in
+            try await store.audienceStartPage(before: before, limit: limit + 1)
+        }
+        let merged = (groups.map { SendStatus.group(GroupSendStatus($0, broadcastPushIDs: [])) } + starts.map { .audience(AudienceStartStatus($0)) })
+            .sorted { ($0.acceptedAt, $0.sendID.lowercased) > ($1.acceptedAt, $1.sendID.lowercased) }
+        let page = Array(merged.prefix(limit))
+        let next = merged.count > page.count ? page.last.map { ConsoleCursor.send(after: $0.acceptedAt, id: $0.sendID) } : nil
+        return (page, next)
     }
 
     /// The newest live channels (up to 50) with their waiting broadcasts and their newest 5 done ones.

@@ -55,7 +55,7 @@ import Testing
                     try await Self.find(browser, by: "activityId", "")
                     #expect(try await browser.waitUntil("\(Self.emptyText("activity-list")).startsWith('No activity is registered')"))
                     _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
-                    #expect(try await browser.waitUntil("\(Self.emptyText("send-list")).startsWith('No group send yet')"))
+                    #expect(try await browser.waitUntil("\(Self.emptyText("send-list")).startsWith('No send yet')"))
                     #expect(try await browser.waitUntil("\(Self.emptyText("broadcast-list")).startsWith('No broadcast channel')"))
                     // No visible table is a bare header.
                     let bare = try await browser.evaluate(

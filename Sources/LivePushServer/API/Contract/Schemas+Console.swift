@@ -91,7 +91,7 @@ extension Schemas.OperatorSeries {
 }
 
 extension Schemas.OperatorSend {
-    init(_ found: ConsoleGroupSend) throws(APIError) {
+    init(_ found: ConsoleSend) throws(APIError) {
         self.init(
             send: try Schemas.GroupSend(found.send),
             failed: try found.failed.map { (entry) throws(APIError) in

@@ -87,3 +87,13 @@ extension Schemas.GroupSend {
             broadcastPushIds: [])
     }
 }
+
+extension Schemas.GroupSend {
+    /// A send of either kind as the contract's `GroupSend`: a group send, or an audience start.
+    init(_ status: SendStatus) throws(APIError) {
+        switch status {
+        case .group(let group): try self.init(group)
+        case .audience(let start): try self.init(start)
+        }
+    }
+}

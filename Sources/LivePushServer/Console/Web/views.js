@@ -197,15 +197,19 @@ export const sends = {
       const progress = el('progress');
       progress.max = Math.max(counts.targeted, 1);
       progress.value = counts.sent + counts.failed + counts.coalesced + counts.skipped;
-      const text = `sent ${counts.sent} · failed ${counts.failed} · coalesced ${counts.coalesced} · skipped ${counts.skipped}`
-        + ` · pending ${counts.pending} of ${counts.targeted}`;
-      const line = row([send.groupId, send.kind, send.state, send.acceptedAt, progress, text],
-        { className: 'send-row', data: { sendId: send.sendId, state: send.state } });
+      const text = send.audience
+        ? `sent ${counts.sent} · failed ${counts.failed} · no token ${counts.noToken ?? 0} · budget ${counts.budget ?? 0}`
+          + ` · pending ${counts.pending} of ${counts.targeted}`
+        : `sent ${counts.sent} · failed ${counts.failed} · coalesced ${counts.coalesced} · skipped ${counts.skipped}`
+          + ` · pending ${counts.pending} of ${counts.targeted}`;
+      const line = row([recipients(send), send.kind, send.state, send.acceptedAt, progress, text],
+        { className: 'send-row', data: { sendId: send.sendId, state: send.state, kind: send.kind } });
       line.addEventListener('click', () => this.select(send.sendId).catch(report));
       return line;
     });
     const body = $('send-list').tBodies[0];
-    if (append) body.append(...rows); else fill(body, rows, 'No group send yet: a backend sends to a group with POST /v1/groups/{groupId}/update or /end.');
+    if (append) body.append(...rows); else fill(body, rows,
+      'No send yet: a backend sends to a group with POST /v1/groups/{groupId}/update or /end, or starts for an audience with POST /v1/starts.');
     this.cursor = data.next ?? null;
     $('more-sends').hidden = !this.cursor;
     if (!append) {
@@ -232,6 +236,14 @@ export const sends = {
     const data = await call(`sends/${segment(this.selected)}`);
     const send = data.send;
     for (const line of $('send-list').tBodies[0].rows) line.classList.toggle('selected', line.dataset.sendId === send.sendId);
+    $('send-audience-note').hidden = !send.audience;
+    $('send-members').hidden = Boolean(send.audience);
+    if (send.audience) {
+      this.showStart(send);
+      $('send-detail').hidden = false;
+      return;
+    }
+    $('send-heading').textContent = 'Group send';
     $('send-title').textContent = `${send.kind} to group ${send.groupId}, accepted ${send.acceptedAt}`;
     facts($('send-facts'), [
       ['state', send.state],
@@ -260,7 +272,36 @@ export const sends = {
       ? `Not listed: ${unlisted.join(' and ')} (beyond the first 200, out of the group since, or with a new token since).` : '';
     $('send-detail').hidden = false;
   },
+
+  // An audience start: its counts by outcome and skip reason; its targets are not listed.
+  showStart(send) {
+    const counts = send.counts;
+    $('send-heading').textContent = 'Audience start';
+    $('send-title').textContent = `start to ${recipients(send)}, accepted ${send.acceptedAt}`;
+    facts($('send-facts'), [
+      ['state', send.state],
+      ['attributes type', send.audience.attributesType],
+      ['input push channel', send.audience.inputPushChannel ?? 'none'],
+      ['accepted', send.acceptedAt],
+      ['finished', send.finishedAt ?? 'not yet'],
+      ['targeted', counts.targeted],
+      ['sent', counts.sent],
+      ['skipped: no token', counts.noToken ?? 0],
+      ['skipped: budget', counts.budget ?? 0],
+      ['failed', counts.failed],
+      ['retrying', counts.retrying],
+      ['pending', counts.pending],
+    ]);
+  },
 };
+
+// Who a send is for: its group, or an audience start's users ("N users" or "everyone").
+function recipients(send) {
+  if (!send.audience) return send.groupId;
+  if (send.audience.everyone) return 'everyone';
+  const count = send.audience.userCount ?? 0;
+  return `${count} ${count === 1 ? 'user' : 'users'}`;
+}
 
 // A channel's rows: its waiting broadcasts, then its newest done ones; one row when it has none.
 function broadcastRows(channel) {
