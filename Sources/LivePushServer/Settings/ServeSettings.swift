@@ -43,11 +43,22 @@ package struct ServeSettings: Sendable {
     }
 
     /// Reads every setting of ``ServeSetting/all`` from its flag in `arguments` (the command line after
-    /// `serve`), else its variable in `environment` (an empty one counts as unset), else the `--config`
-    /// file, else keeps its default; then checks them. Errors name the flag, variable or file key the
-    /// bad value came from and what is accepted.
+    /// `serve`, parsed by argument-parser as ``ServeOptions``), else as ``read(options:environment:)``
+    /// does. A wrong command line (an unknown flag, a flag without its value) is a usage error.
     package static func read(arguments: [String], environment: [String: String]) async throws(ServerConfigurationError) -> ServeSettings {
-        let flags = try ServeSetting.parse(arguments: arguments)
+        let options: ServeOptions
+        do { options = try ServeOptions.parse(arguments) } catch {
+            throw ServerConfigurationError(setting: "", rule: ServeOptions.message(for: error), isUsageError: true)
+        }
+        return try await read(options: options, environment: environment)
+    }
+
+    /// Reads every setting of ``ServeSetting/all`` from its flag in `options`, else its variable in
+    /// `environment` (an empty one counts as unset), else the `--config` file, else keeps its default;
+    /// then checks them. Errors name the flag, variable or file key the bad value came from and what is
+    /// accepted.
+    package static func read(options: ServeOptions, environment: [String: String]) async throws(ServerConfigurationError) -> ServeSettings {
+        let flags = options.given
         let variables = environment.filter { !$0.value.isEmpty }
         var sources = SettingSources(flags: flags, environment: variables)
         var providers: [any ConfigProvider] = [
@@ -189,47 +200,6 @@ extension ServeSetting {
         return value
     }
 
-    /// The flags after `serve`, `--name value` or `--name=value`, as raw values by key; the last of a
-    /// repeated flag wins.
-    static func parse(arguments: [String]) throws(ServerConfigurationError) -> [String: String] {
-        var values: [String: String] = [:]
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            index += 1
-            guard argument.hasPrefix("--"), argument.count > 2 else {
-                throw ServerConfigurationError(setting: "", rule: "unexpected argument '\(argument)'", isUsageError: true)
-            }
-            var name = argument
-            var value: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                value = String(argument[argument.index(after: equals)...])
-            }
-            guard let setting = all.first(where: { $0.flag == name && $0.sources.contains(.flag) }) else {
-                throw ServerConfigurationError(setting: "", rule: "unknown option '\(name)'\(suggestion(for: name))", isUsageError: true)
-            }
-            if value == nil, setting.kind == .boolean {
-                // A switch alone is on; a value may follow it (`--name false`) or be attached (`--name=false`).
-                if index < arguments.endIndex, boolean(arguments[index]) != nil {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    value = "true"
-                }
-            }
-            if value == nil {
-                guard index < arguments.endIndex, !arguments[index].hasPrefix("--") else {
-                    throw ServerConfigurationError(setting: "", rule: "missing value for '\(name) <\(setting.placeholder)>'", isUsageError: true)
-                }
-                value = arguments[index]
-                index += 1
-            }
-            values[setting.key] = value
-        }
-        return values
-    }
-
     /// The flags as the in-memory provider's values: whole numbers as numbers (a bad one is refused
     /// here, naming the flag), the rest as the text given.
     static func configValues(flags: [String: String]) throws(ServerConfigurationError) -> [AbsoluteConfigKey: ConfigValue] {
@@ -248,28 +218,6 @@ extension ServeSetting {
             values[AbsoluteConfigKey([setting.key])] = ConfigValue(content, isSecret: setting.isSecret)
         }
         return values
-    }
-
-    /// "; did you mean '--port'?" for a near miss of a flag, else "" .
-    private static func suggestion(for name: String) -> String {
-        let scored = all.filter { $0.sources.contains(.flag) }.map { ($0.flag, editDistance(name, $0.flag)) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return "" }
-        return "; did you mean '\(best.0)'?"
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 
