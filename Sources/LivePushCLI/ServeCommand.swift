@@ -173,9 +173,9 @@ struct ServeCommand: AsyncParsableCommand {
             return (value, settings.label(setting.key))
         }
         return try CredentialOptions.resolve(
-            keyFile: given(settings.keyFile, ServeSetting.keyFile, "the .p8 key file"),
-            keyID: given(settings.keyID, ServeSetting.keyID, "the Key ID"),
-            teamID: given(settings.teamID, ServeSetting.teamID, "the Team ID")
+            keyFile: given(settings.keyFile, ServeSetting.declared("keyFile"), "the .p8 key file"),
+            keyID: given(settings.keyID, ServeSetting.declared("keyId"), "the Key ID"),
+            teamID: given(settings.teamID, ServeSetting.declared("teamId"), "the Team ID")
         )
     }
 }

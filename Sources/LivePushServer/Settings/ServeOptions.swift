@@ -23,7 +23,7 @@ package struct ServeOptions: ParsableArguments, CustomReflectable, Sendable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SettingKey.self)
-        for setting in ServeSetting.all where setting.option != nil {
+        for setting in ServeSetting.all where setting.sources.contains(.flag) {
             given[setting.key] = try container.decode(Option<String?>.self, forKey: SettingKey(stringValue: setting.key)).wrappedValue
         }
     }

@@ -7,28 +7,69 @@ import SystemPackage
 
 /// What `livepush serve` was told: the server's configuration and what the command itself needs (the
 /// store, the APNs endpoint and key, the log level), read once from flags, environment variables and
-/// the JSON config file through swift-configuration (``read(arguments:environment:)``).
+/// the JSON config file through swift-configuration (``read(options:environment:)``). Each setting is
+/// declared on its field (``Setting``), here and in ``ServerConfiguration``.
 package struct ServeSettings: Sendable {
-    package var server = ServerConfiguration()
-    /// The JSON config file, when one was given.
-    package var config: String?
+    /// The JSON config file, when one was given: the last source of the others (never read from itself).
+    @Setting(
+        path: "config", sources: [.flag, .environment], help: "A JSON file with the settings' keys (in brackets); an unknown key is refused.")
+    package var config: String? = nil
+    @Setting("database", placeholder: "FILE|URL", help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL.")
     package var database = PushStoreOpener.defaultDatabase
-    package var environment: APNsEnvironment?
-    package var url: APNsEndpoint?
+    @Setting(
+        "environment", placeholder: "sandbox|production",
+        help: "Apple's APNs environment; registrations for the other one are refused. This or --url is required.", defaultText: "none",
+        parse: { raw, origin throws(ServerConfigurationError) in
+            guard let environment = APNsEnvironment(rawValue: raw) else { throw origin.refusal(raw: raw, expected: "sandbox or production") }
+            return environment
+        })
+    package var environment: APNsEnvironment? = nil
+    @Setting(
+        "url", placeholder: "URL", help: "Any APNs endpoint instead, e.g. https://127.0.0.1:2197 for `livepush simulator`.",
+        defaultText: "none", parse: ServeSettings.endpoint)
+    package var url: APNsEndpoint? = nil
     /// Where broadcast channels are managed; nil: Apple's management host of the environment, or the
     /// `url` host on port 2195 (the simulator's default `--manage-port`).
-    package var manageURL: APNsEndpoint?
-    package var caFile: String?
-    package var keyFile: String?
-    package var keyID: String?
-    package var teamID: String?
+    @Setting(
+        "manageUrl", placeholder: "URL", help: "Broadcast channel management endpoint, e.g. https://127.0.0.1:2195 for `livepush simulator`.",
+        defaultText: "Apple's for --environment; the --url host on port 2195", parse: ServeSettings.endpoint)
+    package var manageURL: APNsEndpoint? = nil
+    @Setting(path: "caFile", placeholder: "PEM", help: "Extra CA certificate to trust, e.g. the simulator's ca.pem.")
+    package var caFile: String? = nil
+    @Setting(path: "keyFile", help: "The .p8 provider key (PKCS#8 PEM).", defaultText: "required")
+    package var keyFile: String? = nil
+    @Setting("keyId", placeholder: "ID", help: "The key's Key ID, 10 characters A-Z 0-9 (the JWT kid).", defaultText: "required")
+    package var keyID: String? = nil
+    @Setting("teamId", placeholder: "ID", help: "The Team ID, 10 characters A-Z 0-9 (the JWT iss).", defaultText: "required")
+    package var teamID: String? = nil
     /// A keys file (`ProviderKeysFile`): several keys with scopes instead of `keyFile` and `keyID`.
-    package var keysFile: String?
+    @Setting(
+        path: "keys",
+        help: "A JSON file listing several provider keys with their scopes (environment, topics), instead of --key-file and --key-id; "
+            + "each push is signed with the key for its topic.",
+        defaultText: "none: the one key of --key-file")
+    package var keysFile: String? = nil
+    package var server = ServerConfiguration()
+    @Setting(
+        "logLevel", placeholder: "LEVEL", help: "trace, debug, info, notice, warning, error or critical.", defaultText: "info",
+        oneOf: "one of trace, debug, info, notice, warning, error, critical", choose: { Logger.Level(rawValue: $0) })
     package var logLevel: Logger.Level = .info
     /// Where each setting that was given came from, by key.
     package var origins: [String: SettingOrigin] = [:]
 
     package init() {}
+
+    /// The settings with the values of `given` (by key) instead of their declared defaults.
+    init(given: [String: any Sendable]) {
+        self = ServeSetting.$given.withValue(given) { ServeSettings() }
+    }
+
+    /// `--url` and `--manage-url`: an https URL with a host.
+    @Sendable private static func endpoint(_ raw: String, _ origin: SettingOrigin) throws(ServerConfigurationError) -> APNsEndpoint? {
+        do throws(APNsEndpoint.ParseError) { return try APNsEndpoint(url: raw) } catch {
+            throw ServerConfigurationError(setting: origin.label + ":", rule: error.description)
+        }
+    }
 
     /// Where pushes go: `url`, else Apple's host for `environment` (``read(arguments:environment:)``
     /// makes sure exactly one of them is given).
@@ -68,24 +109,31 @@ package struct ServeSettings: Sendable {
                 secretsSpecifier: .specific(Set(ServeSetting.all.filter(\.isSecret).map(\.environmentVariable)))
             ).prefixKeys(with: "livepush"),
         ]
-        var settings = ServeSettings()
-        let randomInstanceID = settings.server.instanceID
+        var given: [String: any Sendable] = [:]
+        var origins: [String: SettingOrigin] = [:]
         // The file is the last source of the others: its path first.
-        try await ServeSetting.config.read(from: ConfigReader(providers: providers), sources: sources, into: &settings)
-        if let path = settings.config {
+        let config = ServeSetting.declared("config")
+        if let (value, origin) = try await config.read(from: ConfigReader(providers: providers), sources: sources),
+            let path = value as? String
+        {
+            (given[config.key], origins[config.key]) = (path, origin)
             let file = try await ConfigFile.load(path: path)
             providers.append(file.provider)
             sources.file = (path, file.keys)
         }
         let reader = ConfigReader(providers: providers)
-        for setting in ServeSetting.all where setting.key != ServeSetting.config.key {
-            try await setting.read(from: reader, sources: sources, into: &settings)
+        for setting in ServeSetting.all where setting.key != config.key {
+            if let (value, origin) = try await setting.read(from: reader, sources: sources) {
+                (given[setting.key], origins[setting.key]) = (value, origin)
+            }
         }
+        var settings = ServeSettings(given: given)
+        settings.origins = origins
         try settings.checkEndpoint()
         settings.server.environment = settings.endpoint.environment
         // Without an --instance-id, a process restarted on the same host and port is the same instance: it
         // takes back the outbox claims of the run that died at once, not after the claim lease.
-        if settings.server.instanceID == randomInstanceID, settings.server.port != 0 {
+        if origins["instanceId"] == nil, settings.server.port != 0 {
             settings.server.instanceID = Self.stableInstanceID(host: ProcessInfo.processInfo.hostName, port: settings.server.port)
         }
         do { try settings.server.validate() } catch {
@@ -150,10 +198,10 @@ struct SettingSources: Sendable {
 }
 
 extension ServeSetting {
-    /// Reads this setting through `reader` (flags, environment, file) and stores it; keeps the default
-    /// when no source gives it.
-    func read(from reader: ConfigReader, sources: SettingSources, into settings: inout ServeSettings) async throws(ServerConfigurationError) {
-        guard let origin = sources.origin(of: self) else { return }
+    /// Reads this setting through `reader` (flags, environment, file): the field's value and where it
+    /// came from, or nil when no source gives it (the field keeps its default).
+    func read(from reader: ConfigReader, sources: SettingSources) async throws(ServerConfigurationError) -> (any Sendable, SettingOrigin)? {
+        guard let origin = sources.origin(of: self) else { return nil }
         let configKey = ConfigKey(key)
         let value: Value?
         do {
@@ -184,9 +232,8 @@ extension ServeSetting {
             // swift-configuration's conversion error names the key only: name the source and the form instead.
             throw origin.refusal(raw: nil, expected: kind.expected)
         }
-        guard let value else { return }
-        try store(&settings, value, origin)
-        settings.origins[key] = origin
+        guard let value else { return nil }
+        return (try convert(value, origin), origin)
     }
 
     /// A value the config file may hold typed (a JSON number or boolean, read by `typed`) and every source
