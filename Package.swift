@@ -171,6 +171,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                // `livepush serve`'s command line, made from the settings' declarations (Settings/ServeOptions).
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The console's page, style sheet and modules, compiled into the binary (no bundle to ship beside it).
             resources: [.embedInCode("Console/Web")],

@@ -15,10 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every setting comes from its flag, else its environment variable, else its key (in brackets) in \
             the JSON file given with --config, else its default. Durations take seconds or a unit: 45s, 30m, \
-            8h, 1d. API keys: stored ones (livepush keys create), plus the development keys below.
-
-            SETTINGS:
-            \(ServeSetting.helpText())
+            8h, 1d. API keys: stored ones (livepush keys create), plus the development keys among the settings below.
 
             Example, against the local simulator:
               livepush serve --url https://127.0.0.1:2197 \\
@@ -32,13 +29,13 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    /// The settings' flags, parsed with the environment and the config file by `ServeSettings.read`
-    /// (declared once, in `ServeSetting.all`: help above lists them).
-    @Argument(parsing: .allUnrecognized, help: .hidden)
-    var settings: [String] = []
+    /// The settings' flags (one option per setting, from its declaration in `ServeSetting.all`), read
+    /// with the environment and the config file by `ServeSettings.read`.
+    @OptionGroup(title: "Settings")
+    var settings: ServeOptions
 
     func run() async throws {
-        let settings = try await Self.read(arguments: self.settings, environment: ProcessInfo.processInfo.environment)
+        let settings = try await Self.read(self.settings, environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = settings.logLevel
@@ -97,12 +94,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The settings, or the failure to print: with the usage for a wrong command line, without for a bad value.
-    static func read(arguments: [String], environment: [String: String]) async throws -> ServeSettings {
+    /// The settings, or the failure to print: a bad value, or a rule about several settings.
+    static func read(_ options: ServeOptions, environment: [String: String]) async throws -> ServeSettings {
         do {
-            return try await ServeSettings.read(arguments: arguments, environment: environment)
+            return try await ServeSettings.read(options: options, environment: environment)
         } catch {
-            if error.isUsageError { throw ValidationError(error.description) }
             throw CommandFailure(error.description)
         }
     }
@@ -177,9 +173,9 @@ struct ServeCommand: AsyncParsableCommand {
             return (value, settings.label(setting.key))
         }
         return try CredentialOptions.resolve(
-            keyFile: given(settings.keyFile, ServeSetting.keyFile, "the .p8 key file"),
-            keyID: given(settings.keyID, ServeSetting.keyID, "the Key ID"),
-            teamID: given(settings.teamID, ServeSetting.teamID, "the Team ID")
+            keyFile: given(settings.keyFile, ServeSetting.declared("keyFile"), "the .p8 key file"),
+            keyID: given(settings.keyID, ServeSetting.declared("keyId"), "the Key ID"),
+            teamID: given(settings.teamID, ServeSetting.declared("teamId"), "the Team ID")
         )
     }
 }

@@ -10,24 +10,34 @@ import Testing
         let help = ServeCommand.helpMessage(columns: 80)
         let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for setting in ServeSetting.all {
-            #expect(words.contains("\(setting.flag) \(setting.placeholder) \(setting.helpDescription)"), "\(setting.key)")
+            // argument-parser's layout: `--port <N>`, a switch's value optional (`--name [<true|false>]`).
+            let value = setting.placeholder == "true|false" ? "[<true|false>]" : "<\(setting.placeholder)>"
+            #expect(words.contains("\(setting.flag) \(value) \(setting.helpDescription)"), "\(setting.key)")
         }
         #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 })
     }
 
-    @Test func everyFlagIsPassedOnInOrder() async throws {
+    @Test func everyFlagReachesTheSettings() async throws {
         let command = try ServeCommand.parse([
             "--environment", "sandbox", "--port=9092", "--max-active-duration", "2h", "--app-key", "-dash-led-key-0123",
+            "--metrics-operator",
         ])
-        #expect(command.settings == ["--environment", "sandbox", "--port=9092", "--max-active-duration", "2h", "--app-key", "-dash-led-key-0123"])
-        let settings = try await ServeCommand.read(arguments: command.settings, environment: [:])
+        #expect(command.settings.given["port"] == "9092" && command.settings.given["appKey"] == "-dash-led-key-0123")
+        let settings = try await ServeCommand.read(command.settings, environment: [:])
         #expect(settings.server.port == 9092 && settings.server.maximumActiveDuration == 7200)
-        #expect(settings.server.appKeys == ["-dash-led-key-0123"])
+        #expect(settings.server.appKeys == ["-dash-led-key-0123"] && settings.server.metricsOperator)
     }
 
-    @Test func aWrongFlagShowsTheUsageAndABadValueDoesNot() async throws {
-        await #expect(throws: ValidationError.self) { try await ServeCommand.read(arguments: ["--prot", "1"], environment: [:]) }
-        await #expect(throws: CommandFailure.self) { try await ServeCommand.read(arguments: ["--port", "x"], environment: [:]) }
+    @Test func aWrongFlagIsAUsageErrorAndABadValueIsNot() async throws {
+        do {
+            _ = try ServeCommand.parse(["--prot", "1"])
+            Issue.record("--prot was accepted")
+        } catch {
+            #expect(ServeCommand.exitCode(for: error) == .validationFailure)
+            #expect(ServeCommand.message(for: error) == "Unknown option '--prot'. Did you mean '--port'?")
+        }
+        let command = try ServeCommand.parse(["--port", "x"])
+        await #expect(throws: CommandFailure.self) { try await ServeCommand.read(command.settings, environment: [:]) }
     }
 
     @Test func credentialsNameTheirSource() throws {

@@ -3,6 +3,7 @@ import APNsClient
 import APNsCore
 import ArgumentParser
 import Foundation
+import LivePushServer
 import LivePushTesting
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
     @Test func eachTopicIsSignedWithItsOwnKeyOnItsOwnConnection() async throws {
         try await withSimulator(SimulatorOptions(bundleID: Self.topics[0], attributesTypes: [], acceptUnknownTokens: true)) { apns in
             let keysFile = try writeTwoTopicKeys(trustedBy: apns)
-            let settings = try await ServeCommand.read(
+            let settings = try await ServeSettings.read(
                 arguments: [
                     "--url", "https://127.0.0.1:\(apns.endpoint.port)", "--ca-file", apns.caCertificatePath, "--keys", keysFile,
                 ],
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func keysAndOneKeyFileTogetherAreRefused() async throws {
-        let settings = try await ServeCommand.read(
+        let settings = try await ServeSettings.read(
             arguments: ["--environment", "sandbox", "--keys", "/tmp/k.json", "--key-file", "/tmp/a.p8"], environment: [:])
         #expect {
             try ServeCommand.providerKeys(settings)
@@ -76,7 +77,7 @@ import Testing
     @Test func aBadKeysFileIsNamedWithItsSetting() async throws {
         let path = folder.appendingPathComponent("keys.json").path
         try Data(#"{"keys": [{"keyFile": "a.p8", "keyId": "KEYAAAAAAA", "environment": "live"}]}"#.utf8).write(to: URL(fileURLWithPath: path))
-        let settings = try await ServeCommand.read(
+        let settings = try await ServeSettings.read(
             arguments: ["--environment", "sandbox", "--team-id", "TEAM000001"], environment: ["LIVEPUSH_KEYS": path])
         #expect {
             try ServeCommand.providerKeys(settings)
@@ -106,7 +107,7 @@ import Testing
         ]
         for (json, message) in cases {
             try Data(json.utf8).write(to: URL(fileURLWithPath: path))
-            let settings = try await ServeCommand.read(arguments: ["--environment", "sandbox", "--keys", path], environment: [:])
+            let settings = try await ServeSettings.read(arguments: ["--environment", "sandbox", "--keys", path], environment: [:])
             #expect {
                 try ServeCommand.providerKeys(settings)
             } throws: { error in

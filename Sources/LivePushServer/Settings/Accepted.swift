@@ -1,6 +1,6 @@
 import Foundation
 
-/// The values a setting accepts, declared with the setting (``ServeSetting/all``), and the rule a refused
+/// The values a setting accepts, declared with the setting (``Setting``), and the rule a refused
 /// value is told: "must be 1 to 10000", "must be more than 0 seconds".
 struct Accepted<Value>: Sendable {
     let rule: String
@@ -13,11 +13,6 @@ struct Accepted<Value>: Sendable {
 
     /// Any value the setting's form can hold.
     static var any: Accepted { Accepted("") { _ in true } }
-
-    /// The rule the value at `path` breaks, or nil.
-    func refusal(of path: KeyPath<ServeSettings, Value> & Sendable) -> @Sendable (ServeSettings) -> String? {
-        { [self] settings in contains(settings[keyPath: path]) ? nil : rule }
-    }
 }
 
 extension Accepted where Value == Int {

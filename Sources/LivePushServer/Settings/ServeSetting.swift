@@ -1,8 +1,8 @@
 import Foundation
 
-/// One setting of `livepush serve`, declared once (``ServeSetting/all``): its key, where it may come
-/// from, its value's form, its default and help, the values it accepts (checked here, by
-/// ``ServerConfiguration/validate()``), and where the value goes in ``ServeSettings``.
+/// One setting of `livepush serve` as its field declares it (``Setting``): its key, where it may come
+/// from, its value's form, its default and help, and how its text becomes the field's value. The
+/// values it accepts are checked on the field (``ServerConfiguration/validate()``).
 ///
 /// The key is the config file's (`batchSize`); the flag (`--batch-size`) and the environment variable
 /// (`LIVEPUSH_BATCH_SIZE`) are derived from it the way swift-configuration derives them, so one name
@@ -43,6 +43,16 @@ package struct ServeSetting: Sendable {
         case integer(Int)
         case seconds(TimeInterval)
         case boolean(Bool)
+
+        /// The value itself, for a field of its type.
+        var payload: any Sendable {
+            switch self {
+            case .text(let text): return text
+            case .integer(let number): return number
+            case .seconds(let seconds): return seconds
+            case .boolean(let on): return on
+            }
+        }
     }
 
     /// The config file's key, and the base of the flag and environment variable names.
@@ -57,15 +67,12 @@ package struct ServeSetting: Sendable {
     /// Kept out of logs and swift-configuration's access log.
     package let isSecret: Bool
     let kind: Kind
-    /// Stores a value read from `origin` (whose label an error names).
-    let store: @Sendable (inout ServeSettings, Value, SettingOrigin) throws(ServerConfigurationError) -> Void
-    /// The rule the setting's value in `settings` breaks, or nil when it is accepted.
-    let refusal: @Sendable (ServeSettings) -> String?
+    /// The field's value for a value read from `origin` (whose label an error names).
+    let convert: @Sendable (Value, SettingOrigin) throws(ServerConfigurationError) -> any Sendable
 
     init(
         key: String, sources: Set<Source>, placeholder: String, help: String, defaultText: String, isSecret: Bool, kind: Kind,
-        refusal: @escaping @Sendable (ServeSettings) -> String? = { _ in nil },
-        store: @escaping @Sendable (inout ServeSettings, Value, SettingOrigin) throws(ServerConfigurationError) -> Void
+        convert: @escaping @Sendable (Value, SettingOrigin) throws(ServerConfigurationError) -> any Sendable = { value, _ in value.payload }
     ) {
         self.key = key
         self.sources = sources
@@ -74,8 +81,7 @@ package struct ServeSetting: Sendable {
         self.defaultText = defaultText
         self.isSecret = isSecret
         self.kind = kind
-        self.refusal = refusal
-        self.store = store
+        self.convert = convert
     }
 
     /// `--batch-size` for `batchSize`.
@@ -101,98 +107,6 @@ package struct ServeSetting: Sendable {
         }
         if !current.isEmpty { words.append(current) }
         return words
-    }
-}
-
-// MARK: - Declaring settings
-
-extension ServeSetting {
-    static let everywhere: Set<Source> = [.flag, .environment, .file]
-
-    /// A whole number stored at `path`, within `accepted`; its default is read from there.
-    static func integer(
-        _ key: String, _ path: WritableKeyPath<ServeSettings, Int> & Sendable, placeholder: String = "N", _ accepted: Accepted<Int>,
-        help: String
-    ) -> ServeSetting {
-        ServeSetting(
-            key: key, sources: everywhere, placeholder: placeholder, help: help,
-            defaultText: "\(ServeSettings()[keyPath: path])", isSecret: false, kind: .integer, refusal: accepted.refusal(of: path)
-        ) { settings, value, _ in
-            if case .integer(let number) = value { settings[keyPath: path] = number }
-        }
-    }
-
-    /// A duration in seconds stored at `path`, within `accepted`; its default is read from there.
-    static func duration(
-        _ key: String, _ path: WritableKeyPath<ServeSettings, TimeInterval> & Sendable, _ accepted: Accepted<TimeInterval>, help: String
-    ) -> ServeSetting {
-        ServeSetting(
-            key: key, sources: everywhere, placeholder: "D", help: help,
-            defaultText: DurationText.text(ServeSettings()[keyPath: path]), isSecret: false, kind: .duration,
-            refusal: accepted.refusal(of: path)
-        ) { settings, value, _ in
-            if case .seconds(let seconds) = value { settings[keyPath: path] = seconds }
-        }
-    }
-
-    /// A switch stored at `path` (off by default); `--flag` alone turns it on.
-    static func boolean(_ key: String, _ path: WritableKeyPath<ServeSettings, Bool> & Sendable, help: String) -> ServeSetting {
-        ServeSetting(
-            key: key, sources: everywhere, placeholder: "true|false", help: help,
-            defaultText: "\(ServeSettings()[keyPath: path])", isSecret: false, kind: .boolean
-        ) { settings, value, _ in
-            if case .boolean(let on) = value { settings[keyPath: path] = on }
-        }
-    }
-
-    /// The value of a boolean setting given as text (a flag or an environment variable).
-    static func boolean(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "true", "1", "yes", "on": return true
-        case "false", "0", "no", "off": return false
-        default: return nil
-        }
-    }
-
-    /// A string stored at `path`; its default is read from there.
-    static func text(_ key: String, _ path: WritableKeyPath<ServeSettings, String> & Sendable, placeholder: String, help: String) -> ServeSetting {
-        parsed(key, path, placeholder: placeholder, help: help, defaultText: ServeSettings()[keyPath: path]) { raw, _ in raw }
-    }
-
-    /// A string turned into a `Value` by `parse`, which names the origin's label when it refuses it; the
-    /// value stored is then held to `accepted`.
-    static func parsed<Value>(
-        _ key: String, _ path: WritableKeyPath<ServeSettings, Value> & Sendable, sources: Set<Source> = everywhere,
-        placeholder: String, help: String, defaultText: String, isSecret: Bool = false, accepted: Accepted<Value> = .any,
-        parse: @escaping @Sendable (String, SettingOrigin) throws(ServerConfigurationError) -> Value
-    ) -> ServeSetting {
-        ServeSetting(
-            key: key, sources: sources, placeholder: placeholder, help: help, defaultText: defaultText,
-            isSecret: isSecret, kind: .text, refusal: accepted.refusal(of: path)
-        ) { settings, value, origin throws(ServerConfigurationError) in
-            if case .text(let raw) = value { settings[keyPath: path] = try parse(raw, origin) }
-        }
-    }
-
-    /// A path, `~` expanded.
-    static func path(
-        _ key: String, _ path: WritableKeyPath<ServeSettings, String?> & Sendable, sources: Set<Source> = everywhere,
-        placeholder: String = "FILE", help: String, defaultText: String = "none"
-    ) -> ServeSetting {
-        parsed(key, path, sources: sources, placeholder: placeholder, help: help, defaultText: defaultText) { raw, _ in
-            NSString(string: raw).expandingTildeInPath
-        }
-    }
-
-    /// One of a few words, refused with the list of them (for a non-optional value: `parse`'s nil is the refusal).
-    static func choice<Value>(
-        _ key: String, _ path: WritableKeyPath<ServeSettings, Value> & Sendable, placeholder: String, help: String,
-        defaultText: String, accepted: String, parse: @escaping @Sendable (String) -> Value?
-    ) -> ServeSetting {
-        parsed(key, path, placeholder: placeholder, help: help, defaultText: defaultText) { raw, origin throws(ServerConfigurationError) in
-            guard let value = parse(raw) else { throw origin.refusal(raw: raw, expected: accepted) }
-            return value
-        }
     }
 }
 

@@ -7,28 +7,69 @@ import SystemPackage
 
 /// What `livepush serve` was told: the server's configuration and what the command itself needs (the
 /// store, the APNs endpoint and key, the log level), read once from flags, environment variables and
-/// the JSON config file through swift-configuration (``read(arguments:environment:)``).
+/// the JSON config file through swift-configuration (``read(options:environment:)``). Each setting is
+/// declared on its field (``Setting``), here and in ``ServerConfiguration``.
 package struct ServeSettings: Sendable {
-    package var server = ServerConfiguration()
-    /// The JSON config file, when one was given.
-    package var config: String?
+    /// The JSON config file, when one was given: the last source of the others (never read from itself).
+    @Setting(
+        path: "config", sources: [.flag, .environment], help: "A JSON file with the settings' keys (in brackets); an unknown key is refused.")
+    package var config: String? = nil
+    @Setting("database", placeholder: "FILE|URL", help: "SQLite file (created with its directory) or postgres://user:pass@host/db URL.")
     package var database = PushStoreOpener.defaultDatabase
-    package var environment: APNsEnvironment?
-    package var url: APNsEndpoint?
+    @Setting(
+        "environment", placeholder: "sandbox|production",
+        help: "Apple's APNs environment; registrations for the other one are refused. This or --url is required.", defaultText: "none",
+        parse: { raw, origin throws(ServerConfigurationError) in
+            guard let environment = APNsEnvironment(rawValue: raw) else { throw origin.refusal(raw: raw, expected: "sandbox or production") }
+            return environment
+        })
+    package var environment: APNsEnvironment? = nil
+    @Setting(
+        "url", placeholder: "URL", help: "Any APNs endpoint instead, e.g. https://127.0.0.1:2197 for `livepush simulator`.",
+        defaultText: "none", parse: ServeSettings.endpoint)
+    package var url: APNsEndpoint? = nil
     /// Where broadcast channels are managed; nil: Apple's management host of the environment, or the
     /// `url` host on port 2195 (the simulator's default `--manage-port`).
-    package var manageURL: APNsEndpoint?
-    package var caFile: String?
-    package var keyFile: String?
-    package var keyID: String?
-    package var teamID: String?
+    @Setting(
+        "manageUrl", placeholder: "URL", help: "Broadcast channel management endpoint, e.g. https://127.0.0.1:2195 for `livepush simulator`.",
+        defaultText: "Apple's for --environment; the --url host on port 2195", parse: ServeSettings.endpoint)
+    package var manageURL: APNsEndpoint? = nil
+    @Setting(path: "caFile", placeholder: "PEM", help: "Extra CA certificate to trust, e.g. the simulator's ca.pem.")
+    package var caFile: String? = nil
+    @Setting(path: "keyFile", help: "The .p8 provider key (PKCS#8 PEM).", defaultText: "required")
+    package var keyFile: String? = nil
+    @Setting("keyId", placeholder: "ID", help: "The key's Key ID, 10 characters A-Z 0-9 (the JWT kid).", defaultText: "required")
+    package var keyID: String? = nil
+    @Setting("teamId", placeholder: "ID", help: "The Team ID, 10 characters A-Z 0-9 (the JWT iss).", defaultText: "required")
+    package var teamID: String? = nil
     /// A keys file (`ProviderKeysFile`): several keys with scopes instead of `keyFile` and `keyID`.
-    package var keysFile: String?
+    @Setting(
+        path: "keys",
+        help: "A JSON file listing several provider keys with their scopes (environment, topics), instead of --key-file and --key-id; "
+            + "each push is signed with the key for its topic.",
+        defaultText: "none: the one key of --key-file")
+    package var keysFile: String? = nil
+    package var server = ServerConfiguration()
+    @Setting(
+        "logLevel", placeholder: "LEVEL", help: "trace, debug, info, notice, warning, error or critical.", defaultText: "info",
+        oneOf: "one of trace, debug, info, notice, warning, error, critical", choose: { Logger.Level(rawValue: $0) })
     package var logLevel: Logger.Level = .info
     /// Where each setting that was given came from, by key.
     package var origins: [String: SettingOrigin] = [:]
 
     package init() {}
+
+    /// The settings with the values of `given` (by key) instead of their declared defaults.
+    init(given: [String: any Sendable]) {
+        self = ServeSetting.$given.withValue(given) { ServeSettings() }
+    }
+
+    /// `--url` and `--manage-url`: an https URL with a host.
+    @Sendable private static func endpoint(_ raw: String, _ origin: SettingOrigin) throws(ServerConfigurationError) -> APNsEndpoint? {
+        do throws(APNsEndpoint.ParseError) { return try APNsEndpoint(url: raw) } catch {
+            throw ServerConfigurationError(setting: origin.label + ":", rule: error.description)
+        }
+    }
 
     /// Where pushes go: `url`, else Apple's host for `environment` (``read(arguments:environment:)``
     /// makes sure exactly one of them is given).
@@ -43,11 +84,22 @@ package struct ServeSettings: Sendable {
     }
 
     /// Reads every setting of ``ServeSetting/all`` from its flag in `arguments` (the command line after
-    /// `serve`), else its variable in `environment` (an empty one counts as unset), else the `--config`
-    /// file, else keeps its default; then checks them. Errors name the flag, variable or file key the
-    /// bad value came from and what is accepted.
+    /// `serve`, parsed by argument-parser as ``ServeOptions``), else as ``read(options:environment:)``
+    /// does. A wrong command line (an unknown flag, a flag without its value) is a usage error.
     package static func read(arguments: [String], environment: [String: String]) async throws(ServerConfigurationError) -> ServeSettings {
-        let flags = try ServeSetting.parse(arguments: arguments)
+        let options: ServeOptions
+        do { options = try ServeOptions.parse(arguments) } catch {
+            throw ServerConfigurationError(setting: "", rule: ServeOptions.message(for: error), isUsageError: true)
+        }
+        return try await read(options: options, environment: environment)
+    }
+
+    /// Reads every setting of ``ServeSetting/all`` from its flag in `options`, else its variable in
+    /// `environment` (an empty one counts as unset), else the `--config` file, else keeps its default;
+    /// then checks them. Errors name the flag, variable or file key the bad value came from and what is
+    /// accepted.
+    package static func read(options: ServeOptions, environment: [String: String]) async throws(ServerConfigurationError) -> ServeSettings {
+        let flags = options.given
         let variables = environment.filter { !$0.value.isEmpty }
         var sources = SettingSources(flags: flags, environment: variables)
         var providers: [any ConfigProvider] = [
@@ -57,24 +109,31 @@ package struct ServeSettings: Sendable {
                 secretsSpecifier: .specific(Set(ServeSetting.all.filter(\.isSecret).map(\.environmentVariable)))
             ).prefixKeys(with: "livepush"),
         ]
-        var settings = ServeSettings()
-        let randomInstanceID = settings.server.instanceID
+        var given: [String: any Sendable] = [:]
+        var origins: [String: SettingOrigin] = [:]
         // The file is the last source of the others: its path first.
-        try await ServeSetting.config.read(from: ConfigReader(providers: providers), sources: sources, into: &settings)
-        if let path = settings.config {
+        let config = ServeSetting.declared("config")
+        if let (value, origin) = try await config.read(from: ConfigReader(providers: providers), sources: sources),
+            let path = value as? String
+        {
+            (given[config.key], origins[config.key]) = (path, origin)
             let file = try await ConfigFile.load(path: path)
             providers.append(file.provider)
             sources.file = (path, file.keys)
         }
         let reader = ConfigReader(providers: providers)
-        for setting in ServeSetting.all where setting.key != ServeSetting.config.key {
-            try await setting.read(from: reader, sources: sources, into: &settings)
+        for setting in ServeSetting.all where setting.key != config.key {
+            if let (value, origin) = try await setting.read(from: reader, sources: sources) {
+                (given[setting.key], origins[setting.key]) = (value, origin)
+            }
         }
+        var settings = ServeSettings(given: given)
+        settings.origins = origins
         try settings.checkEndpoint()
         settings.server.environment = settings.endpoint.environment
         // Without an --instance-id, a process restarted on the same host and port is the same instance: it
         // takes back the outbox claims of the run that died at once, not after the claim lease.
-        if settings.server.instanceID == randomInstanceID, settings.server.port != 0 {
+        if origins["instanceId"] == nil, settings.server.port != 0 {
             settings.server.instanceID = Self.stableInstanceID(host: ProcessInfo.processInfo.hostName, port: settings.server.port)
         }
         do { try settings.server.validate() } catch {
@@ -139,10 +198,10 @@ struct SettingSources: Sendable {
 }
 
 extension ServeSetting {
-    /// Reads this setting through `reader` (flags, environment, file) and stores it; keeps the default
-    /// when no source gives it.
-    func read(from reader: ConfigReader, sources: SettingSources, into settings: inout ServeSettings) async throws(ServerConfigurationError) {
-        guard let origin = sources.origin(of: self) else { return }
+    /// Reads this setting through `reader` (flags, environment, file): the field's value and where it
+    /// came from, or nil when no source gives it (the field keeps its default).
+    func read(from reader: ConfigReader, sources: SettingSources) async throws(ServerConfigurationError) -> (any Sendable, SettingOrigin)? {
+        guard let origin = sources.origin(of: self) else { return nil }
         let configKey = ConfigKey(key)
         let value: Value?
         do {
@@ -173,9 +232,8 @@ extension ServeSetting {
             // swift-configuration's conversion error names the key only: name the source and the form instead.
             throw origin.refusal(raw: nil, expected: kind.expected)
         }
-        guard let value else { return }
-        try store(&settings, value, origin)
-        settings.origins[key] = origin
+        guard let value else { return nil }
+        return (try convert(value, origin), origin)
     }
 
     /// A value the config file may hold typed (a JSON number or boolean, read by `typed`) and every source
@@ -187,47 +245,6 @@ extension ServeSetting {
         guard let text = try await reader.fetchString(forKey: key) else { return nil }
         guard let value = parse(text) else { throw origin.refusal(raw: text, expected: kind.expected) }
         return value
-    }
-
-    /// The flags after `serve`, `--name value` or `--name=value`, as raw values by key; the last of a
-    /// repeated flag wins.
-    static func parse(arguments: [String]) throws(ServerConfigurationError) -> [String: String] {
-        var values: [String: String] = [:]
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            index += 1
-            guard argument.hasPrefix("--"), argument.count > 2 else {
-                throw ServerConfigurationError(setting: "", rule: "unexpected argument '\(argument)'", isUsageError: true)
-            }
-            var name = argument
-            var value: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                value = String(argument[argument.index(after: equals)...])
-            }
-            guard let setting = all.first(where: { $0.flag == name && $0.sources.contains(.flag) }) else {
-                throw ServerConfigurationError(setting: "", rule: "unknown option '\(name)'\(suggestion(for: name))", isUsageError: true)
-            }
-            if value == nil, setting.kind == .boolean {
-                // A switch alone is on; a value may follow it (`--name false`) or be attached (`--name=false`).
-                if index < arguments.endIndex, boolean(arguments[index]) != nil {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    value = "true"
-                }
-            }
-            if value == nil {
-                guard index < arguments.endIndex, !arguments[index].hasPrefix("--") else {
-                    throw ServerConfigurationError(setting: "", rule: "missing value for '\(name) <\(setting.placeholder)>'", isUsageError: true)
-                }
-                value = arguments[index]
-                index += 1
-            }
-            values[setting.key] = value
-        }
-        return values
     }
 
     /// The flags as the in-memory provider's values: whole numbers as numbers (a bad one is refused
@@ -248,28 +265,6 @@ extension ServeSetting {
             values[AbsoluteConfigKey([setting.key])] = ConfigValue(content, isSecret: setting.isSecret)
         }
         return values
-    }
-
-    /// "; did you mean '--port'?" for a near miss of a flag, else "" .
-    private static func suggestion(for name: String) -> String {
-        let scored = all.filter { $0.sources.contains(.flag) }.map { ($0.flag, editDistance(name, $0.flag)) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return "" }
-        return "; did you mean '\(best.0)'?"
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 
