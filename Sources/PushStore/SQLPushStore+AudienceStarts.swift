@@ -26,6 +26,8 @@ extension SQLPushStore {
             .text(""), .int(0), .null,
         ]
         let dialect = self.dialect
+        // Formatted once, not once per user row (10,000 of them at most).
+        let sendID = SQLValue.uuid(start.sendID)
         try await run("createAudienceStart") { session throws(PushStoreError) in
             if try await session.first("SELECT send_id FROM audience_starts WHERE send_id = ?", [.uuid(start.sendID)]) != nil {
                 throw .conflict(detail: "audience start \(start.sendID.lowercased) exists")
@@ -33,7 +35,7 @@ extension SQLPushStore {
             try await Self.insertRows(session, dialect: dialect, table: "audience_starts", columns: Self.audienceColumns, rows: [values])
             try await Self.insertRows(
                 session, dialect: dialect, table: "audience_start_users", columns: ["send_id", "user_id"], items: users
-            ) { [.uuid(start.sendID), .text($0)] }
+            ) { [sendID, .text($0)] }
         }
     }
 
