@@ -5,11 +5,11 @@ import Testing
 
 @testable import LivePushServer
 
-/// Waking idle delivery workers. Every wait here is given 60 s: a wake-up that does not arrive shows as a
-/// wait that took far longer than the bound checked.
+/// Waking idle delivery workers. Every wait here is given `long`: a wait that timed out took at least that
+/// long, so one that ended sooner was woken. No tighter bound on the wall clock: the whole suite starts at
+/// once on a busy 2-core machine, and a woken task can wait seconds for a thread.
 @Suite struct OutboxSignalTests {
-    private static let long = Duration.seconds(60)
-    private static let prompt = Duration.seconds(10)
+    private static let long = Duration.seconds(120)
 
     @Test func pushesAnnouncedBeforeTheWaitAreNotMissed() async {
         let signal = OutboxSignal(itemsPerWorker: 8)
@@ -17,7 +17,7 @@ import Testing
         signal.wake(items: 1)  // between a worker's empty claim and its wait
         let started = ContinuousClock.now
         await signal.wait(after: seen, timeout: Self.long)
-        #expect(ContinuousClock.now - started < Self.prompt)
+        #expect(ContinuousClock.now - started < Self.long)
         #expect(signal.waitingCount == 0)
     }
 
@@ -38,7 +38,7 @@ import Testing
         #expect(signal.waitingCount == 1)
         signal.wakeAll()
         for waiter in waiters { await waiter.value }
-        #expect(ContinuousClock.now - started < Self.prompt)
+        #expect(ContinuousClock.now - started < Self.long)
         #expect(signal.waitingCount == 0)
     }
 
@@ -57,12 +57,12 @@ import Testing
         #expect(await Self.eventually { signal.waitingCount == 1 })
         waiter.cancel()
         await waiter.value
-        #expect(ContinuousClock.now - started < Self.prompt)
+        #expect(ContinuousClock.now - started < Self.long)
         #expect(signal.waitingCount == 0)
     }
 
     private static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + prompt
+        let deadline = ContinuousClock.now + long
         while ContinuousClock.now < deadline {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(5))
