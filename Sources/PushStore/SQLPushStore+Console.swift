@@ -44,22 +44,27 @@ extension SQLPushStore {
     package func groupSendPage(before cursor: GroupSendCursor?, limit: Int) async throws(PushStoreError) -> [GroupSend] {
         try Self.checkPageSize(limit)
         return try await run("groupSendPage", readOnly: true) { session throws(PushStoreError) in
-            let rows: [SQLRow]
-            if let cursor {
-                rows = try await session.query(
-                    """
-                    SELECT * FROM group_sends WHERE (accepted_at, send_id) < (?, ?)
-                    ORDER BY accepted_at DESC, send_id DESC LIMIT ?
-                    """, [.date(cursor.acceptedAt), .uuid(cursor.sendID), .int(limit)])
-            } else {
-                rows = try await session.query("SELECT * FROM group_sends ORDER BY accepted_at DESC, send_id DESC LIMIT ?", [.int(limit)])
-            }
             var sends = [GroupSend]()
-            for row in rows {
+            for row in try await Self.sendPageRows(session, table: "group_sends", before: cursor, limit: limit) {
                 sends.append(try await Self.withProgress(session, try RowDecoding.groupSend(row), expandedAt: try row.optionalDate("expanded_at")))
             }
             return sends
         }
+    }
+
+    /// A page of the rows of a table of sends (`group_sends`, `audience_starts`), newest first, after
+    /// `cursor` when one is given: the console's keyset paging of both.
+    static func sendPageRows(_ session: any SQLSession, table: String, before cursor: GroupSendCursor?, limit: Int)
+        async throws(PushStoreError) -> [SQLRow]
+    {
+        guard let cursor else {
+            return try await session.query("SELECT * FROM \(table) ORDER BY accepted_at DESC, send_id DESC LIMIT ?", [.int(limit)])
+        }
+        return try await session.query(
+            """
+            SELECT * FROM \(table) WHERE (accepted_at, send_id) < (?, ?)
+            ORDER BY accepted_at DESC, send_id DESC LIMIT ?
+            """, [.date(cursor.acceptedAt), .uuid(cursor.sendID), .int(limit)])
     }
 
     package func deliveryTallies(since: Date) async throws(PushStoreError) -> [DeliveryTally] {
