@@ -79,10 +79,7 @@ struct BackendRoutes: Sendable {
         }
         let groupSend = ContractRoute("getGroupSend")
         routes.get("sends/:sendId") { _, context -> Response in
-            switch try await pushes.send(id: try groupSend.pathID("sendId", context)) {
-            case .group(let status): APIResponse.json(try Schemas.GroupSend(status))
-            case .audience(let status): APIResponse.json(try Schemas.GroupSend(status))
-            }
+            APIResponse.json(try Schemas.GroupSend(try await pushes.send(id: try groupSend.pathID("sendId", context))))
         }
         let activity = ContractRoute("getActivity")
         routes.get("activities/:activityId") { _, context -> Response in
