@@ -118,16 +118,7 @@ struct JSONParser {
             if rejectingDuplicateKeys, object[key] != nil { throw .duplicateKey(path: pathName) }
             object[key] = try parseValue()
             path.removeLast()
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(object)
-            } else {
-                throw error("expected ',' or '}' in an object")
-            }
+            guard try continues(until: UInt8(ascii: "}"), in: "an object") else { return .object(object) }
         }
     }
 
@@ -146,16 +137,24 @@ struct JSONParser {
             path.append(.index(array.count))
             array.append(try parseValue())
             path.removeLast()
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(array)
-            } else {
-                throw error("expected ',' or ']' in an array")
-            }
+            guard try continues(until: UInt8(ascii: "]"), in: "an array") else { return .array(array) }
+        }
+    }
+
+    /// After a member of an object or an element of an array: true past a `,` (another follows), false
+    /// past `close` (the object or array ends).
+    private mutating func continues(until close: UInt8, in container: String) throws(JSONValue.ParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input in \(container)") }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            return true
+        case close:
+            index += 1
+            return false
+        default:
+            throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
         }
     }
 

@@ -1,9 +1,7 @@
-import APNsAuth
 import APNsClient
 import APNsCore
 import ArgumentParser
 import Foundation
-import Logging
 
 /// The client of `livepush channels` and `livepush send --channel`: a .p8 key's provider token or a
 /// provider certificate, the extra CA, one connection, the request deadline.
@@ -12,26 +10,19 @@ enum ChannelClientFactory {
         endpoint: APNsEndpoint, channelEndpoint: APNsEndpoint?, caFile: String?, credentials: CredentialOptions,
         certificate: CertificateOptions, timeout: Double, verbose: Bool
     ) throws -> APNsClient {
-        let clientCertificate = try certificate.resolve()
-        var tokens: ProviderTokenSource?
-        if clientCertificate == nil {
-            let resolved = try credentials.resolve()
-            tokens = try ProviderTokenSource(key: resolved.key, keyID: resolved.keyID, teamID: resolved.teamID)
-        }
-        var logger = Logger(label: "livepush.channels")
-        logger.logLevel = verbose ? .debug : .error
+        let authentication = try ClientAuthentication(credentials: credentials, certificate: certificate)
         return try OutcomePrinter.client {
             try APNsClient(
                 configuration: APNsClientConfiguration(
                     endpoint: endpoint,
                     channelManagementEndpoint: channelEndpoint,
                     additionalTrustRootFile: caFile.map { NSString(string: $0).expandingTildeInPath },
-                    clientCertificate: clientCertificate,
+                    clientCertificate: authentication.certificate,
                     maximumConnections: 1,
                     requestTimeout: .milliseconds(Int(timeout * 1000))
                 ),
-                tokens: tokens,
-                logger: logger
+                tokens: authentication.tokens,
+                logger: ClientAuthentication.logger(label: "livepush.channels", verbose: verbose)
             )
         }
     }

@@ -38,18 +38,11 @@ struct ChannelOptions: ParsableArguments {
 
     /// The management endpoint: Apple's for `--environment`, or `--url`.
     func endpoint() throws -> APNsEndpoint {
-        switch (environment, url) {
-        case (.some, .some):
-            throw CommandFailure("give either --environment or --url, not both")
-        case (let environment?, nil):
-            return .channelManagement(environment)
-        case (nil, let url?):
-            do { return try APNsEndpoint(url: url) } catch { throw CommandFailure("--url: \(error.description)") }
-        case (nil, nil):
-            throw CommandFailure(
+        try EndpointChoice.endpoint(
+            environment: environment, url: url, apple: { APNsEndpoint.channelManagement($0) },
+            neither:
                 "say where the channels are: --environment sandbox|production, or --url https://HOST:PORT (the local simulator's management port is https://127.0.0.1:2195)"
-            )
-        }
+        )
     }
 
     func requestUUID() throws -> UUID? {

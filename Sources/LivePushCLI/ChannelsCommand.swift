@@ -52,19 +52,11 @@ struct ChannelsCommand: AsyncParsableCommand {
 
     struct Read: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a channel's storage policy and push type.")
-        @OptionGroup var options: ChannelOptions
-        @Option(help: "The channel id (base64, as create printed it).") var channel: String
-
-        func validate() throws {
-            try options.validate()
-            _ = try ChannelOptions.channelID(channel)
-        }
+        @OptionGroup var target: ChannelIDOptions
 
         func run() async throws {
-            let id = try ChannelOptions.channelID(channel)
-            let requestID = try options.requestUUID()
-            try await options.withClient { (client: APNsClient) throws(APNsBroadcastError) in
-                let configuration = try await client.readChannel(bundleID: options.bundleID, channelID: id, requestID: requestID)
+            try await target.withClient { (client: APNsClient, id: APNsChannelID, requestID: UUID?) throws(APNsBroadcastError) in
+                let configuration = try await client.readChannel(bundleID: target.options.bundleID, channelID: id, requestID: requestID)
                 print("channel-id: \(configuration.channelID)")
                 print("message-storage-policy: \(configuration.storagePolicy)")
                 print("push-type: \(configuration.pushType)")
@@ -92,19 +84,11 @@ struct ChannelsCommand: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a channel. Its id never comes back; messages already stored may still be delivered.")
-        @OptionGroup var options: ChannelOptions
-        @Option(help: "The channel id (base64, as create printed it).") var channel: String
-
-        func validate() throws {
-            try options.validate()
-            _ = try ChannelOptions.channelID(channel)
-        }
+        @OptionGroup var target: ChannelIDOptions
 
         func run() async throws {
-            let id = try ChannelOptions.channelID(channel)
-            let requestID = try options.requestUUID()
-            try await options.withClient { (client: APNsClient) throws(APNsBroadcastError) in
-                let requestID = try await client.deleteChannel(bundleID: options.bundleID, channelID: id, requestID: requestID)
+            try await target.withClient { (client: APNsClient, id: APNsChannelID, requestID: UUID?) throws(APNsBroadcastError) in
+                let requestID = try await client.deleteChannel(bundleID: target.options.bundleID, channelID: id, requestID: requestID)
                 print("deleted: \(id)")
                 print("apns-request-id: \(requestID ?? "-")")
             }

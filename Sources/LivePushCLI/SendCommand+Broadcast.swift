@@ -55,14 +55,11 @@ extension SendCommand {
         let request = try makeBroadcast(now: Date())
         let endpoint = try target.endpoint()
         if dryRun {
-            let jwtNote =
-                certificate.isProvided
-                ? "(none: the client certificate authenticates the connection)"
-                : credentials.isProvided ? "bearer <provider token, signed when sent>" : "(none: no credentials given)"
+            let note = ClientAuthentication.dryRunNote(credentials: credentials, certificate: certificate)
             print(
                 RequestPrinter.describe(
                     method: "POST", path: request.path, fields: request.fields, body: request.body, endpoint: endpoint,
-                    authorization: jwtNote
+                    authorization: note
                 ))
             return
         }

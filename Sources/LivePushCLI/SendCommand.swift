@@ -1,10 +1,8 @@
-import APNsAuth
 import APNsClient
 import APNsCore
 import ArgumentParser
 import Foundation
 import LiveActivity
-import Logging
 
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -86,35 +84,25 @@ struct SendCommand: AsyncParsableCommand {
         let endpoint = try target.endpoint()
 
         if dryRun {
-            let jwtNote =
-                certificate.isProvided
-                ? "(none: the client certificate authenticates the connection)"
-                : credentials.isProvided ? "bearer <provider token, signed when sent>" : "(none: no credentials given)"
-            print(RequestPrinter.describe(request, endpoint: endpoint, authorization: jwtNote))
+            let note = ClientAuthentication.dryRunNote(credentials: credentials, certificate: certificate)
+            print(RequestPrinter.describe(request, endpoint: endpoint, authorization: note))
             return
         }
 
-        let clientCertificate = try certificate.resolve()
-        var tokens: ProviderTokenSource?
-        if clientCertificate == nil {
-            let resolved = try credentials.resolve()
-            tokens = try ProviderTokenSource(key: resolved.key, keyID: resolved.keyID, teamID: resolved.teamID)
-        }
-        var logger = Logger(label: "livepush.send")
-        logger.logLevel = verbose ? .debug : .error
+        let authentication = try ClientAuthentication(credentials: credentials, certificate: certificate)
         let client = try OutcomePrinter.client {
             try APNsClient(
                 configuration: APNsClientConfiguration(
                     endpoint: endpoint,
                     additionalTrustRootFile: target.caFile.map { NSString(string: $0).expandingTildeInPath },
-                    clientCertificate: clientCertificate,
+                    clientCertificate: authentication.certificate,
                     maximumConnections: max(1, min(target.connections, concurrency)),
                     requestTimeout: .milliseconds(Int(timeout * 1000)),
                     retry: count > 1 ? .none : APNsRetryPolicy()
                 ),
-                tokens: tokens,
+                tokens: authentication.tokens,
                 group: APNsEventLoop.shared,
-                logger: logger
+                logger: ClientAuthentication.logger(label: "livepush.send", verbose: verbose)
             )
         }
         defer { Task { await client.shutdown() } }

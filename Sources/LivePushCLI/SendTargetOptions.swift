@@ -50,17 +50,10 @@ struct SendTargetOptions: ParsableArguments {
     var tokenValue: String { token ?? "" }
 
     func endpoint() throws -> APNsEndpoint {
-        switch (environment, url) {
-        case (.some, .some):
-            throw CommandFailure("give either --environment or --url, not both")
-        case (let environment?, nil):
-            return .apple(environment)
-        case (nil, let url?):
-            do { return try APNsEndpoint(url: url) } catch { throw CommandFailure("--url: \(error.description)") }
-        case (nil, nil):
-            throw CommandFailure(
-                "say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)")
-        }
+        try EndpointChoice.endpoint(
+            environment: environment, url: url, apple: { APNsEndpoint.apple($0) },
+            neither: "say where to send: --environment sandbox|production, or --url https://HOST:PORT (the local simulator is https://127.0.0.1:2197)"
+        )
     }
 }
 

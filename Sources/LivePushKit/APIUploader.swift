@@ -67,13 +67,11 @@ extension APIUploader {
     static func outcome(_ output: Operations.RegisterActivity.Output) async -> UploadOutcome {
         switch output {
         case .created: .stored
-        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
-        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
-        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
-        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
-        case .conflict(let answer): APIAnswer.refused(409) { try answer.body.json }
-        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
-        case .serviceUnavailable: APIAnswer.unavailable()
+        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
+            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
+            .conflict(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
+            .serviceUnavailable(let refusal as any DocumentedRefusal):
+            refusal.outcome
         case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
         }
     }
@@ -81,14 +79,11 @@ extension APIUploader {
     static func outcome(_ output: Operations.RotatePushToken.Output) async -> UploadOutcome {
         switch output {
         case .ok: .stored
-        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
-        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
-        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
-        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
-        case .notFound(let answer): APIAnswer.unknown { try answer.body.json }
-        case .conflict(let answer): APIAnswer.refused(409) { try answer.body.json }
-        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
-        case .serviceUnavailable: APIAnswer.unavailable()
+        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
+            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
+            .notFound(let refusal as any DocumentedRefusal), .conflict(let refusal as any DocumentedRefusal),
+            .contentTooLarge(let refusal as any DocumentedRefusal), .serviceUnavailable(let refusal as any DocumentedRefusal):
+            refusal.outcome
         case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
         }
     }
@@ -96,13 +91,11 @@ extension APIUploader {
     static func outcome(_ output: Operations.ActivityEnded.Output) async -> UploadOutcome {
         switch output {
         case .ok: .stored
-        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
-        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
-        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
-        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
-        case .notFound(let answer): APIAnswer.unknown { try answer.body.json }
-        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
-        case .serviceUnavailable: APIAnswer.unavailable()
+        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
+            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
+            .notFound(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
+            .serviceUnavailable(let refusal as any DocumentedRefusal):
+            refusal.outcome
         case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
         }
     }
@@ -110,13 +103,11 @@ extension APIUploader {
     static func outcome(_ output: Operations.ActivityDismissed.Output) async -> UploadOutcome {
         switch output {
         case .ok: .stored
-        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
-        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
-        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
-        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
-        case .notFound(let answer): APIAnswer.unknown { try answer.body.json }
-        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
-        case .serviceUnavailable: APIAnswer.unavailable()
+        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
+            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
+            .notFound(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
+            .serviceUnavailable(let refusal as any DocumentedRefusal):
+            refusal.outcome
         case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
         }
     }
@@ -124,13 +115,11 @@ extension APIUploader {
     static func outcome(_ output: Operations.StorePushToStartToken.Output) async -> UploadOutcome {
         switch output {
         case .ok: .stored
-        case .badRequest(let answer): APIAnswer.refused(400) { try answer.body.json }
-        case .unauthorized(let answer): APIAnswer.unauthorized { try answer.body.json }
-        case .forbidden(let answer): APIAnswer.refused(403) { try answer.body.json }
-        case .conflict(let answer): APIAnswer.refused(409) { try answer.body.json }
-        case .tooManyRequests(let answer): APIAnswer.tooManyRequests(answer)
-        case .contentTooLarge(let answer): APIAnswer.refused(413) { try answer.body.json }
-        case .serviceUnavailable: APIAnswer.unavailable()
+        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
+            .forbidden(let refusal as any DocumentedRefusal), .conflict(let refusal as any DocumentedRefusal),
+            .tooManyRequests(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
+            .serviceUnavailable(let refusal as any DocumentedRefusal):
+            refusal.outcome
         case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
         }
     }

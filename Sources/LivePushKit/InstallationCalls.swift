@@ -12,12 +12,10 @@ extension APIUploader {
         do {
             switch try await client(bearer: appKey).openInstallation(body: .json(.init())) {
             case .created(let answer): return Self.stored(try answer.body.json)
-            case .badRequest(let answer): return .failed(APIAnswer.refused(400) { try answer.body.json })
-            case .unauthorized(let answer): return .failed(APIAnswer.unauthorized { try answer.body.json })
-            case .forbidden(let answer): return .failed(APIAnswer.refused(403) { try answer.body.json })
-            case .tooManyRequests(let answer): return .failed(APIAnswer.tooManyRequests(answer))
-            case .contentTooLarge(let answer): return .failed(APIAnswer.refused(413) { try answer.body.json })
-            case .serviceUnavailable: return .failed(APIAnswer.unavailable())
+            case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
+                .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
+                .contentTooLarge(let refusal as any DocumentedRefusal), .serviceUnavailable(let refusal as any DocumentedRefusal):
+                return .failed(refusal.outcome)
             case .undocumented(let status, let payload): return .failed(await APIAnswer.undocumented(status, payload))
             }
         } catch {
@@ -31,13 +29,11 @@ extension APIUploader {
             let api = client(bearer: installation.token)
             switch try await api.renewInstallationToken(path: .init(installationId: installation.installationID), body: .json(.init())) {
             case .created(let answer): return Self.stored(try answer.body.json)
-            case .badRequest(let answer): return .failed(APIAnswer.refused(400) { try answer.body.json })
-            case .unauthorized(let answer): return .failed(APIAnswer.unauthorized { try answer.body.json })
-            case .forbidden(let answer): return .failed(APIAnswer.refused(403) { try answer.body.json })
-            case .notFound(let answer): return .failed(APIAnswer.unknown { try answer.body.json })
-            case .tooManyRequests(let answer): return .failed(APIAnswer.tooManyRequests(answer))
-            case .contentTooLarge(let answer): return .failed(APIAnswer.refused(413) { try answer.body.json })
-            case .serviceUnavailable: return .failed(APIAnswer.unavailable())
+            case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
+                .forbidden(let refusal as any DocumentedRefusal), .notFound(let refusal as any DocumentedRefusal),
+                .tooManyRequests(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
+                .serviceUnavailable(let refusal as any DocumentedRefusal):
+                return .failed(refusal.outcome)
             case .undocumented(let status, let payload): return .failed(await APIAnswer.undocumented(status, payload))
             }
         } catch {

@@ -45,7 +45,7 @@ extension JournalState {
         case .rotate(let id, let token):
             activities[id]?.acknowledged?.token = token
         case .end(let id, let end):
-            if end.isDismissed { activities[id] = nil } else { activities[id]?.acknowledgedEnd = end }
+            settle(end, of: id)
         case .pushToStart(let type, let token, _):
             pushToStart[type]?.acknowledgedToken = token
         }
@@ -58,10 +58,16 @@ extension JournalState {
         case .register(let id, _, _, let token, _, _), .rotate(let id, let token):
             activities[id]?.refusedToken = token
         case .end(let id, let end):
-            if end.isDismissed { activities[id] = nil } else { activities[id]?.acknowledgedEnd = end }
+            settle(end, of: id)
         case .pushToStart(let type, let token, _):
             pushToStart[type]?.refusedToken = token
         }
+    }
+
+    /// An end the server answered for good, stored or refused: it is not sent again. A dismissal also
+    /// takes the activity out of the journal.
+    private mutating func settle(_ end: ActivityEnd, of id: String) {
+        if end.isDismissed { activities[id] = nil } else { activities[id]?.acknowledgedEnd = end }
     }
 
     /// The server does not know the activity (404): a token is registered again from the start; an end

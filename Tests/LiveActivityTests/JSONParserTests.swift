@@ -48,6 +48,17 @@ import Testing
         }
     }
 
+    /// After a member or an element, the error names what was expected and in which container.
+    @Test(arguments: [
+        (#"{"a":1 "b":2}"#, "expected ',' or '}' in an object at byte 7"),
+        (#"{"a":1"#, "unexpected end of input in an object at byte 6"),
+        ("[1 2]", "expected ',' or ']' in an array at byte 3"),
+        ("[1", "unexpected end of input in an array at byte 2"),
+    ])
+    func separatorErrorsNameTheContainer(_ text: String, _ detail: String) {
+        #expect(throws: JSONValue.ParseError.invalidJSON(detail)) { try JSONValue.parse(text) }
+    }
+
     @Test func stringsThatAreNotUTF8AreRefusedByName() {
         // `{"alert":{"title":"bad-\xff\xfe"},"groups":["ok","\xc3"]}`: raw bytes, not escapes.
         let title = Data(#"{"alert":{"title":"bad-"#.utf8) + Data([0xFF, 0xFE]) + Data(#""}}"#.utf8)

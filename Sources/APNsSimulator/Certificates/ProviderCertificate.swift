@@ -48,26 +48,17 @@ public struct ProviderCertificate: Sendable {
                     )),
                 RelativeDistinguishedName(.init(type: .RDNAttributeType.organizationName, value: .init(utf8String: "LivePush Simulator"))),
             ])
-            let publicKey = Certificate.PublicKey(key.publicKey)
-            let caKeyID = try ca.certificate.extensions.subjectKeyIdentifier?.keyIdentifier
             let topics = try PushCertificateFields.encodeTopics([(bundleID, ["app"])])
-            certificate = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-                notValidBefore: now.addingTimeInterval(-3600), notValidAfter: notValidAfter,
-                issuer: ca.certificate.subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                    Critical(KeyUsage(digitalSignature: true))
-                    try ExtendedKeyUsage([.clientAuth])
-                    SubjectKeyIdentifier(hash: publicKey)
-                    AuthorityKeyIdentifier(keyIdentifier: caKeyID)
+            certificate = try LeafCertificate.issue(
+                subject: subject, key: key, usage: .clientAuth,
+                extensions: [
                     Certificate.Extension(
                         oid: PushCertificateFields.environmentExtension(environment), critical: false,
                         value: ArraySlice(PushCertificateFields.null)
-                    )
-                    Certificate.Extension(oid: PushCertificateFields.topics, critical: false, value: ArraySlice(topics))
-                },
-                issuerPrivateKey: Certificate.PrivateKey(ca.key)
+                    ),
+                    Certificate.Extension(oid: PushCertificateFields.topics, critical: false, value: ArraySlice(topics)),
+                ],
+                ca: ca, now: now, notValidAfter: notValidAfter
             )
         } catch {
             throw .cannotIssue(reason: "provider certificate: \(error)")

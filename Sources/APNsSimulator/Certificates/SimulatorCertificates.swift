@@ -118,21 +118,10 @@ public struct SimulatorCertificates: Sendable {
                 OrganizationName("LivePush")
                 CommonName("LivePush Simulator APNs")
             }
-            let publicKey = Certificate.PublicKey(key.publicKey)
-            let caKeyID = try ca.certificate.extensions.subjectKeyIdentifier?.keyIdentifier
-            let certificate = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-                notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(serverValidity),
-                issuer: ca.certificate.subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                    Critical(KeyUsage(digitalSignature: true))
-                    try ExtendedKeyUsage([.serverAuth])
-                    SubjectKeyIdentifier(hash: publicKey)
-                    AuthorityKeyIdentifier(keyIdentifier: caKeyID)
-                    SubjectAlternativeNames(names.map(generalName))
-                },
-                issuerPrivateKey: Certificate.PrivateKey(ca.key)
+            let certificate = try LeafCertificate.issue(
+                subject: subject, key: key, usage: .serverAuth,
+                extensions: [try SubjectAlternativeNames(names.map(generalName)).makeCertificateExtension()],
+                ca: ca, now: now, notValidAfter: now.addingTimeInterval(serverValidity)
             )
             return (certificate, key)
         } catch {
