@@ -124,8 +124,6 @@ let package = Package(
             dependencies: [
                 "APNsCore", "LiveActivity", "CSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
-                // The SQLite connections' own threads (NIOThreadPool).
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

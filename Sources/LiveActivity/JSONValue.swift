@@ -91,15 +91,11 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         number.rounded() == number && abs(number) < 9.0e15 ? Int64(number) : nil
     }
 
-    /// Compact JSON with sorted keys (stable output for tests and size checks).
-    public func serialized() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON value.
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
-    }
+    /// Compact JSON with sorted keys (stable output for tests and size checks), as Foundation's
+    /// `JSONEncoder` writes it with `[.sortedKeys, .withoutEscapingSlashes]` (see ``JSONWriter``).
+    public func serialized() -> Data { Data(JSONWriter.write(self)) }
 
-    public var description: String { String(decoding: serialized(), as: UTF8.self) }
+    public var description: String { String(decoding: JSONWriter.write(self), as: UTF8.self) }
 
     /// The JSON type name, as used in error messages and content-state schemas.
     public var typeName: String {

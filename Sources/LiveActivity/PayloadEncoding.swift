@@ -33,8 +33,10 @@ extension LiveActivityPayload {
     public func validatedBody(
         maximumSize: Int = LiveActivityPayload.maximumSize
     ) throws(LiveActivityPayloadError) -> Data {
-        try validate(maximumSize: maximumSize)
-        return encoded()
+        // Written once: the size check reads the body that is sent.
+        let body = encoded()
+        if let first = problems(maximumSize: maximumSize, size: body.count).first { throw first }
+        return body
     }
 
     /// A date as whole Unix seconds (fractions dropped), the form of `timestamp`, `stale-date` and

@@ -10,6 +10,11 @@ extension LiveActivityPayload {
 
     /// Every rule the payload breaks, in a stable order: event rules, then value rules, then size.
     public func problems(maximumSize: Int = LiveActivityPayload.maximumSize) -> [LiveActivityPayloadError] {
+        problems(maximumSize: maximumSize, size: encoded().count)
+    }
+
+    /// The problems, for a payload whose body is `size` bytes (written once by the caller).
+    func problems(maximumSize: Int, size: Int) -> [LiveActivityPayloadError] {
         var out: [LiveActivityPayloadError] = []
         if contentState == nil, event != .end { out.append(.missingContentState(event: event)) }
         if event == .start {
@@ -39,7 +44,6 @@ extension LiveActivityPayload {
         if let inputPushChannel, inputPushChannel.isEmpty || Data(base64Encoded: inputPushChannel) == nil {
             out.append(.invalidInputPushChannel(inputPushChannel))
         }
-        let size = encoded().count
         if size > maximumSize {
             out.append(
                 .payloadTooLarge(

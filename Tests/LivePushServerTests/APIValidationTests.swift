@@ -40,6 +40,8 @@ import Testing
             #expect(key.hasPrefix("lp_backend_"))
             let hash = APIKeys.hash(key)
             #expect(hash.count == 64 && hash != key)
+            // The SHA-256 of the key's UTF-8, in lowercase hex: what `livepush keys create` stores and databases hold.
+            #expect(APIKeys.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
             let record = try await harness.store.createAPIKey(name: "ci", scope: .backend, sha256Hash: hash, at: Date())
             let ok = try await harness.http.get("/v1/activities/none", key: key)
             #expect(ok.status == 404 && ok.errorField == "activityId")

@@ -18,10 +18,15 @@ package enum APIKeys {
 
     /// The SHA-256 of a key as 64 lowercase hex digits: what the store keeps.
     package static func hash(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        // Every request with a key hashes it: one buffer, no string per byte.
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(key.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }
 

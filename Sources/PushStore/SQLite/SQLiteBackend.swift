@@ -103,28 +103,31 @@ final class SQLiteBackend: SQLBackend {
     func transaction<T: Sendable>(
         _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
-        let session: any SQLSession = writer
+        let session = writer
         // What puts the connection back as every other transaction expects it, once this one has ended.
         let restore = commit == .deferred ? ["PRAGMA synchronous = FULL"] : []
-        return try await holding(gate) { () throws(PushStoreError) in
-            if commit == .deferred { try await session.execute("PRAGMA synchronous = NORMAL") }
-            do throws(PushStoreError) {
-                try await session.execute("BEGIN IMMEDIATE")
-            } catch {
-                try await Self.end(restore, session)
-                throw error
-            }
-            do throws(PushStoreError) {
-                let value = try await body(session)
-                try await Self.end(["COMMIT"] + restore, session)
-                return value
-            } catch {
-                do {
-                    try await Self.end(["ROLLBACK"] + restore, session)
-                } catch let rollbackError {
-                    writer.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
+        // On the writer's thread: the body's statements run inline, with no thread switch between them.
+        return try await withTaskExecutorPreference(writer.thread) { () async throws(PushStoreError) -> T in
+            try await self.holding(self.gate) { () throws(PushStoreError) in
+                if commit == .deferred { try await session.execute("PRAGMA synchronous = NORMAL") }
+                do throws(PushStoreError) {
+                    try await session.execute("BEGIN IMMEDIATE")
+                } catch {
+                    try await Self.end(restore, session)
+                    throw error
                 }
-                throw error
+                do throws(PushStoreError) {
+                    let value = try await body(session)
+                    try await Self.end(["COMMIT"] + restore, session)
+                    return value
+                } catch {
+                    do {
+                        try await Self.end(["ROLLBACK"] + restore, session)
+                    } catch let rollbackError {
+                        writer.logger.error("SQLite rollback failed", metadata: ["error": "\(rollbackError)"])
+                    }
+                    throw error
+                }
             }
         }
     }
@@ -133,9 +136,10 @@ final class SQLiteBackend: SQLBackend {
     /// the calling task, in a task of its own: a statement of ours runs even for a cancelled task (see
     /// ``SQLiteHandle``), and this keeps it so for whatever the session awaits on the way. Each statement
     /// runs even when one before failed; the first failure is thrown.
-    private static func end(_ statements: [String], _ session: any SQLSession) async throws(PushStoreError) {
+    private static func end(_ statements: [String], _ session: SQLiteHandle) async throws(PushStoreError) {
         guard !statements.isEmpty else { return }
-        let ending = Task.detached { () async -> PushStoreError? in
+        // A task of its own (not cancelled with the caller's), on the connection's thread as the transaction.
+        let ending = Task(executorPreference: session.thread) { () async -> PushStoreError? in
             var first: PushStoreError?
             for statement in statements {
                 do throws(PushStoreError) {
@@ -155,7 +159,9 @@ final class SQLiteBackend: SQLBackend {
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let session: any SQLSession = reader
-        return try await holding(readGate) { () throws(PushStoreError) in try await body(session) }
+        return try await withTaskExecutorPreference(reader.thread) { () async throws(PushStoreError) -> T in
+            try await self.holding(self.readGate) { () throws(PushStoreError) in try await body(session) }
+        }
     }
 
     func close() async {

@@ -1,13 +1,13 @@
 import CSQLite
 import Foundation
 import Logging
-import NIOPosix
 
 /// One SQLite connection on a thread of its own, running the store's statements through SQLite's C API.
 ///
-/// Each statement is one job on that thread: it is taken from the connection's ``SQLiteStatementCache``
-/// (prepared on first use, then reset and rebound), stepped to its end with its rows converted there, and
-/// reset with its bindings cleared, before the job ends; the caller's task is resumed once, with every row.
+/// Each statement runs on that thread (``SQLiteThread``), inline when the caller already runs there (a
+/// transaction's body, see ``SQLiteBackend``), else as one job that resumes the caller once, with every
+/// row: it is taken from the connection's ``SQLiteStatementCache`` (prepared on first use, then reset and
+/// rebound), stepped to its end with its rows converted, and reset with its bindings cleared.
 /// A job runs whatever happens to the task that submitted it (a cancelled task still gets its statement
 /// run to the end, or its error), so no statement is ever left half-stepped and no COMMIT or ROLLBACK is
 /// skipped. The thread matters: a connection waiting for the write lock (busy_timeout) blocks only itself.
@@ -16,11 +16,12 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
     private let database: OpaquePointer
     private var statements: SQLiteStatementCache
     private var prepares = 0
-    private let thread: NIOThreadPool
+    /// The connection's thread; a task that prefers it as its executor runs its statements inline.
+    let thread: SQLiteThread
     let path: String
     let logger: Logger
 
-    private init(database: OpaquePointer, thread: NIOThreadPool, path: String, logger: Logger, cacheCapacity: Int) {
+    private init(database: OpaquePointer, thread: SQLiteThread, path: String, logger: Logger, cacheCapacity: Int) {
         self.database = database
         self.thread = thread
         self.path = path
@@ -32,9 +33,8 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
     static func open(path: String, logger: Logger, cacheCapacity: Int = SQLiteStatementCache.capacity) async throws(PushStoreError)
         -> SQLiteHandle
     {
-        let thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-        let opened = await run(on: thread) { () -> Result<Pointer, PushStoreError> in
+        let thread = SQLiteThread()
+        let opened = await thread.run { () -> Result<Pointer, PushStoreError> in
             var database: OpaquePointer?
             // NOMUTEX: the connection is only ever used from its one thread.
             let code = sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -54,7 +54,7 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
         case .success(let database):
             return SQLiteHandle(database: database.raw, thread: thread, path: path, logger: logger, cacheCapacity: cacheCapacity)
         case .failure(let error):
-            try? await thread.shutdownGracefully()
+            await thread.shutdown()
             throw error
         }
     }
@@ -62,12 +62,12 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
     func query<T: Sendable>(
         _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> [T] {
-        try await Self.run(on: thread) { self.execute(sql, binds, transform) }.get()
+        try await thread.run { self.execute(sql, binds, transform) }.get()
     }
 
     /// Finalizes the statements and closes the connection, then stops its thread.
     func close() async {
-        let closed = await Self.run(on: thread) { () -> Result<Void, PushStoreError> in
+        let closed = await thread.run { () -> Result<Void, PushStoreError> in
             for statement in self.statements.removeAll() { sqlite3_finalize(statement) }
             let code = sqlite3_close_v2(self.database)
             guard code == SQLITE_OK else { return .failure(Self.map(code: code, message: String(cString: sqlite3_errstr(code)))) }
@@ -76,11 +76,7 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
         if case .failure(let error) = closed {
             logger.error("closing the SQLite database failed", metadata: ["path": "\(path)", "error": "\(error)"])
         }
-        do {
-            try await thread.shutdownGracefully()
-        } catch {
-            logger.error("stopping the SQLite thread failed", metadata: ["error": "\(error)"])
-        }
+        await thread.shutdown()
     }
 
     /// What a test checks of the connection: how many statements it has prepared and keeps, how many are
@@ -93,7 +89,7 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
     }
 
     func diagnostics() async throws(PushStoreError) -> Diagnostics {
-        try await Self.run(on: thread) { () -> Result<Diagnostics, PushStoreError> in
+        try await thread.run { () -> Result<Diagnostics, PushStoreError> in
             var busy = 0
             var statement = sqlite3_next_stmt(self.database, nil)
             while let current = statement {
@@ -105,20 +101,6 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
                     prepared: self.prepares, kept: self.statements.count, busy: busy,
                     inTransaction: sqlite3_get_autocommit(self.database) == 0))
         }.get()
-    }
-
-    /// Runs `body` on `thread`, resuming the caller once with its result.
-    private static func run<T: Sendable>(
-        on thread: NIOThreadPool, _ body: @escaping @Sendable () -> Result<T, PushStoreError>
-    ) async -> Result<T, PushStoreError> {
-        await withCheckedContinuation { continuation in
-            thread.submit { state in
-                switch state {
-                case .active: continuation.resume(returning: body())
-                case .cancelled: continuation.resume(returning: .failure(.unavailable(detail: "the SQLite connection's thread has stopped")))
-                }
-            }
-        }
     }
 
     // MARK: On the connection's thread
