@@ -210,6 +210,8 @@ let package = Package(
                 "APNsCore", "APNsAuth", "LiveActivity", "APNsClient", "APNsSimulator", "LivePushServer", "PushStore",
                 "EmojiRangers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // NIOSingletons: `serve` runs its tasks on the event loops.
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

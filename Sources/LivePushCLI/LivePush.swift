@@ -29,6 +29,7 @@ struct LivePush: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+        if command is ServeCommand { ServeCommand.runTasksOnEventLoops() }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
