@@ -57,15 +57,10 @@ import Testing
     @Test func aCertificateFromAnotherCAFailsTheHandshake() async throws {
         try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
             try await apns.withCertificateClient(try foreignCertificate(apns)) { client in
-                let alert = try Self.alert()
-                do throws(APNsClientError) {
-                    _ = try await client.send(alert)
-                    Issue.record("a certificate the simulator's CA did not sign was accepted")
-                } catch {
-                    guard case .tlsFailed = error else {
-                        Issue.record("expected tlsFailed, got \(error)")
-                        return
-                    }
+                let error = try await client.failure(sending: Self.alert(), ifAnswered: "a certificate the simulator's CA did not sign was accepted")
+                guard case .tlsFailed = error else {
+                    Issue.record("expected tlsFailed, got \(error)")
+                    return
                 }
             }
         }

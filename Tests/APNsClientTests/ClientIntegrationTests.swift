@@ -260,14 +260,10 @@ import Testing
         try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
             try await apns.withClient(apns.untrustingClientConfiguration()) { client in
                 let request = try Rangers.update(token: "abcd", health: 1, text: "untrusted")
-                do throws(APNsClientError) {
-                    _ = try await client.send(request)
-                    Issue.record("the request must not succeed without trusting the simulator's CA")
-                } catch {
-                    guard case .tlsFailed = error else {
-                        Issue.record("expected tlsFailed, got \(error)")
-                        return
-                    }
+                let error = try await client.failure(sending: request, ifAnswered: "the request must not succeed without trusting the simulator's CA")
+                guard case .tlsFailed = error else {
+                    Issue.record("expected tlsFailed, got \(error)")
+                    return
                 }
             }
         }
@@ -279,16 +275,12 @@ import Testing
         let configuration = APNsClientConfiguration(endpoint: APNsEndpoint(host: "127.0.0.1", port: port), retry: .none)
         try await withAPNsClient(configuration, tokens: nil) { client in
             let request = try Rangers.update(token: "abcd", health: 1, text: "nobody home")
-            do throws(APNsClientError) {
-                _ = try await client.send(request)
-                Issue.record("nothing listens there, yet the request was answered")
-            } catch {
-                guard case .connectFailed = error else {
-                    Issue.record("expected connectFailed, got \(error)")
-                    return
-                }
-                #expect(error.description == "cannot connect to 127.0.0.1:\(port): connection refused (is the simulator or APNs host reachable?)")
+            let error = try await client.failure(sending: request, ifAnswered: "nothing listens there, yet the request was answered")
+            guard case .connectFailed = error else {
+                Issue.record("expected connectFailed, got \(error)")
+                return
             }
+            #expect(error.description == "cannot connect to 127.0.0.1:\(port): connection refused (is the simulator or APNs host reachable?)")
         }
     }
 
@@ -300,18 +292,15 @@ import Testing
             )
             try await withAPNsClient(configuration, tokens: nil) { client in
                 let request = try Rangers.update(token: "abcd", health: 1, text: "silence")
-                do throws(APNsClientError) {
-                    _ = try await client.send(request)
-                    Issue.record("the server never completed the handshake, yet the request was answered")
-                } catch {
-                    // The request never left: a retry cannot duplicate it (a request timeout could have).
-                    guard case .connectFailed(_, let detail) = error else {
-                        Issue.record("expected connectFailed, got \(error)")
-                        return
-                    }
-                    #expect(detail == "no TLS and HTTP/2 handshake within 0.3 s")
-                    #expect(error.certainlyNotProcessed && error.isRetryable)
+                let error = try await client.failure(
+                    sending: request, ifAnswered: "the server never completed the handshake, yet the request was answered")
+                // The request never left: a retry cannot duplicate it (a request timeout could have).
+                guard case .connectFailed(_, let detail) = error else {
+                    Issue.record("expected connectFailed, got \(error)")
+                    return
                 }
+                #expect(detail == "no TLS and HTTP/2 handshake within 0.3 s")
+                #expect(error.certainlyNotProcessed && error.isRetryable)
             }
         }
     }

@@ -32,32 +32,21 @@ import Testing
     }
 
     @Test func aRequestCrossingAGoAwayGoesAgainAtOnceOnANewConnection() async throws {
-        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
-            // Each connection answers one stream, then GOAWAY. A new connection allows one stream at a time
-            // until its first push is accepted, so the second of two concurrent requests leaves only once the
-            // first is answered: after the GOAWAY, above its last stream id. Not processed: sent again.
-            _ = try apns.simulator.faults.add(FaultRule(goAwayAfterStreams: 1))
-            // Patient timeouts: a loaded machine must not turn this into a timeout (the caller's to retry).
-            let configuration = apns.clientConfiguration(
-                maximumConnections: 1, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
-            let outcomes = try await apns.withClient(configuration) { client in try await Self.deliverInPairs(client, rounds: 4) }
-            #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
-            #expect(outcomes.allSatisfy { $0.attempts <= 3 })
-            #expect(outcomes.contains { $0.attempts > 1 }, "a request crossed a GOAWAY and went again at once")
-        }
+        // Each connection answers one stream, then GOAWAY. A new connection allows one stream at a time
+        // until its first push is accepted, so the second of two concurrent requests leaves only once the
+        // first is answered: after the GOAWAY, above its last stream id. Not processed: sent again.
+        let outcomes = try await Self.deliverInPairs(rounds: 4, maximumConnections: 1, goAwayAfterStreams: 1)
+        Self.expectAllAccepted(outcomes)
+        #expect(outcomes.allSatisfy { $0.attempts <= 3 })
+        #expect(outcomes.contains { $0.attempts > 1 }, "a request crossed a GOAWAY and went again at once")
     }
 
     @Test func goAwaysUnderLoadLoseNoPush() async throws {
-        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
-            _ = try apns.simulator.faults.add(FaultRule(goAwayAfterStreams: 5))
-            let configuration = apns.clientConfiguration(
-                maximumConnections: 2, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
-            let outcomes = try await apns.withClient(configuration) { client in try await Self.deliverInPairs(client, rounds: 15) }
-            // A GOAWAY either finds a request not yet sent (a new connection takes it), or one sent across it
-            // (not processed: sent again at once); none is lost to the caller.
-            #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
-            #expect(outcomes.allSatisfy { $0.attempts <= 3 })
-        }
+        let outcomes = try await Self.deliverInPairs(rounds: 15, maximumConnections: 2, goAwayAfterStreams: 5)
+        // A GOAWAY either finds a request not yet sent (a new connection takes it), or one sent across it
+        // (not processed: sent again at once); none is lost to the caller.
+        Self.expectAllAccepted(outcomes)
+        #expect(outcomes.allSatisfy { $0.attempts <= 3 })
     }
 
     /// A GOAWAY while the server's stream limit is full of requests it will still answer, and more wait in
@@ -79,7 +68,25 @@ import Testing
             }
             return outcomes
         }
-        #expect(outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })")
+        Self.expectAllAccepted(outcomes)
+    }
+
+    /// `rounds` rounds of two updates sent at once through a reconnect-only client of `maximumConnections`
+    /// connections (patient timeouts: a loaded machine must not turn this into a timeout, the caller's to
+    /// retry), to a simulator whose connections each end with GOAWAY after `goAwayAfterStreams` streams.
+    private static func deliverInPairs(rounds: Int, maximumConnections: Int, goAwayAfterStreams: Int) async throws -> [APNsDeliveryOutcome] {
+        try await withSimulator(Rangers.simulator(acceptUnknownTokens: true)) { apns in
+            _ = try apns.simulator.faults.add(FaultRule(goAwayAfterStreams: goAwayAfterStreams))
+            let configuration = apns.clientConfiguration(
+                maximumConnections: maximumConnections, connectTimeout: .seconds(30), requestTimeout: .seconds(30), retry: .reconnectOnly())
+            return try await apns.withClient(configuration) { client in try await deliverInPairs(client, rounds: rounds) }
+        }
+    }
+
+    /// Every outcome is an acceptance; the others' results are named.
+    private static func expectAllAccepted(_ outcomes: [APNsDeliveryOutcome], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            outcomes.allSatisfy { $0.isAccepted }, "\(outcomes.filter { !$0.isAccepted }.map { "\($0.result)" })", sourceLocation: sourceLocation)
     }
 
     /// `rounds` rounds of two updates sent at once (each to its own token); every outcome.

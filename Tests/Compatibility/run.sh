@@ -15,9 +15,9 @@
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-LIVEPUSH="${1:-$ROOT/.build/debug/livepush}"
-case "$LIVEPUSH" in /*) ;; *) LIVEPUSH="$PWD/$LIVEPUSH" ;; esac
+# shellcheck source=../Support/tools.sh
+source "$HERE/../Support/tools.sh"  # sets ROOT
+LIVEPUSH="$(livepush_binary "${1:-}")"
 VENV="${COMPAT_VENV:-$ROOT/.build/compat-venv}"
 
 BUNDLE=com.example.compat.emojirangers
@@ -35,9 +35,6 @@ die() { log "compatibility: setup failed: $*"; echo "compatibility: 0 passed, 1 
 # ---------------------------------------------------------------------------------------------
 # 1. Tools: apt-get only for what is missing (apt-get update only then), pip into a virtualenv.
 
-# shellcheck source=../Support/tools.sh
-source "$HERE/../Support/tools.sh"
-
 install_system_packages curl openssl jq h2load:nghttp2-client python3
 install_python_venv "$VENV" "$HERE/requirements.txt" compat
 PYTHON="$VENV/bin/python"
@@ -47,18 +44,8 @@ PYTHON="$VENV/bin/python"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/livepush-compat.XXXXXX")"
 SIM_PID=""
-stop_simulator() {
-    [ -n "$SIM_PID" ] || return 0
-    if kill -0 "$SIM_PID" 2>/dev/null; then
-        kill -TERM "$SIM_PID" 2>/dev/null
-        for _ in $(seq 1 50); do kill -0 "$SIM_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -0 "$SIM_PID" 2>/dev/null && kill -KILL "$SIM_PID" 2>/dev/null
-    fi
-    wait "$SIM_PID" 2>/dev/null
-    SIM_PID=""
-}
 cleanup() {
-    stop_simulator
+    stop_process "$SIM_PID" 5; SIM_PID=""
     if [ "${COMPAT_KEEP:-0}" = 1 ]; then log "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -137,17 +124,11 @@ shows_state() {
 
 PASSED=0 FAILED=0
 report() {   # report NAME OUTPUT_FILE STATUS WHY
-    if [ "$3" = 0 ]; then
-        echo "PASS $1"
-        PASSED=$((PASSED + 1))
-    else
-        echo "FAIL $1: $4"
-        FAILED=$((FAILED + 1))
-        log "--- $1 output ---"
-        cat "$2" >&2
-        log "--- end of $1 output ---"
-        simulator_tail
-    fi
+    count_result "$1" "$3" "$4" && return 0
+    log "--- $1 output ---"
+    cat "$2" >&2
+    log "--- end of $1 output ---"
+    simulator_tail
 }
 
 state_for() {   # the content-state each client sends

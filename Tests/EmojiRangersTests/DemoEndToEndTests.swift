@@ -17,9 +17,7 @@ import Testing
         options.speed = 50
         options.partySize = 4
         options.seed = 7
-        var logger = Logger(label: "emoji-rangers.test")
-        logger.logLevel = .critical
-        try await withDemo(options: options, logger: logger) { demo in
+        try await withDemo(options) { demo in
             let world = demo.simulator.world
             let url = try #require(URL(string: demo.dashboardURL))
             #expect(url.path == "/dashboard" && url.port == demo.simulator.controlPort)
@@ -154,9 +152,7 @@ import Testing
         options.partySize = 3
         options.seed = 11
         options.spectators = 0  // the fault below refuses every request, channel creation included
-        var logger = Logger(label: "emoji-rangers.test")
-        logger.logLevel = .critical
-        try await withDemo(options: options, logger: logger) { demo in
+        try await withDemo(options) { demo in
             try demo.simulator.faults.add(FaultRule(status: 400, reason: "BadTopic", share: 1))
             var reports: [DemoEventReport] = []
             let summary = try await demo.play { progress in
@@ -212,21 +208,6 @@ import Testing
     }
 }
 
-/// Runs `body` with the demo started with `options`, and shuts it down (simulator, server, folder)
-/// afterwards, whatever `body` does.
-private func withDemo<Result>(
-    options: DemoOptions, logger: Logger, isolation: isolated (any Actor)? = #isolation,
-    _ body: (EmojiRangersDemo) async throws -> Result
-) async throws -> Result {
-    try await withScopedResource {
-        try await EmojiRangersDemo.start(options: options, logger: logger)
-    } stop: { demo in
-        await demo.shutdown()
-    } _: { demo in
-        try await body(demo)
-    }
-}
-
 /// No silent drops in the demo: the players' LivePushKit reporters send the adventure's ContentState shape, and
 /// the one update the engine gets wrong on purpose is refused by the server, naming the field, and never
 /// reaches an iPhone (none of them drops anything).
@@ -237,9 +218,7 @@ private func withDemo<Result>(
         options.partySize = 3
         options.spectators = 0
         options.wrongContentState = true
-        var logger = Logger(label: "emoji-rangers.test")
-        logger.logLevel = .critical
-        try await withDemo(options: options, logger: logger) { demo in
+        try await withDemo(options) { demo in
             var lines: [String] = []
             let summary = try await demo.play { progress in lines.append(progress.line) }
             #expect(summary.succeeded, "\(summary.lines.joined(separator: "\n"))")

@@ -14,13 +14,7 @@ import Testing
         options.long = true
         options.partySize = 4
         options.seed = 3
-        var logger = Logger(label: "emoji-rangers.test")
-        logger.logLevel = .critical
-        try await withScopedResource {
-            try await EmojiRangersDemo.start(options: options, logger: logger)
-        } stop: { demo in
-            await demo.shutdown()
-        } _: { demo in
+        try await withDemo(options) { demo in
             var lines: [String] = []
             let summary = try await demo.play { lines.append($0.line) }
             let text = summary.lines.joined(separator: "\n")

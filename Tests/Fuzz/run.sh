@@ -22,9 +22,9 @@
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-LIVEPUSH="${1:-$ROOT/.build/debug/livepush}"
-case "$LIVEPUSH" in /*) ;; *) LIVEPUSH="$PWD/$LIVEPUSH" ;; esac
+# shellcheck source=../Support/tools.sh
+source "$HERE/../Support/tools.sh"  # sets ROOT
+LIVEPUSH="$(livepush_binary "${1:-}")"
 VENV="${FUZZ_VENV:-$ROOT/.build/fuzz-venv}"
 SEED="${FUZZ_SEED:-20261123}"
 MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-40}"
@@ -43,9 +43,6 @@ die() { log "fuzz: setup failed: $*"; echo "fuzz: 0 passed, 1 failed"; exit 1; }
 # ---------------------------------------------------------------------------------------------
 # 1. Tools: apt-get only for what is missing (apt-get update only then), pip into a virtualenv.
 
-# shellcheck source=../Support/tools.sh
-source "$HERE/../Support/tools.sh"
-
 install_system_packages curl jq python3
 install_python_venv "$VENV" "$HERE/requirements.txt" fuzz
 ST="$VENV/bin/st"
@@ -56,16 +53,6 @@ PYTHON="$VENV/bin/python"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/livepush-fuzz.XXXXXX")"
 SIM_PID="" SERVE_PID=""
-stop_process() {   # stop_process PID
-    local pid=$1
-    [ -n "$pid" ] || return 0
-    if kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null
-        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    fi
-    wait "$pid" 2>/dev/null
-}
 cleanup() {
     stop_process "$SERVE_PID"; SERVE_PID=""
     stop_process "$SIM_PID"; SIM_PID=""
@@ -222,14 +209,7 @@ run_schemathesis() {   # run_schemathesis NAME CREDENTIAL
     (cd "$WORK" && timeout $((MAX_TIME + 120)) "${command[@]}") >"$WORK/schemathesis-$name.txt" 2>&1
     status=$?
     cat "$WORK/schemathesis-$name.txt"
-    if [ "$status" = 0 ]; then
-        echo "PASS schemathesis ($name credential)"
-        PASSED=$((PASSED + 1))
-    else
-        echo "FAIL schemathesis ($name credential): exit status $status"
-        FAILED=$((FAILED + 1))
-        logs_tail
-    fi
+    count_result "schemathesis ($name credential)" "$status" "exit status $status" || logs_tail
 }
 
 run_schemathesis backend "$BACKEND_KEY"

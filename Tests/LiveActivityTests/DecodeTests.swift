@@ -95,32 +95,27 @@ import Testing
                 == .wrongType(path: "aps.event", expected: "string", actual: "number"))
     }
 
+    /// Fields beside an update's event and timestamp, each of a wrong type, and the error that names it.
+    static let wrongTypeFields: [(fields: String, error: PayloadDecodingError)] = [
+        (#""relevance-score":"high""#, .wrongType(path: "aps.relevance-score", expected: "number", actual: "string")),
+        (#""attributes-type":1"#, .wrongType(path: "aps.attributes-type", expected: "string", actual: "number")),
+        (#""input-push-token":2"#, .wrongType(path: "aps.input-push-token", expected: "1", actual: "number")),
+        (#""alert":[1]"#, .wrongType(path: "aps.alert", expected: "object", actual: "array")),
+        (#""alert":{"title":{"loc-args":[]}}"#, .missingField(path: "aps.alert.title.loc-key")),
+        (
+            #""alert":{"body":{"loc-key":"k","loc-args":["a",2]}}"#,
+            .wrongType(path: "aps.alert.body.loc-args[1]", expected: "string", actual: "number")
+        ),
+        (#""alert":{"sound":true}"#, .wrongType(path: "aps.alert.sound", expected: "string", actual: "boolean")),
+    ]
+
     @Test func wrongTypes() {
-        let base = #""event":"update","timestamp":1"#
         #expect(
             decodeError(#"{"aps":{"event":"update","timestamp":"1"}}"#)
                 == .wrongType(path: "aps.timestamp", expected: "number (Unix seconds)", actual: "string"))
-        #expect(
-            decodeError("{\"aps\":{\(base),\"relevance-score\":\"high\"}}")
-                == .wrongType(path: "aps.relevance-score", expected: "number", actual: "string"))
-        #expect(
-            decodeError("{\"aps\":{\(base),\"attributes-type\":1}}")
-                == .wrongType(path: "aps.attributes-type", expected: "string", actual: "number"))
-        #expect(
-            decodeError("{\"aps\":{\(base),\"input-push-token\":2}}")
-                == .wrongType(path: "aps.input-push-token", expected: "1", actual: "number"))
-        #expect(
-            decodeError("{\"aps\":{\(base),\"alert\":[1]}}")
-                == .wrongType(path: "aps.alert", expected: "object", actual: "array"))
-        #expect(
-            decodeError("{\"aps\":{\(base),\"alert\":{\"title\":{\"loc-args\":[]}}}}")
-                == .missingField(path: "aps.alert.title.loc-key"))
-        #expect(
-            decodeError("{\"aps\":{\(base),\"alert\":{\"body\":{\"loc-key\":\"k\",\"loc-args\":[\"a\",2]}}}}")
-                == .wrongType(path: "aps.alert.body.loc-args[1]", expected: "string", actual: "number"))
-        #expect(
-            decodeError("{\"aps\":{\(base),\"alert\":{\"sound\":true}}}")
-                == .wrongType(path: "aps.alert.sound", expected: "string", actual: "boolean"))
+        for (fields, error) in Self.wrongTypeFields {
+            #expect(decodeError(#"{"aps":{"event":"update","timestamp":1,\#(fields)}}"#) == error, "\(fields)")
+        }
         let description = PayloadDecodingError.wrongType(path: "aps.timestamp", expected: "number", actual: "string").description
         #expect(description == "aps.timestamp is a string; expected number")
     }

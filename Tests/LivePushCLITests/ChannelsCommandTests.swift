@@ -15,34 +15,25 @@ import Testing
     static let bundleID = "com.example.scores"
     static let channel = "dHJpcC10by10aGUtbW9vbg=="
 
-    private func message<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) -> String? {
-        do {
-            _ = try C.parse(arguments)
-            return nil
-        } catch {
-            return C.message(for: error)
-        }
-    }
-
     @Test func channelOptionsSayWhatIsAccepted() {
         let target = ["--url", "https://127.0.0.1:2195", "--bundle-id", Self.bundleID]
         #expect(
-            message(ChannelsCommand.Create.self, target + ["--storage-policy", "2"])
+            parseMessage(ChannelsCommand.Create.self, target + ["--storage-policy", "2"])
                 == "--storage-policy 2 is not a storage policy; accepted: 0 (no storage) or 1 (most recent message)")
-        #expect(message(ChannelsCommand.Create.self, target)?.contains("--storage-policy") == true)
+        #expect(parseMessage(ChannelsCommand.Create.self, target)?.contains("--storage-policy") == true)
         #expect(
-            message(ChannelsCommand.Read.self, target + ["--channel", "not base64!"])?
+            parseMessage(ChannelsCommand.Read.self, target + ["--channel", "not base64!"])?
                 .hasPrefix("--channel: channel id 'not base64!' is not base64") == true)
         #expect(
-            message(ChannelsCommand.Delete.self, target + ["--channel", ""])
+            parseMessage(ChannelsCommand.Delete.self, target + ["--channel", ""])
                 == "--channel: channel id is empty; expected the base64 id APNs returned when the channel was created")
         #expect(
-            message(ChannelsCommand.List.self, ["--url", "https://127.0.0.1:2195", "--bundle-id", "a.b.push-type.liveactivity"])?
+            parseMessage(ChannelsCommand.List.self, ["--url", "https://127.0.0.1:2195", "--bundle-id", "a.b.push-type.liveactivity"])?
                 .hasPrefix("--bundle-id: bundle id 'a.b.push-type.liveactivity' ends in '.push-type.liveactivity'") == true)
         #expect(
-            message(ChannelsCommand.List.self, target + ["--request-id", "ABC"])?
+            parseMessage(ChannelsCommand.List.self, target + ["--request-id", "ABC"])?
                 .hasPrefix("--request-id 'ABC' is not a lowercase UUID") == true)
-        #expect(message(ChannelsCommand.List.self, target) == nil)
+        #expect(parseMessage(ChannelsCommand.List.self, target) == nil)
     }
 
     @Test func theManagementEndpointFollowsTheEnvironment() throws {
@@ -57,20 +48,20 @@ import Testing
     @Test func sendToAChannelChecksTheBroadcastRules() throws {
         let base = ["--url", "https://127.0.0.1:2197", "--bundle-id", Self.bundleID, "--content-state", #"{"score":1}"#]
         #expect(
-            message(SendCommand.self, base + ["--channel", Self.channel, "--token", String(repeating: "ab", count: 32)])?
+            parseMessage(SendCommand.self, base + ["--channel", Self.channel, "--token", String(repeating: "ab", count: 32)])?
                 .hasPrefix("--token and --channel are two targets") == true)
-        #expect(message(SendCommand.self, base)?.hasPrefix("say whom to send to: --token HEX") == true)
+        #expect(parseMessage(SendCommand.self, base)?.hasPrefix("say whom to send to: --token HEX") == true)
         #expect(
-            message(SendCommand.self, base + ["--channel", Self.channel, "--event", "start"])?
+            parseMessage(SendCommand.self, base + ["--channel", Self.channel, "--event", "start"])?
                 .hasPrefix("--event start cannot be broadcast") == true)
         #expect(
-            message(SendCommand.self, base + ["--channel", Self.channel, "--priority", "7"])
+            parseMessage(SendCommand.self, base + ["--channel", Self.channel, "--priority", "7"])
                 == "--priority 7 is not allowed for a broadcast; use 10, 5 or 1")
         #expect(
-            message(SendCommand.self, base + ["--channel", Self.channel, "--collapse-id", "x"])?
+            parseMessage(SendCommand.self, base + ["--channel", Self.channel, "--collapse-id", "x"])?
                 .hasPrefix("--collapse-id is for pushes to a token") == true)
         #expect(
-            message(SendCommand.self, base + ["--token", String(repeating: "ab", count: 32), "--request-id", UUID().uuidString.lowercased()])?
+            parseMessage(SendCommand.self, base + ["--token", String(repeating: "ab", count: 32), "--request-id", UUID().uuidString.lowercased()])?
                 .hasPrefix("--request-id is for broadcasts") == true)
 
         let send = try SendCommand.parse(base + ["--channel", Self.channel, "--priority", "1"])

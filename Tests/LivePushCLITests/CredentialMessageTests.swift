@@ -5,24 +5,14 @@ import Testing
 
 /// The credential flags' messages: Apple's id rules, the source of a bad value, and the usage shown.
 @Suite struct CredentialMessageTests {
-    /// The message ArgumentParser prints for an error `arguments` cause when parsed by `command`.
-    private func parseError<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) -> String? {
-        do {
-            _ = try command.parse(arguments)
-            return nil
-        } catch {
-            return command.message(for: error)
-        }
-    }
-
     @Test func aShortTeamIDIsRefusedNamingTheFlagAndTheRule() {
         #expect(
-            parseError(JWTCommand.self, ["--team-id", "TEAM"])
+            parseMessage(JWTCommand.self, ["--team-id", "TEAM"])
                 == "--team-id: 'TEAM' is 4 characters; Apple's Team IDs are exactly 10 uppercase letters or digits (A-Z, 0-9)")
     }
 
     @Test func aLowercaseKeyIDIsRefusedWithTheUppercaseSpelling() {
-        let message = parseError(
+        let message = parseMessage(
             SendCommand.self,
             [
                 "--key-id", "abc123defg", "--token", "abcd", "--bundle-id", "com.example.app", "--content-state", "{}",

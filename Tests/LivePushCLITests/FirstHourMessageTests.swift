@@ -73,13 +73,7 @@ import Testing
             "--url", "https://127.0.0.1:2197", "--token", String(repeating: "ab", count: 32), "--bundle-id",
             "com.example.rangers.push-type.liveactivity", "--content-state", "{}",
         ]
-        let message: String
-        do {
-            _ = try SendCommand.parse(arguments)
-            message = "parsed"
-        } catch {
-            message = SendCommand.message(for: error)
-        }
+        let message = parseMessage(SendCommand.self, arguments) ?? "parsed"
         #expect(
             message
                 == "--bundle-id 'com.example.rangers.push-type.liveactivity' ends in the topic suffix '.push-type.liveactivity'; give the app's "

@@ -14,19 +14,11 @@ import Testing
     static let bundleID = "com.example.app"
     static let token = String(repeating: "ef", count: 32)
 
-    private func validationMessage(_ arguments: [String]) -> String? {
-        do {
-            _ = try SendCommand.parse(arguments)
-            return nil
-        } catch {
-            return SendCommand.message(for: error)
-        }
-    }
-
     private let target = ["--url", "https://127.0.0.1:2197", "--token", token, "--bundle-id", bundleID]
 
     @Test func aCertificateAndATokenKeyAreMutuallyExclusive() {
-        let message = validationMessage(
+        let message = parseMessage(
+            SendCommand.self,
             target + [
                 "--cert-file", "c.pem", "--cert-key-file", "k.pem", "--key-id", "ABC123DEFG", "--push-type", "alert", "--alert-title", "Hi",
             ])
@@ -36,10 +28,10 @@ import Testing
 
     @Test func aCertificateNeedsItsKeyAndTheReverse() {
         #expect(
-            validationMessage(target + ["--cert-file", "c.pem", "--push-type", "alert", "--alert-title", "Hi"])
+            parseMessage(SendCommand.self, target + ["--cert-file", "c.pem", "--push-type", "alert", "--alert-title", "Hi"])
                 == "--cert-file needs --cert-key-file: the certificate's private key (PEM)")
         #expect(
-            validationMessage(target + ["--cert-key-file", "k.pem", "--push-type", "alert", "--alert-title", "Hi"])
+            parseMessage(SendCommand.self, target + ["--cert-key-file", "k.pem", "--push-type", "alert", "--alert-title", "Hi"])
                 == "--cert-key-file needs --cert-file: the provider certificate (PEM) the key belongs to")
     }
 
@@ -50,9 +42,10 @@ import Testing
         #expect(request.headers.topic == Self.bundleID)
         #expect(String(decoding: request.body, as: UTF8.self) == #"{"aps":{"alert":{"body":"There","title":"Hi"},"sound":"default"}}"#)
         #expect(
-            validationMessage(target + ["--push-type", "alert", "--alert-title", "Hi", "--content-state", "{}"])
+            parseMessage(SendCommand.self, target + ["--push-type", "alert", "--alert-title", "Hi", "--content-state", "{}"])
                 == "--content-state is for Live Activity pushes, not --push-type alert")
-        #expect(validationMessage(target + ["--push-type", "alert"]) == "--push-type alert needs --alert-title or --alert-body (or both)")
+        #expect(
+            parseMessage(SendCommand.self, target + ["--push-type", "alert"]) == "--push-type alert needs --alert-title or --alert-body (or both)")
     }
 
     @Test func aRefusedLiveActivityPushExplainsThatCertificatesCannotSendThem() throws {

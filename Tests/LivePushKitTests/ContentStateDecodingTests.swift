@@ -17,6 +17,22 @@ import Testing
 
     static func vector(_ name: String) throws -> Data { try Data(contentsOf: vectors.appendingPathComponent(name)) }
 
+    /// A decoding that succeeded where the test expected a mismatch.
+    struct DecodedUnexpectedly: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The mismatch `decode` throws; when it decodes instead, throws ``DecodedUnexpectedly`` saying
+    /// `ifDecoded`, which fails the test.
+    static func mismatch(ifDecoded: String, _ decode: () throws(ContentStateMismatch) -> Void) throws -> ContentStateMismatch {
+        do throws(ContentStateMismatch) {
+            try decode()
+        } catch {
+            return error
+        }
+        throw DecodedUnexpectedly(description: ifDecoded)
+    }
+
     @Test(arguments: ["update.json", "alerting.json", "alert-localized-sound.json", "end-dismissal.json", "stale-date.json", "relevance-score.json"])
     func everyEmojiRangersVectorDecodes(name: String) throws {
         let state = try ContentStateDecoding.decode(RangerState.self, fromPayload: try Self.vector(name))
@@ -30,15 +46,13 @@ import Testing
             var eventDescription: String
         }
         let payload = try Self.vector("update.json")
-        do throws(ContentStateMismatch) {
+        let error = try Self.mismatch(ifDecoded: "0.941 decoded as an Int") { () throws(ContentStateMismatch) in
             _ = try ContentStateDecoding.decode(IntHealth.self, fromPayload: payload)
-            Issue.record("0.941 decoded as an Int")
-        } catch {
-            // Foundation's JSONDecoder on Linux reports a fraction for an Int as corrupted data without the
-            // key; Apple's platforms name it. Either way the app's test fails here.
-            #expect(error.rule == "type" || error.rule == "corrupted")
-            #expect(error.field == "currentHealthLevel" || error.field == nil)
         }
+        // Foundation's JSONDecoder on Linux reports a fraction for an Int as corrupted data without the
+        // key; Apple's platforms name it. Either way the app's test fails here.
+        #expect(error.rule == "type" || error.rule == "corrupted")
+        #expect(error.field == "currentHealthLevel" || error.field == nil)
     }
 
     @Test func aNewNonOptionalFieldIsNamed() throws {
@@ -48,12 +62,10 @@ import Testing
             var level: Int
         }
         let payload = try Self.vector("update.json")
-        do throws(ContentStateMismatch) {
+        let error = try Self.mismatch(ifDecoded: "a payload without 'level' decoded") { () throws(ContentStateMismatch) in
             _ = try ContentStateDecoding.decode(Grown.self, fromPayload: payload)
-            Issue.record("a payload without 'level' decoded")
-        } catch {
-            #expect(error == ContentStateMismatch(field: "level", rule: "required", message: error.message))
         }
+        #expect(error == ContentStateMismatch(field: "level", rule: "required", message: error.message))
     }
 
     @Test func aNestedFieldIsNamedWithItsPath() throws {
@@ -61,13 +73,11 @@ import Testing
             struct Member: Decodable { var hp: Int }
             var members: [Member]
         }
-        do throws(ContentStateMismatch) {
+        let error = try Self.mismatch(ifDecoded: "a string decoded as an Int") { () throws(ContentStateMismatch) in
             _ = try ContentStateDecoding.decode(Party.self, fromContentState: Data(#"{"members":[{"hp":1},{"hp":"full"}]}"#.utf8))
-            Issue.record("a string decoded as an Int")
-        } catch {
-            #expect(error.field == "members[1].hp")
-            #expect(error.rule == "type")
         }
+        #expect(error.field == "members[1].hp")
+        #expect(error.rule == "type")
     }
 
     /// The server's builder writes dates inside content-state as seconds since 2001, which the default

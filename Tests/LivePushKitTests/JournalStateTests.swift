@@ -4,11 +4,7 @@ import Testing
 @testable import LivePushKit
 
 /// What the journal owes the server after each event and answer: the newest token wins, in order.
-@Suite struct JournalStateTests {
-    let a = PushToken(hex: "aaaa")!
-    let b = PushToken(hex: "bbbb")!
-    let c = PushToken(hex: "cccc")!
-
+@Suite struct JournalStateTests: SampleTokens {
     @Test func aNewerTokenReplacesOneNeverSent() {
         var state = JournalState(deviceID: "d")
         _ = state.record(token: a, activityID: "x", attributesType: "T", groups: ["g"])

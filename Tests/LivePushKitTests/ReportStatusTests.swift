@@ -3,11 +3,7 @@ import Testing
 @testable import LivePushKit
 
 /// What ``ReportStatus`` reads from the journal: the tokens the server holds, the work owed, the refusals.
-@Suite struct ReportStatusTests {
-    let a = PushToken(hex: "aaaa")!
-    let b = PushToken(hex: "bbbb")!
-    let c = PushToken(hex: "cccc")!
-
+@Suite struct ReportStatusTests: SampleTokens {
     @Test func countsWhatTheServerStoredOwedAndRefused() {
         var state = JournalState(deviceID: "d")
         _ = state.record(token: a, activityID: "stored", attributesType: "T", groups: [])

@@ -10,47 +10,45 @@ import Testing
 @Suite struct BatchUpdateTests {
     @Test(arguments: TestDatabase.available)
     func eachItemIsAcceptedOrRefusedOnItsOwnAndTheAcceptedOnesArrive(database: TestStore) async throws {
-        try await withSimulator { sim in
-            try await withServer(ServerOptions(store: database), over: sim) { server in
-                let panda = try await sim.startActivity(name: "panda")
-                let owl = try await sim.startActivity(name: "owl")
-                let fox = try await sim.startActivity(name: "fox")
-                for created in [panda, owl, fox] { try await server.register(created) }
-                let body = """
-                    {"updates":[
-                      {"activityId":"\(panda.id)","event":"update","contentState":{"hp":1},"priority":10},
-                      {"activityId":"\(owl.id)","event":"end","contentState":{"hp":0},"dismissalDate":"+10m"},
-                      {"activityId":"nobody","event":"update","contentState":{"hp":5}},
-                      {"activityId":"\(panda.id)","event":"update","contentState":{"hp":2}},
-                      {"activityId":"\(fox.id)","event":"update","contentState":{"hp":3},"alert":{"title":"Fox","body":"found a key"}}
-                    ]}
-                    """
-                let response = try await server.http.post("/v1/updates", key: TestServer.backendKey, body)
-                #expect(response.status == 202, "\(response.text)")
-                let answer = try #require(response.json)
-                #expect(answer["accepted"]?.numberValue == 3 && answer["refused"]?.numberValue == 2)
-                let results = try #require(answer["results"]?.arrayValue)
-                #expect(results.map { $0["status"]?.stringValue } == ["accepted", "accepted", "refused", "refused", "accepted"])
-                #expect(results.map { $0["index"]?.numberValue } == [0, 1, 2, 3, 4])
-                #expect(results[2]["error"]?["status"]?.numberValue == 404 && results[2]["error"]?["rule"]?.stringValue == "exists")
-                #expect(results[2]["error"]?["field"]?.stringValue == "activityId")
-                #expect(results[3]["error"]?["status"]?.numberValue == 400 && results[3]["error"]?["rule"]?.stringValue == "duplicate")
-                #expect(results[0]["pushId"]?.stringValue != nil && results[0]["error"] == nil)
+        try await withSimulatedServer(ServerOptions(store: database)) { sim, server in
+            let panda = try await sim.startActivity(name: "panda")
+            let owl = try await sim.startActivity(name: "owl")
+            let fox = try await sim.startActivity(name: "fox")
+            for created in [panda, owl, fox] { try await server.register(created) }
+            let body = """
+                {"updates":[
+                  {"activityId":"\(panda.id)","event":"update","contentState":{"hp":1},"priority":10},
+                  {"activityId":"\(owl.id)","event":"end","contentState":{"hp":0},"dismissalDate":"+10m"},
+                  {"activityId":"nobody","event":"update","contentState":{"hp":5}},
+                  {"activityId":"\(panda.id)","event":"update","contentState":{"hp":2}},
+                  {"activityId":"\(fox.id)","event":"update","contentState":{"hp":3},"alert":{"title":"Fox","body":"found a key"}}
+                ]}
+                """
+            let response = try await server.http.post("/v1/updates", key: TestServer.backendKey, body)
+            #expect(response.status == 202, "\(response.text)")
+            let answer = try #require(response.json)
+            #expect(answer["accepted"]?.numberValue == 3 && answer["refused"]?.numberValue == 2)
+            let results = try #require(answer["results"]?.arrayValue)
+            #expect(results.map { $0["status"]?.stringValue } == ["accepted", "accepted", "refused", "refused", "accepted"])
+            #expect(results.map { $0["index"]?.numberValue } == [0, 1, 2, 3, 4])
+            #expect(results[2]["error"]?["status"]?.numberValue == 404 && results[2]["error"]?["rule"]?.stringValue == "exists")
+            #expect(results[2]["error"]?["field"]?.stringValue == "activityId")
+            #expect(results[3]["error"]?["status"]?.numberValue == 400 && results[3]["error"]?["rule"]?.stringValue == "duplicate")
+            #expect(results[0]["pushId"]?.stringValue != nil && results[0]["error"] == nil)
 
-                #expect(try await eventually { try await sim.contentState(panda.id)["hp"]?.numberValue == 1 })
-                #expect(try await eventually { try await sim.contentState(fox.id)["hp"]?.numberValue == 3 })
-                #expect(try await eventually { try await sim.simulator.world.activity(id: owl.id).state == .ended })
-                #expect(try await server.store.activity(id: owl.id)?.state == .ended)
-                #expect(try await server.store.activity(id: fox.id)?.lastContentState?["hp"]?.numberValue == 3)
-                let pandaID = try #require(results[0]["pushId"]?.stringValue)
-                #expect(
-                    try await eventually {
-                        try await server.store.deliveries(activityID: panda.id, limit: 1).first.map {
-                            $0.pushID.lowercased == pandaID && $0.outcome == .accepted
-                        }
-                            ?? false
-                    })
-            }
+            #expect(try await eventually { try await sim.contentState(panda.id)["hp"]?.numberValue == 1 })
+            #expect(try await eventually { try await sim.contentState(fox.id)["hp"]?.numberValue == 3 })
+            #expect(try await eventually { try await sim.simulator.world.activity(id: owl.id).state == .ended })
+            #expect(try await server.store.activity(id: owl.id)?.state == .ended)
+            #expect(try await server.store.activity(id: fox.id)?.lastContentState?["hp"]?.numberValue == 3)
+            let pandaID = try #require(results[0]["pushId"]?.stringValue)
+            #expect(
+                try await eventually {
+                    try await server.store.deliveries(activityID: panda.id, limit: 1).first.map {
+                        $0.pushID.lowercased == pandaID && $0.outcome == .accepted
+                    }
+                        ?? false
+                })
         }
     }
 

@@ -14,14 +14,12 @@ import Testing
 
     @Test func theServerServesTheCheckedInContractByteForByte() async throws {
         let checkedIn = try Data(contentsOf: Self.file)
-        try await withSimulator { apns in
-            try await withServer(over: apns) { server in
-                let (served, response) = try await URLSession.shared.data(from: server.url.appendingPathComponent("openapi.json"))
-                #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                #expect(
-                    served == checkedIn,
-                    "GET /openapi.json differs from \(Self.file.lastPathComponent) (\(served.count) and \(checkedIn.count) bytes)")
-            }
+        try await withSimulatedServer { apns, server in
+            let (served, response) = try await URLSession.shared.data(from: server.url.appendingPathComponent("openapi.json"))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(
+                served == checkedIn,
+                "GET /openapi.json differs from \(Self.file.lastPathComponent) (\(served.count) and \(checkedIn.count) bytes)")
         }
     }
 }

@@ -16,9 +16,9 @@ import Testing
     func aUserJoinsOnlyTheGroupsItsTokenGrants(database: TestStore) async throws {
         try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
             let http = harness.http
-            let alice = try await IdentityTests.token(harness, for: "alice", groups: ["secret-group"])
-            let eve = try await IdentityTests.token(harness, for: "eve", groups: ["eve-*"])
-            let plainEve = try await IdentityTests.token(harness, for: "eve")
+            let alice = try await harness.mintUserToken("alice", groups: ["secret-group"])
+            let eve = try await harness.mintUserToken("eve", groups: ["eve-*"])
+            let plainEve = try await harness.mintUserToken("eve")
             let registered = try await http.post(
                 "/v1/activities", key: alice, registrationJSON(activityID: "alice-1", token: Self.hex(0x11), groups: ["secret-group"]))
             #expect(registered.status == 201, "\(registered.text)")
@@ -50,10 +50,7 @@ import Testing
     @Test func installationsJoinNoGroupAndTheDevelopmentKeyAny() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
-            let appKey = "lp_app_" + String(repeating: "g", count: 43)
-            _ = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
-            let opened = try await http.post("/v1/installations", key: appKey, "")
-            let installation = try #require(opened.json?["token"]?.stringValue)
+            let installation = try await harness.openInstallation(appKeyOf: "g").token
             let refused = try await http.post(
                 "/v1/activities", key: installation, registrationJSON(activityID: "i-1", token: Self.hex(0x21), groups: ["party"]))
             #expect(refused.status == 403 && refused.errorRule == "groupNotGranted", "\(refused.text)")

@@ -10,6 +10,18 @@ import Testing
 /// Group sends end to end: one record when accepted, sent in pages, recovered after a crash, and the
 /// per-activity rules (coalescing, timestamps, budget) applied when each page is sent. Both stores.
 @Suite struct GroupSendTests {
+    /// Runs `body` with a server on `database` that has no delivery worker, as the instance "fixed": what
+    /// it accepts waits until ``restartWithWorkers(_:budget:)`` starts the instance again with one.
+    static func withWaitingServer<Result>(
+        _ database: TestStore, _ sender: FakeSender, _ body: (TestServer) async throws -> Result
+    ) async throws -> Result {
+        try await withServer(
+            ServerOptions(store: database, sender: sender) {
+                $0.workerCount = 0
+                $0.instanceID = "fixed"
+            }, body)
+    }
+
     static func restartWithWorkers(_ harness: TestServer, budget: Int? = nil) async throws {
         try await harness.restart { configuration in
             configuration.port = 0
@@ -49,12 +61,7 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func a202IsDurableAndAPageLeftByACrashIsSentAfterRestart(database: TestStore) async throws {
         let sender = FakeSender()
-        try await withServer(
-            ServerOptions(store: database, sender: sender) {
-                $0.workerCount = 0
-                $0.instanceID = "fixed"
-            }
-        ) { harness in
+        try await Self.withWaitingServer(database, sender) { harness in
             let ids = (1...5).map { "m\($0)" }
             try await Self.register(harness, ids)
             let answer = try await harness.http.post("/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":4}}"#)
@@ -110,12 +117,7 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func newerPushesReplaceAWaitingGroupSend(database: TestStore) async throws {
         let sender = FakeSender()
-        try await withServer(
-            ServerOptions(store: database, sender: sender) {
-                $0.workerCount = 0
-                $0.instanceID = "fixed"
-            }
-        ) { harness in
+        try await Self.withWaitingServer(database, sender) { harness in
             try await Self.register(harness, ["a", "b"])
             let first = try await harness.http.post(
                 "/v1/groups/party/update", key: TestServer.backendKey, #"{"contentState":{"hp":1},"importance":"timeSensitive"}"#)

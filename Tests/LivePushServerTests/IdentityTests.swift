@@ -7,26 +7,13 @@ import Testing
 /// Each app acts only for its own user: user tokens the backend mints, installation tokens for apps
 /// without accounts, stored app keys that only open installations (issue 12). On SQLite and PostgreSQL.
 @Suite struct IdentityTests {
-    static func token(_ harness: TestServer, for user: String, ttl: Int? = nil, groups: [String]? = nil) async throws -> String {
-        var fields = [String]()
-        if let ttl { fields.append(#""ttlSeconds":\#(ttl)"#) }
-        if let groups { fields.append(#""groups":[\#(groups.map { "\"\($0)\"" }.joined(separator: ","))]"#) }
-        let body = fields.isEmpty ? "" : "{" + fields.joined(separator: ",") + "}"
-        let minted = try await harness.http.request(
-            "POST", "/v1/users/\(user)/app-tokens", key: TestServer.backendKey, json: body.isEmpty ? nil : body)
-        #expect(minted.status == 201, "\(minted.text)")
-        #expect(minted.json?["userId"]?.stringValue == user)
-        return try #require(minted.json?["token"]?.stringValue)
-    }
-
     static func hex(_ byte: UInt8) -> String { String(repeating: String(format: "%02x", byte), count: 32) }
 
     @Test(arguments: TestDatabase.available)
     func anAttackerHoldingTheAppsCredentialsCannotTouchAnotherUser(database: TestStore) async throws {
         try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
             let http = harness.http
-            let victim = try await Self.token(harness, for: "victim")
-            let attacker = try await Self.token(harness, for: "attacker")
+            let (victim, attacker) = try await (harness.mintUserToken("victim"), harness.mintUserToken("attacker"))
 
             let registered = try await http.post("/v1/activities", key: victim, registrationJSON(activityID: "victim-ride", token: Self.hex(0x11)))
             #expect(registered.status == 201, "\(registered.text)")
@@ -129,7 +116,7 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func tokensAreCheckedAndOutliveARestart(database: TestStore) async throws {
         try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
-            let token = try await Self.token(harness, for: "rider", ttl: 600)
+            let token = try await harness.mintUserToken("rider", ttl: 600)
             let minted = try await harness.http.request("POST", "/v1/users/rider/app-tokens", key: TestServer.backendKey, json: nil)
             let expiresAt = try #require(minted.json?["expiresAt"]?.stringValue)
             let expiry = try #require(ISO8601DateFormatter().date(from: expiresAt))

@@ -59,7 +59,7 @@ import Testing
             let startToken = IdentityTests.hex(0xCD)
 
             // A user token, used to register, rotate, update and end.
-            let userToken = try await IdentityTests.token(harness, for: "rider")
+            let userToken = try await harness.mintUserToken("rider")
             let registered = try await http.post(
                 "/v1/activities", key: userToken, registrationJSON(activityID: "ride", token: pushToken, userID: "rider"))
             #expect(registered.status == 201, "\(registered.text)")
@@ -86,7 +86,7 @@ import Testing
             // Refused credentials: a forged token, another user's token on this user's data, a wrong key.
             let forged = userToken.dropLast(4) + "AAAA"
             #expect(try await http.get("/v1/activities/ride", key: String(forged)).status == 401)
-            let otherToken = try await IdentityTests.token(harness, for: "someone-else")
+            let otherToken = try await harness.mintUserToken("someone-else")
             #expect(try await http.request("POST", "/v1/activities/ride/ended", key: otherToken).status == 404)
             let wrongKey = "lp_backend_" + String(repeating: "w", count: 43)
             #expect(try await http.post("/v1/groups/g/update", key: wrongKey, #"{"contentState":{}}"#).status == 401)

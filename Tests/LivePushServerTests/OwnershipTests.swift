@@ -18,7 +18,7 @@ import Testing
         try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.appRateLimit = 0 }) { harness in
             let http = harness.http
             let tokens = [
-                try await IdentityTests.token(harness, for: "alice"), try await IdentityTests.token(harness, for: "mallory"),
+                try await harness.mintUserToken("alice"), try await harness.mintUserToken("mallory"),
             ]
             for round in 0..<50 {
                 let id = "race-\(round)"
@@ -48,8 +48,7 @@ import Testing
     func aPushToStartTokenStaysWithItsUserUntilReleased(database: TestStore) async throws {
         try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
             let http = harness.http
-            let victim = try await IdentityTests.token(harness, for: "victim")
-            let attacker = try await IdentityTests.token(harness, for: "attacker")
+            let (victim, attacker) = try await (harness.mintUserToken("victim"), harness.mintUserToken("attacker"))
             let value = Self.hex(0x61)
             func store(_ token: String, device: String) async throws -> TestResponse {
                 try await http.put(
@@ -75,7 +74,7 @@ import Testing
             // The backend signs a user out: the same, for all the user's devices.
             let signOut = try await http.post("/v1/users/attacker/sign-out", key: TestServer.backendKey, "")
             #expect(signOut.status == 200 && signOut.json?["pushToStartTokensReleased"]?.numberValue == 1, "\(signOut.text)")
-            let fresh = try await IdentityTests.token(harness, for: "victim")
+            let fresh = try await harness.mintUserToken("victim")
             #expect(try await store(fresh, device: "victim-phone").status == 200)
         }
     }
@@ -120,13 +119,12 @@ import Testing
             }
 
             // One user signed out: that user's tokens stop, another user's keep working, a new token works.
-            let alice = try await IdentityTests.token(harness, for: "alice")
-            let bob = try await IdentityTests.token(harness, for: "bob")
+            let (alice, bob) = try await (harness.mintUserToken("alice"), harness.mintUserToken("bob"))
             #expect(try await http.post("/v1/users/alice/sign-out", key: TestServer.backendKey, "{}").status == 200)
             let signedOut = try await register(alice, "a-1", 0x75)
             #expect(signedOut.status == 401 && signedOut.errorRule == "revoked", "\(signedOut.text)")
             #expect(try await register(bob, "b-1", 0x76).status == 201)
-            let again = try await IdentityTests.token(harness, for: "alice")
+            let again = try await harness.mintUserToken("alice")
             #expect(try await register(again, "a-1", 0x75).status == 201)
         }
     }
@@ -138,11 +136,7 @@ import Testing
     func renewingAnInstallationTokenRetiresTheOldOne(database: TestStore) async throws {
         try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
             let http = harness.http
-            let appKey = "lp_app_" + String(repeating: "r", count: 43)
-            _ = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
-            let opened = try await http.post("/v1/installations", key: appKey, "")
-            let installation = try #require(opened.json?["installationId"]?.stringValue)
-            let first = try #require(opened.json?["token"]?.stringValue)
+            let (installation, first) = try await harness.openInstallation(appKeyOf: "r")
             let renewed = try await http.post("/v1/installations/\(installation)/token", key: first, "")
             #expect(renewed.status == 201, "\(renewed.text)")
             let second = try #require(renewed.json?["token"]?.stringValue)
@@ -162,11 +156,7 @@ import Testing
     @Test func userTokensNeverActForAnInstallation() async throws {
         try await withServer(ServerOptions(sender: FakeSender())) { harness in
             let http = harness.http
-            let appKey = "lp_app_" + String(repeating: "n", count: 43)
-            _ = try await harness.store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
-            let opened = try await http.post("/v1/installations", key: appKey, "")
-            let installation = try #require(opened.json?["installationId"]?.stringValue)
-            let installationToken = try #require(opened.json?["token"]?.stringValue)
+            let (installation, installationToken) = try await harness.openInstallation(appKeyOf: "n")
             #expect(
                 try await http.post("/v1/activities", key: installationToken, registrationJSON(activityID: "n-1", token: Self.hex(0x81))).status
                     == 201)

@@ -9,17 +9,13 @@ import Testing
     @Test func eachPrincipalHasItsOwnBucket() async throws {
         try await withServer(
             ServerOptions(sender: FakeSender()) {
-                // One request a minute after the burst: nothing refills during the test, however slow the machine.
-                $0.appRateLimit = 1
-                $0.appRateBurst = 3
-                $0.backendRateLimit = 1
-                $0.backendRateBurst = 5
+                $0.allowBurst(3, for: .app)
+                $0.allowBurst(5, for: .backend)
             }
         ) { harness in
             let http = harness.http
             // Minting two tokens spends two of the backend key's five.
-            let alice = try await IdentityTests.token(harness, for: "alice")
-            let bob = try await IdentityTests.token(harness, for: "bob")
+            let (alice, bob) = try await (harness.mintUserToken("alice"), harness.mintUserToken("bob"))
             for index in 0..<3 {
                 let response = try await http.post(
                     "/v1/activities", key: alice, registrationJSON(activityID: "a-\(index)", token: IdentityTests.hex(UInt8(index + 1))))

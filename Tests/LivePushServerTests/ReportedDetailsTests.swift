@@ -17,38 +17,33 @@ import Testing
 
     @Test(arguments: TestDatabase.available)
     func pushToStartSourceIsKeptAndShown(database: TestStore) async throws {
-        try await withSimulator { sim in
-            try await withServer(ServerOptions(store: database), over: sim) { server in
-                let http = server.http
-                let activity = try await sim.startActivity(name: "panda")
-                let registered = try await http.post(
-                    "/v1/activities", key: TestServer.appKey,
-                    registrationJSON(activityID: activity.id, token: activity.pushToken, userID: "rider"))
-                #expect(registered.status == 201, "\(registered.text)")
-                let token = try await sim.addIPhone(name: "phone").pushToStartToken
+        try await withSimulatedServer(ServerOptions(store: database)) { sim, server in
+            let http = server.http
+            let activity = try await sim.startActivity(name: "panda")
+            try await server.register(activity, userID: "rider")
+            let token = try await sim.addIPhone(name: "phone").pushToStartToken
 
-                let fromProperty = try await http.put(
-                    "/v1/push-to-start-tokens", key: TestServer.appKey, Self.pushToStartJSON(token: token, source: "property"))
-                #expect(fromProperty.status == 200, "\(fromProperty.text)")
-                #expect(fromProperty.json?["source"]?.stringValue == "property")
-                let firstRefresh = try #require(fromProperty.json?["refreshedAt"]?.stringValue)
+            let fromProperty = try await http.put(
+                "/v1/push-to-start-tokens", key: TestServer.appKey, Self.pushToStartJSON(token: token, source: "property"))
+            #expect(fromProperty.status == 200, "\(fromProperty.text)")
+            #expect(fromProperty.json?["source"]?.stringValue == "property")
+            let firstRefresh = try #require(fromProperty.json?["refreshedAt"]?.stringValue)
 
-                let fromStream = try await http.put(
-                    "/v1/push-to-start-tokens", key: TestServer.appKey, Self.pushToStartJSON(token: token, source: "stream"))
-                #expect(fromStream.status == 200 && fromStream.json?["source"]?.stringValue == "stream", "\(fromStream.text)")
-                #expect(fromStream.json?["id"] == fromProperty.json?["id"])
-                #expect(try #require(fromStream.json?["refreshedAt"]?.stringValue) >= firstRefresh)
+            let fromStream = try await http.put(
+                "/v1/push-to-start-tokens", key: TestServer.appKey, Self.pushToStartJSON(token: token, source: "stream"))
+            #expect(fromStream.status == 200 && fromStream.json?["source"]?.stringValue == "stream", "\(fromStream.text)")
+            #expect(fromStream.json?["id"] == fromProperty.json?["id"])
+            #expect(try #require(fromStream.json?["refreshedAt"]?.stringValue) >= firstRefresh)
 
-                // The operator's activity view lists the user's push-to-start tokens with their source.
-                let view = try await http.get("/v1/operator/activities/\(activity.id)", key: TestServer.operatorKey)
-                #expect(view.status == 200, "\(view.text)")
-                let shown = try #require(view.json?["pushToStartTokens"]?.arrayValue?.first?["token"])
-                #expect(shown["source"]?.stringValue == "stream")
-                #expect(shown["refreshedAt"]?.stringValue == fromStream.json?["refreshedAt"]?.stringValue)
+            // The operator's activity view lists the user's push-to-start tokens with their source.
+            let view = try await http.get("/v1/operator/activities/\(activity.id)", key: TestServer.operatorKey)
+            #expect(view.status == 200, "\(view.text)")
+            let shown = try #require(view.json?["pushToStartTokens"]?.arrayValue?.first?["token"])
+            #expect(shown["source"]?.stringValue == "stream")
+            #expect(shown["refreshedAt"]?.stringValue == fromStream.json?["refreshedAt"]?.stringValue)
 
-                let unsaid = try await http.put("/v1/push-to-start-tokens", key: TestServer.appKey, Self.pushToStartJSON(token: token, source: nil))
-                #expect(unsaid.status == 200 && unsaid.json?["source"] == nil, "an app that does not say leaves no stale source: \(unsaid.text)")
-            }
+            let unsaid = try await http.put("/v1/push-to-start-tokens", key: TestServer.appKey, Self.pushToStartJSON(token: token, source: nil))
+            #expect(unsaid.status == 200 && unsaid.json?["source"] == nil, "an app that does not say leaves no stale source: \(unsaid.text)")
         }
     }
 
@@ -67,36 +62,32 @@ import Testing
     /// history keeps the one the device's push was logged with, for activity and group sends alike.
     @Test(arguments: TestDatabase.available)
     func theHistoryShowsEachPushsUniqueID(database: TestStore) async throws {
-        try await withSimulator { sim in
-            try await withServer(ServerOptions(store: database), over: sim) { server in
-                let http = server.http
-                let activity = try await sim.startActivity(name: "owl")
-                let registered = try await http.post(
-                    "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: activity.id, token: activity.pushToken, groups: ["den"]))
-                #expect(registered.status == 201, "\(registered.text)")
+        try await withSimulatedServer(ServerOptions(store: database)) { sim, server in
+            let http = server.http
+            let activity = try await sim.startActivity(name: "owl")
+            try await server.register(activity, groups: ["den"])
 
-                let update = try await http.post("/v1/activities/\(activity.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
-                #expect(update.status == 202, "\(update.text)")
-                let group = try await http.post("/v1/groups/den/update", key: TestServer.backendKey, #"{"contentState":{"hp":2}}"#)
-                #expect(group.status == 202, "\(group.text)")
-                _ = try await server.finishedGroupSend(group)
+            let update = try await http.post("/v1/activities/\(activity.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
+            #expect(update.status == 202, "\(update.text)")
+            let group = try await http.post("/v1/groups/den/update", key: TestServer.backendKey, #"{"contentState":{"hp":2}}"#)
+            #expect(group.status == 202, "\(group.text)")
+            _ = try await server.finishedGroupSend(group)
 
-                var deliveries: [JSONValue] = []
-                #expect(
-                    try await eventually {
-                        deliveries =
-                            try await http.get("/v1/activities/\(activity.id)", key: TestServer.backendKey).json?["deliveries"]?.arrayValue ?? []
-                        return deliveries.count == 2
-                    })
-                let logged = Dictionary(
-                    await sim.simulator.world.pushes(limit: 10).compactMap { push in push.apnsUniqueID.map { (push.apnsID.lowercased(), $0) } },
-                    uniquingKeysWith: { first, _ in first })
-                #expect(logged.count == 2)
-                for delivery in deliveries {
-                    let pushID = try #require(delivery["pushId"]?.stringValue)
-                    let uniqueID = delivery["apnsUniqueId"]?.stringValue
-                    #expect(uniqueID != nil && uniqueID == logged[pushID], "\(delivery)")
-                }
+            var deliveries: [JSONValue] = []
+            #expect(
+                try await eventually {
+                    deliveries =
+                        try await http.get("/v1/activities/\(activity.id)", key: TestServer.backendKey).json?["deliveries"]?.arrayValue ?? []
+                    return deliveries.count == 2
+                })
+            let logged = Dictionary(
+                await sim.simulator.world.pushes(limit: 10).compactMap { push in push.apnsUniqueID.map { (push.apnsID.lowercased(), $0) } },
+                uniquingKeysWith: { first, _ in first })
+            #expect(logged.count == 2)
+            for delivery in deliveries {
+                let pushID = try #require(delivery["pushId"]?.stringValue)
+                let uniqueID = delivery["apnsUniqueId"]?.stringValue
+                #expect(uniqueID != nil && uniqueID == logged[pushID], "\(delivery)")
             }
         }
     }

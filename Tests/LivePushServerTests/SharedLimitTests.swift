@@ -13,11 +13,8 @@ import Testing
     @Test func aBurstThroughManyInstallationsIsHeldToOneBudget() async throws {
         try await withServer(
             ServerOptions(sender: FakeSender()) {
-                // Nothing refills during the test (one a minute), however slow the machine.
-                $0.appRateLimit = 1
-                $0.appRateBurst = 8
-                $0.installationRateLimit = 1
-                $0.installationRateBurst = 10
+                $0.allowBurst(8, for: .app)
+                $0.allowBurst(10, for: .installation)
                 $0.addressFailureLimit = 0
             }
         ) { harness in

@@ -39,15 +39,42 @@ extension TestServer {
 }
 
 extension TestServer {
-    /// Registers a simulated activity with the app key (`POST /v1/activities` through the generated client);
-    /// throws unless it is created (201).
-    func register(_ created: SimulatedActivity, groups: [String] = []) async throws {
+    /// Registers a simulated activity with the app key (`POST /v1/activities` through the generated client),
+    /// in `groups`, for `userID` when given; throws unless it is created (201).
+    func register(_ created: SimulatedActivity, groups: [String] = [], userID: String? = nil) async throws {
         let registered = try await client(TestServer.appKey).registerActivity(
             body: .json(
                 .init(
                     activityId: created.id, pushToken: created.pushToken, bundleId: "com.example.rangers",
-                    attributesType: "AdventureAttributes", environment: .sandbox, groups: groups)))
+                    attributesType: "AdventureAttributes", environment: .sandbox,
+                    userId: userID.map { .init(value1: $0) }, groups: groups)))
         _ = try registered.created
+    }
+}
+
+extension TestServer {
+    /// Stores an app key made of `letter` (an app's shipped key) and opens an installation with it
+    /// (`POST /v1/installations`): the installation's id and token.
+    func openInstallation(appKeyOf letter: Character) async throws -> (id: String, token: String) {
+        let appKey = "lp_app_" + String(repeating: letter, count: 43)
+        _ = try await store.createAPIKey(name: "app", scope: .app, sha256Hash: APIKeys.hash(appKey), at: Date())
+        let opened = try await http.post("/v1/installations", key: appKey, "")
+        return (try #require(opened.json?["installationId"]?.stringValue, "\(opened.text)"), try #require(opened.json?["token"]?.stringValue))
+    }
+}
+
+extension TestServer {
+    /// A user token the backend mints for `user` (`POST /v1/users/{user}/app-tokens`), valid `ttl` seconds
+    /// (the server's default when nil), granting `groups` when given; checks that it was minted for `user`.
+    func mintUserToken(_ user: String, ttl: Int? = nil, groups: [String]? = nil) async throws -> String {
+        var fields = [String]()
+        if let ttl { fields.append(#""ttlSeconds":\#(ttl)"#) }
+        if let groups { fields.append(#""groups":[\#(groups.map { "\"\($0)\"" }.joined(separator: ","))]"#) }
+        let body = fields.isEmpty ? "" : "{" + fields.joined(separator: ",") + "}"
+        let minted = try await http.request("POST", "/v1/users/\(user)/app-tokens", key: TestServer.backendKey, json: body.isEmpty ? nil : body)
+        #expect(minted.status == 201, "\(minted.text)")
+        #expect(minted.json?["userId"]?.stringValue == user)
+        return try #require(minted.json?["token"]?.stringValue)
     }
 }
 

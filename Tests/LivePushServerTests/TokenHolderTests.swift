@@ -24,8 +24,7 @@ import Testing
     func anotherUsersTokenOfEitherKindIsRefused(database: TestStore) async throws {
         try await withServer(ServerOptions(store: database, sender: FakeSender())) { harness in
             let http = harness.http
-            let alice = try await IdentityTests.token(harness, for: "alice")
-            let bob = try await IdentityTests.token(harness, for: "bob")
+            let (alice, bob) = try await (harness.mintUserToken("alice"), harness.mintUserToken("bob"))
             let aliceStart = Self.hex(0x41)
             let aliceUpdate = Self.hex(0x42)
             #expect(try await Self.storePushToStart(http, alice, device: "alice-phone", value: aliceStart).status == 200)
@@ -57,7 +56,7 @@ import Testing
         let sender = FakeSender()
         try await withServer(ServerOptions(store: database, sender: sender)) { harness in
             let http = harness.http
-            let alice = try await IdentityTests.token(harness, for: "alice")
+            let alice = try await harness.mintUserToken("alice")
             let value = Self.hex(0x51)
             #expect(try await Self.storePushToStart(http, alice, device: "alice-phone", value: value).status == 200)
             #expect(try await http.post("/v1/activities", key: alice, registrationJSON(activityID: "alice-1", token: value)).status == 201)

@@ -1,9 +1,24 @@
 # Shared by the suites that drive `livepush` with tools we did not write (Tests/Compatibility,
-# Tests/Fuzz): installs what is missing. Source it after defining `log` and `die`.
+# Tests/Fuzz): finds the binary, installs what is missing, stops what the suite started. Sourcing it sets
+# ROOT, the repository's folder; the functions call `log` and `die`, which the suite defines.
 #
+#   livepush_binary [PATH]                         the livepush to test, as an absolute path (default:
+#                                                  ROOT/.build/debug/livepush)
 #   install_system_packages COMMAND[:PACKAGE]...   apt-get only what is missing (apt-get update only then)
 #   install_python_venv VENV REQUIREMENTS STAMP    pip into a virtualenv, reused while the requirements
 #                                                  file and the interpreter's version stay the same
+#   count_result NAME STATUS WHY                   prints PASS NAME (STATUS 0) or FAIL NAME: WHY and counts
+#                                                  it in PASSED or FAILED; fails when the check did
+#   stop_process PID [SECONDS]                     SIGTERM, SIGKILL if still running after SECONDS (default
+#                                                  10), then waits for it; nothing for an empty PID
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+livepush_binary() {
+    local binary="${1:-$ROOT/.build/debug/livepush}"
+    case "$binary" in /*) ;; *) binary="$PWD/$binary" ;; esac
+    printf '%s\n' "$binary"
+}
 
 install_system_packages() {
     local missing=() spec command package
@@ -48,4 +63,26 @@ install_python_venv() {
         die "pip install -r $requirements failed (into $venv)"
     fi
     echo "$want" >"$stamp"
+}
+
+count_result() {
+    if [ "$2" = 0 ]; then
+        echo "PASS $1"
+        PASSED=$((PASSED + 1))
+        return 0
+    fi
+    echo "FAIL $1: $3"
+    FAILED=$((FAILED + 1))
+    return 1
+}
+
+stop_process() {
+    local pid="$1" tenths=$((${2:-10} * 10))
+    [ -n "$pid" ] || return 0
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null
+        for _ in $(seq 1 "$tenths"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    fi
+    wait "$pid" 2>/dev/null
 }

@@ -133,6 +133,20 @@ import Testing
         }
     }
 
+    /// Headers of a broadcast to a registered channel replaced (nil: left out), each with the reason of APNs' 400.
+    static let headerRejections: [(replacing: [String: String?], reason: String)] = [
+        (["apns-request-id": "not-a-uuid"], "BadMessageId"),
+        (["apns-channel-id": nil], "MissingChannelId"),
+        (["apns-push-type": nil], "MissingPushType"),
+        (["apns-push-type": "alert"], "InvalidPushType"),
+        (["apns-push-type": "LIVEACTIVITY"], "InvalidPushType"),
+        (["apns-expiration": nil], "BadExpirationDate"),
+        (["apns-expiration": "soon"], "BadExpirationDate"),
+        (["apns-expiration": "1900000000"], "BadExpirationDate"),
+        (["apns-priority": nil], "BadPriority"),
+        (["apns-priority": "7"], "BadPriority"),
+    ]
+
     @Test func broadcastRejections() async throws {
         try await withEndpoint(configure: {
             $0.broadcast.pushTypeCaseInsensitive = false
@@ -157,39 +171,13 @@ import Testing
                 try await expect(
                     client, harness.broadcast(channel: channel, path: "/4/broadcasts/apps/com.example.disabled"), body: Self.update, status: 400,
                     reason: "FeatureNotEnabled")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-request-id": "not-a-uuid"]), body: Self.update, status: 400,
-                    reason: "BadMessageId")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-channel-id": nil]), body: Self.update, status: 400,
-                    reason: "MissingChannelId")
+                for (replacing, reason) in Self.headerRejections {
+                    try await expect(
+                        client, harness.broadcast(channel: channel, replacing: replacing), body: Self.update, status: 400, reason: reason)
+                }
                 try await expect(client, harness.broadcast(channel: "%%%"), body: Self.update, status: 400, reason: "BadChannelId")
                 try await expect(
                     client, harness.broadcast(channel: "AAAAAAAAAAAAAAAAAAAAAA=="), body: Self.update, status: 400, reason: "ChannelNotRegistered")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-push-type": nil]), body: Self.update, status: 400,
-                    reason: "MissingPushType")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "alert"]), body: Self.update, status: 400,
-                    reason: "InvalidPushType")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-push-type": "LIVEACTIVITY"]), body: Self.update, status: 400,
-                    reason: "InvalidPushType")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-expiration": nil]), body: Self.update, status: 400,
-                    reason: "BadExpirationDate")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "soon"]), body: Self.update, status: 400,
-                    reason: "BadExpirationDate")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-expiration": "1900000000"]), body: Self.update, status: 400,
-                    reason: "BadExpirationDate")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-priority": nil]), body: Self.update, status: 400,
-                    reason: "BadPriority")
-                try await expect(
-                    client, harness.broadcast(channel: channel, replacing: ["apns-priority": "7"]), body: Self.update, status: 400,
-                    reason: "BadPriority")
                 try await expect(client, harness.broadcast(channel: channel), status: 400, reason: "PayloadEmpty")
                 try await expect(
                     client, harness.broadcast(channel: channel), body: Array(repeating: UInt8(ascii: " "), count: 5121), status: 413,

@@ -11,6 +11,13 @@ import Testing
     static let bundleID = DeviceWorldFixture.bundleID
     static let state: JSONValue = ["currentHealthLevel": 1.0, "eventDescription": "Ready"]
 
+    /// A device world and a sandbox channel of the app's with `policy`: its id.
+    private static func channel(policy: APNsMessageStoragePolicy) async throws -> (DeviceWorldFixture, String) {
+        let fixture = try await DeviceWorldFixture()
+        let channel = try await fixture.world.createChannel(bundleID: bundleID, environment: .sandbox, policy: policy, limit: 10, idBytes: 16).get()
+        return (fixture, channel)
+    }
+
     private func subscribe(_ fixture: DeviceWorldFixture, to channel: String, state: JSONValue = Self.state) async throws -> String {
         try await fixture.world.startChannelActivity(
             deviceID: fixture.deviceID,
@@ -33,10 +40,7 @@ import Testing
     }
 
     @Test func subscribersShareOneRequestRecordAndKeepTheirOwnOutcome() async throws {
-        let fixture = try await DeviceWorldFixture()
-        let channel = try await fixture.world.createChannel(
-            bundleID: Self.bundleID, environment: .sandbox, policy: .noStorage, limit: 10, idBytes: 16
-        ).get()
+        let (fixture, channel) = try await Self.channel(policy: .noStorage)
         var ids: [String] = []
         for _ in 0..<3 { ids.append(try await subscribe(fixture, to: channel)) }
         // Another schema: this subscriber cannot decode the content state.
@@ -64,10 +68,7 @@ import Testing
     }
 
     @Test func aStoredMessageReachesLateSubscribersAsTheSameRecord() async throws {
-        let fixture = try await DeviceWorldFixture()
-        let channel = try await fixture.world.createChannel(
-            bundleID: Self.bundleID, environment: .sandbox, policy: .mostRecentMessage, limit: 10, idBytes: 16
-        ).get()
+        let (fixture, channel) = try await Self.channel(policy: .mostRecentMessage)
         let early = try await subscribe(fixture, to: channel)
         _ = await broadcast(fixture, channel, health: 0.3, expiration: Int64(fixture.now + 3600))
         let late = try await subscribe(fixture, to: channel)
@@ -78,10 +79,7 @@ import Testing
     }
 
     @Test func aSharedRecordEncodesAsBeforeAndDecodesBack() async throws {
-        let fixture = try await DeviceWorldFixture()
-        let channel = try await fixture.world.createChannel(
-            bundleID: Self.bundleID, environment: .sandbox, policy: .noStorage, limit: 10, idBytes: 16
-        ).get()
+        let (fixture, channel) = try await Self.channel(policy: .noStorage)
         let id = try await subscribe(fixture, to: channel)
         _ = await broadcast(fixture, channel, health: 0.5)
         let entry = try await lastEntry(fixture, id)

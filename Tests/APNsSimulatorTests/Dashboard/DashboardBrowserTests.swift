@@ -64,11 +64,10 @@ import Testing
 
                 // The adventure, pushed through the APNs endpoint while the page is open.
                 let now = Date().timeIntervalSince1970.rounded(.down)
-                let knockedDown = try await scene.push(
-                    to: panda.pushToken, priority: 10,
-                    aps: [
-                        "event": "update", "timestamp": .number(now), "relevance-score": 200,
-                        "content-state": ["currentHealthLevel": 0.4, "eventDescription": "Power Panda is knocked down!"],
+                let knockedDown = try await scene.pushAdventure(
+                    to: panda.pushToken, priority: 10, at: now, health: 0.4, "Power Panda is knocked down!",
+                    extra: [
+                        "relevance-score": 200,
                         "alert": [
                             "title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]],
                             "body": ["loc-key": "Use a potion to heal %@!", "loc-args": ["Power Panda"]],
@@ -83,24 +82,12 @@ import Testing
                     "the alert shows as a banner")
                 #expect(try await browser.evaluate("document.querySelector('.banners').getAttribute('aria-live')") == "polite")
 
-                try await scene.push(
-                    to: panda.pushToken, priority: 5,
-                    aps: [
-                        "event": "update", "timestamp": .number(now + 1),
-                        "content-state": ["currentHealthLevel": "low", "eventDescription": "Broken update"],
-                    ])
-                try await scene.push(
-                    to: spouty.pushToken, priority: 5,
-                    aps: [
-                        "event": "update", "timestamp": .number(now + 2), "stale-date": .number(now - 60),
-                        "content-state": ["currentHealthLevel": 0.8, "eventDescription": "Spouty lost connection"],
-                    ])
-                try await scene.push(
-                    to: cat.pushToken, priority: 10,
-                    aps: [
-                        "event": "end", "timestamp": .number(now + 3), "dismissal-date": .number(now + 3600),
-                        "content-state": ["currentHealthLevel": 0.65, "eventDescription": "The boss is defeated!"],
-                    ])
+                try await scene.pushAdventure(to: panda.pushToken, priority: 5, at: now + 1, health: "low", "Broken update")
+                try await scene.pushAdventure(
+                    to: spouty.pushToken, priority: 5, at: now + 2, health: 0.8, "Spouty lost connection", extra: ["stale-date": .number(now - 60)])
+                try await scene.pushAdventure(
+                    "end", to: cat.pushToken, priority: 10, at: now + 3, health: 0.65, "The boss is defeated!",
+                    extra: ["dismissal-date": .number(now + 3600)])
                 let unknown = try await scene.push(
                     to: String(repeating: "ab", count: 32), priority: 10,
                     aps: [

@@ -28,30 +28,14 @@ import Testing
             let panda = try await adventure("Power Panda", relevance: 10)
             let spouty = try await adventure("Spouty", relevance: 5)
             let now = Date().timeIntervalSince1970.rounded(.down)
-            try await scene.push(
-                to: panda.pushToken, priority: 10,
-                aps: [
-                    "event": "update", "timestamp": .number(now),
-                    "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda is knocked down!"],
-                    "alert": ["title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]], "sound": "HeroDown.caf"],
-                ])
-            try await scene.push(
-                to: panda.pushToken, priority: 5,
-                aps: [
-                    "event": "update", "timestamp": .number(now + 1), "stale-date": .number(now - 10),
-                    "content-state": ["currentHealthLevel": 0.25, "eventDescription": "Power Panda lost connection"],
-                ])
-            try await scene.push(
-                to: spouty.pushToken, priority: 10,
-                aps: [
-                    "event": "end", "timestamp": .number(now + 2), "dismissal-date": .number(now + 600),
-                    "content-state": ["currentHealthLevel": 0.5, "eventDescription": "Adventure over"],
-                ])
-            try await scene.push(
-                to: spouty.pushToken, priority: 5,
-                aps: [
-                    "event": "update", "timestamp": .number(now + 3), "content-state": ["currentHealthLevel": 0.1, "eventDescription": "Too late"],
-                ])
+            try await scene.pushAdventure(
+                to: panda.pushToken, priority: 10, at: now, health: 0.25, "Power Panda is knocked down!",
+                extra: ["alert": ["title": ["loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"]], "sound": "HeroDown.caf"]])
+            try await scene.pushAdventure(
+                to: panda.pushToken, priority: 5, at: now + 1, health: 0.25, "Power Panda lost connection", extra: ["stale-date": .number(now - 10)])
+            try await scene.pushAdventure(
+                "end", to: spouty.pushToken, priority: 10, at: now + 2, health: 0.5, "Adventure over", extra: ["dismissal-date": .number(now + 600)])
+            try await scene.pushAdventure(to: spouty.pushToken, priority: 5, at: now + 3, health: 0.1, "Too late")
             #expect(try await scene.waitForLog(count: 4).count == 4)
 
             try await withTemporaryDirectory(prefix: "livepush-cli") { folder in

@@ -50,6 +50,20 @@ struct DashboardScene {
         return try await client.send(headers, body: Array(JSONValue.object(["aps": aps]).serialized()))
     }
 
+    /// Sends an Emoji Rangers push (`event`, at `timestamp`) whose content state is the hero's `health` and
+    /// `description`, with the other `aps` fields in `extra` (alert, stale or dismissal date).
+    @discardableResult
+    func pushAdventure(
+        _ event: String = "update", to token: String, priority: Int, at timestamp: Double, health: JSONValue, _ description: String,
+        extra: [String: JSONValue] = [:]
+    ) async throws -> RawResponse {
+        let aps: [String: JSONValue] = [
+            "event": .string(event), "timestamp": .number(timestamp),
+            "content-state": ["currentHealthLevel": health, "eventDescription": .string(description)],
+        ]
+        return try await push(to: token, priority: priority, aps: .object(aps.merging(extra) { $1 }))
+    }
+
     /// Waits until the push log holds `count` entries (the endpoint records each exchange after answering).
     func waitForLog(count: Int) async throws -> [PushLogEntry] {
         var log: [PushLogEntry] = []

@@ -49,14 +49,12 @@ func withAppSetup<Result>(
     user: String = "app-user", tokenTTL: Int = 3600, _ options: ServerOptions = ServerOptions(), _ body: (AppSetup) async throws -> Result
 ) async throws -> Result {
     try await withTemporaryDirectory { directory in
-        try await withSimulator { apns in
-            try await withServer(options, over: apns) { server in
-                let backend = Backend(server: server)
-                let setup = AppSetup(
-                    directory: directory, apns: apns, server: server, backend: backend,
-                    tokens: UserTokens(backend: backend, userID: user, ttl: tokenTTL), iPhone: try await apns.addIPhone())
-                return try await body(setup)
-            }
+        try await withSimulatedServer(options) { apns, server in
+            let backend = Backend(server: server)
+            let setup = AppSetup(
+                directory: directory, apns: apns, server: server, backend: backend,
+                tokens: UserTokens(backend: backend, userID: user, ttl: tokenTTL), iPhone: try await apns.addIPhone())
+            return try await body(setup)
         }
     }
 }

@@ -23,36 +23,31 @@ import Testing
         true
         """
 
-    @Test(
-        .enabled(if: HeadlessChromium.binary != nil, "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh"),
-        arguments: TestDatabase.available)
+    @Test(.chromiumInstalled, arguments: TestDatabase.available)
     func pollingStopsWhileTheTabIsHiddenAndResumesWhenShown(database: TestStore) async throws {
-        let binary = try #require(HeadlessChromium.binary)
-        try await withSimulator { apns in
-            try await withServer(ServerOptions(store: database), over: apns) { server in
-                try await HeadlessChromium.with(binary: binary) { browser in
-                    try await Self.signIn(browser, server)
-                    let count = "window.operatorRequests"
-                    let visible = try #require(try await browser.evaluate(count).numberValue)
-                    #expect(try await browser.waitUntil("\(count) >= \(visible + 2)"), "the overview is polled while the tab is visible")
+        try await withSimulatedServer(ServerOptions(store: database)) { apns, server in
+            try await HeadlessChromium.with { browser in
+                try await Self.signIn(browser, server)
+                let count = "window.operatorRequests"
+                let visible = try #require(try await browser.evaluate(count).numberValue)
+                #expect(try await browser.waitUntil("\(count) >= \(visible + 2)"), "the overview is polled while the tab is visible")
 
-                    try await browser.hidePage()
-                    // 'paused': hidden, no request in flight and none scheduled.
-                    #expect(
-                        try await browser.waitUntil(
-                            "document.visibilityState === 'hidden' && document.getElementById('status').dataset.state === 'paused'"))
-                    let hidden = try #require(try await browser.evaluate(count).numberValue)
-                    // Three polling intervals (2 s each) hidden: a poller that ignored the tab's state
-                    // would have made three requests.
-                    try await Task.sleep(for: .seconds(6))
-                    #expect(try await browser.evaluate(count).numberValue == hidden, "no request while the tab is hidden")
-                    #expect(try await browser.evaluate("document.getElementById('status').dataset.state") == .string("paused"))
+                try await browser.hidePage()
+                // 'paused': hidden, no request in flight and none scheduled.
+                #expect(
+                    try await browser.waitUntil(
+                        "document.visibilityState === 'hidden' && document.getElementById('status').dataset.state === 'paused'"))
+                let hidden = try #require(try await browser.evaluate(count).numberValue)
+                // Three polling intervals (2 s each) hidden: a poller that ignored the tab's state
+                // would have made three requests.
+                try await Task.sleep(for: .seconds(6))
+                #expect(try await browser.evaluate(count).numberValue == hidden, "no request while the tab is hidden")
+                #expect(try await browser.evaluate("document.getElementById('status').dataset.state") == .string("paused"))
 
-                    try await browser.showPage()
-                    #expect(try await browser.waitUntil("document.visibilityState === 'visible'"))
-                    #expect(try await browser.waitUntil("\(count) >= \(hidden + 2)"), "polling resumes when the tab is shown")
-                    #expect(try await browser.waitUntil("document.getElementById('status').dataset.state === 'live'"))
-                }
+                try await browser.showPage()
+                #expect(try await browser.waitUntil("document.visibilityState === 'visible'"))
+                #expect(try await browser.waitUntil("\(count) >= \(hidden + 2)"), "polling resumes when the tab is shown")
+                #expect(try await browser.waitUntil("document.getElementById('status').dataset.state === 'live'"))
             }
         }
     }
@@ -62,44 +57,41 @@ import Testing
     /// moving between two reads, and the overview's pushes per second and backlog move with it.
     @Test(
         .enabled(if: HeavyTests.isEnabled, HeavyTests.skipped),
-        .enabled(if: HeadlessChromium.binary != nil, "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh"),
+        .chromiumInstalled,
         arguments: TestDatabase.available)
     func theViewsMoveWhileATenThousandMemberGroupSendRuns(database: TestStore) async throws {
-        let binary = try #require(HeadlessChromium.binary)
         let members = 10_000
-        try await withSimulator(SimulatorOptions(acceptUnknownTokens: true)) { apns in
-            try await withServer(ServerOptions(store: database), over: apns) { server in
-                try await Self.register(members, group: "arena", bundleID: apns.bundleID, in: server.store)
-                try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5))
-                try await HeadlessChromium.with(binary: binary) { browser in
-                    try await Self.signIn(browser, server)
-                    _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
-                    let send = try await server.http.post("/v1/groups/arena/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
-                    #expect(send.status == 202, "\(send.text)")
-                    let sendID = try #require(send.json?["sendId"]?.stringValue)
-                    let bar = "document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"] progress')"
+        try await withSimulatedServer(ServerOptions(store: database), simulator: SimulatorOptions(acceptUnknownTokens: true)) { apns, server in
+            try await Self.register(members, group: "arena", bundleID: apns.bundleID, in: server.store)
+            try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 5))
+            try await HeadlessChromium.with { browser in
+                try await Self.signIn(browser, server)
+                _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
+                let send = try await server.http.post("/v1/groups/arena/update", key: TestServer.backendKey, #"{"contentState":{"hp":1}}"#)
+                #expect(send.status == 202, "\(send.text)")
+                let sendID = try #require(send.json?["sendId"]?.stringValue)
+                let bar = "document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"] progress')"
 
-                    // Two reads of the bar while the send runs: the second is further along.
-                    #expect(try await browser.waitUntil("\(bar) && \(bar).value > 0 && \(bar).value < \(members)", seconds: 120))
-                    let first = try #require(try await browser.evaluate("\(bar).value").numberValue)
-                    #expect(try await browser.waitUntil("\(bar).value > \(first)", seconds: 120), "the progress bar moves")
+                // Two reads of the bar while the send runs: the second is further along.
+                #expect(try await browser.waitUntil("\(bar) && \(bar).value > 0 && \(bar).value < \(members)", seconds: 120))
+                let first = try #require(try await browser.evaluate("\(bar).value").numberValue)
+                #expect(try await browser.waitUntil("\(bar).value > \(first)", seconds: 120), "the progress bar moves")
 
-                    // The overview while it runs (or just after): deliveries per second rise between reads.
-                    _ = try await browser.evaluate("document.querySelector('[data-view=overview]').click(); true")
-                    #expect(try await browser.waitUntil("Number(document.getElementById('rates').dataset.total) > 0"))
-                    let rate = try #require(try await browser.evaluate("Number(document.getElementById('rates').dataset.total)").numberValue)
-                    #expect(
-                        try await browser.waitUntil("Number(document.getElementById('rates').dataset.total) > \(rate)", seconds: 120),
-                        "pushes per second move")
+                // The overview while it runs (or just after): deliveries per second rise between reads.
+                _ = try await browser.evaluate("document.querySelector('[data-view=overview]').click(); true")
+                #expect(try await browser.waitUntil("Number(document.getElementById('rates').dataset.total) > 0"))
+                let rate = try #require(try await browser.evaluate("Number(document.getElementById('rates').dataset.total)").numberValue)
+                #expect(
+                    try await browser.waitUntil("Number(document.getElementById('rates').dataset.total) > \(rate)", seconds: 120),
+                    "pushes per second move")
 
-                    // The send ends with every member sent, as the view shows.
-                    _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
-                    #expect(
-                        try await browser.waitUntil("\(bar) && \(bar).value === \(members) && \(bar).max === \(members)", seconds: 300),
-                        "the send finishes with every member")
-                    let state = "document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"]').dataset.state"
-                    #expect(try await browser.waitUntil("\(state) === 'finished'"))
-                }
+                // The send ends with every member sent, as the view shows.
+                _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
+                #expect(
+                    try await browser.waitUntil("\(bar) && \(bar).value === \(members) && \(bar).max === \(members)", seconds: 300),
+                    "the send finishes with every member")
+                let state = "document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"]').dataset.state"
+                #expect(try await browser.waitUntil("\(state) === 'finished'"))
             }
         }
     }
@@ -110,8 +102,7 @@ import Testing
         try await browser.open(server.url.appendingPathComponent("console").absoluteString)
         #expect(try await browser.waitUntil("document.body.dataset.ready === 'true'"))
         _ = try await browser.evaluate(countRequests)
-        _ = try await browser.evaluate(
-            "document.getElementById('key').value = '\(TestServer.operatorKey)'; document.getElementById('sign-in-form').requestSubmit(); true")
+        try await browser.signInAsOperator()
         #expect(try await browser.waitUntil("document.getElementById('status').dataset.state === 'live'"), "the overview loads")
     }
 

@@ -8,45 +8,36 @@ import Testing
 @Suite struct ConsoleResourceBrowserTests {
     /// Opens the "By key" view and looks up `user` and `key`.
     static func show(_ browser: HeadlessChromium, user: String, key: String) async throws {
-        _ = try await browser.evaluate(
-            """
-            document.querySelector('[data-view=resources]').click();
-            document.getElementById('resource-user').value = '\(user)';
-            document.getElementById('resource-key').value = '\(key)';
-            document.getElementById('resource-form').requestSubmit(); true
-            """)
+        try await browser.submit("resource-form", ["resource-user": user, "resource-key": key], inView: "resources")
     }
 
-    @Test(.enabled(if: HeadlessChromium.binary != nil, "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh"))
+    @Test(.chromiumInstalled)
     func aKeyShowsItsStateAndHistoryAndAnUnknownKeyIsNamed() async throws {
-        let binary = try #require(HeadlessChromium.binary)
-        try await withSimulator { apns in
-            try await withServer(ServerOptions(store: .sqlite), over: apns) { server in
-                // The user has no push-to-start token: the PUT is refused, and the refusal is kept under the key.
-                let refused = try await server.http.put(
-                    "/v1/users/ava/live-activities/order-7", key: TestServer.backendKey,
-                    #"{"attributesType":"OrderAttributes","attributes":{"order":"<b>7</b>"},"contentState":{"step":"baking"},"alert":{"title":"Baking"}}"#
-                )
-                #expect(refused.status == 200 && refused.json?["outcome"] == "refused", "\(refused.text)")
-                try await HeadlessChromium.with(binary: binary, width: 1400, height: 900) { browser in
-                    #expect(try await ConsoleStatesBrowserTests.signIn(browser, server), "the console signs in")
+        try await withSimulatedServer(ServerOptions(store: .sqlite)) { apns, server in
+            // The user has no push-to-start token: the PUT is refused, and the refusal is kept under the key.
+            let refused = try await server.http.put(
+                "/v1/users/ava/live-activities/order-7", key: TestServer.backendKey,
+                #"{"attributesType":"OrderAttributes","attributes":{"order":"<b>7</b>"},"contentState":{"step":"baking"},"alert":{"title":"Baking"}}"#
+            )
+            #expect(refused.status == 200 && refused.json?["outcome"] == "refused", "\(refused.text)")
+            try await HeadlessChromium.with(width: 1400, height: 900) { browser in
+                #expect(try await ConsoleStatesBrowserTests.signIn(browser, server), "the console signs in")
 
-                    try await Self.show(browser, user: "ava", key: "no-such-key")
-                    #expect(try await browser.waitUntil("document.getElementById('resource-error').textContent.includes('no-such-key')"))
-                    #expect(try await browser.evaluate("document.getElementById('resource-detail').hidden") == .bool(true))
+                try await Self.show(browser, user: "ava", key: "no-such-key")
+                #expect(try await browser.waitUntil("document.getElementById('resource-error').textContent.includes('no-such-key')"))
+                #expect(try await browser.evaluate("document.getElementById('resource-detail').hidden") == .bool(true))
 
-                    try await Self.show(browser, user: "ava", key: "order-7")
-                    #expect(try await browser.waitUntil("!document.getElementById('resource-detail').hidden"))
-                    #expect(try await browser.evaluate("document.getElementById('resource-error').textContent") == .string(""))
-                    let facts = try await browser.evaluate("document.getElementById('resource-facts').textContent")
-                    #expect(facts.stringValue?.contains("refused (noPushToStartToken)") == true, "\(facts)")
-                    #expect(facts.stringValue?.contains("OrderAttributes") == true, "\(facts)")
-                    let outcomes = try await browser.evaluate(
-                        "[...document.querySelectorAll('#resource-history tbody tr')].map((row) => row.dataset.outcome).join(',')")
-                    #expect(outcomes == .string("refused"))
-                    // The attributes' markup is text, not elements.
-                    #expect(try await browser.evaluate("document.querySelectorAll('#resource-facts b').length") == .number(0))
-                }
+                try await Self.show(browser, user: "ava", key: "order-7")
+                #expect(try await browser.waitUntil("!document.getElementById('resource-detail').hidden"))
+                #expect(try await browser.evaluate("document.getElementById('resource-error').textContent") == .string(""))
+                let facts = try await browser.evaluate("document.getElementById('resource-facts').textContent")
+                #expect(facts.stringValue?.contains("refused (noPushToStartToken)") == true, "\(facts)")
+                #expect(facts.stringValue?.contains("OrderAttributes") == true, "\(facts)")
+                let outcomes = try await browser.evaluate(
+                    "[...document.querySelectorAll('#resource-history tbody tr')].map((row) => row.dataset.outcome).join(',')")
+                #expect(outcomes == .string("refused"))
+                // The attributes' markup is text, not elements.
+                #expect(try await browser.evaluate("document.querySelectorAll('#resource-facts b').length") == .number(0))
             }
         }
     }

@@ -62,105 +62,98 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: HeadlessChromium.binary != nil, "no chromium, chromium-browser or google-chrome on PATH: run scripts/install-chromium.sh"))
+    @Test(.chromiumInstalled)
     func anOnCallSessionListsASendsFailedAndSkippedMembersAndPagesALongHistory() async throws {
-        let binary = try #require(HeadlessChromium.binary)
-        try await withSimulator { apns in
-            try await withServer(ServerOptions(store: .sqlite), over: apns) { server in
-                let http = server.http
-                func register(_ id: String, token: String, user: String, groups: [String]) async throws {
-                    let registered = try await http.post(
-                        "/v1/activities", key: TestServer.appKey,
-                        registrationJSON(activityID: id, token: token, bundleID: apns.bundleID, groups: groups, userID: user))
-                    #expect(registered.status == 201, "\(registered.text)")
-                }
-                // The league's activities, which carried the last hour's traffic.
-                var league: [String] = []
-                for number in 0..<24 {
-                    let activity = try await apns.startActivity(contentState: ["hp": 100])
-                    try await register(activity.id, token: activity.pushToken, user: "player-\(1040 + number)", groups: ["league-week-48"])
-                    league.append(activity.id)
-                }
-                try await Self.writeAnHourOfTraffic(server.store, to: league, now: Date())
+        try await withSimulatedServer(ServerOptions(store: .sqlite)) { apns, server in
+            let http = server.http
+            func register(_ id: String, token: String, user: String, groups: [String]) async throws {
+                let registered = try await http.post(
+                    "/v1/activities", key: TestServer.appKey,
+                    registrationJSON(activityID: id, token: token, bundleID: apns.bundleID, groups: groups, userID: user))
+                #expect(registered.status == 201, "\(registered.text)")
+            }
+            // The league's activities, which carried the last hour's traffic.
+            var league: [String] = []
+            for number in 0..<24 {
+                let activity = try await apns.startActivity(contentState: ["hp": 100])
+                try await register(activity.id, token: activity.pushToken, user: "player-\(1040 + number)", groups: ["league-week-48"])
+                league.append(activity.id)
+            }
+            try await Self.writeAnHourOfTraffic(server.store, to: league, now: Date())
 
-                // Tonight's raid: Ava, Ben and Chloe on their iPhones; Dev's app registered a token APNs does not
-                // know; Eve's activity ended before the raid started.
-                var raid: [String: SimulatedActivity] = [:]
-                for user in ["ava", "ben", "chloe", "eve"] {
-                    let activity = try await apns.startActivity(contentState: ["hp": 100])
-                    try await register(activity.id, token: activity.pushToken, user: user, groups: ["raid-night"])
-                    raid[user] = activity
-                }
-                let dev = UUID().uuidString
-                try await register(dev, token: IdentityTests.hex(0x5d), user: "dev", groups: ["raid-night"])
-                let eve = try #require(raid["eve"])
-                let ended = try await http.post("/v1/activities/\(eve.id)/end", key: TestServer.backendKey, #"{"contentState":{"hp":0}}"#)
-                #expect(ended.status == 202, "\(ended.text)")
-                #expect(await eventually { (try? await apns.snapshot(of: eve).state) == .ended })
+            // Tonight's raid: Ava, Ben and Chloe on their iPhones; Dev's app registered a token APNs does not
+            // know; Eve's activity ended before the raid started.
+            var raid: [String: SimulatedActivity] = [:]
+            for user in ["ava", "ben", "chloe", "eve"] {
+                let activity = try await apns.startActivity(contentState: ["hp": 100])
+                try await register(activity.id, token: activity.pushToken, user: user, groups: ["raid-night"])
+                raid[user] = activity
+            }
+            let dev = UUID().uuidString
+            try await register(dev, token: IdentityTests.hex(0x5d), user: "dev", groups: ["raid-night"])
+            let eve = try #require(raid["eve"])
+            let ended = try await http.post("/v1/activities/\(eve.id)/end", key: TestServer.backendKey, #"{"contentState":{"hp":0}}"#)
+            #expect(ended.status == 202, "\(ended.text)")
+            #expect(await eventually { (try? await apns.snapshot(of: eve).state) == .ended })
 
-                // Ava's adventure: a dozen updates, one at a time.
-                let ava = try #require(raid["ava"])
-                for hp in stride(from: 95, through: 40, by: -5) {
-                    let update = try await http.post(
-                        "/v1/activities/\(ava.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)}}"#)
-                    #expect(update.status == 202, "\(update.text)")
-                    #expect(await eventually { (try? await apns.contentState(of: ava)["hp"]?.numberValue) == Double(hp) })
-                }
-                let group = try await http.post("/v1/groups/raid-night/update", key: TestServer.backendKey, #"{"contentState":{"hp":35}}"#)
-                let sendID = try #require(group.json?["sendId"]?.stringValue, "\(group.text)")
-                #expect(
-                    await eventually {
-                        (try? await http.get("/v1/sends/\(sendID)", key: TestServer.backendKey).json?["state"]?.stringValue) == "finished"
-                    })
-                let channel = try await http.post(
-                    "/v1/channels", key: TestServer.backendKey, #"{"name":"raid-night-spectators","bundleId":"\#(apns.bundleID)","storagePolicy":0}"#)
-                let channelID = try #require(channel.json?["id"]?.stringValue, "\(channel.text)")
-                _ = try await http.post("/v1/channels/\(channelID)/update", key: TestServer.backendKey, #"{"contentState":{"hp":35}}"#)
+            // Ava's adventure: a dozen updates, one at a time.
+            let ava = try #require(raid["ava"])
+            for hp in stride(from: 95, through: 40, by: -5) {
+                let update = try await http.post(
+                    "/v1/activities/\(ava.id)/update", key: TestServer.backendKey, #"{"contentState":{"hp":\#(hp)}}"#)
+                #expect(update.status == 202, "\(update.text)")
+                #expect(await eventually { (try? await apns.contentState(of: ava)["hp"]?.numberValue) == Double(hp) })
+            }
+            let group = try await http.post("/v1/groups/raid-night/update", key: TestServer.backendKey, #"{"contentState":{"hp":35}}"#)
+            let sendID = try #require(group.json?["sendId"]?.stringValue, "\(group.text)")
+            #expect(
+                await eventually {
+                    (try? await http.get("/v1/sends/\(sendID)", key: TestServer.backendKey).json?["state"]?.stringValue) == "finished"
+                })
+            let channel = try await http.post(
+                "/v1/channels", key: TestServer.backendKey, #"{"name":"raid-night-spectators","bundleId":"\#(apns.bundleID)","storagePolicy":0}"#)
+            let channelID = try #require(channel.json?["id"]?.stringValue, "\(channel.text)")
+            _ = try await http.post("/v1/channels/\(channelID)/update", key: TestServer.backendKey, #"{"contentState":{"hp":35}}"#)
 
-                try await HeadlessChromium.with(binary: binary, width: 1400, height: 1000) { browser in
-                    #expect(try await ConsoleStatesBrowserTests.signIn(browser, server), "the console signs in")
-                    #expect(try await browser.waitUntil("document.querySelectorAll('#chart-outcomes rect.bar').length > 50"))
-                    #expect(try await browser.waitUntil("document.querySelector('#failures tr[data-reason=Unregistered]')"))
-                    try await Self.keep(browser, "console-overview")
+            try await HeadlessChromium.with(width: 1400, height: 1000) { browser in
+                #expect(try await ConsoleStatesBrowserTests.signIn(browser, server), "the console signs in")
+                #expect(try await browser.waitUntil("document.querySelectorAll('#chart-outcomes rect.bar').length > 50"))
+                #expect(try await browser.waitUntil("document.querySelector('#failures tr[data-reason=Unregistered]')"))
+                try await Self.keep(browser, "console-overview")
 
-                    // Ava's activity: its history ten at a time, newest first.
-                    try await ConsoleStatesBrowserTests.find(browser, by: "userId", "ava")
-                    #expect(try await browser.waitUntil("document.getElementById('detail-id').textContent === '\(ava.id)'"))
-                    #expect(try await browser.waitUntil("document.querySelectorAll('#detail-deliveries tr.delivery').length === 10"))
-                    let position = try await browser.evaluate("document.querySelector('nav.pager[data-for=detail-deliveries] .position').textContent")
-                    #expect(position == .string("1–10 of 13"), "twelve updates and the group's")
-                    _ = try await browser.evaluate("document.querySelector('nav.pager[data-for=detail-deliveries] [data-pager=next]').click(); true")
-                    #expect(try await browser.waitUntil("document.querySelectorAll('#detail-deliveries tr.delivery').length === 3"))
-                    // A refresh keeps the page the operator turned to.
-                    _ = try await browser.evaluate("window.seenStatus = document.getElementById('status').textContent; true")
-                    #expect(try await browser.waitUntil("document.getElementById('status').textContent !== window.seenStatus"))
-                    #expect(try await browser.evaluate("document.querySelectorAll('#detail-deliveries tr.delivery').length") == .number(3))
-                    _ = try await browser.evaluate(
-                        "document.querySelector('nav.pager[data-for=detail-deliveries] [data-pager=previous]').click(); true")
-                    _ = try await browser.evaluate(
-                        """
-                        document.getElementById('test-content').value = '{"hp": 35, "note": "checked by on-call"}';
-                        document.getElementById('test-confirm').value = '\(ava.id)';
-                        document.getElementById('test-push-form').requestSubmit(); true
-                        """)
-                    #expect(try await browser.waitUntil("document.querySelector('#detail-deliveries tr[data-from=console][data-outcome=accepted]')"))
-                    try await Self.keep(browser, "console-activity")
+                // Ava's activity: its history ten at a time, newest first.
+                try await ConsoleStatesBrowserTests.find(browser, by: "userId", "ava")
+                #expect(try await browser.waitUntil("document.getElementById('detail-id').textContent === '\(ava.id)'"))
+                #expect(try await browser.waitUntil("document.querySelectorAll('#detail-deliveries tr.delivery').length === 10"))
+                let position = try await browser.evaluate("document.querySelector('nav.pager[data-for=detail-deliveries] .position').textContent")
+                #expect(position == .string("1–10 of 13"), "twelve updates and the group's")
+                _ = try await browser.evaluate("document.querySelector('nav.pager[data-for=detail-deliveries] [data-pager=next]').click(); true")
+                #expect(try await browser.waitUntil("document.querySelectorAll('#detail-deliveries tr.delivery').length === 3"))
+                // A refresh keeps the page the operator turned to.
+                _ = try await browser.evaluate("window.seenStatus = document.getElementById('status').textContent; true")
+                #expect(try await browser.waitUntil("document.getElementById('status').textContent !== window.seenStatus"))
+                #expect(try await browser.evaluate("document.querySelectorAll('#detail-deliveries tr.delivery').length") == .number(3))
+                _ = try await browser.evaluate(
+                    "document.querySelector('nav.pager[data-for=detail-deliveries] [data-pager=previous]').click(); true")
+                try await browser.submit(
+                    "test-push-form", ["test-content": #"{"hp": 35, "note": "checked by on-call"}"#, "test-confirm": ava.id])
+                #expect(try await browser.waitUntil("document.querySelector('#detail-deliveries tr[data-from=console][data-outcome=accepted]')"))
+                try await Self.keep(browser, "console-activity")
 
-                    // The raid's group send: Dev failed (APNs refused the token), Eve was skipped (ended).
-                    _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
-                    #expect(try await browser.waitUntil("document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"]')"))
-                    _ = try await browser.evaluate("document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"]').click(); true")
-                    #expect(try await browser.waitUntil("document.querySelectorAll('#send-failed tr.member-row').length === 1"))
-                    let failed = try await browser.evaluate(
-                        "[...document.querySelector('#send-failed tr.member-row').cells].map((c) => c.textContent).join('|')")
-                    #expect(failed.stringValue?.hasPrefix("\(dev)|rejected|400|BadDeviceToken") == true, "\(failed)")
-                    let skipped = try await browser.evaluate(
-                        "[...document.querySelector('#send-skipped tr.member-row').cells].map((c) => c.textContent).join('|')")
-                    #expect(skipped.stringValue?.hasPrefix("\(eve.id)|activity '\(eve.id)' is ended") == true, "\(skipped)")
-                    #expect(try await browser.evaluate("document.getElementById('send-unlisted').textContent") == .string(""))
-                    #expect(try await browser.waitUntil("document.querySelector('#broadcast-list tr.broadcast-row[data-state=accepted]')"))
-                    try await Self.keep(browser, "console-sends")
-                }
+                // The raid's group send: Dev failed (APNs refused the token), Eve was skipped (ended).
+                _ = try await browser.evaluate("document.querySelector('[data-view=sends]').click(); true")
+                #expect(try await browser.waitUntil("document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"]')"))
+                _ = try await browser.evaluate("document.querySelector('#send-list tr.send-row[data-send-id=\"\(sendID)\"]').click(); true")
+                #expect(try await browser.waitUntil("document.querySelectorAll('#send-failed tr.member-row').length === 1"))
+                let failed = try await browser.evaluate(
+                    "[...document.querySelector('#send-failed tr.member-row').cells].map((c) => c.textContent).join('|')")
+                #expect(failed.stringValue?.hasPrefix("\(dev)|rejected|400|BadDeviceToken") == true, "\(failed)")
+                let skipped = try await browser.evaluate(
+                    "[...document.querySelector('#send-skipped tr.member-row').cells].map((c) => c.textContent).join('|')")
+                #expect(skipped.stringValue?.hasPrefix("\(eve.id)|activity '\(eve.id)' is ended") == true, "\(skipped)")
+                #expect(try await browser.evaluate("document.getElementById('send-unlisted').textContent") == .string(""))
+                #expect(try await browser.waitUntil("document.querySelector('#broadcast-list tr.broadcast-row[data-state=accepted]')"))
+                try await Self.keep(browser, "console-sends")
             }
         }
     }

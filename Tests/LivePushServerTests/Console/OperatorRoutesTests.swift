@@ -64,7 +64,7 @@ import Testing
         let sender = FakeSender()
         try await withServer(ServerOptions(store: database, sender: sender)) { harness in
             let http = harness.http
-            let user = try await IdentityTests.token(harness, for: "rider")
+            let user = try await harness.mintUserToken("rider")
             #expect(
                 try await http.post("/v1/activities", key: user, registrationJSON(activityID: "ride <1>", token: IdentityTests.hex(0x51))).status
                     == 201)

@@ -18,7 +18,7 @@ import Testing
             #expect(
                 try await http.post("/v1/activities", key: TestServer.appKey, registrationJSON(activityID: "a-1", token: IdentityTests.hex(0x41)))
                     .status == 201)
-            let userToken = try await IdentityTests.token(harness, for: "someone")
+            let userToken = try await harness.mintUserToken("someone")
 
             for key in [stored, TestServer.operatorKey] {
                 #expect(try await http.get("/v1/operator/overview", key: key).status == 200)
@@ -55,13 +55,7 @@ import Testing
     /// console's routes answer 429 `rateLimit` with `Retry-After`, counted; the backend's keys are not
     /// spent by it.
     @Test func operatorKeysAreRateLimited() async throws {
-        try await withServer(
-            ServerOptions(sender: FakeSender()) {
-                // One request a minute after the burst: nothing refills during the test.
-                $0.operatorRateLimit = 1
-                $0.operatorRateBurst = 3
-            }
-        ) { harness in
+        try await withServer(ServerOptions(sender: FakeSender()) { $0.allowBurst(3, for: .operator) }) { harness in
             let http = harness.http
             var statuses = [Int]()
             for _ in 0..<3 { statuses.append(try await http.get("/v1/operator/overview", key: TestServer.operatorKey).status) }

@@ -11,6 +11,24 @@ import Testing
 @Suite struct LiveActivityResourceTests {
     static let path = "/v1/users/\(RenewalHarness.user)/live-activities/quest-1"
 
+    /// Stores the user's push-to-start token (as the app does) and starts the resource with `hp`: the PUT
+    /// answers `started`.
+    static func start(_ world: RenewalHarness, hp: Int) async throws {
+        try await world.storePushToStartToken()
+        #expect(try await put(world, hp: hp).json?["outcome"] == "started")
+    }
+
+    /// The backend's PUT of the resource under `key` with `hp` (and `extra` fields) for the harness's user.
+    static func put(_ world: RenewalHarness, key: String = "quest-1", hp: Int, extra: String = "") async throws -> TestResponse {
+        try await world.server.http.put(
+            "/v1/users/\(RenewalHarness.user)/live-activities/\(key)", key: TestServer.backendKey, body(hp: hp, extra: extra))
+    }
+
+    /// The resource under `key` as the backend reads it.
+    static func resource(_ world: RenewalHarness, key: String) async throws -> JSONValue? {
+        try await world.server.http.get("/v1/users/\(RenewalHarness.user)/live-activities/\(key)", key: TestServer.backendKey).json
+    }
+
     static func body(hp: Int, alert: Bool = true, extra: String = "") -> String {
         #"{"attributesType":"AdventureAttributes","attributes":{"hero":"Panda"},"contentState":{"hp":\#(hp)}"#
             + (alert ? #","alert":{"title":"The quest begins"}"# : "") + extra + "}"
@@ -76,9 +94,8 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func anotherUsersResourceIsNotReachable(database: TestStore) async throws {
         try await RenewalHarness.run(database) { world, _ in
-            try await world.storePushToStartToken()
+            try await Self.start(world, hp: 1)
             let http = world.server.http
-            #expect(try await http.put(Self.path, key: TestServer.backendKey, Self.body(hp: 1)).json?["outcome"] == "started")
             let other = "/v1/users/u2/live-activities/quest-1"
             #expect(try await http.get(other, key: TestServer.backendKey).status == 404)
             #expect(try await http.request("DELETE", other, key: TestServer.backendKey).status == 404)
@@ -110,8 +127,7 @@ import Testing
             let event = receiver.bodies.first { $0["event"] == "liveActivity.notStarted" }
             #expect(event?["key"] == "quest-1" && event?["userId"]?.stringValue == RenewalHarness.user && event?["reason"] == "noPushToStartToken")
             // Once the app stored a token, the same PUT starts it.
-            try await world.storePushToStartToken()
-            #expect(try await http.put(Self.path, key: TestServer.backendKey, Self.body(hp: 1)).json?["outcome"] == "started")
+            try await Self.start(world, hp: 1)
         }
     }
 
@@ -120,9 +136,8 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func anUpdateThatCannotBeSentLeavesTheResourceAsItWas(database: TestStore) async throws {
         try await RenewalHarness.run(database) { world, _ in
-            try await world.storePushToStartToken()
+            try await Self.start(world, hp: 10)
             let http = world.server.http
-            #expect(try await http.put(Self.path, key: TestServer.backendKey, Self.body(hp: 10)).json?["outcome"] == "started")
             let shown = try await eventually { try await world.activeOnDevice().count == 1 }
             #expect(shown)
             let activity = try #require(try await world.activeOnDevice().first)
@@ -147,11 +162,8 @@ import Testing
     func theReportedKeyLinksItsResourceAndOtherwiseTheOldestStartWaiting(database: TestStore) async throws {
         try await RenewalHarness.run(database) { world, _ in
             try await world.storePushToStartToken()
-            let http = world.server.http
-            let base = "/v1/users/\(RenewalHarness.user)/live-activities/"
             for key in ["first", "second"] {
-                #expect(
-                    try await http.put(base + key, key: TestServer.backendKey, LiveActivityResourceTests.body(hp: 1)).json?["outcome"] == "started")
+                #expect(try await LiveActivityResourceTests.put(world, key: key, hp: 1).json?["outcome"] == "started")
             }
             let both = try await eventually { try await world.activeOnDevice().count == 2 }
             #expect(both)
@@ -161,11 +173,11 @@ import Testing
             // The second start's activity registers first, naming its key: linked to "second", not to the oldest.
             let named = try await world.register(second.activityID, token: try #require(second.pushToken), extra: #","liveActivityKey":"second""#)
             #expect(named.status == 201, "\(named.text)")
-            #expect(try await http.get(base + "second", key: TestServer.backendKey).json?["activityId"]?.stringValue == second.activityID)
-            #expect(try await http.get(base + "first", key: TestServer.backendKey).json?["state"] == "starting")
+            #expect(try await LiveActivityResourceTests.resource(world, key: "second")?["activityId"]?.stringValue == second.activityID)
+            #expect(try await LiveActivityResourceTests.resource(world, key: "first")?["state"] == "starting")
             // The other registers without a key: the oldest start still waiting.
             #expect(try await world.register(first.activityID, token: try #require(first.pushToken)).status == 201)
-            #expect(try await http.get(base + "first", key: TestServer.backendKey).json?["activityId"]?.stringValue == first.activityID)
+            #expect(try await LiveActivityResourceTests.resource(world, key: "first")?["activityId"]?.stringValue == first.activityID)
         }
     }
 }
@@ -179,7 +191,7 @@ import Testing
             let http = world.server.http
             let path = LiveActivityResourceTests.path
             let renewal = #","renewal":{"renewBefore":"7h45m"}"#
-            let started = try await http.put(path, key: TestServer.backendKey, LiveActivityResourceTests.body(hp: 10, extra: renewal))
+            let started = try await LiveActivityResourceTests.put(world, hp: 10, extra: renewal)
             #expect(started.json?["outcome"] == "started", "\(started.text)")
             let arrived = try await eventually { try await world.activeOnDevice().count == 1 }
             #expect(arrived)
@@ -195,7 +207,7 @@ import Testing
             let oldEnded = try await eventually(timeout: .seconds(20)) { try await world.activeOnDevice().count == 1 }
             #expect(oldEnded, "the old activity was ended once the new one was linked")
             // The next PUT goes to the activity that took over.
-            let updated = try await http.put(path, key: TestServer.backendKey, LiveActivityResourceTests.body(hp: 9, extra: renewal))
+            let updated = try await LiveActivityResourceTests.put(world, hp: 9, extra: renewal)
             #expect(updated.json?["outcome"] == "updated" && updated.json?["activityId"]?.stringValue == successor.activityID, "\(updated.text)")
             let shown = try await eventually { try await world.activeOnDevice().first?.contentState["hp"] == 9 }
             #expect(shown)
