@@ -26,8 +26,8 @@ import Testing
     @Test func refusalsNameTheFieldAndRule() {
         let over = (0...AudienceStartAudience.maximumUsers).map { "u\($0)" }
         let cases: [([String]?, Bool?, String, String)] = [
-            (over, nil, "userIds", "maxItems"),
-            ([], nil, "userIds", "minItems"),
+            (over, nil, "userIds", "maxCount"),
+            ([], nil, "userIds", "minCount"),
             (nil, nil, "userIds", "required"),
             (nil, false, "userIds", "required"),
             (["a"], true, "everyone", "oneOf"),
