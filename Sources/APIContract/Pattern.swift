@@ -16,6 +16,8 @@ package final class Pattern: @unchecked Sendable {
     private let classes: [NSRegularExpression]
     /// The scalars a pattern of refused characters refuses, sorted; nil for any other pattern.
     private let refused: [ClosedRange<UInt32>]?
+    /// Whether `refused` leaves every printable ASCII character (U+0020 to U+007E) alone.
+    private let refusesNoPrintableASCII: Bool
 
     init(_ source: String) throws(ContractDocumentError) {
         self.source = source
@@ -26,11 +28,15 @@ package final class Pattern: @unchecked Sendable {
             throw .invalid("the pattern \(source) does not compile: \(error)")
         }
         refused = Self.refusedScalars(of: source)
+        refusesNoPrintableASCII = refused?.allSatisfy { $0.upperBound < 0x20 || $0.lowerBound > 0x7E } ?? false
     }
 
     package func matches(_ text: String) -> Bool {
         if let refused {
-            return !text.isEmpty && !text.unicodeScalars.contains { Self.contains(refused, $0.value) }
+            guard !text.isEmpty else { return false }
+            // Nearly every id is printable ASCII: a byte loop, when the pattern refuses none of it.
+            if refusesNoPrintableASCII, Self.isPrintableASCII(text) { return true }
+            return !text.unicodeScalars.contains { Self.contains(refused, $0.value) }
         }
         return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
@@ -51,6 +57,15 @@ package final class Pattern: @unchecked Sendable {
             if !classes.contains(where: { $0.firstMatch(in: one, range: range) != nil }) { return (scalar, offset + 1) }
         }
         return nil
+    }
+
+    /// Whether `text` is printable ASCII only (U+0020 to U+007E), read as bytes in place.
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        }
     }
 
     /// Whether `value` is in one of the sorted, disjoint `ranges` (a binary search: a few comparisons).
