@@ -133,6 +133,11 @@ extension Components.Responses.ContentTooLarge: APIRefusal {
     var message: String { Self.message { try body.json } }
 }
 
+extension Components.Responses.ContentTooLargeMiB: APIRefusal {
+    static var status: Int { 413 }
+    var message: String { Self.message { try body.json } }
+}
+
 extension Components.Responses.Undecodable: APIRefusal {
     static var status: Int { 422 }
     var message: String { Self.message { try body.json } }

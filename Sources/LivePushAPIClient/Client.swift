@@ -21,7 +21,7 @@ import HTTPTypes
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import LivePushAPITypes
-/// Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <credential>'. Backend keys send, read and mint user tokens. Apps act for one user: with a user token the backend mints (POST /v1/users/{userId}/app-tokens), or, without accounts, with an installation token that the app key opens (POST /v1/installations); an app credential touches only its user's activities and push-to-start tokens: naming another userId is 403 otherUser, and another user's activity is answered exactly like a missing one (404 exists). User tokens expire (60 s to 7 days), installation tokens too (renewed by POST /v1/installations/{installationId}/token); revoking the key that minted a token, or POST /v1/users/{userId}/sign-out, withdraws it at once (401 revoked). User ids may not start with inst_ (installations' prefix). A development app key (--app-key) acts for any user. Each principal has a rate limit: 429 rateLimit with Retry-After. Request bodies are JSON objects of at most 65536 bytes (413 maxBodySize), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z; an expiration at most 30 days ahead. Every refusal is a 4xx or 503 with {"error":{"field","rule","message"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500).
+/// Registers iOS Live Activities and their push tokens, and keeps them up to date through APNs. Every request under /v1 needs 'Authorization: Bearer <credential>'. Backend keys send, read and mint user tokens. Apps act for one user: with a user token the backend mints (POST /v1/users/{userId}/app-tokens), or, without accounts, with an installation token that the app key opens (POST /v1/installations); an app credential touches only its user's activities and push-to-start tokens: naming another userId is 403 otherUser, and another user's activity is answered exactly like a missing one (404 exists). User tokens expire (60 s to 7 days), installation tokens too (renewed by POST /v1/installations/{installationId}/token); revoking the key that minted a token, or POST /v1/users/{userId}/sign-out, withdraws it at once (401 revoked). User ids may not start with inst_ (installations' prefix). A development app key (--app-key) acts for any user. Each principal has a rate limit: 429 rateLimit with Retry-After. Request bodies are JSON objects of at most 65536 bytes, or 2097152 bytes (2 MiB) for POST /v1/updates and POST /v1/starts (413 maxBodySize: each operation's 413 answer names its limit), UTF-8; each takes exactly the fields listed (any other field: 400 unknown, naming it); a field given as null counts as absent; strings are never empty. Lengths are in characters. Dates are Unix seconds, ISO 8601 or relative (+30m), from 2001-01-01T00:00:00Z to before 2100-01-01T00:00:00Z; an expiration at most 30 days ahead. Every refusal is a 4xx or 503 with {"error":{"field","rule","message"}}: an unknown path is 404 route, a known path with another method is 405 method with an Allow header, an unexpected failure is 503 (never a 500).
 public struct Client: APIProtocol {
     /// The underlying HTTP client.
     private let client: UniversalClient
@@ -2129,7 +2129,7 @@ public struct Client: APIProtocol {
                     return .forbidden(.init(body: body))
                 case 413:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.ContentTooLarge.Body
+                    let body: Components.Responses.ContentTooLargeMiB.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -3341,7 +3341,7 @@ public struct Client: APIProtocol {
                     return .unprocessableContent(.init(body: body))
                 case 413:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.ContentTooLarge.Body
+                    let body: Components.Responses.ContentTooLargeMiB.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [

@@ -3278,17 +3278,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 413 maxBodySize: the body is over 65536 bytes.
+            /// 413 maxBodySize: the body is over 2097152 bytes (2 MiB).
             ///
             /// - Remark: Generated from `#/paths//v1/updates/post(sendUpdates)/responses/413`.
             ///
             /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.ContentTooLarge)
+            case contentTooLarge(Components.Responses.ContentTooLargeMiB)
             /// The associated value of the enum case if `self` is `.contentTooLarge`.
             ///
             /// - Throws: An error if `self` is not `.contentTooLarge`.
             /// - SeeAlso: `.contentTooLarge`.
-            public var contentTooLarge: Components.Responses.ContentTooLarge {
+            public var contentTooLarge: Components.Responses.ContentTooLargeMiB {
                 get throws {
                     switch self {
                     case let .contentTooLarge(response):
@@ -4616,17 +4616,17 @@ public enum Operations {
                     }
                 }
             }
-            /// 413 maxBodySize: the body is over 65536 bytes.
+            /// 413 maxBodySize: the body is over 2097152 bytes (2 MiB).
             ///
             /// - Remark: Generated from `#/paths//v1/starts/post(startForAudience)/responses/413`.
             ///
             /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.ContentTooLarge)
+            case contentTooLarge(Components.Responses.ContentTooLargeMiB)
             /// The associated value of the enum case if `self` is `.contentTooLarge`.
             ///
             /// - Throws: An error if `self` is not `.contentTooLarge`.
             /// - SeeAlso: `.contentTooLarge`.
-            public var contentTooLarge: Components.Responses.ContentTooLarge {
+            public var contentTooLarge: Components.Responses.ContentTooLargeMiB {
                 get throws {
                     switch self {
                     case let .contentTooLarge(response):
@@ -14327,7 +14327,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/AudienceStart`.
         public struct AudienceStart: Codable, Hashable, Sendable {
-            /// The users to start for: 1 to 10,000 distinct ids (400 minItems, maxItems, unique). A user without a valid push-to-start token for the type is counted skipped (noToken).
+            /// The users to start for: 1 to 10,000 distinct ids (400 minCount, maxCount, unique). A user without a valid push-to-start token for the type is counted skipped (noToken).
             ///
             /// - Remark: Generated from `#/components/schemas/AudienceStart/userIds`.
             public var userIds: [Components.Schemas.Id]?
@@ -14468,7 +14468,7 @@ extension Components {
             /// Creates a new `AudienceStart`.
             ///
             /// - Parameters:
-            ///   - userIds: The users to start for: 1 to 10,000 distinct ids (400 minItems, maxItems, unique). A user without a valid push-to-start token for the type is counted skipped (noToken).
+            ///   - userIds: The users to start for: 1 to 10,000 distinct ids (400 minCount, maxCount, unique). A user without a valid push-to-start token for the type is counted skipped (noToken).
             ///   - everyone: true: every user with a valid push-to-start token for attributesType, instead of userIds.
             ///   - contentState:
             ///   - alert:
@@ -17966,6 +17966,34 @@ extension Components {
             /// - Parameters:
             ///   - body: Received HTTP response body
             public init(body: Components.Responses.ContentTooLarge.Body) {
+                self.body = body
+            }
+        }
+        public struct ContentTooLargeMiB: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/ContentTooLargeMiB/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/ContentTooLargeMiB/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.ContentTooLargeMiB.Body
+            /// Creates a new `ContentTooLargeMiB`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.ContentTooLargeMiB.Body) {
                 self.body = body
             }
         }

@@ -5,7 +5,7 @@ import Foundation
 /// a page whose claimer died is claimable again when its lease ends.
 package protocol AudienceStartStore: Sendable {
     /// Stores an accepted audience start and its users (durable when this returns). Throws `conflict` if
-    /// its id is used.
+    /// its id is used. The users are distinct, valid ids (the domain checks each once, before).
     func createAudienceStart(_ start: AudienceStart) async throws(PushStoreError)
 
     /// The start with its progress (without its list of users).

@@ -9,7 +9,7 @@ import LiveActivity
 /// Implementations (``SQLitePushStore``, ``PostgresPushStore``) pass the same conformance tests. Every
 /// method is atomic: it either completes or changes nothing. Several processes may share one
 /// PostgreSQL store: ``OutboxStore/claim(owner:limit:now:lease:)`` never hands one item to two claimers.
-package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, APIKeyStore,
+package protocol PushStore: ActivityStore, PushToStartStore, OutboxStore, DeliveryHistory, PriorityBudget, PushToStartBudget, APIKeyStore,
     ServerSecretStore, IdempotencyStore, WebhookOutbox, ChannelStore, GroupSendStore, AudienceStartStore, AppTokenStandingStore,
     EnvironmentBindingStore, ConsoleStore, RenewalStore, AcceptanceStore, ContentStateShapeStore, LiveActivityResourceStore
 {

@@ -33,8 +33,4 @@ package protocol RenewalStore: Sendable {
     /// (waiting, already linked or failed), or when the new activity is in a chain already (no cycles).
     func linkRenewal(activityID: String, to newActivityID: String, at: Date, journal: WebhookJournal?) async throws(PushStoreError)
         -> RenewalRecord?
-
-    /// How many starts went to each of these push-to-start tokens since `date` (sent or still in the
-    /// outbox); a token with none is absent.
-    func startsSent(toPushToStartTokens tokenIDs: [UUID], since date: Date) async throws(PushStoreError) -> [UUID: Int]
 }

@@ -15,9 +15,9 @@ extension SQLPushStore {
         try Validation.optionalIdentifier(start.bundleID, field: "bundleId", max: 255)
         try Validation.priority(start.requestedPriority, field: "requestedPriority")
         try Validation.optionalIdentifier(start.collapseKey, field: "collapseKey", max: 64)
+        // The users are not checked one by one again: up to 10,000 ids the caller has checked (the API's
+        // contract, the domain's audience); a user listed twice breaks the table's key and stores nothing.
         let users = start.userIDs ?? []
-        for (index, user) in users.enumerated() { try Validation.identifier(user, field: "userIds[\(index)]") }
-        guard Set(users).count == users.count else { throw .invalidInput(field: "userIds", rule: "lists a user more than once") }
         if let ids = start.userIDs, ids.isEmpty { throw .invalidInput(field: "userIds", rule: "is empty") }
         let values: [SQLValue] = [
             .uuid(start.sendID), .text(start.attributesType), .int(start.userIDs == nil ? 1 : 0), .int(users.count), .text(start.bundleID),
@@ -97,52 +97,27 @@ extension SQLPushStore {
         // the users' tokens are read after it commits.
         let claimed = try await run("claimAudiencePage", commit: .deferred) {
             session throws(PushStoreError) -> (AudienceStart, String, String)? in
-            if let row = try await LeasedRows.audiencePages.claim(
-                session, dialect: dialect, owner: owner, now: now, until: until, limit: 1, returning: "send_id, first_id, last_id"
-            ).first {
-                guard let startRow = try await session.first("SELECT * FROM audience_starts WHERE send_id = ?", [try row.value("send_id")]) else {
-                    throw .database(detail: "page of a missing audience start \(try row.string("send_id"))")
-                }
-                return (try Self.audienceStart(startRow), try row.string("first_id"), try row.string("last_id"))
-            }
-            for _ in 0..<8 {
-                guard
-                    let row = try await session.first(
-                        "SELECT * FROM audience_starts WHERE expanded = 0 ORDER BY accepted_at, send_id LIMIT 1\(dialect.forUpdateClause)", [])
-                else { return nil }
+            let page = try await PagedSends.audienceStarts.claim(
+                session, dialect: dialect, owner: owner, now: now, until: until, pageSize: pageSize
+            ) { (row: SQLRow, next: String) async throws(PushStoreError) -> [String] in
                 let start = try Self.audienceStart(row)
-                let next = try row.string("next_member")
-                let ids: [String]
-                if try row.bool("everyone") {
-                    let app = Self.ofApp(start.bundleID, column: "bundle_id")
-                    ids = try await session.query(
-                        """
-                        SELECT DISTINCT user_id FROM push_to_start_tokens
-                        WHERE attributes_type = ? AND token_state = 'valid'\(app.clause) AND user_id > ?
-                        ORDER BY user_id LIMIT ?
-                        """, [.text(start.attributesType)] + app.binds + [.text(next), .int(pageSize)]
-                    ) { row throws(PushStoreError) in try row.string("user_id") }
-                } else {
-                    ids = try await session.query(
+                guard start.isEveryone else {
+                    return try await session.query(
                         "SELECT user_id FROM audience_start_users WHERE send_id = ? AND user_id > ? ORDER BY user_id LIMIT ?",
                         [.uuid(start.sendID), .text(next), .int(pageSize)]
                     ) { row throws(PushStoreError) in try row.string("user_id") }
                 }
-                guard let first = ids.first, let last = ids.last else {
-                    try await session.execute(
-                        "UPDATE audience_starts SET expanded = 1, expanded_at = ? WHERE send_id = ?", [.date(now), .uuid(start.sendID)])
-                    continue
-                }
-                try await session.execute(
-                    "INSERT INTO audience_start_pages (send_id, first_id, last_id, claim_owner, claim_until) VALUES (?, ?, ?, ?, ?)",
-                    [.uuid(start.sendID), .text(first), .text(last), .text(owner), .date(until)])
-                let lastPage = ids.count < pageSize
-                try await session.execute(
-                    "UPDATE audience_starts SET next_member = ?, expanded = ?, expanded_at = ? WHERE send_id = ?",
-                    [.text(last), .int(lastPage ? 1 : 0), lastPage ? .date(now) : .null, .uuid(start.sendID)])
-                return (start, first, last)
+                let app = Self.ofApp(start.bundleID, column: "bundle_id")
+                return try await session.query(
+                    """
+                    SELECT DISTINCT user_id FROM push_to_start_tokens
+                    WHERE attributes_type = ? AND token_state = 'valid'\(app.clause) AND user_id > ?
+                    ORDER BY user_id LIMIT ?
+                    """, [.text(start.attributesType)] + app.binds + [.text(next), .int(pageSize)]
+                ) { row throws(PushStoreError) in try row.string("user_id") }
             }
-            return nil
+            guard let page else { return nil }
+            return (try Self.audienceStart(page.send), page.first, page.last)
         }
         guard let (start, first, last) = claimed else { return nil }
         return try await run("audiencePageUsers", readOnly: true) { session throws(PushStoreError) in

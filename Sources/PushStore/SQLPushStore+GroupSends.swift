@@ -104,42 +104,15 @@ extension SQLPushStore {
         // The claim is one short transaction (on PostgreSQL it holds the send's row lock while it cuts the
         // range); the members are read after it commits, outside it.
         let claimed = try await run("claimPage", commit: .deferred) { session throws(PushStoreError) -> (GroupSend, String, String)? in
-            // A page whose claimer died (or stopped) first: it was handed out before any new one.
-            if let row = try await LeasedRows.groupPages.claim(
-                session, dialect: dialect, owner: owner, now: now, until: until, limit: 1, returning: "send_id, first_id, last_id"
-            ).first {
-                guard let sendRow = try await session.first("SELECT * FROM group_sends WHERE send_id = ?", [try row.value("send_id")]) else {
-                    throw .database(detail: "page of a missing group send \(try row.string("send_id"))")
-                }
-                return (try RowDecoding.groupSend(sendRow), try row.string("first_id"), try row.string("last_id"))
-            }
-            // Else the next members of the oldest send still being expanded. A send found empty is expanded;
-            // look at the next one (a few per call: each costs one indexed read).
-            for _ in 0..<8 {
-                guard
-                    let row = try await session.first(
-                        "SELECT * FROM group_sends WHERE expanded = 0 ORDER BY accepted_at, send_id LIMIT 1\(dialect.forUpdateClause)", [])
-                else { return nil }
-                let send = try RowDecoding.groupSend(row)
-                let ids = try await session.query(
+            let page = try await PagedSends.groupSends.claim(session, dialect: dialect, owner: owner, now: now, until: until, pageSize: pageSize) {
+                (row: SQLRow, next: String) async throws(PushStoreError) -> [String] in
+                try await session.query(
                     "SELECT activity_id FROM activity_groups WHERE group_name = ? AND activity_id > ? ORDER BY activity_id LIMIT ?",
-                    [.text(send.groupID), .text(try row.string("next_member")), .int(pageSize)]
+                    [.text(try RowDecoding.groupSend(row).groupID), .text(next), .int(pageSize)]
                 ) { row throws(PushStoreError) in try row.string("activity_id") }
-                guard let first = ids.first, let last = ids.last else {
-                    try await session.execute(
-                        "UPDATE group_sends SET expanded = 1, expanded_at = ? WHERE send_id = ?", [.date(now), .uuid(send.sendID)])
-                    continue
-                }
-                try await session.execute(
-                    "INSERT INTO group_send_pages (send_id, first_id, last_id, claim_owner, claim_until) VALUES (?, ?, ?, ?, ?)",
-                    [.uuid(send.sendID), .text(first), .text(last), .text(owner), .date(until)])
-                let lastPage = ids.count < pageSize
-                try await session.execute(
-                    "UPDATE group_sends SET next_member = ?, targeted = targeted + ?, expanded = ?, expanded_at = ? WHERE send_id = ?",
-                    [.text(last), .int(ids.count), .int(lastPage ? 1 : 0), lastPage ? .date(now) : .null, .uuid(send.sendID)])
-                return (send, first, last)
             }
-            return nil
+            guard let page else { return nil }
+            return (try RowDecoding.groupSend(page.send), page.first, page.last)
         }
         guard let (send, first, last) = claimed else { return nil }
         return try await run("pageMembers", readOnly: true) { session throws(PushStoreError) in

@@ -65,12 +65,18 @@ extension SQLPushStore {
     static func deletePushToStartTokens(_ session: any SQLSession, userID: String, deviceID: String?) async throws(PushStoreError)
         -> Int
     {
-        guard let deviceID else {
-            return try await session.query("DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(userID)]).count
-        }
-        return try await session.query(
-            "DELETE FROM push_to_start_tokens WHERE user_id = ? AND device_id = ? RETURNING id", [.text(userID), .text(deviceID)]
-        ).count
+        let deleted =
+            if let deviceID {
+                try await session.query(
+                    "DELETE FROM push_to_start_tokens WHERE user_id = ? AND device_id = ? RETURNING id", [.text(userID), .text(deviceID)])
+            } else {
+                try await session.query("DELETE FROM push_to_start_tokens WHERE user_id = ? RETURNING id", [.text(userID)])
+            }
+        // Their budget's reservations go with them (nothing else prunes a token that is never sent to again).
+        var ids: [SQLValue] = []
+        for row in deleted { ids.append(.text(try row.string("id"))) }
+        _ = try await queryIn(session, "DELETE FROM push_to_start_reservations WHERE token_id IN ({IN})", values: ids)
+        return deleted.count
     }
 
     package func pushToStartTokens(forUser userID: String, attributesType: String) async throws(PushStoreError)

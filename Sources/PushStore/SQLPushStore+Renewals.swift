@@ -146,25 +146,6 @@ extension SQLPushStore {
         }
     }
 
-    package func startsSent(toPushToStartTokens tokenIDs: [UUID], since date: Date) async throws(PushStoreError) -> [UUID: Int] {
-        guard !tokenIDs.isEmpty else { return [:] }
-        let values = tokenIDs.map { SQLValue.uuid($0) }
-        return try await run("startsSent", readOnly: true) { session throws(PushStoreError) in
-            var counts: [UUID: Int] = [:]
-            for table in ["deliveries", "outbox"] {
-                let sql = """
-                    SELECT target_id, COUNT(*) AS n FROM \(table)
-                    WHERE target_kind = 'pushToStartToken' AND kind = 'start' AND accepted_at >= ?
-                        AND target_id IN ({IN}) GROUP BY target_id
-                    """
-                for row in try await Self.queryIn(session, sql, leading: [.date(date)], values: values) {
-                    if let id = UUID(uuidString: try row.string("target_id")) { counts[id, default: 0] += try row.int("n") }
-                }
-            }
-            return counts
-        }
-    }
-
     private func renewals(_ operation: String, _ sql: String, _ binds: [SQLValue]) async throws(PushStoreError) -> [RenewalRecord] {
         try await run(operation, readOnly: true) { session throws(PushStoreError) in
             try await session.query(sql, binds) { row throws(PushStoreError) in try Self.renewal(row) }

@@ -152,6 +152,17 @@ struct ConsoleConformanceTests {
                     "SELECT * FROM group_sends WHERE (accepted_at, send_id) < (?, ?) ORDER BY accepted_at DESC, send_id DESC LIMIT ?",
                     [.real(1), .text("x"), .int(50)], "group_sends_accepted"
                 ),
+                // Audience starts, newest first, as group sends.
+                ("SELECT * FROM audience_starts ORDER BY accepted_at DESC, send_id DESC LIMIT ?", [.int(50)], "audience_starts_accepted"),
+                (
+                    "SELECT * FROM audience_starts WHERE (accepted_at, send_id) < (?, ?) ORDER BY accepted_at DESC, send_id DESC LIMIT ?",
+                    [.real(1), .text("x"), .int(50)], "audience_starts_accepted"
+                ),
+                // The push-to-start budget's reservations of a device.
+                (
+                    "SELECT token_id AS target_id, push_id FROM push_to_start_reservations WHERE reserved_at >= ? AND token_id IN (?, ?)",
+                    [.real(1), .text("a"), .text("b")], "push_to_start_reservations_token"
+                ),
                 (
                     "SELECT outcome, reason, COUNT(*) AS n FROM deliveries WHERE recorded_at >= ? GROUP BY outcome, reason", [.real(1)],
                     "deliveries_recorded"

@@ -83,23 +83,4 @@ struct RenewalConformanceTests {
             await #expect(throws: PushStoreError.self) { try await store.planRenewal(Self.plan("missing")) }
         }
     }
-
-    /// Starts sent to push-to-start tokens are counted per token within the window, sent or pending.
-    @Test(arguments: StoreKind.available)
-    func startsAreCountedPerTokenSince(kind: StoreKind) async throws {
-        try await withStore(kind) { store, _ in
-            let t = Fixture.start
-            let (one, two) = (UUID(), UUID())
-            let start = Data(#"{"aps":{"event":"start"}}"#.utf8)
-            let items = [(one, t), (one, t + 600), (two, t - 7200)].map { id, at in
-                OutboxItem(
-                    target: .pushToStartToken(id: id), kind: .start, payload: start, priority: .immediate, requestedPriority: .immediate,
-                    importance: .timeSensitive, expiration: at + 3600, acceptedAt: at)
-            }
-            _ = try await store.enqueue(items)
-            let counts = try await store.startsSent(toPushToStartTokens: [one, two], since: t - 3600)
-            #expect(counts[one] == 2 && counts[two] == nil)
-            #expect(try await store.startsSent(toPushToStartTokens: [], since: t).isEmpty)
-        }
-    }
 }

@@ -18,10 +18,10 @@ enum AudienceStartAudience: Sendable, Hashable {
             return .everyoneWithToken
         case (let ids?, false):
             guard !ids.isEmpty else {
-                throw .invalid("userIds", "minItems", "has no user ids; give 1 to \(maximumUsers), or 'everyone': true")
+                throw .invalid("userIds", "minCount", "has no user ids; give 1 to \(maximumUsers), or 'everyone': true")
             }
             guard ids.count <= maximumUsers else {
-                throw .invalid("userIds", "maxItems", "has \(ids.count) user ids; an audience start takes at most \(maximumUsers)")
+                throw .invalid("userIds", "maxCount", "has \(ids.count) user ids; an audience start takes at most \(maximumUsers)")
             }
             var seen = Set<String>(minimumCapacity: ids.count)
             for (index, id) in ids.enumerated() {

@@ -3,9 +3,9 @@ import Foundation
 import PushStore
 
 /// What the users of one page of an audience start get when the page is sent: decided from their
-/// push-to-start tokens as stored at that moment, the starts each device was sent in the budget's window,
-/// and the clock. Pure: the page worker acts on it. A target is a device with a valid token, or a user
-/// without one.
+/// push-to-start tokens as stored at that moment, the starts the push-to-start budget granted
+/// (``PushToStartBudgetRule``, asked for the page's ``candidates(of:now:)``), and the clock. Pure: the
+/// page worker acts on it. A target is a device with a valid token, or a user without one.
 struct AudienceStartPlan: Sendable, Equatable {
     /// A start push each (the send's payload, to the token).
     var send: [PushToStartTokenRecord] = []
@@ -18,13 +18,20 @@ struct AudienceStartPlan: Sendable, Equatable {
 
     var targeted: Int { send.count + noToken.count + overBudget.count + expired.count }
 
-    /// The valid tokens of a page's users, the ones whose budget ``plan(_:sent:budget:now:)`` needs.
+    /// The valid tokens of a page's users.
     static func validTokens(of page: AudienceStartPage) -> [PushToStartTokenRecord] {
         page.tokens.filter { $0.tokenState.isValid }
     }
 
-    /// The plan for `page` at `now`, given the starts sent to each valid token in the budget's window.
-    static func plan(_ page: AudienceStartPage, sent: [UUID: Int], budget: PushToStartBudgetRule, now: Date) -> AudienceStartPlan {
+    /// The starts of `page` the budget is asked for at `now`, each with its push id: one per valid token,
+    /// none once the start has expired.
+    static func candidates(of page: AudienceStartPage, now: Date) -> [PushToStartReservation] {
+        if let expiration = page.send.expiration, expiration <= now { return [] }
+        return validTokens(of: page).map { PushToStartReservation(tokenID: $0.id, pushID: pushID(sendID: page.send.sendID, tokenID: $0.id)) }
+    }
+
+    /// The plan for `page` at `now`, given the push ids of the starts the budget granted.
+    static func plan(_ page: AudienceStartPage, granted: Set<UUID>, now: Date) -> AudienceStartPlan {
         var plan = AudienceStartPlan()
         let valid = validTokens(of: page)
         let withToken = Set(valid.map(\.userID))
@@ -33,7 +40,13 @@ struct AudienceStartPlan: Sendable, Equatable {
             plan.expired = valid
             return plan
         }
-        (plan.send, plan.overBudget) = budget.split(valid, sent: sent)
+        for token in valid {
+            if granted.contains(pushID(sendID: page.send.sendID, tokenID: token.id)) {
+                plan.send.append(token)
+            } else {
+                plan.overBudget.append(token)
+            }
+        }
         return plan
     }
 

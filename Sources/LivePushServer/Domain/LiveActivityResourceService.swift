@@ -128,7 +128,7 @@ struct LiveActivityResourceService: Sendable {
                     "user '\(userID)' has no valid push-to-start token for '\(wanted.attributesType)'; the app stores one with PUT /v1/push-to-start-tokens",
                 notStarted: true)
         }
-        let within = try await pushes.withinStartBudget(tokens, now: now)
+        let within = try await pushes.reserveStartBudget(tokens, now: now)
         guard !within.isEmpty else {
             return try await refuse(
                 next, over: previous, reason: "pushToStartBudget",
@@ -136,20 +136,26 @@ struct LiveActivityResourceService: Sendable {
                 notStarted: true)
         }
         do {
-            try await pushes.checkStartContentState(content, tokens: within, target: "user:" + userID)
+            try await pushes.checkStartContentState(content, tokens: within.map(\.token), target: "user:" + userID)
         } catch  where error.kind == .undecodable {
+            await pushes.releaseStartBudget(within)
             return try await refuse(next, over: previous, reason: "contentStateShape", message: error.message, notStarted: true)
         }
         next.state = .starting
         next.reason = nil
-        next.startTokenIDs = within.map(\.id)
+        next.startTokenIDs = within.map(\.token.id)
         next.startedAt = now
         // Written first: the app may register the new activity before the start's answer is back.
-        guard let saved = try await save(next, over: previous, event: "started", wanted) else { return nil }
+        guard let saved = try await save(next, over: previous, event: "started", wanted) else {
+            await pushes.releaseStartBudget(within)
+            return nil
+        }
         let accepted: SendAcceptance
         do {
-            accepted = try await pushes.acceptStart(content, tokens: within, skipped: [])
+            accepted = try await pushes.acceptStart(
+                content, tokens: within.map(\.token), skipped: [], pushIDs: ReservedStart.pushIDs(within))
         } catch {
+            await pushes.releaseStartBudget(within)
             _ = try await refuse(saved, over: saved, reason: "startRefused", message: error.message, notStarted: true)
             throw error
         }

@@ -22,9 +22,9 @@ extension PushService {
     /// newest activity, so one suffices; a few cover a renewal linked while the send reads the chain.
     static let maximumLinks = 4
 
-    /// Starts a renewal's successor on each of the user's devices given.
-    func startRenewal(_ content: PushContent, tokens: [PushToStartTokenRecord]) async throws(DomainError) -> SendAcceptance {
-        try await acceptStart(content, tokens: tokens, skipped: [])
+    /// Starts a renewal's successor on each of the user's devices given (starts the budget reserved).
+    func startRenewal(_ content: PushContent, starts: [ReservedStart]) async throws(DomainError) -> SendAcceptance {
+        try await acceptStart(content, tokens: starts.map(\.token), skipped: [], pushIDs: ReservedStart.pushIDs(starts))
     }
 
     /// Ends the activity a successor took over from, with its last state.

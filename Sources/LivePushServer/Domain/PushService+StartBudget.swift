@@ -4,12 +4,36 @@ import PushStore
 /// The push-to-start budget per device, shared by every path that starts activities on its own (renewal,
 /// Live Activity resources).
 extension PushService {
-    /// The tokens among `tokens` whose device has room for one more start in the budget's window.
-    func withinStartBudget(_ tokens: [PushToStartTokenRecord], now: Date) async throws(DomainError) -> [PushToStartTokenRecord] {
-        let rule = settings.pushToStartBudget
-        let sent = try await stored { () async throws(PushStoreError) in
-            try await store.startsSent(toPushToStartTokens: tokens.map(\.id), since: rule.windowStart(at: now))
+    /// Reserves a start to each of `tokens` whose device has room in the budget's window; returns those
+    /// with the push id each must be sent with (``acceptStart(_:tokens:skipped:pushIDs:)``), or released
+    /// with ``releaseStartBudget(_:)`` when the start is not sent after all.
+    func reserveStartBudget(_ tokens: [PushToStartTokenRecord], now: Date) async throws(DomainError) -> [ReservedStart] {
+        let starts = tokens.map { ReservedStart(token: $0, pushID: UUID()) }
+        let granted = try await stored { () async throws(PushStoreError) in
+            try await settings.pushToStartBudget.reserve(
+                starts.map { PushToStartReservation(tokenID: $0.token.id, pushID: $0.pushID) }, in: store, now: now)
         }
-        return rule.split(tokens, sent: sent).within
+        return starts.filter { granted.contains($0.pushID) }
+    }
+
+    /// Gives reserved starts that were not queued back to their devices' budgets (best effort: a start
+    /// left reserved only costs its device one start of the window).
+    func releaseStartBudget(_ starts: [ReservedStart]) async {
+        do {
+            try await store.releasePushToStarts(pushIDs: starts.map(\.pushID))
+        } catch {
+            logger.warning("releasing push-to-start reservations failed", metadata: ["count": "\(starts.count)", "error": "\(error)"])
+        }
+    }
+}
+
+/// A start the push-to-start budget let through: its device's token and the push id it is sent with.
+struct ReservedStart: Sendable {
+    var token: PushToStartTokenRecord
+    var pushID: UUID
+
+    /// The push ids of `starts` by token id, as ``PushService/acceptStart(_:tokens:skipped:pushIDs:)`` takes them.
+    static func pushIDs(_ starts: [ReservedStart]) -> [UUID: UUID] {
+        Dictionary(starts.map { ($0.token.id, $0.pushID) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -195,8 +195,9 @@ struct PushService: Sendable {
         return outcome
     }
 
-    /// Accepts a push-to-start for each valid token given.
-    func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [SendAcceptance.Skipped])
+    /// Accepts a push-to-start for each valid token given, with the push id the budget reserved for its
+    /// token when there is one (`pushIDs`, by token id).
+    func acceptStart(_ body: PushContent, tokens: [PushToStartTokenRecord], skipped: [SendAcceptance.Skipped], pushIDs: [UUID: UUID] = [:])
         async throws(DomainError) -> SendAcceptance
     {
         try await checkStartContentState(body, tokens: tokens, target: tokens.first.map { "user:" + $0.userID } ?? "start")
@@ -211,9 +212,10 @@ struct PushService: Sendable {
         for token in tokens {
             items.append(
                 OutboxItem(
-                    target: .pushToStartToken(id: token.id), kind: .start, payload: data, priority: body.requestedPriority,
-                    requestedPriority: body.requestedPriority, importance: body.importance, collapseKey: body.collapseID,
-                    expiration: body.expiration ?? now.addingTimeInterval(settings.defaultExpiration), acceptedAt: now
+                    pushID: pushIDs[token.id] ?? UUID(), target: .pushToStartToken(id: token.id), kind: .start, payload: data,
+                    priority: body.requestedPriority, requestedPriority: body.requestedPriority, importance: body.importance,
+                    collapseKey: body.collapseID, expiration: body.expiration ?? now.addingTimeInterval(settings.defaultExpiration),
+                    acceptedAt: now
                 ))
         }
         try await enqueue(items, into: &answer)

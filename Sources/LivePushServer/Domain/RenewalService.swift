@@ -181,7 +181,7 @@ struct RenewalService: Sendable {
                 await fail(renewal.activityID, reason: "noPushToStartToken", now: now)
                 return false
             }
-            let within = try await pushes.withinStartBudget(tokens, now: now)
+            let within = try await pushes.reserveStartBudget(tokens, now: now)
             guard !within.isEmpty else {
                 await fail(renewal.activityID, reason: "pushToStartBudget", now: now)
                 return false
@@ -199,10 +199,16 @@ struct RenewalService: Sendable {
                 expiration: now.addingTimeInterval(RenewalRequest.margin), collapseID: "renewal-" + String(activity.activityID.prefix(56)),
                 attributesType: renewal.plan.attributesType, attributes: renewal.plan.attributes, inputPushToken: true)
             // Marked first: the app may register the new activity before this call returns.
-            guard try await pushes.store.markRenewalStarting(activityID: renewal.activityID, tokenIDs: within.map(\.id), at: now) else {
+            guard try await pushes.store.markRenewalStarting(activityID: renewal.activityID, tokenIDs: within.map(\.token.id), at: now) else {
+                await pushes.releaseStartBudget(within)
                 return false
             }
-            _ = try await pushes.startRenewal(content, tokens: within)
+            do {
+                _ = try await pushes.startRenewal(content, starts: within)
+            } catch {
+                await pushes.releaseStartBudget(within)
+                throw error
+            }
             pushes.logger.info("activity renewal started", metadata: ["activityId": "\(renewal.activityID)", "devices": "\(within.count)"])
             return true
         } catch {

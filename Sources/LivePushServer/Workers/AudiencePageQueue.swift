@@ -8,7 +8,7 @@ import PushStore
 /// (``AudienceStartPlan``, with the per-device budget), and the page is sent as one batch through
 /// ``DeviceDelivery``.
 struct AudiencePageQueue: LeasedPageQueue {
-    let store: any AudienceStartStore & RenewalStore
+    let store: any AudienceStartStore & PushToStartBudget
     let delivery: DeviceDelivery
 
     var name: String { "audience pages" }
@@ -33,24 +33,23 @@ struct AudiencePageQueue: LeasedPageQueue {
 }
 
 extension AudiencePageQueue {
-    /// Sends one claimed page: the plan of each user and device (budget from the starts each device was
-    /// sent in the window), the start pushes as one batch; returns every outcome (nil when the budget could
-    /// not be read: the page's claim expires and it is sent again).
+    /// Sends one claimed page: the starts its devices' budgets grant (reserved in the store before any is
+    /// sent, so a concurrent page or renewal to the same device counts them), the plan of each user and
+    /// device, the start pushes as one batch; returns every outcome (nil when the budget could not be
+    /// asked: the page's claim expires and it is sent again, its reservations counted once).
     func send(_ page: AudienceStartPage, owner: String) async -> AudienceStartPageOutcome? {
         let start = page.send
         let now = context.clock.now()
-        let rule = context.settings.pushToStartBudget
-        let sent: [UUID: Int]
+        let granted: Set<UUID>
         do {
-            sent = try await store.startsSent(
-                toPushToStartTokens: AudienceStartPlan.validTokens(of: page).map(\.id), since: rule.windowStart(at: now))
+            granted = try await context.settings.pushToStartBudget.reserve(AudienceStartPlan.candidates(of: page, now: now), in: store, now: now)
         } catch {
             context.logger.error(
-                "reading an audience page's push-to-start budget failed; the page will be sent again",
+                "reserving an audience page's push-to-start budget failed; the page will be sent again",
                 metadata: ["sendId": "\(start.sendID.lowercased)", "error": "\(error)"])
             return nil
         }
-        let plan = AudienceStartPlan.plan(page, sent: sent, budget: rule, now: now)
+        let plan = AudienceStartPlan.plan(page, granted: granted, now: now)
         var outcome = AudienceStartPageOutcome()
         outcome.targeted = plan.targeted
         outcome.noToken = plan.noToken.count

@@ -483,6 +483,22 @@ enum Schema {
             "CREATE INDEX IF NOT EXISTS audience_start_tallies_send ON audience_start_tallies (send_id)",
             "CREATE INDEX IF NOT EXISTS push_to_start_tokens_type_user ON push_to_start_tokens (attributes_type, user_id)",
         ],
+        // The push-to-start budget's reservations (issue 34): each start the budget let through, recorded
+        // in the transaction that decided it, so that two senders to one device (audience pages, renewals,
+        // resources, other instances) take turns instead of both finding room. The budget counts them with
+        // the token's queued and sent starts, each push id once. IF NOT EXISTS, as for 10.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS push_to_start_reservations (
+                push_id TEXT PRIMARY KEY,
+                token_id TEXT NOT NULL,
+                reserved_at {REAL} NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS push_to_start_reservations_token ON push_to_start_reservations (token_id, reserved_at)",
+        ],
+        // The console's list of audience starts, newest first (`sendPageRows`), as group sends have (8).
+        ["CREATE INDEX IF NOT EXISTS audience_starts_accepted ON audience_starts (accepted_at, send_id)"],
     ]
 
     /// The migrations with the column types of one database.

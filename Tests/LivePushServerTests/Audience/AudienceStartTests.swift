@@ -130,8 +130,8 @@ import Testing
                 let cases: [(name: String, body: String, status: Int, field: String, rule: String?)] = [
                     ("neither", Self.body(nil, sim: sim), 400, "userIds", "required"),
                     ("both", Self.body(#""userIds":["ava"],"everyone":true"#, sim: sim), 400, "everyone", "oneOf"),
-                    ("empty", Self.body(#""userIds":[]"#, sim: sim), 400, "userIds", nil),
-                    ("too many", Self.body(Self.userList(tooMany), sim: sim), 400, "userIds", nil),
+                    ("empty", Self.body(#""userIds":[]"#, sim: sim), 400, "userIds", "minCount"),
+                    ("too many", Self.body(Self.userList(tooMany), sim: sim), 400, "userIds", "maxCount"),
                     ("repeated", Self.body(#""userIds":["ava","ava"]"#, sim: sim), 400, "userIds[1]", "unique"),
                     ("empty id", Self.body(#""userIds":["ava",""]"#, sim: sim), 400, "userIds[1]", nil),
                     (
