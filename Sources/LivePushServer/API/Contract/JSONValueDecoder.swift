@@ -114,8 +114,10 @@ private final class JSONValueDecoding: Decoder, SingleValueDecodingContainer {
         return whole
     }
 
+    /// A value of another type: decoding a generated `oneOf` tries each form in turn, so this is not rare, and
+    /// its description is a constant.
     func mismatch(_ type: Any.Type, _ description: String) -> DecodingError {
-        .typeMismatch(type, DecodingError.Context(codingPath: codingPath, debugDescription: description + ", found a JSON \(value.typeName)"))
+        .typeMismatch(type, DecodingError.Context(codingPath: codingPath, debugDescription: description))
     }
 
     func child(_ value: JSONValue, _ key: any CodingKey) -> JSONValueDecoding { JSONValueDecoding(value, parent: self, key: key) }
@@ -137,7 +139,22 @@ private struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
         return decoder.child(value, key)
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try member(key).decodeNil() }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let value = members[key.stringValue] else { return try member(key).decodeNil() }
+        return value == .null
+    }
+
+    /// A member that is absent or null is nil, found with one lookup.
+    private func present(_ key: Key) -> JSONValueDecoding? {
+        guard let value = members[key.stringValue], value != .null else { return nil }
+        return decoder.child(value, key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key)?.decode(type) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(key)?.decode(type) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try member(key).decode(type) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try member(key).decode(type) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try member(key).decode(type) }

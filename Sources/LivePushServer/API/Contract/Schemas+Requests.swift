@@ -15,10 +15,10 @@ extension JSONValue {
     init(openAPIValue value: (any Sendable)?) {
         switch value {
         case .none: self = .null
+        case let text as String: self = .string(text)
         case let flag as Bool: self = .bool(flag)
         case let number as Int: self = .number(Double(number))
         case let number as Double: self = .number(number)
-        case let text as String: self = .string(text)
         case let values as [(any Sendable)?]: self = .array(values.map(JSONValue.init(openAPIValue:)))
         case let members as [String: (any Sendable)?]: self = .object(members.mapValues(JSONValue.init(openAPIValue:)))
         default: self = .null
