@@ -34,7 +34,8 @@ echo "== building swift-openapi-generator $version in $tool" >&2
 swift build --package-path "$tool" --product swift-openapi-generator >&2
 generator="$(swift build --package-path "$tool" --show-bin-path)/swift-openapi-generator"
 
-# The generator's input: the contract less its `not` clauses, and with the content-state shape (x-check) free-form. They state cross-field rules of the push bodies
+# The generator's input: the contract less its `not` clauses, with the content-state shape (x-check) free-form and with
+# the number form of an expiration (which the document leaves out). The `not` clauses state cross-field rules of the push bodies
 # (Update, End, Start: not sound with alert.sound, a priority that agrees with importance), which the server
 # checks and the fuzzer exercises from the served file; swift-openapi-generator 1.14.3 skips any schema with a
 # `not` (and every operation body that refers to it), and a generated client checks no rule of a body anyway.
@@ -53,6 +54,19 @@ def strip(node, key=None):
         for value in node:
             strip(value)
 
+def expiration_forms(node):
+    # The expiration check (x-check: expiration) takes Unix seconds as a number too; the document lists only the
+    # relative form (the window moves with now, which a schema cannot state). The generated type takes every form
+    # the server accepts, so that a body the contract accepts decodes as its generated type.
+    if isinstance(node, dict):
+        if node.get("x-check") == "expiration":
+            node["oneOf"] = [{"type": "number", "description": "Unix seconds."}] + node["oneOf"]
+        for value in node.values():
+            expiration_forms(value)
+    elif isinstance(node, list):
+        for value in node:
+            expiration_forms(value)
+
 def free_checked(node):
     # A schema checked in code (x-check) reaches the client as a free-form object: its keywords describe it for
     # schemathesis and refer to themselves (the content-state shape's nodes), and the server checks it whole.
@@ -69,6 +83,7 @@ def free_checked(node):
 with open(sys.argv[1], encoding="utf-8") as source:
     document = json.load(source)
 strip(document)
+expiration_forms(document)
 free_checked(document)
 # Referred to only from the checked shape's keywords, which are gone.
 document["components"]["schemas"].pop("ContentStateShapeNode", None)

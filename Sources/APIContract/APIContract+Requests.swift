@@ -23,15 +23,3 @@ extension APIContract.Operation {
         try SchemaValidator(now: now).validate(.string(value), parameter.schema, at: field)
     }
 }
-
-extension APIContract {
-    /// A date the contract has accepted (`x-check: date` or `expiration`), as a `Date`: Unix seconds, a
-    /// relative time counted from `now`, or ISO 8601; nil for any other value.
-    package static func date(_ value: JSONValue, now: Date) -> Date? {
-        switch value {
-        case .number(let seconds): return Date(timeIntervalSince1970: seconds)
-        case .string(let text): return try? DateInput.parse(text, now: now)
-        default: return nil
-        }
-    }
-}

@@ -12443,12 +12443,22 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Expiration`.
         @frozen public enum Expiration: Codable, Hashable, Sendable {
+            /// Unix seconds.
+            ///
             /// - Remark: Generated from `#/components/schemas/Expiration/case1`.
-            case case1(Swift.String)
+            case case1(Swift.Double)
+            /// - Remark: Generated from `#/components/schemas/Expiration/case2`.
+            case case2(Swift.String)
             public init(from decoder: any Swift.Decoder) throws {
                 var errors: [any Swift.Error] = []
                 do {
                     self = .case1(try decoder.decodeFromSingleValueContainer())
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .case2(try decoder.decodeFromSingleValueContainer())
                     return
                 } catch {
                     errors.append(error)
@@ -12462,6 +12472,8 @@ extension Components {
             public func encode(to encoder: any Swift.Encoder) throws {
                 switch self {
                 case let .case1(value):
+                    try encoder.encodeToSingleValueContainer(value)
+                case let .case2(value):
                     try encoder.encodeToSingleValueContainer(value)
                 }
             }

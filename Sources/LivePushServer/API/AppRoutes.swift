@@ -21,7 +21,7 @@ struct AppRoutes: Sendable {
         let (activities, renewals, resources, identity, shapes, clock) = (activities, renewals, resources, identity, shapes, clock)
         let open = ContractRoute("openInstallation")
         routes.post("installations") { request, context -> Response in
-            _ = try await open.body(request, now: clock.now())
+            _ = try await open.body(Schemas.InstallationRequest.self, request, now: clock.now())
             let opened = try await identity.openInstallation(as: try context.actor, keyID: try context.requireIdentity().keyID)
             return APIResponse.json(
                 Schemas.Installation(installationId: opened.installationID, token: opened.token, expiresAt: opened.expiresAt), status: .created)
@@ -30,46 +30,46 @@ struct AppRoutes: Sendable {
         let renew = ContractRoute("renewInstallationToken")
         routes.post("installations/:installationId/token") { request, context -> Response in
             let installationID = try renew.pathID("installationId", context)
-            _ = try await renew.body(request, now: clock.now())
+            _ = try await renew.body(Schemas.InstallationRequest.self, request, now: clock.now())
             let renewed = try await identity.renewInstallation(installationID, as: try context.requireIdentity())
             return APIResponse.json(
                 Schemas.Installation(installationId: installationID, token: renewed.token, expiresAt: renewed.expiresAt), status: .created)
         }
         let register = ContractRoute("registerActivity")
         routes.post("activities") { request, context -> Response in
-            let body = try await register.body(request, now: clock.now())
+            let body = try await register.body(Schemas.ActivityRegistration.self, request, now: clock.now())
             let registration = ActivityRegistration(
-                activityID: try body.required("activityId", body.string),
-                pushToken: try RouteInputs.token(body, "pushToken"),
-                bundleID: try body.required("bundleId", body.string),
-                attributesType: try body.required("attributesType", body.string),
-                environment: try RouteInputs.environment(body),
-                userID: body.string("userId"),
-                groups: body.strings("groups") ?? [],
-                frequentPushesEnabled: body.bool("frequentPushesEnabled") ?? false,
+                activityID: body.activityId,
+                pushToken: try RouteInputs.token(body.pushToken, "pushToken"),
+                bundleID: body.bundleId,
+                attributesType: body.attributesType,
+                environment: RouteInputs.environment(body.environment),
+                userID: body.userId?.value1,
+                groups: body.groups ?? [],
+                frequentPushesEnabled: body.frequentPushesEnabled ?? false,
                 at: Date()
             )
             let actor = try context.actor
             // Renewal: this activity's own plan, and the activity it takes over from (both optional).
-            let plan = try body.object("renewal").map { (renewal) throws(DomainError) in
+            let plan = try body.renewal.map { (renewal) throws(DomainError) in
                 RenewalRequest(
                     renewBefore: try RenewalRequest.check(
-                        renewal.string("renewBefore") ?? "", maximumActiveDuration: activities.settings.maximumActiveDuration),
-                    attributes: renewal.objectValue("attributes") ?? .object([:]), alert: renewal.objectValue("alert") ?? .object([:]))
+                        renewal.value1.renewBefore, maximumActiveDuration: activities.settings.maximumActiveDuration),
+                    attributes: JSONValue(renewal.value1.attributes), alert: JSONValue(renewal.value1.alert))
             }
-            let renews = body.string("renews")
+            let renews = body.renews?.value1
             let grant = try context.requireIdentity().groupGrant
             try await renewals.check(registration, plan: plan, renews: renews, owner: try actor.owner(claimed: registration.userID))
             let record = try await activities.register(registration, as: actor, grant: grant)
             // A Live Activity resource's start (by the key the app reported) comes before the renewal a start
             // without a key may answer; without a key, a renewal's start is tried first.
-            let key = body.string("liveActivityKey")
+            let key = body.liveActivityKey?.value1
             var linked = false
             if let key { linked = try await resources.registered(record, key: key) }
             let renewed = try await renewals.registered(record, plan: plan, renews: renews, linkImplicitly: !linked)
             if !linked, !renewed, key == nil { try await resources.registered(record, key: nil) }
             // The app's ContentState shape (the contract has checked it): stored, or merged into the stored one.
-            if let json = body.objectValue("contentStateShape"), let shape = try? ContentStateShape(json: json) {
+            if let json = body.contentStateShape.map({ JSONValue($0.value1) }), let shape = try? ContentStateShape(json: json) {
                 try await shapes.learn(shape, bundleID: record.bundleID, attributesType: record.attributesType)
             }
             return APIResponse.json(try Schemas.Activity(record), status: .created)
@@ -109,7 +109,7 @@ struct AppRoutes: Sendable {
         routes.post("activities/:activityId/ended") { request, context -> Response in
             let activityID = try ended.pathID("activityId", context)
             let now = clock.now()
-            let dismissal = try await ended.body(request, now: now).date("dismissalDate", now: now)
+            let dismissal = try await ended.body(Schemas.EndedByApp.self, request, now: now).dismissalDate?.value1.moment(now: now)
             return APIResponse.json(
                 try Schemas.Activity(try await activities.endedByApp(activityID: activityID, dismissalDate: dismissal, as: try context.actor)))
         }
@@ -117,7 +117,7 @@ struct AppRoutes: Sendable {
         let dismissed = ContractRoute("activityDismissed")
         routes.post("activities/:activityId/dismissed") { request, context -> Response in
             let activityID = try dismissed.pathID("activityId", context)
-            _ = try await dismissed.body(request, now: clock.now())
+            _ = try await dismissed.body(Schemas.DismissedByApp.self, request, now: clock.now())
             return APIResponse.json(try Schemas.Activity(try await activities.dismissedByApp(activityID: activityID, as: try context.actor)))
         }
     }

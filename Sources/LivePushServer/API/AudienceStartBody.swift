@@ -8,8 +8,8 @@ enum AudienceStartBody {
     /// Up to 10,000 user ids of up to 128 characters each: more than a single send's 64 KiB.
     static let maximumBytes = 2 * 1024 * 1024
 
-    static func parse(_ body: JSONBody, now: Date) throws -> (AudienceStartAudience, PushContent) {
-        let audience = try AudienceStartAudience.validated(userIDs: body.strings("userIds"), everyone: body.bool("everyone"))
-        return (audience, try PushRequestBody.parse(body, kind: .start, now: now))
+    static func parse(_ body: Schemas.AudienceStart, now: Date) throws -> (AudienceStartAudience, PushContent) {
+        let audience = try AudienceStartAudience.validated(userIDs: body.userIds, everyone: body.everyone)
+        return (audience, PushRequestBody(body).content(now: now))
     }
 }

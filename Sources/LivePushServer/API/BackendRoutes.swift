@@ -31,7 +31,7 @@ struct BackendRoutes: Sendable {
         let signOut = ContractRoute("signOutUser")
         routes.post("users/:userId/sign-out") { request, context -> Response in
             let userID = try signOut.pathID("userId", context)
-            _ = try await signOut.body(request, now: clock.now())
+            _ = try await signOut.body(Schemas.InstallationRequest.self, request, now: clock.now())
             let withdrawal = try await identity.signOut(userID)
             return APIResponse.json(Schemas.SignOut(userId: userID, pushToStartTokensReleased: withdrawal.releasedPushToStartTokens))
         }
@@ -39,39 +39,40 @@ struct BackendRoutes: Sendable {
             let toActivity = PushRequestBody.operation("Activity", kind)
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in
                 let activityID = try toActivity.pathID("activityId", context)
-                return try await idempotent.respond(request, context, toActivity, status: .accepted) { body, now in
-                    Schemas.Accepted(try await pushes.send(kind, toActivity: activityID, try PushRequestBody.parse(body, kind: kind, now: now)))
+                return try await idempotent.respond(request, context, toActivity, push: kind, status: .accepted) { body, now in
+                    Schemas.Accepted(try await pushes.send(kind, toActivity: activityID, body.content(now: now)))
                 }
             }
             let toGroup = PushRequestBody.operation("Group", kind)
             routes.post("groups/:groupId/\(kind.rawValue)") { request, context -> Response in
                 let groupID = try toGroup.pathID("groupId", context)
                 let principal = try context.requireIdentity().name
-                return try await idempotent.respond(request, context, toGroup, status: .accepted) { body, now in
-                    try Schemas.GroupSend(
-                        try await pushes.send(kind, toGroup: groupID, try PushRequestBody.parse(body, kind: kind, now: now), createdBy: principal))
+                return try await idempotent.respond(request, context, toGroup, push: kind, status: .accepted) { body, now in
+                    try Schemas.GroupSend(try await pushes.send(kind, toGroup: groupID, body.content(now: now), createdBy: principal))
                 }
             }
         }
         // Many activities, each with its own content-state: one request, one transaction, a result per item.
         routes.post("updates") { request, context -> Response in
-            try await idempotent.respond(request, context, PushBatchBody.operation, status: .accepted, bodyLimit: PushBatchBody.maximumBytes) {
-                body, now in
-                Schemas.BatchAccepted(try await pushes.send(batch: try PushBatchBody.parse(body, now: now)))
+            try await idempotent.respond(
+                request, context, PushBatchBody.operation, Schemas.UpdateBatch.self, status: .accepted, bodyLimit: PushBatchBody.maximumBytes
+            ) { body, now in
+                Schemas.BatchAccepted(try await pushes.send(batch: PushBatchBody.items(body, now: now)))
             }
         }
         let start = PushRequestBody.operation("User", .start)
         routes.post("users/:userId/start") { request, context -> Response in
             let userID = try start.pathID("userId", context)
-            return try await idempotent.respond(request, context, start, status: .accepted) { body, now in
-                Schemas.Accepted(try await pushes.start(user: userID, try PushRequestBody.parse(body, kind: .start, now: now)))
+            return try await idempotent.respond(request, context, start, push: .start, status: .accepted) { body, now in
+                Schemas.Accepted(try await pushes.start(user: userID, body.content(now: now)))
             }
         }
         // Many users at once: one stored record, sent in pages; answered with the send and its id.
         routes.post("starts") { request, context -> Response in
             let principal = try context.requireIdentity().name
             return try await idempotent.respond(
-                request, context, AudienceStartBody.operation, status: .accepted, bodyLimit: AudienceStartBody.maximumBytes
+                request, context, AudienceStartBody.operation, Schemas.AudienceStart.self, status: .accepted,
+                bodyLimit: AudienceStartBody.maximumBytes
             ) { body, now in
                 let (audience, content) = try AudienceStartBody.parse(body, now: now)
                 return try Schemas.GroupSend(try await pushes.start(audience: audience, content, createdBy: principal))

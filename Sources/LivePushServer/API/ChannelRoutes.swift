@@ -41,8 +41,8 @@ struct ChannelRoutes: Sendable {
             let send = PushRequestBody.operation("Channel", kind)
             routes.post("channels/:channelId/\(kind.rawValue)") { request, context -> Response in
                 let channel = try await channels.existing(try Self.channelID(send, context))
-                return try await idempotent.respond(request, context, send, status: .accepted) { body, now in
-                    Schemas.Accepted(try await pushes.send(kind, toChannel: channel, try PushRequestBody.parse(body, kind: kind, now: now)))
+                return try await idempotent.respond(request, context, send, push: kind, status: .accepted) { body, now in
+                    Schemas.Accepted(try await pushes.send(kind, toChannel: channel, body.content(now: now)))
                 }
             }
         }

@@ -16,29 +16,16 @@ struct ContractRoute: Sendable {
         operation = APIContract.shared.operation(operationID)
     }
 
-    /// Collects the body and checks it against the operation's schema.
-    func body(_ request: Request, now: Date) async throws(APIError) -> JSONBody {
-        try body(try await JSONBody.collect(request), now: now)
-    }
-
     /// Collects the body, checks it against the operation's schema, and decodes it as the contract's
-    /// generated type of that body (`Schemas`): the route reads typed members, not members by name. An
-    /// empty body (where the contract allows none) decodes as `{}`.
+    /// generated type of that body (`Schemas`): the route reads typed members, not members by name.
     func body<Body: Decodable>(_ type: Body.Type, _ request: Request, now: Date) async throws(APIError) -> Body {
-        let buffer = try await JSONBody.collect(request)
-        _ = try body(buffer, now: now)
-        do {
-            return try JSONDecoder().decode(Body.self, from: buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView))
-        } catch {
-            // The contract accepted the body, and the type is generated from the contract: a defect of the server.
-            throw APIError(
-                .internalServerError, field: nil, rule: "contract",
-                "a body the contract accepts does not decode as the contract's \(Body.self): \(error); report this")
-        }
+        try body(type, try await JSONBody.collect(request), now: now)
     }
 
-    /// Checks collected body bytes against the operation's schema: an empty body is no body.
-    func body(_ buffer: ByteBuffer, now: Date) throws(APIError) -> JSONBody {
+    /// Checks collected body bytes against the operation's schema, and decodes the value parsed for that check
+    /// (the bytes are parsed once) as the contract's generated type `Body`. No body (where the contract allows
+    /// none) decodes as `{}`.
+    func body<Body: Decodable>(_ type: Body.Type, _ buffer: ByteBuffer, now: Date) throws(APIError) -> Body {
         // `.none`, not `nil`: JSONValue is itself expressible by `nil` (as JSON null).
         let value: JSONValue? = buffer.readableBytes == 0 ? .none : try JSONBody.parse(buffer)
         do {
@@ -46,7 +33,14 @@ struct ContractRoute: Sendable {
         } catch {
             throw APIError(error)
         }
-        return JSONBody(fields: value?.objectValue ?? [:])
+        do {
+            return try JSONValueDecoder.decode(type, from: value.flatMap { $0 == .null ? nil : $0 } ?? .object([:]))
+        } catch {
+            // The contract accepted the body, and the type is generated from the contract: a defect of the server.
+            throw APIError(
+                .internalServerError, field: nil, rule: "contract",
+                "a body the contract accepts does not decode as the contract's \(Body.self): \(error); report this")
+        }
     }
 
     /// A path parameter, percent-decoded (an id registered as `café/1` is reached as `caf%C3%A9%2F1`) and

@@ -18,13 +18,13 @@ struct LiveActivityRoutes: Sendable {
             let userID = try put.pathID("userId", context)
             let key = try put.pathID("key", context)
             let now = clock.now()
-            let body = try await put.body(request, now: now)
+            let body = try await put.body(Schemas.LiveActivityPut.self, request, now: now)
             let wanted = WantedLiveActivity(
-                attributesType: try body.required("attributesType", body.string), attributes: try body.required("attributes", body.objectValue),
-                contentState: try body.required("contentState", body.objectValue), alert: body.objectValue("alert"),
-                staleDate: body.date("staleDate", now: now), relevanceScore: body.number("relevanceScore"),
-                renewBefore: try body.object("renewal").map { (renewal) throws(DomainError) in
-                    try RenewalRequest.check(renewal.string("renewBefore") ?? "", maximumActiveDuration: maximumActiveDuration)
+                attributesType: body.attributesType, attributes: JSONValue(body.attributes), contentState: JSONValue(body.contentState),
+                alert: body.alert.map { JSONValue($0.value1) }, staleDate: body.staleDate?.value1.moment(now: now),
+                relevanceScore: body.relevanceScore,
+                renewBefore: try body.renewal.map { (renewal) throws(DomainError) in
+                    try RenewalRequest.check(renewal.renewBefore, maximumActiveDuration: maximumActiveDuration)
                 })
             return APIResponse.json(try Schemas.LiveActivityOutcome(try await resources.put(user: userID, key: key, wanted)))
         }
@@ -38,9 +38,10 @@ struct LiveActivityRoutes: Sendable {
             let userID = try end.pathID("userId", context)
             let key = try end.pathID("key", context)
             let now = clock.now()
-            let body = try await end.body(request, now: now)
+            let body = try await end.body(Schemas.LiveActivityEnd.self, request, now: now)
             let answer = try await resources.end(
-                user: userID, key: key, contentState: body.objectValue("contentState"), dismissalDate: body.date("dismissalDate", now: now))
+                user: userID, key: key, contentState: body.contentState.map { JSONValue($0.value1) },
+                dismissalDate: body.dismissalDate?.value1.moment(now: now))
             return APIResponse.json(try Schemas.LiveActivityOutcome(answer))
         }
     }

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Hummingbird
+import LiveActivity
 import PushStore
 
 /// The provider console's routes (behind an operator key): the overview and the last hour's series,
@@ -68,10 +69,10 @@ struct OperatorRoutes: Sendable {
         let test = ContractRoute("operatorTestPush")
         routes.post("operator/activities/:activityId/test-push") { request, context -> Response in
             let activityID = try test.pathID("activityId", context)
-            let body = try await test.body(request, now: clock.now())
+            let body = try await test.body(Schemas.OperatorTestPush.self, request, now: clock.now())
             let accepted = try await console.testPush(
-                activityID: activityID, confirmation: try body.required("confirmActivityId", body.string),
-                contentState: try body.required("contentState", body.objectValue), sentBy: try context.requireIdentity().name)
+                activityID: activityID, confirmation: body.confirmActivityId, contentState: JSONValue(body.contentState),
+                sentBy: try context.requireIdentity().name)
             return APIResponse.json(Schemas.Accepted(accepted), status: .accepted)
         }
     }

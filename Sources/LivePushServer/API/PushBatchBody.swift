@@ -9,18 +9,10 @@ enum PushBatchBody {
     /// A batch carries up to 1,000 content-states: more than a single send's 64 KiB.
     static let maximumBytes = 2 * 1024 * 1024
 
-    static func parse(_ body: JSONBody, now: Date) throws(APIError) -> [PushService.BatchItem] {
-        let items = try body.required("updates") { body.fields[$0]?.arrayValue }
-        var batch: [PushService.BatchItem] = []
-        batch.reserveCapacity(items.count)
-        for item in items {
-            let fields = JSONBody(fields: item.objectValue ?? [:])
-            let kind: LiveActivityEvent = try fields.required("event", fields.string) == "end" ? .end : .update
-            batch.append(
-                PushService.BatchItem(
-                    kind: kind, activityID: try fields.required("activityId", fields.string),
-                    content: try PushRequestBody.parse(fields, kind: kind, now: now)))
+    static func items(_ body: Schemas.UpdateBatch, now: Date) -> [PushService.BatchItem] {
+        body.updates.map { item in
+            PushService.BatchItem(
+                kind: item.event == .end ? .end : .update, activityID: item.activityId, content: PushRequestBody(item).content(now: now))
         }
-        return batch
     }
 }

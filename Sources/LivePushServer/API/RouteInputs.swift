@@ -3,11 +3,6 @@ import Foundation
 
 /// Body values the routes turn into domain types, once the contract has accepted them.
 enum RouteInputs {
-    /// A device token of the body (the contract's `DeviceToken`: hex digits, an even number).
-    static func token(_ body: JSONBody, _ key: String) throws(APIError) -> DeviceToken {
-        try token(try body.required(key, body.string), key)
-    }
-
     /// The device token `text` of the body's member `key` (the contract's `DeviceToken`).
     static func token(_ text: String, _ key: String) throws(APIError) -> DeviceToken {
         do {
@@ -15,11 +10,6 @@ enum RouteInputs {
         } catch {
             throw .badRequest(key, "hex", "'\(key)': \(error.description)")
         }
-    }
-
-    /// `environment` of the body (the contract's `Environment`: sandbox or production).
-    static func environment(_ body: JSONBody) throws(APIError) -> APNsEnvironment {
-        try body.required("environment") { key in body.string(key).flatMap(APNsEnvironment.init(rawValue:)) }
     }
 
     /// The contract's `Environment` as the APNs environment of the same name.

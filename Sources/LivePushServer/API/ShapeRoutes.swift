@@ -21,8 +21,8 @@ struct ShapeRoutes: Sendable {
         let put = ContractRoute("putContentStateShape")
         routes.put("apps/:bundleId/attributes-types/:attributesType/content-state-shape") { request, context -> Response in
             let (bundleID, attributesType) = (try put.pathID("bundleId", context), try put.pathID("attributesType", context))
-            let body = try await put.body(request, now: clock.now())
-            let stored = try await shapes.put(bundleID: bundleID, attributesType: attributesType, json: .object(body.fields))
+            let body = try await put.body(Schemas.ContentStateShape.self, request, now: clock.now())
+            let stored = try await shapes.put(bundleID: bundleID, attributesType: attributesType, json: JSONValue(body))
             return APIResponse.json(try Schemas.ContentStateShapeRecord(stored))
         }
     }

@@ -367,7 +367,7 @@ struct LiveActivityResourceService: Sendable {
     /// The push for `wanted`: a start is time-sensitive and asks for the new activity's update token; an
     /// update is routine unless it carries an alert.
     static func content(_ wanted: WantedLiveActivity, kind: LiveActivityEvent) -> PushContent {
-        let alert = wanted.alert?.objectValue.map { PushRequestBody.parseAlert(JSONBody(fields: $0)) }
+        let alert = wanted.alert.map(LiveActivityAlert.init(stored:))
         let loud = kind == .start || alert != nil
         return PushContent(
             contentState: wanted.contentState, requestedPriority: loud ? .immediate : .conservesPower, importance: loud ? .timeSensitive : .routine,

@@ -195,7 +195,7 @@ struct RenewalService: Sendable {
             }
             let content = PushContent(
                 contentState: activity.lastContentState ?? .object([:]), requestedPriority: .immediate, importance: .timeSensitive,
-                alert: PushRequestBody.parseAlert(JSONBody(fields: renewal.plan.alert.objectValue ?? [:])),
+                alert: LiveActivityAlert(stored: renewal.plan.alert),
                 expiration: now.addingTimeInterval(RenewalRequest.margin), collapseID: "renewal-" + String(activity.activityID.prefix(56)),
                 attributesType: renewal.plan.attributesType, attributes: renewal.plan.attributes, inputPushToken: true)
             // Marked first: the app may register the new activity before this call returns.

@@ -1,0 +1,94 @@
+import APNsCore
+import Foundation
+import Hummingbird
+import LiveActivity
+import LivePushAPITypes
+import Testing
+
+@testable import LivePushServer
+
+/// A body the contract accepts is decoded as the contract's generated type, from the value parsed for the
+/// check, and read into the same domain values the route reads: every form of a date, both forms of an alert
+/// text, free-form objects as given.
+@Suite struct RequestBodyTests {
+    private static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func body<Body: Decodable>(_ operation: String, _ type: Body.Type, _ json: String) throws -> Body {
+        try ContractRoute(operation).body(type, ByteBuffer(string: json), now: Self.now)
+    }
+
+    @Test func anUpdateReadsEveryMember() throws {
+        let update = try body(
+            "updateActivity", Schemas.Update.self,
+            #"{"contentState":{"hp":1,"ratio":0.5,"name":"Cake","tags":["a",null],"nested":{"ok":true,"none":null}},"#
+                + #""alert":{"title":"Loot","body":{"locKey":"FOUND","locArgs":["Cake"]}},"sound":"chime.aiff","importance":"time-sensitive","#
+                + #""staleDate":"+30m","relevanceScore":50,"expiration":1800000600,"collapseId":"c1"}"#)
+        let content = PushRequestBody(update).content(now: Self.now)
+        #expect(
+            content.contentState
+                == .object([
+                    "hp": 1, "ratio": 0.5, "name": "Cake", "tags": .array(["a", .null]), "nested": .object(["ok": .bool(true), "none": .null]),
+                ]))
+        #expect(content.alert == LiveActivityAlert(title: "Loot", body: .localized(key: "FOUND", arguments: ["Cake"]), sound: .file("chime.aiff")))
+        #expect(content.requestedPriority == .immediate && content.importance == .timeSensitive)
+        #expect(content.staleDate == Self.now.addingTimeInterval(1800))
+        #expect(content.relevanceScore == 50)
+        // Unix seconds as a number: a form the contract accepts though the document lists only the relative one.
+        #expect(content.expiration == Date(timeIntervalSince1970: 1_800_000_600))
+        #expect(content.collapseID == "c1")
+        #expect(content.dismissalDate == nil && content.attributesType == nil && content.inputPushToken == false)
+    }
+
+    /// Each form names the same moment, an hour from now.
+    @Test func datesInEveryForm() throws {
+        for json in ["1800003600", #""1800003600""#, #""2027-01-15T09:00:00Z""#, #""2027-01-15T10:00:00+01:00""#, #""+1h""#, #""+60m""#] {
+            let end = try body("endActivity", Schemas.End.self, #"{"staleDate":\#(json),"dismissalDate":\#(json),"expiration":\#(json)}"#)
+            let content = PushRequestBody(end).content(now: Self.now)
+            let expected = Self.now.addingTimeInterval(3600)
+            #expect(content.staleDate == expected && content.dismissalDate == expected && content.expiration == expected, "\(json)")
+        }
+    }
+
+    @Test func nullMembersAreAbsentAndPriorityDefaultsToRoutine() throws {
+        let end = try body("endActivity", Schemas.End.self, #"{"contentState":null,"alert":null,"priority":null,"sound":null}"#)
+        let content = PushRequestBody(end).content(now: Self.now)
+        #expect(content.contentState == nil && content.alert == nil)
+        #expect(content.requestedPriority == .conservesPower && content.importance == .routine)
+    }
+
+    @Test func aStartAndABatchItem() throws {
+        let start = try body(
+            "startForUser", Schemas.Start.self,
+            #"{"contentState":{},"alert":{"sound":"default"},"priority":10,"attributesType":"Adventure","attributes":{"hero":"Cake"},"#
+                + #""inputPushToken":true}"#)
+        let content = PushRequestBody(start).content(now: Self.now)
+        #expect(content.attributesType == "Adventure" && content.attributes == .object(["hero": "Cake"]) && content.inputPushToken)
+        #expect(content.alert == LiveActivityAlert(sound: .default) && content.requestedPriority == .immediate)
+        let batch = try body(
+            "sendUpdates", Schemas.UpdateBatch.self,
+            #"{"updates":[{"activityId":"a1","event":"update","contentState":{"n":1}},"#
+                + #"{"activityId":"a2","event":"end","dismissalDate":0,"priority":5}]}"#)
+        let items = PushBatchBody.items(batch, now: Self.now)
+        #expect(items.map(\.activityID) == ["a1", "a2"] && items.map(\.kind) == [.update, .end])
+        #expect(items[1].content.dismissalDate == Date(timeIntervalSince1970: 0) && items[1].content.contentState == nil)
+    }
+
+    /// An alert kept as JSON (a Live Activity resource's, a renewal's) reads back as the alert it came as.
+    @Test func aStoredAlertReadsBack() throws {
+        let put = try body(
+            "putLiveActivity", Schemas.LiveActivityPut.self,
+            #"{"attributesType":"A","attributes":{},"contentState":{},"alert":{"title":{"locKey":"K"},"body":"b","sound":null}}"#)
+        let stored = try #require(put.alert.map { JSONValue($0.value1) })
+        #expect(stored == .object(["title": .object(["locKey": "K"]), "body": "b"]))
+        #expect(LiveActivityAlert(stored: stored) == LiveActivityAlert(title: .localized(key: "K", arguments: []), body: "b"))
+    }
+
+    /// The decoder reads numbers as a default JSONDecoder does: an integer only from a whole number in range.
+    @Test func integersOnlyFromWholeNumbers() throws {
+        struct Counts: Decodable { var small: Int8?, whole: Int?, double: Double? }
+        #expect(try JSONValueDecoder.decode(Counts.self, from: .object(["whole": 3, "double": 1.5])).whole == 3)
+        #expect(throws: DecodingError.self) { try JSONValueDecoder.decode(Counts.self, from: .object(["whole": 1.5])) }
+        #expect(throws: DecodingError.self) { try JSONValueDecoder.decode(Counts.self, from: .object(["small": 300])) }
+        #expect(throws: DecodingError.self) { try JSONValueDecoder.decode(Counts.self, from: .object(["whole": "3"])) }
+    }
+}
