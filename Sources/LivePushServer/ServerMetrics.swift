@@ -73,14 +73,8 @@ package final class ServerMetrics: Sendable {
         return factory
     }
 
-    /// Counts a push's final outcome (`livepush_server_pushes_total` by outcome, APNs reason and priority)
-    /// and its latency.
-    func recordOutcome(_ outcome: DeliveryOutcome, reason: String?, priority: APNsPriority, latency: Duration) {
-        recordOutcomes(outcome, reason: reason, priority: priority, count: 1)
-        self.latency.record(duration: max(latency, .zero))
-    }
-
-    /// Counts `count` pushes with the same outcome, reason and priority (a group page's, in one step).
+    /// Counts `count` pushes with the same final outcome (`livepush_server_pushes_total` by outcome, APNs
+    /// reason and priority), in one step: a group page's, or an outbox batch's.
     func recordOutcomes(_ outcome: DeliveryOutcome, reason: String?, priority: APNsPriority, count: Int) {
         Metrics.Counter(
             label: "livepush_server_pushes_total",

@@ -88,11 +88,14 @@ struct OutboxQueue: LeasedBatchQueue {
             context.logger.warning("a push's claim was taken over before its outcome was recorded", metadata: ["pushId": "\(pushID.lowercased)"])
         }
         delivery.tokensInvalidated(report.invalidated)
+        // Counted per outcome, reason and priority once per batch: a counter with labels is a lookup each time.
+        var outcomes: [OutcomeKey: Int] = [:]
         for record in report.completion.records {
             let elapsed = max(0, now.timeIntervalSince(record.acceptedAt))
-            context.metrics.recordOutcome(
-                record.outcome, reason: record.reason.map(DeviceDelivery.metricReason), priority: record.priority,
-                latency: .milliseconds(Int64(elapsed * 1000)))
+            context.metrics.recordLatency(.milliseconds(Int64(elapsed * 1000)))
+            outcomes[
+                OutcomeKey(outcome: record.outcome, reason: record.reason.map(DeviceDelivery.metricReason), priority: record.priority), default: 0] +=
+                1
             let level: Logger.Level = record.outcome == .accepted ? .debug : .info
             context.logger.log(
                 level: level, "push finished",
@@ -101,6 +104,16 @@ struct OutboxQueue: LeasedBatchQueue {
                     "outcome": "\(record.outcome.rawValue)", "reason": "\(record.reason ?? "")", "attempts": "\(record.attempts)",
                 ])
         }
+        for (key, count) in outcomes {
+            context.metrics.recordOutcomes(key.outcome, reason: key.reason, priority: key.priority, count: count)
+        }
+    }
+
+    /// A push outcome's labels in `livepush_server_pushes_total`.
+    private struct OutcomeKey: Hashable {
+        var outcome: DeliveryOutcome
+        var reason: String?
+        var priority: APNsPriority
     }
 
     /// The settlement in parts, each result alone, when the store refused it whole.
