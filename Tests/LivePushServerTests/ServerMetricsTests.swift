@@ -11,7 +11,8 @@ import Testing
     @Test func aPushOutcomeIsCountedByOutcomeReasonAndPriorityWithItsLatency() throws {
         let test = TestMetrics()
         let metrics = ServerMetrics(factory: test)
-        metrics.recordOutcome(.rejected, reason: "BadDeviceToken", priority: .immediate, latency: .milliseconds(40))
+        metrics.recordOutcomes(.rejected, reason: "BadDeviceToken", priority: .immediate, count: 1)
+        metrics.recordLatency(.milliseconds(40))
         metrics.recordOutcomes(.rejected, reason: "BadDeviceToken", priority: .immediate, count: 2)
 
         let pushes = try test.expectCounter(
@@ -23,7 +24,8 @@ import Testing
 
     @Test func thePrometheusBackendServesTheSameNamesAndLabels() {
         let metrics = ServerMetrics()
-        metrics.recordOutcome(.accepted, reason: nil, priority: .immediate, latency: .milliseconds(40))
+        metrics.recordOutcomes(.accepted, reason: nil, priority: .immediate, count: 1)
+        metrics.recordLatency(.milliseconds(40))
         metrics.recordRateLimited(scope: "app")
         metrics.setOutboxDepth(4)
         let text = metrics.render()
