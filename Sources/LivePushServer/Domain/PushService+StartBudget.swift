@@ -1,8 +1,8 @@
 import Foundation
 import PushStore
 
-/// The push-to-start budget per device, shared by every path that starts activities on its own (renewal,
-/// Live Activity resources).
+/// The push-to-start budget per device, shared by every path that starts activities (a user's start,
+/// renewal, Live Activity resources; audience starts reserve theirs page by page).
 extension PushService {
     /// Reserves a start to each of `tokens` whose device has room in the budget's window; returns those
     /// with the push id each must be sent with (``acceptStart(_:tokens:skipped:pushIDs:)``), or released

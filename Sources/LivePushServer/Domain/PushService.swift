@@ -91,10 +91,30 @@ struct PushService: Sendable {
         if let requestedChannel {
             content.inputPushChannelAPNsID = try await subscriptionChannel(requestedChannel, for: valid).apnsChannelID
         }
-        let skipped = tokens.filter { !$0.tokenState.isValid }.map {
+        var skipped = tokens.filter { !$0.tokenState.isValid }.map {
             SendAcceptance.Skipped(target: .pushToStartToken($0.id), reason: "push-to-start token of device '\($0.deviceID)' is invalid")
         }
-        return try await acceptStart(content, tokens: valid, skipped: skipped)
+        // The device drops a start over its budget: each start is reserved first, as every other start is.
+        let reserved = try await reserveStartBudget(valid, now: clock.now())
+        let rule = settings.pushToStartBudget
+        guard !reserved.isEmpty else {
+            throw .conflict(
+                "userId", "pushToStartBudget",
+                "every device of user '\(userID)' has had its \(rule.budget) push-to-start pushes in the last \(Int(rule.window)) s; a device drops more, so none was sent. Retry after the window"
+            )
+        }
+        let granted = Set(reserved.map(\.token.id))
+        skipped += valid.filter { !granted.contains($0.id) }.map {
+            SendAcceptance.Skipped(
+                target: .pushToStartToken($0.id),
+                reason: "device '\($0.deviceID)' has had its \(rule.budget) push-to-start pushes in the last \(Int(rule.window)) s")
+        }
+        do {
+            return try await acceptStart(content, tokens: reserved.map(\.token), skipped: skipped, pushIDs: ReservedStart.pushIDs(reserved))
+        } catch {
+            await releaseStartBudget(reserved)
+            throw error
+        }
     }
 
     /// Ends an activity that reached the maximum active duration: an end push with its last content state
