@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import Testing
 
@@ -28,7 +29,7 @@ struct JSONWriterTests {
     }
 
     @Test func agreesWithFoundationOnGeneratedValues() {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         for _ in 0..<2_000 {
             let value = Self.value(depth: 3, using: &generator)
             let expected = Self.foundation(value)
@@ -44,11 +45,11 @@ struct JSONWriterTests {
 
     private static let alphabet: [Character] = Array("aAbBzZ09_-/\\\"' é\u{FF41}😀\u{0}\u{7}\n\t\u{1F}\u{2028}")
 
-    private static func string(using generator: inout SeededGenerator) -> String {
+    private static func string(using generator: inout SeededRandom) -> String {
         String((0..<Int.random(in: 0...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
-    private static func value(depth: Int, using generator: inout SeededGenerator) -> JSONValue {
+    private static func value(depth: Int, using generator: inout SeededRandom) -> JSONValue {
         switch Int.random(in: 0..<(depth > 0 ? 8 : 6), using: &generator) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))
@@ -66,18 +67,5 @@ struct JSONWriterTests {
             }
             return .object(members)
         }
-    }
-}
-
-/// A deterministic generator (SplitMix64), so a failure names a value that comes back on the next run.
-private struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
