@@ -1,5 +1,5 @@
-/// SplitMix64: a small, fast, seedable generator, so that what it drives (the simulator's faults, generated
-/// test values) comes out the same for the same seed.
+/// SplitMix64: a small, fast, seedable generator, so that what it drives (the simulator's faults, a seeded
+/// Emoji Rangers adventure, generated test values) comes out the same for the same seed.
 package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -40,7 +40,7 @@ package enum AdventureEngine {
 private struct Script {
     let party: [Hero]
     let seed: UInt64
-    var random: SeededGenerator
+    var random: SeededRandom
     var health: [String: Double]
     var events: [AdventureEvent] = []
     var relevance = AdventureEngine.routineRelevance
@@ -48,7 +48,7 @@ private struct Script {
     init(party: [Hero], seed: UInt64) {
         self.party = party
         self.seed = seed
-        random = SeededGenerator(seed: seed)
+        random = SeededRandom(seed: seed)
         health = Dictionary(uniqueKeysWithValues: party.map { ($0.id, 1.0) })
     }
 

@@ -1,3 +1,4 @@
+import APNsCore
 import LiveActivity
 
 /// A calmer solo adventure every player also follows on their iPhone. The app starts it with a relevance
@@ -17,7 +18,7 @@ package struct SideQuest: Sendable, Hashable {
 
     /// The side quest of `hero`, its errand drawn from `seed`.
     package init(hero: Hero, seed: UInt64) {
-        var random = SeededGenerator(seed: seed ^ UInt64(truncatingIfNeeded: hero.id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+        var random = SeededRandom(seed: seed ^ UInt64(truncatingIfNeeded: hero.id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
         let errand = Self.errands[Int.random(in: 0..<Self.errands.count, using: &random)]
         self.hero = hero
         contentState = AdventureContentState(currentHealthLevel: 1, eventDescription: "\(hero.label) is \(errand)")

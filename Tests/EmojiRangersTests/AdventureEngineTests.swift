@@ -99,9 +99,9 @@ import Testing
     }
 
     @Test func seededGeneratorRepeats() {
-        var first = SeededGenerator(seed: 77)
-        var second = SeededGenerator(seed: 77)
-        var other = SeededGenerator(seed: 78)
+        var first = SeededRandom(seed: 77)
+        var second = SeededRandom(seed: 77)
+        var other = SeededRandom(seed: 78)
         let a = (0..<5).map { _ in first.next() }
         #expect(a == (0..<5).map { _ in second.next() })
         #expect(a != (0..<5).map { _ in other.next() })
