@@ -21,13 +21,13 @@ final class SQLiteThread: TaskExecutor, @unchecked Sendable {
         var queue: [Work] = []
         var head = 0
         var stopping = false
+        /// The thread has run its last work and ended.
+        var stopped = false
     }
 
     private let condition = NSCondition()
     private var state = State()
     private var identity: pthread_t?
-    private let stopped = NSCondition()
-    private var hasStopped = false
 
     init(name: String = "SQLite") {
         let started = DispatchSemaphore(value: 0)
@@ -73,9 +73,9 @@ final class SQLiteThread: TaskExecutor, @unchecked Sendable {
         // Waited for off the cooperative pool's threads: the thread's last job may be one of ours.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
-                self.stopped.lock()
-                while !self.hasStopped { self.stopped.wait() }
-                self.stopped.unlock()
+                self.condition.lock()
+                while !self.state.stopped { self.condition.wait() }
+                self.condition.unlock()
                 continuation.resume()
             }
         }
@@ -85,7 +85,8 @@ final class SQLiteThread: TaskExecutor, @unchecked Sendable {
     private func stop() {
         condition.lock()
         state.stopping = true
-        condition.signal()
+        // Every waiter: the thread, and any earlier caller of `shutdown` waiting for `stopped`.
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -105,8 +106,10 @@ final class SQLiteThread: TaskExecutor, @unchecked Sendable {
             condition.lock()
             while state.head == state.queue.count && !state.stopping { condition.wait() }
             if state.head == state.queue.count {
+                state.stopped = true
+                condition.broadcast()
                 condition.unlock()
-                break
+                return
             }
             let work = state.queue[state.head]
             state.head += 1
@@ -120,9 +123,5 @@ final class SQLiteThread: TaskExecutor, @unchecked Sendable {
             case .closure(let body): body()
             }
         }
-        stopped.lock()
-        hasStopped = true
-        stopped.broadcast()
-        stopped.unlock()
     }
 }
