@@ -6,9 +6,22 @@ import Synchronization
 ///
 /// A worker reads ``generation`` before it claims and passes it to ``wait(after:timeout:)``: pushes
 /// enqueued between its empty claim and its wait are not missed.
+///
+/// Each announcement says what it is about (``Work``), and each kind has a generation of its own
+/// (``generation(of:)``): a worker that found the group pages empty asks for them again when pages were
+/// announced, not on every accepted single push (while updates pour in, an empty page claim per worker
+/// round is a write transaction each, waiting its turn at SQLite's one writer).
 final class OutboxSignal: Sendable {
+    /// What an announcement is about, as the queues that wait for it: rows of a queue (outbox pushes,
+    /// webhook events), or pages of a send (a group send's members, an audience start's users).
+    enum Work: CaseIterable, Sendable {
+        case items
+        case pages
+    }
+
     private struct State {
         var generation: UInt64 = 0
+        var generations: [UInt64] = Array(repeating: 0, count: Work.allCases.count)
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         var nextWaiterID: UInt64 = 0
     }
@@ -22,26 +35,38 @@ final class OutboxSignal: Sendable {
         self.itemsPerWorker = max(1, itemsPerWorker)
     }
 
-    /// Changes every time pushes are announced.
+    /// Changes every time work is announced.
     var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Changes every time work of this kind is announced.
+    func generation(of work: Work) -> UInt64 {
+        state.withLock { $0.generations[work.index] }
+    }
 
     /// How many workers are waiting (for tests).
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Announces `count` new pushes: wakes as many waiting workers as it takes to claim them.
+    /// Announces `count` new items (pushes, webhook events): wakes as many waiting workers as it takes
+    /// to claim them.
     func wake(items count: Int) {
         guard count > 0 else { return }
-        wake(workers: (count + itemsPerWorker - 1) / itemsPerWorker)
+        wake(workers: (count + itemsPerWorker - 1) / itemsPerWorker, announcing: .items)
+    }
+
+    /// Announces a new send's pages: wakes `workers` waiting workers to claim them.
+    func wake(pagesFor workers: Int) {
+        wake(workers: max(1, workers), announcing: .pages)
     }
 
     /// Wakes every waiting worker (to stop them).
     func wakeAll() {
-        wake(workers: Int.max)
+        wake(workers: Int.max, announcing: nil)
     }
 
-    private func wake(workers: Int) {
+    private func wake(workers: Int, announcing work: Work?) {
         let woken = state.withLock { state in
             state.generation &+= 1
+            if let work { state.generations[work.index] &+= 1 }
             let taken = Array(state.waiters.prefix(workers))
             state.waiters.removeFirst(taken.count)
             return taken
@@ -81,6 +106,15 @@ final class OutboxSignal: Sendable {
                 return state.waiters.remove(at: index).continuation
             }
             waiter?.resume()
+        }
+    }
+}
+
+extension OutboxSignal.Work {
+    fileprivate var index: Int {
+        switch self {
+        case .items: 0
+        case .pages: 1
         }
     }
 }

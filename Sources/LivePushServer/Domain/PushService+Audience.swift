@@ -44,7 +44,7 @@ extension PushService {
             requestedPriority: content.requestedPriority, importance: content.importance, collapseKey: content.collapseID,
             expiration: content.expiration ?? now.addingTimeInterval(settings.defaultExpiration), acceptedAt: now, createdBy: createdBy)
         try await stored { () async throws(PushStoreError) in try await store.createAudienceStart(start) }
-        signal.wake(items: settings.workerCount)
+        signal.wake(pagesFor: settings.workerCount)
         logger.info(
             "audience start accepted",
             metadata: [

@@ -58,7 +58,7 @@ struct PushService: Sendable {
             acceptedAt: now, createdBy: createdBy, expanded: !hasMembers, finishedAt: hasMembers ? nil : now)
         if hasMembers {
             try await stored { () async throws(PushStoreError) in try await store.createGroupSend(send) }
-            signal.wake(items: settings.workerCount)
+            signal.wake(pagesFor: settings.workerCount)
             logger.info(
                 "group send accepted", metadata: ["sendId": "\(send.sendID.lowercased)", "groupId": "\(groupID)", "kind": "\(kind.rawValue)"])
         }

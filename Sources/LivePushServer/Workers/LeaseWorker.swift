@@ -26,8 +26,9 @@ struct LeaseWorker: Sendable {
     func run(isStopping: @Sendable () -> Bool) async {
         await release(after: "an earlier run")
         await withTaskGroup(of: Void.self) { units in
-            // A queue found empty is not asked again until the signal's generation changes or the poll
-            // interval passes: while a group send's pages go out, no empty outbox claim takes the writer.
+            // A queue found empty is not asked again until work of its kind is announced or the poll
+            // interval passes: while a group send's pages go out, no empty outbox claim takes the writer,
+            // and while single pushes pour in, no empty page claim.
             var found = Array(repeating: FoundEmpty(), count: queues.count)
             // Units started and not yet finished: the one sending, and at most one recording before it.
             var unfinished = 0
@@ -37,7 +38,8 @@ struct LeaseWorker: Sendable {
                 if isStopping() { break }
                 var worked = false
                 for (index, queue) in queues.enumerated() where !isStopping() {
-                    guard let work = await found[index].unlessEmpty(generation: seen, interval: pollInterval, { await claim(queue) })
+                    let announced = signal.generation(of: queue.announcedAs)
+                    guard let work = await found[index].unlessEmpty(generation: announced, interval: pollInterval, { await claim(queue) })
                     else { continue }
                     worked = true
                     let (sent, sending) = AsyncStream.makeStream(of: Never.self)

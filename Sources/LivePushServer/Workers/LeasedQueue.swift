@@ -9,6 +9,8 @@ import PushStore
 protocol LeasedQueue: Sendable {
     /// What the queue holds, for logs ("pushes", "group pages", "webhook events").
     var name: String { get }
+    /// The announcements that may bring it work: a worker that found it empty asks again after one.
+    var announcedAs: OutboxSignal.Work { get }
     /// Claims the next unit of work for an owner; nil when nothing is due.
     func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)?
     /// Gives back every claim an owner holds; returns how many.
@@ -46,6 +48,8 @@ protocol LeasedBatchQueue: LeasedQueue {
 }
 
 extension LeasedBatchQueue {
+    var announcedAs: OutboxSignal.Work { .items }
+
     func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
         let batch = try await claimBatch(owner: owner)
         guard !batch.isEmpty else { return nil }
@@ -92,6 +96,8 @@ protocol LeasedPageQueue: LeasedQueue {
 }
 
 extension LeasedPageQueue {
+    var announcedAs: OutboxSignal.Work { .pages }
+
     func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
         guard let page = try await claimPage(owner: owner) else { return nil }
         return LeasedPage(queue: self, page: page, owner: owner)

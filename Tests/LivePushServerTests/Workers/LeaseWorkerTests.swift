@@ -64,6 +64,7 @@ import Testing
         }
 
         var name: String { "pages" }
+        var announcedAs: OutboxSignal.Work { .pages }
 
         func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
             let unit: Int? = next.withLock { count in
@@ -123,5 +124,66 @@ import Testing
         #expect(events.first == "release" && events.last == "release", "claims of an earlier run, then of this one")
         #expect(events.filter { $0.hasPrefix("recorded") }.sorted() == ["recorded 1", "recorded 2", "recorded 3"])
         #expect(journal.mostRecordingAtASend <= 1, "at most one recording beside a send: \(events)")
+    }
+
+    /// A queue that is always empty and counts how often it was asked.
+    final class EmptyQueue: LeasedQueue {
+        let name: String
+        let announcedAs: OutboxSignal.Work
+        private let asked = Mutex(0)
+
+        init(_ name: String, announcedAs: OutboxSignal.Work) {
+            self.name = name
+            self.announcedAs = announcedAs
+        }
+
+        var claims: Int { asked.withLock { $0 } }
+
+        func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
+            asked.withLock { $0 += 1 }
+            return nil
+        }
+
+        func release(owner: String) async throws(PushStoreError) -> Int { 0 }
+    }
+
+    /// While single pushes pour in, a worker does not ask the empty page queue again on each of them (an
+    /// empty claim is a write transaction), but does once pages are announced. The poll interval is long,
+    /// so only announcements make it ask.
+    @Test(.timeLimit(.minutes(10)))  // a hang guard
+    func anEmptyQueueIsAskedAgainOnlyWhenWorkOfItsKindIsAnnounced() async {
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let items = EmptyQueue("pushes", announcedAs: .items)
+        let pages = EmptyQueue("group pages", announcedAs: .pages)
+        let stopping = Mutex(false)
+        let worker = LeaseWorker(
+            owner: "w0", queues: [items, pages], signal: signal, pollInterval: .seconds(600), lease: 30, clock: SystemWallClock(),
+            metrics: ServerMetrics(), logger: Logger(label: "test"))
+        async let run: Void = worker.run { stopping.withLock { $0 } }
+        // A round ends with the worker waiting again.
+        func roundEnded(itemClaims: Int, pageClaims: Int) async -> Bool {
+            await Self.eventually { items.claims == itemClaims && pages.claims >= pageClaims && signal.waitingCount == 1 }
+        }
+        #expect(await roundEnded(itemClaims: 1, pageClaims: 1))
+        signal.wake(items: 1)
+        #expect(await roundEnded(itemClaims: 2, pageClaims: 1))
+        signal.wake(items: 1)
+        #expect(await roundEnded(itemClaims: 3, pageClaims: 1))
+        #expect(pages.claims == 1, "pushes announced: the empty page queue is not asked again")
+        signal.wake(pagesFor: 1)
+        #expect(await roundEnded(itemClaims: 3, pageClaims: 2))
+        #expect(items.claims == 3 && pages.claims == 2, "pages announced: only the page queue is asked again")
+        stopping.withLock { $0 = true }
+        signal.wakeAll()
+        await run
+    }
+
+    private static func eventually(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(300)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
     }
 }
