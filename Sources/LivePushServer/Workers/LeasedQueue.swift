@@ -35,7 +35,7 @@ protocol LeasedRecording: Sendable {
 }
 
 /// A queue whose unit of work is a batch of rows claimed together (outbox pushes, webhook events): the
-/// batch's claim is renewed row by row, and ``work(owner:batch:)`` sends and records it.
+/// batch's claim is renewed row by row, and ``work(owner:batch:)`` sends it and returns its recording.
 protocol LeasedBatchQueue: LeasedQueue {
     associatedtype Row: Sendable
 
@@ -43,8 +43,9 @@ protocol LeasedBatchQueue: LeasedQueue {
     func claimBatch(owner: String) async throws(PushStoreError) -> [Row]
     /// Extends the owner's claims on the batch's rows; returns how many it still held.
     func renew(owner: String, batch: [Row], until: Date) async throws(PushStoreError) -> Int
-    /// Sends the batch and records what it came to.
-    func work(owner: String, batch: [Row]) async
+    /// Sends the batch; returns the recording of what it came to, which the worker overlaps with its next
+    /// claim and send (nil: the work recorded it itself).
+    func work(owner: String, batch: [Row]) async -> (any LeasedRecording)?
 }
 
 extension LeasedBatchQueue {
@@ -57,7 +58,7 @@ extension LeasedBatchQueue {
     }
 }
 
-/// A claimed batch of a ``LeasedBatchQueue``: sent and recorded in one step.
+/// A claimed batch of a ``LeasedBatchQueue``: sent, then recorded while the worker sends its next unit.
 struct LeasedBatch<Queue: LeasedBatchQueue>: LeasedWork {
     let queue: Queue
     let owner: String
@@ -71,7 +72,6 @@ struct LeasedBatch<Queue: LeasedBatchQueue>: LeasedWork {
 
     func send() async -> (any LeasedRecording)? {
         await queue.work(owner: owner, batch: rows)
-        return nil
     }
 }
 

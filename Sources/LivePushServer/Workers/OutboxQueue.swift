@@ -4,7 +4,8 @@ import Logging
 import PushStore
 
 /// The outbox as a leased queue: single sends, retries and broadcasts. A claimed batch is sent as one
-/// batch (``attempt(_:activities:)``), and what it came to is recorded in one store call.
+/// batch (``attempt(_:activities:)``), and what it came to is recorded in one store call while the worker
+/// claims and sends its next batch.
 struct OutboxQueue: LeasedBatchQueue {
     let store: any OutboxStore & ActivityStore & PushToStartStore & ChannelStore
     let delivery: DeviceDelivery
@@ -25,9 +26,21 @@ struct OutboxQueue: LeasedBatchQueue {
         try await store.release(owner: owner)
     }
 
-    func work(owner: String, batch: [OutboxItem]) async {
+    func work(owner: String, batch: [OutboxItem]) async -> (any LeasedRecording)? {
         let activities = await targetActivities(of: batch)
-        await finish(await attempt(batch, activities: activities), owner: owner)
+        let settlement = await attempt(batch, activities: activities)
+        return settlement.isEmpty ? nil : Recording(queue: self, owner: owner, settlement: settlement)
+    }
+
+    /// What a sent batch came to, still to be recorded.
+    struct Recording: LeasedRecording {
+        let queue: OutboxQueue
+        let owner: String
+        let settlement: OutboxSettlement
+
+        func record() async {
+            await queue.finish(settlement, owner: owner)
+        }
     }
 
     /// The activities a claimed batch targets, read in one store call; nil when that read failed (each
@@ -53,7 +66,6 @@ struct OutboxQueue: LeasedBatchQueue {
     /// counts and logs it. When the store fails, the claims expire and the pushes are sent again (harmless:
     /// their timestamps are fixed).
     private func finish(_ settlement: OutboxSettlement, owner: String) async {
-        guard !settlement.isEmpty else { return }
         let now = context.clock.now()
         var settlement = settlement
         settlement.results = settlement.results.map { result in

@@ -41,12 +41,14 @@ final class WebhookEventQueue: LeasedBatchQueue {
         try await store.releaseWebhooks(owner: owner)
     }
 
-    func work(owner: String, batch: [WebhookDelivery]) async {
+    /// Each event is recorded as its attempt ends: nothing is left to record.
+    func work(owner: String, batch: [WebhookDelivery]) async -> (any LeasedRecording)? {
         await withTaskGroup(of: Void.self) { group in
             for delivery in batch {
                 group.addTask { await self.attempt(delivery) }
             }
         }
+        return nil
     }
 
     private func updateDepthEverySecond() async {
