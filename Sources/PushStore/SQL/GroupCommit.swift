@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 
 /// Group commit over a backend with one writer (SQLite): transactions that arrive while one is running
@@ -17,11 +18,18 @@ import Synchronization
 /// The group is durable when any of its transactions is; a group of deferred transactions commits
 /// deferred. A group runs in a task of its own, so one caller's cancellation (a client that went away)
 /// does not cancel the statements of the others.
+///
+/// Measured: `livepush_store_group_transactions` (transactions per group) and
+/// `livepush_store_group_duration_seconds` with `part` "bodies" (the members' statements) and "commit"
+/// (the rest of the group's time: BEGIN, COMMIT and its fsync).
 final class GroupCommitBackend: SQLBackend {
     let dialect: SQLDialect
     private let inner: any SQLBackend
     private let maximumGroup: Int
     private let state = Mutex(State())
+    private let groupSize: Recorder
+    private let bodiesDuration: Metrics.Timer
+    private let commitDuration: Metrics.Timer
 
     private struct State {
         var waiting: [Member] = []
@@ -44,6 +52,10 @@ final class GroupCommitBackend: SQLBackend {
         self.inner = inner
         self.dialect = inner.dialect
         self.maximumGroup = max(1, maximumGroup)
+        let backend = ("backend", inner.dialect.name)
+        groupSize = Recorder(label: "livepush_store_group_transactions", dimensions: [backend])
+        bodiesDuration = Metrics.Timer(label: "livepush_store_group_duration_seconds", dimensions: [backend, ("part", "bodies")])
+        commitDuration = Metrics.Timer(label: "livepush_store_group_duration_seconds", dimensions: [backend, ("part", "commit")])
     }
 
     func transaction<T: Sendable>(
@@ -128,8 +140,12 @@ final class GroupCommitBackend: SQLBackend {
     private func run(_ group: [Member]) async {
         let commit: SQLCommit = group.contains { $0.commit == .durable } ? .durable : .deferred
         var failure: PushStoreError?
+        let started = ContinuousClock.now
+        let bodies = Mutex(Duration.zero)
         do throws(PushStoreError) {
             try await inner.transaction(commit) { session throws(PushStoreError) in
+                let bodiesStarted = ContinuousClock.now
+                defer { bodies.withLock { $0 = ContinuousClock.now - bodiesStarted } }
                 if group.count == 1 {
                     // Alone: its own transaction, rolled back when its body throws (its caller gets that error).
                     if await !group[0].run(session) { throw .database(detail: "rolled back") }
@@ -146,6 +162,10 @@ final class GroupCommitBackend: SQLBackend {
         } catch {
             failure = error
         }
+        let statements = bodies.withLock { $0 }
+        groupSize.record(group.count)
+        bodiesDuration.record(duration: statements)
+        commitDuration.record(duration: ContinuousClock.now - started - statements)
         for member in group { member.finish(failure) }
     }
 }
