@@ -7,13 +7,15 @@ import Synchronization
 /// writing transaction instead of waiting for it. Writers use `BEGIN IMMEDIATE`, so another connection
 /// to the same file waits instead of failing mid-transaction. The own threads matter: a connection
 /// waiting for the write lock blocks only itself, never the thread the lock holder needs to finish.
-/// Each connection prepares a statement once and reuses it (``SQLiteHandle``).
+/// Each connection prepares a statement once and reuses it (``SQLiteHandle``). A third connection copies
+/// the write-ahead log into the file beside the writer (``SQLiteCheckpointer``), so no commit does it.
 final class SQLiteBackend: SQLBackend {
     let dialect: SQLDialect
     private let writer: SQLiteHandle
     private let gate = SerialGate()
     private let reader: SQLiteHandle
     private let readGate = SerialGate()
+    private let checkpointer: SQLiteCheckpointer
     private let closed = Mutex(false)
     let path: String
 
@@ -29,16 +31,18 @@ final class SQLiteBackend: SQLBackend {
         positionFunction: "instr"
     )
 
-    private init(writer: SQLiteHandle, reader: SQLiteHandle, path: String) {
+    private init(writer: SQLiteHandle, reader: SQLiteHandle, checkpointer: SQLiteCheckpointer, path: String) {
         self.writer = writer
         self.reader = reader
+        self.checkpointer = checkpointer
         self.path = path
         self.dialect = Self.sqliteDialect
     }
 
     /// Opens (creating if needed) the database file, in WAL mode with `synchronous=FULL` so that a
     /// committed transaction survives a crash or power loss.
-    static func open(path: String, logger: Logger) async throws(PushStoreError) -> SQLiteBackend {
+    /// - Parameter checkpointThreshold: the log pages after which ``SQLiteCheckpointer`` copies the log.
+    static func open(path: String, logger: Logger, checkpointThreshold: Int = 1_000) async throws(PushStoreError) -> SQLiteBackend {
         try SQLiteFileMode.secure(path: path, logger: logger)
         let writer = try await SQLiteHandle.open(path: path, logger: logger)
         do throws(PushStoreError) {
@@ -55,16 +59,27 @@ final class SQLiteBackend: SQLBackend {
         }
         // Opened after the writer set WAL mode (a property of the file), so reads never block on writes.
         let reader: SQLiteHandle
+        let checkpointing: SQLiteHandle
         do throws(PushStoreError) {
             reader = try await SQLiteHandle.open(path: path, logger: logger)
         } catch {
             await writer.close()
             throw error
         }
-        let backend = SQLiteBackend(writer: writer, reader: reader, path: path)
+        do throws(PushStoreError) {
+            checkpointing = try await SQLiteHandle.open(path: path, logger: logger)
+        } catch {
+            await reader.close()
+            await writer.close()
+            throw error
+        }
+        let checkpointer = SQLiteCheckpointer(handle: checkpointing, threshold: checkpointThreshold)
+        let backend = SQLiteBackend(writer: writer, reader: reader, checkpointer: checkpointer, path: path)
         do throws(PushStoreError) {
             try await configure(reader)
             try await reader.execute("PRAGMA query_only = ON")
+            try await configure(checkpointing)
+            try await writer.checkpoint(with: checkpointer)
         } catch {
             await backend.close()
             throw error
@@ -173,6 +188,7 @@ final class SQLiteBackend: SQLBackend {
         }
         if wasOpen {
             // The writer last: closing the last connection checkpoints the WAL into the file.
+            await checkpointer.close()
             await reader.close()
             await writer.close()
         }
@@ -182,4 +198,7 @@ final class SQLiteBackend: SQLBackend {
 
     /// The two connections, for tests.
     var connections: (writer: SQLiteHandle, reader: SQLiteHandle) { (writer, reader) }
+
+    /// The checkpoints run beside the writer (for tests).
+    var checkpoints: SQLiteCheckpointer.Status { checkpointer.status }
 }

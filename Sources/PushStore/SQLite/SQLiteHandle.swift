@@ -12,10 +12,12 @@ import Logging
 /// run to the end, or its error), so no statement is ever left half-stepped and no COMMIT or ROLLBACK is
 /// skipped. The thread matters: a connection waiting for the write lock (busy_timeout) blocks only itself.
 final class SQLiteHandle: SQLSession, @unchecked Sendable {
-    // @unchecked: `database`, `statements` and `prepares` are used only by jobs on `thread`, one at a time.
+    // @unchecked: `database`, `statements`, `prepares` and `logHook` are used only by jobs on `thread`, one at a time.
     private let database: OpaquePointer
     private var statements: SQLiteStatementCache
     private var prepares = 0
+    /// The writer's log hook's context, while the connection is open.
+    private var logHook: LogHook?
     /// The connection's thread; a task that prefers it as its executor runs its statements inline.
     let thread: SQLiteThread
     let path: String
@@ -103,7 +105,55 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
         }.get()
     }
 
+    /// Hands each commit's log length to `checkpointer` (`sqlite3_wal_hook`), in place of SQLite's automatic
+    /// checkpoint; the hook checkpoints inline only past the checkpointer's backstop.
+    func checkpoint(with checkpointer: SQLiteCheckpointer) async throws(PushStoreError) {
+        let hook = LogHook(checkpointer: checkpointer, logger: logger)
+        try await thread.run { () -> Result<Void, PushStoreError> in
+            self.logHook = hook
+            sqlite3_wal_hook(
+                self.database,
+                { context, database, name, pages in
+                    guard let context else { return SQLITE_OK }
+                    let hook = Unmanaged<LogHook>.fromOpaque(context).takeUnretainedValue()
+                    if hook.checkpointer.committed(pages: Int(pages)) {
+                        let code = sqlite3_wal_checkpoint_v2(database, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                        if code != SQLITE_OK && code != SQLITE_BUSY {
+                            hook.logger.warning("checkpointing the SQLite log on commit failed", metadata: ["code": "\(code)"])
+                        }
+                    }
+                    return SQLITE_OK
+                }, Unmanaged.passUnretained(hook).toOpaque())
+            return .success(())
+        }.get()
+    }
+
+    /// What the log hook's C callback is given: kept alive by the handle as long as its connection.
+    final class LogHook: Sendable {
+        let checkpointer: SQLiteCheckpointer
+        let logger: Logger
+
+        init(checkpointer: SQLiteCheckpointer, logger: Logger) {
+            self.checkpointer = checkpointer
+            self.logger = logger
+        }
+    }
+
     // MARK: On the connection's thread
+
+    /// A `PASSIVE` checkpoint: copies the log pages no reader still needs into the database file, without
+    /// waiting for any lock. Call it on the connection's thread.
+    func checkpointPassive() {
+        precondition(thread.isCurrent, "a checkpoint runs on its connection's thread")
+        var logPages: Int32 = 0
+        var copied: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copied)
+        if code == SQLITE_OK {
+            logger.trace("SQLite log checkpointed", metadata: ["logPages": "\(logPages)", "copied": "\(copied)"])
+        } else if code != SQLITE_BUSY {
+            logger.warning("checkpointing the SQLite log failed", metadata: ["error": "\(failure(code))"])
+        }
+    }
 
     /// Prepares (or reuses), binds, steps and resets one statement.
     private func execute<T>(_ sql: String, _ binds: [SQLValue], _ transform: (SQLRow) throws(PushStoreError) -> T) -> Result<[T], PushStoreError> {

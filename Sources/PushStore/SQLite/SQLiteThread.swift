@@ -67,6 +67,13 @@ final class SQLiteThread: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Queues `body` to run on this thread and returns at once; false (and `body` never runs) once the
+    /// thread is stopping.
+    @discardableResult
+    func post(_ body: @escaping @Sendable () -> Void) -> Bool {
+        submit(.closure(body))
+    }
+
     /// Stops the thread once the work already given to it has run; later work is refused (see the type).
     func shutdown() async {
         stop()
