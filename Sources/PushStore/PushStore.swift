@@ -30,6 +30,11 @@ extension ActivityStore {
     package func register(_ registration: ActivityRegistration) async throws(PushStoreError) -> ActivityRecord {
         try await register(registration, ownership: .replace)
     }
+
+    /// ``activities(ids:contentStates:)`` with their content-states.
+    package func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
+        try await activities(ids: ids, contentStates: true)
+    }
 }
 
 /// Registered Live Activities: their tokens, state and last content.
@@ -85,8 +90,10 @@ package protocol ActivityStore: Sendable {
     func activity(id: String) async throws(PushStoreError) -> ActivityRecord?
 
     /// The stored activities among `ids`, read together (what a delivery worker needs for a batch), in
-    /// no particular order; ids that are not stored are left out.
-    func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord]
+    /// no particular order; ids that are not stored are left out. Without `contentStates`, each record's
+    /// `lastContentState` is nil, not read: the send path never uses it, and parsing every activity's
+    /// stored state was a cost of each batch.
+    func activities(ids: [String], contentStates: Bool) async throws(PushStoreError) -> [ActivityRecord]
 
     /// Every activity in a group, whatever its state, ordered by id.
     func activities(inGroup group: String) async throws(PushStoreError) -> [ActivityRecord]

@@ -46,6 +46,13 @@ enum RowDecoding {
         throw .database(detail: "column 'groups_json' holds '\(text)', not a JSON array of strings")
     }
 
+    /// The columns ``activity(_:)`` reads, the content-state as NULL: for the readers that never use it.
+    static let activityColumnsWithoutContentState = """
+        activity_id, push_token, bundle_id, attributes_type, environment, user_id, groups_json, frequent_pushes, state, \
+        token_state, token_invalid_reason, token_invalidated_at, registered_at, updated_at, started_at, ended_at, dismissal_date, \
+        NULL AS last_content_state, last_timestamp, last_accepted_at
+        """
+
     static func activity(_ row: SQLRow) throws(PushStoreError) -> ActivityRecord {
         let groups = try Self.groups(try row.string("groups_json"))
         var contentState: JSONValue?

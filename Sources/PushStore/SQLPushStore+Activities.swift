@@ -334,16 +334,17 @@ extension SQLPushStore {
         }
     }
 
-    package func activities(ids: [String]) async throws(PushStoreError) -> [ActivityRecord] {
+    package func activities(ids: [String], contentStates: Bool) async throws(PushStoreError) -> [ActivityRecord] {
         for (index, id) in ids.enumerated() { try Validation.identifier(id, field: "ids[\(index)]") }
         guard !ids.isEmpty else { return [] }
         let values = ids.map { SQLValue.text($0) }
+        let columns = contentStates ? "*" : RowDecoding.activityColumnsWithoutContentState
         // Up to 500 ids are one statement, which needs no transaction.
         return try await run("activitiesById", readOnly: ids.count <= 500) { session throws(PushStoreError) in
             var records = [ActivityRecord]()
             records.reserveCapacity(values.count)
             for row in try await Self.queryIn(
-                session, "SELECT * FROM activities WHERE activity_id IN ({IN})", values: values, chunk: 500)
+                session, "SELECT \(columns) FROM activities WHERE activity_id IN ({IN})", values: values, chunk: 500)
             {
                 records.append(try RowDecoding.activity(row))
             }

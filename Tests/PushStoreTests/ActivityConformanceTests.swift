@@ -287,6 +287,13 @@ struct ActivityConformanceTests {
             let read = try await store.activities(ids: ["c", "missing", "a"])
             #expect(Set(read.map(\.activityID)) == ["a", "c"])
             #expect(read.first { $0.activityID == "a" } == (try await store.activity(id: "a")))
+            // The send path's read: everything but the content-state, which stays unread.
+            let withoutStates = try await store.activities(ids: ["c", "missing", "a"], contentStates: false)
+            var expected = try #require(try await store.activity(id: "a"))
+            #expect(expected.lastContentState != nil)
+            expected.lastContentState = nil
+            #expect(withoutStates.first { $0.activityID == "a" } == expected)
+            #expect(Set(withoutStates.map(\.activityID)) == ["a", "c"])
 
             let ended = try await store.markEnded(
                 activityIDs: ["b", "missing", "a"], at: Fixture.start + 100,

@@ -101,9 +101,10 @@ extension PushService {
         return Dictionary(shapes.map { (ShapeKey($0), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The stored activities among `ids`, by id (one store call).
+    /// The stored activities among `ids`, by id (one store call), without their content-states (a push
+    /// carries its own).
     private func activitiesByID(_ ids: [String]) async throws(DomainError) -> [String: ActivityRecord] {
-        let activities = try await stored { () async throws(PushStoreError) in try await store.activities(ids: ids) }
+        let activities = try await stored { () async throws(PushStoreError) in try await store.activities(ids: ids, contentStates: false) }
         var byID = [String: ActivityRecord](minimumCapacity: activities.count)
         for activity in activities { byID[activity.activityID] = activity }
         return byID

@@ -54,7 +54,7 @@ struct OutboxQueue: LeasedBatchQueue {
         guard !ids.isEmpty else { return [:] }
         do {
             var byID = [String: ActivityRecord]()
-            for activity in try await store.activities(ids: ids) { byID[activity.activityID] = activity }
+            for activity in try await store.activities(ids: ids, contentStates: false) { byID[activity.activityID] = activity }
             return byID
         } catch {
             context.logger.warning("reading a batch's activities failed; reading them one by one", metadata: ["error": "\(error)"])
