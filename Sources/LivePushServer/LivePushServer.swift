@@ -88,7 +88,8 @@ package final class LivePushServer: Service, Sendable {
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
         let shapes = ContentStateShapeService(store: store, clock: clock, logger: logger)
         let resources = LiveActivityResourceService(pushes: pushes)
-        AppRoutes(activities: activities, renewals: renewals, resources: resources, identity: identity, shapes: shapes, clock: clock).add(
+        let registrar = ActivityRegistrar(activities: activities, renewals: renewals, resources: resources, shapes: shapes)
+        AppRoutes(activities: activities, registrar: registrar, identity: identity, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
