@@ -27,7 +27,7 @@ extension SendPageQueue {
     }
 
     /// The report of `complete`, which records the page; nil (and logged) when the store could not take it
-    /// (the page is sent again when its claim expires) or another worker holds the page now. `page` names
+    /// (the page is sent again when its claim expires) or another worker holds the page now. `noun` names
     /// the kind of page in the logs ("a group page").
     func completed<Report: SendPageReport>(
         _ page: Page, as noun: String, by complete: () async throws(PushStoreError) -> Report
