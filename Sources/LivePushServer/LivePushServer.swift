@@ -88,7 +88,8 @@ package final class LivePushServer: Service, Sendable {
             perMinute: configuration.addressFailureLimit, burst: configuration.addressFailureBurst, metrics: metrics)
         let shapes = ContentStateShapeService(store: store, clock: clock, logger: logger)
         let resources = LiveActivityResourceService(pushes: pushes)
-        AppRoutes(activities: activities, renewals: renewals, resources: resources, identity: identity, shapes: shapes, clock: clock).add(
+        let registrar = ActivityRegistrar(activities: activities, renewals: renewals, resources: resources, shapes: shapes)
+        AppRoutes(activities: activities, registrar: registrar, identity: identity, clock: clock).add(
             to: router.group("v1")
                 .add(middleware: addressLimit)
                 .add(middleware: APIKeyAuthenticator(scope: .app, keys: keys))
@@ -101,8 +102,8 @@ package final class LivePushServer: Service, Sendable {
             .add(middleware: APIKeyAuthenticator(scope: .backend, keys: keys))
             .add(middleware: RateLimitMiddleware(perMinute: configuration.backendRateLimit, burst: configuration.backendRateBurst, metrics: metrics))
         let idempotent = IdempotentSend(service: idempotency, clock: clock)
-        BackendRoutes(pushes: pushes, activities: activities, renewals: renewals, identity: identity, idempotent: idempotent, clock: clock).add(
-            to: backend)
+        UserTokenRoutes(identity: identity, clock: clock).add(to: backend)
+        BackendRoutes(pushes: pushes, activities: activities, renewals: renewals, idempotent: idempotent).add(to: backend)
         ChannelRoutes(channels: channels, pushes: pushes, idempotent: idempotent, clock: clock).add(to: backend)
         ShapeRoutes(shapes: shapes, clock: clock).add(to: backend)
         LiveActivityRoutes(resources: resources, maximumActiveDuration: activities.settings.maximumActiveDuration, clock: clock).add(to: backend)

@@ -36,10 +36,14 @@ extension ServerConfiguration {
         WorkerSettings(
             instanceID: instanceID, workerCount: workerCount, batchSize: batchSize, claimLease: claimLease, pollInterval: pollInterval,
             outboxRetry: BackOff(base: retryBaseDelay, maximum: retryMaximumDelay), priorityBudget: priorityBudget,
-            pushToStartBudget: pushToStartBudgetRule, webhookURL: webhookURL,
-            webhookSecret: webhookSecret, webhookTimeout: webhookTimeout, webhookMaximumAge: webhookMaximumAge,
-            webhookRetry: BackOff(base: webhookRetryBaseDelay, maximum: webhookRetryMaximumDelay), webhookConcurrency: webhookConcurrency,
-            webhookAllowPrivateTargets: webhookAllowPrivateTargets, lifecycleInterval: lifecycleInterval,
-            maximumActiveDuration: maximumActiveDuration, forgetAfter: forgetAfter)
+            pushToStartBudget: pushToStartBudgetRule, webhook: webhook,
+            lifecycle: LifecycleSettings(interval: lifecycleInterval, maximumActiveDuration: maximumActiveDuration, forgetAfter: forgetAfter))
+    }
+
+    var webhook: WebhookSettings {
+        WebhookSettings(
+            url: webhookURL, secret: webhookSecret, timeout: webhookTimeout, maximumAge: webhookMaximumAge,
+            retry: BackOff(base: webhookRetryBaseDelay, maximum: webhookRetryMaximumDelay), concurrency: webhookConcurrency,
+            allowPrivateTargets: webhookAllowPrivateTargets)
     }
 }

@@ -267,7 +267,7 @@ package struct ServerConfiguration: Sendable {
     /// The seconds to wait before the next attempt of a webhook event that has failed `attempts` times:
     /// the same rule with `webhookRetryBaseDelay` and `webhookRetryMaximumDelay`.
     package func webhookRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
-        workers.webhookRetryDelay(afterAttempts: attempts, random: random)
+        webhook.retryDelay(afterAttempts: attempts, random: random)
     }
 
     /// The APNs client of this server: its connection count and its reconnect-only policy; broadcast

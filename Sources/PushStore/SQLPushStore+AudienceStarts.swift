@@ -91,16 +91,10 @@ extension SQLPushStore {
         -> AudienceStartPage?
     {
         try Validation.claim(owner: owner, limit: pageSize, lease: lease, of: "users")
-        let dialect = self.dialect
-        let until = now.addingTimeInterval(lease)
-        // As a group send's claim: one short transaction that cuts the range under the start's row lock;
-        // the users' tokens are read after it commits.
-        let claimed = try await run("claimAudiencePage", commit: .deferred) {
-            session throws(PushStoreError) -> (AudienceStart, String, String)? in
-            let page = try await PagedSends.audienceStarts.claim(
-                session, dialect: dialect, owner: owner, now: now, until: until, pageSize: pageSize
-            ) { (row: SQLRow, next: String) async throws(PushStoreError) -> [String] in
-                let start = try Self.audienceStart(row)
+        return try await claimSendPage(
+            of: .audienceStarts, operations: ("claimAudiencePage", "audiencePageUsers"), owner: owner, pageSize: pageSize, now: now,
+            lease: lease, send: Self.audienceStart,
+            members: { session, start, next throws(PushStoreError) in
                 guard start.isEveryone else {
                     return try await session.query(
                         "SELECT user_id FROM audience_start_users WHERE send_id = ? AND user_id > ? ORDER BY user_id LIMIT ?",
@@ -115,14 +109,10 @@ extension SQLPushStore {
                     ORDER BY user_id LIMIT ?
                     """, [.text(start.attributesType)] + app.binds + [.text(next), .int(pageSize)]
                 ) { row throws(PushStoreError) in try row.string("user_id") }
-            }
-            guard let page else { return nil }
-            return (try Self.audienceStart(page.send), page.first, page.last)
-        }
-        guard let (start, first, last) = claimed else { return nil }
-        return try await run("audiencePageUsers", readOnly: true) { session throws(PushStoreError) in
-            try await Self.audiencePage(session, start: start, first: first, last: last)
-        }
+            },
+            page: { session, start, first, last throws(PushStoreError) in
+                try await Self.audiencePage(session, start: start, first: first, last: last)
+            })
     }
 
     /// The page `first...last` of `start`: its users and their push-to-start tokens for the type, as
@@ -161,43 +151,23 @@ extension SQLPushStore {
     }
 
     package func renewAudiencePage(_ page: AudienceStartPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
-        try Validation.identifier(owner, field: "owner")
-        return try await run("renewAudiencePage", commit: .deferred) { session throws(PushStoreError) in
-            try await LeasedRows.audiencePages.renew(
-                session, owner: owner, keys: [[.uuid(page.send.sendID), .text(page.firstID)]], until: until) > 0
-        }
+        try await renewSendPage(
+            of: .audienceStarts, operation: "renewAudiencePage", sendID: page.send.sendID, firstID: page.firstID, owner: owner, until: until)
     }
 
     package func completeAudiencePage(
         _ page: AudienceStartPage, owner: String, outcome: AudienceStartPageOutcome, at: Date, journal: WebhookJournal?
     ) async throws(PushStoreError) -> AudienceStartPageReport {
-        try Validation.identifier(owner, field: "owner")
-        try Validation.batch(outcome.retries, field: "retries", pushID: \.pushID) { item, field throws(PushStoreError) in
-            var unclaimed = item
-            unclaimed.claim = nil
-            try Validation.outboxItem(unclaimed, field: field)
-        }
-        let records = outcome.records.map { record in
-            var shortened = record
-            shortened.reason = record.reason.map { DeliveryResult.shortened($0) }
-            return shortened
-        }
+        let records = try PagedSends.checkedRecords(outcome.records, retries: outcome.retries, owner: owner)
         let dialect = self.dialect
         let sendID = page.send.sendID
         let commit: SQLCommit = outcome.invalidations.isEmpty ? .deferred : .durable
         return try await run("completeAudiencePage", commit: commit) { session throws(PushStoreError) -> AudienceStartPageReport in
-            let held = try await session.query(
-                "DELETE FROM audience_start_pages WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
-                [.uuid(sendID), .text(page.firstID), .text(owner)])
-            guard !held.isEmpty else { return AudienceStartPageReport(held: false) }
-            // Push ids are derived from the start and the token: a page sent twice records each push once.
+            guard try await PagedSends.audienceStarts.finish(session, sendID: sendID, firstID: page.firstID, owner: owner) else {
+                return AudienceStartPageReport(held: false)
+            }
             // Each start push is a history row of its push-to-start token, which the budget counts.
-            try await Self.insertRows(
-                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
-                items: records, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.deliveryValues)
-            try await Self.insertRows(
-                session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
-                items: outcome.retries, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.outboxValues)
+            try await PagedSends.insertOutcomes(session, dialect: dialect, records: records, retries: outcome.retries)
             let counts = Self.outcomeCounts(records)
             try await Self.addTally(
                 session, sendID: sendID, at: at, sent: counts.sent, failed: counts.failed + counts.coalesced, downgraded: 0, coalesced: 0,

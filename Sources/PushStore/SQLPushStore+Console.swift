@@ -42,29 +42,33 @@ extension SQLPushStore {
     }
 
     package func groupSendPage(before cursor: GroupSendCursor?, limit: Int) async throws(PushStoreError) -> [GroupSend] {
-        try Self.checkPageSize(limit)
-        return try await run("groupSendPage", readOnly: true) { session throws(PushStoreError) in
-            var sends = [GroupSend]()
-            for row in try await Self.sendPageRows(session, table: "group_sends", before: cursor, limit: limit) {
-                sends.append(try await Self.withProgress(session, try RowDecoding.groupSend(row), expandedAt: try row.optionalDate("expanded_at")))
-            }
-            return sends
+        try await sendPage("groupSendPage", table: "group_sends", before: cursor, limit: limit) { session, row throws(PushStoreError) in
+            try await Self.withProgress(session, try RowDecoding.groupSend(row), expandedAt: try row.optionalDate("expanded_at"))
         }
     }
 
-    /// A page of the rows of a table of sends (`group_sends`, `audience_starts`), newest first, after
-    /// `cursor` when one is given: the console's keyset paging of both.
-    static func sendPageRows(_ session: any SQLSession, table: String, before cursor: GroupSendCursor?, limit: Int)
-        async throws(PushStoreError) -> [SQLRow]
-    {
-        guard let cursor else {
-            return try await session.query("SELECT * FROM \(table) ORDER BY accepted_at DESC, send_id DESC LIMIT ?", [.int(limit)])
+    /// A page of a table of sends (`group_sends`, `audience_starts`), newest first, after `cursor` when one
+    /// is given, each send read from its row by `read`: the console's keyset paging of both.
+    func sendPage<Send: Sendable>(
+        _ operation: String, table: String, before cursor: GroupSendCursor?, limit: Int,
+        read: @escaping @Sendable (any SQLSession, SQLRow) async throws(PushStoreError) -> Send
+    ) async throws(PushStoreError) -> [Send] {
+        try Self.checkPageSize(limit)
+        return try await run(operation, readOnly: true) { session throws(PushStoreError) in
+            let rows: [SQLRow]
+            if let cursor {
+                rows = try await session.query(
+                    """
+                    SELECT * FROM \(table) WHERE (accepted_at, send_id) < (?, ?)
+                    ORDER BY accepted_at DESC, send_id DESC LIMIT ?
+                    """, [.date(cursor.acceptedAt), .uuid(cursor.sendID), .int(limit)])
+            } else {
+                rows = try await session.query("SELECT * FROM \(table) ORDER BY accepted_at DESC, send_id DESC LIMIT ?", [.int(limit)])
+            }
+            var sends = [Send]()
+            for row in rows { sends.append(try await read(session, row)) }
+            return sends
         }
-        return try await session.query(
-            """
-            SELECT * FROM \(table) WHERE (accepted_at, send_id) < (?, ?)
-            ORDER BY accepted_at DESC, send_id DESC LIMIT ?
-            """, [.date(cursor.acceptedAt), .uuid(cursor.sendID), .int(limit)])
     }
 
     package func deliveryTallies(since: Date) async throws(PushStoreError) -> [DeliveryTally] {

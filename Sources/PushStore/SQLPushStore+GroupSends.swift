@@ -99,32 +99,22 @@ extension SQLPushStore {
 
     package func claimPage(owner: String, pageSize: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> GroupSendPage? {
         try Validation.claim(owner: owner, limit: pageSize, lease: lease, of: "members")
-        let dialect = self.dialect
-        let until = now.addingTimeInterval(lease)
-        // The claim is one short transaction (on PostgreSQL it holds the send's row lock while it cuts the
-        // range); the members are read after it commits, outside it.
-        let claimed = try await run("claimPage", commit: .deferred) { session throws(PushStoreError) -> (GroupSend, String, String)? in
-            let page = try await PagedSends.groupSends.claim(session, dialect: dialect, owner: owner, now: now, until: until, pageSize: pageSize) {
-                (row: SQLRow, next: String) async throws(PushStoreError) -> [String] in
+        return try await claimSendPage(
+            of: .groupSends, operations: ("claimPage", "pageMembers"), owner: owner, pageSize: pageSize, now: now, lease: lease,
+            send: RowDecoding.groupSend,
+            members: { session, send, next throws(PushStoreError) in
                 try await session.query(
                     "SELECT activity_id FROM activity_groups WHERE group_name = ? AND activity_id > ? ORDER BY activity_id LIMIT ?",
-                    [.text(try RowDecoding.groupSend(row).groupID), .text(next), .int(pageSize)]
+                    [.text(send.groupID), .text(next), .int(pageSize)]
                 ) { row throws(PushStoreError) in try row.string("activity_id") }
-            }
-            guard let page else { return nil }
-            return (try RowDecoding.groupSend(page.send), page.first, page.last)
-        }
-        guard let (send, first, last) = claimed else { return nil }
-        return try await run("pageMembers", readOnly: true) { session throws(PushStoreError) in
-            try await Self.page(session, send: send, first: first, last: last)
-        }
+            },
+            page: { session, send, first, last throws(PushStoreError) in
+                try await Self.page(session, send: send, first: first, last: last)
+            })
     }
 
     package func renewPage(_ page: GroupSendPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
-        try Validation.identifier(owner, field: "owner")
-        return try await run("renewPage", commit: .deferred) { session throws(PushStoreError) in
-            try await LeasedRows.groupPages.renew(session, owner: owner, keys: [[.uuid(page.send.sendID), .text(page.firstID)]], until: until) > 0
-        }
+        try await renewSendPage(of: .groupSends, operation: "renewPage", sendID: page.send.sendID, firstID: page.firstID, owner: owner, until: until)
     }
 
     /// The page `first...last` of `send`: its members as stored now, and a newer routine update that
@@ -159,34 +149,17 @@ extension SQLPushStore {
     package func completePage(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome, at: Date, journal: WebhookJournal?)
         async throws(PushStoreError) -> GroupSendPageReport
     {
-        try Validation.identifier(owner, field: "owner")
-        try Validation.batch(outcome.retries, field: "retries", pushID: \.pushID) { item, field throws(PushStoreError) in
-            var unclaimed = item
-            unclaimed.claim = nil
-            try Validation.outboxItem(unclaimed, field: field)
-        }
-        let records = outcome.records.map { record in
-            var shortened = record
-            shortened.reason = record.reason.map { DeliveryResult.shortened($0) }
-            return shortened
-        }
+        let records = try PagedSends.checkedRecords(outcome.records, retries: outcome.retries, owner: owner)
         let dialect = self.dialect
         let send = page.send
         // Refused tokens are facts the app cannot learn again: a page that invalidates one waits for the disk.
         let commit: SQLCommit = outcome.invalidations.isEmpty ? .deferred : .durable
         return try await run("completePage", commit: commit) { session throws(PushStoreError) -> GroupSendPageReport in
-            let held = try await session.query(
-                "DELETE FROM group_send_pages WHERE send_id = ? AND first_id = ? AND claim_owner = ? RETURNING first_id",
-                [.uuid(send.sendID), .text(page.firstID), .text(owner)])
-            guard !held.isEmpty else { return GroupSendPageReport(held: false, endedNow: []) }
-            // Push ids are derived from the send and the activity: a page sent twice records each push once.
-            try await Self.insertRows(
-                session, dialect: dialect, table: "deliveries", columns: RowDecoding.deliveryColumns,
-                items: records, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.deliveryValues)
+            guard try await PagedSends.groupSends.finish(session, sendID: send.sendID, firstID: page.firstID, owner: owner) else {
+                return GroupSendPageReport(held: false, endedNow: [])
+            }
+            try await PagedSends.insertOutcomes(session, dialect: dialect, records: records, retries: outcome.retries)
             try await Self.recordAcceptedPushes(session, page: page, outcome.accepted, at: at)
-            try await Self.insertRows(
-                session, dialect: dialect, table: "outbox", columns: RowDecoding.outboxColumns,
-                items: outcome.retries, suffix: " ON CONFLICT DO NOTHING", values: RowDecoding.outboxValues)
             if !outcome.contentStates.isEmpty {
                 _ = try await Self.recordContentState(
                     session, outcome.contentStates, contentState: outcome.contentState,

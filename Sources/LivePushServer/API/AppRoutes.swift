@@ -6,19 +6,17 @@ import PushStore
 
 /// The app's routes (behind an app credential): open an installation, register an activity, rotate its
 /// token, store push-to-start tokens, report an activity ended or dismissed. Each reads its input and
-/// calls `ActivityService` or `IdentityService` as the request's principal (`AppActor`: a user token acts
-/// for its user only). `ActivityService` stamps registrations with the time they arrive: the `at` given
-/// here is replaced.
+/// calls `ActivityService`, `ActivityRegistrar` or `IdentityService` as the request's principal
+/// (`AppActor`: a user token acts for its user only). `ActivityService` stamps registrations with the
+/// time they arrive: the `at` given here is replaced.
 struct AppRoutes: Sendable {
     let activities: ActivityService
-    let renewals: RenewalService
-    let resources: LiveActivityResourceService
+    let registrar: ActivityRegistrar
     let identity: IdentityService
-    let shapes: ContentStateShapeService
     let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (activities, renewals, resources, identity, shapes, clock) = (activities, renewals, resources, identity, shapes, clock)
+        let (activities, registrar, identity, clock) = (activities, registrar, identity, clock)
         let open = ContractRoute("openInstallation")
         routes.post("installations") { request, context -> Response in
             _ = try await open.body(Schemas.InstallationRequest.self, request, now: clock.now())
@@ -57,21 +55,11 @@ struct AppRoutes: Sendable {
                         renewal.value1.renewBefore, maximumActiveDuration: activities.settings.maximumActiveDuration),
                     attributes: JSONValue(renewal.value1.attributes), alert: JSONValue(renewal.value1.alert))
             }
-            let renews = body.renews?.value1
-            let grant = try context.requireIdentity().groupGrant
-            try await renewals.check(registration, plan: plan, renews: renews, owner: try actor.owner(claimed: registration.userID))
-            let record = try await activities.register(registration, as: actor, grant: grant)
-            // A Live Activity resource's start (by the key the app reported) comes before the renewal a start
-            // without a key may answer; without a key, a renewal's start is tried first.
-            let key = body.liveActivityKey?.value1
-            var linked = false
-            if let key { linked = try await resources.registered(record, key: key) }
-            let renewed = try await renewals.registered(record, plan: plan, renews: renews, linkImplicitly: !linked)
-            if !linked, !renewed, key == nil { try await resources.registered(record, key: nil) }
-            // The app's ContentState shape (the contract has checked it): stored, or merged into the stored one.
-            if let json = body.contentStateShape.map({ JSONValue($0.value1) }), let shape = try? ContentStateShape(json: json) {
-                try await shapes.learn(shape, bundleID: record.bundleID, attributesType: record.attributesType)
-            }
+            // The app's ContentState shape (the contract has checked it).
+            let shape = body.contentStateShape.flatMap { try? ContentStateShape(json: JSONValue($0.value1)) }
+            let record = try await registrar.register(
+                registration, as: actor, grant: try context.requireIdentity().groupGrant, plan: plan, renews: body.renews?.value1,
+                resourceKey: body.liveActivityKey?.value1, shape: shape)
             return APIResponse.json(try Schemas.Activity(record), status: .created)
         }
         let rotate = ContractRoute("rotatePushToken")

@@ -3,38 +3,18 @@ import Foundation
 import Hummingbird
 import LiveActivity
 
-/// The backend's routes (behind a backend key): mint a user's app token, update or end an activity or a group, start activities
-/// by push-to-start (for a user, or for an audience), read an activity with its delivery history. Each reads its input and calls
-/// `PushService` or `ActivityService`.
+/// The backend's routes (behind a backend key): update or end an activity or a group, many activities at once,
+/// start activities by push-to-start (for a user, or for an audience), read a group send, read an activity
+/// with its delivery history. Each reads its input and calls `PushService`, `ActivityService` or
+/// `RenewalService`; the pushes go through `IdempotentSend`. (A user's app tokens: ``UserTokenRoutes``.)
 struct BackendRoutes: Sendable {
     let pushes: PushService
     let activities: ActivityService
     let renewals: RenewalService
-    let identity: IdentityService
     let idempotent: IdempotentSend
-    let clock: any WallClock
 
     func add(to routes: RouterGroup<APIRequestContext>) {
-        let (pushes, activities, renewals, identity, idempotent, clock) = (pushes, activities, renewals, identity, idempotent, clock)
-        // The backend vouches for its user: the app acts with this token, for this user only.
-        let mint = ContractRoute("mintAppToken")
-        routes.post("users/:userId/app-tokens") { request, context -> Response in
-            let userID = try mint.pathID("userId", context)
-            let body = try await mint.body(Schemas.AppTokenRequest.self, request, now: clock.now())
-            let issued = try await identity.userToken(
-                for: userID, lifetime: body.ttlSeconds.map(TimeInterval.init), groups: body.groups ?? [],
-                mintedBy: try context.requireIdentity().keyID)
-            return APIResponse.json(
-                Schemas.AppToken(token: issued.token, userId: userID, expiresAt: issued.expiresAt, groups: issued.groups), status: .created)
-        }
-        // Withdraws the user's (or an installation's) app tokens without signing anyone else out.
-        let signOut = ContractRoute("signOutUser")
-        routes.post("users/:userId/sign-out") { request, context -> Response in
-            let userID = try signOut.pathID("userId", context)
-            _ = try await signOut.body(Schemas.InstallationRequest.self, request, now: clock.now())
-            let withdrawal = try await identity.signOut(userID)
-            return APIResponse.json(Schemas.SignOut(userId: userID, pushToStartTokensReleased: withdrawal.releasedPushToStartTokens))
-        }
+        let (pushes, activities, renewals, idempotent) = (pushes, activities, renewals, idempotent)
         for kind in [LiveActivityEvent.update, .end] {
             let toActivity = PushRequestBody.operation("Activity", kind)
             routes.post("activities/:activityId/\(kind.rawValue)") { request, context -> Response in

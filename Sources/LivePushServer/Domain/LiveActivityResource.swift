@@ -24,20 +24,9 @@ struct WantedLiveActivity: Sendable, Hashable {
         if let relevanceScore { fields["relevanceScore"] = .number(relevanceScore) }
         return .object(fields)
     }
+}
 
-    init(
-        attributesType: String, attributes: JSONValue, contentState: JSONValue, alert: JSONValue? = nil, staleDate: Date? = nil,
-        relevanceScore: Double? = nil, renewBefore: TimeInterval? = nil
-    ) {
-        self.attributesType = attributesType
-        self.attributes = attributes
-        self.contentState = contentState
-        self.alert = alert
-        self.staleDate = staleDate
-        self.relevanceScore = relevanceScore
-        self.renewBefore = renewBefore
-    }
-
+extension WantedLiveActivity {
     /// The request a stored resource last took.
     init(_ record: LiveActivityResourceRecord) {
         let shown = record.wanted.objectValue ?? [:]

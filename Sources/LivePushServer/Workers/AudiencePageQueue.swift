@@ -7,7 +7,7 @@ import PushStore
 /// slice of one start's users with their push-to-start tokens; what each gets is the domain's
 /// (``AudienceStartPlan``, with the per-device budget), and the page is sent as one batch through
 /// ``DeviceDelivery``.
-struct AudiencePageQueue: LeasedPageQueue {
+struct AudiencePageQueue: SendPageQueue {
     let store: any AudienceStartStore & PushToStartBudget
     let delivery: DeviceDelivery
 
@@ -21,10 +21,6 @@ struct AudiencePageQueue: LeasedPageQueue {
 
     func release(owner: String) async throws(PushStoreError) -> Int {
         try await store.releaseAudiencePages(owner: owner)
-    }
-
-    func subject(of page: AudienceStartPage, owner: String) -> Logger.Metadata {
-        ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"]
     }
 
     func renew(_ page: AudienceStartPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
@@ -81,21 +77,13 @@ extension AudiencePageQueue {
     /// Records the page; then counts and logs.
     func record(_ page: AudienceStartPage, owner: String, outcome: AudienceStartPageOutcome) async {
         let now = context.clock.now()
-        let report: AudienceStartPageReport
-        do {
-            report = try await store.completeAudiencePage(page, owner: owner, outcome: outcome, at: now, journal: delivery.events.tokenJournal)
-        } catch {
-            context.logger.error(
-                "recording an audience page failed; it will be sent again when its claim expires",
-                metadata: ["sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)", "error": "\(error)"])
-            return
-        }
-        guard report.held else {
-            context.logger.warning(
-                "an audience page's claim was taken over before its outcomes were recorded",
-                metadata: ["sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"])
-            return
-        }
+        guard
+            let report = await completed(
+                page, as: "an audience page",
+                by: { () async throws(PushStoreError) in
+                    try await store.completeAudiencePage(page, owner: owner, outcome: outcome, at: now, journal: delivery.events.tokenJournal)
+                })
+        else { return }
         for record in outcome.records {
             context.metrics.recordOutcomes(
                 record.outcome, reason: record.reason.map(DeviceDelivery.metricReason), priority: record.priority, count: 1)

@@ -8,7 +8,7 @@ import PushStore
 /// The pages of group sends as a leased queue: a claimed page is the next slice of one send's members
 /// (the store cuts it under the send's row lock); what each member gets is the domain's
 /// (``GroupSendPlan``), and the page is sent as one batch through ``DeviceDelivery``.
-struct GroupPageQueue: LeasedPageQueue {
+struct GroupPageQueue: SendPageQueue {
     let store: any GroupSendStore & PriorityBudget
     let delivery: DeviceDelivery
 
@@ -22,10 +22,6 @@ struct GroupPageQueue: LeasedPageQueue {
 
     func release(owner: String) async throws(PushStoreError) -> Int {
         try await store.releasePages(owner: owner)
-    }
-
-    func subject(of page: GroupSendPage, owner: String) -> Logger.Metadata {
-        ["owner": "\(owner)", "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)"]
     }
 
     func renew(_ page: GroupSendPage, owner: String, until: Date) async throws(PushStoreError) -> Bool {
@@ -157,26 +153,14 @@ extension GroupPageQueue {
     /// Records the page; then counts, logs, and tells the webhook about the ends.
     func record(_ page: GroupSendPage, owner: String, outcome: GroupSendPageOutcome) async {
         let now = context.clock.now()
-        let report: GroupSendPageReport
-        do {
-            // The activity.ended events of the page's ends are stored in the same transaction.
-            report = try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: delivery.events.journal(endCause: .backend))
-        } catch {
-            context.logger.error(
-                "recording a group page failed; it will be sent again when its claim expires",
-                metadata: [
-                    "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)", "error": "\(error)",
-                ])
-            return
-        }
-        guard report.held else {
-            context.logger.warning(
-                "a group page's claim was taken over before its outcomes were recorded",
-                metadata: [
-                    "sendId": "\(page.send.sendID.lowercased)", "first": "\(page.firstID)",
-                ])
-            return
-        }
+        // The activity.ended events of the page's ends are stored in the same transaction.
+        guard
+            let report = await completed(
+                page, as: "a group page",
+                by: { () async throws(PushStoreError) in
+                    try await store.completePage(page, owner: owner, outcome: outcome, at: now, journal: delivery.events.journal(endCause: .backend))
+                })
+        else { return }
         // One counter step per (outcome, reason, priority) of the page, not one per push.
         var counts: [OutcomeKey: Int] = [:]
         for record in outcome.records {

@@ -25,7 +25,7 @@ struct LifecycleWorker: BackgroundWorker, Sendable {
             if now >= next {
                 await sweep()
                 // From the time this sweep read: a clock moved forward while it ran is swept again at once.
-                next = now.addingTimeInterval(context.settings.lifecycleInterval)
+                next = now.addingTimeInterval(context.settings.lifecycle.interval)
             }
             // Only the wait between sweeps is cut short by shutdown.
             let interval = pause()
@@ -37,7 +37,7 @@ struct LifecycleWorker: BackgroundWorker, Sendable {
     /// clock; on a scaled clock (which may also be moved forward at once) the interval at its rate, and
     /// at most 50 ms, so that a sweep follows a jump of the clock at once.
     private func pause() -> Duration {
-        var seconds = context.settings.lifecycleInterval
+        var seconds = context.settings.lifecycle.interval
         if let scaled = context.clock as? ScaledWallClock { seconds = min(seconds / scaled.reading().rate.value, 0.05) }
         return .milliseconds(Int64(max(seconds, 0.01) * 1000))
     }
@@ -49,7 +49,7 @@ struct LifecycleWorker: BackgroundWorker, Sendable {
         let now = context.clock.now()
         var ended = 0
         do {
-            let expired = try await store.activeActivities(olderThan: now.addingTimeInterval(-context.settings.maximumActiveDuration))
+            let expired = try await store.activeActivities(olderThan: now.addingTimeInterval(-context.settings.lifecycle.maximumActiveDuration))
             for activity in expired where await end(activity, now: now) { ended += 1 }
         } catch {
             context.logger.error("lifecycle sweep could not list old activities", metadata: ["error": "\(error)"])
@@ -63,7 +63,7 @@ struct LifecycleWorker: BackgroundWorker, Sendable {
         }
         var forgotten = 0
         do {
-            forgotten = try await store.forgetEnded(before: now.addingTimeInterval(-context.settings.forgetAfter))
+            forgotten = try await store.forgetEnded(before: now.addingTimeInterval(-context.settings.lifecycle.forgetAfter))
             if forgotten > 0 { context.logger.info("forgot ended activities", metadata: ["count": "\(forgotten)"]) }
         } catch {
             context.logger.error("lifecycle sweep could not forget ended activities", metadata: ["error": "\(error)"])

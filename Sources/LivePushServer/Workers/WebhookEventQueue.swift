@@ -30,7 +30,7 @@ final class WebhookEventQueue: LeasedBatchQueue {
 
     func claimBatch(owner: String) async throws(PushStoreError) -> [WebhookDelivery] {
         await updateDepthEverySecond()
-        return try await store.claimWebhooks(owner: owner, limit: context.settings.webhookConcurrency, now: context.clock.now(), lease: lease)
+        return try await store.claimWebhooks(owner: owner, limit: context.settings.webhook.concurrency, now: context.clock.now(), lease: lease)
     }
 
     func renew(owner: String, batch: [WebhookDelivery], until: Date) async throws(PushStoreError) -> Int {
@@ -64,7 +64,7 @@ final class WebhookEventQueue: LeasedBatchQueue {
     /// One attempt at a claimed event: delivered, rescheduled with back-off, or dropped past its maximum age.
     private func attempt(_ delivery: WebhookDelivery) async {
         let now = context.clock.now()
-        if now.timeIntervalSince(delivery.createdAt) > context.settings.webhookMaximumAge {
+        if now.timeIntervalSince(delivery.createdAt) > context.settings.webhook.maximumAge {
             return await drop(delivery, attempts: delivery.attempts, lastError: delivery.lastError ?? "never attempted")
         }
         guard let failure = await poster.post(delivery, at: now) else {
@@ -77,9 +77,9 @@ final class WebhookEventQueue: LeasedBatchQueue {
         if Task.isCancelled { return }
         context.metrics.recordWebhookFailedAttempt()
         let attempts = delivery.attempts + 1
-        let delay = context.settings.webhookRetryDelay(afterAttempts: attempts, random: Double.random(in: 0...1))
+        let delay = context.settings.webhook.retryDelay(afterAttempts: attempts, random: Double.random(in: 0...1))
         let next = context.clock.now().addingTimeInterval(delay)
-        if next.timeIntervalSince(delivery.createdAt) > context.settings.webhookMaximumAge {
+        if next.timeIntervalSince(delivery.createdAt) > context.settings.webhook.maximumAge {
             return await drop(delivery, attempts: attempts, lastError: failure)
         }
         var details = metadata(delivery, attempts: attempts)

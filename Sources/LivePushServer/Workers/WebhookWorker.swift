@@ -26,12 +26,12 @@ struct WebhookWorker: BackgroundWorker, Sendable {
     func run() async {
         let settings = context.settings
         // A service that returns early stops the application: without a webhook, wait for shutdown.
-        guard let url = settings.webhookURL, let secret = settings.webhookSecret else { return await waitForShutdown() }
+        guard let url = settings.webhook.url, let secret = settings.webhook.secret else { return await waitForShutdown() }
         guard await context.untilListening() else { return }
         // The poster's HTTP clients are shut down before `run` returns.
         await WebhookPoster.withPoster(
-            url: url, secret: secret, timeout: settings.webhookTimeout,
-            allowPrivateTargets: settings.webhookAllowPrivateTargets, metrics: context.metrics, logger: context.logger
+            url: url, secret: secret, timeout: settings.webhook.timeout,
+            allowPrivateTargets: settings.webhook.allowPrivateTargets, metrics: context.metrics, logger: context.logger
         ) { poster in
             let queue = WebhookEventQueue(store: store, poster: poster, owner: owner, lease: lease, context: context)
             await untilShutdown(waking: signal) { isStopping in
@@ -42,5 +42,5 @@ struct WebhookWorker: BackgroundWorker, Sendable {
     }
 
     /// A claim outlasts the longest POST, so another instance does not take over an event under way.
-    private var lease: TimeInterval { min(86_400, context.settings.claimLease + context.settings.webhookTimeout) }
+    private var lease: TimeInterval { min(86_400, context.settings.claimLease + context.settings.webhook.timeout) }
 }

@@ -17,27 +17,39 @@ struct WorkerSettings: Sendable {
     var priorityBudget: PriorityBudgetRule
     /// The push-to-start budget per device an audience start's pages spend.
     var pushToStartBudget: PushToStartBudgetRule
-    /// Where events are POSTed, signed with the secret; nil: no webhook.
-    var webhookURL: URL?
-    var webhookSecret: String?
-    var webhookTimeout: TimeInterval
-    var webhookMaximumAge: TimeInterval
-    /// Back-off between webhook attempts.
-    var webhookRetry: BackOff
-    var webhookConcurrency: Int
-    var webhookAllowPrivateTargets: Bool
-    /// How often the lifecycle sweep runs, when it ends activities, when it forgets ended ones.
-    var lifecycleInterval: TimeInterval
-    var maximumActiveDuration: TimeInterval
-    var forgetAfter: TimeInterval
+    /// The webhook's, and the lifecycle sweep's.
+    var webhook: WebhookSettings
+    var lifecycle: LifecycleSettings
 
     /// The seconds before the next outbox attempt of a push that has had `attempts` sends.
     func outboxRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
         outboxRetry.delay(afterAttempts: attempts, random: random)
     }
+}
+
+/// What the webhook worker reads.
+struct WebhookSettings: Sendable {
+    /// Where events are POSTed, signed with the secret; nil: no webhook.
+    var url: URL?
+    var secret: String?
+    /// How long one POST may take, and how long after it happened an event may still be delivered.
+    var timeout: TimeInterval
+    var maximumAge: TimeInterval
+    /// Back-off between attempts.
+    var retry: BackOff
+    /// POSTs in flight at once.
+    var concurrency: Int
+    var allowPrivateTargets: Bool
 
     /// The seconds before the next attempt of a webhook event that has failed `attempts` times.
-    func webhookRetryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
-        webhookRetry.delay(afterAttempts: attempts, random: random)
+    func retryDelay(afterAttempts attempts: Int, random: Double) -> TimeInterval {
+        retry.delay(afterAttempts: attempts, random: random)
     }
+}
+
+/// What the lifecycle sweep reads: how often it runs, when it ends activities, when it forgets ended ones.
+struct LifecycleSettings: Sendable {
+    var interval: TimeInterval
+    var maximumActiveDuration: TimeInterval
+    var forgetAfter: TimeInterval
 }

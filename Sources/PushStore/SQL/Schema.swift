@@ -497,7 +497,7 @@ enum Schema {
             """,
             "CREATE INDEX IF NOT EXISTS push_to_start_reservations_token ON push_to_start_reservations (token_id, reserved_at)",
         ],
-        // The console's list of audience starts, newest first (`sendPageRows`), as group sends have (8).
+        // The console's list of audience starts, newest first (`sendPage`), as group sends have (8).
         ["CREATE INDEX IF NOT EXISTS audience_starts_accepted ON audience_starts (accepted_at, send_id)"],
     ]
 

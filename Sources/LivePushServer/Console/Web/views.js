@@ -111,15 +111,9 @@ export const activities = {
 
   // Shows one activity; when it cannot be read, the previous selection stays (or none).
   async select(id) {
-    const previous = this.selected;
-    this.selected = id;
-    try {
-      await this.refresh(true);
-    } catch (error) {
-      this.selected = previous;
+    await selectOrKeep(this, id, () => this.refresh(true), (previous) => {
       if (!previous) $('activity-detail').hidden = true;
-      throw error;
-    }
+    });
     $('test-confirm').value = '';
     $('test-result').textContent = '';
   },
@@ -221,14 +215,7 @@ export const sends = {
 
   // Shows one send's failed and skipped members; when it cannot be read, the previous one stays.
   async select(id) {
-    const previous = this.selected;
-    this.selected = id;
-    try {
-      await this.detail(true);
-    } catch (error) {
-      this.selected = previous;
-      throw error;
-    }
+    await selectOrKeep(this, id, () => this.detail(true));
   },
 
   async detail(fresh = false) {
@@ -296,6 +283,20 @@ export const sends = {
 };
 
 // Who a send is for: its group, or an audience start's users ("N users" or "everyone").
+// Makes `id` the view's selection and shows it with `show`; when it cannot be shown, the previous selection
+// stays (`restored` is told which, to hide what it no longer shows) and the error goes on.
+async function selectOrKeep(view, id, show, restored = () => {}) {
+  const previous = view.selected;
+  view.selected = id;
+  try {
+    await show();
+  } catch (error) {
+    view.selected = previous;
+    restored(previous);
+    throw error;
+  }
+}
+
 function recipients(send) {
   if (!send.audience) return send.groupId;
   if (send.audience.everyone) return 'everyone';
