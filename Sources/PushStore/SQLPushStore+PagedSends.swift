@@ -5,7 +5,8 @@ extension SQLPushStore {
     /// Claims the next page of `sends` for `owner`: the claim is one short transaction (on PostgreSQL it
     /// holds the send's row lock while it cuts the range, `members` reading the send's members after a
     /// given one), and the page is read by `page` after it commits, outside it. `operations` name the two
-    /// transactions.
+    /// transactions. A read first asks whether there is any work: most polls find none, and then take no
+    /// write transaction (work that comes due between the two is found by the next poll or wake-up).
     func claimSendPage<Send: Sendable, Page: Sendable>(
         of sends: PagedSends, operations: (claim: String, read: String), owner: String, pageSize: Int, now: Date, lease: TimeInterval,
         send decode: @escaping @Sendable (SQLRow) throws(PushStoreError) -> Send,
@@ -14,6 +15,10 @@ extension SQLPushStore {
     ) async throws(PushStoreError) -> Page? {
         let dialect = self.dialect
         let until = now.addingTimeInterval(lease)
+        let due = try await run(operations.claim + "Due", readOnly: true) { session throws(PushStoreError) in
+            try await sends.hasWork(session, now: now)
+        }
+        guard due else { return nil }
         let claimed = try await run(operations.claim, commit: .deferred) { session throws(PushStoreError) -> (Send, String, String)? in
             let page = try await sends.claim(session, dialect: dialect, owner: owner, now: now, until: until, pageSize: pageSize) {
                 (row: SQLRow, next: String) async throws(PushStoreError) -> [String] in

@@ -17,6 +17,18 @@ struct PagedSends: Sendable {
     static let groupSends = PagedSends(sends: "group_sends", pages: .groupPages, noun: "group send", countsPaged: true)
     static let audienceStarts = PagedSends(sends: "audience_starts", pages: .audiencePages, noun: "audience start", countsPaged: false)
 
+    /// Whether ``claim(_:dialect:owner:now:until:pageSize:members:)`` could find work at `now`: a page whose
+    /// claim expired, or a send still being expanded. A read, for the many polls that find nothing: they
+    /// need no write transaction (a turn at SQLite's one writer) to learn it.
+    func hasWork(_ session: any SQLSession, now: Date) async throws(PushStoreError) -> Bool {
+        let row = try await session.first(
+            """
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM \(pages.table) WHERE claim_until <= ?)
+                OR EXISTS (SELECT 1 FROM \(sends) WHERE expanded = 0) THEN 1 ELSE 0 END AS due
+            """, [.date(now)])
+        return try row?.int("due") == 1
+    }
+
     /// Claims one page for `owner` until `until`, inside the caller's transaction: a page whose claim
     /// expired at `now` first (its claimer died or stopped; it was handed out before any new one), else
     /// the next up to `pageSize` members of the oldest send still being expanded, cut under that send's
