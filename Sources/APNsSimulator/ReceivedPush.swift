@@ -5,11 +5,6 @@ import Foundation
 public struct HeaderField: Sendable, Hashable, Codable {
     public var name: String
     public var value: String
-
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
 }
 
 /// A device push that passed every APNs-level check (method, path, authentication, headers, topic,
@@ -35,26 +30,6 @@ public struct ReceivedPush: Sendable, Hashable {
     /// The team and key of the verified provider token; empty when a client certificate authenticated the push.
     public var teamID: String
     public var keyID: String
-
-    public init(
-        token: String, environment: APNsEnvironment, topic: String, pushType: APNsPushType,
-        priority: APNsPriority, expiration: Date?, collapseID: String?, apnsID: String,
-        headers: [HeaderField], payload: Data, receivedAt: Date, teamID: String, keyID: String
-    ) {
-        self.token = token
-        self.environment = environment
-        self.topic = topic
-        self.pushType = pushType
-        self.priority = priority
-        self.expiration = expiration
-        self.collapseID = collapseID
-        self.apnsID = apnsID
-        self.headers = headers
-        self.payload = payload
-        self.receivedAt = receivedAt
-        self.teamID = teamID
-        self.keyID = keyID
-    }
 }
 
 /// What the simulated devices answer for a push: APNs' verdict on the token.
@@ -80,23 +55,6 @@ public struct PushExchange: Sendable, Hashable {
     public var reason: APNsReason?
     public var receivedAt: Date
     public var latencySeconds: Double
-
-    public init(
-        method: String, path: String, token: String?, headers: [HeaderField], payload: Data, status: Int,
-        apnsID: String, apnsUniqueID: String?, reason: APNsReason?, receivedAt: Date, latencySeconds: Double
-    ) {
-        self.method = method
-        self.path = path
-        self.token = token
-        self.headers = headers
-        self.payload = payload
-        self.status = status
-        self.apnsID = apnsID
-        self.apnsUniqueID = apnsUniqueID
-        self.reason = reason
-        self.receivedAt = receivedAt
-        self.latencySeconds = latencySeconds
-    }
 }
 
 /// An injected fault: applies to a share of requests, globally or for one token.
