@@ -61,11 +61,6 @@ public final class ScaledWallClock: WallClock, Sendable {
 public struct ClockReading: Sendable, Hashable {
     public var now: Date
     public var rate: ClockRate
-
-    public init(now: Date, rate: ClockRate) {
-        self.now = now
-        self.rate = rate
-    }
 }
 
 /// Simulated seconds per real second, within ``allowed``.

@@ -7,11 +7,6 @@ package struct AdventureContentState: Sendable, Hashable, Codable {
     /// What just happened, shown under the health bar.
     package var eventDescription: String
 
-    package init(currentHealthLevel: Double, eventDescription: String) {
-        self.currentHealthLevel = currentHealthLevel
-        self.eventDescription = eventDescription
-    }
-
     /// The JSON object sent as `content-state`.
     package var jsonValue: JSONValue {
         .object(["currentHealthLevel": .number(currentHealthLevel), "eventDescription": .string(eventDescription)])
@@ -22,7 +17,9 @@ package struct AdventureContentState: Sendable, Hashable, Codable {
         "currentHealthLevel": FieldType(.number),
         "eventDescription": FieldType(.string),
     ])
+}
 
+extension AdventureContentState {
     /// Reads a content state from JSON; nil when a field is missing or has the wrong type.
     package init?(json: JSONValue) {
         guard let level = json["currentHealthLevel"]?.numberValue, let text = json["eventDescription"]?.stringValue else {

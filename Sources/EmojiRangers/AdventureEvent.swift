@@ -39,23 +39,6 @@ package struct AdventureEvent: Sendable, Hashable {
     /// For the end: the activity leaves the Lock Screen this long after the push.
     package var dismissAfter: TimeInterval?
 
-    package init(
-        number: Int, kind: Kind, hero: Hero?, audience: Audience, contentState: AdventureContentState,
-        priority: APNsPriority, alert: LiveActivityAlert? = nil, relevanceScore: Double,
-        staleAfter: TimeInterval? = nil, dismissAfter: TimeInterval? = nil
-    ) {
-        self.number = number
-        self.kind = kind
-        self.hero = hero
-        self.audience = audience
-        self.contentState = contentState
-        self.priority = priority
-        self.alert = alert
-        self.relevanceScore = relevanceScore
-        self.staleAfter = staleAfter
-        self.dismissAfter = dismissAfter
-    }
-
     /// True for the end of the adventure (an `end` push).
     package var isEnd: Bool { kind == .adventureOver }
 

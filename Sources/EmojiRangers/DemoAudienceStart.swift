@@ -15,11 +15,6 @@ package struct DemoAudienceStart: Sendable, Hashable {
     /// The spectators' iPhones that show the started activity, subscribed to the channel.
     package var joined = 0
 
-    package init(spectators: Int, sendID: String) {
-        self.spectators = spectators
-        self.sendID = sendID
-    }
-
     /// What went wrong; empty when every spectator's iPhone joined the channel.
     package var problems: [String] {
         var out: [String] = []

@@ -38,3 +38,16 @@ package enum DemoError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension DemoError {
+    /// Runs one step of starting `component` (the simulator, the store, the server, …): any error it throws
+    /// becomes ``startFailed(component:detail:)``.
+    @discardableResult
+    static func starting<T>(_ component: String, _ step: () async throws -> T) async throws(DemoError) -> T {
+        do {
+            return try await step()
+        } catch {
+            throw .startFailed(component: component, detail: "\(error)")
+        }
+    }
+}

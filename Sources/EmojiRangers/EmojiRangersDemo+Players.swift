@@ -30,7 +30,7 @@ extension EmojiRangersDemo {
                 throw .device(error.description)
             }
             let journal = directory.appendingPathComponent("iphones", isDirectory: true).appendingPathComponent(hero.id, isDirectory: true)
-            let app = try PlayerApp.make(hero: hero, deviceID: device.deviceID, demo: self, journalFolder: journal)
+            let app = try await PlayerApp.make(hero: hero, deviceID: device.deviceID, demo: self, journalFolder: journal)
             group.addTask { await app.run() }
             do {
                 // The app calls Activity.request(attributes:content:pushType: .token), twice.

@@ -80,13 +80,10 @@ package final class EmojiRangersDemo: Sendable {
             let keyID = "RANGERKEY1"
             let teamID = "EMOJITEAM1"
             simulator.keys.register(keyID: keyID, teamID: teamID, publicKey: key.publicKey)
-            let apns = try makeClient(simulator: simulator, key: key, keyID: keyID, teamID: teamID, logger: logger)
+            let apns = try await makeClient(simulator: simulator, key: key, keyID: keyID, teamID: teamID, logger: logger)
             cleanup.apns = apns
-            let store: any PushStore
-            do {
-                store = try await SQLitePushStore(path: directory.appendingPathComponent("livepush.sqlite").path, logger: logger)
-            } catch {
-                throw DemoError.startFailed(component: "SQLite store", detail: error.description)
+            let store: any PushStore = try await DemoError.starting("SQLite store") {
+                try await SQLitePushStore(path: directory.appendingPathComponent("livepush.sqlite").path, logger: logger)
             }
             cleanup.store = store
             let backendKey = APIKeys.generate(scope: .backend)
@@ -134,17 +131,8 @@ package final class EmojiRangersDemo: Sendable {
         configuration.controlPort = options.controlPort
         configuration.dataDirectory = directory.appendingPathComponent("simulator").path
         configuration.shutdownGracePeriod = 1
-        let simulator: Simulator
-        do {
-            simulator = try Simulator(configuration: configuration, logger: logger)
-        } catch {
-            throw DemoError.startFailed(component: "simulator", detail: error.description)
-        }
-        do {
-            try await simulator.start()
-        } catch {
-            throw DemoError.startFailed(component: "simulator", detail: "\(error)")
-        }
+        let simulator = try await DemoError.starting("simulator") { try Simulator(configuration: configuration, logger: logger) }
+        try await DemoError.starting("simulator") { try await simulator.start() }
         do {
             // The app as installed on every iPhone: its ActivityAttributes type with the ContentState it
             // decodes, and its Localizable.strings for the alert keys.
@@ -163,9 +151,11 @@ package final class EmojiRangersDemo: Sendable {
         return simulator
     }
 
-    private static func makeClient(simulator: Simulator, key: APNsSigningKey, keyID: String, teamID: String, logger: Logger) throws -> APNsClient {
-        do {
-            return try APNsClient(
+    private static func makeClient(
+        simulator: Simulator, key: APNsSigningKey, keyID: String, teamID: String, logger: Logger
+    ) async throws(DemoError) -> APNsClient {
+        try await DemoError.starting("APNs client") {
+            try APNsClient(
                 configuration: APNsClientConfiguration(
                     endpoint: APNsEndpoint(host: "127.0.0.1", port: simulator.apnsPort ?? 0, environment: .sandbox),
                     channelManagementEndpoint: APNsEndpoint(host: "127.0.0.1", port: simulator.managePort ?? 0),
@@ -176,8 +166,6 @@ package final class EmojiRangersDemo: Sendable {
                 tokens: try ProviderTokenSource(key: key, keyID: keyID, teamID: teamID),
                 logger: logger
             )
-        } catch {
-            throw DemoError.startFailed(component: "APNs client", detail: "\(error)")
         }
     }
 
@@ -199,18 +187,11 @@ package final class EmojiRangersDemo: Sendable {
         // The long adventure: the server's lifecycle sweep (which starts renewals) follows the simulator's
         // clock, a simulated minute apart, so that moving the clock forward renews at once.
         if options.long { configuration.lifecycleInterval = 60 }
-        let server: LivePushServer
-        do {
-            server = try LivePushServer(
+        let server = try await DemoError.starting("LivePush server") {
+            try LivePushServer(
                 configuration: configuration, store: store, sender: apns, clock: options.long ? clock : SystemWallClock(), logger: logger)
-        } catch {
-            throw DemoError.startFailed(component: "LivePush server", detail: error.description)
         }
-        do {
-            try await server.start()
-        } catch {
-            throw DemoError.startFailed(component: "LivePush server", detail: "\(error)")
-        }
+        try await DemoError.starting("LivePush server") { try await server.start() }
         return server
     }
 }

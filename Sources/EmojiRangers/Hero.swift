@@ -9,12 +9,6 @@ package struct Hero: Sendable, Hashable, Codable {
     /// The hero's emoji (`🐼`).
     package var emoji: String
 
-    package init(id: String, name: String, emoji: String) {
-        self.id = id
-        self.name = name
-        self.emoji = emoji
-    }
-
     /// The attributes the app starts the activity with: `{"name": …, "emoji": …}`.
     package var attributes: JSONValue {
         .object(["name": .string(name), "emoji": .string(emoji)])

@@ -29,7 +29,7 @@ struct PlayerApp: Sendable {
     /// The app of `hero` on `deviceID`, its journal in `journalFolder`.
     static func make(
         hero: Hero, deviceID: String, demo: EmojiRangersDemo, journalFolder: URL
-    ) throws(DemoError) -> PlayerApp {
+    ) async throws(DemoError) -> PlayerApp {
         let userID = "player-\(hero.id)"
         let backend = demo.backend
         let configuration = LivePushConfiguration(
@@ -47,12 +47,7 @@ struct PlayerApp: Sendable {
             deviceID: deviceID, transport: SessionTransport(session: demo.session),
             retry: RetryPolicy(initialDelay: .milliseconds(100), maximumDelay: .seconds(1)),
             logger: demo.logger)
-        let reporter: LivePushReporter
-        do {
-            reporter = try LivePushReporter(configuration)
-        } catch {
-            throw .startFailed(component: "\(hero.name)'s app (LivePushKit)", detail: error.description)
-        }
+        let reporter = try await DemoError.starting("\(hero.name)'s app (LivePushKit)") { try LivePushReporter(configuration) }
         let world = demo.simulator.world
         let adapters = [
             SimulatedActivityAdapter(

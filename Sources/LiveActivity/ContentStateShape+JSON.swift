@@ -157,11 +157,5 @@ public struct ContentStateShapeError: Error, Sendable, Hashable, CustomStringCon
     public var rule: String
     public var message: String
 
-    public init(path: String, rule: String, message: String) {
-        self.path = path
-        self.rule = rule
-        self.message = message
-    }
-
     public var description: String { "\(path): \(rule): \(message)" }
 }

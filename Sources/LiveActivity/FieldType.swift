@@ -93,11 +93,6 @@ public struct SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
     public var field: String
     public var problem: Problem
 
-    public init(field: String, problem: Problem) {
-        self.field = field
-        self.problem = problem
-    }
-
     /// For example `currentHealthLevel: expected number, got string`.
     public var description: String {
         switch problem {

@@ -5,11 +5,6 @@ public struct PayloadSizeContributor: Sendable, Hashable, CustomStringConvertibl
     /// Bytes it adds to the body (its key, colon and encoded value).
     public var bytes: Int
 
-    public init(path: String, bytes: Int) {
-        self.path = path
-        self.bytes = bytes
-    }
-
     public var description: String { "\(path) (\(bytes) bytes)" }
 }
 

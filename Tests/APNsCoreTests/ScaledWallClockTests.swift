@@ -12,7 +12,9 @@ import Testing
         #expect(clock.now() == start)
         base.advance(by: 6)
         #expect(clock.now() == start.addingTimeInterval(3600), "6 real seconds at 600 are an hour")
-        #expect(clock.reading() == ClockReading(now: start.addingTimeInterval(3600), rate: try ClockRate(600)))
+        let reading = clock.reading()
+        #expect(reading.now == start.addingTimeInterval(3600))
+        #expect(reading.rate == (try ClockRate(600)))
     }
 
     @Test func aNewRateKeepsTheTimeReached() throws {

@@ -176,6 +176,22 @@ import Testing
         }
     }
 
+    @Test func aTakenPortNamesThePartThatDidNotStart() async throws {
+        try await withDemo(DemoOptions()) { demo in
+            var options = DemoOptions()
+            options.apnsPort = try #require(demo.simulator.apnsPort)
+            var logger = Logger(label: "emoji-rangers.test")
+            logger.logLevel = .critical
+            do {
+                let second = try await EmojiRangersDemo.start(options: options, logger: logger)
+                await second.shutdown()
+                Issue.record("a second demo started on the first one's APNs port")
+            } catch {
+                #expect("\(error)".hasPrefix("the simulator did not start: "), "\(error)")
+            }
+        }
+    }
+
     @Test func badOptionsNameTheOption() {
         var options = DemoOptions()
         options.partySize = 5

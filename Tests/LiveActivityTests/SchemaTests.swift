@@ -1,6 +1,7 @@
 import Foundation
-import LiveActivity
 import Testing
+
+@testable import LiveActivity
 
 @Suite struct SchemaTests {
     static let ranger: JSONValue = [

@@ -85,10 +85,4 @@ public struct ChannelRegistration: Sendable, Hashable, Codable {
     public var environment: String
     /// 0 (no storage) or 1 (most recent message).
     public var messageStoragePolicy: Int
-
-    public init(bundleID: String, environment: String, messageStoragePolicy: Int) {
-        self.bundleID = bundleID
-        self.environment = environment
-        self.messageStoragePolicy = messageStoragePolicy
-    }
 }

@@ -40,13 +40,12 @@ public struct DeviceOutcome: Sendable, Hashable, Codable, CustomStringConvertibl
 /// and the answer are one shared instance (``PushRequestRecord``): every subscriber of a broadcast keeps
 /// a reference to it and only its own outcome.
 public struct PushRecord: Sendable, Hashable, Codable {
-    // The JSON names stay as the API and the simulator have always spelled them.
+    // The request's fields (``PushRequestRecord``) and these share one JSON object; the names stay as the
+    // API and the simulator have always spelled them.
     enum CodingKeys: String, CodingKey {
-        case apnsID = "apnsId"
-        case receivedAt, token, priority, headers, payload, status, reason, outcome
+        case outcome
         case deviceID = "deviceId"
         case activityID = "activityId"
-        case channelID = "channelId"
     }
 
     /// The request and APNs' answer, shared with every other receiver of the same push.
@@ -88,30 +87,17 @@ public struct PushRecord: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            apnsID: try container.decode(String.self, forKey: .apnsID), receivedAt: try container.decode(Date.self, forKey: .receivedAt),
-            token: try container.decode(String.self, forKey: .token), priority: try container.decode(Int.self, forKey: .priority),
-            headers: try container.decode([HeaderField].self, forKey: .headers), payload: try container.decode(JSONValue.self, forKey: .payload),
-            status: try container.decode(Int.self, forKey: .status), reason: try container.decodeIfPresent(String.self, forKey: .reason),
-            outcome: try container.decode(DeviceOutcome.self, forKey: .outcome),
+            request: try PushRequestRecord(from: decoder), outcome: try container.decode(DeviceOutcome.self, forKey: .outcome),
             deviceID: try container.decodeIfPresent(String.self, forKey: .deviceID),
-            activityID: try container.decodeIfPresent(String.self, forKey: .activityID),
-            channelID: try container.decodeIfPresent(String.self, forKey: .channelID))
+            activityID: try container.decodeIfPresent(String.self, forKey: .activityID))
     }
 
     public func encode(to encoder: any Encoder) throws {
+        try request.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(apnsID, forKey: .apnsID)
-        try container.encode(receivedAt, forKey: .receivedAt)
-        try container.encode(token, forKey: .token)
-        try container.encode(priority, forKey: .priority)
-        try container.encode(headers, forKey: .headers)
-        try container.encode(payload, forKey: .payload)
-        try container.encode(status, forKey: .status)
-        try container.encodeIfPresent(reason, forKey: .reason)
         try container.encode(outcome, forKey: .outcome)
         try container.encodeIfPresent(deviceID, forKey: .deviceID)
         try container.encodeIfPresent(activityID, forKey: .activityID)
-        try container.encodeIfPresent(channelID, forKey: .channelID)
     }
 }
 

@@ -4,7 +4,14 @@ import LiveActivity
 /// The part of a history entry every receiver of one push has in common: the request and APNs' answer.
 /// A class, and immutable, so that a broadcast's subscribers all point at one instance: a value of these
 /// fields is 176 bytes, which 100,000 subscribers would each have held a copy of.
-final class PushRequestRecord: Sendable, Hashable {
+final class PushRequestRecord: Sendable, Hashable, Codable {
+    // The JSON names stay as the API and the simulator have always spelled them.
+    enum CodingKeys: String, CodingKey {
+        case apnsID = "apnsId"
+        case receivedAt, token, priority, headers, payload, status, reason
+        case channelID = "channelId"
+    }
+
     let apnsID: String
     let receivedAt: Date
     let token: String

@@ -170,11 +170,6 @@ public struct ChannelActivityCreated: Sendable, Hashable, Codable {
 public struct BulkActivityRequest: Sendable, Hashable, Codable {
     public var count: Int
     public var activity: ActivityRequest
-
-    public init(count: Int, activity: ActivityRequest) {
-        self.count = count
-        self.activity = activity
-    }
 }
 
 /// The answer to `POST /v1/devices/{id}/activities/bulk`.

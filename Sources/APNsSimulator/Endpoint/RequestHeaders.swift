@@ -23,32 +23,36 @@ struct RequestHeaderFields {
     init(_ headers: HPACKHeaders) {
         var others: [String] = []
         for (name, value, _) in headers {
-            switch name {
-            case ":method": Self.set(&method, value, name, &duplicate)
-            case ":path": Self.set(&path, value, name, &duplicate)
-            case ":authority": Self.set(&authority, value, name, &duplicate)
-            case "host": Self.set(&host, value, name, &duplicate)
-            case "authorization": Self.set(&authorization, value, name, &duplicate)
-            case "apns-push-type": Self.set(&pushType, value, name, &duplicate)
-            case "apns-id": Self.set(&apnsID, value, name, &duplicate)
-            case "apns-expiration": Self.set(&expiration, value, name, &duplicate)
-            case "apns-priority": Self.set(&priority, value, name, &duplicate)
-            case "apns-topic": Self.set(&topic, value, name, &duplicate)
-            case "apns-collapse-id": Self.set(&collapseID, value, name, &duplicate)
-            case "apns-channel-id": Self.set(&channelID, value, name, &duplicate)
-            case "apns-request-id": Self.set(&requestID, value, name, &duplicate)
-            default:
+            if let slot = Self.slots[name] {
+                if self[keyPath: slot] == nil {
+                    self[keyPath: slot] = value
+                } else if duplicate == nil {
+                    duplicate = name
+                }
+            } else {
                 if duplicate == nil, others.contains(name) { duplicate = name }
                 others.append(name)
             }
         }
     }
 
+    /// The field each header APNs reads goes to; the first value of a name wins.
+    private static let slots: [String: WritableKeyPath<RequestHeaderFields, String?> & Sendable] = [
+        ":method": \.method,
+        ":path": \.path,
+        ":authority": \.authority,
+        "host": \.host,
+        "authorization": \.authorization,
+        "apns-push-type": \.pushType,
+        "apns-id": \.apnsID,
+        "apns-expiration": \.expiration,
+        "apns-priority": \.priority,
+        "apns-topic": \.topic,
+        "apns-collapse-id": \.collapseID,
+        "apns-channel-id": \.channelID,
+        "apns-request-id": \.requestID,
+    ]
+
     /// The host the client addressed: `:authority`, else `host`.
     var serverName: String? { authority ?? host }
-
-    private static func set(_ slot: inout String?, _ value: String, _ name: String, _ duplicate: inout String?) {
-        if slot != nil, duplicate == nil { duplicate = name }
-        if slot == nil { slot = value }
-    }
 }

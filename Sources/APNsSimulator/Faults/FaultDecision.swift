@@ -3,18 +3,11 @@ public struct FaultDecision: Sendable, Hashable {
     /// An error answer to give instead of processing the request.
     public var response: FaultResponse?
     /// Added delay before answering, in milliseconds.
-    public var latencyMilliseconds: Int
+    public var latencyMilliseconds: Int = 0
     /// Close the TCP connection without answering and without GOAWAY.
-    public var resetConnection: Bool
+    public var resetConnection: Bool = false
     /// Send GOAWAY once the connection has served this many streams.
     public var goAway: GoAwayFault?
-
-    public init(response: FaultResponse? = nil, latencyMilliseconds: Int = 0, resetConnection: Bool = false, goAway: GoAwayFault? = nil) {
-        self.response = response
-        self.latencyMilliseconds = latencyMilliseconds
-        self.resetConnection = resetConnection
-        self.goAway = goAway
-    }
 
     public static let none = FaultDecision()
 

@@ -1,9 +1,10 @@
 import APNsAuth
 import APNsCore
-import APNsSimulator
 import Foundation
 import LiveActivity
 import Testing
+
+@testable import APNsSimulator
 
 @Suite struct ControlAPITests {
     @Test func healthAndCACertificate() async throws {

@@ -1,8 +1,9 @@
 import APNsCore
-import APNsSimulator
 import Foundation
 import LiveActivity
 import Testing
+
+@testable import APNsSimulator
 
 @Suite struct ControlActivityHistoryTests {
     @Test func activityShowsPushHistoryAlertsAndOutcomes() async throws {

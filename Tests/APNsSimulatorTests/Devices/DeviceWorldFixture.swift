@@ -1,7 +1,8 @@
 import APNsCore
-import APNsSimulator
 import Foundation
 import LiveActivity
+
+@testable import APNsSimulator
 
 /// A world on a manual clock with one sandbox device running one activity of `com.example.rangers`.
 struct DeviceWorldFixture {
