@@ -9,6 +9,13 @@ public struct ReportStatus: Sendable, Hashable {
     public var pending: Int
     /// Newest tokens the server refused for good (a 4xx naming a field): not sent again.
     public var refused: Int
+
+    public init(activityTokensStored: Int, pushToStartTokensStored: Int, pending: Int, refused: Int) {
+        self.activityTokensStored = activityTokensStored
+        self.pushToStartTokensStored = pushToStartTokensStored
+        self.pending = pending
+        self.refused = refused
+    }
 }
 
 extension JournalState {
