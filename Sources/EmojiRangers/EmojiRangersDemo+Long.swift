@@ -110,11 +110,7 @@ extension EmojiRangersDemo {
             heroes: heroes.count, renewed: heroes.filter(\.renewed).count, failures: heroes.compactMap(\.failure),
             renewBefore: DemoOptions.renewBefore, updatesAfterRenewal: heroes.reduce(0) { $0 + $1.updatesAfterRenewal },
             appliedAfterRenewal: heroes.reduce(0) { $0 + $1.appliedAfterRenewal })
-        let tokens = await settledTokens(of: seats)
-        summary.tokens = tokens
-        if tokens.pending > 0 || tokens.refused > 0 {
-            summary.problems.append("the apps' LivePushKit reporters have \(tokens.pending) reports pending and \(tokens.refused) tokens refused")
-        }
+        await recordSettledTokens(of: seats, in: &summary)
         return summary
     }
 

@@ -66,11 +66,7 @@ extension EmojiRangersDemo {
             progress(.quest(quest.line))
             summary.quest = quest
         }
-        let tokens = await settledTokens(of: seats)
-        summary.tokens = tokens
-        if tokens.pending > 0 || tokens.refused > 0 {
-            summary.problems.append("the apps' LivePushKit reporters have \(tokens.pending) reports pending and \(tokens.refused) tokens refused")
-        }
+        await recordSettledTokens(of: seats, in: &summary)
         summary.problems += wrongContentStateProblems
         summary.spectators = stands?.count ?? 0
         summary.spectatorStart = stands?.start

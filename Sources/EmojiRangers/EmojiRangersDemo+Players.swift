@@ -99,15 +99,37 @@ extension EmojiRangersDemo {
         return tokens
     }
 
-    /// The apps' tokens once they have sent what the adventure's end made them report (60 s at most: on a
-    /// machine whose cores are busy with other work, 10 s was seen to end before a report was sent).
-    func settledTokens(of seats: [Seat]) async -> DemoTokens {
-        let deadline = Date().addingTimeInterval(60)
-        var tokens = await tokens(of: seats)
-        while tokens.pending > 0, Date() < deadline, !Task.isCancelled {
-            await pause(0.02)
-            tokens = await self.tokens(of: seats)
+    /// How long the apps' reporters get to settle before the demo gives up on them: a hang guard (a server
+    /// that stopped answering), not a bound for a busy machine, where the wait ends when they settle.
+    static let settleGuard: Duration = .seconds(300)
+
+    /// Waits until every app's reporter owes the server nothing (``LivePushReporter/settled()``: what the
+    /// adventure's end made it report was stored, or refused for good), then records what they say in
+    /// `summary`, with a problem when a report is pending (the guard ran out) or a token was refused.
+    func recordSettledTokens(of seats: [Seat], in summary: inout DemoSummary) async {
+        let settled = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { reporters in
+                    for seat in seats { reporters.addTask { await seat.app.reporter.settled() } }
+                }
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await Task.sleep(for: Self.settleGuard)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
         }
-        return tokens
+        let tokens = await tokens(of: seats)
+        summary.tokens = tokens
+        if !settled, tokens.pending > 0, !Task.isCancelled {
+            summary.problems.append(
+                "the apps' LivePushKit reporters still had \(tokens.pending) reports pending after \(Self.settleGuard.components.seconds) s (see the log)"
+                    + (tokens.refused > 0 ? " and \(tokens.refused) tokens refused" : ""))
+        } else if tokens.pending > 0 || tokens.refused > 0 {
+            summary.problems.append("the apps' LivePushKit reporters have \(tokens.pending) reports pending and \(tokens.refused) tokens refused")
+        }
     }
 }

@@ -27,6 +27,8 @@ public actor LivePushReporter: LiveActivityEventSink {
     private var running = false
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    /// The callers of ``settled()`` waiting for the journal to owe nothing.
+    private var settledWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
     /// Opens (or creates) the app's journal in `configuration.journalDirectory`.
     public init(_ configuration: LivePushConfiguration) throws(LivePushKitError) {
@@ -54,6 +56,35 @@ public actor LivePushReporter: LiveActivityEventSink {
 
     /// How many requests are still owed to the server.
     public var pendingCount: Int { state.pendingCount }
+
+    /// Returns once the reporter owes the server nothing (``pendingCount`` is 0): everything it was given
+    /// so far was stored, or refused for good (``ReportStatus/refused``, not sent again). At once when
+    /// nothing is owed; an event given while it waits is waited for too. Only ``run()`` sends, so without
+    /// it (or while the server stays unreachable) this waits until the calling task is cancelled, and then
+    /// returns with the work still owed.
+    ///
+    /// ```swift
+    /// await reporter.settled()   // e.g. before the app's tests read what the server holds
+    /// ```
+    public func settled() async {
+        guard state.pendingCount > 0 else { return }
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if state.pendingCount == 0 || Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    settledWaiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(id) }
+        }
+    }
+
+    private func stopWaiting(_ id: UUID) {
+        settledWaiters.removeValue(forKey: id)?.resume()
+    }
 
     // MARK: Events
 
@@ -103,6 +134,11 @@ public actor LivePushReporter: LiveActivityEventSink {
             try file.write(state)
         } catch {
             logger.error("journal not written; the change waits in memory until the next write", metadata: ["problem": "\(error)"])
+        }
+        if !settledWaiters.isEmpty, state.pendingCount == 0 {
+            let waiters = settledWaiters.values
+            settledWaiters = [:]
+            for waiter in waiters { waiter.resume() }
         }
         wake.yield()
     }

@@ -38,6 +38,36 @@ struct ReporterServerTests {
         }
     }
 
+    /// `settled()` returns at once when nothing is owed; while the server cannot be reached it waits
+    /// (cancelled, it returns with the report still owed); and it returns once the server stored everything
+    /// given, a report given while it waits included.
+    @Test func settledReturnsOnceTheServerHasEverythingGiven() async throws {
+        try await withAppSetup(user: "fay") { setup in
+            let activity = try await setup.startActivity()
+            let type = setup.apns.attributesTypes[0]
+            let transport = ForwardingTransport(target: setup.server.url)
+            transport.setFailing(true)
+            let reporter = try LivePushReporter(setup.configuration(transport: transport, onIPhone: false))
+            await reporter.settled()
+            try await whileRunning(reporter) {
+                await reporter.activityToken(PushToken(hex: activity.pushToken)!, activityID: activity.id, attributesType: type, groups: [])
+                let cancelled = Task { await reporter.settled() }
+                #expect(await eventually { transport.log.count(where: \.failed) >= 2 })
+                cancelled.cancel()
+                await cancelled.value
+                #expect(await reporter.pendingCount == 1)
+
+                let settled = Task { await reporter.settled() }
+                await reporter.pushToStartToken(PushToken(hex: String(repeating: "cd", count: 32))!, attributesType: type, source: .stream)
+                transport.setFailing(false)
+                await settled.value
+                let status = await reporter.status
+                #expect(status.pending == 0 && status.activityTokensStored == 1 && status.pushToStartTokensStored == 1, "\(status)")
+            }
+            #expect(try await setup.backend.activity(activity.id)?["pushToken"] as? String == DeviceToken.shorten(activity.pushToken))
+        }
+    }
+
     @Test func aRelaunchSendsWhatTheJournalHolds() async throws {
         try await withAppSetup(user: "ben") { setup in
             let activity = try await setup.startActivity()

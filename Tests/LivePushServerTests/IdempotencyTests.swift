@@ -42,6 +42,11 @@ import Testing
             #expect(refused.response.status == 400)
             let group = try await Self.send(harness, "/v1/groups/party/update", idempotencyKey: "group-1", #"{"contentState":{"km":5}}"#)
             #expect(group.response.status == 202, "\(group.response.text)")
+            // Its pushes go out before the next update to ride-2: a group push is coalesced when its member has
+            // a push accepted after the group send (GroupSendPlan), so a page picked up after that update
+            // would not send ride-2's.
+            let finished = try await harness.finishedGroupSend(group.response, timeout: .seconds(60))
+            #expect(finished["state"]?.stringValue == "finished" && finished["counts"]?["sent"] == 2, "\(finished)")
 
             // Keys are per principal: another backend key has its own.
             let otherKey = "lp_backend_" + String(repeating: "b", count: 43)
@@ -61,7 +66,11 @@ import Testing
             #expect(
                 afterRestart.response.data == first.response.data && afterRestart.headers["idempotent-replayed"] == "true",
                 "answers are kept in the store")
-            try await Task.sleep(for: .milliseconds(200))
+            // A replay enqueues nothing: ride-1 has its two pushes, sent, and nothing waiting.
+            let ride1 = try await harness.http.get("/v1/activities/ride-1", key: TestServer.backendKey)
+            #expect(
+                ride1.json?["deliveries"]?.arrayValue?.count == 2 && ride1.json?["pending"]?.arrayValue?.isEmpty == true,
+                "a replay sends nothing: \(ride1.text)")
             #expect(sender.requests.count == 4, "a replay sends nothing")
         }
     }
