@@ -62,15 +62,6 @@ package struct AudienceStartProgress: Sendable, Hashable {
     /// Waiting in the outbox for another attempt.
     package var retrying = 0
 
-    package init(targeted: Int = 0, sent: Int = 0, failed: Int = 0, noToken: Int = 0, budget: Int = 0, retrying: Int = 0) {
-        self.targeted = targeted
-        self.sent = sent
-        self.failed = failed
-        self.noToken = noToken
-        self.budget = budget
-        self.retrying = retrying
-    }
-
     /// Not sent, for either reason.
     package var skipped: Int { noToken + budget }
 }
@@ -108,9 +99,4 @@ package struct AudienceStartPageReport: Sendable, Hashable {
     package var held: Bool
     /// The records whose token the page's refusals marked invalid.
     package var invalidated = InvalidatedTokens()
-
-    package init(held: Bool, invalidated: InvalidatedTokens = InvalidatedTokens()) {
-        self.held = held
-        self.invalidated = invalidated
-    }
 }

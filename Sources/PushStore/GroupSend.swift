@@ -114,10 +114,4 @@ package struct GroupSendPageReport: Sendable, Hashable {
     package var endedNow: [String]
     /// The records whose token the page's refusals marked invalid.
     package var invalidated = InvalidatedTokens()
-
-    package init(held: Bool, endedNow: [String], invalidated: InvalidatedTokens = InvalidatedTokens()) {
-        self.held = held
-        self.endedNow = endedNow
-        self.invalidated = invalidated
-    }
 }
