@@ -16,13 +16,8 @@ package struct AudienceStart: Sendable, Hashable {
     package var bundleID: String?
     /// The server's id of the channel the started activities join (`input-push-channel`), for display.
     package var channelID: UUID?
-    /// The complete start payload sent to every device.
-    package var payload: Data
-    package var timestamp: Date
-    package var requestedPriority: APNsPriority
-    package var importance: PushImportance
-    package var collapseKey: String?
-    package var expiration: Date?
+    /// The complete start payload sent to every device, and its options.
+    package var template: SendTemplate
     package var acceptedAt: Date
     /// The principal that asked for it.
     package var createdBy: String
@@ -33,9 +28,8 @@ package struct AudienceStart: Sendable, Hashable {
     package var finishedAt: Date?
 
     package init(
-        sendID: UUID = UUID(), attributesType: String, userIDs: [String]?, bundleID: String? = nil, channelID: UUID? = nil, payload: Data,
-        timestamp: Date, requestedPriority: APNsPriority, importance: PushImportance, collapseKey: String? = nil, expiration: Date? = nil,
-        acceptedAt: Date, createdBy: String
+        sendID: UUID = UUID(), attributesType: String, userIDs: [String]?, bundleID: String? = nil, channelID: UUID? = nil,
+        template: SendTemplate, acceptedAt: Date, createdBy: String
     ) {
         self.sendID = sendID
         self.attributesType = attributesType
@@ -43,12 +37,7 @@ package struct AudienceStart: Sendable, Hashable {
         self.userCount = userIDs?.count ?? 0
         self.bundleID = bundleID
         self.channelID = channelID
-        self.payload = payload
-        self.timestamp = timestamp
-        self.requestedPriority = requestedPriority
-        self.importance = importance
-        self.collapseKey = collapseKey
-        self.expiration = expiration
+        self.template = template
         self.acceptedAt = acceptedAt
         self.createdBy = createdBy
     }
@@ -72,15 +61,6 @@ package struct AudienceStartProgress: Sendable, Hashable {
     package var budget = 0
     /// Waiting in the outbox for another attempt.
     package var retrying = 0
-
-    package init(targeted: Int = 0, sent: Int = 0, failed: Int = 0, noToken: Int = 0, budget: Int = 0, retrying: Int = 0) {
-        self.targeted = targeted
-        self.sent = sent
-        self.failed = failed
-        self.noToken = noToken
-        self.budget = budget
-        self.retrying = retrying
-    }
 
     /// Not sent, for either reason.
     package var skipped: Int { noToken + budget }
@@ -119,9 +99,4 @@ package struct AudienceStartPageReport: Sendable, Hashable {
     package var held: Bool
     /// The records whose token the page's refusals marked invalid.
     package var invalidated = InvalidatedTokens()
-
-    package init(held: Bool, invalidated: InvalidatedTokens = InvalidatedTokens()) {
-        self.held = held
-        self.invalidated = invalidated
-    }
 }

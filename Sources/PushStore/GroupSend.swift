@@ -10,21 +10,15 @@ package struct GroupSend: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case sendID = "sendId"
         case groupID = "groupId"
-        case kind, payload, timestamp, requestedPriority, importance, collapseKey, expiration, dismissalDate, acceptedAt, createdBy, progress,
-            expanded, finishedAt
+        case kind, template, dismissalDate, acceptedAt, createdBy, progress, expanded, finishedAt
     }
 
     package var sendID: UUID
     package var groupID: String
     package var kind: LiveActivityEvent
-    /// The complete body sent to APNs, with `timestamp` as its `aps.timestamp`; an activity that holds
-    /// that timestamp or a newer one gets a later one.
-    package var payload: Data
-    package var timestamp: Date
-    package var requestedPriority: APNsPriority
-    package var importance: PushImportance
-    package var collapseKey: String?
-    package var expiration: Date?
+    /// The payload and options of every push; an activity that holds the template's timestamp or a newer
+    /// one gets a later one.
+    package var template: SendTemplate
     /// End only: the dismissal date each ended activity records.
     package var dismissalDate: Date?
     package var acceptedAt: Date
@@ -37,20 +31,14 @@ package struct GroupSend: Sendable, Hashable, Codable {
     package var finishedAt: Date?
 
     package init(
-        sendID: UUID = UUID(), groupID: String, kind: LiveActivityEvent, payload: Data, timestamp: Date,
-        requestedPriority: APNsPriority, importance: PushImportance, collapseKey: String? = nil, expiration: Date? = nil,
-        dismissalDate: Date? = nil, acceptedAt: Date, createdBy: String, progress: GroupSendProgress = GroupSendProgress(),
+        sendID: UUID = UUID(), groupID: String, kind: LiveActivityEvent, template: SendTemplate, dismissalDate: Date? = nil, acceptedAt: Date,
+        createdBy: String, progress: GroupSendProgress = GroupSendProgress(),
         expanded: Bool = false, finishedAt: Date? = nil
     ) {
         self.sendID = sendID
         self.groupID = groupID
         self.kind = kind
-        self.payload = payload
-        self.timestamp = timestamp
-        self.requestedPriority = requestedPriority
-        self.importance = importance
-        self.collapseKey = collapseKey
-        self.expiration = expiration
+        self.template = template
         self.dismissalDate = dismissalDate
         self.acceptedAt = acceptedAt
         self.createdBy = createdBy
@@ -60,7 +48,7 @@ package struct GroupSend: Sendable, Hashable, Codable {
     }
 
     /// True for the sends a newer one replaces while they wait: routine updates.
-    package var isCoalescable: Bool { kind == .update && importance == .routine }
+    package var isCoalescable: Bool { kind == .update && template.importance == .routine }
 }
 
 /// How far a group send has come: counts of its members by what became of their push.
@@ -126,10 +114,4 @@ package struct GroupSendPageReport: Sendable, Hashable {
     package var endedNow: [String]
     /// The records whose token the page's refusals marked invalid.
     package var invalidated = InvalidatedTokens()
-
-    package init(held: Bool, endedNow: [String], invalidated: InvalidatedTokens = InvalidatedTokens()) {
-        self.held = held
-        self.endedNow = endedNow
-        self.invalidated = invalidated
-    }
 }

@@ -4,27 +4,24 @@ import Foundation
 /// The ``AudienceStartStore`` operations: the group send's paging (``claimPage(owner:pageSize:now:lease:)``)
 /// over the users of an audience instead of the members of a group.
 extension SQLPushStore {
-    private static let audienceColumns = [
-        "send_id", "attributes_type", "everyone", "user_count", "bundle_id", "channel_id", "payload", "timestamp", "requested_priority",
-        "importance", "collapse_key", "expiration", "accepted_at", "created_by", "next_member", "expanded", "expanded_at",
-    ]
+    private static let audienceColumns =
+        ["send_id", "attributes_type", "everyone", "user_count", "bundle_id", "channel_id"] + SendTemplate.columns
+        + ["accepted_at", "created_by", "next_member", "expanded", "expanded_at"]
 
     package func createAudienceStart(_ start: AudienceStart) async throws(PushStoreError) {
         try Validation.identifier(start.attributesType, field: "attributesType", max: 255)
         try Validation.identifier(start.createdBy, field: "createdBy", max: 200)
         try Validation.optionalIdentifier(start.bundleID, field: "bundleId", max: 255)
-        try Validation.priority(start.requestedPriority, field: "requestedPriority")
-        try Validation.optionalIdentifier(start.collapseKey, field: "collapseKey", max: 64)
+        try start.template.validate()
         // The users are not checked one by one again: up to 10,000 ids the caller has checked (the API's
         // contract, the domain's audience); a user listed twice breaks the table's key and stores nothing.
         let users = start.userIDs ?? []
         if let ids = start.userIDs, ids.isEmpty { throw .invalidInput(field: "userIds", rule: "is empty") }
-        let values: [SQLValue] = [
-            .uuid(start.sendID), .text(start.attributesType), .int(start.userIDs == nil ? 1 : 0), .int(users.count), .text(start.bundleID),
-            .text(start.channelID?.lowercased), .blob(start.payload), .date(start.timestamp), .int(start.requestedPriority.rawValue),
-            .text(start.importance.rawValue), .text(start.collapseKey), .date(start.expiration), .date(start.acceptedAt), .text(start.createdBy),
-            .text(""), .int(0), .null,
-        ]
+        let values: [SQLValue] =
+            [
+                .uuid(start.sendID), .text(start.attributesType), .int(start.userIDs == nil ? 1 : 0), .int(users.count), .text(start.bundleID),
+                .text(start.channelID?.lowercased),
+            ] + start.template.values + [.date(start.acceptedAt), .text(start.createdBy), .text(""), .int(0), .null]
         let dialect = self.dialect
         // Formatted once, not once per user row (10,000 of them at most).
         let sendID = SQLValue.uuid(start.sendID)
@@ -194,10 +191,7 @@ extension SQLPushStore {
         var start = AudienceStart(
             sendID: try row.uuid("send_id"), attributesType: try row.string("attributes_type"), userIDs: nil,
             bundleID: try row.optionalString("bundle_id"), channelID: try row.optionalString("channel_id").flatMap(UUID.init(uuidString:)),
-            payload: try row.data("payload"), timestamp: try row.date("timestamp"),
-            requestedPriority: try RowDecoding.priority(row, "requested_priority"),
-            importance: try row.enumValue("importance", as: PushImportance.self), collapseKey: try row.optionalString("collapse_key"),
-            expiration: try row.optionalDate("expiration"), acceptedAt: try row.date("accepted_at"), createdBy: try row.string("created_by"))
+            template: try SendTemplate(row), acceptedAt: try row.date("accepted_at"), createdBy: try row.string("created_by"))
         start.userCount = try row.bool("everyone") ? 0 : try row.int("user_count")
         start.expanded = try row.bool("expanded")
         return start

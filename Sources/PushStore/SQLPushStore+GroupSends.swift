@@ -5,21 +5,16 @@ extension SQLPushStore {
     package func createGroupSend(_ send: GroupSend) async throws(PushStoreError) {
         try Validation.identifier(send.groupID, field: "groupId")
         try Validation.identifier(send.createdBy, field: "createdBy", max: 200)
-        try Validation.priority(send.requestedPriority, field: "requestedPriority")
-        try Validation.optionalIdentifier(send.collapseKey, field: "collapseKey", max: 64)
+        try send.template.validate()
         guard send.kind != .start else {
             throw .invalidInput(field: "kind", rule: "is start; a group send is an update or an end")
         }
-        let columns = [
-            "send_id", "group_id", "kind", "payload", "timestamp", "requested_priority", "importance", "collapse_key",
-            "expiration", "dismissal_date", "accepted_at", "created_by", "next_member", "targeted", "expanded", "expanded_at",
-        ]
-        let values: [SQLValue] = [
-            .uuid(send.sendID), .text(send.groupID), .text(send.kind.rawValue), .blob(send.payload), .date(send.timestamp),
-            .int(send.requestedPriority.rawValue), .text(send.importance.rawValue), .text(send.collapseKey),
-            .date(send.expiration), .date(send.dismissalDate), .date(send.acceptedAt), .text(send.createdBy), .text(""),
-            .int(0), .int(0), .null,
-        ]
+        let columns =
+            ["send_id", "group_id", "kind"] + SendTemplate.columns
+            + ["dismissal_date", "accepted_at", "created_by", "next_member", "targeted", "expanded", "expanded_at"]
+        let values: [SQLValue] =
+            [.uuid(send.sendID), .text(send.groupID), .text(send.kind.rawValue)] + send.template.values
+            + [.date(send.dismissalDate), .date(send.acceptedAt), .text(send.createdBy), .text(""), .int(0), .int(0), .null]
         let dialect = self.dialect
         try await run("createGroupSend") { session throws(PushStoreError) in
             if try await session.first("SELECT send_id FROM group_sends WHERE send_id = ?", [.uuid(send.sendID)]) != nil {

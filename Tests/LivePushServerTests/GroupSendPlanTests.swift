@@ -12,8 +12,10 @@ import Testing
 
     func page(kind: LiveActivityEvent = .update, supersededBy: UUID? = nil, expiration: Date? = nil) -> GroupSendPage {
         let send = GroupSend(
-            groupID: "g", kind: kind, payload: Data("{}".utf8), timestamp: t, requestedPriority: .conservesPower,
-            importance: .routine, expiration: expiration ?? t + 3600, acceptedAt: t + 0.5, createdBy: "backend")
+            groupID: "g", kind: kind,
+            template: SendTemplate(
+                payload: Data("{}".utf8), timestamp: t, requestedPriority: .conservesPower, importance: .routine, expiration: expiration ?? t + 3600),
+            acceptedAt: t + 0.5, createdBy: "backend")
         return GroupSendPage(send: send, firstID: "a", lastID: "z", activities: [], supersededBy: supersededBy)
     }
 
@@ -70,8 +72,9 @@ import Testing
     @Test func pagePushesCarryEachMembersTimestampAndBudget() throws {
         let payload = try LiveActivityPayload.update(contentState: .object(["score": .number(1)]), timestamp: t).validatedBody()
         let send = GroupSend(
-            groupID: "g", kind: .update, payload: payload, timestamp: t, requestedPriority: .immediate, importance: .timeSensitive,
-            expiration: t + 3600, acceptedAt: t, createdBy: "backend")
+            groupID: "g", kind: .update,
+            template: SendTemplate(payload: payload, timestamp: t, requestedPriority: .immediate, importance: .timeSensitive, expiration: t + 3600),
+            acceptedAt: t, createdBy: "backend")
         var behind = activity(lastTimestamp: t + 1)
         behind.activityID = "b"
         let budgets = [

@@ -9,9 +9,11 @@ import Testing
 struct AudienceStartConformanceTests {
     static func start(_ users: [String]?, bundleID: String? = nil, at: Date = Fixture.start) -> AudienceStart {
         AudienceStart(
-            attributesType: "MatchAttributes", userIDs: users, bundleID: bundleID, payload: Data(#"{"aps":{"event":"start"}}"#.utf8),
-            timestamp: at, requestedPriority: .immediate, importance: .timeSensitive, expiration: at + 3600, acceptedAt: at,
-            createdBy: "backend")
+            attributesType: "MatchAttributes", userIDs: users, bundleID: bundleID,
+            template: SendTemplate(
+                payload: Data(#"{"aps":{"event":"start"}}"#.utf8), timestamp: at, requestedPriority: .immediate, importance: .timeSensitive,
+                expiration: at + 3600),
+            acceptedAt: at, createdBy: "backend")
     }
 
     static func token(
@@ -32,7 +34,7 @@ struct AudienceStartConformanceTests {
         let valid = page.tokens.filter { $0.tokenState.isValid }
         outcome.records = valid.map { token in
             let item = OutboxItem(
-                target: .pushToStartToken(id: token.id), kind: .start, payload: page.send.payload, priority: .immediate,
+                target: .pushToStartToken(id: token.id), kind: .start, payload: page.send.template.payload, priority: .immediate,
                 importance: .timeSensitive, acceptedAt: page.send.acceptedAt, sendID: page.send.sendID)
             return DeliveryRecord(item, DeliveryResult(pushID: item.pushID, outcome: .accepted, attempts: 1), recordedAt: at)
         }

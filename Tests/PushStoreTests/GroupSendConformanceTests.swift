@@ -11,8 +11,10 @@ struct GroupSendConformanceTests {
         -> GroupSend
     {
         GroupSend(
-            groupID: group, kind: kind, payload: Fixture.payload(7), timestamp: at, requestedPriority: .conservesPower,
-            importance: importance, expiration: at + 3600, dismissalDate: kind == .end ? at + 600 : nil, acceptedAt: at,
+            groupID: group, kind: kind,
+            template: SendTemplate(
+                payload: Fixture.payload(7), timestamp: at, requestedPriority: .conservesPower, importance: importance, expiration: at + 3600),
+            dismissalDate: kind == .end ? at + 600 : nil, acceptedAt: at,
             createdBy: "backend")
     }
 

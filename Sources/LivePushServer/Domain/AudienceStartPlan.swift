@@ -26,7 +26,7 @@ struct AudienceStartPlan: Sendable, Equatable {
     /// The starts of `page` the budget is asked for at `now`, each with its push id: one per valid token,
     /// none once the start has expired.
     static func candidates(of page: AudienceStartPage, now: Date) -> [PushToStartReservation] {
-        if let expiration = page.send.expiration, expiration <= now { return [] }
+        if let expiration = page.send.template.expiration, expiration <= now { return [] }
         return validTokens(of: page).map { PushToStartReservation(tokenID: $0.id, pushID: pushID(sendID: page.send.sendID, tokenID: $0.id)) }
     }
 
@@ -36,7 +36,7 @@ struct AudienceStartPlan: Sendable, Equatable {
         let valid = validTokens(of: page)
         let withToken = Set(valid.map(\.userID))
         plan.noToken = page.users.filter { !withToken.contains($0) }
-        if let expiration = page.send.expiration, expiration <= now {
+        if let expiration = page.send.template.expiration, expiration <= now {
             plan.expired = valid
             return plan
         }
@@ -61,8 +61,9 @@ struct AudienceStartPlan: Sendable, Equatable {
     static func item(_ start: AudienceStart, to token: PushToStartTokenRecord) -> OutboxItem {
         OutboxItem(
             pushID: pushID(sendID: start.sendID, tokenID: token.id), target: .pushToStartToken(id: token.id), kind: .start,
-            payload: start.payload, priority: start.requestedPriority, requestedPriority: start.requestedPriority,
-            importance: start.importance, collapseKey: start.collapseKey, expiration: start.expiration, acceptedAt: start.acceptedAt,
+            payload: start.template.payload, priority: start.template.requestedPriority, requestedPriority: start.template.requestedPriority,
+            importance: start.template.importance, collapseKey: start.template.collapseKey, expiration: start.template.expiration,
+            acceptedAt: start.acceptedAt,
             sendID: start.sendID)
     }
 }

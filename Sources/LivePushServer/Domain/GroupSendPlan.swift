@@ -22,7 +22,7 @@ enum GroupSendPlan: Equatable {
         // Ended (by an earlier push or the app), dismissed, or waiting for a new token: the group's audience
         // is its active members with a valid token, as when a single send is accepted.
         if Eligibility.refusalToAccept(activity) != nil { return .skipped }
-        if let expiration = send.expiration, expiration <= now { return .expired }
+        if let expiration = send.template.expiration, expiration <= now { return .expired }
         if send.kind == .update {
             if let newer = page.supersededBy {
                 return .coalesced(
@@ -35,7 +35,7 @@ enum GroupSendPlan: Equatable {
         }
         // The device keeps only newer timestamps: after what the activity already took, and an end after
         // anything accepted since the send.
-        return .send(timestamp: TimestampIssuer.timestamp(send.timestamp, after: activity.lastTimestamp))
+        return .send(timestamp: TimestampIssuer.timestamp(send.template.timestamp, after: activity.lastTimestamp))
     }
 
     /// The push id (and `apns-id`) of a group send's push to one activity (see `GroupSend.pushID`).
@@ -66,8 +66,8 @@ extension GroupSendPlan {
     static func pushes(
         _ send: GroupSend, planned: [(activity: ActivityRecord, timestamp: Date)], budgets: [String: BudgetDecision]
     ) -> (pushes: [Push], unencodable: [Unencodable]) {
-        var template = try? LiveActivityPayload.decode(from: send.payload)
-        var bodies: [Date: Data] = [send.timestamp: send.payload]
+        var decoded = try? LiveActivityPayload.decode(from: send.template.payload)
+        var bodies: [Date: Data] = [send.template.timestamp: send.template.payload]
         var pushes: [Push] = []
         var unencodable: [Unencodable] = []
         pushes.reserveCapacity(planned.count)
@@ -75,19 +75,20 @@ extension GroupSendPlan {
             let pushID = pushID(sendID: send.sendID, activityID: activity.activityID)
             let budget = budgets[activity.activityID]
             var body = bodies[timestamp]
-            if body == nil, template != nil {
-                template?.timestamp = timestamp
-                body = try? template?.validatedBody()
+            if body == nil, decoded != nil {
+                decoded?.timestamp = timestamp
+                body = try? decoded?.validatedBody()
                 bodies[timestamp] = body
             }
             guard let body else {
-                let (priority, downgrade) = PriorityBudgetRule.priority(send.requestedPriority, for: activity, decision: budget)
+                let (priority, downgrade) = PriorityBudgetRule.priority(send.template.requestedPriority, for: activity, decision: budget)
                 unencodable.append(Unencodable(activity: activity, pushID: pushID, priority: priority, downgrade: downgrade))
                 continue
             }
             let item = OutboxItem.push(
-                to: activity, kind: send.kind, payload: body, requestedPriority: send.requestedPriority, budget: budget,
-                importance: send.importance, collapseKey: send.collapseKey, expiration: send.expiration, acceptedAt: send.acceptedAt,
+                to: activity, kind: send.kind, payload: body, requestedPriority: send.template.requestedPriority, budget: budget,
+                importance: send.template.importance, collapseKey: send.template.collapseKey, expiration: send.template.expiration,
+                acceptedAt: send.acceptedAt,
                 pushID: pushID, sendID: send.sendID)
             pushes.append(Push(item: item, activity: activity, timestamp: timestamp))
         }

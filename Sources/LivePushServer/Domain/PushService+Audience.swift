@@ -40,9 +40,8 @@ extension PushService {
             case .everyoneWithToken: nil
             }
         let start = AudienceStart(
-            attributesType: attributesType, userIDs: userIDs, bundleID: bundleID, channelID: channel?.id, payload: payload, timestamp: now,
-            requestedPriority: content.requestedPriority, importance: content.importance, collapseKey: content.collapseID,
-            expiration: content.expiration ?? now.addingTimeInterval(settings.defaultExpiration), acceptedAt: now, createdBy: createdBy)
+            attributesType: attributesType, userIDs: userIDs, bundleID: bundleID, channelID: channel?.id,
+            template: sendTemplate(content, payload: payload, timestamp: now, now: now), acceptedAt: now, createdBy: createdBy)
         try await stored { () async throws(PushStoreError) in try await store.createAudienceStart(start) }
         signal.wake(pagesFor: settings.workerCount)
         logger.info(

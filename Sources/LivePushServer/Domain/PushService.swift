@@ -51,9 +51,7 @@ struct PushService: Sendable {
         let payload = try content.validatedPayload(kind: kind, timestamp: timestamp)
         let broadcastItems = channels.isEmpty ? [] : try await broadcastItems(kind, to: channels, content)
         let send = GroupSend(
-            groupID: groupID, kind: kind, payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority,
-            importance: content.importance, collapseKey: content.collapseID,
-            expiration: content.expiration ?? now.addingTimeInterval(settings.defaultExpiration),
+            groupID: groupID, kind: kind, template: sendTemplate(content, payload: payload, timestamp: timestamp, now: now),
             dismissalDate: kind == .end ? (content.dismissalDate ?? now.addingTimeInterval(settings.defaultDismissalDelay)) : nil,
             acceptedAt: now, createdBy: createdBy, expanded: !hasMembers, finishedAt: hasMembers ? nil : now)
         if hasMembers {
@@ -64,6 +62,14 @@ struct PushService: Sendable {
         }
         let broadcast = broadcastItems.isEmpty ? SendAcceptance() : try await acceptBroadcasts(broadcastItems)
         return GroupSendStatus(send, broadcastPushIDs: broadcast.pushIDs)
+    }
+
+    /// The payload and options every push of a send to many carries (a group send, an audience start), with
+    /// the default expiration when the request gives none.
+    func sendTemplate(_ content: PushContent, payload: Data, timestamp: Date, now: Date) -> SendTemplate {
+        SendTemplate(
+            payload: payload, timestamp: timestamp, requestedPriority: content.requestedPriority, importance: content.importance,
+            collapseKey: content.collapseID, expiration: content.expiration ?? now.addingTimeInterval(settings.defaultExpiration))
     }
 
     /// A group send's progress.

@@ -50,12 +50,12 @@ extension GroupPageQueue {
                 let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
                 outcome.records.append(
                     record(
-                        send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                        send, pushID: pushID, activity: activity, priority: send.template.requestedPriority, downgrade: nil,
                         result: DeliveryResult(pushID: pushID, outcome: .expired, reason: "expired before it could be sent", attempts: 0)))
             case .coalesced(let reason, let by):
                 let pushID = GroupSendPlan.pushID(sendID: send.sendID, activityID: activity.activityID)
                 var entry = record(
-                    send, pushID: pushID, activity: activity, priority: send.requestedPriority, downgrade: nil,
+                    send, pushID: pushID, activity: activity, priority: send.template.requestedPriority, downgrade: nil,
                     result: DeliveryResult(pushID: pushID, outcome: .coalesced, reason: reason, attempts: 0))
                 entry.coalescedInto = by
                 outcome.records.append(entry)
@@ -90,7 +90,7 @@ extension GroupPageQueue {
             outcome.contentStates.append((push.activity.activityID, push.timestamp))
             if send.kind == .end { outcome.ended.append(push.activity.activityID) }
         }
-        outcome.contentState = (try? LiveActivityPayload.decode(from: send.payload))?.contentState
+        outcome.contentState = (try? LiveActivityPayload.decode(from: send.template.payload))?.contentState
         return outcome
     }
 
@@ -130,7 +130,7 @@ extension GroupPageQueue {
     ) -> DeliveryRecord {
         DeliveryRecord(
             pushID: pushID, target: .activity(id: activity.activityID), kind: send.kind, acceptedAt: send.acceptedAt, sentAt: nil,
-            priority: priority, requestedPriority: send.requestedPriority, downgradeReason: downgrade, apnsID: nil, status: nil,
+            priority: priority, requestedPriority: send.template.requestedPriority, downgradeReason: downgrade, apnsID: nil, status: nil,
             reason: result.reason, attempts: result.attempts, outcome: result.outcome, coalescedInto: nil, recordedAt: context.clock.now(),
             sendID: send.sendID)
     }
@@ -139,7 +139,7 @@ extension GroupPageQueue {
     private func budgetDecisions(_ send: GroupSend, for activities: [ActivityRecord], now: Date)
         async throws(PushStoreError) -> [String: BudgetDecision]
     {
-        let requests = context.settings.priorityBudget.requests(send.requestedPriority, for: activities)
+        let requests = context.settings.priorityBudget.requests(send.template.requestedPriority, for: activities)
         guard !requests.isEmpty else { return [:] }
         return try await store.consumeHighPriority(requests, at: now)
     }
@@ -169,7 +169,7 @@ extension GroupPageQueue {
                 1
             context.metrics.recordLatency(.milliseconds(Int64(max(0, now.timeIntervalSince(record.acceptedAt)) * 1000)))
         }
-        counts[OutcomeKey(outcome: .accepted, reason: nil, priority: page.send.requestedPriority), default: 0] += outcome.accepted.count
+        counts[OutcomeKey(outcome: .accepted, reason: nil, priority: page.send.template.requestedPriority), default: 0] += outcome.accepted.count
         let latency = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(page.send.acceptedAt)) * 1000))
         for _ in 0..<outcome.accepted.count { context.metrics.recordLatency(latency) }
         for (key, count) in counts where count > 0 {

@@ -12,8 +12,10 @@ import Testing
     /// An audience start accepted `seconds` after a fixed moment (for `users`, or everyone when nil).
     static func start(_ seconds: Double, users: [String]?) -> AudienceStart {
         AudienceStart(
-            attributesType: "MatchAttributes", userIDs: users, payload: Data(#"{"aps":{"event":"start"}}"#.utf8),
-            timestamp: Date(timeIntervalSince1970: 1_800_000_000), requestedPriority: .immediate, importance: .routine,
+            attributesType: "MatchAttributes", userIDs: users,
+            template: SendTemplate(
+                payload: Data(#"{"aps":{"event":"start"}}"#.utf8), timestamp: Date(timeIntervalSince1970: 1_800_000_000),
+                requestedPriority: .immediate, importance: .routine),
             acceptedAt: Date(timeIntervalSince1970: 1_800_000_000 + seconds), createdBy: "backend")
     }
 
