@@ -31,7 +31,7 @@ struct SQLiteCheckpointerTests {
                         try await session.execute("INSERT INTO t (n, filler) VALUES (?, ?)", [.int(n), .blob(filler)])
                     }
                 }
-                #expect(await Self.eventually { backend.checkpoints.completed > 0 && backend.checkpoints.idle })
+                await eventually(timeout: .seconds(300)) { backend.checkpoints.completed > 0 && backend.checkpoints.idle }
                 try await backend.transaction(.durable) { session throws(PushStoreError) in
                     try await session.execute("INSERT INTO t (n, filler) VALUES (?, ?)", [.int(61), .blob(filler)])
                 }
@@ -46,14 +46,5 @@ struct SQLiteCheckpointerTests {
                 #expect(count == 61)
             }
         }
-    }
-
-    private static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
     }
 }

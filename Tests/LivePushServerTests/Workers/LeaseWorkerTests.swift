@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import LivePushTesting
 import Logging
 import PushStore
 import Synchronization
@@ -161,29 +162,22 @@ import Testing
             metrics: ServerMetrics(), logger: Logger(label: "test"))
         async let run: Void = worker.run { stopping.withLock { $0 } }
         // A round ends with the worker waiting again.
-        func roundEnded(itemClaims: Int, pageClaims: Int) async -> Bool {
-            await Self.eventually { items.claims == itemClaims && pages.claims >= pageClaims && signal.waitingCount == 1 }
+        func roundEnded(itemClaims: Int, pageClaims: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+            await eventually(timeout: .seconds(300), sourceLocation: sourceLocation) {
+                items.claims == itemClaims && pages.claims >= pageClaims && signal.waitingCount == 1
+            }
         }
-        #expect(await roundEnded(itemClaims: 1, pageClaims: 1))
+        await roundEnded(itemClaims: 1, pageClaims: 1)
         signal.wake(items: 1)
-        #expect(await roundEnded(itemClaims: 2, pageClaims: 1))
+        await roundEnded(itemClaims: 2, pageClaims: 1)
         signal.wake(items: 1)
-        #expect(await roundEnded(itemClaims: 3, pageClaims: 1))
+        await roundEnded(itemClaims: 3, pageClaims: 1)
         #expect(pages.claims == 1, "pushes announced: the empty page queue is not asked again")
         signal.wake(pagesFor: 1)
-        #expect(await roundEnded(itemClaims: 3, pageClaims: 2))
+        await roundEnded(itemClaims: 3, pageClaims: 2)
         #expect(items.claims == 3 && pages.claims == 2, "pages announced: only the page queue is asked again")
         stopping.withLock { $0 = true }
         signal.wakeAll()
         await run
-    }
-
-    private static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
     }
 }
