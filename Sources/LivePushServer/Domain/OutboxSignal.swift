@@ -14,7 +14,7 @@ import Synchronization
 final class OutboxSignal: Sendable {
     /// What an announcement is about, as the queues that wait for it: rows of a queue (outbox pushes,
     /// webhook events), or pages of a send (a group send's members, an audience start's users).
-    enum Work: CaseIterable, Sendable {
+    enum Work: Int, CaseIterable, Sendable {
         case items
         case pages
     }
@@ -40,7 +40,7 @@ final class OutboxSignal: Sendable {
 
     /// Changes every time work of this kind is announced.
     func generation(of work: Work) -> UInt64 {
-        state.withLock { $0.generations[work.index] }
+        state.withLock { $0.generations[work.rawValue] }
     }
 
     /// How many workers are waiting (for tests).
@@ -66,7 +66,7 @@ final class OutboxSignal: Sendable {
     private func wake(workers: Int, announcing work: Work?) {
         let woken = state.withLock { state in
             state.generation &+= 1
-            if let work { state.generations[work.index] &+= 1 }
+            if let work { state.generations[work.rawValue] &+= 1 }
             let taken = Array(state.waiters.prefix(workers))
             state.waiters.removeFirst(taken.count)
             return taken
@@ -106,15 +106,6 @@ final class OutboxSignal: Sendable {
                 return state.waiters.remove(at: index).continuation
             }
             waiter?.resume()
-        }
-    }
-}
-
-extension OutboxSignal.Work {
-    fileprivate var index: Int {
-        switch self {
-        case .items: 0
-        case .pages: 1
         }
     }
 }

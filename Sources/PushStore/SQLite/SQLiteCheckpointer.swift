@@ -38,7 +38,7 @@ final class SQLiteCheckpointer: Sendable {
         var lastLog: Int
     }
 
-    init(handle: SQLiteHandle, threshold: Int = 1_000, backstop: Int = 16_000) {
+    init(handle: SQLiteHandle, threshold: Int, backstop: Int = 16_000) {
         self.handle = handle
         self.threshold = max(1, threshold)
         self.backstop = max(self.threshold, backstop)

@@ -116,11 +116,8 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
                 { context, database, name, pages in
                     guard let context else { return SQLITE_OK }
                     let hook = Unmanaged<LogHook>.fromOpaque(context).takeUnretainedValue()
-                    if hook.checkpointer.committed(pages: Int(pages)) {
-                        let code = sqlite3_wal_checkpoint_v2(database, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                        if code != SQLITE_OK && code != SQLITE_BUSY {
-                            hook.logger.warning("checkpointing the SQLite log on commit failed", metadata: ["code": "\(code)"])
-                        }
+                    if hook.checkpointer.committed(pages: Int(pages)), let database {
+                        SQLiteHandle.checkpointPassive(database, logger: hook.logger)
                     }
                     return SQLITE_OK
                 }, Unmanaged.passUnretained(hook).toOpaque())
@@ -145,13 +142,20 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
     /// waiting for any lock. Call it on the connection's thread.
     func checkpointPassive() {
         precondition(thread.isCurrent, "a checkpoint runs on its connection's thread")
+        Self.checkpointPassive(database, logger: logger)
+    }
+
+    /// ``checkpointPassive()`` on `database`, also for the log hook, which runs on the writer's thread inside a
+    /// commit and is given only the connection's pointer. Another connection's checkpoint running is no failure.
+    private static func checkpointPassive(_ database: OpaquePointer, logger: Logger) {
         var logPages: Int32 = 0
         var copied: Int32 = 0
         let code = sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copied)
         if code == SQLITE_OK {
             logger.trace("SQLite log checkpointed", metadata: ["logPages": "\(logPages)", "copied": "\(copied)"])
         } else if code != SQLITE_BUSY {
-            logger.warning("checkpointing the SQLite log failed", metadata: ["error": "\(failure(code))"])
+            let error = map(code: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)))
+            logger.warning("checkpointing the SQLite log failed", metadata: ["error": "\(error)"])
         }
     }
 
