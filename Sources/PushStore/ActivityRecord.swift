@@ -122,3 +122,10 @@ package struct ActivityStateChange: Sendable, Equatable {
     package var activity: ActivityRecord
     package var endedNow: Bool
 }
+
+/// An activity about to be updated or ended, with the shape its app's ContentState has
+/// (``ActivityStore/activityToSend(id:)``).
+package struct ActivityToSend: Sendable, Equatable {
+    package var activity: ActivityRecord
+    package var shape: StoredContentStateShape?
+}

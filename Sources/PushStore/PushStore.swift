@@ -89,6 +89,11 @@ package protocol ActivityStore: Sendable {
 
     func activity(id: String) async throws(PushStoreError) -> ActivityRecord?
 
+    /// The activity a single update or end is for, with its app's content-state shape for its attributes type
+    /// (nil when none is stored), read in one statement: the single send's one read. Its `lastContentState`
+    /// is nil, not read. Nil when no activity `id` is stored.
+    func activityToSend(id: String) async throws(PushStoreError) -> ActivityToSend?
+
     /// The stored activities among `ids`, read together (what a delivery worker needs for a batch), in
     /// no particular order; ids that are not stored are left out. Without `contentStates`, each record's
     /// `lastContentState` is nil, not read: the send path never uses it, and parsing every activity's

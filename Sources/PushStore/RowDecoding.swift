@@ -47,11 +47,17 @@ enum RowDecoding {
     }
 
     /// The columns ``activity(_:)`` reads, the content-state as NULL: for the readers that never use it.
-    static let activityColumnsWithoutContentState = """
-        activity_id, push_token, bundle_id, attributes_type, environment, user_id, groups_json, frequent_pushes, state, \
-        token_state, token_invalid_reason, token_invalidated_at, registered_at, updated_at, started_at, ended_at, dismissal_date, \
-        NULL AS last_content_state, last_timestamp, last_accepted_at
-        """
+    static let activityColumnsWithoutContentState = activityColumnsWithoutContentState(of: "")
+
+    /// ``activityColumnsWithoutContentState`` of the table named `table` in a join (`"a."`).
+    static func activityColumnsWithoutContentState(of table: String) -> String {
+        let columns = [
+            "activity_id", "push_token", "bundle_id", "attributes_type", "environment", "user_id", "groups_json", "frequent_pushes", "state",
+            "token_state", "token_invalid_reason", "token_invalidated_at", "registered_at", "updated_at", "started_at", "ended_at",
+            "dismissal_date", "last_timestamp", "last_accepted_at",
+        ]
+        return columns.map { table.isEmpty ? $0 : "\(table)\($0) AS \($0)" }.joined(separator: ", ") + ", NULL AS last_content_state"
+    }
 
     static func activity(_ row: SQLRow) throws(PushStoreError) -> ActivityRecord {
         let groups = try Self.groups(try row.string("groups_json"))

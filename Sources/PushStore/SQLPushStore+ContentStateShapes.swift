@@ -178,6 +178,14 @@ extension SQLPushStore {
     private static func text(_ json: JSONValue) -> String { String(decoding: json.serialized(), as: UTF8.self) }
 
     private static func shape(_ row: SQLRow) throws(PushStoreError) -> StoredContentStateShape {
+        try shape(row, bundleID: try row.string("bundle_id"), attributesType: try row.string("attributes_type"), columnPrefix: "")
+    }
+
+    /// A shape's row read with its app's and type's key given; its columns other than `shape_json` named
+    /// with `columnPrefix` (`shape_` in a join with `activities`, which has an `updated_at` of its own).
+    static func shape(_ row: SQLRow, bundleID: String, attributesType: String, columnPrefix: String) throws(PushStoreError)
+        -> StoredContentStateShape
+    {
         let shape: ContentStateShape
         do {
             shape = try ContentStateShape(json: try JSONValue.parse(try row.string("shape_json")))
@@ -187,8 +195,8 @@ extension SQLPushStore {
             throw .database(detail: "a stored content-state shape does not read back: \(error)")
         }
         return StoredContentStateShape(
-            bundleID: try row.string("bundle_id"), attributesType: try row.string("attributes_type"), shape: shape,
-            source: try row.enumValue("source", as: ContentStateShapeSource.self), revision: try row.int("revision"),
-            updatedAt: try row.date("updated_at"))
+            bundleID: bundleID, attributesType: attributesType, shape: shape,
+            source: try row.enumValue(columnPrefix + "source", as: ContentStateShapeSource.self), revision: try row.int(columnPrefix + "revision"),
+            updatedAt: try row.date(columnPrefix + "updated_at"))
     }
 }

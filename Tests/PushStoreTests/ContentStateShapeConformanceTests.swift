@@ -36,6 +36,34 @@ struct ContentStateShapeConformanceTests {
         }
     }
 
+    /// A single send's one read: the activity (its content-state unread) with its app's shape for its type.
+    @Test(arguments: StoreKind.available)
+    func anActivityToSendIsReadWithItsAppsShape(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            #expect(try await store.activityToSend(id: "ride") == nil)
+            _ = try await store.register(Fixture.registration("ride"))
+            _ = try await store.recordContentState(
+                [(activityID: "ride", timestamp: Fixture.start + 5)], contentState: ["hp": 5], acceptedAt: Fixture.start)
+            var activity = try #require(try await store.activity(id: "ride"))
+            #expect(activity.lastContentState == ["hp": 5])
+            activity.lastContentState = nil
+            #expect(try await store.activityToSend(id: "ride") == ActivityToSend(activity: activity, shape: nil), "no shape stored yet")
+
+            // Another type's shape and another app's are not the activity's.
+            _ = try await store.putContentStateShape(Self.stored(Self.level, type: "OtherAttributes"))
+            _ = try await store.putContentStateShape(
+                StoredContentStateShape(
+                    bundleID: "com.other", attributesType: "MatchAttributes", shape: Self.level, source: .app, updatedAt: Fixture.start))
+            #expect(try await store.activityToSend(id: "ride")?.shape == nil)
+
+            let shape = try await store.putContentStateShape(Self.stored(Self.levelAndNote, source: .backend, at: Fixture.start + 60))
+            let read = try #require(try await store.activityToSend(id: "ride"))
+            #expect(read.activity == activity)
+            #expect(read.shape == shape)
+            #expect(read.shape == (try await store.contentStateShape(bundleID: "com.example.app", attributesType: "MatchAttributes")))
+        }
+    }
+
     /// Two merges read the same revision: the first write wins, the second learns it must read again.
     @Test(arguments: StoreKind.available)
     func replaceIsACompareAndSet(kind: StoreKind) async throws {

@@ -17,6 +17,13 @@ extension PushService {
         let shape = try await stored { () async throws(PushStoreError) in
             try await store.contentStateShape(bundleID: activity.bundleID, attributesType: activity.attributesType)
         }
+        try await checkContentState(kind, content, for: activity, shape: shape)
+    }
+
+    /// An update or end of one activity, against its app's shape read with it (nil: none is stored).
+    func checkContentState(_ kind: LiveActivityEvent, _ content: PushContent, for activity: ActivityRecord, shape: StoredContentStateShape?)
+        async throws(DomainError)
+    {
         guard let shape else { return }
         try await contentStates.check(
             Self.sentContentState(kind, content), against: [shape], target: "activity:" + activity.activityID, activityID: activity.activityID)

@@ -21,15 +21,20 @@ struct PushService: Sendable {
 
     /// Updates or ends one activity.
     func send(_ kind: LiveActivityEvent, toActivity activityID: String, _ content: PushContent) async throws(DomainError) -> SendAcceptance {
-        guard let named = try await stored({ () async throws(PushStoreError) in try await store.activity(id: activityID) }) else {
+        // One read: the activity with its app's content-state shape.
+        guard let named = try await stored({ () async throws(PushStoreError) in try await store.activityToSend(id: activityID) }) else {
             throw .notFound("activityId", "no activity '\(activityID)' is registered")
         }
         // A renewed activity's updates go to the activity that took over from it.
-        let activity = try await renewalHead(named)
+        let activity = try await renewalHead(named.activity)
         if let refusal = Eligibility.refusalToAccept(activity) {
             throw .conflict("activityId", refusal.rule, refusal.message)
         }
-        try await checkContentState(kind, content, for: activity)
+        if activity.activityID == named.activity.activityID {
+            try await checkContentState(kind, content, for: activity, shape: named.shape)
+        } else {
+            try await checkContentState(kind, content, for: activity)
+        }
         return try await accept(kind, content, activities: [activity], skipped: [], endCause: .backend).accepted
     }
 
