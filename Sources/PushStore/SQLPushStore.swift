@@ -11,6 +11,8 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     let backend: any SQLBackend
     let logger: Logger
     let coalescedCounter: Counter
+    /// Acceptances waiting for the writer together, written together.
+    let acceptances = AcceptanceBatcher()
 
     /// Takes an open backend and migrates its schema; closes the backend when that fails.
     init(backend: any SQLBackend, logger: Logger) async throws(PushStoreError) {

@@ -43,6 +43,67 @@ struct AcceptanceConformanceTests {
         }
     }
 
+    /// Many single updates at once, two to each activity, and one refused: each caller gets its own
+    /// outcome (its push, and what its push replaced), the refused one fails alone.
+    @Test(arguments: StoreKind.available)
+    func acceptancesAtOnceAnswerEachCallerWithItsOwnOutcome(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let activities = (0..<20).map { "ride-\($0)" }
+            for id in activities { _ = try await store.register(Fixture.registration(id)) }
+            let used = Fixture.update("ride-0", at: t - 5)
+            _ = try await store.enqueue([used])
+            _ = try await store.claim(owner: "w", limit: 1, now: t, lease: 30)
+            try await store.complete(DeliveryResult(pushID: used.pushID, outcome: .accepted, attempts: 1), owner: "w", at: t)
+            let updates = activities.flatMap { id in (1...2).map { (id: id, score: $0, push: Fixture.update(id, score: $0, at: t)) } }
+            let answers = await withTaskGroup(of: (UUID, Result<AcceptanceOutcome, PushStoreError>).self) { group in
+                for update in updates + [(id: "ride-1", score: 3, push: Fixture.update("ride-1", score: 3, at: t, pushID: used.pushID))] {
+                    group.addTask {
+                        let acceptance = Acceptance(
+                            at: t,
+                            stateChanges: [
+                                .init(
+                                    activityID: update.id, timestamp: t + Double(update.score), contentState: ["score": .number(Double(update.score))]
+                                )
+                            ]
+                        ) { _ in [update.push] }
+                        do throws(PushStoreError) {
+                            return (update.push.pushID, .success(try await store.accept(acceptance)))
+                        } catch {
+                            return (update.push.pushID, .failure(error))
+                        }
+                    }
+                }
+                var answers = [(UUID, Result<AcceptanceOutcome, PushStoreError>)]()
+                for await answer in group { answers.append(answer) }
+                return answers
+            }
+            #expect(answers.count == 41)
+            var replaced = [UUID: UUID]()
+            for (pushID, answer) in answers {
+                switch answer {
+                case .failure(let error):
+                    #expect(pushID == used.pushID, "only the push id used before is refused: \(error)")
+                    if case .conflict = error {} else { Issue.record("refused as a conflict, not \(error)") }
+                case .success(let outcome):
+                    #expect(outcome.enqueued.accepted == [pushID], "each caller is answered with its own push")
+                    for coalesced in outcome.enqueued.coalesced {
+                        #expect(coalesced.by == pushID, "a caller learns what its own push replaced")
+                        replaced[coalesced.replaced] = coalesced.by
+                    }
+                }
+            }
+            // Of an activity's two routine updates, one that found the other pending replaced it: on SQLite's
+            // one writer, always; on PostgreSQL, when the other had committed before it read the outbox.
+            if kind == .sqlite { #expect(replaced.count == activities.count) }
+            #expect(try await store.outboxDepth() == updates.count - replaced.count)
+            for (old, new) in replaced {
+                let activity = try #require(updates.first { $0.push.pushID == old }?.id)
+                #expect(updates.first { $0.push.pushID == new }?.id == activity, "a push replaces one of its own activity")
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func aRefusedAcceptanceChangesNothing(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
