@@ -29,6 +29,13 @@ enum APIAnswer {
         .retry(reason: "503 unavailable", retryAfter: nil)
     }
 
+    /// A documented error without a ``DocumentedRefusal`` meaning: retried when the server's (5xx), else refused.
+    static func documented(_ error: any APIErrorResponse) -> UploadOutcome {
+        let status = type(of: error).status
+        if status >= 500 { return .retry(reason: "\(status) from the server", retryAfter: nil) }
+        return refused(status) { try error.errorBody }
+    }
+
     /// A status the contract does not list for the route.
     static func undocumented(_ status: Int, _ payload: UndocumentedPayload) async -> UploadOutcome {
         if status >= 500 { return .retry(reason: "\(status) from the server", retryAfter: nil) }
