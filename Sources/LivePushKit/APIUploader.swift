@@ -64,21 +64,16 @@ extension APIUploader {
         return json.objectValue?.mapValues(value) ?? [:]
     }
 
-    /// What became of an upload the server answered with `output`: stored when it is the operation's
-    /// success (`stored` reads it, throwing for any other case), else what the refusal or the
-    /// undocumented status means (``DocumentedRefusal``, ``APIAnswer``).
+    /// What became of an upload the server answered with `output`: what its refusal or undocumented status
+    /// means (``APIAnswer/failure(_:)``), else stored when it is the operation's success (`stored` reads it,
+    /// throwing for any other case).
     static func outcome<Output: Sendable>(_ output: Output, stored: (Output) throws -> Void) async -> UploadOutcome {
-        switch OperationAnswer(output) {
-        case .expected(let output):
-            do {
-                try stored(output)
-                return .stored
-            } catch {
-                return .retry(reason: "a documented answer the upload does not expect: \(error)", retryAfter: nil)
-            }
-        case .error(let refusal as any DocumentedRefusal): return refusal.outcome
-        case .error(let error): return APIAnswer.documented(error)
-        case .undocumented(let status, let payload): return await APIAnswer.undocumented(status, payload)
+        if let failure = await APIAnswer.failure(output) { return failure }
+        do {
+            try stored(output)
+            return .stored
+        } catch {
+            return .retry(reason: "a documented answer the upload does not expect: \(error)", retryAfter: nil)
         }
     }
 }
