@@ -48,12 +48,22 @@ struct APICall: Sendable {
         } catch {
             throw .unreachable(method: method, path: path, detail: error.localizedDescription)
         }
-        return try await output.answer(self)
+        switch OperationAnswer(output) {
+        case .expected(let output): return try json { try output.answer }
+        case .error(let error): throw refused(error)
+        case .undocumented(let status, let payload): throw await undocumented(status, payload)
+        }
     }
 
-    /// The documented refusal `answer` as the demo reports it: its status and the server's message.
-    func refused(_ answer: any APIRefusal) -> DemoError {
-        .api(method: method, path: path, status: type(of: answer).status, message: answer.message)
+    /// The documented refusal `error` as the demo reports it: its status and the server's message.
+    func refused(_ error: any APIErrorResponse) -> DemoError {
+        let message: String
+        do {
+            message = try error.errorBody.error.message
+        } catch {
+            message = "the error answer is not what the contract describes: \(error)"
+        }
+        return .api(method: method, path: path, status: type(of: error).status, message: message)
     }
 
     /// An answer the contract does not document: its status and the server's message (or the body's start).
@@ -78,82 +88,10 @@ struct APICall: Sendable {
     }
 }
 
-/// What an operation of the generated client answered (its `Operations.X.Output`): the success body, or
-/// the ``DemoError`` the demo reports.
+/// What an operation of the generated client answers on success (its `Operations.X.Output`): the body of
+/// its documented success case, read with the output's own accessor (which throws for any other case). The
+/// refusals and undocumented answers of every operation are read once, in ``APICall/run(_:)``.
 protocol APIOutput: Sendable {
     associatedtype Answer: Sendable
-    func answer(_ call: APICall) async throws(DemoError) -> Answer
-}
-
-/// A documented error answer of the API: its status and the contract's error body.
-protocol APIRefusal: Sendable {
-    static var status: Int { get }
-    /// The server's message (`error.message`), or why there is none.
-    var message: String { get }
-}
-
-extension APIRefusal {
-    /// The message of `error`, the contract's error body, or what stood in its way.
-    static func message(of error: () throws -> Components.Schemas._Error) -> String {
-        do {
-            return try error().error.message
-        } catch {
-            return "the error answer is not what the contract describes: \(error)"
-        }
-    }
-}
-
-extension Components.Responses.BadRequest: APIRefusal {
-    static var status: Int { 400 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.Unauthorized: APIRefusal {
-    static var status: Int { 401 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.Forbidden: APIRefusal {
-    static var status: Int { 403 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.NotFound: APIRefusal {
-    static var status: Int { 404 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.Conflict: APIRefusal {
-    static var status: Int { 409 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.ContentTooLarge: APIRefusal {
-    static var status: Int { 413 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.ContentTooLargeMiB: APIRefusal {
-    static var status: Int { 413 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.Undecodable: APIRefusal {
-    static var status: Int { 422 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.TooManyRequests: APIRefusal {
-    static var status: Int { 429 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.BadGateway: APIRefusal {
-    static var status: Int { 502 }
-    var message: String { Self.message { try body.json } }
-}
-
-extension Components.Responses.Unavailable: APIRefusal {
-    static var status: Int { 503 }
-    var message: String { Self.message { try body.json } }
+    var answer: Answer { get throws }
 }

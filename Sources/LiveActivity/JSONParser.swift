@@ -51,6 +51,13 @@ struct JSONParser {
         .invalidJSON("\(message) at byte \(index)")
     }
 
+    /// Steps over `byte` when it is the next one; false (not moving) otherwise.
+    private mutating func skip(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -102,17 +109,13 @@ struct JSONParser {
         index += 1
         var object = [String: JSONValue]()
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(object)
-        }
+        if skip(UInt8(ascii: "}")) { return .object(object) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
-            index += 1
+            guard skip(UInt8(ascii: ":")) else { throw error("expected ':' after a key") }
             skipWhitespace()
             path.append(.key(key))
             if rejectingDuplicateKeys, object[key] != nil { throw .duplicateKey(path: pathName) }
@@ -128,10 +131,7 @@ struct JSONParser {
         index += 1
         var array = [JSONValue]()
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(array)
-        }
+        if skip(UInt8(ascii: "]")) { return .array(array) }
         while true {
             skipWhitespace()
             path.append(.index(array.count))
@@ -167,8 +167,7 @@ struct JSONParser {
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
+        if skip(UInt8(ascii: ".")) {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }

@@ -8,7 +8,7 @@ import Foundation
 enum ChannelClientFactory {
     static func make(
         endpoint: APNsEndpoint, channelEndpoint: APNsEndpoint?, caFile: String?, credentials: CredentialOptions,
-        certificate: CertificateOptions, timeout: Double, verbose: Bool
+        certificate: CertificateOptions, options: ClientOptions
     ) throws -> APNsClient {
         let authentication = try ClientAuthentication(credentials: credentials, certificate: certificate)
         return try OutcomePrinter.client {
@@ -19,10 +19,10 @@ enum ChannelClientFactory {
                     additionalTrustRootFile: caFile.map { NSString(string: $0).expandingTildeInPath },
                     clientCertificate: authentication.certificate,
                     maximumConnections: 1,
-                    requestTimeout: .milliseconds(Int(timeout * 1000))
+                    requestTimeout: options.requestTimeout
                 ),
                 tokens: authentication.tokens,
-                logger: ClientAuthentication.logger(label: "livepush.channels", verbose: verbose)
+                logger: options.logger(label: "livepush.channels")
             )
         }
     }

@@ -20,10 +20,7 @@ struct ChannelOptions: ParsableArguments {
     var caFile: String?
     @Option(name: .customLong("request-id"), help: "apns-request-id, a lowercase UUID echoed back (default: APNs generates one).")
     var requestID: String?
-    @Option(help: "The deadline of one request, in seconds.")
-    var timeout: Double = 30
-    @Flag(name: .long, help: "Log the client's connection events to stderr.")
-    var verbose = false
+    @OptionGroup var clientOptions: ClientOptions
 
     func validate() throws {
         do {
@@ -32,7 +29,6 @@ struct ChannelOptions: ParsableArguments {
             throw ValidationError("--bundle-id: \(error.description)")
         }
         try certificate.validate(against: credentials)
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         _ = try requestUUID()
     }
 
@@ -45,14 +41,8 @@ struct ChannelOptions: ParsableArguments {
         )
     }
 
-    func requestUUID() throws -> UUID? {
-        guard let requestID else { return nil }
-        guard let parsed = APNsID.parse(requestID, allowUppercase: false) else {
-            throw ValidationError(
-                "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().lowercased)")
-        }
-        return parsed
-    }
+    /// `--request-id` as a UUID (checked by `validate()`).
+    func requestUUID() throws -> UUID? { try ClientOptions.requestID(requestID) }
 
     static func channelID(_ text: String) throws -> APNsChannelID {
         do {
@@ -67,7 +57,7 @@ struct ChannelOptions: ParsableArguments {
         let endpoint = try endpoint()
         let client = try ChannelClientFactory.make(
             endpoint: endpoint, channelEndpoint: endpoint, caFile: caFile, credentials: credentials,
-            certificate: certificate, timeout: timeout, verbose: verbose
+            certificate: certificate, options: clientOptions
         )
         do {
             try await body(client)

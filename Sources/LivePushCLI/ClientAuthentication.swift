@@ -1,6 +1,5 @@
 import APNsAuth
 import APNsClient
-import Logging
 
 /// How a command's client authenticates: the provider certificate of `--cert-file`, or else a provider
 /// token signed with the `.p8` key of `--key-file`, `--key-id`, `--team-id`.
@@ -24,12 +23,5 @@ struct ClientAuthentication {
         certificate.isProvided
             ? "(none: the client certificate authenticates the connection)"
             : credentials.isProvided ? "bearer <provider token, signed when sent>" : "(none: no credentials given)"
-    }
-
-    /// The client's logger: its connection events on stderr with `--verbose`, only errors otherwise.
-    static func logger(label: String, verbose: Bool) -> Logger {
-        var logger = Logger(label: label)
-        logger.logLevel = verbose ? .debug : .error
-        return logger
     }
 }

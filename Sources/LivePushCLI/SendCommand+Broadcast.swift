@@ -25,21 +25,14 @@ extension SendCommand {
         if collapseID != nil { throw ValidationError("--collapse-id is for pushes to a token; broadcasts have no apns-collapse-id") }
         guard count == 1 else { throw ValidationError("--count is for pushes to a token; send one broadcast at a time") }
         try certificate.validate(against: credentials)
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        _ = try ClientOptions.requestID(requestID)
     }
 
     /// The broadcast the flags describe, checked as `LiveActivityBroadcast` checks it.
     func makeBroadcast(now: Date) throws -> APNsBroadcastRequest {
         let payload = try content.makePayload(now: now)
         let expiration: APNsExpiration = self.expiration == nil ? .immediately : try expirationValue(now: now)
-        var requestUUID: UUID?
-        if let requestID {
-            guard let parsed = APNsID.parse(requestID, allowUppercase: false) else {
-                throw CommandFailure(
-                    "--request-id '\(requestID)' is not a lowercase UUID; expected 8-4-4-4-12 hex digits, e.g. \(UUID().lowercased)")
-            }
-            requestUUID = parsed
-        }
+        let requestUUID = try ClientOptions.requestID(requestID)
         let broadcast = LiveActivityBroadcast(
             bundleID: target.bundleID, channelID: target.channel ?? "", payload: payload,
             priority: APNsPriority(rawValue: priority) ?? .immediate, expiration: expiration, requestID: requestUUID
@@ -65,7 +58,7 @@ extension SendCommand {
         }
         let client = try ChannelClientFactory.make(
             endpoint: endpoint, channelEndpoint: nil, caFile: target.caFile, credentials: credentials,
-            certificate: certificate, timeout: timeout, verbose: verbose
+            certificate: certificate, options: clientOptions
         )
         do {
             let receipt = try await client.broadcast(request)

@@ -49,10 +49,7 @@ struct SendCommand: AsyncParsableCommand {
     var count: Int = 1
     @Option(help: "With --count: how many requests are in flight at once.")
     var concurrency: Int = 1
-    @Option(help: "The deadline of one request, in seconds.")
-    var timeout: Double = 30
-    @Flag(name: .long, help: "Log the client's connection events to stderr.")
-    var verbose = false
+    @OptionGroup var clientOptions: ClientOptions
 
     func validate() throws {
         if target.channel != nil {
@@ -72,7 +69,6 @@ struct SendCommand: AsyncParsableCommand {
         try certificate.validate(against: credentials)
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
         guard (1...10_000).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 10000") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
     }
 
     func run() async throws {
@@ -97,12 +93,12 @@ struct SendCommand: AsyncParsableCommand {
                     additionalTrustRootFile: target.caFile.map { NSString(string: $0).expandingTildeInPath },
                     clientCertificate: authentication.certificate,
                     maximumConnections: max(1, min(target.connections, concurrency)),
-                    requestTimeout: .milliseconds(Int(timeout * 1000)),
+                    requestTimeout: clientOptions.requestTimeout,
                     retry: count > 1 ? .none : APNsRetryPolicy()
                 ),
                 tokens: authentication.tokens,
                 group: APNsEventLoop.shared,
-                logger: ClientAuthentication.logger(label: "livepush.send", verbose: verbose)
+                logger: clientOptions.logger(label: "livepush.send")
             )
         }
         defer { Task { await client.shutdown() } }

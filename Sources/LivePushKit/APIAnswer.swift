@@ -29,6 +29,24 @@ enum APIAnswer {
         .retry(reason: "503 unavailable", retryAfter: nil)
     }
 
+    /// What the refusal or undocumented status an operation answered means for an upload; nil when
+    /// `output` is neither (the operation's own answer).
+    static func failure<Output: Sendable>(_ output: Output) async -> UploadOutcome? {
+        switch OperationAnswer(output) {
+        case .expected: nil
+        case .error(let refusal as any DocumentedRefusal): refusal.outcome
+        case .error(let error): documented(error)
+        case .undocumented(let status, let payload): await undocumented(status, payload)
+        }
+    }
+
+    /// A documented error without a ``DocumentedRefusal`` meaning: retried when the server's (5xx), else refused.
+    static func documented(_ error: any APIErrorResponse) -> UploadOutcome {
+        let status = type(of: error).status
+        if status >= 500 { return .retry(reason: "\(status) from the server", retryAfter: nil) }
+        return refused(status) { try error.errorBody }
+    }
+
     /// A status the contract does not list for the route.
     static func undocumented(_ status: Int, _ payload: UndocumentedPayload) async -> UploadOutcome {
         if status >= 500 { return .retry(reason: "\(status) from the server", retryAfter: nil) }

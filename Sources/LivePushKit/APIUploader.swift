@@ -27,20 +27,20 @@ struct APIUploader: Sendable {
                     groups: groups.isEmpty ? nil : groups, frequentPushesEnabled: frequent,
                     contentStateShape: try shapes[type].map { .init(value1: try OpenAPIObjectContainer(unvalidatedValue: Self.plain($0))) },
                     liveActivityKey: key.map { .init(value1: $0) })
-                return await Self.outcome(try await api.registerActivity(body: .json(body)))
+                return await Self.outcome(try await api.registerActivity(body: .json(body))) { _ = try $0.created }
             case .rotate(let id, let token):
                 let answer = try await api.rotatePushToken(path: .init(activityId: id), body: .json(.init(pushToken: token.hex)))
-                return await Self.outcome(answer)
+                return await Self.outcome(answer) { _ = try $0.ok }
             case .end(let id, .ended(let dismissalDate)):
                 let body = Components.Schemas.EndedByApp(dismissalDate: dismissalDate.map { .init(value1: .case2($0)) })
-                return await Self.outcome(try await api.activityEnded(path: .init(activityId: id), body: .json(body)))
+                return await Self.outcome(try await api.activityEnded(path: .init(activityId: id), body: .json(body))) { _ = try $0.ok }
             case .end(let id, .dismissed):
-                return await Self.outcome(try await api.activityDismissed(path: .init(activityId: id)))
+                return await Self.outcome(try await api.activityDismissed(path: .init(activityId: id))) { _ = try $0.ok }
             case .pushToStart(let type, let token, let source):
                 let body = Components.Schemas.PushToStartToken(
                     deviceId: deviceID, bundleId: bundleID, attributesType: type, environment: environment, token: token.hex,
                     source: .init(value1: Components.Schemas.PushToStartSource(source)))
-                return await Self.outcome(try await api.storePushToStartToken(body: .json(body)))
+                return await Self.outcome(try await api.storePushToStartToken(body: .json(body))) { _ = try $0.ok }
             }
         } catch {
             return APIAnswer.thrown(error)
@@ -64,63 +64,16 @@ extension APIUploader {
         return json.objectValue?.mapValues(value) ?? [:]
     }
 
-    static func outcome(_ output: Operations.RegisterActivity.Output) async -> UploadOutcome {
-        switch output {
-        case .created: .stored
-        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
-            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
-            .conflict(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
-            .serviceUnavailable(let refusal as any DocumentedRefusal):
-            refusal.outcome
-        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
-        }
-    }
-
-    static func outcome(_ output: Operations.RotatePushToken.Output) async -> UploadOutcome {
-        switch output {
-        case .ok: .stored
-        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
-            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
-            .notFound(let refusal as any DocumentedRefusal), .conflict(let refusal as any DocumentedRefusal),
-            .contentTooLarge(let refusal as any DocumentedRefusal), .serviceUnavailable(let refusal as any DocumentedRefusal):
-            refusal.outcome
-        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
-        }
-    }
-
-    static func outcome(_ output: Operations.ActivityEnded.Output) async -> UploadOutcome {
-        switch output {
-        case .ok: .stored
-        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
-            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
-            .notFound(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
-            .serviceUnavailable(let refusal as any DocumentedRefusal):
-            refusal.outcome
-        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
-        }
-    }
-
-    static func outcome(_ output: Operations.ActivityDismissed.Output) async -> UploadOutcome {
-        switch output {
-        case .ok: .stored
-        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
-            .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
-            .notFound(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
-            .serviceUnavailable(let refusal as any DocumentedRefusal):
-            refusal.outcome
-        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
-        }
-    }
-
-    static func outcome(_ output: Operations.StorePushToStartToken.Output) async -> UploadOutcome {
-        switch output {
-        case .ok: .stored
-        case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
-            .forbidden(let refusal as any DocumentedRefusal), .conflict(let refusal as any DocumentedRefusal),
-            .tooManyRequests(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
-            .serviceUnavailable(let refusal as any DocumentedRefusal):
-            refusal.outcome
-        case .undocumented(let status, let payload): await APIAnswer.undocumented(status, payload)
+    /// What became of an upload the server answered with `output`: what its refusal or undocumented status
+    /// means (``APIAnswer/failure(_:)``), else stored when it is the operation's success (`stored` reads it,
+    /// throwing for any other case).
+    static func outcome<Output: Sendable>(_ output: Output, stored: (Output) throws -> Void) async -> UploadOutcome {
+        if let failure = await APIAnswer.failure(output) { return failure }
+        do {
+            try stored(output)
+            return .stored
+        } catch {
+            return .retry(reason: "a documented answer the upload does not expect: \(error)", retryAfter: nil)
         }
     }
 }

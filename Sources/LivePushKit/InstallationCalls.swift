@@ -10,14 +10,9 @@ extension APIUploader {
 
     func openInstallation(appKey: String) async -> InstallationAnswer {
         do {
-            switch try await client(bearer: appKey).openInstallation(body: .json(.init())) {
-            case .created(let answer): return Self.stored(try answer.body.json)
-            case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
-                .forbidden(let refusal as any DocumentedRefusal), .tooManyRequests(let refusal as any DocumentedRefusal),
-                .contentTooLarge(let refusal as any DocumentedRefusal), .serviceUnavailable(let refusal as any DocumentedRefusal):
-                return .failed(refusal.outcome)
-            case .undocumented(let status, let payload): return .failed(await APIAnswer.undocumented(status, payload))
-            }
+            let output = try await client(bearer: appKey).openInstallation(body: .json(.init()))
+            if let failure = await APIAnswer.failure(output) { return .failed(failure) }
+            return Self.stored(try output.created.body.json)
         } catch {
             return .failed(APIAnswer.thrown(error))
         }
@@ -27,15 +22,9 @@ extension APIUploader {
     func renew(_ installation: StoredInstallation) async -> InstallationAnswer {
         do {
             let api = client(bearer: installation.token)
-            switch try await api.renewInstallationToken(path: .init(installationId: installation.installationID), body: .json(.init())) {
-            case .created(let answer): return Self.stored(try answer.body.json)
-            case .badRequest(let refusal as any DocumentedRefusal), .unauthorized(let refusal as any DocumentedRefusal),
-                .forbidden(let refusal as any DocumentedRefusal), .notFound(let refusal as any DocumentedRefusal),
-                .tooManyRequests(let refusal as any DocumentedRefusal), .contentTooLarge(let refusal as any DocumentedRefusal),
-                .serviceUnavailable(let refusal as any DocumentedRefusal):
-                return .failed(refusal.outcome)
-            case .undocumented(let status, let payload): return .failed(await APIAnswer.undocumented(status, payload))
-            }
+            let output = try await api.renewInstallationToken(path: .init(installationId: installation.installationID), body: .json(.init()))
+            if let failure = await APIAnswer.failure(output) { return .failed(failure) }
+            return Self.stored(try output.created.body.json)
         } catch {
             return .failed(APIAnswer.thrown(error))
         }

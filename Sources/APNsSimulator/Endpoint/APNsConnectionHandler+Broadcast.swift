@@ -10,15 +10,13 @@ import NIOHTTP2
 extension APNsConnectionHandler {
     func processBroadcast(
         _ streamID: HTTP2StreamID, _ request: PendingRequest, _ fields: RequestHeaderFields, body: Data,
-        exchange: PushExchange, goAway: GoAwayFault?
+        exchange: PushExchange, environment: APNsEnvironment, goAway: GoAwayFault?
     ) {
         var exchange = exchange
         exchange.apnsID = Self.requestID(fields)
-        let environment = shared.environment(authority: fields.serverName)
-        let checks = BroadcastRequestChecks(configuration: shared.configuration, keys: shared.keys)
         let checked: (push: ReceivedBroadcast, verified: ConnectionAuthentication.Verified)
         do {
-            checked = try checks.checkBroadcast(
+            checked = try shared.broadcastChecks.checkBroadcast(
                 fields, body: body, requestID: exchange.apnsID, environment: environment, receivedAt: exchange.receivedAt,
                 headers: exchange.headers, auth: &auth
             )
@@ -31,8 +29,7 @@ extension APNsConnectionHandler {
         hop({ await world.broadcast(push) }) { verdict in
             switch verdict {
             case .accepted:
-                self.auth.bind(checked.verified)
-                self.raiseStreamLimit()
+                self.accepted(checked.verified)
                 let uniqueID = UUID().lowercased
                 let fields = [("apns-request-id", exchange.apnsID), ("apns-unique-id", uniqueID)]
                 var accepted = exchange
@@ -46,16 +43,15 @@ extension APNsConnectionHandler {
 
     func processManagement(
         _ streamID: HTTP2StreamID, _ request: PendingRequest, _ fields: RequestHeaderFields, body: Data,
-        exchange: PushExchange, goAway: GoAwayFault?
+        exchange: PushExchange, environment: APNsEnvironment, goAway: GoAwayFault?
     ) {
         var exchange = exchange
         exchange.apnsID = Self.requestID(fields)
-        let environment = shared.environment(authority: fields.serverName)
         let configuration = shared.configuration
-        let checks = BroadcastRequestChecks(configuration: configuration, keys: shared.keys)
         let checked: (bundleID: String, operation: BroadcastRequestChecks.ManagementOperation, verified: ConnectionAuthentication.Verified)
         do {
-            checked = try checks.checkManagement(fields, body: body, environment: environment, receivedAt: exchange.receivedAt, auth: &auth)
+            checked = try shared.broadcastChecks.checkManagement(
+                fields, body: body, environment: environment, receivedAt: exchange.receivedAt, auth: &auth)
         } catch {
             reject(streamID, error, exchange: exchange, started: request.started, goAway: goAway)
             return
@@ -79,8 +75,7 @@ extension APNsConnectionHandler {
                 // Channel ids are base64: nothing in them needs escaping in JSON.
                 (status, extra, json) = (200, [], #"{"channels":["# + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]}")
             }
-            self.auth.bind(checked.verified)
-            self.raiseStreamLimit()
+            self.accepted(checked.verified)
             self.respond(
                 streamID, status: status, fields: [requestIDField] + extra, body: json, exchange: exchange,
                 started: request.started, goAway: goAway)

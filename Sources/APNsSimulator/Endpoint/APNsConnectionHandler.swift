@@ -208,11 +208,11 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             return
         }
         if shared.role == .channelManagement {
-            processManagement(streamID, request, fields, body: body, exchange: exchange, goAway: faults.goAway)
+            processManagement(streamID, request, fields, body: body, exchange: exchange, environment: environment, goAway: faults.goAway)
             return
         }
         if BroadcastRequestChecks.isBroadcastPath(fields.path) {
-            processBroadcast(streamID, request, fields, body: body, exchange: exchange, goAway: faults.goAway)
+            processBroadcast(streamID, request, fields, body: body, exchange: exchange, environment: environment, goAway: faults.goAway)
             return
         }
 
@@ -236,8 +236,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         enqueue(.deliver(checked.push, exchange)) { verdict in
             switch verdict {
             case .accepted, nil:  // a delivery always has a verdict; nil only answers .record items
-                self.auth.bind(verified)
-                self.raiseStreamLimit()
+                self.accepted(verified)
                 self.writeAnswer(streamID, status: 200, apnsID: apnsID, uniqueID: uniqueID, rejection: nil)
                 self.shared.metrics.count(status: 200, reason: nil)
             case .rejected(let reason, let since):
@@ -334,8 +333,15 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
     // MARK: - Connection control
 
+    /// A request the endpoint accepted: the connection keeps the credential that passed, and may open more
+    /// streams.
+    func accepted(_ verified: ConnectionAuthentication.Verified) {
+        auth.bind(verified)
+        raiseStreamLimit()
+    }
+
     /// After the first accepted push, the stream limit goes from 1 to `maxConcurrentStreams`.
-    func raiseStreamLimit() {
+    private func raiseStreamLimit() {
         guard !raisedStreamLimit, let context else { return }
         raisedStreamLimit = true
         let configuration = shared.configuration

@@ -8,6 +8,8 @@ final class EndpointContext: Sendable {
     /// Which API this endpoint serves.
     let role: EndpointRole
     let checks: PushRequestChecks
+    /// The broadcast route's and the channel management port's checks.
+    let broadcastChecks: BroadcastRequestChecks
     let keys: TrustedKeys
     let faults: FaultInjector
     let world: DeviceWorld
@@ -22,6 +24,7 @@ final class EndpointContext: Sendable {
         self.configuration = configuration
         self.role = role
         self.checks = PushRequestChecks(configuration: configuration, keys: keys)
+        self.broadcastChecks = BroadcastRequestChecks(configuration: configuration, keys: keys)
         self.keys = keys
         self.faults = faults
         self.world = world

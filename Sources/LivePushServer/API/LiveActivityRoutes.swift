@@ -15,8 +15,7 @@ struct LiveActivityRoutes: Sendable {
         let (resources, maximumActiveDuration, clock) = (resources, maximumActiveDuration, clock)
         let put = ContractRoute("putLiveActivity")
         routes.put("users/:userId/live-activities/:key") { request, context -> Response in
-            let userID = try put.pathID("userId", context)
-            let key = try put.pathID("key", context)
+            let (userID, key) = try Self.resource(put, context)
             let now = clock.now()
             let body = try await put.body(Schemas.LiveActivityPut.self, request, now: now)
             let wanted = WantedLiveActivity(
@@ -30,13 +29,13 @@ struct LiveActivityRoutes: Sendable {
         }
         let get = ContractRoute("getLiveActivity")
         routes.get("users/:userId/live-activities/:key") { _, context -> Response in
-            let found = try await resources.resource(user: try get.pathID("userId", context), key: try get.pathID("key", context))
+            let (userID, key) = try Self.resource(get, context)
+            let found = try await resources.resource(user: userID, key: key)
             return APIResponse.json(try Schemas.LiveActivityResource(found.resource, history: found.history))
         }
         let end = ContractRoute("endLiveActivity")
         routes.delete("users/:userId/live-activities/:key") { request, context -> Response in
-            let userID = try end.pathID("userId", context)
-            let key = try end.pathID("key", context)
+            let (userID, key) = try Self.resource(end, context)
             let now = clock.now()
             let body = try await end.body(Schemas.LiveActivityEnd.self, request, now: now)
             let answer = try await resources.end(
@@ -44,5 +43,10 @@ struct LiveActivityRoutes: Sendable {
                 dismissalDate: body.dismissalDate?.value1.moment(now: now))
             return APIResponse.json(try Schemas.LiveActivityOutcome(answer))
         }
+    }
+
+    /// The resource a route's path names: `users/:userId/live-activities/:key`.
+    private static func resource(_ route: ContractRoute, _ context: APIRequestContext) throws(APIError) -> (userID: String, key: String) {
+        (try route.pathID("userId", context), try route.pathID("key", context))
     }
 }
