@@ -14,8 +14,39 @@ import Testing
     private static let at = Date(timeIntervalSince1970: 1_777_636_800)
     private static let later = Date(timeIntervalSince1970: 1_777_640_400)
 
+    /// What the server writes (``JSONValueEncoder``), checked to be what Foundation's JSONEncoder with the API's
+    /// settings writes.
     private func json(_ value: some Encodable) throws -> String {
-        String(decoding: try APIResponse.encoder().encode(value), as: UTF8.self)
+        let written = try JSONValueEncoder.data(value)
+        #expect(written == (try APIResponse.encoder().encode(value)), "the server's encoder writes what JSONEncoder writes")
+        return String(decoding: written, as: UTF8.self)
+    }
+
+    @Test func numbersWithoutAJSONFormAreRefusedAsJSONEncoderRefusesThem() throws {
+        struct Reading: Encodable { var value: Double }
+        #expect(throws: EncodingError.self) { try JSONValueEncoder.data(Reading(value: .nan)) }
+        #expect(throws: EncodingError.self) { try APIResponse.encoder().encode(Reading(value: .infinity)) }
+        #expect(throws: EncodingError.self) { try JSONValueEncoder.data(Reading(value: .infinity)) }
+        #expect(try json(Reading(value: 0.1)) == #"{"value":0.1}"#)
+        #expect(try json(Reading(value: 1e20)) == #"{"value":1e+20}"#)
+        #expect(try json(Reading(value: -3)) == #"{"value":-3}"#)
+    }
+
+    @Test func datesKeepWholeSecondsAndDataIsBase64AsJSONEncoderWritesThem() throws {
+        struct Stamp: Encodable {
+            var at: Date
+            var bytes: Data
+            var link: URL
+            var floats: [Float]
+            var nested: [String: [Int?]]
+        }
+        let stamp = Stamp(
+            at: Date(timeIntervalSince1970: 1_777_636_800.987), bytes: Data([0, 1, 254, 255]), link: URL(string: "https://example.com/a/b?c=d")!,
+            floats: [0.1, 1.5, 3], nested: ["b": [1, nil, 3], "a": []])
+        #expect(
+            try json(stamp)
+                == #"{"at":"2026-05-01T12:00:00Z","bytes":"AAH+/w==","floats":[0.1,1.5,3],"link":"https://example.com/a/b?c=d","nested":{"a":[],"b":[1,null,3]}}"#
+        )
     }
 
     private static let token = try! DeviceToken(hex: "abcd" + String(repeating: "00", count: 28) + "ef01")

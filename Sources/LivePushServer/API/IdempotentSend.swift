@@ -39,7 +39,7 @@ struct IdempotentSend: Sendable {
         let fingerprint = IdempotencyService.fingerprint(method: request.method.rawValue, path: request.uri.path, body: buffer.readableBytesView)
         let answer = try await service.once(owner: principal.name, key: key, fingerprint: fingerprint) {
             let value = try await checkedSend()
-            return (Int(status.code), try APIResponse.encoder().encode(value))
+            return (Int(status.code), try APIResponse.encode(value))
         }
         var response = APIResponse.raw(answer.body, contentType: "application/json; charset=utf-8", status: HTTPResponse.Status(code: answer.status))
         if answer.replayed { response.headers[Self.replayedHeader] = "true" }
