@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsSimulator", targets: ["APNsSimulator"]),
         .library(name: "LivePushTesting", targets: ["LivePushTesting"]),
-        // The contract's types, generated from openapi.json (needs only OpenAPIRuntime): the bodies and answers
+        // The contract's types, generated from openapi.json (needs OpenAPIRuntime and LiveActivity): the bodies and answers
         // of `livepush serve`'s HTTP API, for code that reads or writes them without the client.
         .library(name: "LivePushAPITypes", targets: ["LivePushAPITypes"]),
         // The generated Swift client of `livepush serve`'s HTTP API (needs only OpenAPIRuntime; bring a transport).
@@ -222,7 +222,8 @@ let package = Package(
         // LivePushKit share them.
         .target(
             name: "LivePushAPITypes",
-            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            // LiveActivity: a free-form object of the contract (a content-state, attributes) is its JSONValue.
+            dependencies: ["LiveActivity", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             exclude: ["openapi-generator-config.yaml"],
             swiftSettings: swiftSettings
         ),

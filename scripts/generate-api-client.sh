@@ -39,7 +39,9 @@ generator="$(swift build --package-path "$tool" --show-bin-path)/swift-openapi-g
 # (Update, End, Start: not sound with alert.sound, a priority that agrees with importance), which the server
 # checks and the fuzzer exercises from the served file; swift-openapi-generator 1.14.3 skips any schema with a
 # `not` (and every operation body that refers to it), and a generated client checks no rule of a body anyway.
-# The served file is left as it is.
+# Every unnamed free-form object refers to a schema JSONObject of the input's own, so that the configuration can
+# make it, with ContentState and ContentStateShape, LiveActivity's JSONValue (a type override takes named schemas
+# only). The served file is left as it is.
 input="$tool/openapi.json"
 python3 - "$document" "$input" <<'PY'
 import json, sys
@@ -80,13 +82,43 @@ def free_checked(node):
         for value in node:
             free_checked(value)
 
+def free_form(node):
+    # A free-form object: an object whose members the schema leaves open.
+    return (isinstance(node, dict) and node.get("type") == "object" and "x-check" not in node
+            and not any(keyword in node for keyword in ("properties", "additionalProperties", "allOf", "anyOf", "oneOf")))
+
+def named_free_forms(node):
+    # Every unnamed free-form object (attributes, a stored content-state or shape) refers to JSONObject instead, which
+    # the configuration overrides (as ContentState and ContentStateShape) with our JSON value: the server takes it whole
+    # from the body it parsed. Only its description is lost; a nullable one is an optional member all the same.
+    if isinstance(node, dict):
+        for name, value in node.items():
+            if name in ("example", "examples", "default", "enum") or name.startswith("x-"):
+                continue  # values, not schemas
+            if free_form(value):
+                node[name] = {"$ref": "#/components/schemas/JSONObject"}
+            else:
+                named_free_forms(value)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            if free_form(value):
+                node[index] = {"$ref": "#/components/schemas/JSONObject"}
+            else:
+                named_free_forms(value)
+
 with open(sys.argv[1], encoding="utf-8") as source:
     document = json.load(source)
 strip(document)
 expiration_forms(document)
 free_checked(document)
+schemas = document["components"]["schemas"]
 # Referred to only from the checked shape's keywords, which are gone.
-document["components"]["schemas"].pop("ContentStateShapeNode", None)
+schemas.pop("ContentStateShapeNode", None)
+for name, schema in schemas.items():
+    if not free_form(schema):
+        named_free_forms(schema)
+named_free_forms(document["paths"])
+schemas["JSONObject"] = {"type": "object", "description": "A JSON object whose members the contract leaves open."}
 with open(sys.argv[2], "w", encoding="utf-8") as target:
     json.dump(document, target, ensure_ascii=False, indent=1)
 PY

@@ -83,14 +83,9 @@ extension EmojiRangersDemo {
     func startSpectators(
         _ spectators: [Spectator], adventure: Adventure, channelID: String, apnsChannelID: String
     ) async throws(DemoError) -> DemoAudienceStart {
-        let attributes: OpenAPIObjectContainer
-        do {
-            attributes = try OpenAPIObjectContainer(unvalidatedValue: ["name": "Spectator", "emoji": "🏟️"])
-        } catch {
-            throw .device("the spectators' attributes are not an object: \(error)")
-        }
+        let attributes: JSONValue = ["name": "Spectator", "emoji": "🏟️"]
         let body = Components.Schemas.AudienceStart(
-            userIds: spectators.map(\.userID), contentState: try container(adventure.initialState),
+            userIds: spectators.map(\.userID), contentState: adventure.initialState.jsonValue,
             alert: Components.Schemas.Alert(value1: .init(title: .PlainText("The adventure begins")), value2: nil, value3: nil),
             relevanceScore: AdventureEngine.routineRelevance, attributesType: Self.attributesType, attributes: attributes,
             inputPushChannel: channelID)

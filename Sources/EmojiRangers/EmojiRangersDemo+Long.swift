@@ -52,7 +52,7 @@ extension EmojiRangersDemo {
             let state = AdventureContentState(
                 currentHealthLevel: max(0.25, 1 - Double(hour) * 0.05), eventDescription: "Hour \(hour): the party presses on")
             let update = Components.Schemas.Update(
-                contentState: try container(state), alert: nil, priority: Components.Schemas.Priority(rawValue: 5).map { .init(value1: $0) },
+                contentState: state.jsonValue, alert: nil, priority: Components.Schemas.Priority(rawValue: 5).map { .init(value1: $0) },
                 staleDate: nil, relevanceScore: AdventureEngine.routineRelevance)
             _ = try await APICall("POST", "/v1/groups/\(Self.partyGroup)/update").run {
                 try await backend.updateGroup(path: .init(groupId: Self.partyGroup), body: .json(update))
@@ -80,7 +80,7 @@ extension EmojiRangersDemo {
         }
         let final = AdventureContentState(currentHealthLevel: 0.75, eventDescription: "The long quest is over after \(hours) hours")
         let end = Components.Schemas.End(
-            contentState: .init(value1: try container(final)), alert: nil, priority: nil, staleDate: nil,
+            contentState: .init(value1: final.jsonValue), alert: nil, priority: nil, staleDate: nil,
             relevanceScore: AdventureEngine.routineRelevance, dismissalDate: nil)
         _ = try await APICall("POST", "/v1/groups/\(Self.partyGroup)/end").run {
             try await backend.endGroup(path: .init(groupId: Self.partyGroup), body: .json(end))
@@ -129,11 +129,8 @@ extension EmojiRangersDemo {
             try await backend.mintAppToken(path: .init(userId: userID), body: .json(.init(ttlSeconds: 3600, groups: [Self.partyGroup])))
         }.token
         let app = try Client.livePush(baseURL: serverURL, key: userToken, session: session)
-        guard case .object(let fields) = seat.hero.attributes,
-            let attributes = try? OpenAPIObjectContainer(unvalidatedValue: fields.mapValues(\.openAPIValue))
-        else { throw .device("\(seat.hero.name)'s attributes are not an object") }
         let renewal = Components.Schemas.Renewal(
-            renewBefore: DemoOptions.renewBefore, attributes: attributes,
+            renewBefore: DemoOptions.renewBefore, attributes: seat.hero.attributes,
             alert: Components.Schemas.Alert(value1: .init(title: .PlainText("The quest goes on")), value2: nil, value3: nil))
         let body = Components.Schemas.ActivityRegistration(
             activityId: seat.activityID, pushToken: token, bundleId: Self.bundleID, attributesType: Self.attributesType, environment: .sandbox,
@@ -213,8 +210,7 @@ extension EmojiRangersDemo {
             } catch {
                 return false
             }
-            let shown = detail.activity.lastContentState?.value["eventDescription"] ?? nil
-            return (shown as? String) == state.eventDescription
+            return detail.activity.lastContentState?["eventDescription"]?.stringValue == state.eventDescription
         }
     }
 
@@ -238,13 +234,6 @@ extension EmojiRangersDemo {
             await pause(0.02)
         }
         return false
-    }
-
-    func container(_ state: AdventureContentState) throws(DemoError) -> OpenAPIObjectContainer {
-        guard case .object(let fields) = state.jsonValue,
-            let container = try? OpenAPIObjectContainer(unvalidatedValue: fields.mapValues(\.openAPIValue))
-        else { throw .device("the content state is not an object") }
-        return container
     }
 
     /// Simulated time since the long adventure began: `7h45m`.

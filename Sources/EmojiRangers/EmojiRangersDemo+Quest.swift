@@ -36,15 +36,10 @@ extension EmojiRangersDemo {
             AdventureContentState(currentHealthLevel: 0.7, eventDescription: "\(seat.hero.label) climbs the tower"),
         ]
         let backend = self.backend
-        let attributes: OpenAPIObjectContainer
-        do {
-            attributes = try OpenAPIObjectContainer(unvalidatedValue: ["name": "\(seat.hero.name)'s quest", "emoji": seat.hero.emoji])
-        } catch {
-            throw .device("the quest's attributes are not an object: \(error)")
-        }
+        let attributes: JSONValue = ["name": .string("\(seat.hero.name)'s quest"), "emoji": .string(seat.hero.emoji)]
         func put(_ state: AdventureContentState) async throws(DemoError) -> String {
             let body = Components.Schemas.LiveActivityPut(
-                attributesType: Self.attributesType, attributes: attributes, contentState: try container(state),
+                attributesType: Self.attributesType, attributes: attributes, contentState: state.jsonValue,
                 alert: .init(
                     value1: Components.Schemas.Alert(value1: .init(title: .PlainText("\(seat.hero.name)'s quest")), value2: nil, value3: nil)),
                 relevanceScore: SideQuest.relevanceScore)
@@ -78,7 +73,7 @@ extension EmojiRangersDemo {
         let final = AdventureContentState(currentHealthLevel: 0.7, eventDescription: "\(seat.hero.label) completed the quest")
         let ended = try await APICall("DELETE", path).run {
             try await backend.endLiveActivity(
-                path: .init(userId: userID, key: "quest"), body: .json(.init(contentState: .init(value1: try container(final)), dismissalDate: nil)))
+                path: .init(userId: userID, key: "quest"), body: .json(.init(contentState: .init(value1: final.jsonValue), dismissalDate: nil)))
         }
         quest.steps.append("DELETE \(ended.outcome.rawValue)")
         if await !endsWith(activity.activityID, final.jsonValue) { problems.append("the quest did not end with its final state") }

@@ -52,10 +52,8 @@ struct PushRequest: Sendable {
             guard let id = activityID(hero) else { return nil }
             target = .activity(id)
         }
-        // The content state is an object of a number and a string, which the contract's container always takes.
-        guard case .object(let fields) = event.contentState.jsonValue,
-            let contentState = try? OpenAPIObjectContainer(unvalidatedValue: fields.mapValues(\.openAPIValue))
-        else { return nil }
+        // The content state is an object of a number and a string: the contract's ContentState.
+        let contentState = event.contentState.jsonValue
         let priority = Components.Schemas.Priority(rawValue: Int(event.priority.rawValue))
         let alert = event.alert.map(Components.Schemas.Alert.init)
         var staleDate: Date?
@@ -135,21 +133,6 @@ extension Components.Schemas.AlertText {
         switch text {
         case .plain(let text): self = .PlainText(text)
         case .localized(let key, let arguments): self = .LocalizedText(.init(locKey: key, locArgs: arguments))
-        }
-    }
-}
-
-extension JSONValue {
-    /// The value as OpenAPIRuntime's containers take it: strings, numbers, booleans, arrays and dictionaries
-    /// of them, nil for null.
-    var openAPIValue: (any Sendable)? {
-        switch self {
-        case .null: return nil
-        case .bool(let value): return value
-        case .number(let value): return value
-        case .string(let value): return value
-        case .array(let values): return values.map(\.openAPIValue)
-        case .object(let fields): return fields.mapValues(\.openAPIValue)
         }
     }
 }

@@ -50,6 +50,11 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public init(from decoder: any Decoder) throws {
+        // A value already parsed is taken whole (a request body the server parsed once and checked).
+        if let parsed = decoder as? any JSONValueBackedDecoder {
+            self = parsed.jsonValue
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -152,4 +157,13 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral, Expr
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
     public init(nilLiteral: ()) { self = .null }
+}
+
+/// A `Decoder` that reads a `JSONValue` already parsed: a `JSONValue` decoded from it is that value, taken
+/// whole, rather than rebuilt member by member through its containers (the server decodes each request body,
+/// parsed once and checked against the contract, as the contract's types, whose free-form objects are
+/// `JSONValue`s).
+public protocol JSONValueBackedDecoder: Decoder {
+    /// The value at the decoder's position.
+    var jsonValue: JSONValue { get }
 }

@@ -6302,7 +6302,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Components.Schemas.JSONObject.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)

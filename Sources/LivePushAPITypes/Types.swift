@@ -16,6 +16,10 @@ public import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import struct Foundation.Date
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import LiveActivity
 /// A type that performs HTTP operations defined by the OpenAPI document.
 public protocol APIProtocol: Sendable {
     /// Register an activity's update token (app); again for the same activity updates it
@@ -8371,12 +8375,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.JSONObject)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.JSONObject {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -13354,7 +13358,7 @@ extension Components {
         /// Decodes into the app's ContentState. The whole APNs payload (content-state, alert, attributes) must stay within 4096 bytes: 400 maxPayloadSize.
         ///
         /// - Remark: Generated from `#/components/schemas/ContentState`.
-        public typealias ContentState = OpenAPIRuntime.OpenAPIObjectContainer
+        public typealias ContentState = LiveActivity.JSONValue
         /// 5 (power-aware) or 10 (now); must agree with importance when both are given (400 consistent). Default: from importance, else 5.
         ///
         /// - Remark: Generated from `#/components/schemas/Priority`.
@@ -14192,10 +14196,8 @@ extension Components {
             public var collapseId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Start/attributesType`.
             public var attributesType: Components.Schemas.AttributesType
-            /// The static ActivityAttributes as a JSON object.
-            ///
             /// - Remark: Generated from `#/components/schemas/Start/attributes`.
-            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            public var attributes: Components.Schemas.JSONObject
             /// iOS 18+: the device reports the started activity's update token (input-push-token). Default false.
             ///
             /// - Remark: Generated from `#/components/schemas/Start/inputPushToken`.
@@ -14217,7 +14219,7 @@ extension Components {
             ///   - expiration:
             ///   - collapseId: 1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes). Sent as the apns-collapse-id header: no control or format character and no leading or trailing space (400 invalid).
             ///   - attributesType:
-            ///   - attributes: The static ActivityAttributes as a JSON object.
+            ///   - attributes:
             ///   - inputPushToken: iOS 18+: the device reports the started activity's update token (input-push-token). Default false.
             ///   - inputPushChannel: iOS 18+: the id of one of our channels (POST /v1/channels); the started activity subscribes to it (input-push-channel carries APNs' channel id). Unknown: 404 exists; deleted: 409 deleted; another app's channel: 400 bundleId.
             public init(
@@ -14231,7 +14233,7 @@ extension Components {
                 expiration: Components.Schemas.Start.ExpirationPayload? = nil,
                 collapseId: Swift.String? = nil,
                 attributesType: Components.Schemas.AttributesType,
-                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                attributes: Components.Schemas.JSONObject,
                 inputPushToken: Swift.Bool? = nil,
                 inputPushChannel: Swift.String? = nil
             ) {
@@ -14307,7 +14309,7 @@ extension Components {
                     forKey: .attributesType
                 )
                 self.attributes = try container.decode(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .attributes
                 )
                 self.inputPushToken = try container.decodeIfPresent(
@@ -14465,10 +14467,8 @@ extension Components {
             public var collapseId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/AudienceStart/attributesType`.
             public var attributesType: Components.Schemas.AttributesType
-            /// The static ActivityAttributes as a JSON object.
-            ///
             /// - Remark: Generated from `#/components/schemas/AudienceStart/attributes`.
-            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            public var attributes: Components.Schemas.JSONObject
             /// iOS 18+: the device reports the started activity's update token (input-push-token). Default false.
             ///
             /// - Remark: Generated from `#/components/schemas/AudienceStart/inputPushToken`.
@@ -14492,7 +14492,7 @@ extension Components {
             ///   - expiration:
             ///   - collapseId: 1 to 64 characters and at most 64 UTF-8 bytes (400 maxBytes). Sent as the apns-collapse-id header: no control or format character and no leading or trailing space (400 invalid).
             ///   - attributesType:
-            ///   - attributes: The static ActivityAttributes as a JSON object.
+            ///   - attributes:
             ///   - inputPushToken: iOS 18+: the device reports the started activity's update token (input-push-token). Default false.
             ///   - inputPushChannel: iOS 18+: the id of one of our channels (POST /v1/channels); the started activity subscribes to it (input-push-channel carries APNs' channel id). Unknown: 404 exists; deleted: 409 deleted; another app's channel: 400 bundleId.
             public init(
@@ -14508,7 +14508,7 @@ extension Components {
                 expiration: Components.Schemas.AudienceStart.ExpirationPayload? = nil,
                 collapseId: Swift.String? = nil,
                 attributesType: Components.Schemas.AttributesType,
-                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                attributes: Components.Schemas.JSONObject,
                 inputPushToken: Swift.Bool? = nil,
                 inputPushChannel: Swift.String? = nil
             ) {
@@ -14596,7 +14596,7 @@ extension Components {
                     forKey: .attributesType
                 )
                 self.attributes = try container.decode(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .attributes
                 )
                 self.inputPushToken = try container.decodeIfPresent(
@@ -14701,7 +14701,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Activity/dismissalDate`.
             public var dismissalDate: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/Activity/lastContentState`.
-            public var lastContentState: OpenAPIRuntime.OpenAPIObjectContainer?
+            public var lastContentState: Components.Schemas.JSONObject?
             /// - Remark: Generated from `#/components/schemas/Activity/lastTimestamp`.
             public var lastTimestamp: Foundation.Date?
             /// Creates a new `Activity`.
@@ -14740,7 +14740,7 @@ extension Components {
                 startedAt: Foundation.Date,
                 endedAt: Foundation.Date? = nil,
                 dismissalDate: Foundation.Date? = nil,
-                lastContentState: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                lastContentState: Components.Schemas.JSONObject? = nil,
                 lastTimestamp: Foundation.Date? = nil
             ) {
                 self.activityId = activityId
@@ -16073,21 +16073,19 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Renewal/renewBefore`.
             public var renewBefore: Swift.String
-            /// The activity's static attributes as the device decodes them (ActivityAttributes, Codable): the new activity is started with the same.
-            ///
             /// - Remark: Generated from `#/components/schemas/Renewal/attributes`.
-            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            public var attributes: Components.Schemas.JSONObject
             /// - Remark: Generated from `#/components/schemas/Renewal/alert`.
             public var alert: Components.Schemas.Alert
             /// Creates a new `Renewal`.
             ///
             /// - Parameters:
             ///   - renewBefore: How old the activity gets before its successor is started: hours and minutes (7h45m, 7h, 450m), from 1h to Apple's 8-hour limit less 5 minutes, 7h55m (400 format outside it; 400 range when the server runs with a shorter --max-active-duration and the value is past it less 5 minutes).
-            ///   - attributes: The activity's static attributes as the device decodes them (ActivityAttributes, Codable): the new activity is started with the same.
+            ///   - attributes:
             ///   - alert:
             public init(
                 renewBefore: Swift.String,
-                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                attributes: Components.Schemas.JSONObject,
                 alert: Components.Schemas.Alert
             ) {
                 self.renewBefore = renewBefore
@@ -16106,7 +16104,7 @@ extension Components {
                     forKey: .renewBefore
                 )
                 self.attributes = try container.decode(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .attributes
                 )
                 self.alert = try container.decode(
@@ -16895,7 +16893,7 @@ extension Components {
         /// What the app's ContentState decodes from with the device's default JSONDecoder, as a subset of JSON Schema: 'type' (string, number, integer, boolean, object, array; a list of one of them and "null" for a nullable value), 'properties', 'required' (the non-optional properties: a Swift optional is not listed, and may be missing or null; a name without a schema in 'properties' is present with any value), 'items', 'nullable', 'contentEncoding' ("base64", on a string: a Swift Data), and '$schema', 'title', 'description' (accepted, not kept). A Date is a number (seconds since 2001-01-01, the default date strategy). Keys a shape does not name are not checked, as the decoder ignores them, so 'additionalProperties' and any other keyword is refused (400 unknown). The root is an object; at most 16 levels and 1000 schemas (400 maxSize). Each refusal names the keyword by its path in the shape (properties.hero.type) and its rule (type, object, array, base64, unknown).
         ///
         /// - Remark: Generated from `#/components/schemas/ContentStateShape`.
-        public typealias ContentStateShape = OpenAPIRuntime.OpenAPIObjectContainer
+        public typealias ContentStateShape = LiveActivity.JSONValue
         /// The shape stored for an app's attributes type: every update, end, start and broadcast of that type is checked against it before it is stored (422 missing, null or type).
         ///
         /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord`.
@@ -16904,10 +16902,8 @@ extension Components {
             public var bundleId: Components.Schemas.BundleId
             /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/attributesType`.
             public var attributesType: Components.Schemas.AttributesType
-            /// The shape in its canonical form (type, properties, required, items, contentEncoding; a nullable value's type as a list with "null").
-            ///
             /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/shape`.
-            public var shape: OpenAPIRuntime.OpenAPIObjectContainer
+            public var shape: Components.Schemas.JSONObject
             /// backend: set with PUT (it replaces); app: learnt from registrations, each new app version's shape merged in.
             ///
             /// - Remark: Generated from `#/components/schemas/ContentStateShapeRecord/source`.
@@ -16930,14 +16926,14 @@ extension Components {
             /// - Parameters:
             ///   - bundleId:
             ///   - attributesType:
-            ///   - shape: The shape in its canonical form (type, properties, required, items, contentEncoding; a nullable value's type as a list with "null").
+            ///   - shape:
             ///   - source: backend: set with PUT (it replaces); app: learnt from registrations, each new app version's shape merged in.
             ///   - revision: 1 for the first shape stored, one more for each change.
             ///   - updatedAt:
             public init(
                 bundleId: Components.Schemas.BundleId,
                 attributesType: Components.Schemas.AttributesType,
-                shape: OpenAPIRuntime.OpenAPIObjectContainer,
+                shape: Components.Schemas.JSONObject,
                 source: Components.Schemas.ContentStateShapeRecord.SourcePayload,
                 revision: Swift.Int,
                 updatedAt: Foundation.Date
@@ -16968,7 +16964,7 @@ extension Components {
                     forKey: .attributesType
                 )
                 self.shape = try container.decode(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .shape
                 )
                 self.source = try container.decode(
@@ -17103,10 +17099,8 @@ extension Components {
         public struct LiveActivityPut: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/LiveActivityPut/attributesType`.
             public var attributesType: Components.Schemas.AttributesType
-            /// The static ActivityAttributes its activities are started with. Fixed while one runs or starts (409 attributes: DELETE it first).
-            ///
             /// - Remark: Generated from `#/components/schemas/LiveActivityPut/attributes`.
-            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            public var attributes: Components.Schemas.JSONObject
             /// - Remark: Generated from `#/components/schemas/LiveActivityPut/contentState`.
             public var contentState: Components.Schemas.ContentState
             /// Shown with this PUT's push; required when the PUT starts the activity (the device drops a push-to-start without one).
@@ -17194,7 +17188,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - attributesType:
-            ///   - attributes: The static ActivityAttributes its activities are started with. Fixed while one runs or starts (409 attributes: DELETE it first).
+            ///   - attributes:
             ///   - contentState:
             ///   - alert: Shown with this PUT's push; required when the PUT starts the activity (the device drops a push-to-start without one).
             ///   - staleDate:
@@ -17202,7 +17196,7 @@ extension Components {
             ///   - renewal: Renew its activities past the 8-hour limit (the server's renewal, docs/renewal.md), with these attributes and the alert of this PUT.
             public init(
                 attributesType: Components.Schemas.AttributesType,
-                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                attributes: Components.Schemas.JSONObject,
                 contentState: Components.Schemas.ContentState,
                 alert: Components.Schemas.LiveActivityPut.AlertPayload? = nil,
                 staleDate: Components.Schemas.LiveActivityPut.StaleDatePayload? = nil,
@@ -17233,7 +17227,7 @@ extension Components {
                     forKey: .attributesType
                 )
                 self.attributes = try container.decode(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .attributes
                 )
                 self.contentState = try container.decode(
@@ -17491,7 +17485,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/LiveActivityStep/activityId`.
             public var activityId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/LiveActivityStep/contentState`.
-            public var contentState: OpenAPIRuntime.OpenAPIObjectContainer?
+            public var contentState: Components.Schemas.JSONObject?
             /// Creates a new `LiveActivityStep`.
             ///
             /// - Parameters:
@@ -17505,7 +17499,7 @@ extension Components {
                 at: Foundation.Date,
                 reason: Swift.String? = nil,
                 activityId: Swift.String? = nil,
-                contentState: OpenAPIRuntime.OpenAPIObjectContainer? = nil
+                contentState: Components.Schemas.JSONObject? = nil
             ) {
                 self.outcome = outcome
                 self.at = at
@@ -17539,7 +17533,7 @@ extension Components {
                     forKey: .activityId
                 )
                 self.contentState = try container.decodeIfPresent(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .contentState
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -17560,7 +17554,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/LiveActivityResource/attributesType`.
             public var attributesType: Swift.String
             /// - Remark: Generated from `#/components/schemas/LiveActivityResource/attributes`.
-            public var attributes: OpenAPIRuntime.OpenAPIObjectContainer
+            public var attributes: Components.Schemas.JSONObject
             /// starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
             ///
             /// - Remark: Generated from `#/components/schemas/LiveActivityResource/state`.
@@ -17575,10 +17569,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LiveActivityResource/state`.
             public var state: Components.Schemas.LiveActivityResource.StatePayload
-            /// The newest state the backend asked for.
-            ///
             /// - Remark: Generated from `#/components/schemas/LiveActivityResource/contentState`.
-            public var contentState: OpenAPIRuntime.OpenAPIObjectContainer
+            public var contentState: Components.Schemas.JSONObject
             /// True while that state waits for the app to register the activity a start began.
             ///
             /// - Remark: Generated from `#/components/schemas/LiveActivityResource/pending`.
@@ -17611,7 +17603,7 @@ extension Components {
             ///   - attributesType:
             ///   - attributes:
             ///   - state: starting: its push-to-start was sent, the app has not registered the activity yet; active: an activity runs (activityId); ending: DELETE came while it was starting, the activity is ended once the app registers it; ended; refused: its last start could not be made (reason).
-            ///   - contentState: The newest state the backend asked for.
+            ///   - contentState:
             ///   - pending: True while that state waits for the app to register the activity a start began.
             ///   - activityId: The activity that runs for it (the newest of a renewal chain).
             ///   - activityIds: Every activity it has had, oldest first.
@@ -17624,9 +17616,9 @@ extension Components {
                 userId: Components.Schemas.Id,
                 key: Components.Schemas.Id,
                 attributesType: Swift.String,
-                attributes: OpenAPIRuntime.OpenAPIObjectContainer,
+                attributes: Components.Schemas.JSONObject,
                 state: Components.Schemas.LiveActivityResource.StatePayload,
-                contentState: OpenAPIRuntime.OpenAPIObjectContainer,
+                contentState: Components.Schemas.JSONObject,
                 pending: Swift.Bool,
                 activityId: Swift.String? = nil,
                 activityIds: [Swift.String],
@@ -17682,7 +17674,7 @@ extension Components {
                     forKey: .attributesType
                 )
                 self.attributes = try container.decode(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .attributes
                 )
                 self.state = try container.decode(
@@ -17690,7 +17682,7 @@ extension Components {
                     forKey: .state
                 )
                 self.contentState = try container.decode(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    Components.Schemas.JSONObject.self,
                     forKey: .contentState
                 )
                 self.pending = try container.decode(
@@ -17743,6 +17735,10 @@ extension Components {
                 ])
             }
         }
+        /// A JSON object whose members the contract leaves open.
+        ///
+        /// - Remark: Generated from `#/components/schemas/JSONObject`.
+        public typealias JSONObject = LiveActivity.JSONValue
     }
 }
 extension Components {

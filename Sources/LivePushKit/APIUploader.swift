@@ -25,7 +25,7 @@ struct APIUploader: Sendable {
                 let body = Components.Schemas.ActivityRegistration(
                     activityId: id, pushToken: token.hex, bundleId: bundleID, attributesType: type, environment: environment,
                     groups: groups.isEmpty ? nil : groups, frequentPushesEnabled: frequent,
-                    contentStateShape: try shapes[type].map { .init(value1: try OpenAPIObjectContainer(unvalidatedValue: Self.plain($0))) },
+                    contentStateShape: shapes[type].map { .init(value1: $0) },
                     liveActivityKey: key.map { .init(value1: $0) })
                 return await Self.outcome(try await api.registerActivity(body: .json(body))) { _ = try $0.created }
             case .rotate(let id, let token):
@@ -49,21 +49,6 @@ struct APIUploader: Sendable {
 }
 
 extension APIUploader {
-    /// A JSON value as the plain Swift values OpenAPIObjectContainer takes.
-    static func plain(_ json: JSONValue) -> [String: (any Sendable)?] {
-        func value(_ json: JSONValue) -> (any Sendable)? {
-            switch json {
-            case .null: nil
-            case .bool(let flag): flag
-            case .number(let number): JSONValue.integer(writing: number).map { Int($0) } ?? number
-            case .string(let text): text
-            case .array(let list): list.map(value)
-            case .object(let fields): fields.mapValues(value)
-            }
-        }
-        return json.objectValue?.mapValues(value) ?? [:]
-    }
-
     /// What became of an upload the server answered with `output`: what its refusal or undocumented status
     /// means (``APIAnswer/failure(_:)``), else stored when it is the operation's success (`stored` reads it,
     /// throwing for any other case).

@@ -33,12 +33,12 @@ import Testing
 
             let accepted = try await backend.updateActivity(
                 path: .init(activityId: "quest-1"),
-                body: .json(.init(contentState: .init(unvalidatedValue: ["hp": 2]), priority: .init(value1: ._10))))
+                body: .json(.init(contentState: ["hp": 2], priority: .init(value1: ._10))))
             #expect(try accepted.accepted.body.json.pushIds.count == 1)
             #expect(await eventually { (try? await apns.contentState(of: activity))?["hp"]?.numberValue == 2 })
 
             // Read back: the delivery is recorded once APNs answered, and the last state with it.
-            let shown = try OpenAPIObjectContainer(unvalidatedValue: ["hp": 2])
+            let shown: Components.Schemas.ContentState = ["hp": 2]
             #expect(
                 await eventually {
                     let detail = try? await backend.getActivity(path: .init(activityId: "quest-1")).ok.body.json
@@ -105,9 +105,9 @@ import Testing
                 try await backend.startForAudience(
                     body: .json(
                         .init(
-                            userIds: userIDs, contentState: try OpenAPIObjectContainer(unvalidatedValue: ["hp": 1]),
+                            userIds: userIDs, contentState: ["hp": 1],
                             alert: .init(value1: .init(title: .PlainText("Kick-off")), value2: nil, value3: nil),
-                            attributesType: apns.attributesTypes[0], attributes: try OpenAPIObjectContainer(unvalidatedValue: [:]))))
+                            attributesType: apns.attributesTypes[0], attributes: [:])))
             }
             // 600 ids of 120 characters: about 75 KB. (Few and long: each id is checked against the
             // contract's pattern on both sides, and a debug build's check of 10,000 of them would hold

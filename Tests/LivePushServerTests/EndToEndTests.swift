@@ -15,7 +15,7 @@ import Testing
     private func update(_ server: TestServer, _ activityID: String, hp: Int, priority: Int = 10) async throws -> Components.Schemas.Accepted {
         try await server.client(TestServer.backendKey).updateActivity(
             path: .init(activityId: activityID),
-            body: .json(.init(contentState: .init(unvalidatedValue: ["hp": hp]), priority: .init(value1: priority == 10 ? ._10 : ._5)))
+            body: .json(.init(contentState: ["hp": .number(Double(hp))], priority: .init(value1: priority == 10 ? ._10 : ._5)))
         ).accepted.body.json
     }
 
@@ -39,7 +39,7 @@ import Testing
                 path: .init(activityId: created.id),
                 body: .json(
                     .init(
-                        contentState: .init(value1: .init(unvalidatedValue: ["hp": 0])), priority: .init(value1: ._10),
+                        contentState: .init(value1: ["hp": 0]), priority: .init(value1: ._10),
                         dismissalDate: .init(value1: .case4("+10m")))))
             _ = try end.accepted
             #expect(try await eventually { try await sim.simulator.world.activity(id: created.id).state == .ended })

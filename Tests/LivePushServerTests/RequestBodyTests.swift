@@ -70,6 +70,7 @@ import Testing
                 + #"{"activityId":"a2","event":"end","dismissalDate":0,"priority":5}]}"#)
         let items = PushBatchBody.items(batch, now: Self.now)
         #expect(items.map(\.activityID) == ["a1", "a2"] && items.map(\.kind) == [.update, .end])
+        #expect(items[0].content.contentState == .object(["n": 1]))
         #expect(items[1].content.dismissalDate == Date(timeIntervalSince1970: 0) && items[1].content.contentState == nil)
     }
 

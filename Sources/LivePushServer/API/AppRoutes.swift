@@ -53,10 +53,10 @@ struct AppRoutes: Sendable {
                 RenewalRequest(
                     renewBefore: try RenewalRequest.check(
                         renewal.value1.renewBefore, maximumActiveDuration: activities.settings.maximumActiveDuration),
-                    attributes: JSONValue(renewal.value1.attributes), alert: JSONValue(renewal.value1.alert))
+                    attributes: renewal.value1.attributes, alert: JSONValue(renewal.value1.alert))
             }
             // The app's ContentState shape (the contract has checked it).
-            let shape = body.contentStateShape.flatMap { try? ContentStateShape(json: JSONValue($0.value1)) }
+            let shape = body.contentStateShape.flatMap { try? ContentStateShape(json: $0.value1) }
             let record = try await registrar.register(
                 registration, as: actor, grant: try context.requireIdentity().groupGrant, plan: plan, renews: body.renews?.value1,
                 resourceKey: body.liveActivityKey?.value1, shape: shape)

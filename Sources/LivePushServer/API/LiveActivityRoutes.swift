@@ -19,7 +19,7 @@ struct LiveActivityRoutes: Sendable {
             let now = clock.now()
             let body = try await put.body(Schemas.LiveActivityPut.self, request, now: now)
             let wanted = WantedLiveActivity(
-                attributesType: body.attributesType, attributes: JSONValue(body.attributes), contentState: JSONValue(body.contentState),
+                attributesType: body.attributesType, attributes: body.attributes, contentState: body.contentState,
                 alert: body.alert.map { JSONValue($0.value1) }, staleDate: body.staleDate?.value1.moment(now: now),
                 relevanceScore: body.relevanceScore,
                 renewBefore: try body.renewal.map { (renewal) throws(DomainError) in
@@ -39,7 +39,7 @@ struct LiveActivityRoutes: Sendable {
             let now = clock.now()
             let body = try await end.body(Schemas.LiveActivityEnd.self, request, now: now)
             let answer = try await resources.end(
-                user: userID, key: key, contentState: body.contentState.map { JSONValue($0.value1) },
+                user: userID, key: key, contentState: body.contentState?.value1,
                 dismissalDate: body.dismissalDate?.value1.moment(now: now))
             return APIResponse.json(try Schemas.LiveActivityOutcome(answer))
         }

@@ -71,7 +71,7 @@ struct OperatorRoutes: Sendable {
             let activityID = try test.pathID("activityId", context)
             let body = try await test.body(Schemas.OperatorTestPush.self, request, now: clock.now())
             let accepted = try await console.testPush(
-                activityID: activityID, confirmation: body.confirmActivityId, contentState: JSONValue(body.contentState),
+                activityID: activityID, confirmation: body.confirmActivityId, contentState: body.contentState,
                 sentBy: try context.requireIdentity().name)
             return APIResponse.json(Schemas.Accepted(accepted), status: .accepted)
         }

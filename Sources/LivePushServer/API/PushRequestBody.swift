@@ -1,7 +1,6 @@
 import APNsCore
 import Foundation
 import LiveActivity
-import OpenAPIRuntime
 import PushStore
 
 /// The body of an update, end or start request, which the contract has accepted and which is decoded as
@@ -16,12 +15,12 @@ struct PushRequestBody {
     /// A start's own members.
     struct Start {
         var attributesType: String
-        var attributes: OpenAPIObjectContainer
+        var attributes: JSONValue
         var inputPushToken: Bool?
         var inputPushChannel: String?
     }
 
-    var contentState: OpenAPIObjectContainer?
+    var contentState: JSONValue?
     var alert: Schemas.Alert?
     var priority: Schemas.Priority?
     var importance: Schemas.Importance?
@@ -43,10 +42,10 @@ struct PushRequestBody {
             alert = LiveActivityAlert(title: alert?.title, body: alert?.body, sound: LiveActivityAlert.Sound(sound))
         }
         return PushContent(
-            contentState: contentState.map(JSONValue.init), requestedPriority: priority, importance: importance, alert: alert,
+            contentState: contentState, requestedPriority: priority, importance: importance, alert: alert,
             staleDate: staleDate?.moment(now: now), relevanceScore: relevanceScore, dismissalDate: dismissalDate?.moment(now: now),
             expiration: expiration?.moment(now: now), collapseID: collapseID, attributesType: start?.attributesType,
-            attributes: start.map { JSONValue($0.attributes) }, inputPushToken: start?.inputPushToken ?? false,
+            attributes: start?.attributes, inputPushToken: start?.inputPushToken ?? false,
             inputPushChannel: start?.inputPushChannel)
     }
 

@@ -2,7 +2,6 @@ import APNsCore
 import Foundation
 import Hummingbird
 import LiveActivity
-import OpenAPIRuntime
 import PushStore
 
 /// The backend's routes for the ContentState shape of an app's attributes type: read it, or replace it.
@@ -22,7 +21,7 @@ struct ShapeRoutes: Sendable {
         routes.put("apps/:bundleId/attributes-types/:attributesType/content-state-shape") { request, context -> Response in
             let (bundleID, attributesType) = (try put.pathID("bundleId", context), try put.pathID("attributesType", context))
             let body = try await put.body(Schemas.ContentStateShape.self, request, now: clock.now())
-            let stored = try await shapes.put(bundleID: bundleID, attributesType: attributesType, json: JSONValue(body))
+            let stored = try await shapes.put(bundleID: bundleID, attributesType: attributesType, json: body)
             return APIResponse.json(try Schemas.ContentStateShapeRecord(stored))
         }
     }
@@ -31,7 +30,7 @@ struct ShapeRoutes: Sendable {
 extension Schemas.ContentStateShapeRecord {
     init(_ stored: StoredContentStateShape) throws(APIError) {
         self.init(
-            bundleId: stored.bundleID, attributesType: stored.attributesType, shape: try OpenAPIObjectContainer(contentState: stored.shape.json),
+            bundleId: stored.bundleID, attributesType: stored.attributesType, shape: stored.shape.json,
             source: try contractValue(stored.source, "source"), revision: stored.revision, updatedAt: stored.updatedAt)
     }
 }

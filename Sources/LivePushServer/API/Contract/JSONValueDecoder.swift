@@ -1,32 +1,19 @@
 import Foundation
 import LiveActivity
-import OpenAPIRuntime
 
 /// Decodes a `Decodable` (the contract's generated types) from a `JSONValue` already parsed, as a default
 /// `JSONDecoder` would from its text: a request body is parsed once, checked against the contract, and
 /// decoded from that same value. A `null` member decodes as absent; a number decodes as an integer only
-/// when it is whole and in range; a free-form object (content-state, attributes) is taken whole.
+/// when it is whole and in range; a free-form object (content-state, attributes: a `JSONValue` in the
+/// generated types) is taken whole, in O(1) (``JSONValueBackedDecoder``).
 enum JSONValueDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
         try JSONValueDecoding(value, parent: nil, key: nil).decode(type)
     }
-
-    /// A JSON value as a free-form value of the generated types (`OpenAPIValueContainer`'s own reading:
-    /// a whole number as an Int, another as a Double).
-    static func openAPIValue(_ value: JSONValue) -> (any Sendable)? {
-        switch value {
-        case .null: return nil
-        case .bool(let flag): return flag
-        case .number(let number): return Int(exactly: number) ?? number
-        case .string(let text): return text
-        case .array(let values): return values.map(openAPIValue)
-        case .object(let members): return members.mapValues(openAPIValue)
-        }
-    }
 }
 
 /// One value being decoded; its coding path is read from its parents only when an error needs it.
-private final class JSONValueDecoding: Decoder, SingleValueDecodingContainer {
+private final class JSONValueDecoding: JSONValueBackedDecoder, SingleValueDecodingContainer {
     let value: JSONValue
     let parent: JSONValueDecoding?
     let key: (any CodingKey)?
@@ -48,6 +35,8 @@ private final class JSONValueDecoding: Decoder, SingleValueDecodingContainer {
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    var jsonValue: JSONValue { value }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: JSONValue].self, "expected a JSON object") }
@@ -93,17 +82,9 @@ private final class JSONValueDecoding: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        // Free-form objects (content-state, attributes) are taken whole rather than member by member.
-        if type == OpenAPIObjectContainer.self, case .object(let members) = value,
-            let container = try? OpenAPIObjectContainer(unvalidatedValue: members.mapValues(JSONValueDecoder.openAPIValue)) as? T
-        {
-            return container
-        }
-        if type == OpenAPIValueContainer.self,
-            let container = try? OpenAPIValueContainer(unvalidatedValue: JSONValueDecoder.openAPIValue(value)) as? T
-        {
-            return container
-        }
+        // A free-form object (content-state, attributes) is taken whole; so is one inside a generated wrapper
+        // (`allOf` with `nullable`), which calls `JSONValue.init(from:)` with this decoder.
+        if type == JSONValue.self, let whole = value as? T { return whole }
         return try T(from: self)
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import LiveActivity
-import OpenAPIRuntime
 import PushStore
 
 // The contract's answers for Live Activities kept as resources.
@@ -19,13 +18,13 @@ extension Schemas.LiveActivityResource {
         let wanted = WantedLiveActivity(record)
         self.init(
             userId: record.userID, key: record.key, attributesType: record.attributesType,
-            attributes: try OpenAPIObjectContainer(contentState: record.attributes), state: try contractValue(record.state, "state"),
-            contentState: try OpenAPIObjectContainer(contentState: wanted.contentState), pending: record.pending, activityId: record.activityID,
+            attributes: record.attributes, state: try contractValue(record.state, "state"),
+            contentState: wanted.contentState, pending: record.pending, activityId: record.activityID,
             activityIds: record.activityIDs, reason: record.reason, renewBefore: record.renewBefore.map(RenewalRequest.describe),
             history: try history.map { (event) throws(APIError) in
                 Schemas.LiveActivityStep(
                     outcome: event.outcome, at: event.at, reason: event.reason, activityId: event.activityID,
-                    contentState: try event.contentState.map { (state) throws(APIError) in try OpenAPIObjectContainer(contentState: state) })
+                    contentState: event.contentState)
             },
             createdAt: record.createdAt, updatedAt: record.updatedAt)
     }

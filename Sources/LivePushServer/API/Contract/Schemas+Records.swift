@@ -1,6 +1,5 @@
 import Foundation
 import LiveActivity
-import OpenAPIRuntime
 import PushStore
 
 // The contract's answers made from the store's records: ids as lowercase UUIDs, tokens shortened (first and
@@ -19,7 +18,7 @@ extension Schemas.Activity {
             groups: record.groups, frequentPushesEnabled: record.frequentPushesEnabled, state: try contractValue(record.state, "state"),
             token: token, registeredAt: record.registeredAt, updatedAt: record.updatedAt, startedAt: record.startedAt,
             endedAt: record.endedAt, dismissalDate: record.dismissalDate,
-            lastContentState: try record.lastContentState.map { (state) throws(APIError) in try OpenAPIObjectContainer(contentState: state) },
+            lastContentState: record.lastContentState,
             lastTimestamp: record.lastTimestamp)
     }
 }

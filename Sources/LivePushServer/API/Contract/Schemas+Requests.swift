@@ -1,30 +1,8 @@
 import Foundation
 import LiveActivity
-import OpenAPIRuntime
 
-// The contract's request types as the domain's values, once the contract has accepted the body: a free-form
-// object as a `JSONValue`, a date in any of its accepted forms as a `Date`, an alert as a `LiveActivityAlert`.
-
-extension JSONValue {
-    /// A free-form object of the contract (content-state, attributes, a shape) as the JSON it was decoded from.
-    init(_ object: OpenAPIObjectContainer) {
-        self = .object(object.value.mapValues(JSONValue.init(openAPIValue:)))
-    }
-
-    /// A value of a free-form object: `OpenAPIValueContainer` holds nothing but these.
-    init(openAPIValue value: (any Sendable)?) {
-        switch value {
-        case .none: self = .null
-        case let text as String: self = .string(text)
-        case let flag as Bool: self = .bool(flag)
-        case let number as Int: self = .number(Double(number))
-        case let number as Double: self = .number(number)
-        case let values as [(any Sendable)?]: self = .array(values.map(JSONValue.init(openAPIValue:)))
-        case let members as [String: (any Sendable)?]: self = .object(members.mapValues(JSONValue.init(openAPIValue:)))
-        default: self = .null
-        }
-    }
-}
+// The contract's request types as the domain's values, once the contract has accepted the body (a free-form
+// object is already a `JSONValue`): a date in any of its accepted forms as a `Date`, an alert as a `LiveActivityAlert`.
 
 extension JSONValue {
     /// The contract's alert as its JSON (a title, a body, a sound; absent members left out), as a Live Activity

@@ -1,7 +1,6 @@
 import Foundation
 import LiveActivity
 import LivePushAPITypes
-import OpenAPIRuntime
 
 /// The API's answers are the contract's own types, generated from `openapi.json` into LivePushAPITypes (the
 /// server does not compile the generated client): the contract declares each body once, and the server and
@@ -18,28 +17,4 @@ where Listed.RawValue == Value.RawValue {
         throw APIError(.internalServerError, field: field, rule: "contract", "the contract lists no value '\(value.rawValue)' for \(field)")
     }
     return listed
-}
-
-extension OpenAPIObjectContainer {
-    /// A content-state as the contract's free-form object, each number written as `JSONValue` writes it
-    /// (``JSONValue/integer(writing:)``).
-    init(contentState: JSONValue) throws(APIError) {
-        guard case .object(let fields) = contentState, let container = try? Self(unvalidatedValue: fields.mapValues(Self.value)) else {
-            throw APIError(.internalServerError, field: "lastContentState", rule: "contract", "a stored content-state is not a JSON object")
-        }
-        self = container
-    }
-
-    private static func value(_ json: JSONValue) -> (any Sendable)? {
-        switch json {
-        case .null: return nil
-        case .bool(let value): return value
-        case .number(let value):
-            if let whole = JSONValue.integer(writing: value) { return Int(whole) }
-            return value
-        case .string(let value): return value
-        case .array(let values): return values.map(value)
-        case .object(let fields): return fields.mapValues(value)
-        }
-    }
 }
