@@ -11,20 +11,24 @@ extension SQLPushStore {
         for (index, end) in acceptance.ends.enumerated() {
             try Validation.identifier(end.activityID, field: "ends[\(index)].activityId")
         }
-        let dialect = self.dialect
-        let outcome = try await run("accept") { session throws(PushStoreError) -> AcceptanceOutcome in
-            let decisions =
-                acceptance.budget.isEmpty
-                ? [:] : try await Self.consumeHighPriority(session, acceptance.budget, at: acceptance.at, dialect: dialect)
-            let pushes = acceptance.pushes(decisions)
-            try Validation.batch(pushes, field: "items", pushID: \.pushID, Validation.outboxItem)
-            let enqueued = try await Self.enqueue(session, pushes, dialect: dialect)
-            try await Self.recordStateChanges(session, acceptance.stateChanges, acceptedAt: acceptance.at)
-            let ended = try await Self.recordAcceptedEnds(session, acceptance.ends, at: acceptance.at, journal: acceptance.journal, dialect: dialect)
-            return AcceptanceOutcome(pushes: pushes, enqueued: enqueued, ended: ended)
-        }
-        countCoalesced(outcome.enqueued)
-        return outcome
+        // Where requests that arrive together share a transaction (``AcceptanceGroups``, PostgreSQL).
+        if let groups = acceptanceGroups { return try await groups.accept(acceptance, store: self) }
+        return try await acceptAlone(acceptance)
+    }
+
+    /// ``accept(_:)`` inside a transaction, the acceptance already validated.
+    static func accept(_ session: any SQLSession, _ acceptance: Acceptance, dialect: SQLDialect) async throws(PushStoreError)
+        -> AcceptanceOutcome
+    {
+        let decisions =
+            acceptance.budget.isEmpty
+            ? [:] : try await Self.consumeHighPriority(session, acceptance.budget, at: acceptance.at, dialect: dialect)
+        let pushes = acceptance.pushes(decisions)
+        try Validation.batch(pushes, field: "items", pushID: \.pushID, Validation.outboxItem)
+        let enqueued = try await Self.enqueue(session, pushes, dialect: dialect)
+        try await Self.recordStateChanges(session, acceptance.stateChanges, acceptedAt: acceptance.at)
+        let ended = try await Self.recordAcceptedEnds(session, acceptance.ends, at: acceptance.at, journal: acceptance.journal, dialect: dialect)
+        return AcceptanceOutcome(pushes: pushes, enqueued: enqueued, ended: ended)
     }
 
     /// The content-states, one statement per distinct state, timestamp and chunk of ids (a batch of
