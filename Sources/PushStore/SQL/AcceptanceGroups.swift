@@ -36,6 +36,7 @@ final class AcceptanceGroups: Sendable {
     private struct State {
         var waiting: [Member] = []
         var running = false
+        var largestGroup = 0
     }
 
     private let state = Mutex(State())
@@ -47,6 +48,9 @@ final class AcceptanceGroups: Sendable {
         self.maximumGroup = max(1, maximumGroup)
         groupSize = Recorder(label: "livepush_store_group_transactions", dimensions: [("backend", backend)])
     }
+
+    /// The most acceptances one group has held so far (for tests).
+    var largestGroup: Int { state.withLock { $0.largestGroup } }
 
     /// The activities `acceptance` touches, when it may join a group: no ends, not too many changes, and
     /// no activity named twice.
@@ -129,6 +133,7 @@ final class AcceptanceGroups: Sendable {
                 }
             }
             state.waiting = left
+            state.largestGroup = max(state.largestGroup, group.count)
             return group
         }
     }
