@@ -18,8 +18,9 @@ import Synchronization
 /// never have to order two changes to one row. Acceptances that end activities, and large ones (the
 /// batch endpoint's, already one transaction for many pushes), are stored alone.
 ///
-/// One group is stored at a time; a group runs in a task of its own, so one caller's cancellation (a
-/// client that went away) does not cancel the others' statements.
+/// Up to `maximumRunning` groups are stored at once (on connections of their own), never two with the
+/// same activity; a group runs in a task of its own, so one caller's cancellation (a client that went
+/// away) does not cancel the others' statements.
 ///
 /// Measured: `livepush_store_group_transactions` (acceptances per group, as for SQLite's group commit)
 /// and `livepush_store_duration_seconds` with operation `acceptGroup`.
@@ -35,17 +36,23 @@ final class AcceptanceGroups: Sendable {
 
     private struct State {
         var waiting: [Member] = []
-        var running = false
+        var running = 0
+        /// The activities of the groups being stored.
+        var inFlight = Set<String>()
         var largestGroup = 0
     }
 
     private let state = Mutex(State())
     private let maximumGroup: Int
+    private let maximumRunning: Int
     private let groupSize: Recorder
 
-    /// - Parameter maximumGroup: the most acceptances one group takes; the rest wait for the next.
-    init(backend: String, maximumGroup: Int = 128) {
+    /// - Parameters:
+    ///   - maximumGroup: the most acceptances one group takes; the rest wait for the next.
+    ///   - maximumRunning: the most groups stored at once.
+    init(backend: String, maximumGroup: Int = 128, maximumRunning: Int = 2) {
         self.maximumGroup = max(1, maximumGroup)
+        self.maximumRunning = max(1, maximumRunning)
         groupSize = Recorder(label: "livepush_store_group_transactions", dimensions: [("backend", backend)])
     }
 
@@ -70,8 +77,8 @@ final class AcceptanceGroups: Sendable {
             let member = Member(acceptance: acceptance, activities: activities) { continuation.resume(returning: $0) }
             let start = state.withLock { state in
                 state.waiting.append(member)
-                guard !state.running else { return false }
-                state.running = true
+                guard state.running < maximumRunning else { return false }
+                state.running += 1
                 return true
             }
             if start {
@@ -82,7 +89,9 @@ final class AcceptanceGroups: Sendable {
     }
 
     private func runGroups(_ store: SQLPushStore) async {
-        while let group = nextGroup() {
+        var previous = [Member]()
+        while let group = nextGroup(after: previous) {
+            previous = group
             groupSize.record(group.count)
             if group.count == 1 {
                 let member = group[0]
@@ -113,17 +122,15 @@ final class AcceptanceGroups: Sendable {
         }
     }
 
-    /// The waiting acceptances, in order, that share no activity, up to `maximumGroup`; the others stay,
-    /// in order, for the next group.
-    private func nextGroup() -> [Member]? {
+    /// The waiting acceptances, in order, that share no activity with each other or with the groups being
+    /// stored, up to `maximumGroup`; the others stay, in order, for a later group. `previous`: the group
+    /// this runner has just stored.
+    private func nextGroup(after previous: [Member]) -> [Member]? {
         state.withLock { state in
-            guard !state.waiting.isEmpty else {
-                state.running = false
-                return nil
-            }
+            for member in previous { state.inFlight.subtract(member.activities) }
             var group = [Member]()
             var left = [Member]()
-            var taken = Set<String>()
+            var taken = state.inFlight
             for member in state.waiting {
                 if group.count < maximumGroup, taken.isDisjoint(with: member.activities) {
                     taken.formUnion(member.activities)
@@ -133,6 +140,12 @@ final class AcceptanceGroups: Sendable {
                 }
             }
             state.waiting = left
+            guard !group.isEmpty else {
+                // Nothing, or only acceptances that wait for another runner's group: that runner takes them.
+                state.running -= 1
+                return nil
+            }
+            state.inFlight.formUnion(taken)
             state.largestGroup = max(state.largestGroup, group.count)
             return group
         }
