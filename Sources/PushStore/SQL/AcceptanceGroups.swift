@@ -20,7 +20,9 @@ import Synchronization
 ///
 /// Up to `maximumRunning` groups are stored at once (on connections of their own), never two with the
 /// same activity; a group runs in a task of its own, so one caller's cancellation (a client that went
-/// away) does not cancel the others' statements.
+/// away) does not cancel the others' statements. One by default: on the benchmark machine (2 cores, the
+/// database on the same machine) two at once made smaller groups, more round trips and no more updates
+/// per second (Benchmarks/intake.sh on PostgreSQL, 2026-11-29).
 ///
 /// Measured: `livepush_store_group_transactions` (acceptances per group, as for SQLite's group commit)
 /// and `livepush_store_duration_seconds` with operation `acceptGroup`.
@@ -50,7 +52,7 @@ final class AcceptanceGroups: Sendable {
     /// - Parameters:
     ///   - maximumGroup: the most acceptances one group takes; the rest wait for the next.
     ///   - maximumRunning: the most groups stored at once.
-    init(backend: String, maximumGroup: Int = 128, maximumRunning: Int = 2) {
+    init(backend: String, maximumGroup: Int = 128, maximumRunning: Int = 1) {
         self.maximumGroup = max(1, maximumGroup)
         self.maximumRunning = max(1, maximumRunning)
         groupSize = Recorder(label: "livepush_store_group_transactions", dimensions: [("backend", backend)])
