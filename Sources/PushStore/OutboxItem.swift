@@ -121,12 +121,6 @@ package struct EnqueueResult: Sendable, Hashable, Codable {
 
     package var coalescedCount: Int { coalesced.count }
 
-    /// The part of a batch's result that is `pushes`': their ids, and the pushes they replaced.
-    func of(_ pushes: [OutboxItem]) -> EnqueueResult {
-        let ids = Set(pushes.map(\.pushID))
-        return EnqueueResult(accepted: pushes.map(\.pushID), coalesced: coalesced.filter { ids.contains($0.by) })
-    }
-
     package init(accepted: [UUID], coalesced: [CoalescedPush]) {
         self.accepted = accepted
         self.coalesced = coalesced

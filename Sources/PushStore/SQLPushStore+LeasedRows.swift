@@ -13,8 +13,9 @@ extension SQLPushStore {
         try Validation.claim(owner: owner, limit: limit, lease: lease, of: noun)
         let dialect = self.dialect
         let until = now.addingTimeInterval(lease)
-        // A claim lost to a power loss is claimed again: its commit need not wait for the disk.
-        return try await run(operation, commit: .deferred) { session throws(PushStoreError) in
+        // A claim lost to a power loss is claimed again: its commit need not wait for the disk. One
+        // statement, so no transaction of its own around it.
+        return try await run(operation, oneStatement: true, commit: .deferred) { session throws(PushStoreError) in
             let claimed = try await rows.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
             var items = [Item]()
             items.reserveCapacity(claimed.count)

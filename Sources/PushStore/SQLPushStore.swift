@@ -11,8 +11,6 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     let backend: any SQLBackend
     let logger: Logger
     let coalescedCounter: Counter
-    /// Acceptances waiting for the writer together, written together.
-    let acceptances = AcceptanceBatcher()
 
     /// Takes an open backend and migrates its schema; closes the backend when that fails.
     init(backend: any SQLBackend, logger: Logger) async throws(PushStoreError) {
@@ -35,21 +33,29 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
 
     var dialect: SQLDialect { backend.dialect }
 
+    /// Where concurrent acceptances share one transaction (``AcceptanceGroups``); nil: each its own.
+    var acceptanceGroups: AcceptanceGroups? { nil }
+
     /// See ``ConsoleStore/location``; each kind of store says its own.
     package var location: String { dialect.name }
 
-    /// Runs one store operation as a transaction (or, for a single-statement read, without one),
-    /// timing it and counting failures.
+    /// Runs one store operation as a transaction (or, for a single-statement read, without one; for a
+    /// single-statement write, `oneStatement`, as ``SQLBackend/write(_:_:)``), timing it and counting
+    /// failures.
     func run<T: Sendable>(
         _ operation: String,
         readOnly: Bool = false,
+        oneStatement: Bool = false,
         commit: SQLCommit = .durable,
         _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let start = ContinuousClock.now
         let dimensions = [("backend", dialect.name), ("operation", operation)]
         do {
-            let value = readOnly ? try await backend.read(body) : try await backend.transaction(commit, body)
+            let value =
+                readOnly
+                ? try await backend.read(body)
+                : oneStatement ? try await backend.write(commit, body) : try await backend.transaction(commit, body)
             let elapsed = ContinuousClock.now - start
             Metrics.Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
             return value

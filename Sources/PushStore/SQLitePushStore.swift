@@ -8,6 +8,11 @@ package final class SQLitePushStore: SQLPushStore, @unchecked Sendable {
     package let path: String
 
     override package var location: String { path }
+
+    /// Single updates that wait for the writer together are one transaction body (``AcceptanceGroups``).
+    private let groups = AcceptanceGroups(backend: SQLiteBackend.sqliteDialect.name)
+
+    override var acceptanceGroups: AcceptanceGroups? { groups }
     /// Whether ``close()`` deletes the file: a ``temporary(logger:)`` store.
     private let isTemporary: Bool
 

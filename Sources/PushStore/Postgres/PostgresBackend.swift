@@ -3,12 +3,15 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// A pool of PostgreSQL connections (PostgresNIO's `PostgresClient`, run by a task this backend owns).
+/// Two pools of PostgreSQL connections (PostgresNIO's `PostgresClient`, each run by a task this backend
+/// owns): one for durable transactions and reads, and a smaller one whose connections have
+/// `synchronous_commit` off, for deferred commits (so a deferred transaction costs no `SET` of its own).
 /// Transactions that PostgreSQL aborts for a deadlock or a serialization failure are run again.
 final class PostgresBackend: SQLBackend {
     let dialect: SQLDialect
     private let client: PostgresClient
-    private let runner: Task<Void, Never>
+    private let deferredClient: PostgresClient
+    private let runners: [Task<Void, Never>]
     private let logger: Logger
     private let closed = Mutex(false)
     private let statements = PostgresStatementCache()
@@ -35,25 +38,45 @@ final class PostgresBackend: SQLBackend {
 
     init(configuration: PostgresClient.Configuration, dialect: SQLDialect, redactedURL: String, logger: Logger) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        var deferred = configuration
+        deferred.options.additionalStartupParameters.append(("synchronous_commit", "off"))
+        deferred.options.maximumConnections = max(1, configuration.options.maximumConnections / 2)
+        let deferredClient = PostgresClient(configuration: deferred, backgroundLogger: logger)
         self.client = client
-        self.runner = Task { await client.run() }
+        self.deferredClient = deferredClient
+        self.runners = [Task { await client.run() }, Task { await deferredClient.run() }]
         self.logger = logger
         self.redactedURL = redactedURL
         self.dialect = dialect
     }
 
-    /// A deferred commit sets `synchronous_commit` off for its transaction: PostgreSQL answers the commit
+    /// A deferred commit runs on a connection with `synchronous_commit` off: PostgreSQL answers the commit
     /// before its log record is flushed, and flushes it with the next.
     func transaction<T: Sendable>(
         _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
-        var attempt = 1
+        try await retrying { () async throws(PushStoreError) in try await self.once(commit, body) }
+    }
+
+    /// One statement as its own transaction (PostgreSQL commits each statement outside `BEGIN` on its
+    /// own): one round trip where `BEGIN`, the statement and `COMMIT` are three.
+    func write<T: Sendable>(
+        _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        try await retrying { () async throws(PushStoreError) in
+            try await self.withSession(commit) { session in try await body(session) }
+        }
+    }
+
+    /// Runs `attempt` again (up to 4 times in all) while it fails in a way ``isRetryable(_:)`` accepts.
+    private func retrying<T: Sendable>(_ attempt: () async throws(PushStoreError) -> T) async throws(PushStoreError) -> T {
+        var number = 1
         while true {
             do {
-                return try await once(commit, body)
-            } catch .database(let detail) where attempt < 4 && Self.isRetryable(detail) {
-                logger.debug("PostgreSQL transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(detail)"])
-                attempt += 1
+                return try await attempt()
+            } catch .database(let detail) where number < 4 && Self.isRetryable(detail) {
+                logger.debug("PostgreSQL transaction retried", metadata: ["attempt": "\(number)", "error": "\(detail)"])
+                number += 1
             }
         }
     }
@@ -62,10 +85,9 @@ final class PostgresBackend: SQLBackend {
         _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let logger = self.logger
-        return try await withSession { session in
+        return try await withSession(commit) { session in
             try await session.execute("BEGIN")
             do {
-                if commit == .deferred { try await session.execute("SET LOCAL synchronous_commit TO OFF") }
                 let value = try await body(session)
                 try await session.execute("COMMIT")
                 return value
@@ -83,19 +105,20 @@ final class PostgresBackend: SQLBackend {
     func read<T: Sendable>(
         _ body: @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
-        try await withSession { session in try await body(session) }
+        try await withSession(.durable) { session in try await body(session) }
     }
 
-    /// Runs `body` on a connection of the pool while the store is open, with errors mapped to
-    /// ``PushStoreError``.
+    /// Runs `body` on a connection of the pool for `commit` while the store is open, with errors mapped
+    /// to ``PushStoreError``.
     private func withSession<T: Sendable>(
-        _ body: (PostgresSession) async throws -> T
+        _ commit: SQLCommit, _ body: (PostgresSession) async throws -> T
     ) async throws(PushStoreError) -> T {
         guard !closed.withLock({ $0 }) else { throw .unavailable(detail: "the PostgreSQL store at \(redactedURL) is closed") }
         let logger = self.logger
         let statements = self.statements
         do {
-            return try await client.withConnection { connection in
+            let pool = commit == .durable ? client : deferredClient
+            return try await pool.withConnection { connection in
                 try await body(PostgresSession(connection: connection, logger: logger, statements: statements))
             }
         } catch let error as PushStoreError {
@@ -119,8 +142,8 @@ final class PostgresBackend: SQLBackend {
             return !closed
         }
         guard wasOpen else { return }
-        runner.cancel()
-        await runner.value
+        for runner in runners { runner.cancel() }
+        for runner in runners { await runner.value }
     }
 }
 
@@ -145,9 +168,10 @@ struct PostgresSession: SQLSession {
             case .null: bindings.appendNull()
             }
         }
-        let numbered = Self.numberPlaceholders(sql)
         // The types and the key only for a statement that may be named (not for a multi-row insert's thousands of values).
-        let types = PostgresStatementCache.admits(sql: numbered, bindCount: binds.count) ? binds.map(Self.type) : nil
+        let admitted = PostgresStatementCache.admits(sql: sql, bindCount: binds.count)
+        let numbered = admitted ? statements.numbered(sql) : Self.numberPlaceholders(sql)
+        let types = admitted ? binds.map(Self.type) : nil
         let key = types.map { PostgresStatementCache.key(sql: numbered, types: $0) }
         do {
             if let types, let key, let name = statements.name(for: key) {
@@ -213,19 +237,21 @@ struct PostgresSession: SQLSession {
     }
 
     /// Replaces each `?` with `$n`. The store's SQL has no `?` inside string literals.
+    /// Works on the UTF-8 bytes (`?` is one byte and never part of another character's).
     static func numberPlaceholders(_ sql: String) -> String {
-        var out = ""
+        var out = [UInt8]()
         out.reserveCapacity(sql.utf8.count + 64)
         var number = 0
-        for character in sql {
-            if character == "?" {
-                number += 1
-                out += "$\(number)"
-            } else {
-                out.append(character)
+        for byte in sql.utf8 {
+            guard byte == UInt8(ascii: "?") else {
+                out.append(byte)
+                continue
             }
+            number += 1
+            out.append(UInt8(ascii: "$"))
+            out += String(number).utf8
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func map(_ error: any Error, url: String?) -> PushStoreError {

@@ -27,6 +27,8 @@ final class PostgresStatementCache: Sendable {
     private struct Entries {
         var names: [String: String] = [:]
         var issued = 0
+        /// The store's SQL with `?` placeholders, numbered (`$1`, `$2`...): made once per text.
+        var numbered: [String: String] = [:]
     }
 
     private let entries = Mutex(Entries())
@@ -48,6 +50,18 @@ final class PostgresStatementCache: Sendable {
         }
     }
 
+    /// `sql` with its placeholders numbered (``PostgresSession/numberPlaceholders(_:)``), kept for the
+    /// statements ``admits(sql:bindCount:)`` names (at most `capacity` texts; any beyond are numbered each
+    /// time).
+    func numbered(_ sql: String) -> String {
+        if let known = entries.withLock({ $0.numbered[sql] }) { return known }
+        let numbered = PostgresSession.numberPlaceholders(sql)
+        entries.withLock { entries in
+            if entries.numbered.count < capacity { entries.numbered[sql] = numbered }
+        }
+        return numbered
+    }
+
     /// Forgets the name of `key` after an error, so its next run prepares it anew under another name.
     func retire(_ key: String) {
         _ = entries.withLock { $0.names.removeValue(forKey: key) }
@@ -61,9 +75,13 @@ final class PostgresStatementCache: Sendable {
     static func admits(sql: String, bindCount: Int) -> Bool {
         guard bindCount <= maximumBinds, sql.utf8.count <= maximumLength else { return false }
         let start = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.prefix(6)
-        let word = String(decoding: start, as: UTF8.self).uppercased()
-        return ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(word) || word.hasPrefix("WITH ")
+        // ASCII letters to upper case; anything else stays as it is.
+        let word = start.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
+        return verbs.contains { $0.elementsEqual(word) } || word.starts(with: withVerb)
     }
+
+    private static let verbs = ["SELECT", "INSERT", "UPDATE", "DELETE"].map { Array($0.utf8) }
+    private static let withVerb = Array("WITH ".utf8)
 
     /// The key of a statement: its SQL and its parameters' types.
     static func key(sql: String, types: [PostgresDataType]) -> String {

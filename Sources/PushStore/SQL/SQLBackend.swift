@@ -77,6 +77,13 @@ protocol SQLBackend: Sendable {
         _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T
 
+    /// Runs `body`, which writes with a single statement, as a transaction of that one statement: where
+    /// the database commits a statement outside a transaction on its own (PostgreSQL), without the BEGIN
+    /// and COMMIT round trips; otherwise as ``transaction(_:_:)``. Commits as `commit` says.
+    func write<T: Sendable>(
+        _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T
+
     /// Runs `body`, which only reads with a single statement, without an explicit transaction (saves
     /// the BEGIN and COMMIT round trips).
     func read<T: Sendable>(
@@ -88,6 +95,13 @@ protocol SQLBackend: Sendable {
 }
 
 extension SQLBackend {
+    /// A backend without statements committed on their own runs a one-statement write as a transaction.
+    func write<T: Sendable>(
+        _ commit: SQLCommit, _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> T {
+        try await transaction(commit, body)
+    }
+
     /// A transaction with a durable commit.
     func transaction<T: Sendable>(
         _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
