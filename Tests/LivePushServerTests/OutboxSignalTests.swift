@@ -42,6 +42,33 @@ import Testing
         #expect(signal.waitingCount == 0)
     }
 
+    /// Requests answered by one commit announce their pushes one by one: the worker already woken takes
+    /// them, no other is woken until it has begun its claim.
+    @Test func aWorkerOnItsWayTakesTheItemsAnnouncedAfterIt() async throws {
+        let signal = OutboxSignal(itemsPerWorker: 10)
+        let seen = signal.generation
+        let woken = WakeCount()
+        let waiters = (0..<3).map { _ in
+            Task {
+                await signal.wait(after: seen, timeout: Self.long)
+                woken.count.withLock { $0 += 1 }
+            }
+        }
+        #expect(await Self.eventually { signal.waitingCount == 3 })
+        for _ in 0..<5 { signal.wake(items: 1) }
+        #expect(await Self.eventually { woken.count.withLock { $0 } == 1 })
+        #expect(signal.waitingCount == 2, "five pushes are one worker's claim")
+        signal.wake(items: 6)
+        #expect(await Self.eventually { woken.count.withLock { $0 } == 2 }, "eleven are two workers' claims")
+        #expect(signal.waitingCount == 1)
+        signal.claimingItems()
+        signal.claimingItems()
+        signal.wake(items: 1)
+        #expect(await Self.eventually { woken.count.withLock { $0 } == 3 }, "both began their claims: a new push wakes the last")
+        for waiter in waiters { await waiter.value }
+        #expect(signal.waitingCount == 0)
+    }
+
     @Test func theTimeoutEndsAWaitWithoutWakeUp() async {
         let signal = OutboxSignal(itemsPerWorker: 8)
         let started = ContinuousClock.now

@@ -24,6 +24,11 @@ final class OutboxSignal: Sendable {
         var generations: [UInt64] = Array(repeating: 0, count: Work.allCases.count)
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         var nextWaiterID: UInt64 = 0
+        /// Items announced that no claim has begun to take yet (as far as the signal can tell).
+        var unclaimed = 0
+        /// Workers woken for items that have not yet begun their claim: each will take up to
+        /// `itemsPerWorker` of the unclaimed items.
+        var enRoute = 0
     }
 
     private let state = Mutex(State())
@@ -47,10 +52,31 @@ final class OutboxSignal: Sendable {
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
     /// Announces `count` new items (pushes, webhook events): wakes as many waiting workers as it takes
-    /// to claim them.
+    /// to claim them, counting those already woken that have not begun their claim. Many requests answered
+    /// by one commit each announce their push: one worker's claim takes them all, and the other workers
+    /// are not all woken to find the outbox empty (a write transaction each).
     func wake(items count: Int) {
         guard count > 0 else { return }
-        wake(workers: (count + itemsPerWorker - 1) / itemsPerWorker, announcing: .items)
+        let woken = state.withLock { state in
+            state.generation &+= 1
+            state.generations[Work.items.rawValue] &+= 1
+            state.unclaimed += count
+            let needed = (state.unclaimed + itemsPerWorker - 1) / itemsPerWorker - state.enRoute
+            let taken = Array(state.waiters.prefix(max(0, needed)))
+            state.waiters.removeFirst(taken.count)
+            state.enRoute += taken.count
+            return taken
+        }
+        for waiter in woken { waiter.continuation.resume() }
+    }
+
+    /// A worker begins a claim of items: it takes up to `itemsPerWorker` of those announced, and is no
+    /// longer on its way (see ``wake(items:)``).
+    func claimingItems() {
+        state.withLock { state in
+            state.enRoute = max(0, state.enRoute - 1)
+            state.unclaimed = max(0, state.unclaimed - itemsPerWorker)
+        }
     }
 
     /// Announces a new send's pages: wakes `workers` waiting workers to claim them.

@@ -65,6 +65,7 @@ struct LeaseWorker: Sendable {
     }
 
     private func claim(_ queue: any LeasedQueue) async -> (any LeasedWork)? {
+        if queue.announcedAs == .items { signal.claimingItems() }
         do {
             return try await queue.claim(owner: owner)
         } catch {
