@@ -23,16 +23,8 @@ import Testing
 
     @Test func aWakeUpWakesAsManyWorkersAsTheItemsNeed() async throws {
         let signal = OutboxSignal(itemsPerWorker: 10)
-        let seen = signal.generation
         let started = ContinuousClock.now
-        let woken = WakeCount()
-        let waiters = (0..<3).map { _ in
-            Task {
-                await signal.wait(after: seen, timeout: Self.long)
-                woken.count.withLock { $0 += 1 }
-            }
-        }
-        #expect(await Self.eventually { signal.waitingCount == 3 })
+        let (waiters, woken) = await Self.threeWaiting(signal)
         signal.wake(items: 11)  // two workers' worth
         #expect(await Self.eventually { woken.count.withLock { $0 } == 2 })
         #expect(signal.waitingCount == 1)
@@ -46,15 +38,7 @@ import Testing
     /// them, no other is woken until it has begun its claim.
     @Test func aWorkerOnItsWayTakesTheItemsAnnouncedAfterIt() async throws {
         let signal = OutboxSignal(itemsPerWorker: 10)
-        let seen = signal.generation
-        let woken = WakeCount()
-        let waiters = (0..<3).map { _ in
-            Task {
-                await signal.wait(after: seen, timeout: Self.long)
-                woken.count.withLock { $0 += 1 }
-            }
-        }
-        #expect(await Self.eventually { signal.waitingCount == 3 })
+        let (waiters, woken) = await Self.threeWaiting(signal)
         for _ in 0..<5 { signal.wake(items: 1) }
         #expect(await Self.eventually { woken.count.withLock { $0 } == 1 })
         #expect(signal.waitingCount == 2, "five pushes are one worker's claim")
@@ -86,6 +70,20 @@ import Testing
         await waiter.value
         #expect(ContinuousClock.now - started < Self.long)
         #expect(signal.waitingCount == 0)
+    }
+
+    /// Three workers waiting on `signal`, and how many of them were woken.
+    private static func threeWaiting(_ signal: OutboxSignal) async -> (waiters: [Task<Void, Never>], woken: WakeCount) {
+        let seen = signal.generation
+        let woken = WakeCount()
+        let waiters = (0..<3).map { _ in
+            Task {
+                await signal.wait(after: seen, timeout: long)
+                woken.count.withLock { $0 += 1 }
+            }
+        }
+        #expect(await eventually { signal.waitingCount == 3 })
+        return (waiters, woken)
     }
 
     private static func eventually(_ condition: () -> Bool) async -> Bool {
