@@ -7,12 +7,8 @@ import Logging
 package final class PostgresPushStore: SQLPushStore, @unchecked Sendable {
     /// The URL without its password (and the schema, when one was given).
     private let redactedURL: String
-    /// Each statement is a round trip: requests that accept pushes together share their statements.
-    private let groups = AcceptanceGroups(backend: PostgresBackend.postgresDialect.name)
 
     override package var location: String { redactedURL }
-
-    override var acceptanceGroups: AcceptanceGroups? { groups }
 
     /// Connects to `url` (`postgres://user:password@host:port/database[?sslmode=...]`) and migrates the
     /// schema. With `schema`, the tables live in that PostgreSQL schema (created if missing), so several

@@ -11,9 +11,8 @@ extension SQLPushStore {
         for (index, end) in acceptance.ends.enumerated() {
             try Validation.identifier(end.activityID, field: "ends[\(index)].activityId")
         }
-        // Where requests that arrive together share a transaction (``AcceptanceGroups``, PostgreSQL).
-        if let groups = acceptanceGroups { return try await groups.accept(acceptance, store: self) }
-        return try await acceptAlone(acceptance)
+        // Requests that arrive together share a transaction (``AcceptanceGroups``).
+        return try await acceptanceGroups.accept(acceptance, store: self)
     }
 
     /// ``accept(_:)`` inside a transaction, the acceptance already validated.

@@ -11,6 +11,9 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     let backend: any SQLBackend
     let logger: Logger
     let coalescedCounter: Counter
+    /// Acceptances that arrive together share one transaction: on PostgreSQL its round trips, on SQLite
+    /// the writer's time.
+    let acceptanceGroups: AcceptanceGroups
 
     /// Takes an open backend and migrates its schema; closes the backend when that fails.
     init(backend: any SQLBackend, logger: Logger) async throws(PushStoreError) {
@@ -24,6 +27,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         self.logger = logger
         self.coalescedCounter = Counter(
             label: "livepush_store_coalesced_total", dimensions: [("backend", backend.dialect.name)])
+        self.acceptanceGroups = AcceptanceGroups(backend: backend.dialect.name)
     }
 
     /// Closes the database connections. Later calls throw `unavailable`.
@@ -32,9 +36,6 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     }
 
     var dialect: SQLDialect { backend.dialect }
-
-    /// Where concurrent acceptances share one transaction (``AcceptanceGroups``); nil: each its own.
-    var acceptanceGroups: AcceptanceGroups? { nil }
 
     /// See ``ConsoleStore/location``; each kind of store says its own.
     package var location: String { dialect.name }

@@ -9,10 +9,6 @@ package final class SQLitePushStore: SQLPushStore, @unchecked Sendable {
 
     override package var location: String { path }
 
-    /// Single updates that wait for the writer together are one transaction body (``AcceptanceGroups``).
-    private let groups = AcceptanceGroups(backend: SQLiteBackend.sqliteDialect.name)
-
-    override var acceptanceGroups: AcceptanceGroups? { groups }
     /// Whether ``close()`` deletes the file: a ``temporary(logger:)`` store.
     private let isTemporary: Bool
 

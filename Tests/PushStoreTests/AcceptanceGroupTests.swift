@@ -33,7 +33,7 @@ struct AcceptanceGroupTests {
             #expect(try await store.outboxDepth() == ids.count, "every accepted push, and none of those they replaced")
             #expect(try await store.highPriorityCount(activityID: "g2", since: t - 1) == 1)
             if let postgres = store as? PostgresPushStore {
-                #expect(try #require(postgres.acceptanceGroups).largestGroup > 1, "some acceptances shared a transaction")
+                #expect(postgres.acceptanceGroups.largestGroup > 1, "some acceptances shared a transaction")
             }
         }
     }

@@ -19,11 +19,10 @@ import Synchronization
 /// never have to order two changes to one row. Acceptances that end activities, and large ones (the
 /// batch endpoint's, already one transaction for many pushes), are stored alone.
 ///
-/// Up to `maximumRunning` groups are stored at once (on connections of their own), never two with the
-/// same activity; a group runs in a task of its own, so one caller's cancellation (a client that went
-/// away) does not cancel the others' statements. One by default: on the benchmark machine (2 cores, the
-/// database on the same machine) two at once made smaller groups, more round trips and no more updates
-/// per second (Benchmarks/intake.sh on PostgreSQL, 2026-11-29).
+/// One group is stored at a time, in a task of its own, so one caller's cancellation (a client that went
+/// away) does not cancel the others' statements. Two at once were tried: on the benchmark machine (2
+/// cores, the database on the same machine) they made smaller groups, more round trips and no more
+/// updates per second (Benchmarks/intake.sh on PostgreSQL, 2026-11-29).
 ///
 /// Measured: `livepush_store_acceptance_groups` (acceptances per group) and `livepush_store_duration_seconds`
 /// with operation `acceptGroup`.
@@ -39,23 +38,17 @@ final class AcceptanceGroups: Sendable {
 
     private struct State {
         var waiting: [Member] = []
-        var running = 0
-        /// The activities of the groups being stored.
-        var inFlight = Set<String>()
+        var running = false
         var largestGroup = 0
     }
 
     private let state = Mutex(State())
     private let maximumGroup: Int
-    private let maximumRunning: Int
     private let groupSize: Recorder
 
-    /// - Parameters:
-    ///   - maximumGroup: the most acceptances one group takes; the rest wait for the next.
-    ///   - maximumRunning: the most groups stored at once.
-    init(backend: String, maximumGroup: Int = 128, maximumRunning: Int = 1) {
+    /// - Parameter maximumGroup: the most acceptances one group takes; the rest wait for the next.
+    init(backend: String, maximumGroup: Int = 128) {
         self.maximumGroup = max(1, maximumGroup)
-        self.maximumRunning = max(1, maximumRunning)
         groupSize = Recorder(label: "livepush_store_acceptance_groups", dimensions: [("backend", backend)])
     }
 
@@ -80,8 +73,8 @@ final class AcceptanceGroups: Sendable {
             let member = Member(acceptance: acceptance, activities: activities) { continuation.resume(returning: $0) }
             let start = state.withLock { state in
                 state.waiting.append(member)
-                guard state.running < maximumRunning else { return false }
-                state.running += 1
+                guard !state.running else { return false }
+                state.running = true
                 return true
             }
             if start {
@@ -92,9 +85,7 @@ final class AcceptanceGroups: Sendable {
     }
 
     private func runGroups(_ store: SQLPushStore) async {
-        var previous = [Member]()
-        while let group = nextGroup(after: previous) {
-            previous = group
+        while let group = nextGroup() {
             groupSize.record(group.count)
             if group.count == 1 {
                 let member = group[0]
@@ -125,15 +116,13 @@ final class AcceptanceGroups: Sendable {
         }
     }
 
-    /// The waiting acceptances, in order, that share no activity with each other or with the groups being
-    /// stored, up to `maximumGroup`; the others stay, in order, for a later group. `previous`: the group
-    /// this runner has just stored.
-    private func nextGroup(after previous: [Member]) -> [Member]? {
+    /// The waiting acceptances, in order, that share no activity with each other, up to `maximumGroup`;
+    /// the others stay, in order, for a later group.
+    private func nextGroup() -> [Member]? {
         state.withLock { state in
-            for member in previous { state.inFlight.subtract(member.activities) }
             var group = [Member]()
             var left = [Member]()
-            var taken = state.inFlight
+            var taken = Set<String>()
             for member in state.waiting {
                 if group.count < maximumGroup, taken.isDisjoint(with: member.activities) {
                     taken.formUnion(member.activities)
@@ -144,11 +133,9 @@ final class AcceptanceGroups: Sendable {
             }
             state.waiting = left
             guard !group.isEmpty else {
-                // Nothing, or only acceptances that wait for another runner's group: that runner takes them.
-                state.running -= 1
+                state.running = false
                 return nil
             }
-            state.inFlight.formUnion(taken)
             state.largestGroup = max(state.largestGroup, group.count)
             return group
         }
