@@ -57,17 +57,14 @@ final class OutboxSignal: Sendable {
     /// are not all woken to find the outbox empty (a write transaction each).
     func wake(items count: Int) {
         guard count > 0 else { return }
-        let woken = state.withLock { state in
-            state.generation &+= 1
-            state.generations[Work.items.rawValue] &+= 1
+        let itemsPerWorker = self.itemsPerWorker
+        wake(announcing: .items) { state in
             state.unclaimed += count
             let needed = (state.unclaimed + itemsPerWorker - 1) / itemsPerWorker - state.enRoute
-            let taken = Array(state.waiters.prefix(max(0, needed)))
-            state.waiters.removeFirst(taken.count)
-            state.enRoute += taken.count
-            return taken
+            let woken = min(max(0, needed), state.waiters.count)
+            state.enRoute += woken
+            return woken
         }
-        for waiter in woken { waiter.continuation.resume() }
     }
 
     /// A worker begins a claim of items: it takes up to `itemsPerWorker` of those announced, and is no
@@ -81,19 +78,21 @@ final class OutboxSignal: Sendable {
 
     /// Announces a new send's pages: wakes `workers` waiting workers to claim them.
     func wake(pagesFor workers: Int) {
-        wake(workers: max(1, workers), announcing: .pages)
+        wake(announcing: .pages) { _ in max(1, workers) }
     }
 
     /// Wakes every waiting worker (to stop them).
     func wakeAll() {
-        wake(workers: Int.max, announcing: nil)
+        wake(announcing: nil) { _ in Int.max }
     }
 
-    private func wake(workers: Int, announcing work: Work?) {
+    /// Announces `work` (nil: none, only the wake-up) and wakes as many waiting workers as `workers` says,
+    /// asked under the lock.
+    private func wake(announcing work: Work?, workers: (inout State) -> Int) {
         let woken = state.withLock { state in
             state.generation &+= 1
             if let work { state.generations[work.rawValue] &+= 1 }
-            let taken = Array(state.waiters.prefix(workers))
+            let taken = Array(state.waiters.prefix(workers(&state)))
             state.waiters.removeFirst(taken.count)
             return taken
         }

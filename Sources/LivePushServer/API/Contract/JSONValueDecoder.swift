@@ -164,15 +164,6 @@ private struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
 }
 
 private struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
-    /// An array element's key: its index.
-    private struct Index: CodingKey {
-        var intValue: Int?
-        var stringValue: String { "\(intValue ?? 0)" }
-        init(_ index: Int) { intValue = index }
-        init?(stringValue: String) { nil }
-        init?(intValue: Int) { self.intValue = intValue }
-    }
-
     let decoder: JSONValueDecoding
     let elements: [JSONValue]
     private(set) var currentIndex = 0
@@ -192,7 +183,7 @@ private struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
                 JSONValue.self, DecodingError.Context(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
         }
         defer { currentIndex += 1 }
-        return decoder.child(elements[currentIndex], Index(currentIndex))
+        return decoder.child(elements[currentIndex], ArrayIndexKey(currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -180,7 +180,7 @@ private struct JSONValueUnkeyedEncoding: UnkeyedEncodingContainer {
             elements.append(made)
             encoder.node.content = .array(elements)
         }
-        return (made, ElementKey(index))
+        return (made, ArrayIndexKey(index))
     }
 
     mutating func encodeNil() { append().node.content = .value(.null) }
@@ -210,14 +210,4 @@ private struct JSONValueUnkeyedEncoding: UnkeyedEncodingContainer {
         let (node, key) = append()
         return encoder.child(node, key: key)
     }
-}
-
-/// An array element's place in a coding path.
-private struct ElementKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "Index \(intValue ?? 0)" }
-
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
 }
