@@ -10,6 +10,16 @@ import Testing
 /// would have given it.
 @Suite("PushStore conformance: acceptances that arrive together")
 struct AcceptanceGroupTests {
+    /// b waits (it shares an activity with a): c, which shares one with b, must not pass it.
+    @Test func aLaterAcceptanceNeverPassesAnEarlierOneLeftWaiting() {
+        let waiting: [(name: String, activities: Set<String>)] = [
+            ("a", ["1"]), ("b", ["1", "2"]), ("c", ["2"]), ("d", ["3"]), ("e", ["4"]),
+        ]
+        let (group, left) = AcceptanceGroups.split(waiting, maximum: 2, activities: \.activities)
+        #expect(group.map(\.name) == ["a", "d"])
+        #expect(left.map(\.name) == ["b", "c", "e"], "e is past the maximum")
+    }
+
     @Test(arguments: StoreKind.available)
     func eachIsAnsweredWithItsOwnOutcome(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in

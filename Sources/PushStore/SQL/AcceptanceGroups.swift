@@ -116,21 +116,10 @@ final class AcceptanceGroups: Sendable {
         }
     }
 
-    /// The waiting acceptances, in order, that share no activity with each other, up to `maximumGroup`;
-    /// the others stay, in order, for a later group.
+    /// The next group of the waiting acceptances (``split(_:maximum:activities:)``); the others stay.
     private func nextGroup() -> [Member]? {
         state.withLock { state in
-            var group = [Member]()
-            var left = [Member]()
-            var taken = Set<String>()
-            for member in state.waiting {
-                if group.count < maximumGroup, taken.isDisjoint(with: member.activities) {
-                    taken.formUnion(member.activities)
-                    group.append(member)
-                } else {
-                    left.append(member)
-                }
-            }
+            let (group, left) = Self.split(state.waiting, maximum: maximumGroup, activities: \.activities)
             state.waiting = left
             guard !group.isEmpty else {
                 state.running = false
@@ -139,6 +128,25 @@ final class AcceptanceGroups: Sendable {
             state.largestGroup = max(state.largestGroup, group.count)
             return group
         }
+    }
+
+    /// The waiting, in order, that share no activity with one taken before them, nor with one left waiting
+    /// before them (a later acceptance of an activity never passes an earlier one), up to `maximum`; and
+    /// the others, in order.
+    static func split<Waiting>(_ waiting: [Waiting], maximum: Int, activities: (Waiting) -> Set<String>) -> (group: [Waiting], left: [Waiting]) {
+        var group = [Waiting]()
+        var left = [Waiting]()
+        var seen = Set<String>()
+        for member in waiting {
+            let touched = activities(member)
+            if group.count < maximum, seen.isDisjoint(with: touched) {
+                group.append(member)
+            } else {
+                left.append(member)
+            }
+            seen.formUnion(touched)
+        }
+        return (group, left)
     }
 }
 
