@@ -308,6 +308,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The HTTP listener's handlers on a channel whose clock the test moves.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // The webhook tests check LivePush-Signature as a receiver would, with their own HMAC.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

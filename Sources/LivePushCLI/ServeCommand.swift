@@ -36,11 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try await Self.read(self.settings, environment: ProcessInfo.processInfo.environment)
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = settings.logLevel
-            return handler
-        }
+        LoggingSystem.bootstrap { label in ServerLogHandler(label: label, logLevel: settings.logLevel) }
         let logger = Logger(label: "livepush.serve")
         // Metrics first: the token sources (a keyring's too) and the client create their counters when
         // they are made.

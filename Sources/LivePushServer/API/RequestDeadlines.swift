@@ -16,6 +16,11 @@ package struct RequestDeadlines: Sendable, Hashable {
 }
 
 /// Enforces `RequestDeadlines` on one HTTP/1.1 connection: closes it when a deadline passes.
+///
+/// Every request moves the deadline two or three times; one timer per connection checks it. The timer is
+/// not rescheduled for each move: when it runs and the deadline has moved later, it schedules itself for
+/// the new one (a keep-alive connection reschedules once per header timeout, not per request); only a
+/// deadline earlier than the timer's moves the timer.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -23,7 +28,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     private let deadlines: RequestDeadlines
-    private var timer: Scheduled<Void>?
+    /// When the connection is closed unless a request or an answer moves it; nil while none runs.
+    private var deadline: NIODeadline?
+    /// The timer and when it runs.
+    private var timer: (task: Scheduled<Void>, at: NIODeadline)?
     /// Requests whose header arrived and whose answer is not complete yet.
     private var unanswered = 0
 
@@ -41,12 +49,12 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        disarm()
+        stop()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        disarm()
+        stop()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -55,12 +63,12 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             unanswered += 1
             // A pipelined request's body waits while the one before it is served: its deadline starts when
             // it is the one being served, not while the server itself is not reading.
-            if unanswered == 1 { arm(deadlines.body, context: context) } else { disarm() }
+            if unanswered == 1 { arm(deadlines.body, context: context) } else { deadline = nil }
         case .body: break
         case .end:
             // Answered already (an early error: the server discards the rest of the body)? Then the next
             // request's header deadline runs from here; else nothing runs until the answer.
-            if unanswered == 0 { arm(deadlines.header, context: context) } else { disarm() }
+            if unanswered == 0 { arm(deadlines.header, context: context) } else { deadline = nil }
         }
         context.fireChannelRead(data)
     }
@@ -75,15 +83,33 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func arm(_ amount: TimeAmount, context: ChannelHandlerContext) {
-        disarm()
-        let channel = context.channel
-        timer = context.eventLoop.scheduleTask(in: amount) {
+        let deadline = context.eventLoop.now + amount
+        self.deadline = deadline
+        // A timer that runs no later than the deadline finds it then and waits on for the rest.
+        if let timer, timer.at <= deadline { return }
+        schedule(at: deadline, channel: context.channel)
+    }
+
+    private func schedule(at time: NIODeadline, channel: any Channel) {
+        timer?.task.cancel()
+        let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        let task = channel.eventLoop.scheduleTask(deadline: time) { handler.value.timerRan(channel: channel) }
+        timer = (task, time)
+    }
+
+    private func timerRan(channel: any Channel) {
+        timer = nil
+        guard let deadline else { return }
+        if deadline <= channel.eventLoop.now {
             channel.close(promise: nil)
+        } else {
+            schedule(at: deadline, channel: channel)
         }
     }
 
-    private func disarm() {
-        timer?.cancel()
+    private func stop() {
+        deadline = nil
+        timer?.task.cancel()
         timer = nil
     }
 }

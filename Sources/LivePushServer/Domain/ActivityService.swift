@@ -29,7 +29,7 @@ struct ActivityService: Sendable {
             [store] (stamped) async throws(PushStoreError) in
             try await store.register(stamped, ownership: ownership)
         }
-        logger.info("activity registered", metadata: ["activityId": "\(record.activityID)", "token": "\(record.pushToken.shortened)"])
+        logger.debug("activity registered", metadata: ["activityId": "\(record.activityID)", "token": "\(record.pushToken.shortened)"])
         return record
     }
 
@@ -45,7 +45,7 @@ struct ActivityService: Sendable {
         } catch {
             throw DomainError(error)
         }
-        logger.info("activity token rotated", metadata: ["activityId": "\(activityID)", "token": "\(token.shortened)"])
+        logger.debug("activity token rotated", metadata: ["activityId": "\(activityID)", "token": "\(token.shortened)"])
         return record
     }
 
@@ -59,7 +59,7 @@ struct ActivityService: Sendable {
         let record = try await arrive(owned, ifTaken: { _ in Self.tokenHeld("token") }) { [store] (stamped) async throws(PushStoreError) in
             try await store.upsertPushToStartToken(stamped)
         }
-        logger.info("push-to-start token stored", metadata: ["userId": "\(record.userID)", "token": "\(record.token.shortened)"])
+        logger.debug("push-to-start token stored", metadata: ["userId": "\(record.userID)", "token": "\(record.token.shortened)"])
         return record
     }
 

@@ -265,7 +265,8 @@ struct PushService: Sendable {
     private func accepted(_ items: [OutboxItem], coalesced: Int) {
         guard let first = items.first else { return }
         signal.wake(items: items.count)
-        logger.info(
+        // One line per request: debug, as the metrics count them (info would write a line per update).
+        logger.debug(
             "pushes accepted",
             metadata: [
                 "kind": "\(first.kind.rawValue)", "count": "\(items.count)", "coalesced": "\(coalesced)",
