@@ -14,6 +14,8 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     /// Acceptances that arrive together share one transaction: on PostgreSQL its round trips, on SQLite
     /// the writer's time.
     let acceptanceGroups: AcceptanceGroups
+    /// Each operation's duration timer.
+    let timers: OperationTimers
 
     /// Takes an open backend and migrates its schema; closes the backend when that fails.
     init(backend: any SQLBackend, logger: Logger) async throws(PushStoreError) {
@@ -28,6 +30,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         self.coalescedCounter = Counter(
             label: "livepush_store_coalesced_total", dimensions: [("backend", backend.dialect.name)])
         self.acceptanceGroups = AcceptanceGroups(backend: backend.dialect.name)
+        self.timers = OperationTimers(backend: backend.dialect.name)
     }
 
     /// Closes the database connections. Later calls throw `unavailable`.
@@ -51,17 +54,15 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         _ body: @escaping @Sendable (any SQLSession) async throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> T {
         let start = ContinuousClock.now
-        let dimensions = [("backend", dialect.name), ("operation", operation)]
         do {
             let value =
                 readOnly
                 ? try await backend.read(body)
                 : oneStatement ? try await backend.write(commit, body) : try await backend.transaction(commit, body)
-            let elapsed = ContinuousClock.now - start
-            Metrics.Timer(label: "livepush_store_duration_seconds", dimensions: dimensions).record(duration: elapsed)
+            timers.timer(operation).record(duration: ContinuousClock.now - start)
             return value
         } catch {
-            Counter(label: "livepush_store_errors_total", dimensions: dimensions).increment()
+            Counter(label: "livepush_store_errors_total", dimensions: [("backend", dialect.name), ("operation", operation)]).increment()
             switch error {
             case .invalidInput, .notFound, .conflict, .taken:
                 logger.debug("store operation refused", metadata: ["operation": "\(operation)", "error": "\(error)"])
