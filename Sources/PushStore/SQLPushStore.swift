@@ -14,6 +14,8 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     /// Acceptances that arrive together share one transaction: on PostgreSQL its round trips, on SQLite
     /// the writer's time.
     let acceptanceGroups: AcceptanceGroups
+    /// Registrations that arrive together share one transaction, as acceptances do.
+    let registrationGroups: RegistrationGroups
 
     /// Takes an open backend and migrates its schema; closes the backend when that fails.
     init(backend: any SQLBackend, logger: Logger) async throws(PushStoreError) {
@@ -28,6 +30,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         self.coalescedCounter = Counter(
             label: "livepush_store_coalesced_total", dimensions: [("backend", backend.dialect.name)])
         self.acceptanceGroups = AcceptanceGroups(backend: backend.dialect.name)
+        self.registrationGroups = RegistrationGroups(backend: backend.dialect.name)
     }
 
     /// Closes the database connections. Later calls throw `unavailable`.
