@@ -12,7 +12,7 @@ extension SQLPushStore {
             try Validation.identifier(end.activityID, field: "ends[\(index)].activityId")
         }
         // Requests that arrive together share a transaction (``AcceptanceGroups``).
-        return try await acceptanceGroups.accept(acceptance, store: self)
+        return try await acceptanceGroups.store(acceptance, in: self)
     }
 
     /// ``accept(_:)`` inside a transaction, the acceptance already validated.

@@ -58,63 +58,99 @@ extension SQLPushStore {
         -> ActivityRecord
     {
         try Validation.registration(registration)
+        // Registrations that arrive together share a transaction (``RegistrationGroups``).
+        return try await registrationGroups.store(GroupedRegistration(registration: registration, ownership: ownership), in: self)
+    }
+
+    /// One registration (already validated) as a transaction of its own.
+    func registerAlone(_ registration: ActivityRegistration, ownership: RegistrationOwnership) async throws(PushStoreError)
+        -> ActivityRecord
+    {
         let dialect = self.dialect
         return try await run("register") { session throws(PushStoreError) in
-            let id = registration.activityID
-            try await Self.checkTokenUsable(session, token: registration.pushToken, for: id, userID: registration.userID, dialect: dialect)
-            let groupsJSON = RowDecoding.groupsJSON(registration.groups)
-            let inserted = try await session.query(
+            try await Self.register(session, registration, ownership: ownership, dialect: dialect)
+        }
+    }
+
+    /// The columns of a new activity's row, ``activityRow(_:)``'s values in this order.
+    static let activityInsertColumns = [
+        "activity_id", "push_token", "bundle_id", "attributes_type", "environment", "user_id", "groups_json", "frequent_pushes",
+        "state", "token_state", "registered_at", "updated_at", "started_at", "token_valid_since",
+    ]
+
+    /// `INSERT INTO activities (columns) VALUES `, for ``activityInsert(rows:)``.
+    private static let activityInsertPrefix = "INSERT INTO activities (\(activityInsertColumns.joined(separator: ", "))) VALUES "
+    private static let activityInsertTuple = "(" + Array(repeating: "?", count: activityInsertColumns.count).joined(separator: ", ") + ")"
+    private static let singleActivityInsert = activityInsert(rows: 1)
+
+    /// Inserts `rows` new activities (``activityRow(_:)`` each), skipping an id already stored, returning the rows stored.
+    static func activityInsert(rows: Int) -> String {
+        activityInsertPrefix + Array(repeating: activityInsertTuple, count: rows).joined(separator: ", ")
+            + " ON CONFLICT (activity_id) DO NOTHING RETURNING *"
+    }
+
+    /// A new activity's row: active, its token valid, registered, updated and started at its arrival.
+    static func activityRow(_ registration: ActivityRegistration) -> [SQLValue] {
+        [
+            .text(registration.activityID), .text(registration.pushToken.hex), .text(registration.bundleID),
+            .text(registration.attributesType), .text(registration.environment.rawValue), .text(registration.userID),
+            .text(RowDecoding.groupsJSON(registration.groups)), .bool(registration.frequentPushesEnabled), .text("active"),
+            .text("valid"), .date(registration.at), .date(registration.at), .date(registration.at), .date(registration.at),
+        ]
+    }
+
+    /// The group memberships of new or re-registered activities (their old ones deleted).
+    static func insertGroupRows(_ session: any SQLSession, _ registrations: [ActivityRegistration], dialect: SQLDialect)
+        async throws(PushStoreError)
+    {
+        let rows = registrations.flatMap { registration in
+            Set(registration.groups).sorted().map { [SQLValue.text($0), .text(registration.activityID)] }
+        }
+        try await insertRows(session, dialect: dialect, table: "activity_groups", columns: ["group_name", "activity_id"], rows: rows)
+    }
+
+    /// ``register(_:ownership:)`` inside a transaction, the registration already validated.
+    static func register(
+        _ session: any SQLSession, _ registration: ActivityRegistration, ownership: RegistrationOwnership, dialect: SQLDialect
+    ) async throws(PushStoreError) -> ActivityRecord {
+        let id = registration.activityID
+        try await checkTokenUsable(session, token: registration.pushToken, for: id, userID: registration.userID, dialect: dialect)
+        let groupsJSON = RowDecoding.groupsJSON(registration.groups)
+        let inserted = try await session.query(singleActivityInsert, activityRow(registration))
+        let record: ActivityRecord
+        if let row = inserted.first {
+            record = try RowDecoding.activity(row)
+        } else {
+            let existing = try await Self.fetchActivity(session, id: id, forUpdate: dialect.forUpdateClause)
+            guard let existing else { throw .conflict(detail: "activity '\(id)' was deleted while registering") }
+            // Decided here, on the row this transaction holds: whoever stored the id first keeps it.
+            if ownership == .keep, existing.userID == nil || existing.userID != registration.userID {
+                throw .taken(kind: .activity, id: id)
+            }
+            if existing.pushToken != registration.pushToken {
+                try await Self.retire(session, token: existing.pushToken, activityID: id, at: registration.at)
+            }
+            let updated = try await session.query(
                 """
-                INSERT INTO activities (activity_id, push_token, bundle_id, attributes_type, environment, user_id,
-                    groups_json, frequent_pushes, state, token_state, registered_at, updated_at, started_at,
-                    token_valid_since)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 'valid', ?, ?, ?, ?)
-                ON CONFLICT (activity_id) DO NOTHING RETURNING *
+                UPDATE activities SET push_token = ?, bundle_id = ?, attributes_type = ?, environment = ?,
+                    user_id = ?, groups_json = ?, frequent_pushes = ?, token_state = 'valid',
+                    token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = ?, token_valid_since = ?
+                WHERE activity_id = ? RETURNING *
                 """,
                 [
-                    .text(id), .text(registration.pushToken.hex), .text(registration.bundleID),
+                    .text(registration.pushToken.hex), .text(registration.bundleID),
                     .text(registration.attributesType), .text(registration.environment.rawValue),
                     .text(registration.userID), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
-                    .date(registration.at), .date(registration.at), .date(registration.at), .date(registration.at),
+                    .date(registration.at), .date(registration.at), .text(id),
                 ])
-            let record: ActivityRecord
-            if let row = inserted.first {
-                record = try RowDecoding.activity(row)
-            } else {
-                let existing = try await Self.fetchActivity(session, id: id, forUpdate: dialect.forUpdateClause)
-                guard let existing else { throw .conflict(detail: "activity '\(id)' was deleted while registering") }
-                // Decided here, on the row this transaction holds: whoever stored the id first keeps it.
-                if ownership == .keep, existing.userID == nil || existing.userID != registration.userID {
-                    throw .taken(kind: .activity, id: id)
-                }
-                if existing.pushToken != registration.pushToken {
-                    try await Self.retire(session, token: existing.pushToken, activityID: id, at: registration.at)
-                }
-                let updated = try await session.query(
-                    """
-                    UPDATE activities SET push_token = ?, bundle_id = ?, attributes_type = ?, environment = ?,
-                        user_id = ?, groups_json = ?, frequent_pushes = ?, token_state = 'valid',
-                        token_invalid_reason = NULL, token_invalidated_at = NULL, updated_at = ?, token_valid_since = ?
-                    WHERE activity_id = ? RETURNING *
-                    """,
-                    [
-                        .text(registration.pushToken.hex), .text(registration.bundleID),
-                        .text(registration.attributesType), .text(registration.environment.rawValue),
-                        .text(registration.userID), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
-                        .date(registration.at), .date(registration.at), .text(id),
-                    ])
-                guard let row = updated.first else { throw .notFound(kind: .activity, id: id) }
-                record = try RowDecoding.activity(row)
-                let leaving = Set(existing.groups).subtracting(registration.groups).sorted()
-                try await Self.keepPagePushes(session, activityID: id, leaving: leaving, dialect: dialect)
-                try await session.execute("DELETE FROM activity_groups WHERE activity_id = ?", [.text(id)])
-            }
-            let groupRows = Set(registration.groups).sorted().map { [SQLValue.text($0), .text(id)] }
-            try await Self.insertRows(
-                session, dialect: dialect, table: "activity_groups", columns: ["group_name", "activity_id"],
-                rows: groupRows)
-            return record
+            guard let row = updated.first else { throw .notFound(kind: .activity, id: id) }
+            record = try RowDecoding.activity(row)
+            let leaving = Set(existing.groups).subtracting(registration.groups).sorted()
+            try await Self.keepPagePushes(session, activityID: id, leaving: leaving, dialect: dialect)
+            try await session.execute("DELETE FROM activity_groups WHERE activity_id = ?", [.text(id)])
         }
+        try await insertGroupRows(session, [registration], dialect: dialect)
+        return record
     }
 
     package func rotateToken(activityID: String, newToken: DeviceToken, at: Date) async throws(PushStoreError) -> ActivityRecord {

@@ -16,6 +16,8 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     let acceptanceGroups: AcceptanceGroups
     /// Each operation's duration timer.
     let timers: OperationTimers
+    /// Registrations that arrive together share one transaction, as acceptances do.
+    let registrationGroups: RegistrationGroups
 
     /// Takes an open backend and migrates its schema; closes the backend when that fails.
     init(backend: any SQLBackend, logger: Logger) async throws(PushStoreError) {
@@ -31,6 +33,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
             label: "livepush_store_coalesced_total", dimensions: [("backend", backend.dialect.name)])
         self.acceptanceGroups = AcceptanceGroups(backend: backend.dialect.name)
         self.timers = OperationTimers(backend: backend.dialect.name)
+        self.registrationGroups = RegistrationGroups(backend: backend.dialect.name)
     }
 
     /// Closes the database connections. Later calls throw `unavailable`.

@@ -79,6 +79,17 @@ import Testing
             try json(Self.activity)
                 == #"{"activityId":"a1","attributesType":"Adventure","bundleId":"com.example.app","dismissalDate":"2026-05-01T13:00:00Z","endedAt":"2026-05-01T13:00:00Z","environment":"sandbox","frequentPushesEnabled":true,"groups":["party"],"lastContentState":{"health":0.941,"heroID":"panda","level":3},"lastTimestamp":"2026-05-01T13:00:00Z","pushToken":"abcd…ef01","registeredAt":"2026-05-01T12:00:00Z","startedAt":"2026-05-01T12:00:00Z","state":"ended","token":{"at":"2026-05-01T12:00:00Z","reason":"BadDeviceToken","valid":false},"updatedAt":"2026-05-01T13:00:00Z","userId":"u1"}"#
         )
+        // Every optional absent, and a valid token (the answer to a registration).
+        let registered = try Schemas.Activity(
+            ActivityRecord(
+                activityID: "a/2", pushToken: Self.token, bundleID: "com.example.app", attributesType: "Adventure", environment: .production,
+                userID: nil, groups: [], frequentPushesEnabled: false, state: .active, tokenState: .valid, registeredAt: Self.at,
+                updatedAt: Self.at, startedAt: Self.at, endedAt: nil, dismissalDate: nil, lastContentState: nil, lastTimestamp: nil,
+                lastAcceptedAt: nil))
+        #expect(
+            try json(registered)
+                == #"{"activityId":"a/2","attributesType":"Adventure","bundleId":"com.example.app","environment":"production","frequentPushesEnabled":false,"groups":[],"pushToken":"abcd…ef01","registeredAt":"2026-05-01T12:00:00Z","startedAt":"2026-05-01T12:00:00Z","state":"active","token":{"valid":true},"updatedAt":"2026-05-01T12:00:00Z"}"#
+        )
         #expect(
             try json(Schemas.ActivityDetail(activity: Self.activity, deliveries: [Self.delivery], pending: [Self.pending]))
                 == #"{"activity":"#
@@ -92,6 +103,26 @@ import Testing
             try json(Self.pending)
                 == #"{"acceptedAt":"2026-05-01T12:00:00Z","attempts":2,"kind":"end","lastError":"timeout","nextAttemptAt":"2026-05-01T13:00:00Z","priority":10,"pushId":"p3"}"#
         )
+    }
+
+    /// A registration's body, read by hand from the checked value (``JSONValueDecodable``), as JSONDecoder
+    /// reads its text: every member, absent, present or null.
+    @Test func registrationBodiesReadAsJSONDecoderReadsThem() throws {
+        let token = String(repeating: "ab", count: 32)
+        let required = #""activityId":"a/1","pushToken":"\#(token)","bundleId":"com.example.app","attributesType":"Adventure""#
+        for body in [
+            #"{\#(required),"environment":"sandbox"}"#,
+            #"{\#(required),"environment":"production","userId":null,"groups":null,"frequentPushesEnabled":null,"renews":null}"#,
+            #"{\#(required),"environment":"sandbox","userId":"u1","groups":["a","b"],"frequentPushesEnabled":true,"renews":"a/0","#
+                + #""liveActivityKey":"order-1","renewal":{"renewBefore":"7h45m","attributes":{"hero":"Panda"},"alert":{"title":"On"}},"#
+                + #""contentStateShape":{"type":"object","properties":{"score":{"type":"integer"}}}}"#,
+        ] {
+            let read = try JSONValueDecoder.decode(Schemas.ActivityRegistration.self, from: try JSONValue.parse(body))
+            #expect(read == (try APIJSON.decoder().decode(Schemas.ActivityRegistration.self, from: Data(body.utf8))), "\(body)")
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONValueDecoder.decode(Schemas.ActivityRegistration.self, from: try JSONValue.parse(#"{\#(required),"environment":"moon"}"#))
+        }
     }
 
     @Test func tokenAndIdentityViews() throws {

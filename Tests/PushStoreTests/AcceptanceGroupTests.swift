@@ -15,7 +15,7 @@ struct AcceptanceGroupTests {
         let waiting: [(name: String, activities: Set<String>)] = [
             ("a", ["1"]), ("b", ["1", "2"]), ("c", ["2"]), ("d", ["3"]), ("e", ["4"]),
         ]
-        let (group, left) = AcceptanceGroups.split(waiting, maximum: 2, activities: \.activities)
+        let (group, left) = AcceptanceGroups.split(waiting, maximum: 2, keys: \.activities)
         #expect(group.map(\.name) == ["a", "d"])
         #expect(left.map(\.name) == ["b", "c", "e"], "e is past the maximum")
     }

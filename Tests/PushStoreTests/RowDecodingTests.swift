@@ -8,6 +8,9 @@ import Testing
         #expect(try RowDecoding.groups("[]") == [])
         #expect(try RowDecoding.groups(#"["party-42","g\"quoted\"","héros"]"#) == ["party-42", #"g"quoted""#, "héros"])
         #expect(try RowDecoding.groups(RowDecoding.groupsJSON(["b", "a", "b"])) == ["a", "b"])
+        let awkward = [#"g"quoted""#, "héros", "a/b", "tab\tand\\", "\u{1}"]
+        #expect(try RowDecoding.groups(RowDecoding.groupsJSON(awkward)) == awkward.sorted())
+        #expect(RowDecoding.groupsJSON([]) == "[]")
     }
 
     @Test func malformedGroupsAreADatabaseError() {

@@ -24,6 +24,11 @@ final class PostgresBackend: SQLBackend {
         // Two processes starting at once must not both create the tables.
         migrationLockStatement: migrationLock(schema: "public"),
         keyLockStatement: "SELECT COUNT(*) AS locked FROM (SELECT pg_advisory_xact_lock(7361002, hashtext(?))) AS lock",
+        // The array's elements in order (a function scan): texts sorted by the caller are locked in that order.
+        keysLockStatement: """
+            SELECT COUNT(*) AS locked FROM
+                (SELECT pg_advisory_xact_lock(7361002, hashtext(key)) FROM unnest(ARRAY[{IN}]::text[]) AS keys (key)) AS lock
+            """,
         setupStatements: [],
         migrations: Schema.migrations(integer: "BIGINT", real: "DOUBLE PRECISION", blob: "BYTEA"),
         maxBindsPerStatement: 30_000,

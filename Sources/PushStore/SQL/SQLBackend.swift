@@ -43,6 +43,9 @@ struct SQLDialect: Sendable {
     /// Takes a transaction-scoped lock on the text bound to its one placeholder (nil where the
     /// database has one writer at a time anyway).
     var keyLockStatement: String?
+    /// Takes a transaction-scoped lock on each text bound to its `{IN}` placeholders, in the order given
+    /// (nil where the database has one writer at a time anyway).
+    var keysLockStatement: String?
     /// Run before the migrations (after the lock), such as creating the PostgreSQL schema.
     var setupStatements: [String]
     /// The schema, one entry per version, each a list of statements.

@@ -25,6 +25,7 @@ final class SQLiteBackend: SQLBackend {
         forUpdateClause: "",
         migrationLockStatement: nil,
         keyLockStatement: nil,
+        keysLockStatement: nil,
         setupStatements: [],
         migrations: Schema.migrations(integer: "INTEGER", real: "REAL", blob: "BLOB"),
         maxBindsPerStatement: 30_000,

@@ -8,7 +8,8 @@ import LiveActivity
 /// generated types) is taken whole, in O(1) (``JSONValueBackedDecoder``).
 enum JSONValueDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
-        try JSONValueDecoding(value, parent: nil, key: nil).decode(type)
+        if let checked = type as? any JSONValueDecodable.Type, let decoded = try checked.init(checked: value) as? Value { return decoded }
+        return try JSONValueDecoding(value, parent: nil, key: nil).decode(type)
     }
 }
 

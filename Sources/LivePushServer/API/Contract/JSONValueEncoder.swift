@@ -11,6 +11,7 @@ import LiveActivity
 /// text, a number that is not finite refused (``APIResponse`` answers its encoding error instead).
 enum JSONValueEncoder {
     static func encode(_ value: some Encodable) throws -> JSONValue {
+        if let representable = value as? any JSONValueRepresentable { return representable.jsonValue }
         let root = JSONValueEncoding(codingPath: [])
         try root.encodeValue(value)
         return root.node.value
