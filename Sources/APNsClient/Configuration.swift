@@ -17,8 +17,14 @@ public struct APNsClientConfiguration: Sendable {
     /// (make the client with `tokens: nil`). nil: none, the token path.
     public var clientCertificate: APNsClientCertificate?
     /// The most connections the pool opens to the endpoint. A new one is opened only when every open
-    /// connection is at its server-given stream limit.
+    /// connection is at its stream limit (the server's, or `maximumStreamsPerConnection` when lower).
     public var maximumConnections: Int
+    /// The most requests in flight on one connection (APNs allows about 1,000): the pool spreads requests
+    /// over its connections by this limit, and requests above it on a connection wait for a free stream.
+    /// A connection's CPU per request grows with its open streams (swift-nio-http2 keeps them in arrays
+    /// sorted by id and moves the newer ones when a stream closes out of order); requests in flight
+    /// overall are at most `maximumConnections` times this, enough for a far APNs' round trip.
+    public var maximumStreamsPerConnection: Int
     /// How long connecting (TCP and TLS) may take.
     public var connectTimeout: Duration
     /// The deadline of one request attempt, from the call until its answer.
@@ -35,6 +41,7 @@ public struct APNsClientConfiguration: Sendable {
         trustOnlyAdditionalRoots: Bool = false,
         clientCertificate: APNsClientCertificate? = nil,
         maximumConnections: Int = 4,
+        maximumStreamsPerConnection: Int = 100,
         connectTimeout: Duration = .seconds(10),
         requestTimeout: Duration = .seconds(30),
         idlePingInterval: Duration = .seconds(60 * 60),
@@ -46,6 +53,7 @@ public struct APNsClientConfiguration: Sendable {
         self.trustOnlyAdditionalRoots = trustOnlyAdditionalRoots
         self.clientCertificate = clientCertificate
         self.maximumConnections = max(1, maximumConnections)
+        self.maximumStreamsPerConnection = max(1, maximumStreamsPerConnection)
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
         self.idlePingInterval = idlePingInterval

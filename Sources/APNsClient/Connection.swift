@@ -42,6 +42,7 @@ final class APNsConnection: Sendable {
         let serverHostname = Self.isIPAddress(endpoint.host) ? nil : endpoint.host
         let idlePing = TimeAmount(configuration.idlePingInterval)
         let connectTimeout = TimeAmount(configuration.connectTimeout)
+        let streamLimit = configuration.maximumStreamsPerConnection
         let endpointText = endpoint.description
 
         // Everything is in the pipeline before the connection exists, so no byte the server sends after
@@ -70,8 +71,9 @@ final class APNsConnection: Sendable {
                     // remembers the reset: remember as many as can time out together (the stream limit).
                     connectionConfiguration.maximumRecentlyResetStreams = 1_000
                     let http2 = NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration)
-                    let observer = ConnectionObserver(state: state, ready: ready, idlePingInterval: idlePing, logger: logger)
-                    let requests = APNsRequestsHandler(state: state)
+                    let observer = ConnectionObserver(
+                        state: state, ready: ready, idlePingInterval: idlePing, streamLimit: streamLimit, logger: logger)
+                    let requests = APNsRequestsHandler(state: state, streamLimit: streamLimit)
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(tls)
                     try operations.addHandler(http2)

@@ -15,16 +15,19 @@ final class ConnectionObserver: ChannelInboundHandler {
     private let state: ConnectionState
     private let ready: EventLoopPromise<Void>
     private let idlePingInterval: TimeAmount
+    /// The client's own limit of streams per connection: the pool sees the lower of it and the server's.
+    private let streamLimit: Int
     private let logger: Logger
     private var sawSettings = false
     private var awaitingPingAck = false
     private var lastActivity = NIODeadline.now()
     private var pingTask: RepeatedTask?
 
-    init(state: ConnectionState, ready: EventLoopPromise<Void>, idlePingInterval: TimeAmount, logger: Logger) {
+    init(state: ConnectionState, ready: EventLoopPromise<Void>, idlePingInterval: TimeAmount, streamLimit: Int = .max, logger: Logger) {
         self.state = state
         self.ready = ready
         self.idlePingInterval = idlePingInterval
+        self.streamLimit = max(1, streamLimit)
         self.logger = logger
     }
 
@@ -62,7 +65,7 @@ final class ConnectionObserver: ChannelInboundHandler {
         switch frame.payload {
         case .settings(.settings(let settings)):
             for setting in settings where setting.parameter == .maxConcurrentStreams {
-                state.update { $0.maximumConcurrentStreams = max(1, setting.value) }
+                state.update { $0.maximumConcurrentStreams = min(streamLimit, max(1, setting.value)) }
                 logger.debug("APNs stream limit is now \(setting.value)")
             }
             if !sawSettings {
@@ -86,7 +89,9 @@ final class ConnectionObserver: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case TLSUserEvent.handshakeCompleted(let negotiatedProtocol) = event, negotiatedProtocol != "h2" {
+        // Once the server's SETTINGS came, the handshake is long done: the events that follow (several per
+        // request, from swift-nio-http2) pass without a dynamic cast.
+        if !sawSettings, case TLSUserEvent.handshakeCompleted(let negotiatedProtocol) = event, negotiatedProtocol != "h2" {
             ready.fail(
                 APNsClientError.tlsFailed(
                     endpoint: "\(context.channel.remoteAddress.map { "\($0)" } ?? "server")",

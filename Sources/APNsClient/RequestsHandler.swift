@@ -9,6 +9,10 @@ import NIOHTTP2
 /// deadline, a flush shared by the requests of one event-loop turn and one timer for all deadlines.
 /// Sits after `NIOHTTP2Handler` (no stream multiplexer), which still enforces the protocol: stream
 /// states, the server's stream limit (requests above it wait in its buffer) and outbound flow control.
+/// Streams open at once are also held to a limit of our own (``streamLimit``): requests above it wait
+/// here, in order, and go out as answers free streams. swift-nio-http2 keeps a connection's streams in
+/// arrays sorted by id, and a stream closed out of order moves every newer one: with a thousand streams
+/// open that move costs more than the rest of the request.
 /// Inbound flow control is ours: without a multiplexer nobody else returns the window the answers use.
 /// Every method runs on the connection's event loop.
 final class APNsRequestsHandler: ChannelInboundHandler {
@@ -64,9 +68,33 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     private var unflushed = 0
     /// The most requests that wait for a shared flush.
     static let flushBatch = 16
+    /// The most streams open at once (see the type's note); the server's own limit may be lower.
+    let streamLimit: Int
+    /// Requests waiting for a stream under ``streamLimit``, oldest first.
+    private var queued = CircularBuffer<Queued>()
 
-    init(state: ConnectionState) {
+    /// A request accepted while ``streamLimit`` streams were open: sent when one frees.
+    private struct Queued {
+        var headers: HPACKHeaders
+        var body: ByteBuffer
+        var waiter: ExchangeWaiter
+        var deadline: NIODeadline
+        var timeout: TimeAmount
+    }
+
+    /// What became of a request handed to the connection.
+    private enum Admission {
+        /// Its frames are written (not flushed).
+        case written
+        /// It waits for a stream under ``streamLimit``.
+        case queued
+        /// It was failed (its waiter has the error).
+        case refused
+    }
+
+    init(state: ConnectionState, streamLimit: Int = .max) {
         self.state = state
+        self.streamLimit = max(1, streamLimit)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -89,7 +117,10 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     /// Sends one request; `complete` gets the answer or a typed error, at the latest after `timeout`.
     func send(headers: HPACKHeaders, body: ByteBuffer, timeout: TimeAmount, complete: @escaping Completion) {
-        guard open(headers: headers, body: body, deadline: .now() + timeout, timeout: timeout, waiter: .single(complete)), let context else {
+        guard
+            admit(Queued(headers: headers, body: body, waiter: .single(complete), deadline: .now() + timeout, timeout: timeout)) == .written,
+            let context
+        else {
             return
         }
         // Requests sent in one turn of the event loop share a flush (one write, one TLS record), queued
@@ -112,48 +143,86 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     func send(batch: [BatchRequest], timeout: TimeAmount, collector: BatchCollector) {
         let deadline = NIODeadline.now() + timeout
         for request in batch {
-            guard
-                open(
-                    headers: request.headers, body: request.body, deadline: deadline, timeout: timeout,
-                    waiter: .batch(collector, index: request.index))
-            else { continue }
+            let waiter = ExchangeWaiter.batch(collector, index: request.index)
+            let admitted = admit(Queued(headers: request.headers, body: request.body, waiter: waiter, deadline: deadline, timeout: timeout))
+            guard admitted == .written else { continue }
             unflushed += 1
             if unflushed >= Self.flushBatch { flushQueuedRequests() }
         }
         flushQueuedRequests()
     }
 
+    /// Writes the request's frames (not flushed) when a stream is free under ``streamLimit`` and none
+    /// waits before it; else queues it. A connection that takes no requests fails it with why.
+    private func admit(_ request: Queued) -> Admission {
+        guard context != nil else {
+            request.waiter.resume(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
+            return .refused
+        }
+        guard exchanges.count >= streamLimit || !queued.isEmpty else {
+            return open(request) ? .written : .refused
+        }
+        // The stream ids are checked when it is written; a connection going away refuses it now.
+        if case .refuse(let error) = transition({ $0.newRequest(streamIDsLeft: true) }) {
+            request.waiter.resume(.failure(error))
+            return .refused
+        }
+        queued.append(request)
+        if let context, deadlineTimerAt.map({ request.deadline < $0 }) ?? true {
+            setDeadlineTimer(at: request.deadline, context: context)
+        }
+        return .queued
+    }
+
     /// Opens a stream for one request and writes its frames (not flushed); false when the connection
-    /// cannot take it, after failing `waiter` with why.
-    private func open(headers: HPACKHeaders, body: ByteBuffer, deadline: NIODeadline, timeout: TimeAmount, waiter: ExchangeWaiter) -> Bool {
+    /// cannot take it, after failing its waiter with why.
+    private func open(_ request: Queued) -> Bool {
         guard let context else {
-            waiter.resume(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
+            request.waiter.resume(.failure(.connectionClosed(processed: false, detail: "the connection is closed")))
             return false
         }
         switch transition({ $0.newRequest(streamIDsLeft: nextStreamID < Self.lastStreamID) }) {
         case .send:
             break
         case .refuse(let error):
-            waiter.resume(.failure(error))
+            request.waiter.resume(.failure(error))
             return false
         case .refuseAndCloseWhenIdle(let error):
+            request.waiter.resume(.failure(error))
             requestEnded()
-            waiter.resume(.failure(error))
             return false
         }
         let streamID = HTTP2StreamID(nextStreamID)
         nextStreamID += 2
-        exchanges[streamID] = Exchange(waiter: waiter, deadline: deadline, timeout: timeout)
-        if deadlineTimerAt.map({ deadline < $0 }) ?? true {
-            setDeadlineTimer(at: deadline, context: context)
+        exchanges[streamID] = Exchange(waiter: request.waiter, deadline: request.deadline, timeout: request.timeout)
+        if deadlineTimerAt.map({ request.deadline < $0 }) ?? true {
+            setDeadlineTimer(at: request.deadline, context: context)
         }
+        let body = request.body
         let endStream = body.readableBytes == 0
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: endStream)))), promise: nil)
+        context.write(
+            wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: request.headers, endStream: endStream)))), promise: nil)
         if !endStream {
             context.write(
                 wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
         }
         return true
+    }
+
+    /// Sends queued requests while streams are free under ``streamLimit``; their flush is shared (at the
+    /// end of the read that freed the streams, or queued on the event loop).
+    private func sendQueued() {
+        guard !queued.isEmpty, exchanges.count < streamLimit, machine.isOpen, let context else { return }
+        while exchanges.count < streamLimit, machine.isOpen, let next = queued.popFirst() {
+            guard open(next) else { continue }
+            unflushed += 1
+            if unflushed >= Self.flushBatch { flushQueuedRequests() }
+        }
+        if unflushed > 0, !flushQueued {
+            flushQueued = true
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            context.eventLoop.execute { bound.value.flushQueuedRequests() }
+        }
     }
 
     private func flushQueuedRequests() {
@@ -215,6 +284,12 @@ final class APNsRequestsHandler: ChannelInboundHandler {
             // RST_STREAM closes the stream: its StreamClosedEvent says why.
             break
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Requests sent for the streams this read freed go out together.
+        flushQueuedRequests()
+        context.fireChannelReadComplete()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -303,7 +378,8 @@ final class APNsRequestsHandler: ChannelInboundHandler {
 
     /// A request ended: the connection closes when its stream ids are used up and it awaits no answer.
     private func requestEnded() {
-        guard machine.requestEnded(awaiting: exchanges.count) == .close, let context else { return }
+        sendQueued()
+        guard machine.requestEnded(awaiting: exchanges.count + queued.count) == .close, let context else { return }
         context.close(promise: nil)
     }
 
@@ -313,8 +389,17 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     private func transition<Action>(_ body: (inout ConnectionStateMachine) -> Action) -> Action {
         let wasOpen = machine.isOpen
         let action = body(&machine)
-        if wasOpen, !machine.isOpen { state.update { $0.takesRequests = false } }
+        if wasOpen, !machine.isOpen {
+            state.update { $0.takesRequests = false }
+            // Never sent: they go again on another connection.
+            failQueued(closedError(processed: false, streamID: nil, detail: "not sent before the connection stopped taking requests"))
+        }
         return action
+    }
+
+    /// Fails every request waiting for a stream under ``streamLimit``.
+    private func failQueued(_ error: APNsClientError) {
+        while let request = queued.popFirst() { request.waiter.resume(.failure(error)) }
     }
 
     // MARK: - Deadlines
@@ -342,6 +427,18 @@ final class APNsRequestsHandler: ChannelInboundHandler {
                 next = exchange.deadline
             }
         }
+        if queued.contains(where: { $0.deadline <= now }) {
+            var waiting = CircularBuffer<Queued>(initialCapacity: queued.count)
+            while let request = queued.popFirst() {
+                if request.deadline <= now {
+                    request.waiter.resume(.failure(.timedOut(seconds: Double(request.timeout.nanoseconds) / 1e9)))
+                } else {
+                    waiting.append(request)
+                }
+            }
+            queued = waiting
+        }
+        for request in queued where next.map({ request.deadline < $0 }) ?? true { next = request.deadline }
         for streamID in expired { timedOut(streamID) }
         if let next, let context, !closed { setDeadlineTimer(at: next, context: context) }
     }
@@ -363,6 +460,7 @@ final class APNsRequestsHandler: ChannelInboundHandler {
     }
 
     private func failAll(_ error: (HTTP2StreamID, Exchange) -> APNsClientError) {
+        failQueued(closedError(processed: false, streamID: nil, detail: "the connection closed before the request was sent"))
         let pending = exchanges
         exchanges.removeAll()
         deadlineTimer?.cancel()

@@ -19,7 +19,7 @@ public enum APNsID {
                 }
             }
         }
-        return UUID(uuidString: value)
+        return UUID(canonical: value)
     }
 
     /// A new id as APNs generates them: uppercase.

@@ -120,10 +120,10 @@ enum RowDecoding {
         switch try row.string("target_kind") {
         case "activity": return .activity(id: id)
         case "pushToStartToken":
-            guard let uuid = UUID(uuidString: id) else { throw .database(detail: "target_id '\(id)' is not a UUID") }
+            guard let uuid = UUID(canonical: id) else { throw .database(detail: "target_id '\(id)' is not a UUID") }
             return .pushToStartToken(id: uuid)
         case "channel":
-            guard let uuid = UUID(uuidString: id) else { throw .database(detail: "target_id '\(id)' is not a UUID") }
+            guard let uuid = UUID(canonical: id) else { throw .database(detail: "target_id '\(id)' is not a UUID") }
             return .channel(id: uuid)
         case let other: throw .database(detail: "column 'target_kind' holds '\(other)'")
         }

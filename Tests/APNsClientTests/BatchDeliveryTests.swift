@@ -71,6 +71,50 @@ import Testing
         }
     }
 
+    /// The server allows a thousand streams; the client keeps to two per connection of its own: with both
+    /// held, the third request of the page reaches APNs only after one of them was answered. Without the
+    /// client's limit it would go at once, a second before them.
+    @Test func aConnectionKeepsToTheClientsOwnStreamLimit() async throws {
+        let options = Rangers.simulator(acceptUnknownTokens: true) {
+            $0.endpoint.initialMaxConcurrentStreams = 1_000
+            $0.endpoint.maxConcurrentStreams = 1_000
+        }
+        try await withSimulator(options) { apns in
+            let requests = try Self.page(3)
+            for held in requests[0...1] {
+                _ = try apns.simulator.faults.add(FaultRule(share: 1, latencyMilliseconds: 1_000, token: held.token.hex))
+            }
+            var configuration = apns.clientConfiguration(maximumConnections: 1, retry: .none)
+            configuration.maximumStreamsPerConnection = 2
+            let outcomes = try await apns.withClient(configuration) { client in await client.deliver(batch: requests) }
+            #expect(Self.failures(outcomes).isEmpty, "\(Self.failures(outcomes))")
+            let log = await apns.simulator.world.pushes(limit: 100)
+            let received = Dictionary(log.map { ($0.token ?? "", $0.receivedAt) }, uniquingKeysWith: { first, _ in first })
+            let firstHeld = try #require(requests[0...1].compactMap { received[$0.token.hex] }.min())
+            let third = try #require(received[requests[2].token.hex])
+            #expect(third >= firstHeld, "the third request waited for a free stream")
+        }
+    }
+
+    /// The server allows a thousand streams on one connection; with the client's limit of four, pages of
+    /// eight open the second connection and are spread over both.
+    @Test func pagesAreSpreadByTheClientsOwnStreamLimit() async throws {
+        let options = Rangers.simulator(acceptUnknownTokens: true) {
+            $0.endpoint.initialMaxConcurrentStreams = 1_000
+            $0.endpoint.maxConcurrentStreams = 1_000
+        }
+        try await withSimulator(options) { apns in
+            var configuration = apns.clientConfiguration(maximumConnections: 2, retry: .none)
+            configuration.maximumStreamsPerConnection = 4
+            try await apns.withClient(configuration) { client in
+                var outcomes: [APNsDeliveryOutcome] = []
+                for round in 0..<3 { outcomes += await client.deliver(batch: try Self.page(8, first: 300 + 8 * round)) }
+                #expect(Self.failures(outcomes).isEmpty, "\(Self.failures(outcomes))")
+                await eventually { client.openConnectionCount == 2 }
+            }
+        }
+    }
+
     @Test func answersThePolicyRetriesGoAgainAfterTheirBackOff() async throws {
         try await withSimulator(Rangers.simulator(acceptUnknownTokens: true) { $0.faultSeed = 42 }) { apns in
             _ = try apns.simulator.faults.add(FaultRule(status: 503, reason: "ServiceUnavailable", share: 0.3))

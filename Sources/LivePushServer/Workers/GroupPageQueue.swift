@@ -99,7 +99,7 @@ extension GroupPageQueue {
     private static func wentAsPlanned(_ delivery: DeliveryResult, _ item: OutboxItem) -> Bool {
         delivery.outcome == .accepted && delivery.attempts == 1 && delivery.status == 200 && delivery.reason == nil
             && item.downgradeReason == nil && item.priority == item.requestedPriority
-            && delivery.apnsID.flatMap(UUID.init(uuidString:)) == item.pushID
+            && delivery.apnsID.flatMap { UUID(canonical: $0) } == item.pushID
     }
 
     /// One push per planned member (``GroupSendPlan/pushes(_:planned:budgets:)``); a member whose push

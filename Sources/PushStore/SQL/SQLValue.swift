@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// A value bound to, or read from, a statement; the same four types exist in SQLite and PostgreSQL
@@ -97,7 +98,7 @@ struct SQLRow: Sendable {
 
     func optionalUUID(_ column: String) throws(PushStoreError) -> UUID? {
         guard let text = try optionalString(column) else { return nil }
-        guard let uuid = UUID(uuidString: text) else {
+        guard let uuid = UUID(canonical: text) else {
             throw .database(detail: "column '\(column)' holds '\(text)', not a UUID")
         }
         return uuid
