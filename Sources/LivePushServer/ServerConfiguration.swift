@@ -109,6 +109,13 @@ package struct ServerConfiguration: Sendable {
     /// The most connections the APNs client opens.
     @Setting("connections", .from(1...1000), help: "Most APNs connections.")
     package var apnsConnections = 4
+    /// The most requests in flight on one APNs connection; with `apnsConnections`, the most in flight at
+    /// once. A connection's CPU per push grows with its open streams, so the client keeps fewer than the
+    /// 1,000 APNs allows and opens its next connection sooner.
+    @Setting(
+        "streamsPerConnection", .from(1...1000),
+        help: "Most pushes in flight on one APNs connection (APNs allows about 1,000); times --connections, the most in flight.")
+    package var apnsStreamsPerConnection = 100
     /// The APNs client's own re-sends within one outbox attempt: never a back-off, only at once on a new
     /// connection after the connection went away under the request, and once after renewing an expired
     /// provider token (``APNsRetryPolicy/Scope/reconnectOnly``). Whatever needs waiting comes back to the
@@ -278,7 +285,7 @@ package struct ServerConfiguration: Sendable {
     ) -> APNsClientConfiguration {
         APNsClientConfiguration(
             endpoint: endpoint, channelManagementEndpoint: channelManagementEndpoint, additionalTrustRootFile: additionalTrustRootFile,
-            maximumConnections: apnsConnections, retry: apnsRetry
+            maximumConnections: apnsConnections, maximumStreamsPerConnection: apnsStreamsPerConnection, retry: apnsRetry
         )
     }
 

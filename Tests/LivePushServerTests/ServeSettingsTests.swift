@@ -13,7 +13,7 @@ import Testing
         "caFile": "/tmp/ca.pem",
         "keyFile": "/tmp/AuthKey.p8", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "host": "0.0.0.0", "port": "9091",
         "appKey": "dev-app-key-0123456789", "backendKey": "dev-backend-key-0123456789", "workers": "3", "batchSize": "7",
-        "connections": "2", "hourlyBudget": "5", "frequentHourlyBudget": "50", "maxActiveDuration": "2h",
+        "connections": "2", "streamsPerConnection": "50", "hourlyBudget": "5", "frequentHourlyBudget": "50", "maxActiveDuration": "2h",
         "defaultExpiration": "30m", "defaultDismissalDelay": "90", "forgetAfter": "1d", "lifecycleInterval": "45s",
         "claimLease": "2m", "pollInterval": "0.5", "retryBaseDelay": "2s", "retryMaxDelay": "30s", "historyLimit": "20",
         "requestHeaderTimeout": "10s", "requestBodyTimeout": "2m", "shutdownTimeout": "45s",
@@ -76,7 +76,7 @@ import Testing
         let keys = Set(ServeSetting.all.filter { $0.sources.contains(.file) }.map(\.key))
         #expect(
             keys == [
-                "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections", "workers",
+                "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections", "streamsPerConnection", "workers",
                 "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
                 "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
                 "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
