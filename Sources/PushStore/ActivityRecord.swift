@@ -124,8 +124,10 @@ package struct ActivityStateChange: Sendable, Equatable {
 }
 
 /// An activity about to be updated or ended, with the shape its app's ContentState has
-/// (``ActivityStore/activityToSend(id:)``).
+/// (``ActivityStore/activityToSend(id:)``, ``ActivityStore/activitiesToSend(ids:)``).
 package struct ActivityToSend: Sendable, Equatable {
     package var activity: ActivityRecord
     package var shape: StoredContentStateShape?
+    /// The activity a renewal linked to take over from this one, if any (read for a batch only).
+    package var renewedBy: String? = nil
 }

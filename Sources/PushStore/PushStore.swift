@@ -94,6 +94,11 @@ package protocol ActivityStore: Sendable {
     /// is nil, not read. Nil when no activity `id` is stored.
     func activityToSend(id: String) async throws(PushStoreError) -> ActivityToSend?
 
+    /// The activities among `ids` a batch of updates or ends is for, each with its app's content-state shape
+    /// and, when a renewal linked a successor to it, that successor's id (`renewedBy`): a batch's one read,
+    /// one statement per 500 ids. Without content-states; ids not stored are left out; in no particular order.
+    func activitiesToSend(ids: [String]) async throws(PushStoreError) -> [ActivityToSend]
+
     /// The stored activities among `ids`, read together (what a delivery worker needs for a batch), in
     /// no particular order; ids that are not stored are left out. Without `contentStates`, each record's
     /// `lastContentState` is nil, not read: the send path never uses it, and parsing every activity's

@@ -30,12 +30,17 @@ extension SQLPushStore {
         return AcceptanceOutcome(pushes: pushes, enqueued: enqueued, ended: ended)
     }
 
-    /// The content-states, one statement per distinct state, timestamp and chunk of ids (a batch of
-    /// single updates has a state each; a group's activities share one).
+    /// The content-states. Activities named once each (the batch endpoint's, each with a state of its own):
+    /// one statement per 500, joined with the rows' values. Otherwise one statement per distinct state,
+    /// timestamp and chunk of ids, oldest first, so that an activity named twice keeps its newest state.
     private static func recordStateChanges(_ session: any SQLSession, _ changes: [Acceptance.StateChange], acceptedAt: Date)
         async throws(PushStoreError)
     {
         guard !changes.isEmpty else { return }
+        if changes.count > 1, Set(changes.map(\.activityID)).count == changes.count {
+            try await recordGroupedStateChanges(session, changes.map { ($0, acceptedAt) })
+            return
+        }
         var byState: [(state: JSONValue?, updates: [(activityID: String, timestamp: Date)])] = []
         var indexByState: [JSONValue?: Int] = [:]
         for change in changes {

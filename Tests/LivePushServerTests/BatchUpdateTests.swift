@@ -102,4 +102,46 @@ import Testing
             #expect(try await server.store.outboxDepth() == 1)
         }
     }
+
+    /// Unknown, ended, renewed and good activities in one batch: each item is answered as a single send would
+    /// be; the renewed one's update goes to its successor, which a later item then names twice.
+    @Test(arguments: TestDatabase.available)
+    func unknownEndedRenewedAndGoodActivitiesAreEachAnsweredRight(database: TestStore) async throws {
+        try await withServer(ServerOptions(store: database, sender: FakeSender()) { $0.workerCount = 0 }) { server in
+            for (index, id) in ["good", "ended", "old", "new"].enumerated() {
+                let token = String(repeating: String(format: "%02x", index + 1), count: 32)
+                let register = try await server.http.post(
+                    "/v1/activities", key: TestServer.appKey, registrationJSON(activityID: id, token: token, userID: "u1"))
+                #expect(register.status == 201, "\(register.text)")
+            }
+            let now = Date()
+            _ = try await server.store.markEnded(activityID: "ended", at: now, dismissalDate: nil, journal: nil)
+            _ = try await server.store.planRenewal(
+                RenewalPlan(
+                    activityID: "old", userID: "u1", attributesType: "AdventureAttributes", renewBefore: 3600, attributes: [:], alert: [:],
+                    renews: nil))
+            #expect(try await server.store.markRenewalStarting(activityID: "old", tokenIDs: [], at: now))
+            #expect(try await server.store.linkRenewal(activityID: "old", to: "new", at: now, journal: nil) != nil)
+            _ = try await server.store.markEnded(activityID: "old", at: now, dismissalDate: nil, journal: nil)
+            let body = """
+                {"updates":[
+                  {"activityId":"nobody","event":"update","contentState":{"hp":1}},
+                  {"activityId":"ended","event":"update","contentState":{"hp":2}},
+                  {"activityId":"old","event":"update","contentState":{"hp":3}},
+                  {"activityId":"good","event":"update","contentState":{"hp":4}},
+                  {"activityId":"new","event":"update","contentState":{"hp":5}}
+                ]}
+                """
+            let response = try await server.http.post("/v1/updates", key: TestServer.backendKey, body)
+            #expect(response.status == 202, "\(response.text)")
+            let results = try #require(response.json?["results"]?.arrayValue)
+            #expect(results.map { $0["status"]?.stringValue } == ["refused", "refused", "accepted", "accepted", "refused"])
+            #expect(results.map { $0["error"]?["rule"]?.stringValue } == ["exists", "active", nil, nil, "duplicate"])
+            #expect(results.map { $0["error"]?["status"]?.numberValue } == [404, 409, nil, nil, 400])
+            #expect(results[2]["activityId"]?.stringValue == "new", "the renewed activity's update goes to its successor")
+            #expect(try await server.store.activity(id: "new")?.lastContentState?["hp"]?.numberValue == 3)
+            #expect(try await server.store.activity(id: "good")?.lastContentState?["hp"]?.numberValue == 4)
+            #expect(try await server.store.outboxDepth() == 2)
+        }
+    }
 }

@@ -74,6 +74,35 @@ import Testing
         #expect(items[1].content.dismissalDate == Date(timeIntervalSince1970: 0) && items[1].content.contentState == nil)
     }
 
+    /// A batch's items with only the common members are read straight from the checked value; each item, read
+    /// so or decoded, is what the contract's decoding of it gives.
+    @Test func batchItemsReadDirectlyAreWhatTheContractDecodes() throws {
+        let items = [
+            #"{"activityId":"a1","event":"update","contentState":{"n":1,"s":"x","list":[1,null]}}"#,
+            #"{"activityId":"a2","event":"end","contentState":null}"#,
+            #"{"activityId":"a3","event":"end"}"#,
+            #"{"activityId":"a4","event":"update","contentState":{},"priority":10,"collapseId":"c","relevanceScore":0.5}"#,
+            #"{"activityId":"a5","event":"update","contentState":{},"importance":"time-sensitive","collapseId":null}"#,
+            #"{"activityId":"a6","event":"update","contentState":{},"priority":5,"importance":"routine"}"#,
+            #"{"activityId":"a7","event":"update","contentState":{},"alert":{"title":"T"},"staleDate":"+5m"}"#,
+            #"{"activityId":"a8","event":"end","contentState":{},"dismissalDate":"+1m","sound":"default","expiration":"+1h"}"#,
+        ]
+        let json = #"{"updates":["# + items.joined(separator: ",") + "]}"
+        let checked = try body("sendUpdates", PushBatchBody.Checked.self, json)
+        let decoded = try body("sendUpdates", Schemas.UpdateBatch.self, json)
+        guard case .object(let members) = checked.value, case .array(let values)? = members["updates"] else {
+            Issue.record("the checked body is not the batch: \(checked.value)")
+            return
+        }
+        #expect(try values.map(PushBatchBody.contractItem) == decoded.updates)
+        let read = try PushBatchBody.items(checked, now: Self.now)
+        #expect(read.map(\.activityID) == (1...8).map { "a\($0)" })
+        #expect(read.map(\.kind) == decoded.updates.map { $0.event == .end ? .end : .update })
+        #expect(read[3].content.requestedPriority == .immediate && read[3].content.collapseID == "c" && read[3].content.relevanceScore == 0.5)
+        #expect(read[4].content.importance == .timeSensitive && read[4].content.collapseID == nil)
+        #expect(read[7].content.dismissalDate == Self.now.addingTimeInterval(60))
+    }
+
     /// An alert kept as JSON (a Live Activity resource's, a renewal's) reads back as the alert it came as.
     @Test func aStoredAlertReadsBack() throws {
         let put = try body(

@@ -50,6 +50,22 @@ import Testing
         )
     }
 
+    /// The batch endpoint's answer, written as its JSON directly, is the contract's `BatchAccepted` byte for byte.
+    @Test func aBatchAnswerIsTheContractsBatchAccepted() throws {
+        let pushes = (0..<4).map { _ in UUID() }
+        let results: [PushService.BatchItemResult] = [
+            .accepted(activityID: "a1", pushID: pushes[0], replaced: [], downgrade: nil),
+            .accepted(activityID: "caf\u{e9}/\"2\"", pushID: pushes[1], replaced: [pushes[2], pushes[3]], downgrade: "priority budget spent"),
+            .refused(activityID: "nobody", .notFound("activityId", "no activity 'nobody' is registered")),
+            .refused(activityID: "a1", .invalid("activityId", "duplicate", "activity 'a1' has an earlier item in this batch")),
+            .refused(activityID: "a3", .conflict("activityId", "active", "activity 'a3' is ended")),
+            .refused(activityID: "a4", .invalid(nil, "internal", "the item was neither accepted nor refused")),
+        ]
+        let written = try JSONValueEncoder.data(PushBatchBody.answer(results))
+        #expect(String(decoding: written, as: UTF8.self) == (try json(Schemas.BatchAccepted(results))))
+        #expect(try json(PushBatchBody.answer([])) == #"{"accepted":0,"refused":0,"results":[]}"#)
+    }
+
     private static let token = try! DeviceToken(hex: "abcd" + String(repeating: "00", count: 28) + "ef01")
 
     private static let activity = try! Schemas.Activity(

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import LiveActivity
+import Synchronization
 import Testing
 
 @testable import PushStore
@@ -104,6 +105,36 @@ struct AcceptanceConformanceTests {
         }
     }
 
+    /// The batch endpoint's acceptance: many activities, each once with a state of its own. Their states are
+    /// one statement (per 500), not one per state; an activity whose stored timestamp is newer keeps its state.
+    @Test(arguments: StoreKind.available)
+    func manyActivitiesWithAStateEachAreOneStatement(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let sql = try #require(store as? SQLPushStore)
+            let t = Fixture.start
+            let ids = (0..<40).map { "batch-\($0)" }
+            for id in ids { _ = try await store.register(Fixture.registration(id)) }
+            _ = try await store.recordContentState([(activityID: "batch-7", timestamp: t + 60)], contentState: ["score": -1], acceptedAt: t)
+            let acceptance = Acceptance(
+                at: t,
+                stateChanges: ids.enumerated().map { index, id in
+                    .init(activityID: id, timestamp: t + Double(index), contentState: ["score": .number(Double(index))])
+                }
+            ) { _ in ids.enumerated().map { index, id in Fixture.update(id, score: index, at: t) } }
+            let counting = try await sql.backend.transaction(.durable) { session throws(PushStoreError) in
+                let counting = CountingSession(session)
+                _ = try await SQLPushStore.accept(counting, acceptance, dialect: sql.dialect)
+                return counting
+            }
+            #expect(counting.statements(containing: "last_content_state") == 1, "one statement for the 40 states")
+            for (index, id) in ids.enumerated() where id != "batch-7" {
+                #expect(try await store.activity(id: id)?.lastContentState == ["score": .number(Double(index))], "\(id)")
+            }
+            #expect(try await store.activity(id: "batch-7")?.lastContentState == ["score": -1], "a newer stored state is kept")
+            #expect(try await store.outboxDepth() == ids.count)
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func aRefusedAcceptanceChangesNothing(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
@@ -125,5 +156,25 @@ struct AcceptanceConformanceTests {
             #expect(a.state == .active && a.lastContentState == nil, "neither the state nor the end was recorded")
             #expect(try await store.outboxDepth() == 0)
         }
+    }
+}
+
+/// A session that keeps the text of each statement it runs.
+private final class CountingSession: SQLSession {
+    let session: any SQLSession
+    private let texts = Mutex<[String]>([])
+
+    init(_ session: any SQLSession) { self.session = session }
+
+    func query<T: Sendable>(
+        _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
+    ) async throws(PushStoreError) -> [T] {
+        texts.withLock { $0.append(sql) }
+        return try await session.query(sql, binds, transform: transform)
+    }
+
+    /// How many statements run so far contain `text`.
+    func statements(containing text: String) -> Int {
+        texts.withLock { texts in texts.count { $0.contains(text) } }
     }
 }

@@ -64,6 +64,39 @@ struct ContentStateShapeConformanceTests {
         }
     }
 
+    /// A batch's one read: each stored activity among the ids (more than one statement's 500), with its app's
+    /// shape for its type and the activity a renewal linked to it; unknown ids left out.
+    @Test(arguments: StoreKind.available)
+    func activitiesToSendAreReadTogetherWithShapesAndRenewalLinks(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let ids = (0..<520).map { "ride-\($0)" }
+            for id in ids { _ = try await store.register(Fixture.registration(id)) }
+            var other = Fixture.registration("other-type")
+            other.attributesType = "OtherAttributes"
+            _ = try await store.register(other)
+            let shape = try await store.putContentStateShape(Self.stored(Self.levelAndNote, source: .backend))
+            _ = try await store.planRenewal(
+                RenewalPlan(
+                    activityID: "ride-3", userID: "user-1", attributesType: "MatchAttributes", renewBefore: 3600, attributes: [:], alert: [:],
+                    renews: nil))
+            #expect(try await store.markRenewalStarting(activityID: "ride-3", tokenIDs: [], at: t))
+            #expect(try await store.linkRenewal(activityID: "ride-3", to: "ride-7", at: t + 1, journal: nil) != nil)
+            _ = try await store.recordContentState([(activityID: "ride-9", timestamp: t + 5)], contentState: ["hp": 5], acceptedAt: t)
+
+            let read = try await store.activitiesToSend(ids: ids + ["other-type", "nobody", "ride-1"])
+            let byID = Dictionary(uniqueKeysWithValues: read.map { ($0.activity.activityID, $0) })
+            #expect(read.count == ids.count + 1, "each stored one once; nobody left out")
+            #expect(byID["ride-3"]?.renewedBy == "ride-7")
+            #expect(read.filter { $0.renewedBy != nil }.count == 1)
+            #expect(byID["other-type"]?.shape == nil && byID["ride-0"]?.shape == shape && byID["ride-519"]?.shape == shape)
+            var ride9 = try #require(try await store.activity(id: "ride-9"))
+            ride9.lastContentState = nil
+            #expect(byID["ride-9"] == ActivityToSend(activity: ride9, shape: shape), "as a single send reads it")
+            #expect(try await store.activitiesToSend(ids: []).isEmpty)
+        }
+    }
+
     /// Two merges read the same revision: the first write wins, the second learns it must read again.
     @Test(arguments: StoreKind.available)
     func replaceIsACompareAndSet(kind: StoreKind) async throws {

@@ -25,17 +25,15 @@ extension PushService {
     static let maximumBatch = 1000
 
     /// Accepts each item that can be sent and refuses the others with their reason; the accepted ones are
-    /// stored in one transaction (budget, outbox, content-states, ends). The activities are read in one
-    /// store call. Each activity at most once per batch: a later item for the same activity (or for the
+    /// stored in one transaction (budget, outbox, content-states, ends). The activities, with their apps'
+    /// shapes and renewal links, are read in one store call (and one more per renewal link followed). Each activity at most once per batch: a later item for the same activity (or for the
     /// activity an earlier item's renewal chain leads to) is refused with `duplicate`.
     func send(batch items: [BatchItem]) async throws(DomainError) -> [BatchItemResult] {
         guard items.count <= Self.maximumBatch else {
             throw .invalid("updates", "maxItems", "a batch takes at most \(Self.maximumBatch) items; \(items.count) were given")
         }
         let now = clock.now()
-        let ids = Array(Set(items.map(\.activityID)))
-        let byID = try await activitiesByID(ids)
-        let shapes = try await shapesByType(of: Array(byID.values))
+        let known = try await activitiesToSend(Array(Set(items.map(\.activityID))))
         var refusals: [ContentStateRefusal] = []
         var results = [BatchItemResult?](repeating: nil, count: items.count)
         var prepared: [PreparedPush] = []
@@ -43,10 +41,11 @@ extension PushService {
         var seen = Set<String>()
         for (position, item) in items.enumerated() {
             do throws(DomainError) {
-                guard let named = byID[item.activityID] else {
+                guard let named = known[item.activityID] else {
                     throw .notFound("activityId", "no activity '\(item.activityID)' is registered")
                 }
-                let activity = try await renewalHead(named)
+                let head = Self.renewalHead(named, in: known)
+                let activity = head.activity
                 guard seen.insert(activity.activityID).inserted else {
                     throw .invalid(
                         "activityId", "duplicate",
@@ -55,7 +54,7 @@ extension PushService {
                 if let refusal = Eligibility.refusalToAccept(activity) {
                     throw .conflict("activityId", refusal.rule, refusal.message)
                 }
-                if let shape = shapes[ShapeKey(activity)],
+                if let shape = head.shape,
                     let refusal = contentStates.refusal(
                         Self.sentContentState(item.kind, item.content), against: [shape], target: "activity:" + activity.activityID,
                         activityID: activity.activityID)
@@ -83,30 +82,28 @@ extension PushService {
         }
     }
 
-    /// An app's attributes type.
-    private struct ShapeKey: Hashable {
-        var bundleID: String
-        var attributesType: String
-
-        init(_ activity: ActivityRecord) { (bundleID, attributesType) = (activity.bundleID, activity.attributesType) }
-        init(_ shape: StoredContentStateShape) { (bundleID, attributesType) = (shape.bundleID, shape.attributesType) }
-    }
-
-    /// The shapes of the activities' apps by attributes type (one store call; none when the batch is empty).
-    private func shapesByType(of activities: [ActivityRecord]) async throws(DomainError) -> [ShapeKey: StoredContentStateShape] {
-        guard !activities.isEmpty else { return [:] }
-        let shapes = try await stored { () async throws(PushStoreError) in
-            try await store.contentStateShapes(bundleIDs: Array(Set(activities.map(\.bundleID))))
+    /// The activities among `ids` with their apps' shapes, by id, and the activities renewals link them to,
+    /// as ``renewalHead(_:)`` follows the links: one store call, and one more per link followed, only when a
+    /// renewed activity is among them.
+    private func activitiesToSend(_ ids: [String]) async throws(DomainError) -> [String: ActivityToSend] {
+        var known = [String: ActivityToSend](minimumCapacity: ids.count)
+        var wanted = ids
+        for _ in 0...Self.maximumLinks where !wanted.isEmpty {
+            let found = try await stored { () async throws(PushStoreError) in try await store.activitiesToSend(ids: wanted) }
+            for entry in found { known[entry.activity.activityID] = entry }
+            let successors = found.compactMap { $0.activity.state == .active ? nil : $0.renewedBy }
+            wanted = Array(Set(successors.filter { known[$0] == nil }))
         }
-        return Dictionary(shapes.map { (ShapeKey($0), $0) }, uniquingKeysWith: { first, _ in first })
+        return known
     }
 
-    /// The stored activities among `ids`, by id (one store call), without their content-states (a push
-    /// carries its own).
-    private func activitiesByID(_ ids: [String]) async throws(DomainError) -> [String: ActivityRecord] {
-        let activities = try await stored { () async throws(PushStoreError) in try await store.activities(ids: ids, contentStates: false) }
-        var byID = [String: ActivityRecord](minimumCapacity: activities.count)
-        for activity in activities { byID[activity.activityID] = activity }
-        return byID
+    /// ``renewalHead(_:)`` among activities already read.
+    private static func renewalHead(_ named: ActivityToSend, in known: [String: ActivityToSend]) -> ActivityToSend {
+        var current = named
+        for _ in 0..<maximumLinks where current.activity.state != .active {
+            guard let next = current.renewedBy, let successor = known[next] else { break }
+            current = successor
+        }
+        return current
     }
 }

@@ -176,13 +176,15 @@ struct PushService: Sendable {
         return (answer, outcome.ended)
     }
 
-    /// One activity's push, its payload made and checked, before anything is stored.
+    /// One activity's push, its payload made and checked, before anything is stored; its id made here, not
+    /// in the store's transaction (on SQLite's one writer).
     struct PreparedPush: Sendable {
         var kind: LiveActivityEvent
         var activity: ActivityRecord
         var content: PushContent
         var timestamp: Date
         var payload: Data
+        var pushID = UUID.random()
     }
 
     /// Fixes the push's timestamp (after the activity's newest) and checks its payload as the device will.
@@ -217,7 +219,7 @@ struct PushService: Sendable {
                 OutboxItem.push(
                     to: push.activity, kind: push.kind, payload: push.payload, requestedPriority: push.content.requestedPriority,
                     budget: decisions[push.activity.activityID], importance: push.content.importance, collapseKey: push.content.collapseID,
-                    expiration: push.content.expiration ?? defaultExpiration, acceptedAt: now)
+                    expiration: push.content.expiration ?? defaultExpiration, acceptedAt: now, pushID: push.pushID)
             }
         }
         let outcome = try await stored { () async throws(PushStoreError) in try await store.accept(acceptance) }

@@ -96,7 +96,7 @@ extension SQLPushStore {
     /// The content-states of activities named once each (with when each was accepted), one statement per
     /// chunk: a join with the rows' values, as ``recordContentState(_:contentState:acceptedAt:)`` does
     /// for one state, timestamp and acceptance time.
-    private static func recordGroupedStateChanges(_ session: any SQLSession, _ changes: [(change: Acceptance.StateChange, acceptedAt: Date)])
+    static func recordGroupedStateChanges(_ session: any SQLSession, _ changes: [(change: Acceptance.StateChange, acceptedAt: Date)])
         async throws(PushStoreError)
     {
         let sorted = changes.sorted { $0.change.activityID < $1.change.activityID }

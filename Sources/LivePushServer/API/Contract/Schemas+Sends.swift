@@ -49,7 +49,8 @@ extension Schemas.RenewalStatus {
 
 extension Schemas.BatchAccepted {
     /// The 202 answer of `POST /v1/updates`: each item's result at its position, a refusal with the status a
-    /// single send would have had.
+    /// single send would have had. The route writes it as its JSON directly (``PushBatchBody/answer(_:)``,
+    /// which `SchemasTests` checks against this).
     init(_ results: [PushService.BatchItemResult]) {
         var accepted = 0
         let items = results.enumerated().map { index, result -> Schemas.BatchItemResult in
