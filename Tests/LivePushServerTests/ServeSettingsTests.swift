@@ -76,7 +76,8 @@ import Testing
         let keys = Set(ServeSetting.all.filter { $0.sources.contains(.file) }.map(\.key))
         #expect(
             keys == [
-                "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections", "streamsPerConnection", "workers",
+                "host", "port", "database", "environment", "url", "caFile", "keyFile", "keyId", "teamId", "connections",
+                "streamsPerConnection", "workers",
                 "batchSize", "claimLease", "pollInterval", "retryBaseDelay", "retryMaxDelay", "defaultExpiration", "hourlyBudget",
                 "frequentHourlyBudget", "maxActiveDuration", "defaultDismissalDelay", "forgetAfter", "lifecycleInterval",
                 "webhookUrl", "historyLimit", "logLevel", "instanceId", "requestHeaderTimeout", "requestBodyTimeout",
