@@ -75,7 +75,7 @@ import Testing
     }
 
     /// A batch's items with only the common members are read straight from the checked value; each item, read
-    /// so or decoded, is what the contract's decoding of it gives.
+    /// so or decoded, is what the contract's decoding of its text gives.
     @Test func batchItemsReadDirectlyAreWhatTheContractDecodes() throws {
         let items = [
             #"{"activityId":"a1","event":"update","contentState":{"n":1,"s":"x","list":[1,null]}}"#,
@@ -88,14 +88,12 @@ import Testing
             #"{"activityId":"a8","event":"end","contentState":{},"dismissalDate":"+1m","sound":"default","expiration":"+1h"}"#,
         ]
         let json = #"{"updates":["# + items.joined(separator: ",") + "]}"
-        let checked = try body("sendUpdates", PushBatchBody.Checked.self, json)
-        let decoded = try body("sendUpdates", Schemas.UpdateBatch.self, json)
-        guard case .object(let members) = checked.value, case .array(let values)? = members["updates"] else {
-            Issue.record("the checked body is not the batch: \(checked.value)")
-            return
-        }
-        #expect(try values.map(PushBatchBody.contractItem) == decoded.updates)
-        let read = try PushBatchBody.items(checked, now: Self.now)
+        // What the route reads (the contract's check, then each item read by hand or decoded), against the
+        // generated decoding of the text.
+        let checked = try body("sendUpdates", Schemas.UpdateBatch.self, json)
+        let decoded = try APIJSON.decoder().decode(Schemas.UpdateBatch.self, from: Data(json.utf8))
+        #expect(checked.updates == decoded.updates)
+        let read = PushBatchBody.items(checked, now: Self.now)
         #expect(read.map(\.activityID) == (1...8).map { "a\($0)" })
         #expect(read.map(\.kind) == decoded.updates.map { $0.event == .end ? .end : .update })
         #expect(read[3].content.requestedPriority == .immediate && read[3].content.collapseID == "c" && read[3].content.relevanceScore == 0.5)
@@ -120,5 +118,22 @@ import Testing
         #expect(throws: DecodingError.self) { try JSONValueDecoder.decode(Counts.self, from: .object(["whole": 1.5])) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder.decode(Counts.self, from: .object(["small": 300])) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder.decode(Counts.self, from: .object(["whole": "3"])) }
+    }
+
+    /// A type that reads itself from the checked value is read so wherever the decoder meets it: as the body,
+    /// and as a member or an item of one (a batch's items), and falls back on its generated decoding.
+    @Test func aHandReadTypeIsReadSoAtEveryDepth() throws {
+        struct Probe: Decodable, JSONValueDecodable, Equatable {
+            var how: String
+            init(from decoder: any Decoder) throws { how = "generic" }
+            init(checked value: JSONValue) throws {
+                self = value == .string("fall back") ? try JSONValueDecoder.decodeGenerically(Self.self, from: value) : Probe(how: "checked")
+            }
+            init(how: String) { self.how = how }
+        }
+        struct Body: Decodable { var one: Probe, items: [Probe] }
+        #expect(try JSONValueDecoder.decode(Probe.self, from: "x") == Probe(how: "checked"))
+        let body = try JSONValueDecoder.decode(Body.self, from: .object(["one": "x", "items": ["y", "fall back"]]))
+        #expect(body.one == Probe(how: "checked") && body.items == [Probe(how: "checked"), Probe(how: "generic")])
     }
 }

@@ -35,9 +35,9 @@ struct BackendRoutes: Sendable {
         // Many activities, each with its own content-state: one request, one transaction, a result per item.
         routes.post("updates") { request, context -> Response in
             try await idempotent.respond(
-                request, context, PushBatchBody.operation, PushBatchBody.Checked.self, status: .accepted, bodyLimit: PushBatchBody.maximumBytes
+                request, context, PushBatchBody.operation, Schemas.UpdateBatch.self, status: .accepted, bodyLimit: PushBatchBody.maximumBytes
             ) { body, now in
-                PushBatchBody.answer(try await pushes.send(batch: try PushBatchBody.items(body, now: now)))
+                PushBatchBody.answer(try await pushes.send(batch: PushBatchBody.items(body, now: now)))
             }
         }
         let start = PushRequestBody.operation("User", .start)

@@ -7,8 +7,8 @@ import LiveActivity
 ///
 /// A batch is up to 1,000 items, so both are written for speed. An item of the common members only (its id,
 /// event, content-state, priority or importance, collapse id, relevance score) is read straight from the
-/// value the contract checked; any other is decoded as the contract's `BatchItem` (the dates' and alerts'
-/// forms). The answer is written as its JSON value directly. Both are what the contract's generated types
+/// value the contract checked (``JSONValueDecodable``); any other is decoded as the contract's `BatchItem` (the
+/// dates' and alerts' forms). The answer is written as its JSON value directly. Both are what the contract's generated types
 /// give (`RequestBodyTests`, `SchemasTests`): the generic decoding and encoding of 500 items were 12% of the
 /// server's CPU per batch.
 enum PushBatchBody {
@@ -17,46 +17,16 @@ enum PushBatchBody {
     /// A batch carries up to 1,000 content-states: more than a single send's 64 KiB.
     static let maximumBytes = 2 * 1024 * 1024
 
-    /// The body as the contract checked it, taken whole (in O(1)) from the value parsed for the check.
-    struct Checked: Decodable {
-        var value: JSONValue
-
-        init(from decoder: any Decoder) throws {
-            value = try JSONValue(from: decoder)
-        }
-    }
-
-    static func items(_ body: Checked, now: Date) throws(APIError) -> [PushService.BatchItem] {
-        do {
-            guard case .object(let members) = body.value, case .array(let updates)? = members["updates"] else {
-                return try items(JSONValueDecoder.decode(Schemas.UpdateBatch.self, from: body.value), now: now)
-            }
-            return try updates.map { value in try item(contractItem(value), now: now) }
-        } catch {
-            // The contract accepted the body, and the type is generated from the contract: a defect of the server.
-            throw APIError(
-                .internalServerError, field: nil, rule: "contract",
-                "a body the contract accepts does not decode as the contract's UpdateBatch: \(error); report this")
-        }
-    }
-
     static func items(_ body: Schemas.UpdateBatch, now: Date) -> [PushService.BatchItem] {
-        body.updates.map { item($0, now: now) }
+        body.updates.map { item in
+            PushService.BatchItem(
+                kind: item.event == .end ? .end : .update, activityID: item.activityId, content: PushRequestBody(item).content(now: now))
+        }
     }
 
-    private static func item(_ item: Schemas.BatchItem, now: Date) -> PushService.BatchItem {
-        PushService.BatchItem(
-            kind: item.event == .end ? .end : .update, activityID: item.activityId, content: PushRequestBody(item).content(now: now))
-    }
-
-    /// One item as the contract's `BatchItem`: read directly when it has only the common members, each in the
-    /// form the contract gives it (null as absent); decoded otherwise.
-    static func contractItem(_ value: JSONValue) throws -> Schemas.BatchItem {
-        if case .object(let members) = value, let item = direct(members) { return item }
-        return try JSONValueDecoder.decode(Schemas.BatchItem.self, from: value)
-    }
-
-    private static func direct(_ members: [String: JSONValue]) -> Schemas.BatchItem? {
+    /// An item of the common members only, each in the form the contract gives it (null as absent), as the
+    /// contract's `BatchItem`; nil for any other item.
+    fileprivate static func direct(_ members: [String: JSONValue]) -> Schemas.BatchItem? {
         guard case .string(let activityID)? = members["activityId"], case .string(let eventName)? = members["event"],
             let event = Schemas.BatchItem.EventPayload(rawValue: eventName)
         else { return nil }
@@ -111,5 +81,16 @@ enum PushBatchBody {
         return .object([
             "accepted": .number(Double(accepted)), "refused": .number(Double(results.count - accepted)), "results": .array(written),
         ])
+    }
+}
+
+extension Schemas.BatchItem: JSONValueDecodable {
+    /// Each item of a batch: read directly when it has only the common members, decoded otherwise.
+    init(checked value: JSONValue) throws {
+        if case .object(let members) = value, let item = PushBatchBody.direct(members) {
+            self = item
+        } else {
+            self = try JSONValueDecoder.decodeGenerically(Self.self, from: value)
+        }
     }
 }

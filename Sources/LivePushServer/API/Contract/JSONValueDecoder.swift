@@ -6,11 +6,26 @@ import LiveActivity
 /// decoded from that same value. A `null` member decodes as absent; a number decodes as an integer only
 /// when it is whole and in range; a free-form object (content-state, attributes: a `JSONValue` in the
 /// generated types) is taken whole, in O(1) (``JSONValueBackedDecoder``).
+///
+/// A type that reads itself by hand from the checked value (``JSONValueDecodable``) is read that way, as the
+/// body or as a member of one.
 enum JSONValueDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
-        if let checked = type as? any JSONValueDecodable.Type, let decoded = try checked.init(checked: value) as? Value { return decoded }
-        return try JSONValueDecoding(value, parent: nil, key: nil).decode(type)
+        try JSONValueDecoding(value, parent: nil, key: nil).decode(type)
     }
+
+    /// `type` by its generated `Decodable` conformance, never by its ``JSONValueDecodable`` reading: what that
+    /// reading falls back on for a value it does not read itself.
+    static func decodeGenerically<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
+        try Value(from: JSONValueDecoding(value, parent: nil, key: nil))
+    }
+}
+
+/// A contract type read by hand from the value the contract has checked (so every member has its type, and no
+/// member is unknown), as its generated `Decodable` conformance reads it but without the decoder's containers:
+/// for bodies, and members of bodies, read on a hot path. ``JSONValueDecoder`` uses it wherever it meets the type.
+protocol JSONValueDecodable {
+    init(checked value: JSONValue) throws
 }
 
 /// One value being decoded; its coding path is read from its parents only when an error needs it.
@@ -86,6 +101,7 @@ private final class JSONValueDecoding: JSONValueBackedDecoder, SingleValueDecodi
         // A free-form object (content-state, attributes) is taken whole; so is one inside a generated wrapper
         // (`allOf` with `nullable`), which calls `JSONValue.init(from:)` with this decoder.
         if type == JSONValue.self, let whole = value as? T { return whole }
+        if let checked = type as? any JSONValueDecodable.Type, let read = try checked.init(checked: value) as? T { return read }
         return try T(from: self)
     }
 

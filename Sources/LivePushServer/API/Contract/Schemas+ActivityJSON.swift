@@ -33,13 +33,6 @@ extension Schemas.Activity: JSONValueRepresentable {
     private static func date(_ date: Date) -> JSONValue { .string(date.formatted(.iso8601)) }
 }
 
-/// A body ``JSONValueDecoder`` reads by hand from the value the contract has checked (so every member has
-/// its type, and no member is unknown), as the generated `Decodable` conformance reads it, without the
-/// decoder's containers: for bodies read on a hot path.
-protocol JSONValueDecodable {
-    init(checked value: JSONValue) throws
-}
-
 extension Schemas.ActivityRegistration: JSONValueDecodable {
     /// Every registration is one (SchemasTests compare it with JSONDecoder). The renewal and the
     /// content-state shape, nested objects of their own, are read by the decoder.
