@@ -26,15 +26,10 @@ final class GroupCommitBackend: SQLBackend {
     let dialect: SQLDialect
     private let inner: any SQLBackend
     private let maximumGroup: Int
-    private let state = Mutex(State())
+    private let state = Mutex(GroupQueue<Member>())
     private let groupSize: Recorder
     private let bodiesDuration: Metrics.Timer
     private let commitDuration: Metrics.Timer
-
-    private struct State {
-        var waiting: [Member] = []
-        var running = false
-    }
 
     /// One caller's transaction, its result type erased.
     private struct Member: Sendable {
@@ -104,12 +99,7 @@ final class GroupCommitBackend: SQLBackend {
 
     /// Adds a transaction to the next group; starts running groups if none is running.
     private func enqueue(_ member: Member) {
-        let start = state.withLock { state in
-            state.waiting.append(member)
-            guard !state.running else { return false }
-            state.running = true
-            return true
-        }
+        let start = state.withLock { $0.add(member) }
         if start {
             // Not the caller's task: see the type's documentation.
             Task { await self.runGroups() }
@@ -125,14 +115,7 @@ final class GroupCommitBackend: SQLBackend {
 
     private func nextGroup() -> [Member]? {
         state.withLock { state in
-            guard !state.waiting.isEmpty else {
-                state.running = false
-                return nil
-            }
-            let count = min(maximumGroup, state.waiting.count)
-            let group = Array(state.waiting.prefix(count))
-            state.waiting.removeFirst(count)
-            return group
+            state.next { waiting in (Array(waiting.prefix(maximumGroup)), Array(waiting.dropFirst(maximumGroup))) }
         }
     }
 

@@ -50,8 +50,7 @@ final class WriteGroups<Write: GroupedWrite>: Sendable {
     }
 
     private struct State {
-        var waiting: [Member] = []
-        var running = false
+        var queue = GroupQueue<Member>()
         var largestGroup = 0
     }
 
@@ -73,12 +72,7 @@ final class WriteGroups<Write: GroupedWrite>: Sendable {
         guard let keys = write.groupKeys else { return try await write.storeAlone(in: store) }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Write.Outcome, PushStoreError>, Never>) in
             let member = Member(write: write, keys: keys) { continuation.resume(returning: $0) }
-            let start = state.withLock { state in
-                state.waiting.append(member)
-                guard !state.running else { return false }
-                state.running = true
-                return true
-            }
+            let start = state.withLock { $0.queue.add(member) }
             if start {
                 Task { await self.runGroups(store) }
             }
@@ -121,12 +115,7 @@ final class WriteGroups<Write: GroupedWrite>: Sendable {
     /// The next group of the waiting writes (``split(_:maximum:keys:)``); the others stay.
     private func nextGroup() -> [Member]? {
         state.withLock { state in
-            let (group, left) = Self.split(state.waiting, maximum: maximumGroup, keys: \.keys)
-            state.waiting = left
-            guard !group.isEmpty else {
-                state.running = false
-                return nil
-            }
+            guard let group = state.queue.next({ Self.split($0, maximum: maximumGroup, keys: \.keys) }) else { return nil }
             state.largestGroup = max(state.largestGroup, group.count)
             return group
         }
