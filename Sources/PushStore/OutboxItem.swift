@@ -76,7 +76,7 @@ package struct OutboxItem: Sendable, Hashable, Codable {
     package var sendID: UUID?
 
     package init(
-        pushID: UUID = UUID(), target: OutboxTarget, kind: LiveActivityEvent, payload: Data,
+        pushID: UUID = .random(), target: OutboxTarget, kind: LiveActivityEvent, payload: Data,
         priority: APNsPriority, requestedPriority: APNsPriority? = nil, importance: PushImportance,
         downgradeReason: String? = nil, collapseKey: String? = nil, expiration: Date? = nil,
         acceptedAt: Date, attempts: Int = 0, nextAttemptAt: Date? = nil, claim: OutboxClaim? = nil,

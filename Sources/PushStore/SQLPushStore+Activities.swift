@@ -115,7 +115,6 @@ extension SQLPushStore {
     ) async throws(PushStoreError) -> ActivityRecord {
         let id = registration.activityID
         try await checkTokenUsable(session, token: registration.pushToken, for: id, userID: registration.userID, dialect: dialect)
-        let groupsJSON = RowDecoding.groupsJSON(registration.groups)
         let inserted = try await session.query(singleActivityInsert, activityRow(registration))
         let record: ActivityRecord
         if let row = inserted.first {
@@ -140,7 +139,7 @@ extension SQLPushStore {
                 [
                     .text(registration.pushToken.hex), .text(registration.bundleID),
                     .text(registration.attributesType), .text(registration.environment.rawValue),
-                    .text(registration.userID), .text(groupsJSON), .bool(registration.frequentPushesEnabled),
+                    .text(registration.userID), .text(RowDecoding.groupsJSON(registration.groups)), .bool(registration.frequentPushesEnabled),
                     .date(registration.at), .date(registration.at), .text(id),
                 ])
             guard let row = updated.first else { throw .notFound(kind: .activity, id: id) }

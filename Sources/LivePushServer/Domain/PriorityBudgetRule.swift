@@ -59,7 +59,7 @@ extension OutboxItem {
     /// the reason.
     static func push(
         to activity: ActivityRecord, kind: LiveActivityEvent, payload: Data, requestedPriority: APNsPriority, budget decision: BudgetDecision?,
-        importance: PushImportance, collapseKey: String?, expiration: Date?, acceptedAt: Date, pushID: UUID = UUID(), sendID: UUID? = nil
+        importance: PushImportance, collapseKey: String?, expiration: Date?, acceptedAt: Date, pushID: UUID = .random(), sendID: UUID? = nil
     ) -> OutboxItem {
         let (priority, downgrade) = PriorityBudgetRule.priority(requestedPriority, for: activity, decision: decision)
         return OutboxItem(

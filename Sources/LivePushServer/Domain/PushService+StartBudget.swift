@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import PushStore
 
@@ -8,7 +9,7 @@ extension PushService {
     /// with the push id each must be sent with (``acceptStart(_:tokens:skipped:pushIDs:)``), or released
     /// with ``releaseStartBudget(_:)`` when the start is not sent after all.
     func reserveStartBudget(_ tokens: [PushToStartTokenRecord], now: Date) async throws(DomainError) -> [ReservedStart] {
-        let starts = tokens.map { ReservedStart(token: $0, pushID: UUID()) }
+        let starts = tokens.map { ReservedStart(token: $0, pushID: .random()) }
         let granted = try await stored { () async throws(PushStoreError) in
             try await settings.pushToStartBudget.reserve(
                 starts.map { PushToStartReservation(tokenID: $0.token.id, pushID: $0.pushID) }, in: store, now: now)

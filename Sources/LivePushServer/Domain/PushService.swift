@@ -245,7 +245,7 @@ struct PushService: Sendable {
         for token in tokens {
             items.append(
                 OutboxItem(
-                    pushID: pushIDs[token.id] ?? UUID(), target: .pushToStartToken(id: token.id), kind: .start, payload: data,
+                    pushID: pushIDs[token.id] ?? .random(), target: .pushToStartToken(id: token.id), kind: .start, payload: data,
                     priority: body.requestedPriority, requestedPriority: body.requestedPriority, importance: body.importance,
                     collapseKey: body.collapseID, expiration: body.expiration ?? now.addingTimeInterval(settings.defaultExpiration),
                     acceptedAt: now

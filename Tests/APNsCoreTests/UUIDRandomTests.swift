@@ -1,7 +1,6 @@
+import APNsCore
 import Foundation
 import Testing
-
-@testable import LivePushServer
 
 struct UUIDRandomTests {
     /// Version 4, RFC 4122 variant, as Foundation's `UUID()` makes them; never the same twice.

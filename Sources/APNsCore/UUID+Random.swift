@@ -3,7 +3,7 @@ import Foundation
 extension UUID {
     /// A random (version 4) UUID from the system's generator (`getrandom` on Linux). Foundation's `UUID()`
     /// opens, reads and closes `/dev/urandom` on each call on Linux: about 5 µs, once per push accepted.
-    static func random() -> UUID {
+    public static func random() -> UUID {
         var generator = SystemRandomNumberGenerator()
         var words = (generator.next() as UInt64, generator.next() as UInt64)
         return withUnsafeMutableBytes(of: &words) { bytes in
