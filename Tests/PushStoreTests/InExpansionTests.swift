@@ -13,3 +13,28 @@ import Testing
         #expect(SQLPushStore.expandingIn("é {IN} ü", count: 2) == "é ?, ? ü", "UTF-8 around the marker is kept")
     }
 }
+
+/// The fixed row counts of multi-row statements and `IN` lists.
+@Suite struct RowShapesTests {
+    @Test func rowsSplitIntoFixedCountsLargestFirst() {
+        #expect(RowShapes.pieces(500, largest: 1000) == [500])
+        #expect(RowShapes.pieces(1000, largest: 1000) == [1000])
+        #expect(RowShapes.pieces(1000, largest: 500) == [500, 500])
+        #expect(RowShapes.pieces(737, largest: 1000) == [500, 128, 64, 32, 8, 4, 1])
+        #expect(RowShapes.pieces(3, largest: 1000) == [2, 1])
+        #expect(RowShapes.pieces(2_100, largest: 1000) == [1000, 1000, 64, 32, 4])
+        #expect(RowShapes.pieces(700, largest: 300) == [256, 256, 128, 32, 16, 8, 4])
+        #expect(RowShapes.pieces(0, largest: 1000).isEmpty)
+        #expect(RowShapes.pieces(5, largest: 0) == [1, 1, 1, 1, 1])
+    }
+
+    @Test func listsArePaddedToAFixedCountWithinTheirChunk() {
+        #expect(RowShapes.padded(1, limit: 500) == 1)
+        #expect(RowShapes.padded(3, limit: 500) == 4)
+        #expect(RowShapes.padded(300, limit: 500) == 500)
+        #expect(RowShapes.padded(500, limit: 500) == 500)
+        #expect(RowShapes.padded(200, limit: 200) == 200, "no fixed count between 200 and its chunk of 200")
+        #expect(RowShapes.padded(3_000, limit: 20_000) == 3_000)
+        #expect(RowShapes.padded(0, limit: 500) == 0)
+    }
+}

@@ -140,14 +140,129 @@ struct SQLiteStatementTests {
             _ = try await numbers(handle, "SELECT 1 AS v")  // the least recently used, evicted
             counts = try await handle.diagnostics()
             #expect(counts.prepared == 4 && counts.kept == 2)
-            // An IN list longer than the store's fixed statements: prepared for the call, not kept.
+            // An IN list too long for a fixed statement: kept as a row statement, evicting no fixed one.
             let many = Array(repeating: SQLValue.int(1), count: SQLiteStatementCache.maximumBinds + 1)
             let list = "SELECT 1 AS v WHERE 1 IN (" + Array(repeating: "?", count: many.count).joined(separator: ", ") + ")"
             #expect(try await numbers(handle, list, many) == [1])
             #expect(try await numbers(handle, list, many) == [1])
+            _ = try await numbers(handle, "SELECT 3 AS v")
+            _ = try await numbers(handle, "SELECT 1 AS v")
             counts = try await handle.diagnostics()
-            #expect(counts.prepared == 6 && counts.kept == 2)
+            #expect(counts.prepared == 5 && counts.kept == 3 && counts.keptRows == 1)
+            // One too large even for a row statement: prepared for the call, not kept.
+            let huge = Array(repeating: SQLValue.int(1), count: SQLiteStatementCache.maximumRowsBinds + 1)
+            let hugeList = "SELECT 1 AS v WHERE 1 IN (" + Array(repeating: "?", count: huge.count).joined(separator: ", ") + ")"
+            #expect(try await numbers(handle, hugeList, huge) == [1])
+            #expect(try await numbers(handle, hugeList, huge) == [1])
+            counts = try await handle.diagnostics()
+            #expect(counts.prepared == 7 && counts.kept == 3)
             #expect(counts.busy == 0)
+        }
+    }
+
+    /// Row statements have a capacity of their own: beyond it, the least recently used row statement goes.
+    @Test
+    func rowStatementsAreBoundedApart() async throws {
+        try await withTemporaryDirectory(prefix: "livepush-sqlite-handle") { folder in
+            try await withScopedResource {
+                try await SQLiteHandle.open(
+                    path: folder.appendingPathComponent("test.sqlite").path, logger: StoreHarness.quietLogger, rowsCacheCapacity: 2)
+            } stop: { handle in
+                await handle.close()
+            } _: { handle in
+                _ = try await numbers(handle, "SELECT 1 AS v")
+                func list(_ count: Int) -> String {
+                    "SELECT 1 AS v WHERE 1 IN (" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+                }
+                for count in [64, 128, 64, 256] {
+                    #expect(try await numbers(handle, list(count), Array(repeating: .int(1), count: count)) == [1])
+                }
+                // 128, the least recently used row statement, went for 256; the fixed one stays.
+                var counts = try await handle.diagnostics()
+                #expect(counts.prepared == 4 && counts.kept == 3 && counts.keptRows == 2, "\(counts)")
+                _ = try await numbers(handle, list(64), Array(repeating: .int(1), count: 64))
+                _ = try await numbers(handle, "SELECT 1 AS v")
+                #expect(try await handle.diagnostics().prepared == 4)
+                _ = try await numbers(handle, list(128), Array(repeating: .int(1), count: 128))
+                counts = try await handle.diagnostics()
+                #expect(counts.prepared == 5 && counts.kept == 3 && counts.keptRows == 2, "\(counts)")
+            }
+        }
+    }
+
+    /// Row statements are also bounded by the bytes SQLite says they take: one that alone takes more is not
+    /// kept, and a new one evicts as many of the least recently used as its bytes need.
+    @Test
+    func rowStatementsAreBoundedByTheirBytes() async throws {
+        func list(_ count: Int) -> String {
+            "SELECT 1 AS v WHERE 1 IN (" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+        }
+        // What a list of 64 takes prepared, measured on a connection of its own.
+        var size = 0
+        try await withHandle { handle in
+            _ = try await numbers(handle, list(64), Array(repeating: .int(1), count: 64))
+            size = try await handle.diagnostics().keptRowsBytes
+        }
+        #expect(size > 0)
+        try await withTemporaryDirectory(prefix: "livepush-sqlite-handle") { folder in
+            try await withScopedResource {
+                try await SQLiteHandle.open(
+                    path: folder.appendingPathComponent("test.sqlite").path, logger: StoreHarness.quietLogger, rowsCacheBytes: size * 2)
+            } stop: { handle in
+                await handle.close()
+            } _: { handle in
+                for count in [64, 65, 66] {
+                    _ = try await numbers(handle, list(count), Array(repeating: .int(1), count: count))
+                }
+                var counts = try await handle.diagnostics()
+                #expect(
+                    counts.prepared == 3 && counts.keptRows == 1, "two lists of 64 fit, 64 and 65 do not: each new one evicted the last: \(counts)")
+                #expect(counts.keptRowsBytes <= size * 2)
+                // A list of 1,000, more than the room: prepared for the call, not kept; the kept one stays.
+                _ = try await numbers(handle, list(1_000), Array(repeating: .int(1), count: 1_000))
+                _ = try await numbers(handle, list(66), Array(repeating: .int(1), count: 66))
+                counts = try await handle.diagnostics()
+                #expect(counts.prepared == 4 && counts.keptRows == 1, "\(counts)")
+            }
+        }
+    }
+
+    /// The batch endpoint's acceptance (500 updates, each to an activity of its own, then 300): its reads,
+    /// outbox insert and content-state statements have fixed row counts (``RowShapes``) and stay prepared,
+    /// so the next batches (500, then 288: statements of rows counts already run) prepare nothing on the
+    /// writer or the reader.
+    @Test
+    func aSecondBatchPreparesNothing() async throws {
+        try await withTemporaryDirectory(prefix: "livepush-sqlite-batch") { folder in
+            let backend = try await SQLiteBackend.open(path: folder.appendingPathComponent("store.sqlite").path, logger: StoreHarness.quietLogger)
+            try await withScopedResource {
+                try await SQLPushStore(backend: GroupCommitBackend(backend), logger: StoreHarness.quietLogger)
+            } stop: { store in
+                await store.close()
+            } _: { store in
+                let t = Fixture.start
+                let ids = (0..<1_588).map { "b\($0)" }
+                for id in ids { _ = try await store.register(Fixture.registration(id)) }
+                func batch(_ ids: ArraySlice<String>) async throws {
+                    #expect(try await store.activitiesToSend(ids: Array(ids)).count == ids.count)
+                    let acceptance = Acceptance(
+                        at: t, budget: [],
+                        stateChanges: ids.enumerated().map { .init(activityID: $1, timestamp: t, contentState: ["score": .number(Double($0))]) }
+                    ) { _ in ids.enumerated().map { Fixture.update($1, score: $0, at: t) } }
+                    #expect(try await store.accept(acceptance).enqueued.accepted.count == ids.count)
+                }
+                try await batch(ids[0..<500])
+                try await batch(ids[500..<800])
+                let writer = try await backend.connections.writer.diagnostics()
+                let reader = try await backend.connections.reader.diagnostics()
+                try await batch(ids[800..<1_300])
+                try await batch(ids[1_300..<1_588])
+                #expect(try await backend.connections.writer.diagnostics().prepared == writer.prepared)
+                #expect(try await backend.connections.reader.diagnostics().prepared == reader.prepared)
+                #expect(writer.keptRows > 0 && reader.keptRows > 0)
+                #expect(try await store.activity(id: "b1587")?.lastContentState == ["score": .number(287)])
+                #expect(try await store.outboxDepth() == ids.count)
+            }
         }
     }
 

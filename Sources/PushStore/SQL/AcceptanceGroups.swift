@@ -94,15 +94,15 @@ extension SQLPushStore {
     }
 
     /// The content-states of activities named once each (with when each was accepted), one statement per
-    /// chunk: a join with the rows' values, as ``recordContentState(_:contentState:acceptedAt:)`` does
-    /// for one state, timestamp and acceptance time.
+    /// chunk of a fixed row count (``RowShapes``): a join with the rows' values, as
+    /// ``recordContentState(_:contentState:acceptedAt:)`` does for one state, timestamp and acceptance time.
     static func recordGroupedStateChanges(_ session: any SQLSession, _ changes: [(change: Acceptance.StateChange, acceptedAt: Date)])
         async throws(PushStoreError)
     {
         let sorted = changes.sorted { $0.change.activityID < $1.change.activityID }
         var start = 0
-        while start < sorted.count {
-            let end = min(sorted.count, start + 500)
+        for count in RowShapes.pieces(sorted.count, largest: 500) {
+            let end = start + count
             var binds = [SQLValue]()
             binds.reserveCapacity((end - start) * 4)
             for (change, acceptedAt) in sorted[start..<end] {

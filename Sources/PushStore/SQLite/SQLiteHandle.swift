@@ -23,18 +23,19 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
     let path: String
     let logger: Logger
 
-    private init(database: OpaquePointer, thread: SQLiteThread, path: String, logger: Logger, cacheCapacity: Int) {
+    private init(database: OpaquePointer, thread: SQLiteThread, path: String, logger: Logger, cache: SQLiteStatementCache) {
         self.database = database
         self.thread = thread
         self.path = path
         self.logger = logger
-        self.statements = SQLiteStatementCache(capacity: cacheCapacity)
+        self.statements = cache
     }
 
     /// Opens (creating if needed) the database file on a new thread.
-    static func open(path: String, logger: Logger, cacheCapacity: Int = SQLiteStatementCache.capacity) async throws(PushStoreError)
-        -> SQLiteHandle
-    {
+    static func open(
+        path: String, logger: Logger, cacheCapacity: Int = SQLiteStatementCache.capacity,
+        rowsCacheCapacity: Int = SQLiteStatementCache.rowsCapacity, rowsCacheBytes: Int = SQLiteStatementCache.rowsBytes
+    ) async throws(PushStoreError) -> SQLiteHandle {
         let thread = SQLiteThread()
         let opened = await thread.run { () -> Result<Pointer, PushStoreError> in
             var database: OpaquePointer?
@@ -54,7 +55,9 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
         }
         switch opened {
         case .success(let database):
-            return SQLiteHandle(database: database.raw, thread: thread, path: path, logger: logger, cacheCapacity: cacheCapacity)
+            return SQLiteHandle(
+                database: database.raw, thread: thread, path: path, logger: logger,
+                cache: SQLiteStatementCache(capacity: cacheCapacity, rowsCapacity: rowsCacheCapacity, rowsBytes: rowsCacheBytes))
         case .failure(let error):
             await thread.shutdown()
             throw error
@@ -81,11 +84,14 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
         await thread.shutdown()
     }
 
-    /// What a test checks of the connection: how many statements it has prepared and keeps, how many are
-    /// mid-step (stepped and not yet reset), and whether a transaction is open.
+    /// What a test checks of the connection: how many statements it has prepared and keeps (of them, how
+    /// many row statements, ``SQLiteStatementCache/Tier/rows``, and their bytes), how many are mid-step (stepped and not yet
+    /// reset), and whether a transaction is open.
     struct Diagnostics: Sendable, Equatable {
         var prepared: Int
         var kept: Int
+        var keptRows: Int
+        var keptRowsBytes: Int
         var busy: Int
         var inTransaction: Bool
     }
@@ -100,7 +106,8 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
             }
             return .success(
                 Diagnostics(
-                    prepared: self.prepares, kept: self.statements.count, busy: busy,
+                    prepared: self.prepares, kept: self.statements.count, keptRows: self.statements.count(.rows),
+                    keptRowsBytes: self.statements.size(.rows), busy: busy,
                     inTransaction: sqlite3_get_autocommit(self.database) == 0))
         }.get()
     }
@@ -162,7 +169,7 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
     /// Prepares (or reuses), binds, steps and resets one statement.
     private func execute<T>(_ sql: String, _ binds: [SQLValue], _ transform: (SQLRow) throws(PushStoreError) -> T) -> Result<[T], PushStoreError> {
         let statement: OpaquePointer
-        var kept = true
+        var keep = true
         if let cached = statements.statement(for: sql) {
             statement = cached
         } else {
@@ -175,17 +182,21 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
             }
             guard let prepared else { return .success([]) }  // only whitespace or a comment
             statement = prepared
-            if SQLiteStatementCache.admits(sql: sql, bindCount: binds.count) {
-                if let evicted = statements.keep(statement, for: sql) { sqlite3_finalize(evicted) }
+            if let tier = SQLiteStatementCache.tier(sql: sql, bindCount: binds.count) {
+                // Only a row statement's size counts (asking costs a walk of its program).
+                let size = tier == .rows ? Int(sqlite3_stmt_status(statement, SQLiteHandle.memoryUsed, 0)) : 0
+                let kept = statements.keep(statement, for: sql, in: tier, size: size)
+                for evicted in kept.evicted { sqlite3_finalize(evicted) }
+                keep = kept.kept
             } else {
-                kept = false
+                keep = false
             }
         }
         defer {
             // Back to its start with no values bound, ready for the next use; a failed step's error was taken.
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
-            if !kept { sqlite3_finalize(statement) }
+            if !keep { sqlite3_finalize(statement) }
         }
         for (offset, value) in binds.enumerated() {
             let code = bind(value, at: Int32(offset + 1), to: statement)
@@ -231,6 +242,9 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
             return sqlite3_bind_null(statement, index)
         }
     }
+
+    /// SQLITE_STMTSTATUS_MEMUSED (a macro Swift does not import as such).
+    private static let memoryUsed: Int32 = 99
 
     private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
