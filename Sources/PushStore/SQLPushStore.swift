@@ -85,8 +85,8 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     }
 
     /// Inserts one row per item, its values made only when its statement is (a group's 100,000 outbox rows
-    /// are never all in memory as values at once). The rows go in statements of the fixed row counts of
-    /// ``RowShapes``, whose few texts stay prepared.
+    /// are never all in memory as values at once). On SQLite the rows go in statements of the fixed row
+    /// counts of ``RowShapes``, whose few texts stay prepared.
     static func insertRows<Item>(
         _ session: any SQLSession, dialect: SQLDialect, table: String, columns: [String], items: [Item],
         suffix: String = "", values: (Item) -> [SQLValue]
@@ -96,7 +96,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         let prefix = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
         var start = 0
-        for count in RowShapes.pieces(items.count, largest: rowsPerStatement) {
+        for count in RowShapes.pieces(items.count, largest: rowsPerStatement, fixed: session.fixedRowCounts) {
             let end = start + count
             let sql = prefix + Array(repeating: tuple, count: end - start).joined(separator: ", ") + suffix
             var binds = [SQLValue]()
@@ -135,9 +135,10 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
     }
 
     /// Runs `sql` once per chunk of `values`, with `{IN}` replaced by the chunk's placeholders, and
-    /// concatenates the rows. `sql` has one `{IN}`, a list of values the rows are matched against: each
-    /// chunk's list is padded to a fixed size (``RowShapes/padded(_:limit:)``) with its last value repeated,
-    /// which matches the same rows, so that the statement has a few texts that stay prepared.
+    /// concatenates the rows. `sql` has one `{IN}`, a list of values the rows are matched against: on
+    /// SQLite each chunk's list is padded to a fixed size (``RowShapes/padded(_:limit:fixed:)``) with its
+    /// last value repeated, which matches the same rows, so that the statement has a few texts that stay
+    /// prepared.
     static func queryIn(
         _ session: any SQLSession, _ sql: String, leading: [SQLValue] = [], values: [SQLValue], chunk: Int = 500
     ) async throws(PushStoreError) -> [SQLRow] {
@@ -145,7 +146,7 @@ package class SQLPushStore: PushStore, @unchecked Sendable {
         var start = 0
         while start < values.count {
             let end = min(values.count, start + chunk)
-            let places = RowShapes.padded(end - start, limit: chunk)
+            let places = RowShapes.padded(end - start, limit: chunk, fixed: session.fixedRowCounts)
             var binds = leading
             binds.reserveCapacity(leading.count + places)
             binds += values[start..<end]

@@ -166,6 +166,8 @@ private final class CountingSession: SQLSession {
 
     init(_ session: any SQLSession) { self.session = session }
 
+    var fixedRowCounts: Bool { session.fixedRowCounts }
+
     func query<T: Sendable>(
         _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> [T] {

@@ -26,6 +26,10 @@ import Testing
         #expect(RowShapes.pieces(700, largest: 300) == [256, 256, 128, 32, 16, 8, 4])
         #expect(RowShapes.pieces(0, largest: 1000).isEmpty)
         #expect(RowShapes.pieces(5, largest: 0) == [1, 1, 1, 1, 1])
+        // Not fixed (PostgreSQL): chunks of the largest, then the rest.
+        #expect(RowShapes.pieces(737, largest: 500, fixed: false) == [500, 237])
+        #expect(RowShapes.pieces(40, largest: 1000, fixed: false) == [40])
+        #expect(RowShapes.pieces(0, largest: 1000, fixed: false).isEmpty)
     }
 
     @Test func listsArePaddedToAFixedCountWithinTheirChunk() {
@@ -36,5 +40,6 @@ import Testing
         #expect(RowShapes.padded(200, limit: 200) == 200, "no fixed count between 200 and its chunk of 200")
         #expect(RowShapes.padded(3_000, limit: 20_000) == 3_000)
         #expect(RowShapes.padded(0, limit: 500) == 0)
+        #expect(RowShapes.padded(300, limit: 500, fixed: false) == 300)
     }
 }

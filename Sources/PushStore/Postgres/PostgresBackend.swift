@@ -160,6 +160,9 @@ struct PostgresSession: SQLSession {
     let logger: Logger
     let statements: PostgresStatementCache
 
+    /// Each statement is a round trip, and a multi-row one runs unnamed anyway.
+    var fixedRowCounts: Bool { false }
+
     func query<T: Sendable>(
         _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> [T] {

@@ -94,24 +94,28 @@ extension SQLPushStore {
     }
 
     /// The content-states of activities named once each (with when each was accepted), one statement per
-    /// chunk of a fixed row count (``RowShapes``): a join with the rows' values, as
+    /// 500, padded on SQLite to a fixed row count (``RowShapes``): a join with the rows' values, as
     /// ``recordContentState(_:contentState:acceptedAt:)`` does for one state, timestamp and acceptance time.
     static func recordGroupedStateChanges(_ session: any SQLSession, _ changes: [(change: Acceptance.StateChange, acceptedAt: Date)])
         async throws(PushStoreError)
     {
         let sorted = changes.sorted { $0.change.activityID < $1.change.activityID }
         var start = 0
-        for count in RowShapes.pieces(sorted.count, largest: 500) {
-            let end = start + count
+        while start < sorted.count {
+            let end = min(sorted.count, start + 500)
+            // The last row repeated up to the fixed count: the same activity joined twice to the same values.
+            let places = RowShapes.padded(end - start, limit: 500, fixed: session.fixedRowCounts)
             var binds = [SQLValue]()
-            binds.reserveCapacity((end - start) * 4)
+            binds.reserveCapacity(places * 4)
             for (change, acceptedAt) in sorted[start..<end] {
                 binds.append(.text(change.activityID))
                 binds.append(change.contentState.map { .text(String(decoding: $0.serialized(), as: UTF8.self)) } ?? .null)
                 binds.append(.date(change.timestamp))
                 binds.append(.date(acceptedAt))
             }
-            let rows = Array(repeating: "(?, ?, ?, ?)", count: end - start).joined(separator: ", ")
+            let last = binds.suffix(4)
+            for _ in (end - start)..<places { binds += last }
+            let rows = Array(repeating: "(?, ?, ?, ?)", count: places).joined(separator: ", ")
             // A common table expression names the values' columns on both databases (SQLite has no
             // `AS changes (id, ...)` on a subquery); both join it in UPDATE ... FROM.
             try await session.execute(

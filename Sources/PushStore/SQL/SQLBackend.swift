@@ -7,6 +7,11 @@ protocol SQLSession: Sendable {
     func query<T: Sendable>(
         _ sql: String, _ binds: [SQLValue], transform: @escaping @Sendable (SQLRow) throws(PushStoreError) -> T
     ) async throws(PushStoreError) -> [T]
+
+    /// Whether multi-row statements and `IN` lists take the fixed row counts of ``RowShapes``: where the
+    /// connection keeps them prepared and another statement costs no round trip (SQLite). Elsewhere
+    /// (PostgreSQL, which does not name them) a chunk is one statement of its own row count.
+    var fixedRowCounts: Bool { get }
 }
 
 extension SQLSession {

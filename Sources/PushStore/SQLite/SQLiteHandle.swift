@@ -70,6 +70,9 @@ final class SQLiteHandle: SQLSession, @unchecked Sendable {
         try await thread.run { self.execute(sql, binds, transform) }.get()
     }
 
+    /// Row statements stay prepared (``SQLiteStatementCache/Tier/rows``), and run in-process.
+    var fixedRowCounts: Bool { true }
+
     /// Finalizes the statements and closes the connection, then stops its thread.
     func close() async {
         let closed = await thread.run { () -> Result<Void, PushStoreError> in
