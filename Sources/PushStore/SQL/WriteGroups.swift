@@ -36,7 +36,8 @@ protocol GroupedWrite: Sendable {
 /// the group waits for the next, and never passes an earlier one left waiting.
 ///
 /// One group is stored at a time, in a task of its own, so one caller's cancellation (a client that went
-/// away) does not cancel the others' statements. Two at once were tried for acceptances: on the benchmark
+/// away) does not cancel the others' statements. The next group starts once this one's transaction has
+/// committed (``SQLCommitNotice``): on SQLite, while this one's callers still wait for the log's sync. Two at once were tried for acceptances: on the benchmark
 /// machine (2 cores, the database on the same machine) they made smaller groups, more round trips and no
 /// more updates per second (Benchmarks/intake.sh on PostgreSQL, 2026-11-29).
 ///
@@ -74,27 +75,36 @@ final class WriteGroups<Write: GroupedWrite>: Sendable {
             let member = Member(write: write, keys: keys) { continuation.resume(returning: $0) }
             let start = state.withLock { $0.queue.add(member) }
             if start {
-                Task { await self.runGroups(store) }
+                Task { await SQLCommitNotice.$committed.withValue(nil) { await self.runGroups(store) } }
             }
         }
         return try result.get()
     }
 
+    /// Stores groups until none is waiting: each from when the one before has committed.
     private func runGroups(_ store: SQLPushStore) async {
         while let group = nextGroup() {
             groupSize.record(group.count)
-            if group.count == 1 {
-                await Self.alone(group[0], store)
-                continue
+            await SQLCommitNotice.runUntilCommitted { await Self.run(group, store) }
+        }
+    }
+
+    /// One group, each member answered with its own outcome.
+    private static func run(_ group: [Member], _ store: SQLPushStore) async {
+        if group.count == 1 {
+            await alone(group[0], store)
+            return
+        }
+        do throws(PushStoreError) {
+            let results = try await Write.storeTogether(group.map(\.write), in: store)
+            guard results.count == group.count else {
+                throw .database(detail: "a grouped write answered \(results.count) of \(group.count) members")
             }
-            do throws(PushStoreError) {
-                let results = try await Write.storeTogether(group.map(\.write), in: store)
-                guard results.count == group.count else {
-                    throw .database(detail: "a grouped write answered \(results.count) of \(group.count) members")
-                }
-                for (member, result) in zip(group, results) { member.finish(result) }
-            } catch {
-                // Each alone, so that each gets its own error, or succeeds.
+            for (member, result) in zip(group, results) { member.finish(result) }
+        } catch {
+            // Each alone, so that each gets its own error, or succeeds; the next group waits for all of
+            // them (the notice is not theirs to give), so a later write of their rows never passes them.
+            await SQLCommitNotice.$committed.withValue(nil) {
                 await withTaskGroup(of: Void.self) { tasks in
                     for member in group {
                         tasks.addTask { await Self.alone(member, store) }
