@@ -90,7 +90,7 @@ struct SQLiteWALSyncTests {
         _ x: Int, into backend: any SQLBackend, committed: Flag = Flag(), answered: Flag = Flag()
     ) -> Task<Void, any Error> {
         Task {
-            try await SQLCommitNotice.$committed.withValue({ committed.set() }) {
+            try await SQLCommitNotice.$current.withValue(SQLCommitNotice { committed.set() }) {
                 try await backend.transaction(.durable) { session throws(PushStoreError) in
                     try await session.execute("INSERT INTO t (x) VALUES (?)", [.int(x)])
                 }

@@ -10,11 +10,22 @@ import Synchronization
 /// tell (PostgreSQL) lets the next one start once the transaction has ended, as before.
 ///
 /// The notice is a task-local value, read by the backend that commits (``SQLiteBackend``), so that the
-/// layers between (``SQLPushStore``'s operations, test wrappers) need not carry it.
-enum SQLCommitNotice {
-    /// Called once the current task's transaction has committed (durable or not yet), at most once per
+/// layers between (``SQLPushStore``'s operations, test wrappers) need not carry it. (A struct, not a bare
+/// closure: a task-local of an optional closure type crashed `withValue` in release builds, Swift 6.3.1.)
+struct SQLCommitNotice: Sendable {
+    private let notify: @Sendable () -> Void
+
+    init(_ notify: @escaping @Sendable () -> Void) {
+        self.notify = notify
+    }
+
+    func callAsFunction() {
+        notify()
+    }
+
+    /// Told once the current task's transaction has committed (durable or not yet), at most once per
     /// transaction; never for one that rolled back.
-    @TaskLocal static var committed: (@Sendable () -> Void)?
+    @TaskLocal static var current: SQLCommitNotice?
 
     /// Runs `work` in a task of its own and returns once a transaction of `work` has committed (see the
     /// type), or once `work` has ended when none told. `work` must commit at most one transaction for
@@ -22,7 +33,7 @@ enum SQLCommitNotice {
     static func runUntilCommitted(_ work: @escaping @Sendable () async -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let waiting = Mutex<CheckedContinuation<Void, Never>?>(continuation)
-            let resume: @Sendable () -> Void = {
+            let resume = SQLCommitNotice {
                 let first = waiting.withLock { waiting in
                     defer { waiting = nil }
                     return waiting
@@ -30,7 +41,7 @@ enum SQLCommitNotice {
                 first?.resume()
             }
             Task {
-                await $committed.withValue(resume) { await work() }
+                await $current.withValue(resume) { await work() }
                 resume()
             }
         }

@@ -44,7 +44,7 @@ final class GroupCommitBackend: SQLBackend {
         /// group's failure when the shared transaction did not commit.
         var finish: @Sendable (PushStoreError?) -> Void
         /// The caller's ``SQLCommitNotice``: told when the group commits with this member's writes.
-        var committed: (@Sendable () -> Void)?
+        var committed: SQLCommitNotice?
     }
 
     /// - Parameter maximumGroup: the most transactions one group takes; the rest wait for the next.
@@ -86,7 +86,7 @@ final class GroupCommitBackend: SQLBackend {
                         continuation.resume(returning: .failure(.database(detail: "a grouped transaction ended without running")))
                     }
                 },
-                committed: SQLCommitNotice.committed)
+                committed: SQLCommitNotice.current)
             enqueue(member)
         }
         return try result.get()
@@ -109,7 +109,7 @@ final class GroupCommitBackend: SQLBackend {
         let start = state.withLock { $0.add(member) }
         if start {
             // Not the caller's task: see the type's documentation. Nor its commit notice: each member has its own.
-            Task { await SQLCommitNotice.$committed.withValue(nil) { await self.runGroups() } }
+            Task { await SQLCommitNotice.$current.withValue(nil) { await self.runGroups() } }
         }
     }
 
@@ -135,13 +135,13 @@ final class GroupCommitBackend: SQLBackend {
         // The members whose writes the commit holds (those whose bodies returned), and when it returned.
         let kept = Mutex([Bool](repeating: false, count: group.count))
         let committedAt = Mutex<ContinuousClock.Instant?>(nil)
-        let runner = SQLCommitNotice.committed
-        let notice: @Sendable () -> Void = {
+        let runner = SQLCommitNotice.current
+        let notice = SQLCommitNotice {
             committedAt.withLock { $0 = ContinuousClock.now }
             runner?()
             for (member, kept) in zip(group, kept.withLock { $0 }) where kept { member.committed?() }
         }
-        let outcome = await SQLCommitNotice.$committed.withValue(notice) { () async -> Result<Void, PushStoreError> in
+        let outcome = await SQLCommitNotice.$current.withValue(notice) { () async -> Result<Void, PushStoreError> in
             do throws(PushStoreError) {
                 try await inner.transaction(commit) { session throws(PushStoreError) in
                     let bodiesStarted = ContinuousClock.now

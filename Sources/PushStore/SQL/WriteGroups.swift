@@ -36,10 +36,11 @@ protocol GroupedWrite: Sendable {
 /// the group waits for the next, and never passes an earlier one left waiting.
 ///
 /// One group is stored at a time, in a task of its own, so one caller's cancellation (a client that went
-/// away) does not cancel the others' statements. The next group starts once this one's transaction has
-/// committed (``SQLCommitNotice``): on SQLite, while this one's callers still wait for the log's sync. Two at once were tried for acceptances: on the benchmark
+/// away) does not cancel the others' statements. Two at once were tried for acceptances: on the benchmark
 /// machine (2 cores, the database on the same machine) they made smaller groups, more round trips and no
-/// more updates per second (Benchmarks/intake.sh on PostgreSQL, 2026-11-29).
+/// more updates per second (Benchmarks/intake.sh on PostgreSQL, 2026-11-29). The next group starts once
+/// this one's transaction has committed (``SQLCommitNotice``): on SQLite, while this one's callers still
+/// wait for the log's sync.
 ///
 /// Measured: a recorder of writes per group (`label`), and `livepush_store_duration_seconds` with the
 /// operation each store names.
@@ -75,7 +76,7 @@ final class WriteGroups<Write: GroupedWrite>: Sendable {
             let member = Member(write: write, keys: keys) { continuation.resume(returning: $0) }
             let start = state.withLock { $0.queue.add(member) }
             if start {
-                Task { await SQLCommitNotice.$committed.withValue(nil) { await self.runGroups(store) } }
+                Task { await SQLCommitNotice.$current.withValue(nil) { await self.runGroups(store) } }
             }
         }
         return try result.get()
@@ -104,7 +105,7 @@ final class WriteGroups<Write: GroupedWrite>: Sendable {
         } catch {
             // Each alone, so that each gets its own error, or succeeds; the next group waits for all of
             // them (the notice is not theirs to give), so a later write of their rows never passes them.
-            await SQLCommitNotice.$committed.withValue(nil) {
+            await SQLCommitNotice.$current.withValue(nil) {
                 await withTaskGroup(of: Void.self) { tasks in
                     for member in group {
                         tasks.addTask { await Self.alone(member, store) }

@@ -180,7 +180,7 @@ final class SQLiteBackend: SQLBackend {
                 }
             }
         }
-        SQLCommitNotice.committed?()
+        SQLCommitNotice.current?()
         try await ticket?.wait()
         return value
     }

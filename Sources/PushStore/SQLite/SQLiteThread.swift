@@ -6,7 +6,7 @@ import Synchronization
 /// transaction's body and the statements it awaits share the thread and each statement runs inline,
 /// instead of two thread switches per statement (to the connection's thread and back).
 ///
-/// The thread is used by nothing else: a job that blocks (a commit's fsync, a wait for another process's
+/// The thread is used by nothing else: a job that blocks (a checkpoint's fsync, a wait for another process's
 /// write lock) blocks only this connection. Once stopped, it never drops work: a task that still prefers
 /// it runs on the global executor, and ``run(_:)`` answers ``PushStoreError/unavailable(detail:)``.
 final class SQLiteThread: TaskExecutor, @unchecked Sendable {
