@@ -22,7 +22,7 @@ import Synchronization
 /// were not answered; SQLite's recovery keeps the log's committed transactions up to the first torn one,
 /// so what remains is consistent. Other connections (the reader, the sender's claims) may see such a
 /// transaction before it is durable, for the length of one sync: a claim of a push lost that way sends a
-/// push its caller was never told was stored (and will, having had no answer, send again).
+/// push its caller was never told was stored (and may, having had no answer, send again).
 ///
 /// When a sync fails, the state of what it was to write is unknown (the kernel may have dropped the pages
 /// it could not write and report no error the next time): every waiting caller gets
