@@ -158,6 +158,11 @@ package protocol OutboxStore: Sendable {
     /// claims; an item whose claimer died is claimable again when its lease ends.
     func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem]
 
+    /// ``claim(owner:limit:now:lease:)`` with, for each push to an activity, that activity's token, bundle id
+    /// and standing as the claim statement found them (what the delivery workers send with): one statement,
+    /// no read of the batch's activities after it.
+    func claimToSend(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [ClaimedPush]
+
     /// Extends `owner`'s claim on these pushes to `until` (a worker still sending them, so their lease
     /// does not end under it); returns how many it still held. Items claimed by another owner since,
     /// or gone, are left alone.

@@ -4,11 +4,12 @@ import Foundation
 extension SQLPushStore {
     /// Claims up to `limit` due rows of `rows` for `owner`, for `lease` seconds from `now`; returns them
     /// decoded by `decode`, sorted by `inOrder` (an UPDATE … RETURNING has no order of its own). `noun`
-    /// names the rows in a `limit` error. For the queues whose rows are whole items (the outbox, the
+    /// names the rows in a `limit` error; `returning`: the claim's RETURNING list (every column by default). For the queues whose rows are whole items (the outbox, the
     /// webhook events); a group page is cut from its send and claimed in ``claimPage(owner:pageSize:now:lease:)``.
     func claimRows<Item: Sendable>(
         _ rows: LeasedRows, operation: String, owner: String, limit: Int, now: Date, lease: TimeInterval, of noun: String,
-        decode: @escaping @Sendable (SQLRow) throws(PushStoreError) -> Item, inOrder: @escaping @Sendable (Item, Item) -> Bool
+        returning: String = "*", decode: @escaping @Sendable (SQLRow) throws(PushStoreError) -> Item,
+        inOrder: @escaping @Sendable (Item, Item) -> Bool
     ) async throws(PushStoreError) -> [Item] {
         try Validation.claim(owner: owner, limit: limit, lease: lease, of: noun)
         let dialect = self.dialect
@@ -16,7 +17,8 @@ extension SQLPushStore {
         // A claim lost to a power loss is claimed again: its commit need not wait for the disk. One
         // statement, so no transaction of its own around it.
         return try await run(operation, oneStatement: true, commit: .deferred) { session throws(PushStoreError) in
-            let claimed = try await rows.claim(session, dialect: dialect, owner: owner, now: now, until: until, limit: limit)
+            let claimed = try await rows.claim(
+                session, dialect: dialect, owner: owner, now: now, until: until, limit: limit, returning: returning)
             var items = [Item]()
             items.reserveCapacity(claimed.count)
             for row in claimed { items.append(try decode(row)) }

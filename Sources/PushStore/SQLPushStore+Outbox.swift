@@ -90,6 +90,39 @@ extension SQLPushStore {
         ) { ($0.nextAttemptAt, $0.acceptedAt, $0.pushID) < ($1.nextAttemptAt, $1.acceptedAt, $1.pushID) }
     }
 
+    package func claimToSend(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [ClaimedPush] {
+        try await claimRows(
+            .outbox, operation: "claim", owner: owner, limit: limit, now: now, lease: lease, of: "items",
+            returning: Self.claimedTargetColumns, decode: Self.claimedPush
+        ) {
+            ($0.item.nextAttemptAt, $0.item.acceptedAt, $0.item.pushID) < ($1.item.nextAttemptAt, $1.item.acceptedAt, $1.item.pushID)
+        }
+    }
+
+    /// The claim's RETURNING list for ``claimToSend(owner:limit:now:lease:)``: every outbox column, and the
+    /// target activity's columns a send needs, each a lookup by its primary key (NULL for other targets and
+    /// for an activity no longer registered).
+    static let claimedTargetColumns: String = {
+        let targetColumns = ["push_token", "bundle_id", "state", "token_state", "token_invalid_reason"]
+        let lookups = targetColumns.map { column in
+            "(SELECT a.\(column) FROM activities a WHERE outbox.target_kind = 'activity' AND a.activity_id = outbox.target_id) AS target_\(column)"
+        }
+        return (["*"] + lookups).joined(separator: ", ")
+    }()
+
+    /// A row of ``claimedTargetColumns``.
+    @Sendable static func claimedPush(_ row: SQLRow) throws(PushStoreError) -> ClaimedPush {
+        let item = try RowDecoding.outboxItem(row)
+        guard case .activity = item.target, try row.optionalString("target_push_token") != nil else { return ClaimedPush(item: item) }
+        let invalid = try row.string("target_token_state") == "invalid"
+        return ClaimedPush(
+            item: item,
+            activity: ClaimedActivity(
+                pushToken: try RowDecoding.token(row, "target_push_token"), bundleID: try row.string("target_bundle_id"),
+                state: try row.enumValue("target_state", as: ActivityState.self),
+                invalidTokenReason: invalid ? (try row.optionalString("target_token_invalid_reason") ?? "") : nil))
+    }
+
     package func renewClaims(owner: String, pushIDs: [UUID], until: Date) async throws(PushStoreError) -> Int {
         try await renewRows(.outbox, operation: "renewClaims", owner: owner, ids: pushIDs, until: until)
     }

@@ -20,10 +20,19 @@ enum Eligibility {
     /// (its end push among them), a dismissed one is no longer shown, and a refused token waits for the
     /// app to register a new one. Returns why not, or nil when it may.
     static func refusalToSend(_ activity: ActivityRecord) -> String? {
-        if activity.state == .dismissed { return "activity was dismissed before the push was sent" }
-        if case .invalid(let reason, _) = activity.tokenState {
-            return "token invalid (\(reason)); waiting for the app to register a new one"
-        }
+        let invalidTokenReason: String? = if case .invalid(let reason, _) = activity.tokenState { reason } else { nil }
+        return refusalToSend(state: activity.state, invalidTokenReason: invalidTokenReason)
+    }
+
+    /// ``refusalToSend(_:)`` of an activity as a claim read it (its state, and APNs' reason when its token
+    /// was marked invalid).
+    static func refusalToSend(_ activity: ClaimedActivity) -> String? {
+        refusalToSend(state: activity.state, invalidTokenReason: activity.invalidTokenReason)
+    }
+
+    private static func refusalToSend(state: ActivityState, invalidTokenReason: String?) -> String? {
+        if state == .dismissed { return "activity was dismissed before the push was sent" }
+        if let invalidTokenReason { return "token invalid (\(invalidTokenReason)); waiting for the app to register a new one" }
         return nil
     }
 }

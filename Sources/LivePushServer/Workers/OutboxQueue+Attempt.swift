@@ -5,14 +5,14 @@ extension OutboxQueue {
     /// One attempt at each push of a claimed outbox batch: an expired push or one without a target gets
     /// its final result at once, broadcasts go through APNs' broadcast route, and the device pushes go as
     /// one batch (no task per push). Returns what to record: final results, retries and refused tokens,
-    /// which the worker writes in one store call. `activities`: the batch's activities read at claim time
-    /// (nil: each push reads its target now).
-    func attempt(_ items: [OutboxItem], activities: [String: ActivityRecord]?) async -> OutboxSettlement {
+    /// which the worker writes in one store call. An activity target is as the claim read it.
+    func attempt(_ claimed: [ClaimedPush]) async -> OutboxSettlement {
         let now = context.clock.now()
         var verdicts: [DeviceDelivery.Verdict] = []
         var devicePushes: [DeviceDelivery.DevicePush] = []
         var broadcasts: [(item: OutboxItem, channelID: UUID)] = []
-        for item in items {
+        for push in claimed {
+            let item = push.item
             if let expiration = item.expiration, expiration <= now {
                 let reason = item.lastError.map { "expired; last error: \($0)" } ?? "expired before it could be sent"
                 verdicts.append(.final(DeliveryResult(pushID: item.pushID, outcome: .expired, reason: reason, attempts: item.attempts)))
@@ -22,7 +22,7 @@ extension OutboxQueue {
                 broadcasts.append((item, channelID))
                 continue
             }
-            switch await resolve(item, activities: activities) {
+            switch await resolve(push) {
             case .success(let target):
                 devicePushes.append(DeviceDelivery.DevicePush(item: item, target: target))
             case .failure(let failure) where failure.retryable:
@@ -70,13 +70,13 @@ extension OutboxQueue {
     }
 
     /// The current token and bundle id of the push's target, read at send time (so a rotated token is used):
-    /// from `activities` when the batch's were read together, else from the store.
-    private func resolve(_ item: OutboxItem, activities: [String: ActivityRecord]?) async -> Result<DeviceDelivery.ResolvedTarget, TargetFailure> {
+    /// an activity's as the claim read it, a push-to-start token's from the store.
+    private func resolve(_ push: ClaimedPush) async -> Result<DeviceDelivery.ResolvedTarget, TargetFailure> {
+        let item = push.item
         do {
             switch item.target {
-            case .activity(let id):
-                let stored = if let activities { activities[id] } else { try await store.activity(id: id) }
-                guard let activity = stored else {
+            case .activity:
+                guard let activity = push.activity else {
                     return .failure(TargetFailure(reason: "activity is no longer registered"))
                 }
                 if let refusal = Eligibility.refusalToSend(activity) {

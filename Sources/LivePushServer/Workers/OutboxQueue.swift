@@ -13,22 +13,22 @@ struct OutboxQueue: LeasedBatchQueue {
     var name: String { "pushes" }
     var context: WorkerContext { delivery.context }
 
-    func claimBatch(owner: String) async throws(PushStoreError) -> [OutboxItem] {
-        try await store.claim(
+    func claimBatch(owner: String) async throws(PushStoreError) -> [ClaimedPush] {
+        // The claim reads each activity target's token with it: no read of the batch's activities before the send.
+        try await store.claimToSend(
             owner: owner, limit: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
     }
 
-    func renew(owner: String, batch: [OutboxItem], until: Date) async throws(PushStoreError) -> Int {
-        try await store.renewClaims(owner: owner, pushIDs: batch.map(\.pushID), until: until)
+    func renew(owner: String, batch: [ClaimedPush], until: Date) async throws(PushStoreError) -> Int {
+        try await store.renewClaims(owner: owner, pushIDs: batch.map(\.item.pushID), until: until)
     }
 
     func release(owner: String) async throws(PushStoreError) -> Int {
         try await store.release(owner: owner)
     }
 
-    func work(owner: String, batch: [OutboxItem]) async -> (any LeasedRecording)? {
-        let activities = await targetActivities(of: batch)
-        let settlement = await attempt(batch, activities: activities)
+    func work(owner: String, batch: [ClaimedPush]) async -> (any LeasedRecording)? {
+        let settlement = await attempt(batch)
         return settlement.isEmpty ? nil : Recording(queue: self, owner: owner, settlement: settlement)
     }
 
@@ -40,25 +40,6 @@ struct OutboxQueue: LeasedBatchQueue {
 
         func record() async {
             await queue.finish(settlement, owner: owner)
-        }
-    }
-
-    /// The activities a claimed batch targets, read in one store call; nil when that read failed (each
-    /// push then reads its own target, and a store failure reschedules it).
-    private func targetActivities(of items: [OutboxItem]) async -> [String: ActivityRecord]? {
-        var ids = [String]()
-        var seen = Set<String>()
-        for item in items {
-            if let id = item.target.activityID, seen.insert(id).inserted { ids.append(id) }
-        }
-        guard !ids.isEmpty else { return [:] }
-        do {
-            var byID = [String: ActivityRecord]()
-            for activity in try await store.activities(ids: ids, contentStates: false) { byID[activity.activityID] = activity }
-            return byID
-        } catch {
-            context.logger.warning("reading a batch's activities failed; reading them one by one", metadata: ["error": "\(error)"])
-            return nil
         }
     }
 
