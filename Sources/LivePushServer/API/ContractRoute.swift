@@ -49,7 +49,8 @@ struct ContractRoute: Sendable {
         guard let raw = context.parameters.get(name), !raw.isEmpty else {
             throw .badRequest(name, "required", "'\(name)' is missing from the path")
         }
-        guard let value = raw.removingPercentEncoding else {
+        // Most ids have no escapes: Foundation's decoding (an NSString search) is skipped for them.
+        guard let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : raw else {
             throw .badRequest(name, "percentEncoding", "'\(name)' is not valid percent-encoded UTF-8; encode each byte of the UTF-8 id as %XX")
         }
         try check(name, value)
