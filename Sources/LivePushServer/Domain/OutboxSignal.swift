@@ -48,6 +48,11 @@ final class OutboxSignal: Sendable {
         state.withLock { $0.generations[work.rawValue] }
     }
 
+    /// Whether items were announced that no claim has begun to take since (as far as the signal can tell):
+    /// a worker that has just claimed fewer than a full batch claims again only then (or after its poll
+    /// interval), not on every round.
+    var hasUnclaimedItems: Bool { state.withLock { $0.unclaimed > 0 } }
+
     /// How many workers are waiting (for tests).
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 

@@ -30,6 +30,11 @@ struct LeaseWorker: Sendable {
             // interval passes: while a group send's pages go out, no empty outbox claim takes the writer,
             // and while single pushes pour in, no empty page claim.
             var found = Array(repeating: FoundEmpty(), count: queues.count)
+            // A queue of items is asked again only when it may hold more than its last claim left: items were
+            // announced since (and no claim has begun to take them), the last claim took a full batch, or the
+            // poll interval passed. Under a stream of single pushes, the worker that has just sent a batch does
+            // not claim again only to find it taken (an empty claim is a write transaction).
+            var claimedItems = Array(repeating: LastItemClaim(), count: queues.count)
             // Units started and not yet finished: the one sending, and at most one recording before it.
             var unfinished = 0
             while true {
@@ -38,9 +43,17 @@ struct LeaseWorker: Sendable {
                 if isStopping() { break }
                 var worked = false
                 for (index, queue) in queues.enumerated() where !isStopping() {
-                    let announced = signal.generation(of: queue.announcedAs)
-                    guard let work = await found[index].unlessEmpty(generation: announced, interval: pollInterval, { await claim(queue) })
-                    else { continue }
+                    let claimed: (any LeasedWork)?
+                    if queue.announcedAs == .items {
+                        guard claimedItems[index].isDue(announced: signal.hasUnclaimedItems, interval: pollInterval) else { continue }
+                        let started = ContinuousClock.now
+                        claimed = await claim(queue)
+                        claimedItems[index].record(at: started, mayHaveLeftMore: claimed?.mayHaveLeftMore ?? false)
+                    } else {
+                        let announced = signal.generation(of: queue.announcedAs)
+                        claimed = await found[index].unlessEmpty(generation: announced, interval: pollInterval) { await claim(queue) }
+                    }
+                    guard let work = claimed else { continue }
                     worked = true
                     let (sent, sending) = AsyncStream.makeStream(of: Never.self)
                     units.addTask { await renewing(work, whenSent: { sending.finish() }) }
@@ -115,6 +128,22 @@ struct LeaseWorker: Sendable {
             await recording?.record()
             group.cancelAll()
         }
+    }
+}
+
+/// When a queue of items was last claimed from, and whether that claim may have left due items behind.
+private struct LastItemClaim {
+    private var last: (at: ContinuousClock.Instant, mayHaveLeftMore: Bool)?
+
+    /// Whether to claim now: never claimed yet, items announced and not yet being claimed, a full last
+    /// batch, or the poll interval passed (retries coming due, items other instances accepted).
+    func isDue(announced: Bool, interval: Duration) -> Bool {
+        guard let last else { return true }
+        return announced || last.mayHaveLeftMore || ContinuousClock.now - last.at >= interval
+    }
+
+    mutating func record(at started: ContinuousClock.Instant, mayHaveLeftMore: Bool) {
+        last = (started, mayHaveLeftMore)
     }
 }
 

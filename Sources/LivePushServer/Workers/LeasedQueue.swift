@@ -26,6 +26,13 @@ protocol LeasedWork: Sendable {
     /// Sends what was claimed; returns the recording still to do, which the worker overlaps with its next
     /// claim and send (nil: the work recorded its outcomes itself, or has nothing to record).
     func send() async -> (any LeasedRecording)?
+    /// Whether the claim may have left due work behind (a full batch): the worker claims again without
+    /// waiting for an announcement.
+    var mayHaveLeftMore: Bool { get }
+}
+
+extension LeasedWork {
+    var mayHaveLeftMore: Bool { true }
 }
 
 /// What a unit of work still has to write once it has sent (a group page's outcomes): the claim ends
@@ -39,6 +46,8 @@ protocol LeasedRecording: Sendable {
 protocol LeasedBatchQueue: LeasedQueue {
     associatedtype Row: Sendable
 
+    /// The most rows one claim takes.
+    var batchLimit: Int { get }
     /// The owner's next batch, empty when nothing is due.
     func claimBatch(owner: String) async throws(PushStoreError) -> [Row]
     /// Extends the owner's claims on the batch's rows; returns how many it still held.
@@ -65,6 +74,9 @@ struct LeasedBatch<Queue: LeasedBatchQueue>: LeasedWork {
     let rows: [Queue.Row]
 
     var subject: Logger.Metadata { ["owner": "\(owner)", "queue": "\(queue.name)", "count": "\(rows.count)"] }
+
+    /// A batch short of the limit took every row that was due.
+    var mayHaveLeftMore: Bool { rows.count >= queue.batchLimit }
 
     func renew(until: Date) async throws(PushStoreError) -> Bool {
         try await queue.renew(owner: owner, batch: rows, until: until) > 0

@@ -12,11 +12,12 @@ struct OutboxQueue: LeasedBatchQueue {
 
     var name: String { "pushes" }
     var context: WorkerContext { delivery.context }
+    var batchLimit: Int { context.settings.batchSize }
 
     func claimBatch(owner: String) async throws(PushStoreError) -> [ClaimedPush] {
         // The claim reads each activity target's token with it: no read of the batch's activities before the send.
         try await store.claimToSend(
-            owner: owner, limit: context.settings.batchSize, now: context.clock.now(), lease: context.settings.claimLease)
+            owner: owner, limit: batchLimit, now: context.clock.now(), lease: context.settings.claimLease)
     }
 
     func renew(owner: String, batch: [ClaimedPush], until: Date) async throws(PushStoreError) -> Int {

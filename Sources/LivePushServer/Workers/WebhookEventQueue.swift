@@ -27,10 +27,11 @@ final class WebhookEventQueue: LeasedBatchQueue {
     }
 
     var name: String { "webhook events" }
+    var batchLimit: Int { context.settings.webhook.concurrency }
 
     func claimBatch(owner: String) async throws(PushStoreError) -> [WebhookDelivery] {
         await updateDepthEverySecond()
-        return try await store.claimWebhooks(owner: owner, limit: context.settings.webhook.concurrency, now: context.clock.now(), lease: lease)
+        return try await store.claimWebhooks(owner: owner, limit: batchLimit, now: context.clock.now(), lease: lease)
     }
 
     func renew(owner: String, batch: [WebhookDelivery], until: Date) async throws(PushStoreError) -> Int {

@@ -180,4 +180,69 @@ import Testing
         signal.wakeAll()
         await run
     }
+
+    /// A queue of items that hands out one batch per claim while it has batches (full or short, as given),
+    /// then nothing, and counts the claims.
+    final class ItemBatches: LeasedQueue {
+        private let state: Mutex<(batches: [Bool], claims: Int, sent: Int)>
+
+        /// `full`: for each batch in turn, whether it is a full one.
+        init(full: [Bool]) { state = Mutex((full, 0, 0)) }
+
+        var name: String { "pushes" }
+        var announcedAs: OutboxSignal.Work { .items }
+        var claims: Int { state.withLock { $0.claims } }
+        var sent: Int { state.withLock { $0.sent } }
+
+        func claim(owner: String) async throws(PushStoreError) -> (any LeasedWork)? {
+            state.withLock { state in
+                state.claims += 1
+                guard !state.batches.isEmpty else { return nil }
+                return Batch(full: state.batches.removeFirst(), queue: self)
+            }
+        }
+
+        func release(owner: String) async throws(PushStoreError) -> Int { 0 }
+
+        struct Batch: LeasedWork {
+            let full: Bool
+            let queue: ItemBatches
+            var subject: Logger.Metadata { [:] }
+            var mayHaveLeftMore: Bool { full }
+            func renew(until: Date) async throws(PushStoreError) -> Bool { true }
+            func send() async -> (any LeasedRecording)? {
+                queue.state.withLock { $0.sent += 1 }
+                return nil
+            }
+        }
+    }
+
+    /// A worker that has claimed a short batch does not claim again until items are announced (the poll
+    /// interval is long): that claim would find the outbox empty, a write transaction for nothing. After a
+    /// full batch it claims again at once; an announcement of pages does not make it claim items.
+    @Test(.timeLimit(.minutes(10)))  // a hang guard
+    func aShortBatchIsNotFollowedByAClaimUntilItemsAreAnnounced() async {
+        let signal = OutboxSignal(itemsPerWorker: 8)
+        let items = ItemBatches(full: [false, true, false])
+        let stopping = Mutex(false)
+        let worker = LeaseWorker(
+            owner: "w0", queues: [items], signal: signal, pollInterval: .seconds(600), lease: 30, clock: SystemWallClock(),
+            metrics: ServerMetrics(), logger: Logger(label: "test"))
+        async let run: Void = worker.run { stopping.withLock { $0 } }
+        func waiting(sent: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+            await eventually(timeout: .seconds(300), sourceLocation: sourceLocation) { items.sent >= sent && signal.waitingCount == 1 }
+            #expect(items.sent == sent, sourceLocation: sourceLocation)
+        }
+        await waiting(sent: 1)
+        #expect(items.claims == 1, "a short batch took every due item: no claim after it")
+        signal.wake(pagesFor: 1)
+        await waiting(sent: 1)
+        #expect(items.claims == 1, "pages announced: no claim of items")
+        signal.wake(items: 3)
+        await waiting(sent: 3)
+        #expect(items.claims == 3, "items announced: a full batch, then at once the rest (a short batch)")
+        stopping.withLock { $0 = true }
+        signal.wakeAll()
+        await run
+    }
 }
