@@ -25,11 +25,18 @@ package struct OutboxSettlement: Sendable {
     package var retries: [OutboxItem]
     /// The tokens APNs refused for good.
     package var invalidations: [TokenInvalidation]
+    /// The batch's pushes as the worker claimed them: the records of `results` are made from these (what a
+    /// record keeps of its push does not change once it is accepted), and the outbox rows are removed
+    /// without being read back. A result whose push is not among them is recorded from its row.
+    package var claimed: [OutboxItem]
 
-    package init(results: [DeliveryResult] = [], retries: [OutboxItem] = [], invalidations: [TokenInvalidation] = []) {
+    package init(
+        results: [DeliveryResult] = [], retries: [OutboxItem] = [], invalidations: [TokenInvalidation] = [], claimed: [OutboxItem] = []
+    ) {
         self.results = results
         self.retries = retries
         self.invalidations = invalidations
+        self.claimed = claimed
     }
 
     package var isEmpty: Bool { results.isEmpty && retries.isEmpty && invalidations.isEmpty }

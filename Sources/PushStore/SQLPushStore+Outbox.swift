@@ -140,19 +140,28 @@ extension SQLPushStore {
         }
     }
 
-    /// ``complete(owner:results:at:)`` inside a transaction, the results already validated.
-    static func complete(_ session: any SQLSession, owner: String, results: [DeliveryResult], at: Date, dialect: SQLDialect)
-        async throws(PushStoreError) -> CompletionReport
-    {
+    /// ``complete(owner:results:at:)`` inside a transaction, the results already validated. With `claimed`
+    /// holding every result's push (as the worker claimed it), the rows are removed without being read back.
+    static func complete(
+        _ session: any SQLSession, owner: String, results: [DeliveryResult], at: Date, dialect: SQLDialect, claimed: [OutboxItem] = []
+    ) async throws(PushStoreError) -> CompletionReport {
         guard !results.isEmpty else { return CompletionReport(records: [], notHeld: []) }
+        var byID = [UUID: OutboxItem](minimumCapacity: claimed.count)
+        for item in claimed { byID[item.pushID] = item }
+        let fromClaim = results.allSatisfy { byID[$0.pushID] != nil }
         // One statement finds and removes what this owner holds; items it no longer holds stay.
         var held = [UUID: OutboxItem]()
         for row in try await queryIn(
-            session, "DELETE FROM outbox WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING *",
+            session, "DELETE FROM outbox WHERE claim_owner = ? AND push_id IN ({IN}) RETURNING \(fromClaim ? "push_id" : "*")",
             leading: [.text(owner)], values: results.map { SQLValue.uuid($0.pushID) })
         {
-            let item = try RowDecoding.outboxItem(row)
-            held[item.pushID] = item
+            if fromClaim {
+                let pushID = try row.uuid("push_id")
+                held[pushID] = byID[pushID]
+            } else {
+                let item = try RowDecoding.outboxItem(row)
+                held[item.pushID] = item
+            }
         }
         var records = [DeliveryRecord]()
         var notHeld = [UUID]()

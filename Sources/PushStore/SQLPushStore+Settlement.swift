@@ -23,7 +23,8 @@ extension SQLPushStore {
         // that is done again, with the same push ids, when its record is lost.
         let commit: SQLCommit = settlement.invalidations.isEmpty ? .deferred : .durable
         return try await run("settle", commit: commit) { session throws(PushStoreError) in
-            let completion = try await Self.complete(session, owner: owner, results: settlement.results, at: at, dialect: dialect)
+            let completion = try await Self.complete(
+                session, owner: owner, results: settlement.results, at: at, dialect: dialect, claimed: settlement.claimed)
             var notHeld = [UUID]()
             for retry in settlement.retries {
                 let held = try await LeasedRows.outbox.retry(

@@ -55,4 +55,41 @@ struct SettlementConformanceTests {
             #expect(try await store.outboxDepth() == 2)
         }
     }
+
+    /// With the pushes as the worker claimed them, their records are made from those (the rows are removed
+    /// without being read back), and a push another worker holds is still left alone; without them, a
+    /// record is made from its row.
+    @Test(arguments: StoreKind.available)
+    func recordsAreMadeFromTheClaimedPushes(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let t = Fixture.start
+            let (given, notGiven, stolen) = (
+                Fixture.update("a", importance: .timeSensitive, at: t - 3), Fixture.update("b", importance: .timeSensitive, at: t - 2),
+                Fixture.update("c", importance: .timeSensitive, at: t - 1)
+            )
+            _ = try await store.enqueue([given, notGiven, stolen])
+            let claimed = try await store.claim(owner: "w1", limit: 2, now: t, lease: 30)
+            #expect(claimed.map(\.pushID) == [given.pushID, notGiven.pushID])
+            _ = try await store.claim(owner: "w2", limit: 1, now: t, lease: 30)
+            // A mark the stored row does not have: the record shows which of the two it was made from.
+            var asClaimed = try #require(claimed.first)
+            asClaimed.downgradeReason = "as claimed"
+            var stolenAsClaimed = stolen
+            stolenAsClaimed.claim = OutboxClaim(owner: "w1", until: t + 30)
+            func accepted(_ item: OutboxItem) -> DeliveryResult {
+                DeliveryResult(pushID: item.pushID, outcome: .accepted, sentAt: t, status: 200, attempts: 1)
+            }
+            let report = try await store.settle(
+                owner: "w1", OutboxSettlement(results: [accepted(given), accepted(stolen)], claimed: [asClaimed, stolenAsClaimed]), at: t + 1,
+                journal: nil)
+            #expect(report.completion.records.map(\.pushID) == [given.pushID])
+            #expect(report.completion.notHeld == [stolen.pushID], "another worker's push is left alone")
+            #expect(report.completion.records.first?.downgradeReason == "as claimed")
+            #expect(try await store.deliveries(activityID: "a", limit: 5).first?.downgradeReason == "as claimed")
+            let fromRow = try await store.settle(owner: "w1", OutboxSettlement(results: [accepted(notGiven)]), at: t + 2, journal: nil)
+            #expect(fromRow.completion.records == [DeliveryRecord(notGiven, accepted(notGiven), recordedAt: t + 2)])
+            #expect(try await store.outboxDepth() == 1)
+            #expect(try await store.pendingItems(activityID: "c").first?.claim?.owner == "w2")
+        }
+    }
 }

@@ -29,7 +29,9 @@ struct OutboxQueue: LeasedBatchQueue {
     }
 
     func work(owner: String, batch: [ClaimedPush]) async -> (any LeasedRecording)? {
-        let settlement = await attempt(batch)
+        var settlement = await attempt(batch)
+        // The records are made from the pushes as claimed: the store removes their rows without reading them back.
+        settlement.claimed = batch.map(\.item)
         return settlement.isEmpty ? nil : Recording(queue: self, owner: owner, settlement: settlement)
     }
 
@@ -114,7 +116,7 @@ struct OutboxQueue: LeasedBatchQueue {
     private func settleOneByOne(_ settlement: OutboxSettlement, owner: String, at now: Date) async -> SettlementReport {
         var report = SettlementReport(completion: CompletionReport(records: [], notHeld: []), retriesNotHeld: [], invalidated: InvalidatedTokens())
         var parts = [OutboxSettlement(retries: settlement.retries, invalidations: settlement.invalidations)]
-        parts += settlement.results.map { OutboxSettlement(results: [$0]) }
+        parts += settlement.results.map { OutboxSettlement(results: [$0], claimed: settlement.claimed) }
         for part in parts {
             do {
                 let partial = try await store.settle(owner: owner, part, at: now, journal: delivery.events.tokenJournal)
