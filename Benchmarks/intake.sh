@@ -36,7 +36,9 @@
 #   BENCH_BATCH_SENDERS (S, default 4), BENCH_DRAIN_IDLE (s, default 5), BENCH_DRAIN_TIMEOUT (s after the
 #   load ended, default 300), BENCH_SERVE_ARGS (more `livepush serve` flags), BENCH_PERF_DIR (a folder:
 #   `perf record -g` of the server during 3 and 4 goes there as intake-STORE-single.data and
-#   intake-STORE-batch.data), BENCH_HTTP_PORT (the server's, default 22180), and those of
+#   intake-STORE-batch.data), BENCH_METRICS_DIR (a folder: the server's /metrics after 3 and after 4 go there
+#   as intake-STORE-single.prom and intake-STORE-batch.prom, with the store's operation durations and
+#   group sizes), BENCH_HTTP_PORT (the server's, default 22180), and those of
 #   Benchmarks/common.sh (BENCH_BIN: the livepush binary, else a release build made now).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -189,6 +191,10 @@ report() {
     "the answers carried $answers to send; waiting for $expected"
   drain "${before[0]}" "$expected"
   perf_stop
+  if [ -n "${BENCH_METRICS_DIR:-}" ]; then
+    mkdir -p "$BENCH_METRICS_DIR"
+    curl -sf "$SERVER/metrics" >"$BENCH_METRICS_DIR/intake-$store-${name%% *}.prom" || true
+  fi
   local cpu others
   cpu=$(cpu_seconds "$SRV")
   others=$(( $(counters | cut -d' ' -f2) - before[1] ))
