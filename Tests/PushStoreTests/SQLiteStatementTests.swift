@@ -7,6 +7,23 @@ import Testing
 /// SQLite's statements, prepared once per connection and reused (``SQLiteHandle``, ``SQLiteStatementCache``).
 @Suite("SQLite: statements prepared once")
 struct SQLiteStatementTests {
+    /// Runs `body` with a store on a new database file (its transactions grouped when `grouped`) and the
+    /// backend under it, closed afterwards.
+    private func withStore(
+        prefix: String, grouped: Bool = true, _ body: (SQLiteBackend, SQLPushStore) async throws -> Void
+    ) async throws {
+        try await withTemporaryDirectory(prefix: prefix) { folder in
+            let backend = try await SQLiteBackend.open(path: folder.appendingPathComponent("store.sqlite").path, logger: StoreHarness.quietLogger)
+            try await withScopedResource {
+                try await SQLPushStore(backend: grouped ? GroupCommitBackend(backend) : backend, logger: StoreHarness.quietLogger)
+            } stop: { store in
+                await store.close()
+            } _: { store in
+                try await body(backend, store)
+            }
+        }
+    }
+
     /// Runs `body` with one connection to a new database file, closed afterwards.
     private func withHandle(cacheCapacity: Int = SQLiteStatementCache.capacity, _ body: (SQLiteHandle) async throws -> Void) async throws {
         try await withTemporaryDirectory(prefix: "livepush-sqlite-handle") { folder in
@@ -44,22 +61,15 @@ struct SQLiteStatementTests {
     /// The store's own operations: a second registration prepares nothing new on the writer.
     @Test
     func theStoreReusesItsStatements() async throws {
-        try await withTemporaryDirectory(prefix: "livepush-sqlite-store") { folder in
-            let backend = try await SQLiteBackend.open(path: folder.appendingPathComponent("store.sqlite").path, logger: StoreHarness.quietLogger)
-            try await withScopedResource {
-                try await SQLPushStore(backend: GroupCommitBackend(backend), logger: StoreHarness.quietLogger)
-            } stop: { store in
-                await store.close()
-            } _: { store in
-                _ = try await store.register(Fixture.registration("first"))
-                _ = try await store.activity(id: "first")
-                let writer = try await backend.connections.writer.diagnostics()
-                let reader = try await backend.connections.reader.diagnostics()
-                _ = try await store.register(Fixture.registration("second"))
-                #expect(try await store.activity(id: "second")?.activityID == "second")
-                #expect(try await backend.connections.writer.diagnostics().prepared == writer.prepared)
-                #expect(try await backend.connections.reader.diagnostics().prepared == reader.prepared)
-            }
+        try await withStore(prefix: "livepush-sqlite-store") { backend, store in
+            _ = try await store.register(Fixture.registration("first"))
+            _ = try await store.activity(id: "first")
+            let writer = try await backend.connections.writer.diagnostics()
+            let reader = try await backend.connections.reader.diagnostics()
+            _ = try await store.register(Fixture.registration("second"))
+            #expect(try await store.activity(id: "second")?.activityID == "second")
+            #expect(try await backend.connections.writer.diagnostics().prepared == writer.prepared)
+            #expect(try await backend.connections.reader.diagnostics().prepared == reader.prepared)
         }
     }
 
@@ -233,36 +243,29 @@ struct SQLiteStatementTests {
     /// writer or the reader.
     @Test
     func aSecondBatchPreparesNothing() async throws {
-        try await withTemporaryDirectory(prefix: "livepush-sqlite-batch") { folder in
-            let backend = try await SQLiteBackend.open(path: folder.appendingPathComponent("store.sqlite").path, logger: StoreHarness.quietLogger)
-            try await withScopedResource {
-                try await SQLPushStore(backend: GroupCommitBackend(backend), logger: StoreHarness.quietLogger)
-            } stop: { store in
-                await store.close()
-            } _: { store in
-                let t = Fixture.start
-                let ids = (0..<1_588).map { "b\($0)" }
-                for id in ids { _ = try await store.register(Fixture.registration(id)) }
-                func batch(_ ids: ArraySlice<String>) async throws {
-                    #expect(try await store.activitiesToSend(ids: Array(ids)).count == ids.count)
-                    let acceptance = Acceptance(
-                        at: t, budget: [],
-                        stateChanges: ids.enumerated().map { .init(activityID: $1, timestamp: t, contentState: ["score": .number(Double($0))]) }
-                    ) { _ in ids.enumerated().map { Fixture.update($1, score: $0, at: t) } }
-                    #expect(try await store.accept(acceptance).enqueued.accepted.count == ids.count)
-                }
-                try await batch(ids[0..<500])
-                try await batch(ids[500..<800])
-                let writer = try await backend.connections.writer.diagnostics()
-                let reader = try await backend.connections.reader.diagnostics()
-                try await batch(ids[800..<1_300])
-                try await batch(ids[1_300..<1_588])
-                #expect(try await backend.connections.writer.diagnostics().prepared == writer.prepared)
-                #expect(try await backend.connections.reader.diagnostics().prepared == reader.prepared)
-                #expect(writer.keptRows > 0 && reader.keptRows > 0)
-                #expect(try await store.activity(id: "b1587")?.lastContentState == ["score": .number(287)])
-                #expect(try await store.outboxDepth() == ids.count)
+        try await withStore(prefix: "livepush-sqlite-batch") { backend, store in
+            let t = Fixture.start
+            let ids = (0..<1_588).map { "b\($0)" }
+            for id in ids { _ = try await store.register(Fixture.registration(id)) }
+            func batch(_ ids: ArraySlice<String>) async throws {
+                #expect(try await store.activitiesToSend(ids: Array(ids)).count == ids.count)
+                let acceptance = Acceptance(
+                    at: t, budget: [],
+                    stateChanges: ids.enumerated().map { .init(activityID: $1, timestamp: t, contentState: ["score": .number(Double($0))]) }
+                ) { _ in ids.enumerated().map { Fixture.update($1, score: $0, at: t) } }
+                #expect(try await store.accept(acceptance).enqueued.accepted.count == ids.count)
             }
+            try await batch(ids[0..<500])
+            try await batch(ids[500..<800])
+            let writer = try await backend.connections.writer.diagnostics()
+            let reader = try await backend.connections.reader.diagnostics()
+            try await batch(ids[800..<1_300])
+            try await batch(ids[1_300..<1_588])
+            #expect(try await backend.connections.writer.diagnostics().prepared == writer.prepared)
+            #expect(try await backend.connections.reader.diagnostics().prepared == reader.prepared)
+            #expect(writer.keptRows > 0 && reader.keptRows > 0)
+            #expect(try await store.activity(id: "b1587")?.lastContentState == ["score": .number(287)])
+            #expect(try await store.outboxDepth() == ids.count)
         }
     }
 
@@ -271,39 +274,32 @@ struct SQLiteStatementTests {
     /// transaction open.
     @Test
     func cancelledTasksLeaveNothingHalfOpen() async throws {
-        try await withTemporaryDirectory(prefix: "livepush-sqlite-cancel") { folder in
-            let backend = try await SQLiteBackend.open(path: folder.appendingPathComponent("store.sqlite").path, logger: StoreHarness.quietLogger)
-            try await withScopedResource {
-                try await SQLPushStore(backend: backend, logger: StoreHarness.quietLogger)
-            } stop: { store in
-                await store.close()
-            } _: { _ in
-                try await backend.transaction { session throws(PushStoreError) in
-                    try await session.execute("CREATE TABLE t (n INTEGER)")
-                }
-                let tasks = (0..<40).map { n in
-                    Task {
-                        try await backend.transaction { session throws(PushStoreError) in
-                            if n % 4 == 0 { withUnsafeCurrentTask { $0?.cancel() } }
-                            try await session.execute("INSERT INTO t (n) VALUES (?)", [.int(n)])
-                            if n % 4 == 1 { withUnsafeCurrentTask { $0?.cancel() } }
-                            _ = try await session.query("SELECT n FROM t")
-                            if n % 4 == 2 { throw PushStoreError.conflict(detail: "rolled back") }
-                        }
+        try await withStore(prefix: "livepush-sqlite-cancel", grouped: false) { backend, _ in
+            try await backend.transaction { session throws(PushStoreError) in
+                try await session.execute("CREATE TABLE t (n INTEGER)")
+            }
+            let tasks = (0..<40).map { n in
+                Task {
+                    try await backend.transaction { session throws(PushStoreError) in
+                        if n % 4 == 0 { withUnsafeCurrentTask { $0?.cancel() } }
+                        try await session.execute("INSERT INTO t (n) VALUES (?)", [.int(n)])
+                        if n % 4 == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+                        _ = try await session.query("SELECT n FROM t")
+                        if n % 4 == 2 { throw PushStoreError.conflict(detail: "rolled back") }
                     }
                 }
-                for (n, task) in tasks.enumerated() where n % 4 == 3 { task.cancel() }
-                var committed = 0
-                for task in tasks {
-                    if (try? await task.value) != nil { committed += 1 }
-                }
-                #expect(committed == 30, "every transaction but the ten that threw committed")
-                let count = try await backend.read { session throws(PushStoreError) in try await session.query("SELECT n FROM t").count }
-                #expect(count == 30)
-                for handle in [backend.connections.writer, backend.connections.reader] {
-                    let state = try await handle.diagnostics()
-                    #expect(state.busy == 0 && !state.inTransaction)
-                }
+            }
+            for (n, task) in tasks.enumerated() where n % 4 == 3 { task.cancel() }
+            var committed = 0
+            for task in tasks {
+                if (try? await task.value) != nil { committed += 1 }
+            }
+            #expect(committed == 30, "every transaction but the ten that threw committed")
+            let count = try await backend.read { session throws(PushStoreError) in try await session.query("SELECT n FROM t").count }
+            #expect(count == 30)
+            for handle in [backend.connections.writer, backend.connections.reader] {
+                let state = try await handle.diagnostics()
+                #expect(state.busy == 0 && !state.inTransaction)
             }
         }
     }
