@@ -54,7 +54,7 @@ public enum DateInput {
             return try relative(trimmed, original: text, now: now)
         }
         if let date = iso8601(trimmed) {
-            // Foundation rolls 2026-02-30 over to March 2; a day the month lacks is a mistake to report.
+            // 2026-02-30 reads as March 2; a day the month lacks is a mistake to report.
             guard namesARealDay(trimmed) else { throw .noSuchDay(text) }
             return date
         }
@@ -90,13 +90,5 @@ public enum DateInput {
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return (1...lengths[month - 1]).contains(day)
-    }
-
-    private static func iso8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 }
