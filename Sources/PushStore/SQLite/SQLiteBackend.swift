@@ -93,20 +93,15 @@ final class SQLiteBackend: SQLBackend {
         // Opened after the writer set WAL mode (a property of the file), so reads never block on writes.
         let reader: SQLiteHandle
         let checkpointing: SQLiteHandle
+        var opened: [SQLiteHandle] = []
         do throws(PushStoreError) {
             reader = try await SQLiteHandle.open(path: path, logger: logger)
-        } catch {
-            await syncer.close()
-            walFile?.close()
-            await writer.close()
-            throw error
-        }
-        do throws(PushStoreError) {
+            opened.append(reader)
             checkpointing = try await SQLiteHandle.open(path: path, logger: logger)
         } catch {
             await syncer.close()
             walFile?.close()
-            await reader.close()
+            for handle in opened { await handle.close() }
             await writer.close()
             throw error
         }
