@@ -84,19 +84,22 @@ extension SQLPushStore {
     }
 
     package func claim(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [OutboxItem] {
-        // UUIDs compare by their bytes, the order of their lowercase text (the SQL order).
         try await claimRows(
-            .outbox, operation: "claim", owner: owner, limit: limit, now: now, lease: lease, of: "items", decode: RowDecoding.outboxItem
-        ) { ($0.nextAttemptAt, $0.acceptedAt, $0.pushID) < ($1.nextAttemptAt, $1.acceptedAt, $1.pushID) }
+            .outbox, operation: "claim", owner: owner, limit: limit, now: now, lease: lease, of: "items", decode: RowDecoding.outboxItem,
+            inOrder: Self.claimOrder)
+    }
+
+    /// The order of a claim's items: due first, then accepted first (UUIDs compare by their bytes, the order
+    /// of their lowercase text: the SQL order).
+    @Sendable static func claimOrder(_ a: OutboxItem, _ b: OutboxItem) -> Bool {
+        (a.nextAttemptAt, a.acceptedAt, a.pushID) < (b.nextAttemptAt, b.acceptedAt, b.pushID)
     }
 
     package func claimToSend(owner: String, limit: Int, now: Date, lease: TimeInterval) async throws(PushStoreError) -> [ClaimedPush] {
         try await claimRows(
             .outbox, operation: "claim", owner: owner, limit: limit, now: now, lease: lease, of: "items",
             returning: Self.claimedTargetColumns, decode: Self.claimedPush
-        ) {
-            ($0.item.nextAttemptAt, $0.item.acceptedAt, $0.item.pushID) < ($1.item.nextAttemptAt, $1.item.acceptedAt, $1.item.pushID)
-        }
+        ) { Self.claimOrder($0.item, $1.item) }
     }
 
     /// The claim's RETURNING list for ``claimToSend(owner:limit:now:lease:)``: every outbox column, and the
